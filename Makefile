@@ -1,0 +1,117 @@
+# cpperf - top-level build.  `make` builds bin/cpperf, bin/cpperf-record and
+# lib/libcpperf.so; `make check` runs the test suite through prove (unit
+# tests and the report tool built with ASan/UBSan); `make bench` prints
+# overhead ratios; `make install PREFIX=...` installs.  See README.md.
+
+PREFIX ?= /usr/local
+CC ?= cc
+FUZZ_CC ?= clang
+VERSION := 0.1.0
+
+WARN := -std=c17 -Wall -Wextra -Werror
+BASE_CFLAGS := $(WARN) -O2 -g -fPIC -D_GNU_SOURCE -DCPPERF_VERSION='"$(VERSION)"'
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# --- dependencies: found with pkg-config or by probing; stop with the Debian
+# package names when one is missing.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(shell pkg-config --exists libdw libelf && echo y),y)
+$(error libdw/libelf not found: install them with 'apt-get install -y libdw-dev libelf-dev pkg-config' (or run contrib/install-deps.sh))
+endif
+ifneq ($(shell printf '\#include <perfmon/pfmlib_perf_event.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo y),y)
+$(error libpfm4 not found: install it with 'apt-get install -y libpfm4-dev' (or run contrib/install-deps.sh))
+endif
+endif
+HAVE_PAPI := $(shell pkg-config --exists papi && echo 1 || echo 0)
+DW_CFLAGS := $(shell pkg-config --cflags libdw libelf 2>/dev/null)
+DW_LIBS := $(shell pkg-config --libs libdw libelf 2>/dev/null)
+PAPI_LIBS := $(if $(filter 1,$(HAVE_PAPI)),$(shell pkg-config --libs papi))
+DEP_CFLAGS := $(DW_CFLAGS) -DHAVE_PAPI=$(HAVE_PAPI)
+
+# --- sources, by role.  Each folder holds one responsibility; the lists
+# below say which pieces end up in which binary.
+COMMON_SRC := $(wildcard common/*.c)
+SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
+SYM_REPORT_SRC := symbolize/demangle.c
+SAMPLER_CMD_SRC := $(wildcard sampler/cmd-*.c)
+SAMPLER_SHARED_SRC := sampler/events.c sampler/options.c
+SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC),$(wildcard sampler/*.c))
+REPORT_SRC := $(wildcard report/*.c)
+
+RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
+RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) $(SAMPLER_CMD_SRC)
+CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC)
+# Everything a unit test may call; no constructors, no main.
+TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
+	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) \
+	$(filter-out report/main.c,$(REPORT_SRC)))
+
+LIBS := $(DW_LIBS) -lpfm -lpthread
+RT_LIBS := $(LIBS) $(PAPI_LIBS) -ldl
+CPPERF_LIBS := $(LIBS) -lstdc++
+
+O := build/obj
+S := build/san
+obj = $(patsubst %.c,$(O)/%.o,$(1))
+san = $(patsubst %.c,$(S)/%.o,$(1))
+
+all: bin/cpperf bin/cpperf-record lib/libcpperf.so
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) -MMD -MP -c $< -o $@
+$(S)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -MMD -MP -c $< -o $@
+
+# The runtime lives inside someone else's program: hidden visibility, only
+# the interposers are exported (CPPERF_EXPORT).
+$(O)/sampler/%.o $(O)/symbolize/%.o $(O)/common/%.o: BASE_CFLAGS += -fvisibility=hidden
+
+lib/libcpperf.so: $(call obj,$(RT_SRC))
+	@mkdir -p lib
+	$(CC) -shared -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
+bin/cpperf-record: $(call obj,$(RECORD_SRC))
+	@mkdir -p bin
+	$(CC) -o $@ $^ -lpfm
+bin/cpperf: $(call obj,$(CPPERF_SRC))
+	@mkdir -p bin
+	$(CC) -o $@ $^ $(CPPERF_LIBS)
+
+# --- tests: unit tests and the report tool with sanitizers; the runtime is
+# preloaded into test programs and so is built normally.
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,build/test/%,$(UNIT_SRC))
+build/test/libtest.a: $(call san,$(TESTLIB_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+build/test/%: tests/unit/%.c build/test/libtest.a
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -Itests/unit -o $@ $< build/test/libtest.a $(RT_LIBS) -lstdc++
+build/san/bin/cpperf: $(call san,$(CPPERF_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(CPPERF_LIBS)
+build/fuzz/profile-fuzz: tests/fuzz/profile-fuzz.c $(COMMON_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -o $@ $^
+
+TEST_BINS := $(UNIT_BIN) build/san/bin/cpperf build/fuzz/profile-fuzz
+check: all $(TEST_BINS)
+	CPPERF_TOP=$(CURDIR) prove --exec '' $(UNIT_BIN) tests/integration/*.t
+
+demo: all
+	./contrib/demo.sh
+
+bench: all
+	./bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
+	install -m 755 lib/libcpperf.so $(DESTDIR)$(PREFIX)/lib/cpperf/
+	install -m 755 bin/cpperf $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/cpperf-record $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build bin lib
+
+.PHONY: all check demo bench install clean
+-include $(shell find build -name '*.d' 2>/dev/null)

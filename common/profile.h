@@ -1,0 +1,83 @@
+/*
+ * profile.h - one process's profile, in memory and on disk.
+ *
+ * This is the only thing the runtime (sampler/, symbolize/) and the report
+ * tool (report/) share.  The runtime fills a struct profile and writes it
+ * with profile_write(); cpperf report reads it back with profile_read().
+ * The on-disk format is described in docs/format.md.  A file is written
+ * under a temporary name and renamed into place, and it ends in a trailer
+ * carrying its length and CRC-32, so a crash or a full disk never leaves a
+ * file that profile_read() accepts as whole.
+ */
+#ifndef CPPERF_PROFILE_H
+#define CPPERF_PROFILE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "cct.h"
+#include "symtab.h"
+
+#define PROFILE_VERSION 1
+#define PROFILE_SUFFIX ".cpprof"
+
+struct prof_event {
+	char *name;		/* as the user wrote it, e.g. "task-clock" */
+	uint64_t period;	/* sampling period, 0 when frequency is used */
+	uint64_t freq;		/* sampling frequency in Hz, 0 when period is used */
+	uint32_t leader;	/* index of the group leader (own index if none) */
+};
+
+struct prof_thread {
+	uint64_t tid;
+	uint64_t *samples;	/* [nevents] */
+};
+
+struct profile {
+	char **argv;		/* command line of the profiled image */
+	uint32_t argc;
+	char *host;
+	int64_t pid;
+	int64_t rank;		/* MPI rank, -1 when not an MPI process */
+	int64_t size;		/* MPI size, 0 when not an MPI process */
+	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME */
+	char *backend;		/* "perf" or "papi" */
+	char *call_graph;	/* "dwarf", "fp" or "none" */
+
+	struct prof_event *events;
+	uint32_t nevents;
+
+	uint64_t samples;	/* samples taken (all events) */
+	uint64_t lost;		/* samples the kernel dropped (ring buffer full) */
+	uint64_t throttled;	/* throttle records seen */
+	uint64_t unwind_complete, unwind_truncated;
+
+	struct prof_thread *threads;
+	uint32_t nthreads;
+
+	struct symtab syms;
+	struct cct tree;	/* tree.nevents == nevents */
+};
+
+/* Initialise to an empty profile (no events, empty tables). */
+void profile_init(struct profile *p);
+/* Free everything the profile owns; leaves it as after profile_init(). */
+void profile_release(struct profile *p);
+
+/*
+ * Write p to dir/name atomically (temporary file, fsync, rename).  Returns 0,
+ * or -1 with a message in err (which the caller reports) and no file left.
+ */
+int profile_write(const struct profile *p, const char *dir, const char *name,
+		  char *err, size_t errlen);
+
+/*
+ * Read a profile from a buffer or a file.  Returns 0 and fills p (which must
+ * be profile_init'ed), or -1 with a message in err saying what is wrong and
+ * where (byte offset or line); p is then released.  Never crashes on hostile
+ * input: this is the fuzz target's entry point.
+ */
+int profile_parse(struct profile *p, const char *buf, size_t len,
+		  char *err, size_t errlen);
+int profile_read(struct profile *p, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * symtab.h - interned modules and symbolized frames.
+ *
+ * A frame is one function activation as a user reads it: the function name
+ * (as written in the binary: C++ and Fortran names stay mangled here and are
+ * made readable by the report), its module, and where the function is
+ * defined (file and line, empty and 0 without debug info).  Inlined functions
+ * are frames of their own.  Interning makes equal frames share one id, which
+ * is what the call-path tree is keyed on; the report uses the same table to
+ * merge the frames of many profiles.
+ */
+#ifndef CPPERF_SYMTAB_H
+#define CPPERF_SYMTAB_H
+
+#include <stdint.h>
+
+#define SYMTAB_NO_MODULE UINT32_MAX
+
+struct sym_module {
+	char *path;
+	char *build_id;		/* lowercase hex, "" when the module has none */
+};
+
+struct sym_frame {
+	uint32_t module;	/* index into modules, or SYMTAB_NO_MODULE */
+	char *function;		/* never NULL; "[0x1234]" style when unknown */
+	char *file;		/* never NULL, "" when unknown */
+	uint32_t line;		/* 0 when unknown */
+};
+
+struct symtab {
+	struct sym_module *modules;
+	uint32_t nmodules, modules_alloc;
+	struct sym_frame *frames;
+	uint32_t nframes, frames_alloc;
+	uint32_t *slots;	/* open-addressing index over frames */
+	uint32_t nslots;
+};
+
+void symtab_init(struct symtab *st);
+void symtab_release(struct symtab *st);
+
+/* Intern a module by path and build id; returns its index, or
+ * SYMTAB_NO_MODULE when memory is short. */
+uint32_t symtab_module(struct symtab *st, const char *path, const char *build_id);
+
+/* Intern a frame; strings are copied.  Returns its id, or UINT32_MAX when
+ * memory is short. */
+uint32_t symtab_frame(struct symtab *st, uint32_t module, const char *function,
+		      const char *file, uint32_t line);
+
+#endif

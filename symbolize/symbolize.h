@@ -1,0 +1,67 @@
+/*
+ * symbolize.h - unwinding and symbolizing samples of the running process
+ * with elfutils libdwfl.
+ *
+ * The runtime's drain thread owns one sym_session.  It unwinds each sample
+ * from the registers and the copy of the user stack that the kernel (or the
+ * PAPI signal handler) took, reading memory inside the copied range from the
+ * copy and everything else (code, data, which do not move) from the live
+ * process.  Addresses are resolved to frames of a struct symtab once and
+ * cached, with inlined functions expanded, so a sample costs a cache lookup
+ * per frame after warm-up.  Symbolizing while the process runs (not at exit)
+ * keeps libraries that are dlclose'd later symbolized.
+ */
+#ifndef CPPERF_SYMBOLIZE_H
+#define CPPERF_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../common/symtab.h"
+
+/* x86-64 registers in DWARF numbering: rax rdx rcx rbx rsi rdi rbp rsp
+ * r8..r15 rip. */
+#define SYM_NREGS 17
+#define SYM_REG_SP 7
+#define SYM_REG_IP 16
+
+struct sym_stack {
+	uint64_t regs[SYM_NREGS];
+	const uint8_t *data;	/* copy of the stack starting at regs[SYM_REG_SP] */
+	uint64_t size;		/* bytes valid in data */
+	/* The thread's live stack [lo, hi): reads there outside the copy fail
+	 * instead of returning stale values.  0, 0 when unknown. */
+	uint64_t lo, hi;
+};
+
+struct sym_session;
+
+/* Open a session over the calling process; frames and modules are interned
+ * into st, which the caller owns and which must outlive the session.
+ * Returns NULL with a message in err. */
+struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen);
+void sym_close(struct sym_session *s);
+
+/* Note that the address space changed (a PERF_RECORD_MMAP was seen); the
+ * module list is re-read the next time an address is not found. */
+void sym_modules_changed(struct sym_session *s);
+
+/*
+ * Unwind the sample: fills addrs[] innermost first with lookup addresses
+ * (return addresses already moved back into the call instruction) and
+ * returns how many.  *complete is set when the unwind reached the outermost
+ * frame (the thread's entry), false when it stopped early (stack copy too
+ * short, missing unwind info, max reached).
+ */
+int sym_unwind(struct sym_session *s, const struct sym_stack *st,
+	       uint64_t *addrs, int max, bool *complete);
+
+/*
+ * Resolve a lookup address to frames, outermost first (the function, then
+ * the functions inlined into it at that address), writing up to max frame
+ * ids and returning the count (always >= 1: an unknown address becomes a
+ * frame named after the address).  Results are cached per address.
+ */
+int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max);
+
+#endif
