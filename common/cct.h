@@ -31,10 +31,13 @@ struct cct {
 /* Initialise an empty tree holding only the root.  Returns 0, or -1 when
  * memory is short (the tree is then left empty and safe to cct_release). */
 int cct_init(struct cct *t, uint32_t nevents);
+/* Free the tree; it is then all zero (no root) and may be released again or
+ * cct_init'ed.  A zeroed struct cct may be released.  Cannot fail. */
 void cct_release(struct cct *t);
 
-/* Return the id of parent's child for frame, creating it when absent.
- * Returns CCT_NO_FRAME only when memory is short. */
+/* Return the id of parent's child for frame, creating it when absent (new
+ * nodes have zero counts).  Returns CCT_NO_FRAME when memory is short, or
+ * when parent is not a node of t or frame is CCT_NO_FRAME. */
 uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t frame);
 
 /* Insert a whole path (frames[0] is outermost) below the root and return the

@@ -35,17 +35,22 @@ struct symtab {
 	uint32_t nframes, frames_alloc;
 	uint32_t *slots;	/* open-addressing index over frames */
 	uint32_t nslots;
+	uint32_t *mod_slots;	/* open-addressing index over modules */
+	uint32_t nmod_slots;
 };
 
+/* Initialise an empty table; allocates nothing and cannot fail. */
 void symtab_init(struct symtab *st);
+/* Free everything the table owns; leaves it as after symtab_init(). */
 void symtab_release(struct symtab *st);
 
-/* Intern a module by path and build id; returns its index, or
- * SYMTAB_NO_MODULE when memory is short. */
+/* Intern a module by path and build id (strings are copied; NULL counts as
+ * ""); returns its index, or SYMTAB_NO_MODULE when memory is short. */
 uint32_t symtab_module(struct symtab *st, const char *path, const char *build_id);
 
-/* Intern a frame; strings are copied.  Returns its id, or UINT32_MAX when
- * memory is short. */
+/* Intern a frame; strings are copied (NULL counts as "").  Returns its id,
+ * or UINT32_MAX when memory is short or module is neither SYMTAB_NO_MODULE
+ * nor the index of a module of st. */
 uint32_t symtab_frame(struct symtab *st, uint32_t module, const char *function,
 		      const char *file, uint32_t line);
 

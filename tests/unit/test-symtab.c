@@ -1,0 +1,95 @@
+/*
+ * test-symtab.c - unit tests for module and frame interning
+ * (common/symtab.c): equal content gives equal ids, every field takes part
+ * in the key, strings are copied, and the tables grow.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tap.h"
+#include "../../common/symtab.h"
+
+static void test_modules(void)
+{
+	struct symtab st;
+	char path[] = "/lib/libc.so.6";
+	uint32_t a, b;
+
+	symtab_init(&st);
+	a = symtab_module(&st, path, "abc123");
+	path[1] = 'X';
+	is_str(st.modules[a].path, "/lib/libc.so.6", "module path is copied");
+	path[1] = 'l';
+	is_int(symtab_module(&st, path, "abc123"), a, "same module, same index");
+	b = symtab_module(&st, path, "");
+	ok(b != a, "build id is part of the key");
+	is_int(symtab_module(&st, path, NULL), b, "NULL build id is empty");
+	is_str(st.modules[b].build_id, "", "empty build id stored as \"\"");
+	is_int(st.nmodules, 2, "two modules");
+	symtab_release(&st);
+	is_int(st.nmodules, 0, "release empties");
+}
+
+static void test_frames(void)
+{
+	struct symtab st;
+	uint32_t m, f, g;
+
+	symtab_init(&st);
+	m = symtab_module(&st, "/bin/app", "");
+	f = symtab_frame(&st, m, "main", "app.c", 10);
+	is_int(f, 0, "first frame is 0");
+	is_int(symtab_frame(&st, m, "main", "app.c", 10), f, "same frame, same id");
+	ok(symtab_frame(&st, m, "main", "app.c", 11) != f, "line is part of the key");
+	ok(symtab_frame(&st, m, "main", "app2.c", 10) != f, "file is part of the key");
+	ok(symtab_frame(&st, m, "main2", "app.c", 10) != f, "function is part of the key");
+	g = symtab_frame(&st, SYMTAB_NO_MODULE, "main", "app.c", 10);
+	ok(g != f, "module is part of the key");
+	is_int(st.frames[g].module, SYMTAB_NO_MODULE, "frame without module");
+	is_int(symtab_frame(&st, 5, "x", "", 0), UINT32_MAX, "unknown module refused");
+	is_int(symtab_frame(&st, m, NULL, NULL, 0), symtab_frame(&st, m, "", "", 0),
+	       "NULL strings are empty");
+	symtab_release(&st);
+}
+
+static void test_growth(void)
+{
+	enum { N = 50000 };
+	struct symtab st;
+	char name[32];
+	uint32_t bad = 0, mods[100];
+
+	symtab_init(&st);
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "/lib/m%d.so", i);
+		mods[i] = symtab_module(&st, name, "");
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "fn%u", i / 3);
+		if (symtab_frame(&st, mods[i % 100], name, "f.c", i % 3) != i)
+			bad++;
+	}
+	is_int(bad, 0, "distinct frames get consecutive ids");
+	is_int(st.nframes, N, "all frames stored");
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "fn%u", i / 3);
+		if (symtab_frame(&st, mods[i % 100], name, "f.c", i % 3) != i)
+			bad++;
+	}
+	is_int(bad, 0, "every frame found again after growth");
+	is_int(st.nframes, N, "no duplicates added");
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "/lib/m%d.so", i);
+		if (symtab_module(&st, name, "") != mods[i])
+			bad++;
+	}
+	is_int(bad, 0, "modules found again");
+	symtab_release(&st);
+}
+
+int main(void)
+{
+	test_modules();
+	test_frames();
+	test_growth();
+	return tap_done();
+}
