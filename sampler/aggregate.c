@@ -1,0 +1,133 @@
+/*
+ * aggregate.c - folding ring-buffer records into the profile, on the drain
+ * thread.  A sample is unwound (dwarf), taken from the kernel's callchain
+ * (fp) or reduced to its IP (none), each address is resolved to frames
+ * (cached by symbolize/), and the path's leaf in the call-path tree gets the
+ * sample's weights: one for the sampling event, and for each counting member
+ * of its group the count since the thread's previous sample.
+ */
+#include <string.h>
+
+#include "rt.h"
+#include "sample.h"
+
+#define MAX_ADDRS 256
+#define MAX_FRAMES 1024
+
+static int event_of_id(const struct rt_thread *t, int nevents, uint64_t id)
+{
+	for (int i = 0; i < nevents; i++)
+		if (t->ids[i] == id)
+			return i;
+	return -1;
+}
+
+/* Weights per event for this sample; returns -1 for an unknown event. */
+static int sample_weights(const struct rt_state *rt, struct rt_thread *t,
+			  const struct rt_sample *s, uint64_t *w)
+{
+	int n = rt->events.n, e = event_of_id(t, n, s->id);
+
+	if (e < 0)
+		return -1;
+	memset(w, 0, sizeof(uint64_t) * (size_t)n);
+	w[e] = 1;
+	for (uint64_t k = 0; k < s->nvalues; k++) {
+		int m = event_of_id(t, n, s->values[2 * k + 1]);
+
+		if (m < 0 || m == e)
+			continue;
+		w[m] = s->values[2 * k] - t->last[m];
+		t->last[m] = s->values[2 * k];
+	}
+	return 0;
+}
+
+static int addrs_from_chain(const struct rt_sample *s, uint64_t *addrs)
+{
+	int n = 0;
+
+	for (uint64_t i = 0; i < s->nchain && n < MAX_ADDRS; i++) {
+		uint64_t a = s->chain[i];
+
+		if (a >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;	/* context marker */
+		addrs[n] = n ? a - 1 : a;	/* return addresses point past the call */
+		n++;
+	}
+	return n;
+}
+
+/* Lookup addresses of the sample, innermost first; counts unwinding. */
+static int sample_addrs(struct rt_state *rt, struct rt_thread *t,
+			const struct rt_sample *s, uint64_t *addrs)
+{
+	struct sym_stack st;
+	bool complete = false;
+	int n = 0;
+
+	if (rt->opt.call_graph == CG_FP)
+		n = addrs_from_chain(s, addrs);
+	else if (rt->opt.call_graph == CG_DWARF && s->have_regs) {
+		memcpy(st.regs, s->regs, sizeof(st.regs));
+		st.data = s->stack;
+		st.size = s->stack_size;
+		st.lo = t->stack_lo;
+		st.hi = t->stack_hi;
+		n = sym_unwind(rt->sym, &st, addrs, MAX_ADDRS, &complete);
+		if (complete)
+			rt->prof.unwind_complete++;
+		else
+			rt->prof.unwind_truncated++;
+	}
+	if (n <= 0) {
+		addrs[0] = s->ip;
+		n = 1;
+	}
+	return n;
+}
+
+static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct perf_event_header *h)
+{
+	struct rt_sample s;
+	uint64_t w[EV_MAX], addrs[MAX_ADDRS];
+	uint32_t frames[MAX_FRAMES], leaf;
+	int naddrs, nframes = 0;
+
+	if (sample_decode(h, rt->opt.call_graph, &s) || sample_weights(rt, t, &s, w))
+		return;
+	naddrs = sample_addrs(rt, t, &s, addrs);
+	for (int i = naddrs - 1; i >= 0 && nframes < MAX_FRAMES; i--)
+		nframes += sym_resolve(rt->sym, addrs[i], frames + nframes, MAX_FRAMES - nframes);
+	leaf = cct_path(&rt->prof.tree, frames, (size_t)nframes);
+	if (leaf == CCT_NO_FRAME)
+		return;		/* out of memory: the sample is dropped, not the run */
+	rt->prof.samples++;
+	for (int e = 0; e < rt->events.n; e++) {
+		cct_self(&rt->prof.tree, leaf)[e] += w[e];
+		t->samples[e] += w[e];
+	}
+}
+
+void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
+			 const struct perf_event_header *h)
+{
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		add_sample(rt, t, h);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16)
+			rt->prof.lost += ((const uint64_t *)(const void *)(h + 1))[1];
+		break;
+	case PERF_RECORD_THROTTLE:
+		rt->prof.throttled++;
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		sym_modules_changed(rt->sym);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,168 @@
+/*
+ * drain.c - the drain thread: waits on every thread's ring buffer (woken by
+ * the kernel at the watermark, or by rt_drain_wake), folds the records into
+ * the profile, and closes the events of threads that have exited.  It is
+ * the only thread that touches ring buffers and the profile, and it is
+ * never sampled itself.  Its CPU time competes with the application only
+ * when the cores are all busy.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define DRAIN_TIMEOUT_MS 50
+
+struct drain_ctx {
+	struct rt_state *rt;
+	struct rt_thread *t;
+};
+
+static void on_record(void *arg, const struct perf_event_header *h)
+{
+	struct drain_ctx *c = arg;
+
+	rt_aggregate_record(c->rt, c->t, h);
+}
+
+static void drain_thread_ring(struct rt_state *rt, struct rt_thread *t)
+{
+	struct drain_ctx c = { rt, t };
+
+	ring_drain(&t->ring, on_record, &c, rt->bounce);
+}
+
+/* Move exited threads to the retired list after a last drain. */
+static void retire_exited(struct rt_state *rt)
+{
+	pthread_mutex_lock(&rt->lock);
+	for (struct rt_thread **p = &rt->threads; *p;) {
+		struct rt_thread *t = *p;
+
+		if (atomic_load(&t->state) != THREAD_EXITED) {
+			p = &t->next;
+			continue;
+		}
+		drain_thread_ring(rt, t);
+		rt_thread_close(t);
+		*p = t->next;
+		t->next = rt->retired;
+		rt->retired = t;
+	}
+	pthread_mutex_unlock(&rt->lock);
+}
+
+/*
+ * Drain every ring once.  Threads are only added at the head of the list
+ * and only this thread unlinks them, so the list can be walked from a head
+ * read under the lock.
+ */
+static void drain_all(struct rt_state *rt)
+{
+	struct rt_thread *head;
+
+	pthread_mutex_lock(&rt->lock);
+	head = rt->threads;
+	pthread_mutex_unlock(&rt->lock);
+	for (struct rt_thread *t = head; t; t = t->next)
+		drain_thread_ring(rt, t);
+	retire_exited(rt);
+}
+
+/* Fill fds with the wake fd and each thread's ring; mark threads whose
+ * task is gone (POLLHUP seen last round) as exited. */
+static nfds_t build_pollset(struct rt_state *rt, struct pollfd **fds, nfds_t *cap)
+{
+	nfds_t n = 1;
+
+	pthread_mutex_lock(&rt->lock);
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		n++;
+	if (n > *cap) {
+		struct pollfd *p = realloc(*fds, n * sizeof(**fds));
+
+		if (p) {
+			*fds = p;
+			*cap = n;
+		}
+	}
+	n = 0;
+	(*fds)[n++] = (struct pollfd){ .fd = rt->wake_fd, .events = POLLIN };
+	for (struct rt_thread *t = rt->threads; t && n < *cap; t = t->next)
+		(*fds)[n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
+	pthread_mutex_unlock(&rt->lock);
+	return n;
+}
+
+static void mark_hung_up(struct rt_state *rt, const struct pollfd *fds, nfds_t n)
+{
+	pthread_mutex_lock(&rt->lock);
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		for (nfds_t i = 1; i < n; i++)
+			if (fds[i].fd == t->fds[0] && (fds[i].revents & POLLHUP))
+				atomic_store(&t->state, THREAD_EXITED);
+	pthread_mutex_unlock(&rt->lock);
+}
+
+static void *drain_main(void *arg)
+{
+	struct rt_state *rt = arg;
+	struct pollfd *fds = malloc(sizeof(*fds));
+	nfds_t cap = fds ? 1 : 0;
+
+	while (fds && !atomic_load(&rt->stop)) {
+		nfds_t n = build_pollset(rt, &fds, &cap);
+		uint64_t v;
+
+		if (poll(fds, n, DRAIN_TIMEOUT_MS) > 0) {
+			if (fds[0].revents & POLLIN)
+				(void)!read(rt->wake_fd, &v, sizeof(v));
+			mark_hung_up(rt, fds, n);
+		}
+		drain_all(rt);
+	}
+	free(fds);
+	drain_all(rt);
+	return NULL;
+}
+
+void rt_drain_wake(struct rt_state *rt)
+{
+	uint64_t one = 1;
+
+	(void)!write(rt->wake_fd, &one, sizeof(one));
+}
+
+int rt_drain_start(struct rt_state *rt)
+{
+	sigset_t all, old;
+	int err;
+
+	rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	rt->bounce = malloc(1 << 16);
+	if (rt->wake_fd < 0 || !rt->bounce)
+		return -1;
+	atomic_store(&rt->stop, false);
+	/* The application's signals must never be delivered to our thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = rt_real_pthread_create(&rt->drain, NULL, drain_main, rt);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err ? -1 : 0;
+}
+
+void rt_drain_stop(struct rt_state *rt)
+{
+	atomic_store(&rt->stop, true);
+	rt_drain_wake(rt);
+	pthread_join(rt->drain, NULL);
+	close(rt->wake_fd);
+	rt->wake_fd = -1;
+	free(rt->bounce);
+	rt->bounce = NULL;
+}

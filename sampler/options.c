@@ -1,0 +1,203 @@
+/*
+ * options.c - the table of runtime options and their parsers.  Each option
+ * has a command-line form for cpperf-record and an environment twin that
+ * the runtime reads; both go through the same parse function, so a value is
+ * validated the same way wherever it comes from.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!*v || *v == '-')
+		return -1;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno || *end || x < min || x > max)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int set_events(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!*v || strlen(v) >= sizeof(o->events)) {
+		snprintf(err, n, "%s", *v ? "event list is too long" : "event list is empty");
+		return -1;
+	}
+	strcpy(o->events, v);
+	return 0;
+}
+
+static int set_freq(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_u64(v, 1, 100000, &o->freq)) {
+		snprintf(err, n, "'%s' is not a frequency in Hz from 1 to 100000", v);
+		return -1;
+	}
+	o->period = 0;
+	return 0;
+}
+
+static int set_period(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_u64(v, 1, UINT64_MAX / 2, &o->period)) {
+		snprintf(err, n, "'%s' is not a positive event count", v);
+		return -1;
+	}
+	o->freq = 0;
+	return 0;
+}
+
+static int set_call_graph(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!strcmp(v, "dwarf"))
+		o->call_graph = CG_DWARF;
+	else if (!strcmp(v, "fp"))
+		o->call_graph = CG_FP;
+	else if (!strcmp(v, "none"))
+		o->call_graph = CG_NONE;
+	else {
+		snprintf(err, n, "'%s' is not one of dwarf, fp, none", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_stack_size(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	uint64_t x;
+
+	if (parse_u64(v, 512, OPT_MAX_STACK, &x)) {
+		snprintf(err, n, "'%s' is not a byte count from 512 to %d", v, OPT_MAX_STACK);
+		return -1;
+	}
+	o->stack_size = (uint32_t)(x & ~7ull);	/* the kernel wants 8-byte multiples */
+	return 0;
+}
+
+static int set_output(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!*v || strlen(v) >= sizeof(o->output)) {
+		snprintf(err, n, "%s", *v ? "directory name is too long" : "directory name is empty");
+		return -1;
+	}
+	strcpy(o->output, v);
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_quiet(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_bool(v, &o->quiet)) {
+		snprintf(err, n, "'%s' is not 0 or 1", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_follow_fork(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_bool(v, &o->follow_fork)) {
+		snprintf(err, n, "'%s' is not 0 or 1", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!strcmp(v, "perf"))
+		o->backend = BACKEND_PERF;
+	else if (!strcmp(v, "papi"))
+		o->backend = BACKEND_PAPI;
+	else {
+		snprintf(err, n, "'%s' is not one of perf, papi", v);
+		return -1;
+	}
+	return 0;
+}
+
+const struct opt_desc opt_table[] = {
+	{ 'e', "event", "CPPERF_EVENT", "EVENTS",
+	  "events to sample, as `cpperf list` names them; {a,b} samples a and reads b", set_events, NULL },
+	{ 'F', "freq", "CPPERF_FREQ", "HZ",
+	  "samples per second per thread (default 1000)", set_freq, "CPPERF_PERIOD" },
+	{ 'c', "count", "CPPERF_PERIOD", "N",
+	  "sample every N events instead of at a frequency", set_period, "CPPERF_FREQ" },
+	{ 0, "call-graph", "CPPERF_CALL_GRAPH", "MODE",
+	  "dwarf (default), fp (frame pointers) or none", set_call_graph, NULL },
+	{ 0, "stack-size", "CPPERF_STACK_SIZE", "BYTES",
+	  "user stack bytes copied per sample in dwarf mode (default 16384)", set_stack_size, NULL },
+	{ 'o', "output", "CPPERF_OUTPUT", "DIR",
+	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL },
+	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL },
+	{ 0, "follow-fork", "CPPERF_FOLLOW_FORK", NULL,
+	  "also profile the children the program forks", set_follow_fork, NULL },
+	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL },
+	{ 0, NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+void opt_defaults(struct rt_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->freq = OPT_DEFAULT_FREQ;
+	o->call_graph = CG_DWARF;
+	o->stack_size = OPT_DEFAULT_STACK;
+	o->backend = BACKEND_PERF;
+}
+
+int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,
+	      char *err, size_t errlen)
+{
+	char why[512];
+
+	if (d->parse(o, value, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "--%s: %s", d->long_name, why);
+	return -1;
+}
+
+int opt_from_env(struct rt_options *o, char *err, size_t errlen)
+{
+	char why[512];
+
+	for (const struct opt_desc *d = opt_table; d->long_name; d++) {
+		const char *v = getenv(d->env);
+
+		if (!v)
+			continue;
+		if (d->parse(o, v, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", d->env, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *opt_call_graph_name(enum opt_call_graph cg)
+{
+	return cg == CG_DWARF ? "dwarf" : cg == CG_FP ? "fp" : "none";
+}
+
+const char *opt_backend_name(enum opt_backend b)
+{
+	return b == BACKEND_PAPI ? "papi" : "perf";
+}

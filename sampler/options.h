@@ -1,0 +1,64 @@
+/*
+ * options.h - the runtime's options, one table for both sides.
+ *
+ * cpperf-record parses its command line with this table and passes every
+ * option to the preloaded runtime through its environment twin (CPPERF_*);
+ * the runtime reads the same variables back with the same table.  Batch
+ * scripts and srun can therefore set the variables directly.
+ */
+#ifndef CPPERF_OPTIONS_H
+#define CPPERF_OPTIONS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum opt_call_graph { CG_DWARF, CG_FP, CG_NONE };
+enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
+
+#define OPT_DEFAULT_FREQ 1000
+#define OPT_DEFAULT_STACK 16384
+#define OPT_MAX_STACK 65528	/* the kernel's limit for sample_stack_user */
+
+struct rt_options {
+	char events[1024];	/* "" until defaulted */
+	uint64_t freq;		/* Hz; 0 when period is used */
+	uint64_t period;	/* events per sample; 0 when freq is used */
+	enum opt_call_graph call_graph;
+	uint32_t stack_size;
+	char output[PATH_MAX];	/* experiment directory */
+	bool quiet;
+	bool follow_fork;
+	enum opt_backend backend;
+};
+
+struct opt_desc {
+	char short_name;	/* 0 when none */
+	const char *long_name;
+	const char *env;
+	const char *arg;	/* NULL for a flag */
+	const char *help;
+	/* Parse value into o; returns 0 or -1 with a message in err. */
+	int (*parse)(struct rt_options *o, const char *value, char *err, size_t errlen);
+	const char *overrides;	/* environment twin this option cancels */
+};
+
+extern const struct opt_desc opt_table[];
+
+/* Fill o with the defaults (no event chosen yet). */
+void opt_defaults(struct rt_options *o);
+
+/* Apply value to the option d.  Returns 0, or -1 with err naming the option
+ * (as --long) and what was wrong. */
+int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,
+	      char *err, size_t errlen);
+
+/* Read every CPPERF_* variable of the table into o (after opt_defaults).
+ * Returns 0, or -1 with err naming the variable. */
+int opt_from_env(struct rt_options *o, char *err, size_t errlen);
+
+const char *opt_call_graph_name(enum opt_call_graph cg);
+const char *opt_backend_name(enum opt_backend b);
+
+#endif

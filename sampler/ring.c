@@ -1,0 +1,80 @@
+/*
+ * ring.c - consuming records from a perf_event mmap ring buffer.  Only the
+ * drain thread calls ring_drain() on a given ring; the kernel is the only
+ * producer, so the head/tail protocol of perf_event_open(2) is enough.
+ */
+#include "ring.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int ring_map(struct ring *r, int fd, unsigned max_pages, unsigned min_pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	memset(r, 0, sizeof(*r));
+	for (unsigned pages = max_pages; pages >= min_pages; pages /= 2) {
+		size_t len = (pages + 1) * page;
+		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		if (p != MAP_FAILED) {
+			r->meta = p;
+			r->data = (uint8_t *)p + page;
+			r->size = (uint64_t)pages * page;
+			r->map_len = len;
+			return 0;
+		}
+		if (errno != EPERM && errno != ENOMEM)
+			return -errno;
+	}
+	return -EPERM;
+}
+
+void ring_unmap(struct ring *r)
+{
+	if (r->meta)
+		munmap(r->meta, r->map_len);
+	memset(r, 0, sizeof(*r));
+}
+
+size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce)
+{
+	uint64_t head, tail, mask = r->size - 1;
+	size_t n = 0;
+
+	if (!r->meta)
+		return 0;
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	tail = r->meta->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		uint64_t off = tail & mask;
+		const struct perf_event_header *h = (const void *)(r->data + off);
+		struct perf_event_header hdr;
+
+		if (off + sizeof(hdr) > r->size) {
+			/* even the header wraps */
+			size_t first = r->size - off;
+
+			memcpy(&hdr, r->data + off, first);
+			memcpy((uint8_t *)&hdr + first, r->data, sizeof(hdr) - first);
+		} else {
+			hdr = *h;
+		}
+		if (hdr.size < sizeof(hdr) || tail + hdr.size > head)
+			break;
+		if (off + hdr.size > r->size) {
+			size_t first = r->size - off;
+
+			memcpy(bounce, r->data + off, first);
+			memcpy(bounce + first, r->data, hdr.size - first);
+			h = (const void *)bounce;
+		}
+		fn(arg, h);
+		tail += hdr.size;
+		n++;
+	}
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}

@@ -1,0 +1,89 @@
+/*
+ * rt.h - the runtime's state, shared by the files of the preloaded library.
+ *
+ * One struct rt_state per process (runtime.c owns it).  Application threads
+ * only register and unregister themselves (under rt_state.lock); the drain
+ * thread alone reads ring buffers and updates the profile (call-path tree,
+ * symbol table, counters), so the profile needs no lock while running.
+ */
+#ifndef CPPERF_RT_H
+#define CPPERF_RT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "../common/profile.h"
+#include "../symbolize/symbolize.h"
+#include "events.h"
+#include "options.h"
+#include "ring.h"
+
+#define CPPERF_EXPORT __attribute__((visibility("default")))
+
+enum rt_thread_state { THREAD_RUNNING, THREAD_EXITED };
+
+struct rt_thread {
+	pid_t tid;
+	int fds[EV_MAX];	/* per event of the list, -1 when not open */
+	uint64_t ids[EV_MAX];	/* kernel ids, to tell events apart */
+	struct ring ring;	/* all sampling events of the thread write here */
+	uint64_t last[EV_MAX];	/* group members' counts at the last sample */
+	uint64_t samples[EV_MAX];	/* per-thread totals */
+	uint64_t stack_lo, stack_hi;	/* live stack, 0 when unknown */
+	_Atomic int state;	/* set by the thread, acted on by the drain thread */
+	struct rt_thread *next;
+};
+
+struct rt_state {
+	pid_t pid;		/* process the state belongs to */
+	bool active;
+	struct rt_options opt;
+	struct ev_list events;
+	struct profile prof;	/* filled by the drain thread */
+	struct sym_session *sym;
+	pthread_mutex_t lock;	/* guards threads and retired */
+	struct rt_thread *threads;	/* threads with open events */
+	struct rt_thread *retired;	/* closed; kept for their totals */
+	int wake_fd;		/* eventfd: threads changed or stop */
+	pthread_t drain;
+	atomic_bool stop;
+	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
+};
+
+/* perf-thread.c: open the event list for thread tid (0 = the caller) and
+ * map its ring buffer.  Returns the thread or NULL after reporting why. */
+struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid);
+/* Close the thread's events and unmap its ring; the struct (and its
+ * totals) stays, owned by whoever holds it. */
+void rt_thread_close(struct rt_thread *t);
+/* Enable or disable every event of the thread. */
+void rt_thread_enable(struct rt_thread *t, bool on);
+
+/* threads.c: profile the calling thread (0 on success), or the threads
+ * that already exist besides the caller; the real pthread_create for
+ * threads of our own that must not be profiled. */
+int rt_thread_begin(struct rt_state *rt);
+void rt_threads_open_existing(struct rt_state *rt);
+int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg);
+
+/* aggregate.c: fold one ring-buffer record into the profile. */
+void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
+			 const struct perf_event_header *h);
+
+/* drain.c: start and stop the drain thread; rt_drain_stop drains what is
+ * left in every ring first. */
+int rt_drain_start(struct rt_state *rt);
+void rt_drain_stop(struct rt_state *rt);
+void rt_drain_wake(struct rt_state *rt);
+
+/* runtime.c: the process's state, NULL before start-up. */
+struct rt_state *rt_current(void);
+
+/* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
+void rt_notice(const struct rt_state *rt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,373 @@
+/*
+ * runtime.c - the life of the preloaded runtime in one process: start-up
+ * (options from the environment, symbol session, drain thread, events for
+ * the threads), and the end (stop sampling, drain what is left, write the
+ * profile into the experiment directory).  The end comes at normal exit, or
+ * just before an exec so that the old image's profile is kept and the new
+ * image starts its own.  fork children are profiled only with
+ * --follow-fork; children that exec a new image check the same rule.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+/* The process's runtime state.  Written by the thread that starts or ends
+ * the runtime (constructor, destructor, exec and fork hooks); the drain
+ * thread and new threads only use it between those points. */
+static struct rt_state rt_global = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1 };
+
+struct rt_state *rt_current(void)
+{
+	return rt_global.active ? &rt_global : NULL;
+}
+
+void rt_notice(const struct rt_state *rt, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	if (rt->opt.quiet)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	/* one write, so lines of several processes do not interleave */
+	dprintf(STDERR_FILENO, "cpperf: %.*s", n, line);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Should this process be profiled?  The program cpperf-record started has
+ * its pid in CPPERF_ROOT_PID (exec keeps the pid); others need
+ * --follow-fork. */
+static bool wanted(const struct rt_options *o)
+{
+	const char *root = getenv("CPPERF_ROOT_PID");
+
+	if (!getenv("CPPERF_OUTPUT"))
+		return false;
+	return o->follow_fork || (root && atoi(root) == getpid());
+}
+
+static void read_cmdline(struct profile *p)
+{
+	char buf[8192];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	uint32_t argc = 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (ssize_t i = 0; i < n; i++)
+		argc += buf[i] == 0;
+	p->argv = calloc(argc + 1, sizeof(char *));
+	if (!p->argv)
+		return;
+	for (char *s = buf; s < buf + n && p->argc < argc; s += strlen(s) + 1)
+		p->argv[p->argc++] = strdup(s);
+}
+
+static int init_profile(struct rt_state *rt)
+{
+	struct profile *p = &rt->prof;
+	char host[256] = "";
+
+	profile_init(p);
+	p->events = calloc((size_t)rt->events.n, sizeof(*p->events));
+	if (!p->events || cct_init(&p->tree, (uint32_t)rt->events.n))
+		return -1;
+	p->nevents = (uint32_t)rt->events.n;
+	for (int i = 0; i < rt->events.n; i++) {
+		const struct ev_spec *ev = &rt->events.ev[i];
+
+		p->events[i].name = strdup(ev->name);
+		p->events[i].leader = (uint32_t)ev->leader;
+		if (ev->leader == i) {
+			p->events[i].period = rt->opt.period;
+			p->events[i].freq = rt->opt.freq;
+		}
+	}
+	gethostname(host, sizeof(host) - 1);
+	p->host = strdup(host);
+	p->pid = getpid();
+	p->rank = -1;
+	p->start_ns = now_ns();
+	p->backend = strdup(opt_backend_name(rt->opt.backend));
+	p->call_graph = strdup(opt_call_graph_name(rt->opt.call_graph));
+	read_cmdline(p);
+	return 0;
+}
+
+static void rt_start(void)
+{
+	struct rt_state *rt = &rt_global;
+	char err[1024];
+
+	opt_defaults(&rt->opt);
+	if (opt_from_env(&rt->opt, err, sizeof(err)) || !wanted(&rt->opt))
+		return;
+	if (!rt->opt.events[0])
+		strcpy(rt->opt.events, "task-clock");
+	if (ev_parse(rt->opt.events, &rt->events, err, sizeof(err))) {
+		rt_notice(rt, "not profiling: %s", err);
+		return;
+	}
+	if (rt->opt.backend == BACKEND_PAPI) {
+		rt_notice(rt, "not profiling: the PAPI backend is not available in this build");
+		return;
+	}
+	if (init_profile(rt) || !(rt->sym = sym_open(&rt->prof.syms, err, sizeof(err)))) {
+		rt_notice(rt, "not profiling: %s", rt->sym ? "out of memory" : err);
+		profile_release(&rt->prof);
+		return;
+	}
+	rt->pid = getpid();
+	rt->threads = rt->retired = NULL;
+	if (rt_drain_start(rt)) {
+		rt_notice(rt, "not profiling: cannot start the drain thread");
+		sym_close(rt->sym);
+		profile_release(&rt->prof);
+		return;
+	}
+	rt->active = true;
+	rt_threads_open_existing(rt);
+	rt_thread_begin(rt);
+}
+
+/* Per-thread totals of live and retired threads, into the profile. */
+static void collect_threads(struct rt_state *rt)
+{
+	struct profile *p = &rt->prof;
+	uint32_t n = 0;
+
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		n++;
+	for (struct rt_thread *t = rt->retired; t; t = t->next)
+		n++;
+	p->threads = calloc(n ? n : 1, sizeof(*p->threads));
+	if (!p->threads)
+		return;
+	for (struct rt_thread *lists[2] = { rt->threads, rt->retired }, **l = lists; l < lists + 2; l++)
+		for (struct rt_thread *t = *l; t; t = t->next) {
+			struct prof_thread *pt = &p->threads[p->nthreads];
+
+			pt->samples = malloc(sizeof(uint64_t) * (p->nevents ? p->nevents : 1));
+			if (!pt->samples)
+				continue;
+			memcpy(pt->samples, t->samples, sizeof(uint64_t) * p->nevents);
+			pt->tid = (uint64_t)t->tid;
+			p->nthreads++;
+		}
+}
+
+static void free_threads(struct rt_thread *t)
+{
+	while (t) {
+		struct rt_thread *next = t->next;
+
+		rt_thread_close(t);
+		free(t);
+		t = next;
+	}
+}
+
+static void write_profile(struct rt_state *rt)
+{
+	char name[384], err[1024];
+
+	snprintf(name, sizeof(name), "%s.%d.%llx%s", rt->prof.host, (int)rt->pid,
+		 (unsigned long long)rt->prof.start_ns, PROFILE_SUFFIX);
+	if (profile_write(&rt->prof, rt->opt.output, name, err, sizeof(err)))
+		rt_notice(rt, "profile lost: %s", err);
+	else
+		rt_notice(rt, "%s/%s: %llu samples, %llu lost", rt->opt.output, name,
+			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost);
+}
+
+/* End profiling in this process: only the process that started it. */
+static void rt_finish(void)
+{
+	struct rt_state *rt = &rt_global;
+
+	if (!rt->active || rt->pid != getpid())
+		return;
+	pthread_mutex_lock(&rt->lock);
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		rt_thread_enable(t, false);
+	pthread_mutex_unlock(&rt->lock);
+	rt_drain_stop(rt);
+	rt->active = false;
+	rt->prof.end_ns = now_ns();
+	collect_threads(rt);
+	write_profile(rt);
+	free_threads(rt->threads);
+	free_threads(rt->retired);
+	rt->threads = rt->retired = NULL;
+	sym_close(rt->sym);
+	rt->sym = NULL;
+	profile_release(&rt->prof);
+}
+
+/*
+ * A forked child has only the forking thread and no drain thread; the
+ * parent's events still count the parent.  Drop our copies of them (the
+ * state may be mid-update, so it is abandoned rather than freed) and start
+ * afresh when the child is to be profiled.
+ */
+static void after_fork_child(void)
+{
+	struct rt_state *rt = &rt_global;
+
+	if (!rt->active)
+		return;
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		rt_thread_close(t);
+	if (rt->wake_fd >= 0)
+		close(rt->wake_fd);
+	rt->active = false;
+	pthread_mutex_init(&rt->lock, NULL);
+	if (rt->opt.follow_fork)
+		rt_start();
+}
+
+__attribute__((constructor)) static void rt_constructor(void)
+{
+	pthread_atfork(NULL, NULL, after_fork_child);
+	rt_start();
+}
+
+__attribute__((destructor)) static void rt_destructor(void)
+{
+	rt_finish();
+}
+
+/*
+ * exec: write this image's profile first (the new image loads a fresh
+ * runtime through LD_PRELOAD); if exec fails, profiling resumes.
+ */
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+
+static void before_exec(void)
+{
+	rt_finish();
+}
+
+static void after_failed_exec(void)
+{
+	int saved = errno;
+
+	if (!rt_global.active && getenv("CPPERF_OUTPUT"))
+		rt_start();
+	errno = saved;
+}
+
+CPPERF_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	static execve_fn real;
+	int r;
+
+	if (!real)
+		real = (execve_fn)dlsym(RTLD_NEXT, "execve");
+	before_exec();
+	r = real(path, argv, envp);
+	after_failed_exec();
+	return r;
+}
+
+CPPERF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	static execvpe_fn real;
+	int r;
+
+	if (!real)
+		real = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+	before_exec();
+	r = real(file, argv, envp);
+	after_failed_exec();
+	return r;
+}
+
+CPPERF_EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+CPPERF_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* Collect the variadic argument list of execl and friends. */
+static char **collect_args(const char *arg0, va_list ap, char ***envp)
+{
+	size_t n = 1, cap = 16;
+	char **argv = malloc(cap * sizeof(char *));
+	char *a;
+
+	if (!argv)
+		return NULL;
+	argv[0] = (char *)arg0;
+	do {
+		a = va_arg(ap, char *);
+		if (n == cap) {
+			char **p = realloc(argv, (cap *= 2) * sizeof(char *));
+
+			if (!p) {
+				free(argv);
+				return NULL;
+			}
+			argv = p;
+		}
+		argv[n++] = a;
+	} while (a);
+	if (envp)
+		*envp = va_arg(ap, char **);
+	return argv;
+}
+
+#define EXEC_VARIADIC(name, call, with_env)				\
+CPPERF_EXPORT int name(const char *p, const char *arg0, ...)		\
+{									\
+	char **envp = environ, **argv;					\
+	va_list ap;							\
+	int r;								\
+									\
+	va_start(ap, arg0);						\
+	argv = collect_args(arg0, ap, with_env ? &envp : NULL);		\
+	va_end(ap);							\
+	if (!argv) {							\
+		errno = ENOMEM;						\
+		return -1;						\
+	}								\
+	r = call(p, argv, envp);					\
+	free(argv);							\
+	return r;							\
+}
+
+EXEC_VARIADIC(execl, execve, false)
+EXEC_VARIADIC(execle, execve, true)
+EXEC_VARIADIC(execlp, execvpe, false)

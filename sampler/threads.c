@@ -1,0 +1,141 @@
+/*
+ * threads.c - following the application's threads.  pthread_create is
+ * interposed so that every new thread opens its own events before it runs
+ * the application's start routine; a thread-specific key's destructor tells
+ * the drain thread when the thread exits.  Threads that exist before the
+ * runtime starts are found in /proc/self/task and opened by thread id.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+struct start_arg {
+	void *(*fn)(void *);
+	void *arg;
+	struct rt_state *rt;
+};
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
+				  void *(*)(void *), void *);
+
+/* Set once by the first thread that needs it; every later call reads the
+ * same value, so the race between threads is benign. */
+static pthread_create_fn real_create;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
+			   void *(*fn)(void *), void *arg)
+{
+	if (!real_create)
+		real_create = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	return real_create(th, attr, fn, arg);
+}
+
+/* The key's value is the thread; the state is found through a static
+ * pointer set by rt_thread_begin (one runtime per process). */
+static struct rt_state *key_rt;
+
+static void on_thread_exit(void *p)
+{
+	struct rt_thread *t = p;
+
+	rt_thread_enable(t, false);
+	atomic_store(&t->state, THREAD_EXITED);
+	if (key_rt)
+		rt_drain_wake(key_rt);
+}
+
+static void make_exit_key(void)
+{
+	pthread_key_create(&exit_key, on_thread_exit);
+}
+
+static void stack_bounds(struct rt_thread *t)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &attr))
+		return;
+	if (!pthread_attr_getstack(&attr, &addr, &size)) {
+		t->stack_lo = (uint64_t)(uintptr_t)addr;
+		t->stack_hi = t->stack_lo + size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void register_thread(struct rt_state *rt, struct rt_thread *t)
+{
+	pthread_mutex_lock(&rt->lock);
+	t->next = rt->threads;
+	rt->threads = t;
+	pthread_mutex_unlock(&rt->lock);
+	rt_thread_enable(t, true);
+	rt_drain_wake(rt);
+}
+
+int rt_thread_begin(struct rt_state *rt)
+{
+	struct rt_thread *t = rt_thread_open(rt, 0);
+
+	if (!t)
+		return -1;
+	stack_bounds(t);
+	pthread_once(&exit_key_once, make_exit_key);
+	key_rt = rt;
+	pthread_setspecific(exit_key, t);
+	register_thread(rt, t);
+	return 0;
+}
+
+void rt_threads_open_existing(struct rt_state *rt)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		struct rt_thread *t;
+
+		if (tid <= 0 || tid == self)
+			continue;
+		t = rt_thread_open(rt, tid);
+		if (t)
+			register_thread(rt, t);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void *start_thread(void *p)
+{
+	struct start_arg a = *(struct start_arg *)p;
+
+	free(p);
+	if (a.rt->active)
+		rt_thread_begin(a.rt);
+	return a.fn(a.arg);
+}
+
+CPPERF_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+				 void *(*fn)(void *), void *arg)
+{
+	struct rt_state *rt = rt_current();
+	struct start_arg *a;
+	int err;
+
+	if (!rt || !rt->active || !(a = malloc(sizeof(*a))))
+		return rt_real_pthread_create(th, attr, fn, arg);
+	*a = (struct start_arg){ fn, arg, rt };
+	err = rt_real_pthread_create(th, attr, start_thread, a);
+	if (err)
+		free(a);
+	return err;
+}
