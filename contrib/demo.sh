@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# demo.sh - `make demo`: profile a small MPI stencil on 2 ranks under
+# cpperf-record, then print its flat and call-path reports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p build/demo
+mpicc -O2 -g -o build/demo/demo-mpi contrib/demo-mpi.c
+dir=build/demo/cpperf-demo
+rm -rf "$dir"
+mpirun --oversubscribe -np 2 bin/cpperf-record -o "$dir" build/demo/demo-mpi 3000
+echo "== cpperf report $dir"
+bin/cpperf report "$dir"
+echo "== cpperf report $dir --view=callpath"
+bin/cpperf report "$dir" --view=callpath --min-pct=2

@@ -1,0 +1,47 @@
+# lib.sh - TAP helpers for the integration tests (sourced by tests/integration/*.t).
+# Tests run real programs under bin/cpperf-record and check the JSON that the
+# ASan build of the report tool prints.  Every helper prints one TAP line.
+
+TOP=${CPPERF_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+RECORD=$TOP/bin/cpperf-record
+CPPERF=$TOP/build/san/bin/cpperf
+[ -x "$CPPERF" ] || CPPERF=$TOP/bin/cpperf
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cpperf-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+_n=0 _failed=0
+
+ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }
+fail() { _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+skip() { _n=$((_n+1)); echo "ok $_n - $1 # skip $2"; }
+done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
+
+# check NAME CMD...: passes when CMD succeeds.
+check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name" "command failed: $*"; fi; }
+
+# is NAME GOT WANT: exact string comparison.
+is() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2'" "want '$3'"; fi; }
+
+# within NAME GOT WANT TOL: |GOT - WANT| <= TOL (numbers).
+within() {
+	if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'; then
+		ok "$1 ($2 vs $3 +- $4)"
+	else
+		fail "$1" "got $2, want $3 +- $4"
+	fi
+}
+
+# atleast NAME GOT MIN
+atleast() { if awk -v g="$2" -v m="$3" 'BEGIN { exit !(g != "" && g + 0 >= m + 0) }'; then ok "$1 ($2 >= $3)"; else fail "$1" "got '$2', want >= $3"; fi; }
+atmost() { if awk -v g="$2" -v m="$3" 'BEGIN { exit !(g != "" && g + 0 <= m + 0) }'; then ok "$1 ($2 <= $3)"; else fail "$1" "got '$2', want <= $3"; fi; }
+
+# build NAME SRC FLAGS...: compile a test program into $WORK/NAME.
+build() { local name=$1 src=$2; shift 2; cc -std=gnu17 -o "$WORK/$name" "$TOP/tests/progs/$src" "$@"; }
+
+# record DIR ARGS...: run cpperf-record -q -o DIR ARGS.
+record() { local dir=$1; shift; "$RECORD" -q -o "$dir" "$@"; }
+
+# report_json DIR [ARGS...]: the report as JSON into $WORK/report.json.
+report_json() { local dir=$1; shift; "$CPPERF" report "$dir" --format=json "$@" > "$WORK/report.json"; }
+
+# jqr FILTER: evaluate FILTER on the last report.
+jqr() { jq -r "$1" "$WORK/report.json"; }
