@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# record-cli.t - cpperf-record passes the program's behaviour through
+# untouched and rejects bad input before the program starts.
+. "$(dirname "$0")/../lib.sh"
+
+build behave behave.c -O2 -g
+B=$WORK/behave
+
+# exit status, stdout and stderr pass through
+out=$("$RECORD" -q -o "$WORK/e1" "$B" exit 7 2> "$WORK/err"); st=$?
+is "exit status passes through" "$st" 7
+is "stdout passes through" "$out" "to stdout"
+is "stderr passes through" "$(cat "$WORK/err")" "to stderr"
+"$RECORD" -q -o "$WORK/e2" "$B" signal; st=$?
+is "death by signal passes through (128+SIGTERM)" "$st" 143
+is "LD_PRELOAD already set is kept" \
+	"$(LD_PRELOAD=libm.so.6 "$RECORD" -q -o "$WORK/e3" "$B" env LD_PRELOAD | tr ':' '\n' | tail -1)" libm.so.6
+is "options reach the runtime through CPPERF_*" "$("$RECORD" -q -F 333 -o "$WORK/e3" "$B" env CPPERF_FREQ)" 333
+
+# bad input: non-zero before PROG starts, with a message naming the problem
+expect_error() { # NAME PATTERN STATUS ARGS...
+	local name=$1 pat=$2 want=$3; shift 3
+	rm -f "$WORK/started"
+	"$RECORD" "$@" > /dev/null 2> "$WORK/err"; local st=$?
+	if [ "$st" = "$want" ] && grep -qE "$pat" "$WORK/err" && [ ! -e "$WORK/started" ]; then
+		ok "$name"
+	else
+		fail "$name" "status $st (want $want), stderr: $(cat "$WORK/err")"
+	fi
+}
+T="$B touch $WORK/started"
+expect_error "unknown event names it, suggests, points to cpperf list" \
+	"task-clok.*task-clock.*cpperf list" 2 -e task-clok -o "$WORK/x1" $T
+if "$CPPERF" list | grep -q "no hardware PMU"; then
+	expect_error "hardware event without a PMU is refused" "hardware PMU" 2 -e cycles -o "$WORK/x2" $T
+	"$RECORD" -o "$WORK/x3" $T 2> "$WORK/err"
+	check "no event asked: falls back to task-clock with a notice" grep -q "task-clock" "$WORK/err"
+else
+	skip "hardware event without a PMU is refused" "this host has a PMU"
+	skip "fallback to task-clock" "this host has a PMU"
+fi
+expect_error "bad -F value names the option" "\-\-freq.*abc" 2 -F abc -o "$WORK/x4" $T
+expect_error "bad --call-graph value lists the choices" "dwarf, fp, none" 2 --call-graph=lbr -o "$WORK/x5" $T
+expect_error "unknown option" "unknown option '--bogus'" 2 --bogus $T
+expect_error "missing program: shell's status 127" "nope: command not found" 127 -o "$WORK/x6" nope
+expect_error "missing path: 127" "No such file" 127 -o "$WORK/x7" "$WORK/nope"
+cp "$TOP/tests/progs/behave.c" "$WORK/notexec"
+expect_error "not executable: 126" "Permission denied" 126 -o "$WORK/x8" "$WORK/notexec"
+touch "$WORK/afile"
+expect_error "-o on a file is refused before start" "afile.*not a directory" 2 -o "$WORK/afile" $T
+expect_error "-o somewhere unwritable is refused before start" "/proc/cpperf" 2 -o /proc/cpperf $T
+check "a failed start leaves no experiment directory" test ! -e "$WORK/x6" -a ! -e "$WORK/x1"
+
+# exec keeps profiling: a launcher script that execs the real binary
+cat > "$WORK/launch.sh" <<SH
+#!/bin/sh
+exec "$B" fork "$WORK/ignored"
+SH
+chmod +x "$WORK/launch.sh"
+record "$WORK/exec" "$WORK/launch.sh"
+report_json "$WORK/exec"
+atleast "the exec'd binary is profiled (parent_work samples)" \
+	"$(jqr '.flat[] | select(.function=="parent_work") | .self_pct')" 20
+is "a forked child is not profiled by default" \
+	"$(jqr '[.flat[] | select(.function=="child_work")] | length')" 0
+record "$WORK/ff" --follow-fork "$B" fork "$WORK/ignored"
+report_json "$WORK/ff"
+atleast "--follow-fork profiles the child" \
+	"$(jqr '.flat[] | select(.function=="child_work") | .self_pct')" 20
+is "--follow-fork: two processes" "$(jqr '.experiment.processes')" 2
+done_testing

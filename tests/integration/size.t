@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# size.t - acceptance 5: profiles of a 5 s and a 20 s run of the same program
+# differ in size by less than 10 % (memory and output do not grow with time).
+. "$(dirname "$0")/../lib.sh"
+
+build split split.c -O2 -g
+record "$WORK/short" "$WORK/split" 5 > /dev/null
+record "$WORK/long" "$WORK/split" 20 > /dev/null
+s=$(stat -c %s "$WORK"/short/*.cpprof)
+l=$(stat -c %s "$WORK"/long/*.cpprof)
+echo "# profile bytes: 5 s run $s, 20 s run $l"
+atmost "size growth 5 s -> 20 s (%)" "$(awk -v s="$s" -v l="$l" 'BEGIN { print 100 * (l - s) / s }')" 10
+done_testing

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# symbols.t - acceptance 3 and 4: an always-inlined hot function is a frame of
+# its own; a function in a library loaded with dlopen (and closed before
+# exit) is symbolized with its module; C++ names are demangled; two worker
+# threads both show up.
+. "$(dirname "$0")/../lib.sh"
+
+build inline inline.c -O2 -g
+record "$WORK/exp-inline" "$WORK/inline" 2
+report_json "$WORK/exp-inline"
+atleast "inlined hot_inlined has self samples (%)" \
+	"$(jqr '.flat[] | select(.function=="hot_inlined") | .self_pct')" 80
+is "hot_inlined sits below outer in the call path" \
+	"$(jqr '[.. | objects | select(.function=="outer") | .children[]?.function] | index("hot_inlined") != null')" true
+
+cc -shared -fPIC -O2 -g -o "$WORK/libhot.so" "$TOP/tests/progs/hot.c"
+build dlmain dlmain.c -O2 -g -ldl
+record "$WORK/exp-dl" "$WORK/dlmain" "$WORK/libhot.so" 2
+report_json "$WORK/exp-dl"
+atleast "dlopen'd hot_spin self_pct" "$(jqr '.flat[] | select(.function=="hot_spin") | .self_pct')" 80
+is "hot_spin's module is libhot.so" \
+	"$(jqr '.flat[] | select(.function=="hot_spin") | .module' | sed 's|.*/||')" libhot.so
+
+c++ -O2 -g -o "$WORK/cxx" "$TOP/tests/progs/cxx.cpp"
+record "$WORK/exp-cxx" "$WORK/cxx" 2
+report_json "$WORK/exp-cxx"
+is "C++ method demangled" "$(jqr '[.flat[].function] | index("physics::Grid::relax(int)") != null')" true
+is "C++ template demangled" \
+	"$(jqr '[.flat[].function | select(startswith("long physics::accumulate<long>"))] | length')" 1
+
+build threads threads.c -O2 -g -pthread
+record "$WORK/exp-thr" "$WORK/threads" 2
+report_json "$WORK/exp-thr"
+for f in work_a work_b; do
+	atleast "$f self_pct" "$(jqr ".flat[] | select(.function==\"$f\") | .self_pct")" 35
+done
+atleast "threads with samples" "$(jqr '[.threads[] | select(([.samples[]] | add) > 100)] | length')" 2
+done_testing

@@ -1,0 +1,73 @@
+/*
+ * behave.c - a program whose observable behaviour cpperf-record must pass
+ * through untouched.  Usage: behave MODE [ARG]
+ *   exit N      print to stdout and stderr, then exit with status N
+ *   signal      kill itself with SIGTERM
+ *   env NAME    print the variable's value
+ *   touch FILE  create FILE (tests check that PROG did not start)
+ *   fork FILE   fork a child that spins, then writes FILE; parent spins too
+ *   exec PROG.. exec another program (a launcher)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile unsigned long sink;
+
+__attribute__((noinline)) static void child_work(void)
+{
+	for (long i = 0; i < 300000000; i++)
+		sink = sink * 6364136223846793005ul + 1;
+}
+
+__attribute__((noinline)) static void parent_work(void)
+{
+	for (long i = 0; i < 300000000; i++)
+		sink = sink * 6364136223846793005ul + 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "exit";
+	const char *arg = argc > 2 ? argv[2] : "0";
+
+	if (!strcmp(mode, "exit")) {
+		printf("to stdout\n");
+		fprintf(stderr, "to stderr\n");
+		return atoi(arg);
+	}
+	if (!strcmp(mode, "signal"))
+		raise(SIGTERM);
+	if (!strcmp(mode, "env")) {
+		const char *v = getenv(arg);
+
+		printf("%s\n", v ? v : "(unset)");
+		return 0;
+	}
+	if (!strcmp(mode, "touch")) {
+		FILE *f = fopen(arg, "w");
+
+		return f ? fclose(f) : 1;
+	}
+	if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			child_work();
+			_exit(0);
+		}
+		parent_work();
+		waitpid(pid, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "exec") && argc > 2) {
+		execvp(argv[2], argv + 2);
+		perror("exec");
+		return 127;
+	}
+	return 3;
+}

@@ -1,0 +1,415 @@
+/*
+ * test-symbolize.c - unit tests for symbolize/: unwinding this very process
+ * from a captured register set and stack copy, resolving frames with
+ * inline expansion, the module reload after a dlopen, and demangling.
+ *
+ * The capture point sits at the end of a known chain of functions
+ * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
+ * (always inlined) -> leaf), so the expected names and their order are
+ * known.  The cost per sample (unwind + resolve, warm cache) is printed as
+ * a TAP diagnostic, never asserted.
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include "tap.h"
+#include "../../symbolize/symbolize.h"
+#include "../../symbolize/demangle.h"
+
+#define NOINLINE __attribute__((noinline))
+#define COPY_MAX (64 * 1024)
+#define MAX_ADDRS 256
+#define MAX_NAMES 1024
+
+/* Store the DWARF registers as they are in the caller right after this
+ * call returns: sp above the return address, ip = the return address. */
+void tsym_capture(uint64_t regs[SYM_NREGS]);
+__asm__(".text\n"
+	".globl tsym_capture\n"
+	".type tsym_capture, @function\n"
+	"tsym_capture:\n"
+	"\tmovq %rax, 0(%rdi)\n"
+	"\tmovq %rdx, 8(%rdi)\n"
+	"\tmovq %rcx, 16(%rdi)\n"
+	"\tmovq %rbx, 24(%rdi)\n"
+	"\tmovq %rsi, 32(%rdi)\n"
+	"\tmovq %rdi, 40(%rdi)\n"
+	"\tmovq %rbp, 48(%rdi)\n"
+	"\tleaq 8(%rsp), %rax\n"
+	"\tmovq %rax, 56(%rdi)\n"
+	"\tmovq %r8, 64(%rdi)\n"
+	"\tmovq %r9, 72(%rdi)\n"
+	"\tmovq %r10, 80(%rdi)\n"
+	"\tmovq %r11, 88(%rdi)\n"
+	"\tmovq %r12, 96(%rdi)\n"
+	"\tmovq %r13, 104(%rdi)\n"
+	"\tmovq %r14, 112(%rdi)\n"
+	"\tmovq %r15, 120(%rdi)\n"
+	"\tmovq (%rsp), %rax\n"
+	"\tmovq %rax, 128(%rdi)\n"
+	"\tret\n"
+	".size tsym_capture, .-tsym_capture\n");
+
+/* A captured sample: registers, stack copy and the thread's stack bounds. */
+struct capture {
+	struct sym_stack st;
+	uint8_t buf[COPY_MAX];
+};
+
+/* Test state, touched by the main thread only. */
+static struct capture cap;
+static volatile int sink;
+
+/* Copy up to COPY_MAX bytes of our stack from the captured sp, bounded by
+ * the top of the stack; process_vm_readv keeps ASan out of it. */
+static void copy_stack(struct capture *c)
+{
+	pthread_attr_t attr;
+	void *base;
+	size_t size;
+	uint64_t sp = c->st.regs[SYM_REG_SP];
+
+	pthread_getattr_np(pthread_self(), &attr);
+	pthread_attr_getstack(&attr, &base, &size);
+	pthread_attr_destroy(&attr);
+	c->st.lo = (uint64_t)(uintptr_t)base;
+	c->st.hi = c->st.lo + size;
+	uint64_t n = c->st.hi - sp < COPY_MAX ? c->st.hi - sp : COPY_MAX;
+	struct iovec local = { c->buf, n };
+	struct iovec remote = { (void *)(uintptr_t)sp, n };
+	ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	c->st.data = c->buf;
+	c->st.size = got > 0 ? (uint64_t)got : 0;
+}
+
+static const int leaf_line = __LINE__ + 1;
+static NOINLINE void leaf(struct capture *c)
+{
+	tsym_capture(c->st.regs);
+	copy_stack(c);
+	sink++;
+}
+
+static const int inl_c_line = __LINE__ + 1;
+static inline __attribute__((always_inline)) void inl_c(struct capture *c)
+{
+	sink++;
+	leaf(c);
+	sink++;
+}
+
+static NOINLINE void chain_b(struct capture *c)
+{
+	inl_c(c);
+	sink++;
+}
+
+static NOINLINE int recurse(struct capture *c, int depth)
+{
+	if (depth <= 1) {
+		chain_b(c);
+		return 0;
+	}
+	int r = recurse(c, depth - 1);
+	sink += r;
+	return r + 1;
+}
+
+static NOINLINE void chain_a(struct capture *c, int depth)
+{
+	recurse(c, depth);
+	sink++;
+}
+
+static NOINLINE void run_chain(struct capture *c, int depth)
+{
+	chain_a(c, depth);
+	sink++;
+}
+
+/* The frames of a sample, innermost first. */
+struct path {
+	uint32_t ids[MAX_NAMES];
+	int n;
+};
+
+static void resolve_path(struct sym_session *s, const uint64_t *addrs, int n,
+			 struct path *p)
+{
+	uint32_t f[64];
+
+	p->n = 0;
+	for (int i = 0; i < n; i++) {
+		int k = sym_resolve(s, addrs[i], f, 64);
+		while (k > 0 && p->n < MAX_NAMES)
+			p->ids[p->n++] = f[--k];
+	}
+}
+
+static const char *fname(const struct symtab *st, uint32_t id)
+{
+	return id < st->nframes ? st->frames[id].function : "(bad id)";
+}
+
+/* Index of the first frame named name at or after from, or -1. */
+static int find_frame(const struct symtab *st, const struct path *p, int from,
+		      const char *name)
+{
+	for (int i = from; i < p->n; i++)
+		if (!strcmp(fname(st, p->ids[i]), name))
+			return i;
+	return -1;
+}
+
+static void dump_path(const struct symtab *st, const struct path *p)
+{
+	for (int i = 0; i < p->n && i < 80; i++)
+		printf("#   %2d %s\n", i, fname(st, p->ids[i]));
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void test_chain(struct sym_session *s, struct symtab *st)
+{
+	uint64_t addrs[MAX_ADDRS];
+	bool complete = false;
+	static struct path p;
+
+	run_chain(&cap, 60);
+	ok(cap.st.size > 4096, "stack copied");
+	int n = sym_unwind(s, &cap.st, addrs, MAX_ADDRS, &complete);
+	ok(n > 64, "unwound past the 60-deep recursion");
+	ok(complete, "unwind reached the outermost frame");
+	resolve_path(s, addrs, n, &p);
+
+	int i = find_frame(st, &p, 0, "leaf");
+	is_int(i, 0, "innermost frame is leaf");
+	ok(i >= 0 && i + 1 < p.n && !strcmp(fname(st, p.ids[i + 1]), "inl_c"),
+	   "inlined inl_c is a frame of its own, after leaf");
+	ok(i >= 0 && i + 2 < p.n && !strcmp(fname(st, p.ids[i + 2]), "chain_b"),
+	   "chain_b calls inl_c");
+	int r = 0;
+	while (i + 3 + r < p.n && !strcmp(fname(st, p.ids[i + 3 + r]), "recurse"))
+		r++;
+	is_int(r, 60, "recurse appears 60 times in a row");
+	int a = i + 3 + r;
+	ok(a < p.n && !strcmp(fname(st, p.ids[a]), "chain_a"), "then chain_a");
+	ok(a + 1 < p.n && !strcmp(fname(st, p.ids[a + 1]), "run_chain"),
+	   "then run_chain");
+	ok(find_frame(st, &p, a, "main") > a, "main is reached");
+	if (tap_failed)
+		dump_path(st, &p);
+
+	if (i >= 0 && i + 1 < p.n) {
+		const struct sym_frame *lf = &st->frames[p.ids[i]];
+		const struct sym_frame *in = &st->frames[p.ids[i + 1]];
+		ok(ends_with(lf->file, "test-symbolize.c"), "leaf has its file");
+		is_int(lf->line, leaf_line, "leaf has its declaration line");
+		ok(ends_with(in->file, "test-symbolize.c"), "inl_c has its file");
+		is_int(in->line, inl_c_line, "inl_c has its declaration line");
+		ok(lf->module != SYMTAB_NO_MODULE && lf->module < st->nmodules &&
+		   strstr(st->modules[lf->module].path, "test-symbolize"),
+		   "leaf's module is the test binary");
+		ok(lf->module < st->nmodules &&
+		   strlen(st->modules[lf->module].build_id) >= 16 &&
+		   strspn(st->modules[lf->module].build_id,
+			  "0123456789abcdef") ==
+		   strlen(st->modules[lf->module].build_id),
+		   "the module has a hex build id");
+	}
+
+	/* The same addresses again resolve to the same frames, from cache. */
+	static struct path q;
+	resolve_path(s, addrs, n, &q);
+	ok(q.n == p.n && !memcmp(q.ids, p.ids, (size_t)p.n * sizeof *p.ids),
+	   "repeated resolve gives the same frames");
+}
+
+static void test_short_and_max(struct sym_session *s)
+{
+	uint64_t addrs[MAX_ADDRS];
+	bool complete = true;
+
+	run_chain(&cap, 60);
+	struct sym_stack st = cap.st;
+	st.size = 256;
+	int n = sym_unwind(s, &st, addrs, MAX_ADDRS, &complete);
+	ok(n >= 1 && !complete, "a short stack copy gives an incomplete unwind");
+	printf("#   %d frames from 256 bytes\n", n);
+
+	st.size = 0;
+	complete = true;
+	n = sym_unwind(s, &st, addrs, MAX_ADDRS, &complete);
+	ok(n >= 1 && !complete, "an empty stack copy gives an incomplete unwind");
+
+	complete = true;
+	n = sym_unwind(s, &cap.st, addrs, 5, &complete);
+	ok(n == 5 && !complete, "max frames stops the unwind, incomplete");
+
+	st = cap.st;
+	st.regs[SYM_REG_IP] = 0x10;
+	st.regs[6] = 0x20;	/* rbp: nothing to fall back on */
+	complete = true;
+	n = sym_unwind(s, &st, addrs, MAX_ADDRS, &complete);
+	ok(n >= 1 && addrs[0] == 0x10 && !complete,
+	   "an ip in no module gives one frame, incomplete");
+}
+
+static void test_unknown(struct sym_session *s, struct symtab *st)
+{
+	uint32_t f[8];
+	int n = sym_resolve(s, 0x10, f, 8);
+	is_int(n, 1, "an address in no module is one frame");
+	if (n == 1) {
+		is_str(st->frames[f[0]].function, "[0x10]", "named by its address");
+		ok(st->frames[f[0]].module == SYMTAB_NO_MODULE, "with no module");
+		is_str(st->frames[f[0]].file, "", "and no file");
+	}
+}
+
+static int find_base(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	const char **want = arg;
+	if (strstr(info->dlpi_name, want[0])) {
+		want[1] = (const char *)(uintptr_t)(info->dlpi_addr +
+						    info->dlpi_phdr[0].p_vaddr);
+		for (int i = 0; i < info->dlpi_phnum; i++)
+			if (info->dlpi_phdr[i].p_type == PT_LOAD &&
+			    (info->dlpi_phdr[i].p_flags & PF_X))
+				want[1] = (const char *)(uintptr_t)
+					(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + 16);
+		return 1;
+	}
+	return 0;
+}
+
+/* A library loaded after sym_open is found once sym_modules_changed. */
+static void test_dlopen(struct sym_session *s, struct symtab *st)
+{
+	static const char *const libs[] = { "libcrypt.so.1", "libanl.so.1",
+					    "libbz2.so.1.0" };
+	const char *lib = NULL;
+	void *h = NULL;
+
+	for (size_t i = 0; i < sizeof libs / sizeof *libs && !h; i++) {
+		if (dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD))
+			continue;	/* already mapped at sym_open */
+		h = dlopen(libs[i], RTLD_LAZY);
+		lib = libs[i];
+	}
+	if (!h) {
+		tap_skip("dlopen'd module is found after sym_modules_changed",
+			 "no unloaded test library");
+		return;
+	}
+	const char *want[2] = { lib, NULL };
+	dl_iterate_phdr(find_base, want);
+	uint64_t addr = (uint64_t)(uintptr_t)want[1];
+	uint32_t f[8];
+	int n = sym_resolve(s, addr, f, 8);
+	ok(n == 1 && st->frames[f[0]].module == SYMTAB_NO_MODULE,
+	   "new library unknown before sym_modules_changed");
+	sym_modules_changed(s);
+	n = sym_resolve(s, addr, f, 8);
+	const struct sym_frame *fr = n >= 1 ? &st->frames[f[0]] : NULL;
+	ok(fr && fr->module < st->nmodules &&
+	   strstr(st->modules[fr->module].path, lib),
+	   "dlopen'd module is found after sym_modules_changed");
+	if (fr)
+		printf("#   %s: %s\n", lib, fr->function);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Print the warm cost of unwind + resolve for a sample of given depth. */
+static void measure(struct sym_session *s, int depth)
+{
+	uint64_t addrs[MAX_ADDRS];
+	uint32_t f[64];
+	bool complete;
+	int iters = 2000, frames = 0;
+
+	run_chain(&cap, depth);
+	double t0 = now_us(), t1 = t0;
+	for (int it = -1; it < iters; it++) {
+		if (it == 0)
+			t0 = now_us();	/* iteration -1 warms the caches */
+		int n = sym_unwind(s, &cap.st, addrs, MAX_ADDRS, &complete);
+		for (int i = 0; i < n; i++)
+			sym_resolve(s, addrs[i], f, 64);
+		frames = n;
+	}
+	t1 = now_us();
+	printf("# unwind+resolve, %d frames: %.2f us/sample, %.3f us/frame "
+	       "(warm, sanitizers on)\n", frames, (t1 - t0) / iters,
+	       (t1 - t0) / iters / (frames ? frames : 1));
+}
+
+static void test_demangle(void)
+{
+	static const char *const cases[][2] = {
+		{ "_ZN3foo3barEi", "foo::bar(int)" },
+		{ "_ZN3foo3barEi.cold", "foo::bar(int) [clone .cold]" },
+		{ "__solver_MOD_step", "solver::step" },
+		{ "__my_mod_MOD_do_it", "my_mod::do_it" },
+		{ "__solver_MOD_step.constprop.0", "solver::step [clone .constprop.0]" },
+		{ "MAIN__", "MAIN__ [Fortran main program]" },
+		{ "compute", "compute" },
+		{ "compute_", "compute_" },
+		{ "main", "main" },
+		{ "foo.cold", "foo [clone .cold]" },
+		{ "foo.isra.0", "foo [clone .isra.0]" },
+		{ "foo.constprop.0.isra.0", "foo [clone .constprop.0] [clone .isra.0]" },
+		{ "foo.part.1", "foo [clone .part.1]" },
+		{ "[0x1234]", "[0x1234]" },
+		{ "_Zbogus", "_Zbogus" },
+		{ "__MOD_x", "__MOD_x" },
+		{ "__m_MOD_", "__m_MOD_" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char name[96];
+		char *got = sym_demangle(cases[i][0]);
+		snprintf(name, sizeof name, "demangle '%s'", cases[i][0]);
+		is_str(got, cases[i][1], name);
+		free(got);
+	}
+}
+
+int main(void)
+{
+	struct symtab st;
+	char err[256] = "";
+
+	symtab_init(&st);
+	struct sym_session *s = sym_open(&st, err, sizeof err);
+	if (!ok(s != NULL, "sym_open")) {
+		printf("#   %s\n", err);
+		symtab_release(&st);
+		return tap_done();
+	}
+	test_chain(s, &st);
+	test_short_and_max(s);
+	test_unknown(s, &st);
+	test_dlopen(s, &st);
+	measure(s, 60);
+	measure(s, 8);
+	sym_close(s);
+	symtab_release(&st);
+	test_demangle();
+	return tap_done();
+}
