@@ -66,7 +66,7 @@ static volatile int sink;
 
 /* Copy up to COPY_MAX bytes of our stack from the captured sp, bounded by
  * the top of the stack; process_vm_readv keeps ASan out of it. */
-static void copy_stack(struct capture *c)
+static NOINLINE void copy_stack(struct capture *c)
 {
 	pthread_attr_t attr;
 	void *base;

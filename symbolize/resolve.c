@@ -1,0 +1,264 @@
+/*
+ * resolve.c - lookup address -> interned frames, with inline expansion.
+ *
+ * An address is resolved once: its module (dwfl_addrmodule), then the
+ * DWARF scopes at the address (dwarf_getscopes) give the innermost
+ * function; when that is an inlined instance, its physical parents
+ * (dwarf_getscopes_die) give the chain of inlined calls up to the real
+ * function.  Each function is a frame named by its linkage name when it has
+ * one (C++ and Fortran names stay mangled; the report demangles them all
+ * the same way), with the file and line where it is declared.  Without
+ * DWARF the ELF symbol names the frame (file "", line 0).  An address in no
+ * module is named "[0x<address>]" with no module; an address in a module
+ * but in no symbol "[0x<offset in module>]" with that module, so that
+ * equal code gives equal frames across processes despite ASLR.
+ *
+ * Results are cached in an open-addressing hash keyed by the address; the
+ * frame ids live in one growing pool.  Memory grows with the number of
+ * distinct addresses sampled, not with the number of samples.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include "../common/hash.h"
+#include "internal.h"
+
+/* Deepest inline chain kept for one address. */
+#define SYM_MAX_INLINE 64
+
+/* The slot holding addr, or the empty slot where it would go; NULL when the
+ * table is empty. */
+static struct sym_cache_slot *sym_cache_find(struct sym_cache *c, uint64_t addr)
+{
+	if (!c->nslots)
+		return NULL;
+	uint32_t mask = c->nslots - 1;
+	for (uint32_t i = (uint32_t)hash_u64(addr) & mask;; i = (i + 1) & mask) {
+		struct sym_cache_slot *e = &c->slots[i];
+		if (!e->count || e->addr == addr)
+			return e;
+	}
+}
+
+/* Double the slot table (keeping the load under one half).  Returns 0 or
+ * -1 when memory is short (the old table stays). */
+static int sym_cache_grow(struct sym_cache *c)
+{
+	uint32_t n = c->nslots ? 2 * c->nslots : 1024;
+	struct sym_cache_slot *slots = calloc(n, sizeof *slots);
+	if (!slots)
+		return -1;
+	struct sym_cache old = *c;
+	c->slots = slots;
+	c->nslots = n;
+	for (uint32_t i = 0; i < old.nslots; i++)
+		if (old.slots[i].count)
+			*sym_cache_find(c, old.slots[i].addr) = old.slots[i];
+	free(old.slots);
+	return 0;
+}
+
+/* Remember the frames of addr (replacing an earlier entry).  Failing for
+ * lack of memory only costs a later re-resolve. */
+static void sym_cache_put(struct sym_cache *c, uint64_t addr,
+			  const uint32_t *ids, int n, bool unknown)
+{
+	if (2 * (c->used + 1) > c->nslots && sym_cache_grow(c) != 0)
+		return;
+	if (c->nids + (uint32_t)n > c->ids_alloc) {
+		uint32_t want = c->ids_alloc ? 2 * c->ids_alloc : 4096;
+		while (want < c->nids + (uint32_t)n)
+			want *= 2;
+		uint32_t *p = realloc(c->ids, want * sizeof *p);
+		if (!p)
+			return;
+		c->ids = p;
+		c->ids_alloc = want;
+	}
+	struct sym_cache_slot *e = sym_cache_find(c, addr);
+	if (!e->count)
+		c->used++;
+	e->addr = addr;
+	e->first = c->nids;
+	e->count = (uint16_t)n;
+	e->unknown = unknown;
+	memcpy(c->ids + c->nids, ids, (size_t)n * sizeof *ids);
+	c->nids += (uint32_t)n;
+}
+
+void sym_cache_release(struct sym_cache *c)
+{
+	free(c->slots);
+	free(c->ids);
+	memset(c, 0, sizeof *c);
+}
+
+/* A string attribute of die, following abstract_origin/specification. */
+static const char *sym_die_str(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute a;
+	return dwarf_formstring(dwarf_attr_integrate(die, name, &a));
+}
+
+/* The name a frame gets for a function DIE: linkage name first. */
+static const char *sym_die_name(Dwarf_Die *die)
+{
+	const char *n = sym_die_str(die, DW_AT_linkage_name);
+	if (!n)
+		n = sym_die_str(die, DW_AT_MIPS_linkage_name);
+	if (!n)
+		n = sym_die_str(die, DW_AT_name);
+	return n;
+}
+
+static bool sym_is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+/* "[0x...]" for an address nothing names. */
+static void sym_hex_name(char *buf, size_t size, uint64_t addr)
+{
+	snprintf(buf, size, "[0x%" PRIx64 "]", addr);
+}
+
+/* The ELF symbol name at addr, or "[0x<offset>]" in buf. */
+static const char *sym_elf_name(Dwfl_Module *mod, uint64_t addr, char *buf,
+				size_t size)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	Dwarf_Addr start;
+	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
+						NULL, NULL);
+	if (name && *name)
+		return name;
+	dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	sym_hex_name(buf, size, addr - start);
+	return buf;
+}
+
+/* Intern the frame of one function DIE; an unnamed one takes fallback. */
+static uint32_t sym_die_frame(struct sym_session *s, uint32_t module,
+			      Dwarf_Die *die, const char *fallback)
+{
+	const char *name = sym_die_name(die);
+	const char *file = dwarf_decl_file(die);
+	int line = 0;
+	if (dwarf_decl_line(die, &line) != 0 || line < 0)
+		line = 0;
+	return symtab_frame(s->st, module, name ? name : fallback,
+			    file ? file : "", (uint32_t)line);
+}
+
+/*
+ * The function DIEs at addr, innermost first, into fn[]; at most max.
+ * Returns the count, 0 without DWARF for addr.
+ */
+static int sym_dwarf_chain(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn,
+			   int max)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL, *chain = NULL;
+	int n = 0;
+
+	if (!cu)
+		return 0;
+	int ns = dwarf_getscopes(cu, addr - bias, &scopes);
+	int i = 0;
+	while (i < ns && !sym_is_function(&scopes[i]))
+		i++;
+	if (i >= ns) {
+		free(scopes);
+		return 0;
+	}
+	int nc = 0;
+	if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+		nc = dwarf_getscopes_die(&scopes[i], &chain);
+	if (nc <= 0) {	/* a real function, or no physical parents found */
+		fn[n++] = scopes[i];
+	} else {
+		for (int j = 0; j < nc && n < max; j++) {
+			if (!sym_is_function(&chain[j]))
+				continue;
+			fn[n++] = chain[j];
+			if (dwarf_tag(&chain[j]) == DW_TAG_subprogram)
+				break;	/* not its lexical host (nested) */
+		}
+	}
+	free(chain);
+	free(scopes);
+	return n;
+}
+
+/* Resolve addr in mod into ids[] outermost first; returns the count, 0
+ * when memory is short. */
+static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
+			  uint64_t addr, uint32_t *ids)
+{
+	Dwarf_Die fn[SYM_MAX_INLINE];
+	char hex[32];
+	uint32_t module = sym_module_index(s, mod);
+	const char *elf_name = NULL;
+	int nfn = sym_dwarf_chain(mod, addr, fn, SYM_MAX_INLINE);
+
+	if (nfn == 0) {
+		uint32_t id = symtab_frame(s->st, module,
+					   sym_elf_name(mod, addr, hex, sizeof hex),
+					   "", 0);
+		ids[0] = id;
+		return id == UINT32_MAX ? 0 : 1;
+	}
+	for (int k = 0; k < nfn; k++) {
+		Dwarf_Die *die = &fn[nfn - 1 - k];
+		if (!elf_name && !sym_die_name(die))
+			elf_name = sym_elf_name(mod, addr, hex, sizeof hex);
+		ids[k] = sym_die_frame(s, module, die, elf_name);
+		if (ids[k] == UINT32_MAX)
+			return 0;
+	}
+	return nfn;
+}
+
+/*
+ * Resolve a lookup address (see symbolize.h).  A cached "no module" result
+ * is redone once after an mmap was seen, in case the address is now
+ * covered.  Returns 0 only when memory is short.
+ */
+int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
+{
+	uint32_t ids[SYM_MAX_INLINE];
+	struct sym_cache_slot *e = sym_cache_find(&s->cache, addr);
+	int n;
+
+	if (max <= 0)
+		return 0;
+	if (e && e->count && !(e->unknown && s->changed)) {
+		n = e->count < max ? e->count : max;
+		memcpy(frames, s->cache.ids + e->first, (size_t)n * sizeof *frames);
+		return n;
+	}
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	if (!mod && s->changed && sym_reload_modules(s) == 0)
+		mod = dwfl_addrmodule(s->dwfl, addr);
+	if (mod) {
+		n = sym_resolve_in(s, mod, addr, ids);
+	} else {
+		char hex[32];
+		sym_hex_name(hex, sizeof hex, addr);
+		ids[0] = symtab_frame(s->st, SYMTAB_NO_MODULE, hex, "", 0);
+		n = ids[0] == UINT32_MAX ? 0 : 1;
+	}
+	if (n == 0)
+		return 0;
+	sym_cache_put(&s->cache, addr, ids, n, !mod);
+	if (n > max)
+		n = max;
+	memcpy(frames, ids, (size_t)n * sizeof *frames);
+	return n;
+}

@@ -1,0 +1,129 @@
+/*
+ * session.c - the libdwfl session over the calling process.
+ *
+ * One Dwfl describes the process's own address space, read from
+ * /proc/PID/maps with dwfl_linux_proc_report; ELF files are found from the
+ * mapped paths and debug info by the standard search (build id, .debug
+ * directories).  The same Dwfl serves unwinding (unwind.c) and address
+ * lookup (resolve.c), so CFI and DWARF are read once per module.  When the
+ * runtime sees a new mapping it calls sym_modules_changed(); the module
+ * list is re-read lazily, the first time an address is not found, so a
+ * burst of mmaps costs one re-read.  Modules are interned into the caller's
+ * symtab with their path and build id; the index is kept in the module's
+ * libdwfl userdata slot so that a lookup costs no search.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+/* Read-only; libdwfl keeps a pointer to it for the Dwfl's lifetime. */
+static const Dwfl_Callbacks sym_dwfl_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+/* Report the modules of s->pid, adding to the existing ones.  Returns 0,
+ * else -1 with a message in err (err may be NULL). */
+static int sym_report(struct sym_session *s, bool add, char *err, size_t errlen)
+{
+	if (add)
+		dwfl_report_begin_add(s->dwfl);
+	else
+		dwfl_report_begin(s->dwfl);
+	int rc = dwfl_linux_proc_report(s->dwfl, s->pid);
+	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0 && rc == 0)
+		rc = -1;
+	if (rc == 0)
+		return 0;
+	if (err)
+		snprintf(err, errlen, "cannot read the module list of process %d "
+			 "(/proc/%d/maps): %s", (int)s->pid, (int)s->pid,
+			 rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
+	return -1;
+}
+
+/*
+ * Open a session over the calling process.  Returns NULL with a message in
+ * err when memory is short or libdw cannot read the process's mappings.
+ */
+struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen)
+{
+	struct sym_session *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory opening the symbolizer");
+		return NULL;
+	}
+	s->st = st;
+	s->pid = getpid();
+	s->dwfl = dwfl_begin(&sym_dwfl_callbacks);
+	if (!s->dwfl) {
+		snprintf(err, errlen, "libdw: cannot start a session: %s",
+			 dwfl_errmsg(-1));
+		free(s);
+		return NULL;
+	}
+	if (sym_report(s, false, err, errlen) != 0 ||
+	    sym_attach(s, err, errlen) != 0) {
+		sym_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Close the session; frames already interned stay in the symtab.  Accepts
+ * NULL. */
+void sym_close(struct sym_session *s)
+{
+	if (!s)
+		return;
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	sym_cache_release(&s->cache);
+	free(s);
+}
+
+/* Mark the module list stale; it is re-read on the next miss.  Can't fail. */
+void sym_modules_changed(struct sym_session *s)
+{
+	s->changed = true;
+}
+
+int sym_reload_modules(struct sym_session *s)
+{
+	s->changed = false;
+	return sym_report(s, true, NULL, 0);
+}
+
+/* Lowercase hex of the module's build id into buf (size >= 2*n+1); "" when
+ * it has none. */
+static void sym_build_id_hex(Dwfl_Module *mod, char *buf, size_t size)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	Dwarf_Addr bias;
+
+	buf[0] = '\0';
+	dwfl_module_getelf(mod, &bias);	/* the id is known once the ELF is */
+	int n = dwfl_module_build_id(mod, &bits, &vaddr);
+	for (int i = 0; i < n && (size_t)(2 * i + 2) < size; i++)
+		snprintf(buf + 2 * i, 3, "%02x", bits[i]);
+}
+
+uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod)
+{
+	void **userdata;
+	const char *name = dwfl_module_info(mod, &userdata, NULL, NULL, NULL,
+					    NULL, NULL, NULL);
+	if (*userdata)
+		return (uint32_t)((uintptr_t)*userdata - 1);
+
+	char id[2 * 64 + 1];
+	sym_build_id_hex(mod, id, sizeof id);
+	uint32_t idx = symtab_module(s->st, name ? name : "", id);
+	if (idx != SYMTAB_NO_MODULE)
+		*userdata = (void *)((uintptr_t)idx + 1);
+	return idx;
+}
