@@ -7,6 +7,10 @@
  * are read with each sample.  This file knows names, groups, and why an
  * event cannot be opened on this host; it does not know about ring buffers
  * or sample layouts (sampler/perf-session.c sets those).
+ *
+ * Error messages written into err/buf are one line, start in lower case,
+ * have no "cpperf: " prefix and no trailing newline: the caller adds the
+ * prefix and prints them once.
  */
 #ifndef CPPERF_EVENTS_H
 #define CPPERF_EVENTS_H
@@ -20,7 +24,8 @@
 
 struct ev_spec {
 	char name[128];		/* as the user wrote it */
-	struct perf_event_attr attr;	/* type, config, config1/2, exclude_* */
+	struct perf_event_attr attr;	/* size, type, config, config1/2,
+					 * exclude_*, precise_ip only */
 	int leader;		/* index of the group leader; own index if none */
 	bool hardware;		/* needs a PMU (not a software event) */
 };
@@ -35,6 +40,12 @@ struct ev_list {
  * user-space only unless it carries a ":k" / ":u" style modifier that libpfm4
  * accepts.  Returns 0, or -1 with a message naming the bad event, close
  * matches, and `cpperf list`.
+ *
+ * Modifiers: any libpfm4 attribute except period/freq/cpu/pinned/excl
+ * (":u", ":k", ":u:k", ":precise=2", ":mg", unit masks of PMU events), and
+ * perf-style letter suffixes ":u", ":k", ":uk", ":h", ":p".."ppp".
+ * Errors (empty list or name, unbalanced or nested braces, more than EV_MAX
+ * events, duplicate names) give the 1-based column in the list.
  */
 int ev_parse(const char *spec, struct ev_list *out, char *err, size_t errlen);
 
@@ -56,5 +67,9 @@ void ev_explain_errno(int err_no, const char *name, bool hardware,
 
 /* Print the events this host offers, `perf list` style (cpperf list). */
 void ev_print_list(FILE *out);
+
+/* ev_print_list plus every libpfm4 event of the PMUs usable here
+ * (cpperf list --all). */
+void ev_print_all(FILE *out);
 
 #endif
