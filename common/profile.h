@@ -80,4 +80,11 @@ int profile_parse(struct profile *p, const char *buf, size_t len,
 		  char *err, size_t errlen);
 int profile_read(struct profile *p, const char *path, char *err, size_t errlen);
 
+/* profile_parse() with flags.  PROFILE_PARSE_NO_CHECKSUM still requires a
+ * well-formed trailer but ignores its length and CRC-32: only for the fuzz
+ * target, so mutated inputs reach the record parser. */
+#define PROFILE_PARSE_NO_CHECKSUM 1u
+int profile_parse_flags(struct profile *p, const char *buf, size_t len,
+			unsigned flags, char *err, size_t errlen);
+
 #endif

@@ -1,0 +1,639 @@
+/*
+ * profile-read.c - profile_parse() and profile_read(): a strict,
+ * line-at-a-time parser for the format of docs/format.md.  It first checks
+ * the magic line and the trailer (length and CRC-32, so a truncated or
+ * damaged file fails before anything else), then checks every record:
+ * syntax, order of sections, indices in range, counts matching the number
+ * of events, no duplicate modules, frames or nodes.  Input is hostile: no
+ * loop runs longer than the input, and every allocation is bounded by a
+ * small multiple of the input's size.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "crc32.h"
+#include "pctenc.h"
+#include "profile.h"
+#include "profile-int.h"
+
+#define PR_ROOT_SEEN (UINT32_C(1) << 31)
+
+struct parser {
+	struct profile *p;
+	size_t lineno;
+	enum prof_section section;
+	uint32_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
+	int tree_ready;
+	uint32_t argv_alloc, events_alloc, threads_alloc;
+	char *err;
+	size_t errlen;
+};
+
+/* The unread fields of the current line. */
+struct cursor {
+	const char *p, *end;
+};
+
+/* Record an error for the current line; returns -1. */
+static int pr_err(struct parser *ps, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(ps->err, ps->errlen, "line %zu: %s", ps->lineno, msg);
+	return -1;
+}
+
+/* Take the next space-separated field of c into *tok and *n. */
+static int pr_field(struct parser *ps, struct cursor *c, const char *what,
+		    const char **tok, size_t *n)
+{
+	const char *e;
+
+	if (c->p >= c->end)
+		return pr_err(ps, "missing field: %s", what);
+	if (*c->p == ' ')
+		return pr_err(ps, "empty field before %s (two spaces?)", what);
+	e = memchr(c->p, ' ', (size_t)(c->end - c->p));
+	if (!e)
+		e = c->end;
+	*tok = c->p;
+	*n = (size_t)(e - c->p);
+	c->p = e;
+	if (c->p < c->end && ++c->p == c->end)
+		return pr_err(ps, "trailing space after %s", what);
+	return 0;
+}
+
+static int pr_done(struct parser *ps, const struct cursor *c)
+{
+	if (c->p < c->end)
+		return pr_err(ps, "unexpected extra field '%.*s'",
+			      (int)(c->end - c->p > 40 ? 40 : c->end - c->p), c->p);
+	return 0;
+}
+
+/* Parse a canonical decimal (no sign, no leading zero) into *v. */
+static int pr_digits(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_t *v)
+{
+	const char *s;
+	size_t n;
+
+	if (pr_field(ps, c, what, &s, &n))
+		return -1;
+	if (pr_digits(s, n, v))
+		return pr_err(ps, "%s: '%.*s' is not an unsigned decimal number",
+			      what, (int)(n > 40 ? 40 : n), s);
+	return 0;
+}
+
+static int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t *v)
+{
+	const char *s;
+	size_t n;
+	uint64_t u;
+	int neg;
+
+	if (pr_field(ps, c, what, &s, &n))
+		return -1;
+	neg = s[0] == '-';
+	if (pr_digits(s + neg, n - (size_t)neg, &u) || (neg && u == 0) ||
+	    u > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return pr_err(ps, "%s: '%.*s' is not a decimal integer",
+			      what, (int)(n > 40 ? 40 : n), s);
+	*v = neg ? (int64_t)(0 - u) : (int64_t)u;
+	return 0;
+}
+
+/* Read an index that must be below limit. */
+static int pr_index(struct parser *ps, struct cursor *c, const char *what,
+		    uint64_t limit, uint32_t *v)
+{
+	uint64_t u;
+
+	if (pr_u64(ps, c, what, &u))
+		return -1;
+	if (u >= limit)
+		return pr_err(ps, "%s %" PRIu64 " out of range (must be below %" PRIu64 ")",
+			      what, u, limit);
+	*v = (uint32_t)u;
+	return 0;
+}
+
+/* Read an index that must equal want (records carry their own index). */
+static int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want)
+{
+	uint64_t u;
+
+	if (pr_u64(ps, c, what, &u))
+		return -1;
+	if (u != want)
+		return pr_err(ps, "%s index %" PRIu64 ", expected %" PRIu32, what, u, want);
+	return 0;
+}
+
+static int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out)
+{
+	const char *s, *why = NULL;
+	size_t n;
+
+	if (pr_field(ps, c, what, &s, &n))
+		return -1;
+	*out = pct_decode(s, n, &why);
+	if (!*out)
+		return pr_err(ps, "%s: %s", what, why);
+	return 0;
+}
+
+/* Read exactly n counts into dst, then the end of the line. */
+static int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (pr_u64(ps, c, "count", &dst[i]))
+			return -1;
+	if (c->p < c->end)
+		return pr_err(ps, "more counts than the %" PRIu32 " events", n);
+	return 0;
+}
+
+/* Make room for one more element of size elem in *array.  The count of
+ * elements is bounded by the number of lines, so growth is input-bounded. */
+static int pr_grow(struct parser *ps, void **array, uint32_t count,
+		   uint32_t *alloc, size_t elem)
+{
+	uint32_t n;
+	void *a;
+
+	if (count < *alloc)
+		return 0;
+	if (*alloc > UINT32_MAX / 4)
+		return pr_err(ps, "too many records");
+	n = *alloc ? *alloc * 2 : 8;
+	a = realloc(*array, (size_t)n * elem);
+	if (!a)
+		return pr_err(ps, "out of memory");
+	*array = a;
+	*alloc = n;
+	return 0;
+}
+
+static int rec_argv(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	char *s;
+
+	if (pr_grow(ps, (void **)&p->argv, p->argc, &ps->argv_alloc, sizeof(*p->argv)) ||
+	    pr_str(ps, c, "argument", &s))
+		return -1;
+	p->argv[p->argc++] = s;
+	return pr_done(ps, c);
+}
+
+static int rec_event(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	struct prof_event *e;
+	uint32_t i = p->nevents;
+
+	if (pr_seq(ps, c, "event", i) ||
+	    pr_grow(ps, (void **)&p->events, i, &ps->events_alloc, sizeof(*e)))
+		return -1;
+	e = &p->events[i];
+	memset(e, 0, sizeof(*e));
+	if (pr_str(ps, c, "event name", &e->name))
+		return -1;
+	p->nevents++;
+	if (pr_u64(ps, c, "period", &e->period) || pr_u64(ps, c, "freq", &e->freq) ||
+	    pr_index(ps, c, "leader", (uint64_t)i + 1, &e->leader))
+		return -1;
+	if (p->events[e->leader].leader != e->leader)
+		return pr_err(ps, "leader %" PRIu32 " is itself a member of the group of %" PRIu32,
+			      e->leader, p->events[e->leader].leader);
+	return pr_done(ps, c);
+}
+
+static int rec_module(struct parser *ps, struct cursor *c)
+{
+	struct symtab *st = &ps->p->syms;
+	uint32_t want = st->nmodules, id;
+	char *path = NULL, *bid = NULL;
+	int rc = -1;
+
+	if (pr_seq(ps, c, "module", want) || pr_str(ps, c, "module path", &path) ||
+	    pr_str(ps, c, "build id", &bid) || pr_done(ps, c))
+		goto out;
+	id = symtab_module(st, path, bid);
+	if (id == SYMTAB_NO_MODULE)
+		pr_err(ps, "out of memory");
+	else if (id != want)
+		pr_err(ps, "duplicate of module %" PRIu32, id);
+	else
+		rc = 0;
+out:
+	free(path);
+	free(bid);
+	return rc;
+}
+
+/* The module field of a frame: an index or "-" for none. */
+static int pr_module_ref(struct parser *ps, struct cursor *c, uint32_t *m)
+{
+	if (c->end - c->p >= 2 && c->p[0] == '-' && c->p[1] == ' ') {
+		c->p += 2;
+		*m = SYMTAB_NO_MODULE;
+		return 0;
+	}
+	return pr_index(ps, c, "module", ps->p->syms.nmodules, m);
+}
+
+static int rec_frame(struct parser *ps, struct cursor *c)
+{
+	struct symtab *st = &ps->p->syms;
+	uint32_t want = st->nframes, module = 0, id;
+	char *fn = NULL, *file = NULL;
+	uint64_t line;
+	int rc = -1;
+
+	if (pr_seq(ps, c, "frame", want) || pr_module_ref(ps, c, &module) ||
+	    pr_str(ps, c, "function", &fn) || pr_str(ps, c, "file", &file) ||
+	    pr_u64(ps, c, "line", &line) || pr_done(ps, c))
+		goto out;
+	if (line > UINT32_MAX) {
+		pr_err(ps, "line number %" PRIu64 " too large", line);
+		goto out;
+	}
+	id = symtab_frame(st, module, fn, file, (uint32_t)line);
+	if (id == UINT32_MAX)
+		pr_err(ps, "out of memory");
+	else if (id != want)
+		pr_err(ps, "duplicate of frame %" PRIu32, id);
+	else
+		rc = 0;
+out:
+	free(fn);
+	free(file);
+	return rc;
+}
+
+static int rec_thread(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	struct prof_thread *t;
+
+	if (pr_grow(ps, (void **)&p->threads, p->nthreads, &ps->threads_alloc, sizeof(*t)))
+		return -1;
+	t = &p->threads[p->nthreads];
+	t->samples = calloc(p->nevents ? p->nevents : 1, sizeof(*t->samples));
+	if (!t->samples)
+		return pr_err(ps, "out of memory");
+	p->nthreads++;
+	if (pr_u64(ps, c, "tid", &t->tid))
+		return -1;
+	return pr_counts(ps, c, t->samples, p->nevents);
+}
+
+static int rec_root(struct parser *ps, struct cursor *c)
+{
+	if (ps->seen & PR_ROOT_SEEN)
+		return pr_err(ps, "second 'root' record");
+	ps->seen |= PR_ROOT_SEEN;
+	return pr_counts(ps, c, cct_self(&ps->p->tree, CCT_ROOT), ps->p->nevents);
+}
+
+static int rec_node(struct parser *ps, struct cursor *c)
+{
+	struct cct *t = &ps->p->tree;
+	uint32_t want = t->nnodes, parent = 0, frame = 0, id;
+
+	if (!(ps->seen & PR_ROOT_SEEN))
+		return pr_err(ps, "'node' record before the 'root' record");
+	if (pr_seq(ps, c, "node", want) || pr_index(ps, c, "parent", want, &parent) ||
+	    pr_index(ps, c, "frame", ps->p->syms.nframes, &frame))
+		return -1;
+	id = cct_child(t, parent, frame);
+	if (id == CCT_NO_FRAME)
+		return pr_err(ps, "out of memory");
+	if (id != want)
+		return pr_err(ps, "duplicate of node %" PRIu32 " (same parent and frame)", id);
+	return pr_counts(ps, c, cct_self(t, id), ps->p->nevents);
+}
+
+/* A scalar record: one value, once. */
+static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
+{
+	const struct prof_scalar *sc = &prof_scalars[i];
+	char *field = (char *)ps->p + sc->offset;
+	int rc;
+
+	if (ps->seen & (UINT32_C(1) << i))
+		return pr_err(ps, "second '%s' record", sc->key);
+	ps->seen |= UINT32_C(1) << i;
+	if (sc->kind == PK_STR)
+		rc = pr_str(ps, c, sc->key, (char **)(void *)field);
+	else if (sc->kind == PK_I64)
+		rc = pr_i64(ps, c, sc->key, (int64_t *)(void *)field);
+	else
+		rc = pr_u64(ps, c, sc->key, (uint64_t *)(void *)field);
+	return rc ? rc : pr_done(ps, c);
+}
+
+static const struct {
+	const char *key;
+	enum prof_section section;
+	int (*parse)(struct parser *ps, struct cursor *c);
+} pr_records[] = {
+	{ "argv", PS_META, rec_argv },
+	{ "event", PS_EVENT, rec_event },
+	{ "module", PS_MODULE, rec_module },
+	{ "frame", PS_FRAME, rec_frame },
+	{ "thread", PS_THREAD, rec_thread },
+	{ "root", PS_ROOT, rec_root },
+	{ "node", PS_NODE, rec_node },
+};
+
+static const char *const pr_section_names[] = {
+	"magic", "header", "event", "counter", "module", "frame", "thread",
+	"root", "node",
+};
+
+/* Enter section s, which must not come before the current one.  Leaving
+ * the events fixes their number, so the tree is created then. */
+static int pr_enter(struct parser *ps, enum prof_section s, const char *key)
+{
+	if (s < ps->section)
+		return pr_err(ps, "'%s' record after %s records (see docs/format.md "
+			      "for the order)", key, pr_section_names[ps->section]);
+	ps->section = s;
+	if (s > PS_EVENT && !ps->tree_ready) {
+		if (cct_init(&ps->p->tree, ps->p->nevents))
+			return pr_err(ps, "out of memory");
+		ps->tree_ready = 1;
+	}
+	return 0;
+}
+
+/* Parse one record line [s, end) (without its newline). */
+static int pr_line(struct parser *ps, const char *s, const char *end)
+{
+	struct cursor c = { s, end };
+	const char *key;
+	size_t n;
+
+	for (const char *q = s; q < end; q++)
+		if (*q < 0x20 || *q > 0x7e)
+			return pr_err(ps, "byte 0x%02x not allowed (strings must be "
+				      "%%-encoded)", (unsigned char)*q);
+	if (pr_field(ps, &c, "record key", &key, &n))
+		return -1;
+	if (n > 2 && !memcmp(key, "x-", 2))
+		return 0;
+	for (size_t i = 0; i < sizeof(pr_records) / sizeof(pr_records[0]); i++)
+		if (strlen(pr_records[i].key) == n && !memcmp(pr_records[i].key, key, n))
+			return pr_enter(ps, pr_records[i].section, pr_records[i].key) ||
+			       pr_records[i].parse(ps, &c);
+	for (size_t i = 0; i < PROF_NSCALARS; i++)
+		if (strlen(prof_scalars[i].key) == n && !memcmp(prof_scalars[i].key, key, n))
+			return pr_enter(ps, prof_scalars[i].section, prof_scalars[i].key) ||
+			       rec_scalar(ps, &c, i);
+	return pr_err(ps, "unknown record '%.*s' (only 'x-' records may be "
+		      "skipped)", (int)(n > 40 ? 40 : n), key);
+}
+
+/* After the last record: everything required was there. */
+static int pr_finish(struct parser *ps)
+{
+	ps->lineno++;
+	for (size_t i = 0; i < PROF_NSCALARS; i++)
+		if (!(ps->seen & (UINT32_C(1) << i)))
+			return pr_err(ps, "no '%s' record before the trailer",
+				      prof_scalars[i].key);
+	if (!(ps->seen & PR_ROOT_SEEN))
+		return pr_err(ps, "no 'root' record before the trailer");
+	return 0;
+}
+
+/* Check the first line.  Returns its length with newline, or 0 on error. */
+static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+	size_t n = nl ? (size_t)(nl - buf) : len, m = strlen(PROF_MAGIC);
+	uint64_t v;
+
+	ps->lineno = 1;
+	if (n < m + 2 || memcmp(buf, PROF_MAGIC " ", m + 1)) {
+		pr_err(ps, "not a cpperf profile (the first line must be '%s %d')",
+		       PROF_MAGIC, PROFILE_VERSION);
+		return 0;
+	}
+	if (pr_digits(buf + m + 1, n - m - 1, &v) || v != PROFILE_VERSION) {
+		pr_err(ps, "unsupported format version '%.*s' (this cpperf reads "
+		       "version %d)", (int)(n - m - 1 > 20 ? 20 : n - m - 1),
+		       buf + m + 1, PROFILE_VERSION);
+		return 0;
+	}
+	if (!nl) {
+		pr_err(ps, "truncated after the first line");
+		return 0;
+	}
+	return n + 1;
+}
+
+static size_t pr_count_lines(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		n++;
+	return n;
+}
+
+/* The value of 8 lowercase hex digits (already checked). */
+static uint32_t pr_hex32(const char *s)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 4 | (uint32_t)(s[i] <= '9' ? s[i] - '0' : s[i] - 'a' + 10);
+	return v;
+}
+
+/* Check the trailer, the last line.  Returns the length of everything
+ * before it, or 0 on error. */
+static size_t pr_trailer(struct parser *ps, const char *buf, size_t len,
+			 unsigned flags)
+{
+	const char *t, *crc;
+	struct cursor c;
+	uint64_t want;
+	size_t body, n;
+
+	if (buf[len - 1] != '\n') {
+		snprintf(ps->err, ps->errlen, "truncated: the file does not end "
+			 "with a newline, so its 'end' trailer is missing");
+		return 0;
+	}
+	t = memrchr(buf, '\n', len - 1);
+	body = t ? (size_t)(t - buf) + 1 : 0;
+	ps->lineno = pr_count_lines(buf, body) + 1;
+	c.p = buf + body;
+	c.end = buf + len - 1;
+	if (c.end - c.p < 4 || memcmp(c.p, PROF_TRAILER " ", 4)) {
+		pr_err(ps, "truncated or damaged: the last line is not the "
+		       "'end <length> <crc32>' trailer");
+		return 0;
+	}
+	c.p += 4;
+	if (pr_u64(ps, &c, "trailer length", &want) ||
+	    pr_field(ps, &c, "trailer crc32", &crc, &n) || pr_done(ps, &c))
+		return 0;
+	if (n != 8 || strspn(crc, "0123456789abcdef") < 8) {
+		pr_err(ps, "trailer crc32 '%.*s' is not 8 lowercase hex digits",
+		       (int)(n > 20 ? 20 : n), crc);
+		return 0;
+	}
+	if (flags & PROFILE_PARSE_NO_CHECKSUM)
+		return body;
+	if (want != body) {
+		pr_err(ps, "trailer says %" PRIu64 " bytes precede it, found %zu "
+		       "(truncated or damaged file)", want, body);
+		return 0;
+	}
+	if (pr_hex32(crc) != crc32_update(0, buf, body)) {
+		pr_err(ps, "CRC-32 mismatch: the file is damaged");
+		return 0;
+	}
+	return body;
+}
+
+/* See profile.h. */
+int profile_parse_flags(struct profile *p, const char *buf, size_t len,
+			unsigned flags, char *err, size_t errlen)
+{
+	struct parser ps = { .p = p, .err = err, .errlen = errlen };
+	size_t pos, body;
+
+	if (errlen)
+		err[0] = '\0';
+	pos = pr_magic(&ps, buf, len);
+	body = pos ? pr_trailer(&ps, buf, len, flags) : 0;
+	if (!body)
+		goto fail;
+	ps.section = PS_MAGIC;
+	for (ps.lineno = 2; pos < body; ps.lineno++) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', body - pos);
+
+		if (pr_line(&ps, s, nl))
+			goto fail;
+		pos = (size_t)(nl - buf) + 1;
+	}
+	ps.lineno--;
+	if (pr_enter(&ps, PS_NODE, "end") || pr_finish(&ps))
+		goto fail;
+	return 0;
+fail:
+	profile_release(p);
+	return -1;
+}
+
+/* See profile.h. */
+int profile_parse(struct profile *p, const char *buf, size_t len,
+		  char *err, size_t errlen)
+{
+	return profile_parse_flags(p, buf, len, 0, err, errlen);
+}
+
+/* Read all of fd into a new buffer.  Returns 0 or an errno value. */
+static int pr_slurp(int fd, char **out, size_t *outlen)
+{
+	struct stat sb;
+	size_t len = 0, alloc;
+	char *buf;
+
+	if (fstat(fd, &sb) < 0)
+		return errno;
+	alloc = sb.st_size > 0 ? (size_t)sb.st_size + 1 : 4096;
+	if (!(buf = malloc(alloc)))
+		return ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (len == alloc) {
+			char *b = alloc <= SIZE_MAX / 2 ? realloc(buf, alloc * 2) : NULL;
+
+			if (!b) {
+				free(buf);
+				return ENOMEM;
+			}
+			buf = b;
+			alloc *= 2;
+		}
+		r = read(fd, buf + len, alloc - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			return e;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+/* See profile.h.  Messages start with the path. */
+int profile_read(struct profile *p, const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL, msg[320];
+	size_t len = 0;
+	int fd, e, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		profile_release(p);
+		return -1;
+	}
+	e = pr_slurp(fd, &buf, &len);
+	close(fd);
+	if (e) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		profile_release(p);
+		return -1;
+	}
+	rc = profile_parse(p, buf, len, msg, sizeof(msg));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, msg);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,319 @@
+/*
+ * profile-write.c - profile_write(): check a struct profile for consistency,
+ * serialise it in the text format of docs/format.md through a small
+ * buffered writer that keeps the running length and CRC-32 for the
+ * trailer, and publish it atomically: temporary file in the same directory,
+ * fsync, rename.  Every failing system call is reported and removes the
+ * temporary, so no partial file ever appears under the final name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "crc32.h"
+#include "pctenc.h"
+#include "profile.h"
+#include "profile-int.h"
+
+#define PW_BUFSIZE 65536
+
+/* Buffered output to fd; the first failure's errno sticks in err. */
+struct pw {
+	int fd;
+	int err;
+	uint64_t len;		/* bytes handed to write(2) so far */
+	uint32_t crc;		/* CRC-32 of those bytes */
+	size_t n;		/* bytes waiting in buf */
+	char buf[PW_BUFSIZE];
+};
+
+static void pw_flush(struct pw *w)
+{
+	const char *p = w->buf;
+	size_t left = w->n;
+
+	w->crc = crc32_update(w->crc, w->buf, w->n);
+	w->len += w->n;
+	w->n = 0;
+	while (left && !w->err) {
+		ssize_t r = write(w->fd, p, left);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			w->err = r < 0 ? errno : EIO;
+		else {
+			p += r;
+			left -= (size_t)r;
+		}
+	}
+}
+
+static void pw_put(struct pw *w, const char *s, size_t n)
+{
+	while (n) {
+		size_t k = PW_BUFSIZE - w->n < n ? PW_BUFSIZE - w->n : n;
+
+		memcpy(w->buf + w->n, s, k);
+		w->n += k;
+		s += k;
+		n -= k;
+		if (w->n == PW_BUFSIZE)
+			pw_flush(w);
+	}
+}
+
+static void pw_fmt(struct pw *w, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	pw_put(w, tmp, n < 0 ? 0 : (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* Write " " and s percent-encoded; NULL and "" are written "-". */
+static void pw_str(struct pw *w, const char *s)
+{
+	pw_put(w, " ", 1);
+	if (!s || !*s || !strcmp(s, "-")) {
+		pw_put(w, s && *s ? "%2D" : "-", s && *s ? 3 : 1);
+		return;
+	}
+	for (; *s; s++) {
+		char esc[3];
+
+		if (pct_plain((unsigned char)*s)) {
+			pw_put(w, s, 1);
+		} else {
+			pct_escape((unsigned char)*s, esc);
+			pw_put(w, esc, 3);
+		}
+	}
+}
+
+static void pw_counts(struct pw *w, const uint64_t *c, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		pw_fmt(w, " %" PRIu64, c[i]);
+	pw_put(w, "\n", 1);
+}
+
+static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section s)
+{
+	for (size_t i = 0; i < PROF_NSCALARS; i++) {
+		const struct prof_scalar *sc = &prof_scalars[i];
+		const char *field = (const char *)p + sc->offset;
+
+		if (sc->section != s)
+			continue;
+		pw_put(w, sc->key, strlen(sc->key));
+		if (sc->kind == PK_STR)
+			pw_str(w, *(char *const *)field);
+		else if (sc->kind == PK_I64)
+			pw_fmt(w, " %" PRId64, *(const int64_t *)field);
+		else
+			pw_fmt(w, " %" PRIu64, *(const uint64_t *)field);
+		pw_put(w, "\n", 1);
+	}
+}
+
+static void pw_events(struct pw *w, const struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		const struct prof_event *e = &p->events[i];
+
+		pw_fmt(w, "event %" PRIu32, i);
+		pw_str(w, e->name);
+		pw_fmt(w, " %" PRIu64 " %" PRIu64 " %" PRIu32 "\n",
+		       e->period, e->freq, e->leader);
+	}
+}
+
+static void pw_symbols(struct pw *w, const struct symtab *st)
+{
+	for (uint32_t i = 0; i < st->nmodules; i++) {
+		pw_fmt(w, "module %" PRIu32, i);
+		pw_str(w, st->modules[i].path);
+		pw_str(w, st->modules[i].build_id);
+		pw_put(w, "\n", 1);
+	}
+	for (uint32_t i = 0; i < st->nframes; i++) {
+		const struct sym_frame *f = &st->frames[i];
+
+		pw_fmt(w, "frame %" PRIu32, i);
+		if (f->module == SYMTAB_NO_MODULE)
+			pw_put(w, " -", 2);
+		else
+			pw_fmt(w, " %" PRIu32, f->module);
+		pw_str(w, f->function);
+		pw_str(w, f->file);
+		pw_fmt(w, " %" PRIu32 "\n", f->line);
+	}
+}
+
+static void pw_tree(struct pw *w, const struct profile *p)
+{
+	const struct cct *t = &p->tree;
+
+	pw_put(w, "root", 4);
+	for (uint32_t i = 0; i < p->nevents; i++)
+		pw_fmt(w, " %" PRIu64, t->nnodes ? cct_self(t, CCT_ROOT)[i] : 0);
+	pw_put(w, "\n", 1);
+	for (uint32_t id = 1; id < t->nnodes; id++) {
+		pw_fmt(w, "node %" PRIu32 " %" PRIu32 " %" PRIu32, id,
+		       t->parent[id], t->frame[id]);
+		pw_counts(w, cct_self(t, id), p->nevents);
+	}
+}
+
+/* Serialise p into w, trailer included. */
+static void pw_profile(struct pw *w, const struct profile *p)
+{
+	char trailer[64];
+	int n;
+
+	pw_fmt(w, "%s %d\n", PROF_MAGIC, PROFILE_VERSION);
+	for (uint32_t i = 0; i < p->argc; i++) {
+		pw_put(w, "argv", 4);
+		pw_str(w, p->argv[i]);
+		pw_put(w, "\n", 1);
+	}
+	pw_scalars(w, p, PS_META);
+	pw_events(w, p);
+	pw_scalars(w, p, PS_COUNTER);
+	pw_symbols(w, &p->syms);
+	for (uint32_t i = 0; i < p->nthreads; i++) {
+		pw_fmt(w, "thread %" PRIu64, p->threads[i].tid);
+		pw_counts(w, p->threads[i].samples, p->nevents);
+	}
+	pw_tree(w, p);
+	pw_flush(w);
+	n = snprintf(trailer, sizeof(trailer), "%s %" PRIu64 " %08" PRIx32 "\n",
+		     PROF_TRAILER, w->len, w->crc);
+	pw_put(w, trailer, (size_t)n);
+	pw_flush(w);
+}
+
+/* Check what the reader would reject, so a bad profile fails here, named,
+ * rather than later as an unreadable file.  Returns NULL or a description
+ * written into why. */
+static const char *pw_check(const struct profile *p, char *why, size_t n)
+{
+	const struct cct *t = &p->tree;
+
+	for (uint32_t i = 0; i < p->nevents; i++)
+		if (p->events[i].leader > i ||
+		    p->events[p->events[i].leader].leader != p->events[i].leader) {
+			snprintf(why, n, "event %" PRIu32 " has bad leader %" PRIu32, i,
+				 p->events[i].leader);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->syms.nframes; i++)
+		if (p->syms.frames[i].module != SYMTAB_NO_MODULE &&
+		    p->syms.frames[i].module >= p->syms.nmodules) {
+			snprintf(why, n, "frame %" PRIu32 " has bad module", i);
+			return why;
+		}
+	if (t->nnodes && t->nevents != p->nevents) {
+		snprintf(why, n, "tree has %" PRIu32 " events, profile %" PRIu32,
+			 t->nevents, p->nevents);
+		return why;
+	}
+	for (uint32_t id = 1; id < t->nnodes; id++)
+		if (t->parent[id] >= id || t->frame[id] >= p->syms.nframes) {
+			snprintf(why, n, "node %" PRIu32 " has bad parent or frame", id);
+			return why;
+		}
+	return NULL;
+}
+
+/* Create path for writing, replacing a stale temporary of a dead process
+ * that had our pid.  Returns the fd or -1 with errno set. */
+static int pw_create(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	return fd;
+}
+
+/* Write p into the open file w->fd, make it durable and close it.
+ * Returns 0 or an errno value. */
+static int pw_file(struct pw *w, const struct profile *p)
+{
+	int err;
+
+	pw_profile(w, p);
+	err = w->err;
+	if (!err && fsync(w->fd) < 0)
+		err = errno;
+	if (close(w->fd) < 0 && !err)
+		err = errno;
+	return err;
+}
+
+/* Make a completed rename durable; best effort, as the file is complete. */
+static void pw_sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* See profile.h.  The temporary is dir/.name.tmp.<pid>; the message in err
+ * names dir/name and the failing step. */
+int profile_write(const struct profile *p, const char *dir, const char *name,
+		  char *err, size_t errlen)
+{
+	char *path = NULL, *tmp = NULL, why[128];
+	struct pw *w = NULL;
+	const char *step = "out of memory";
+	int rc = -1, e = 0;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0) {
+		path = NULL;
+		snprintf(err, errlen, "cannot write %s/%s: out of memory", dir, name);
+		return -1;
+	}
+	if (pw_check(p, why, sizeof(why))) {
+		snprintf(err, errlen, "cannot write %s: inconsistent profile: %s",
+			 path, why);
+		free(path);
+		return -1;
+	}
+	if (asprintf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0)
+		tmp = NULL;
+	else if (!(w = calloc(1, sizeof(*w))))
+		;
+	else if ((w->fd = pw_create(tmp)) < 0)
+		e = errno, step = "cannot create temporary";
+	else if ((e = pw_file(w, p)) != 0)
+		step = "write failed";
+	else if (rename(tmp, path) < 0)
+		e = errno, step = "cannot rename temporary into place";
+	else
+		rc = 0;
+	if (rc == 0)
+		pw_sync_dir(dir);
+	else if (tmp && w && w->fd >= 0)
+		unlink(tmp);
+	if (rc)
+		snprintf(err, errlen, "cannot write %s: %s%s%s", path, step,
+			 e ? ": " : "", e ? strerror(e) : "");
+	free(w);
+	free(tmp);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,637 @@
+/*
+ * test-profile.c - unit tests for the profile format (common/profile*.c):
+ * round trips of rich and empty profiles, rejection of every truncation and
+ * every single-byte corruption of a valid file, rejection of malformed
+ * records one by one, and atomic writing under failure (missing directory,
+ * file size limit standing in for a full disk).
+ *
+ * `test-profile --write-seed DIR` writes the fuzzer's seed profile instead.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tap.h"
+#include "../../common/crc32.h"
+#include "../../common/profile.h"
+
+#define SEED_NAME "rich" PROFILE_SUFFIX
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+static const char *const rich_argv[] = {
+	"./app", "arg with space", "100%", "new\nline", "\xc3\xbcnic\xc3\xb8" "de",
+	"-", "", "tab\there", "%2D",
+};
+#define RICH_ARGC (sizeof(rich_argv) / sizeof(rich_argv[0]))
+
+static void rich_events(struct profile *p)
+{
+	static const char *const names[] = { "cycles", "instructions", "task clock" };
+
+	p->nevents = 3;
+	p->events = calloc(3, sizeof(*p->events));
+	for (uint32_t i = 0; i < 3; i++)
+		p->events[i].name = xstrdup(names[i]);
+	p->events[0].freq = 1000;
+	p->events[2].period = 1000000;
+	p->events[2].leader = 2;
+}
+
+static void rich_symbols(struct profile *p, uint32_t *fr)
+{
+	struct symtab *st = &p->syms;
+	uint32_t libc = symtab_module(st, "/usr/lib/libc.so.6", "0123abcdef");
+	uint32_t app = symtab_module(st, "/path with space/app", "");
+
+	fr[0] = symtab_frame(st, app, "main", "/src/app.c", 10);
+	fr[1] = symtab_frame(st, app, "_ZN2ns3fooIiEEvT_", "/src/a b.cc", 4294967295u);
+	fr[2] = symtab_frame(st, libc, "__libc_start_main", "", 0);
+	fr[3] = symtab_frame(st, SYMTAB_NO_MODULE, "[0x1234]", "", 0);
+	fr[4] = symtab_frame(st, app, "caf\xc3\xa9%\x01", "-", 7);
+}
+
+/* A profile using every feature; depth sets the length of one chain. */
+static void rich_profile(struct profile *p, int depth)
+{
+	uint32_t fr[5], path[3];
+
+	profile_init(p);
+	p->argc = RICH_ARGC;
+	p->argv = calloc(RICH_ARGC, sizeof(char *));
+	for (size_t i = 0; i < RICH_ARGC; i++)
+		p->argv[i] = xstrdup(rich_argv[i]);
+	p->host = xstrdup("node 01.cluster");
+	p->pid = 12345;
+	p->rank = 3;
+	p->size = INT64_MIN;
+	p->start_ns = 1700000000123456789ull;
+	p->end_ns = UINT64_MAX;
+	p->backend = xstrdup("perf");
+	p->call_graph = NULL;	/* written as "" */
+	rich_events(p);
+	p->samples = 99;
+	p->lost = 1;
+	p->throttled = 0;
+	p->unwind_complete = 90;
+	p->unwind_truncated = 9;
+	p->nthreads = 2;
+	p->threads = calloc(2, sizeof(*p->threads));
+	for (uint32_t i = 0; i < 2; i++) {
+		p->threads[i].tid = 100 + i;
+		p->threads[i].samples = calloc(3, sizeof(uint64_t));
+		p->threads[i].samples[i] = 40 + i;
+	}
+	rich_symbols(p, fr);
+	cct_init(&p->tree, 3);
+	cct_self(&p->tree, CCT_ROOT)[1] = 5;
+	path[0] = fr[2], path[1] = fr[0], path[2] = fr[1];
+	cct_self(&p->tree, cct_path(&p->tree, path, 3))[0] = 17;
+	path[2] = fr[3];
+	cct_self(&p->tree, cct_path(&p->tree, path, 3))[2] = UINT64_MAX;
+	for (uint32_t node = CCT_ROOT, i = 0; i < (uint32_t)depth; i++) {
+		node = cct_child(&p->tree, node, fr[i % 5]);
+		cct_self(&p->tree, node)[i % 3] = i;
+	}
+}
+
+#define DIFF(cond, ...) do { if (cond) { snprintf(why, sizeof(why), __VA_ARGS__); return why; } } while (0)
+
+static const char *nz(const char *s)
+{
+	return s ? s : "";
+}
+
+/* Describe the first difference between a and b, or return "". */
+static const char *profile_diff(const struct profile *a, const struct profile *b)
+{
+	static char why[160];
+
+	DIFF(a->argc != b->argc, "argc %u vs %u", a->argc, b->argc);
+	for (uint32_t i = 0; i < a->argc; i++)
+		DIFF(strcmp(nz(a->argv[i]), b->argv[i]), "argv[%u]", i);
+	DIFF(strcmp(nz(a->host), b->host) || strcmp(nz(a->backend), b->backend) ||
+	     strcmp(nz(a->call_graph), b->call_graph), "host/backend/call_graph");
+	DIFF(a->pid != b->pid || a->rank != b->rank || a->size != b->size, "pid/rank/size");
+	DIFF(a->start_ns != b->start_ns || a->end_ns != b->end_ns, "times");
+	DIFF(a->samples != b->samples || a->lost != b->lost || a->throttled != b->throttled ||
+	     a->unwind_complete != b->unwind_complete ||
+	     a->unwind_truncated != b->unwind_truncated, "counters");
+	DIFF(a->nevents != b->nevents, "nevents");
+	for (uint32_t i = 0; i < a->nevents; i++)
+		DIFF(strcmp(a->events[i].name, b->events[i].name) ||
+		     a->events[i].period != b->events[i].period ||
+		     a->events[i].freq != b->events[i].freq ||
+		     a->events[i].leader != b->events[i].leader, "event %u", i);
+	DIFF(a->nthreads != b->nthreads, "nthreads");
+	for (uint32_t i = 0; i < a->nthreads; i++)
+		DIFF(a->threads[i].tid != b->threads[i].tid ||
+		     memcmp(a->threads[i].samples, b->threads[i].samples,
+			    a->nevents * sizeof(uint64_t)), "thread %u", i);
+	DIFF(a->syms.nmodules != b->syms.nmodules, "nmodules");
+	for (uint32_t i = 0; i < a->syms.nmodules; i++)
+		DIFF(strcmp(a->syms.modules[i].path, b->syms.modules[i].path) ||
+		     strcmp(a->syms.modules[i].build_id, b->syms.modules[i].build_id),
+		     "module %u", i);
+	DIFF(a->syms.nframes != b->syms.nframes, "nframes");
+	for (uint32_t i = 0; i < a->syms.nframes; i++) {
+		const struct sym_frame *x = &a->syms.frames[i], *y = &b->syms.frames[i];
+
+		DIFF(x->module != y->module || x->line != y->line ||
+		     strcmp(x->function, y->function) || strcmp(x->file, y->file),
+		     "frame %u", i);
+	}
+	DIFF(a->tree.nnodes != b->tree.nnodes, "nnodes %u vs %u", a->tree.nnodes,
+	     b->tree.nnodes);
+	for (uint32_t i = 0; i < a->tree.nnodes; i++)
+		DIFF(a->tree.parent[i] != b->tree.parent[i] ||
+		     a->tree.frame[i] != b->tree.frame[i] ||
+		     memcmp(cct_self(&a->tree, i), cct_self(&b->tree, i),
+			    a->nevents * sizeof(uint64_t)), "node %u", i);
+	return "";
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Number of entries in dir other than . and .. (-1 when unreadable). */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
+/* Write p into dir and return the bytes of the file (NULL on failure). */
+static char *serialise(const struct profile *p, const char *dir, size_t *len)
+{
+	char err[512], path[512];
+
+	if (profile_write(p, dir, "p" PROFILE_SUFFIX, err, sizeof(err))) {
+		printf("# %s\n", err);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
+	return read_all(path, len);
+}
+
+/* Append a correct trailer to body (a NUL-terminated string). */
+static char *seal(const char *body, size_t *len)
+{
+	size_t n = strlen(body);
+	char *buf = malloc(n + 64);
+
+	memcpy(buf, body, n);
+	*len = n + (size_t)sprintf(buf + n, "end %zu %08x\n", n, crc32_update(0, body, n));
+	return buf;
+}
+
+static void test_round_trip(const char *dir)
+{
+	static const char want[] = "cpperf-profile 1\nargv ./app\n"
+		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
+		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
+		"argv %252D\nhost node%2001.cluster\n";
+	struct profile a, b;
+	char err[512], path[512];
+	size_t len = 0;
+	char *buf;
+
+	rich_profile(&a, 600);
+	is_int(profile_write(&a, dir, "rich" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "write a rich profile");
+	is_int(dir_entries(dir), 1, "exactly one file left (no temporary)");
+	snprintf(path, sizeof(path), "%s/rich" PROFILE_SUFFIX, dir);
+	profile_init(&b);
+	if (!ok(profile_read(&b, path, err, sizeof(err)) == 0, "read it back"))
+		printf("# %s\n", err);
+	is_str(profile_diff(&a, &b), "", "read back equals written");
+	buf = read_all(path, &len);
+	ok(buf && !strncmp(buf, want, strlen(want)),
+	   "strings are percent-encoded, '-' and \"\" distinguished");
+	ok(buf && strstr(buf, "\nframe 3 - [0x1234] - 0\n"), "frame without module");
+	ok(buf && strstr(buf, "\nnode 1 0 2 0 0 0\n"), "node record: id parent frame counts");
+	ok(buf && strstr(buf, "\nroot 0 5 0\n"), "root record holds the root's counts");
+	free(buf);
+	profile_release(&b);
+	is_int(b.nevents + b.argc + b.tree.nnodes, 0, "release empties the profile");
+	profile_release(&a);
+	empty_dir(dir);
+}
+
+static void test_empty(const char *dir)
+{
+	struct profile a, b;
+	char err[512];
+	size_t len = 0;
+	char *buf;
+
+	profile_init(&a);
+	buf = serialise(&a, dir, &len);
+	profile_init(&b);
+	ok(buf != NULL, "write an empty profile");
+	if (!ok(buf && profile_parse(&b, buf, len, err, sizeof(err)) == 0,
+		"parse an empty profile"))
+		printf("# %s\n", err);
+	is_int(b.tree.nnodes, 1, "empty profile reads back with a root only");
+	is_int(b.rank, -1, "default rank -1 kept");
+	is_int(b.nevents + b.argc + b.nthreads + b.syms.nframes, 0, "nothing else");
+	profile_release(&b);
+	free(buf);
+	empty_dir(dir);
+}
+
+/* Every proper prefix of a valid file must be refused, with a message. */
+static void test_truncations(const char *dir)
+{
+	struct profile a, b;
+	char err[512];
+	size_t len = 0, bad = 0, silent = 0;
+	char *buf;
+
+	rich_profile(&a, 20);
+	buf = serialise(&a, dir, &len);
+	profile_release(&a);
+	ok(buf && len > 1000, "rich profile serialised");
+	for (size_t n = 0; buf && n < len; n++) {
+		char *copy = malloc(n ? n : 1);	/* exact size: ASan sees overreads */
+
+		memcpy(copy, buf, n);
+		profile_init(&b);
+		err[0] = '\0';
+		if (profile_parse(&b, copy, n, err, sizeof(err)) == 0)
+			bad++;
+		silent += err[0] == '\0';
+		profile_release(&b);
+		free(copy);
+	}
+	is_int(bad, 0, "every truncation is refused");
+	is_int(silent, 0, "every refusal says why");
+	profile_init(&b);
+	is_int(buf ? profile_parse(&b, buf, len, err, sizeof(err)) : -1, 0, "whole file accepted");
+	profile_release(&b);
+	free(buf);
+	empty_dir(dir);
+}
+
+/* Every single-byte change of a valid file must be refused. */
+static void test_corruptions(const char *dir)
+{
+	static const unsigned char flips[] = { 0x01, 0x20, 0x80, 0xff };
+	struct profile a, b;
+	char err[512];
+	size_t len = 0, bad = 0;
+	char *buf;
+
+	rich_profile(&a, 10);
+	buf = serialise(&a, dir, &len);
+	profile_release(&a);
+	for (size_t i = 0; buf && i < len; i++)
+		for (size_t k = 0; k < sizeof(flips); k++) {
+			buf[i] ^= (char)flips[k];
+			profile_init(&b);
+			if (profile_parse(&b, buf, len, err, sizeof(err)) == 0)
+				bad++;
+			profile_release(&b);
+			buf[i] ^= (char)flips[k];
+		}
+	ok(buf != NULL, "profile for corruption serialised");
+	is_int(bad, 0, "every single-byte corruption is refused");
+	free(buf);
+	empty_dir(dir);
+}
+
+#define H "cpperf-profile 1\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n" \
+	"backend perf\ncall_graph fp\n"
+#define E "event 0 cycles 0 1000 0\n"
+#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
+#define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
+#define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
+
+static const struct {
+	const char *body;	/* sealed with a correct trailer */
+	const char *want;	/* NULL: accepted; else a piece of the error */
+} cases[] = {
+	{ H E C S T, NULL },
+	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
+	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 12: leader 2 out of range" },
+	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
+	{ "cpperf-profile 1\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
+	  E C S T, NULL },
+	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
+	{ "cpperf-profile 2\n" E, "unsupported format version '2'" },
+	{ "cpperf-profile 01\n" E, "unsupported format version" },
+	{ H "frobnicate 1\n" E C S T, "line 10: unknown record 'frobnicate'" },
+	{ H "x-\n" E C S T, "unknown record 'x-'" },
+	{ H "host h2\n" E C S T, "second 'host'" },
+	{ "cpperf-profile 1\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	  "backend perf\ncall_graph fp\n" E C S T, "no 'host' record" },
+	{ H E C S "thread 7 3\n", "no 'root' record" },
+	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
+	{ H E "event 1 i 0 0 0\nevent 2 x 0 0 1\n" C S T, "leader 1 is itself a member" },
+	{ H "event 1 cycles 0 1000 0\n" C S T, "event index 1, expected 0" },
+	{ H E C "module 0 /a -\nframe 0 1 f - 0\n" T, "module 1 out of range" },
+	{ H E C "module 0 /a -\nmodule 1 /a -\n", "duplicate of module 0" },
+	{ H E C S "frame 2 0 f - 0\n" T, "duplicate of frame 0" },
+	{ H E C S "frame 2 0 f - 4294967296\n" T, "too large" },
+	{ H E C S "root 0\nnode 1 1 0 2\n", "parent 1 out of range" },
+	{ H E C S "root 0\nnode 1 0 2 2\n", "frame 2 out of range" },
+	{ H E C S "root 0\nnode 1 0 0\n", "missing field: count" },
+	{ H E C S "root 0\nnode 1 0 0 2 3\n", "more counts than the 1 events" },
+	{ H E C S "root 0\nnode 2 0 0 2\n", "node index 2, expected 1" },
+	{ H E C S "thread 7\n" T, "missing field: count" },
+	{ H E C S "root 0\nnode 1 0 0 2\nnode 2 0 0 1\n", "duplicate of node 1" },
+	{ H E C S "thread 7 3\nnode 1 0 0 2\n", "'node' record before the 'root'" },
+	{ H E C S "root 0\nroot 0\n", "second 'root'" },
+	{ H E C S T "root 0\n", "'root' record after node records" },
+	{ H "module 0 /a -\n" E C S T, "'event' record after module records" },
+	{ H E C S T "host x\n", "'host' record after node records" },
+	{ H "\n" E C S T, "missing field: record key" },
+	{ H "argv %2d\n" E C S T, "bad %-escape" },
+	{ H "argv %41\n" E C S T, "needless %-escape" },
+	{ H "argv %00\n" E C S T, "encoded NUL" },
+	{ H "argv a%4\n" E C S T, "truncated %-escape" },
+	{ H "argv a\tb\n" E C S T, "byte 0x09 not allowed" },
+	{ H "argv a\r\n" E C S T, "byte 0x0d not allowed" },
+	{ H "argv \xc3\xa9\n" E C S T, "byte 0xc3 not allowed" },
+	{ H "argv \x7f\n" E C S T, "byte 0x7f not allowed" },
+	{ H "argv a \n" E C S T, "trailing space" },
+	{ H "argv  a\n" E C S T, "empty field" },
+	{ H "argv\n" E C S T, "missing field: argument" },
+	{ H "argv a b\n" E C S T, "unexpected extra field 'b'" },
+	{ H E "samples 01\nlost 0\n", "not an unsigned decimal" },
+	{ H E "samples -1\nlost 0\n", "not an unsigned decimal" },
+	{ H E "samples 18446744073709551616\n", "not an unsigned decimal" },
+	{ H E "samples +1\n", "not an unsigned decimal" },
+	{ "cpperf-profile 1\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 1\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 1\nhost h\npid -\n", "not a decimal integer" },
+};
+
+static void test_records(void)
+{
+	char err[512], name[80];
+	struct profile p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *buf = seal(cases[i].body, &len);
+		int rc;
+
+		profile_init(&p);
+		err[0] = '\0';
+		rc = profile_parse(&p, buf, len, err, sizeof(err));
+		snprintf(name, sizeof(name), "case %zu: %s", i,
+			 cases[i].want ? cases[i].want : "accepted");
+		if (cases[i].want)
+			ok(rc == -1 && strstr(err, cases[i].want), name);
+		else
+			ok(rc == 0 && p.tree.nnodes >= 1, name);
+		if (rc ? !cases[i].want || !strstr(err, cases[i].want) : !!cases[i].want)
+			printf("#   rc %d, message: %s\n", rc, err);
+		profile_release(&p);
+		free(buf);
+	}
+}
+
+static const struct {
+	const char *file;	/* not sealed */
+	const char *want;
+} trailers[] = {
+	{ "", "not a cpperf profile" },
+	{ "cpperf-profile 1", "truncated after the first line" },
+	{ "cpperf-profile 1\n", "last line is not the 'end" },
+	{ "cpperf-profile 1\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 1\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 1\nend 16 c0ae7991\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 1\nend 17 c0ae7990\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 1\nend 17 C0AE7991\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 1\nend 17 c0ae799\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 1\nend 17 c0ae7991 x\n", "extra field" },
+	{ "cpperf-profile 1\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 1\nend 17 c0ae7991\n", "line 2: no 'host' record" },
+};
+
+static void test_trailers(void)
+{
+	char err[512], name[80];
+	struct profile p;
+	size_t len;
+	char *buf;
+
+	is_int(crc32_update(0, "123456789", 9), 0xcbf43926, "CRC-32 check value");
+	for (size_t i = 0; i < sizeof(trailers) / sizeof(trailers[0]); i++) {
+		size_t n = strlen(trailers[i].file);
+		char *copy = malloc(n + 1);
+
+		memcpy(copy, trailers[i].file, n);
+		profile_init(&p);
+		err[0] = '\0';
+		snprintf(name, sizeof(name), "trailer %zu: %s", i, trailers[i].want);
+		if (!ok(profile_parse(&p, copy, n, err, sizeof(err)) == -1 &&
+			strstr(err, trailers[i].want), name))
+			printf("#   message: %s\n", err);
+		profile_release(&p);
+		free(copy);
+	}
+	buf = seal(H E C S T, &len);
+	memcpy(strstr(buf, "\nend ") + 5, "0 00000000\n", 11);
+	len = (size_t)(strstr(buf, "\nend ") - buf) + 16;
+	profile_init(&p);
+	is_int(profile_parse(&p, buf, len, err, sizeof(err)), -1, "bogus trailer refused");
+	is_int(profile_parse_flags(&p, buf, len, PROFILE_PARSE_NO_CHECKSUM, err,
+				   sizeof(err)), 0, "bogus trailer accepted with NO_CHECKSUM");
+	profile_release(&p);
+	free(buf);
+}
+
+/* A failed write leaves the directory as it was and names the file. */
+static void check_failed_write(int rc, const char *err, const char *dir,
+			       int entries, const char *want, const char *what)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s: refused", what);
+	is_int(rc, -1, name);
+	snprintf(name, sizeof(name), "%s: message names file and cause", what);
+	if (!ok(strstr(err, "p" PROFILE_SUFFIX) && strstr(err, want), name))
+		printf("#   message: %s\n", err);
+	snprintf(name, sizeof(name), "%s: nothing left behind", what);
+	is_int(dir_entries(dir), entries, name);
+}
+
+/* In a child: a file size limit makes write(2) fail with EFBIG, as a full
+ * disk fails with ENOSPC (and, unlike permissions, it works as root). */
+static int write_with_fsize_limit(const struct profile *p, const char *dir,
+				  char *err, size_t errlen)
+{
+	int fds[2], status = 0, rc = -2;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -2;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 2000, 2000 };
+
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		rc = profile_write(p, dir, "p" PROFILE_SUFFIX, err, errlen);
+		if (write(fds[1], err, strlen(err) + 1) < 0)
+			_exit(3);
+		_exit(rc == -1 ? 0 : 1);
+	}
+	close(fds[1]);
+	memset(err, 0, errlen);
+	if (pid > 0 && read(fds[0], err, errlen - 1) >= 0 &&
+	    waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		rc = WEXITSTATUS(status) == 0 ? -1 : 0;
+	close(fds[0]);
+	return rc;
+}
+
+static void test_write_failures(const char *dir)
+{
+	struct profile a, b;
+	char err[512], path[600];
+	int rc;
+
+	rich_profile(&a, 100);
+	rc = profile_write(&a, "/nonexistent-cpperf-dir/sub", "p" PROFILE_SUFFIX,
+			   err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "/nonexistent-cpperf-dir/sub/p.cpprof: "
+			   "cannot create temporary: No such file", "missing directory");
+	rc = write_with_fsize_limit(&a, dir, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "write failed: File too large",
+			   "file size limit");
+
+	snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
+	mkdir(path, 0755);
+	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 1, "cannot rename", "target is a directory");
+	rmdir(path);
+
+	a.events[1].leader = 2;
+	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "event 1 has bad leader 2", "inconsistent profile");
+	a.events[1].leader = 0;
+
+	snprintf(path, sizeof(path), "%s/.p%s.tmp.%ld", dir, PROFILE_SUFFIX, (long)getpid());
+	fclose(fopen(path, "w"));
+	is_int(profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "stale temporary of our pid is replaced");
+	is_int(dir_entries(dir), 1, "and removed by the rename");
+	profile_release(&a);
+
+	profile_init(&a);
+	is_int(profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "overwrite an existing profile");
+	snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
+	profile_init(&b);
+	is_int(profile_read(&b, path, err, sizeof(err)), 0, "read the replacement");
+	is_int(b.argc, 0, "the new content replaced the old");
+	profile_release(&b);
+	empty_dir(dir);
+	is_int(profile_read(&b, path, err, sizeof(err)), -1, "read a missing file");
+	ok(strstr(err, path) && strstr(err, "No such file"), "message names the file");
+}
+
+/* The fuzzer's committed seed must stay a valid profile. */
+static void test_seed(void)
+{
+	const char *top = getenv("CPPERF_TOP");
+	char path[512], err[512];
+	struct profile a, b;
+
+	snprintf(path, sizeof(path), "%s/tests/fuzz/seed/" SEED_NAME, top ? top : ".");
+	profile_init(&b);
+	if (!ok(profile_read(&b, path, err, sizeof(err)) == 0, "fuzz seed parses"))
+		printf("# %s\n", err);
+	rich_profile(&a, 8);
+	is_str(profile_diff(&a, &b), "", "fuzz seed reads as the profile it was made from");
+	profile_release(&a);
+	profile_release(&b);
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/cpperf-test-profile.XXXXXX";
+	struct profile a;
+	char err[512];
+
+	if (argc == 3 && !strcmp(argv[1], "--write-seed")) {
+		rich_profile(&a, 8);
+		if (profile_write(&a, argv[2], SEED_NAME, err, sizeof(err)))
+			fprintf(stderr, "%s\n", err);
+		profile_release(&a);
+		return err[0] != '\0';
+	}
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	test_round_trip(dir);
+	test_empty(dir);
+	test_truncations(dir);
+	test_corruptions(dir);
+	test_records();
+	test_trailers();
+	test_write_failures(dir);
+	test_seed();
+	empty_dir(dir);
+	rmdir(dir);
+	return tap_done();
+}
