@@ -135,7 +135,8 @@ void rt_drain_wake(struct rt_state *rt)
 {
 	uint64_t one = 1;
 
-	(void)!write(rt->wake_fd, &one, sizeof(one));
+	if (rt->wake_fd >= 0)
+		(void)!write(rt->wake_fd, &one, sizeof(one));
 }
 
 int rt_drain_start(struct rt_state *rt)

@@ -15,8 +15,8 @@
 #include "rt.h"
 #include "sample.h"
 
-#define RING_SAMPLES 64		/* samples a ring should hold */
-#define RING_MAX_PAGES 256
+#define RING_SAMPLES 128		/* samples a ring should hold */
+#define RING_MAX_PAGES 512
 
 static unsigned pow2_at_least(uint64_t x)
 {

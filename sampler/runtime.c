@@ -121,6 +121,17 @@ static int init_profile(struct rt_state *rt)
 	return 0;
 }
 
+static void free_threads(struct rt_thread *t)
+{
+	while (t) {
+		struct rt_thread *next = t->next;
+
+		rt_thread_close(t);
+		free(t);
+		t = next;
+	}
+}
+
 static void rt_start(void)
 {
 	struct rt_state *rt = &rt_global;
@@ -146,14 +157,17 @@ static void rt_start(void)
 	}
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
+	/* before the drain thread exists, so that it is not found among them */
+	rt_threads_open_existing(rt);
 	if (rt_drain_start(rt)) {
 		rt_notice(rt, "not profiling: cannot start the drain thread");
+		free_threads(rt->threads);
+		rt->threads = NULL;
 		sym_close(rt->sym);
 		profile_release(&rt->prof);
 		return;
 	}
 	rt->active = true;
-	rt_threads_open_existing(rt);
 	rt_thread_begin(rt);
 }
 
@@ -181,17 +195,6 @@ static void collect_threads(struct rt_state *rt)
 			pt->tid = (uint64_t)t->tid;
 			p->nthreads++;
 		}
-}
-
-static void free_threads(struct rt_thread *t)
-{
-	while (t) {
-		struct rt_thread *next = t->next;
-
-		rt_thread_close(t);
-		free(t);
-		t = next;
-	}
 }
 
 static void write_profile(struct rt_state *rt)
@@ -247,6 +250,7 @@ static void after_fork_child(void)
 		rt_thread_close(t);
 	if (rt->wake_fd >= 0)
 		close(rt->wake_fd);
+	rt->wake_fd = -1;
 	rt->active = false;
 	pthread_mutex_init(&rt->lock, NULL);
 	if (rt->opt.follow_fork)
