@@ -248,7 +248,7 @@ static int find_runtime(char *path, size_t len)
 {
 	static const char *const rel[] = { "/../lib/" RUNTIME_NAME, "/../lib/cpperf/" RUNTIME_NAME };
 	const char *env = getenv("CPPERF_RUNTIME");
-	char self[PATH_MAX];
+	char self[PATH_MAX - 64];
 	ssize_t n;
 
 	if (env) {
@@ -297,10 +297,10 @@ int main(int argc, char **argv)
 	first = parse_args(argc, argv, &o);
 	if (first <= 0)
 		return first == 0 ? 0 : 2;
-	if (check_events(&o))
-		return 2;
 	if (resolve_program(argv[first], prog, sizeof(prog), &status))
 		return status;
+	if (check_events(&o))
+		return 2;
 	if (find_runtime(runtime, sizeof(runtime))) {
 		fprintf(stderr, "cpperf-record: cannot find %s next to this program; set CPPERF_RUNTIME to its path\n",
 			RUNTIME_NAME);
