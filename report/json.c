@@ -1,0 +1,168 @@
+/*
+ * json.c - the streaming JSON writer declared in json.h.
+ *
+ * Used by out-json.c for `cpperf report --format=json`.  Function names,
+ * file names and command lines come from the profiled program and may hold
+ * any byte, so escaping validates UTF-8 sequence by sequence (no overlong
+ * forms, no surrogates, nothing above U+10FFFF) and replaces each invalid
+ * byte with U+FFFD.
+ */
+#include <math.h>
+#include <inttypes.h>
+#include "json.h"
+
+void json_init(struct json_w *w, FILE *f)
+{
+	w->f = f;
+	w->depth = 0;
+	w->need_comma = false;
+	w->after_key = false;
+	w->bad = false;
+}
+
+/* Emit the comma a new value or key needs at this level.  Closing a level
+ * always ends a value of the enclosing one, so one flag is enough. */
+static void sep(struct json_w *w)
+{
+	if (w->after_key)
+		w->after_key = false;
+	else if (w->need_comma)
+		fputc(',', w->f);
+	w->need_comma = true;
+}
+
+static void open_level(struct json_w *w, char c)
+{
+	sep(w);
+	fputc(c, w->f);
+	w->depth++;
+	w->need_comma = false;
+}
+
+static void close_level(struct json_w *w, char c)
+{
+	fputc(c, w->f);
+	w->need_comma = true;
+	if (w->depth == 0)
+		w->bad = true;
+	else if (--w->depth == 0)
+		fputc('\n', w->f);
+}
+
+void json_begin_object(struct json_w *w) { open_level(w, '{'); }
+void json_end_object(struct json_w *w) { close_level(w, '}'); }
+void json_begin_array(struct json_w *w) { open_level(w, '['); }
+void json_end_array(struct json_w *w) { close_level(w, ']'); }
+
+void json_key(struct json_w *w, const char *key)
+{
+	sep(w);
+	json_write_string(w->f, key);
+	fputc(':', w->f);
+	w->after_key = true;
+}
+
+/* Length of the valid UTF-8 sequence at s (2..4), or 0 when invalid. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	int n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	uint32_t cp = c & (0x3f >> (n - 1));
+
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void json_write_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		unsigned c = *s;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc((int)c, f);
+			s++;
+		} else if (c < 0x20 || c == 0x7f) {
+			const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" :
+					    c == '\r' ? "\\r" : NULL;
+
+			if (named)
+				fputs(named, f);
+			else
+				fprintf(f, "\\u%04x", c);
+			s++;
+		} else if (c < 0x80) {
+			fputc((int)c, f);
+			s++;
+		} else {
+			int n = utf8_len(s);
+
+			if (n == 0) {
+				fputs("\\ufffd", f);
+				s++;
+			} else {
+				fwrite(s, 1, (size_t)n, f);
+				s += n;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+void json_string(struct json_w *w, const char *s)
+{
+	sep(w);
+	json_write_string(w->f, s ? s : "");
+}
+
+void json_u64(struct json_w *w, uint64_t v)
+{
+	sep(w);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+void json_i64(struct json_w *w, int64_t v)
+{
+	sep(w);
+	fprintf(w->f, "%" PRId64, v);
+}
+
+void json_double(struct json_w *w, double v)
+{
+	sep(w);
+	if (isfinite(v))
+		fprintf(w->f, "%.6g", v);
+	else
+		fputs("null", w->f);
+}
+
+void json_bool(struct json_w *w, bool v)
+{
+	sep(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void json_null(struct json_w *w)
+{
+	sep(w);
+	fputs("null", w->f);
+}
+
+int json_finish(struct json_w *w)
+{
+	if (w->bad || w->depth != 0 || ferror(w->f))
+		return -1;
+	return 0;
+}

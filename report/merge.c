@@ -1,0 +1,350 @@
+/*
+ * merge.c - fold the profiles of an experiment into one.
+ *
+ * Each process wrote its own symbol table and call-path tree.  Merging
+ * re-interns every module and frame of a profile into the merged symtab
+ * (building an id map), then replays the profile's nodes in id order, which
+ * visits parents before children, into the merged cct through the map.  One
+ * pass per profile, so merging is linear in processes x tree size.  Events
+ * are matched by name; per-process and per-thread sample totals are kept for
+ * the "threads" view.  After the last profile merge_finish demangles every
+ * frame name once, so renderers never demangle per node.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "../symbolize/demangle.h"
+
+static int oom(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory while merging profiles");
+	return -1;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+int merge_init(struct rep_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	symtab_init(&d->syms);
+	d->argv_rank = INT64_MAX;
+	d->argv_pid = INT64_MAX;
+	return cct_init(&d->tree, 0);
+}
+
+static void free_strv(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void merge_release(struct rep_data *d)
+{
+	free(d->dir);
+	free_strv(d->argv, d->argc);
+	free(d->call_graph);
+	for (uint32_t i = 0; i < d->nevents; i++)
+		free(d->events[i].name);
+	free(d->events);
+	for (uint32_t i = 0; i < d->nthreads; i++) {
+		free(d->threads[i].host);
+		free(d->threads[i].samples);
+	}
+	free(d->threads);
+	free_strv(d->names, d->names ? d->syms.nframes : 0);
+	symtab_release(&d->syms);
+	cct_release(&d->tree);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Take the first profile's events as the merged list; the tree is re-made
+ * with that many counts per node. */
+static int adopt_events(struct rep_data *d, const struct profile *p,
+			char *err, size_t errlen)
+{
+	d->events = calloc(p->nevents ? p->nevents : 1, sizeof(*d->events));
+	if (!d->events)
+		return oom(err, errlen);
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		d->events[i].name = dup_or_empty(p->events[i].name);
+		if (!d->events[i].name)
+			return oom(err, errlen);
+		d->events[i].period = p->events[i].period;
+		d->events[i].freq = p->events[i].freq;
+		d->nevents++;
+	}
+	cct_release(&d->tree);
+	if (cct_init(&d->tree, d->nevents) < 0)
+		return oom(err, errlen);
+	return 0;
+}
+
+/* Join the names of n events (structs whose first member is the name). */
+static void join_names(char *buf, size_t len, const void *base, size_t stride,
+		       uint32_t n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n && at < len; i++) {
+		const char *nm = *(char *const *)((const char *)base + i * stride);
+
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "", nm);
+	}
+}
+
+/* Fill emap[i] with the merged index of p's event i. */
+static int map_events(const struct rep_data *d, const struct profile *p,
+		      const char *name, uint32_t *emap, char *err, size_t errlen)
+{
+	uint32_t i = 0;
+
+	for (; p->nevents == d->nevents && i < p->nevents; i++) {
+		uint32_t j = 0, k = 0;
+
+		while (j < d->nevents && strcmp(d->events[j].name, p->events[i].name))
+			j++;
+		while (k < i && emap[k] != j)
+			k++;
+		if (j == d->nevents || k < i)
+			break;	/* unknown, or the same event twice */
+		emap[i] = j;
+	}
+	if (p->nevents == d->nevents && i == p->nevents)
+		return 0;
+
+	char mine[256], first[256];
+
+	join_names(mine, sizeof(mine), p->events, sizeof(*p->events), p->nevents);
+	join_names(first, sizeof(first), d->events, sizeof(*d->events), d->nevents);
+	snprintf(err, errlen, "%s: recorded events (%s) differ from the other "
+		 "profiles' (%s); report each experiment separately", name, mine, first);
+	return -1;
+}
+
+/* Keep the command of the process with the lowest (rank, pid); non-MPI
+ * processes (rank -1) sort first, which is harmless as they never mix. */
+static int adopt_command(struct rep_data *d, const struct profile *p,
+			 char *err, size_t errlen)
+{
+	if (p->rank > d->argv_rank || (p->rank == d->argv_rank && p->pid >= d->argv_pid))
+		return 0;
+	char **argv = calloc(p->argc + 1, sizeof(*argv));
+
+	if (!argv)
+		return oom(err, errlen);
+	for (uint32_t i = 0; i < p->argc; i++)
+		if (!(argv[i] = dup_or_empty(p->argv[i]))) {
+			free_strv(argv, i);
+			return oom(err, errlen);
+		}
+	char *cg = dup_or_empty(p->call_graph);
+
+	if (!cg) {
+		free_strv(argv, p->argc);
+		return oom(err, errlen);
+	}
+	free_strv(d->argv, d->argc);
+	free(d->call_graph);
+	d->argv = argv;
+	d->argc = p->argc;
+	d->call_graph = cg;
+	d->argv_rank = p->rank;
+	d->argv_pid = p->pid;
+	return 0;
+}
+
+static int add_threads(struct rep_data *d, const struct profile *p,
+		       const uint32_t *emap, char *err, size_t errlen)
+{
+	if (d->nthreads + p->nthreads > d->threads_alloc) {
+		uint32_t n = (d->nthreads + p->nthreads) * 2 + 4;
+		struct rep_thread *t = realloc(d->threads, n * sizeof(*t));
+
+		if (!t)
+			return oom(err, errlen);
+		d->threads = t;
+		d->threads_alloc = n;
+	}
+	for (uint32_t i = 0; i < p->nthreads; i++) {
+		struct rep_thread *t = &d->threads[d->nthreads];
+
+		t->pid = p->pid;
+		t->rank = p->rank;
+		t->tid = p->threads[i].tid;
+		t->host = dup_or_empty(p->host);
+		t->samples = calloc(d->nevents ? d->nevents : 1, sizeof(uint64_t));
+		if (!t->host || !t->samples) {
+			free(t->host);
+			free(t->samples);
+			return oom(err, errlen);
+		}
+		for (uint32_t e = 0; e < p->nevents; e++)
+			t->samples[emap[e]] = p->threads[i].samples[e];
+		d->nthreads++;
+	}
+	return 0;
+}
+
+/* Build fmap[frame of p] = frame of d. */
+static int map_frames(struct rep_data *d, const struct profile *p, const char *name,
+		      uint32_t *fmap, char *err, size_t errlen)
+{
+	uint32_t *mmap = malloc((p->syms.nmodules + 1) * sizeof(*mmap));
+
+	if (!mmap)
+		return oom(err, errlen);
+	for (uint32_t i = 0; i < p->syms.nmodules; i++) {
+		const struct sym_module *m = &p->syms.modules[i];
+
+		mmap[i] = symtab_module(&d->syms, m->path, m->build_id ? m->build_id : "");
+		if (mmap[i] == SYMTAB_NO_MODULE) {
+			free(mmap);
+			return oom(err, errlen);
+		}
+	}
+	for (uint32_t i = 0; i < p->syms.nframes; i++) {
+		const struct sym_frame *f = &p->syms.frames[i];
+		uint32_t mod = SYMTAB_NO_MODULE;
+
+		if (f->module != SYMTAB_NO_MODULE && f->module >= p->syms.nmodules) {
+			free(mmap);
+			snprintf(err, errlen, "%s: frame %u names module %u of %u",
+				 name, i, f->module, p->syms.nmodules);
+			return -1;
+		}
+		if (f->module != SYMTAB_NO_MODULE)
+			mod = mmap[f->module];
+		fmap[i] = symtab_frame(&d->syms, mod, f->function, f->file, f->line);
+		if (fmap[i] == UINT32_MAX) {
+			free(mmap);
+			return oom(err, errlen);
+		}
+	}
+	free(mmap);
+	return 0;
+}
+
+/* Replay p's tree into d's; nmap is scratch of p->tree.nnodes entries. */
+static int replay_tree(struct rep_data *d, const struct profile *p, const char *name,
+		       const uint32_t *fmap, const uint32_t *emap, uint32_t *nmap,
+		       char *err, size_t errlen)
+{
+	const struct cct *t = &p->tree;
+
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		if (i == CCT_ROOT) {
+			nmap[i] = CCT_ROOT;
+		} else {
+			uint32_t par = t->parent[i], fr = t->frame[i];
+
+			if (par >= i || fr >= p->syms.nframes) {
+				snprintf(err, errlen, "%s: call-path node %u has a bad "
+					 "parent (%u) or frame (%u)", name, i, par, fr);
+				return -1;
+			}
+			nmap[i] = cct_child(&d->tree, nmap[par], fmap[fr]);
+			if (nmap[i] == CCT_NO_FRAME)
+				return oom(err, errlen);
+		}
+		const uint64_t *src = cct_self(t, i);
+		uint64_t *dst = cct_self(&d->tree, nmap[i]);
+
+		for (uint32_t e = 0; e < p->nevents; e++)
+			dst[emap[e]] += src[e];
+	}
+	return 0;
+}
+
+int merge_add(struct rep_data *d, const struct profile *p, const char *name,
+	      char *err, size_t errlen)
+{
+	if (p->tree.nevents != p->nevents) {
+		snprintf(err, errlen, "%s: the tree has %u counts per node for %u events",
+			 name, p->tree.nevents, p->nevents);
+		return -1;
+	}
+	if (d->nprocs == 0 && adopt_events(d, p, err, errlen) < 0)
+		return -1;
+
+	uint32_t *emap = malloc((p->nevents + 1) * sizeof(*emap));
+	uint32_t *fmap = malloc(((size_t)p->syms.nframes + 1) * sizeof(*fmap));
+	uint32_t *nmap = malloc(((size_t)p->tree.nnodes + 1) * sizeof(*nmap));
+	int rc = -1;
+
+	if (!emap || !fmap || !nmap)
+		oom(err, errlen);
+	else if (map_events(d, p, name, emap, err, errlen) == 0 &&
+		 adopt_command(d, p, err, errlen) == 0 &&
+		 add_threads(d, p, emap, err, errlen) == 0 &&
+		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
+		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0)
+		rc = 0;
+	free(emap);
+	free(fmap);
+	free(nmap);
+	if (rc == 0) {
+		d->nprocs++;
+		d->samples += p->samples;
+		d->lost += p->lost;
+		d->throttled += p->throttled;
+		d->unwind_complete += p->unwind_complete;
+		d->unwind_truncated += p->unwind_truncated;
+	}
+	return rc;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct rep_thread *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return strcmp(x->host, y->host);
+}
+
+int merge_finish(struct rep_data *d, char *err, size_t errlen)
+{
+	if (d->nthreads > 1)
+		qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
+	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
+	if (!d->names)
+		return oom(err, errlen);
+	for (uint32_t i = 0; i < d->syms.nframes; i++) {
+		const char *raw = d->syms.frames[i].function;
+
+		d->names[i] = sym_demangle(raw);
+		if (!d->names[i])
+			d->names[i] = strdup(raw);
+		if (!d->names[i])
+			return oom(err, errlen);
+	}
+	return 0;
+}
+
+int rep_event_index(const struct rep_data *d, const char *name,
+		    char *err, size_t errlen)
+{
+	size_t at;
+
+	for (uint32_t i = 0; i < d->nevents; i++)
+		if (!strcmp(d->events[i].name, name))
+			return (int)i;
+	at = (size_t)snprintf(err, errlen, "--event: '%s' was not recorded in this "
+			      "experiment; events present:", name);
+	for (uint32_t i = 0; i < d->nevents && at < errlen; i++)
+		at += (size_t)snprintf(err + at, errlen - at, "%s %s", i ? "," : "",
+				       d->events[i].name);
+	return -1;
+}

@@ -1,0 +1,201 @@
+/*
+ * out-json.c - `cpperf report --format=json`: the whole report as one JSON
+ * object, whatever --view says.
+ *
+ * The keys are a contract documented in docs/json.md (tests and users parse
+ * them): extend it, never rename or remove.  Percentages are of all samples
+ * of the first event; counts are objects keyed by event name.  The call-path
+ * tree is emitted through cp_walk (no recursion) and pruned below min_pct
+ * of the first event (0 keeps every node).
+ */
+#include <string.h>
+#include "report.h"
+#include "json.h"
+
+struct json_tree {
+	struct json_w *w;
+	const struct rep_data *d;
+	const struct cp_tree *cp;
+	uint64_t grand;		/* all samples of the first event */
+	double min_pct;
+};
+
+static void put_counts(struct json_w *w, const struct rep_data *d, const char *key,
+		       const uint64_t *v)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	for (uint32_t e = 0; e < d->nevents; e++) {
+		json_key(w, d->events[e].name);
+		json_u64(w, v[e]);
+	}
+	json_end_object(w);
+}
+
+static void put_location(struct json_w *w, const struct rep_data *d, const char *fn,
+			 uint32_t module, const char *file, uint32_t line)
+{
+	json_key(w, "function");
+	json_string(w, fn);
+	json_key(w, "module");
+	json_string(w, rep_module_path(d, module));
+	json_key(w, "module_name");
+	json_string(w, rep_module_name(d, module));
+	json_key(w, "file");
+	json_string(w, file);
+	json_key(w, "line");
+	json_u64(w, line);
+}
+
+static void put_experiment(struct json_w *w, const struct rep_data *d)
+{
+	json_key(w, "experiment");
+	json_begin_object(w);
+	json_key(w, "command");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < d->argc; i++)
+		json_string(w, d->argv[i]);
+	json_end_array(w);
+	json_key(w, "processes");
+	json_u64(w, d->nprocs);
+	json_key(w, "events");
+	json_begin_array(w);
+	for (uint32_t e = 0; e < d->nevents; e++) {
+		json_begin_object(w);
+		json_key(w, "name");
+		json_string(w, d->events[e].name);
+		json_key(w, d->events[e].period ? "period" : "frequency");
+		json_u64(w, d->events[e].period ? d->events[e].period : d->events[e].freq);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "samples");
+	json_u64(w, d->samples);
+	json_key(w, "lost");
+	json_u64(w, d->lost);
+	json_key(w, "throttled");
+	json_u64(w, d->throttled);
+	json_key(w, "unwind_complete_pct");
+	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 100.0 :
+		    rep_pct(d->unwind_complete, d->unwind_complete + d->unwind_truncated));
+	json_key(w, "call_graph");
+	json_string(w, d->call_graph ? d->call_graph : "");
+	json_key(w, "directory");
+	json_string(w, d->dir ? d->dir : "");
+	json_end_object(w);
+}
+
+static void put_flat(struct json_w *w, const struct rep_data *d, const struct flat *f,
+		     uint64_t grand)
+{
+	json_key(w, "flat");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < f->nfns; i++) {
+		const struct flat_fn *fn = &f->fns[i];
+
+		json_begin_object(w);
+		put_location(w, d, fn->name, fn->module, fn->file, fn->line);
+		put_counts(w, d, "self", fn->self);
+		put_counts(w, d, "total", fn->total);
+		json_key(w, "self_pct");
+		json_double(w, d->nevents ? rep_pct(fn->self[0], grand) : 0);
+		json_key(w, "total_pct");
+		json_double(w, d->nevents ? rep_pct(fn->total[0], grand) : 0);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static bool shown(const struct json_tree *t, uint32_t node)
+{
+	if (node == CCT_ROOT || t->min_pct <= 0 || t->d->nevents == 0)
+		return true;
+	return rep_pct(cp_total(t->cp, node)[0], t->grand) >= t->min_pct;
+}
+
+static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
+{
+	struct json_tree *t = ctx;
+	struct json_w *w = t->w;
+	const uint64_t *self = cct_self(t->cp->cct, node), *total = cp_total(t->cp, node);
+
+	(void)depth;
+	if (!shown(t, node))
+		return 0;
+	json_begin_object(w);
+	if (node == CCT_ROOT) {
+		json_key(w, "function");
+		json_string(w, "<root>");
+	} else {
+		uint32_t fr = t->cp->cct->frame[node];
+		const struct sym_frame *sf = &t->d->syms.frames[fr];
+
+		put_location(w, t->d, t->d->names[fr], sf->module, sf->file, sf->line);
+	}
+	put_counts(w, t->d, "self", self);
+	put_counts(w, t->d, "total", total);
+	json_key(w, "self_pct");
+	json_double(w, t->d->nevents ? rep_pct(self[0], t->grand) : 0);
+	json_key(w, "total_pct");
+	json_double(w, t->d->nevents ? rep_pct(total[0], t->grand) : 0);
+	json_key(w, "children");
+	json_begin_array(w);
+	return 1;
+}
+
+static int tree_leave(void *ctx, uint32_t node, uint32_t depth)
+{
+	struct json_tree *t = ctx;
+
+	(void)depth;
+	if (shown(t, node)) {
+		json_end_array(t->w);
+		json_end_object(t->w);
+	}
+	return 0;
+}
+
+static void put_threads(struct json_w *w, const struct rep_data *d)
+{
+	json_key(w, "threads");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < d->nthreads; i++) {
+		const struct rep_thread *t = &d->threads[i];
+
+		json_begin_object(w);
+		json_key(w, "pid");
+		json_i64(w, t->pid);
+		json_key(w, "rank");
+		if (t->rank < 0)
+			json_null(w);
+		else
+			json_i64(w, t->rank);
+		json_key(w, "host");
+		json_string(w, t->host);
+		json_key(w, "tid");
+		json_u64(w, t->tid);
+		put_counts(w, d, "samples", t->samples);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+	     const struct flat *f, double min_pct)
+{
+	struct json_w w;
+	struct json_tree t = { &w, d, cp, d->nevents ? f->all[0] : 0, min_pct };
+
+	json_init(&w, out);
+	json_begin_object(&w);
+	json_key(&w, "cpperf_version");
+	json_string(&w, CPPERF_VERSION);
+	put_experiment(&w, d);
+	put_flat(&w, d, f, t.grand);
+	json_key(&w, "callpath");
+	if (cp_walk(cp, tree_enter, tree_leave, &t) < 0)
+		return -1;
+	put_threads(&w, d);
+	json_end_object(&w);
+	return json_finish(&w);
+}

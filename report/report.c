@@ -1,0 +1,89 @@
+/*
+ * report.c - what `cpperf report` renders, given a loaded experiment.
+ *
+ * rep_render resolves the event and the pruning threshold, builds the
+ * call-path totals (children sorted by the event that is shown; JSON sorts
+ * and prunes by the first event, as docs/json.md says) and the flat
+ * profile, and hands them to the renderer of the chosen format.  Small
+ * helpers the renderers share live here too.
+ */
+#include <string.h>
+#include "report.h"
+
+double rep_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+const char *rep_module_path(const struct rep_data *d, uint32_t module)
+{
+	if (module == SYMTAB_NO_MODULE || module >= d->syms.nmodules)
+		return "";
+	return d->syms.modules[module].path;
+}
+
+const char *rep_module_name(const struct rep_data *d, uint32_t module)
+{
+	const char *path = rep_module_path(d, module), *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The threshold o asks for, or the format's default: text hides what is
+ * below REP_TEXT_MIN_PCT, JSON and folded keep everything. */
+static double min_pct_of(const struct rep_opts *o)
+{
+	if (o->min_pct >= 0)
+		return o->min_pct;
+	return o->format == REP_TEXT ? REP_TEXT_MIN_PCT : 0.0;
+}
+
+static int render_with(const struct rep_data *d, const struct rep_opts *o, uint32_t ev,
+		       const struct cp_tree *cp, const struct flat *f, FILE *out)
+{
+	switch (o->format) {
+	case REP_JSON:
+		return rep_json(out, d, cp, f, min_pct_of(o));
+	case REP_FOLDED:
+		return rep_folded(out, d, cp, ev);
+	case REP_TEXT:
+		break;
+	}
+	if (o->view == REP_CALLPATH)
+		return rep_text_callpath(out, d, cp, ev, min_pct_of(o));
+	return rep_text_flat(out, d, f, ev, min_pct_of(o));
+}
+
+int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
+	       char *err, size_t errlen)
+{
+	struct cp_tree cp;
+	struct flat f;
+	uint32_t ev = 0, sort_ev;
+	int rc;
+
+	if (o->event) {
+		int i = rep_event_index(d, o->event, err, errlen);
+
+		if (i < 0)
+			return 2;
+		ev = (uint32_t)i;
+	}
+	if (d->nevents == 0) {
+		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
+		return -1;
+	}
+	sort_ev = o->format == REP_JSON ? 0 : ev;
+	if (cp_build(&cp, &d->tree, sort_ev, err, errlen) < 0)
+		return -1;
+	if (flat_build(&f, d, &cp, sort_ev, err, errlen) < 0) {
+		cp_release(&cp);
+		return -1;
+	}
+	rc = render_with(d, o, ev, &cp, &f, out);
+	if (rc < 0)
+		snprintf(err, errlen, "error writing the report (disk full? out of memory?)");
+	flat_release(&f);
+	cp_release(&cp);
+	return rc;
+}

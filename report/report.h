@@ -1,0 +1,210 @@
+/*
+ * report.h - the library behind `cpperf report`.
+ *
+ * The pieces, in the order the command uses them:
+ *   experiment.c  find the newest experiment directory, read every profile
+ *                 in it and merge them (exp_*);
+ *   merge.c       fold one profile at a time into a struct rep_data: one
+ *                 symbol table, one call-path tree, per-thread totals
+ *                 (merge_*);
+ *   callpath.c    inclusive totals and sorted children of the merged tree,
+ *                 and a depth-first walk over it (cp_*);
+ *   flat.c        self and total per function, recursion counted once
+ *                 (flat_*);
+ *   text.c, out-json.c, folded.c   the renderers (rep_text_*, rep_json,
+ *                 rep_folded), driven by report.c (rep_render);
+ *   outfile.c     -o FILE written atomically (of_*).
+ * Library functions never print and never exit: they return -1 with a
+ * message in the caller's buffer, and cmd-report.c reports it once.  The
+ * tests in tests/unit/test-report.c call these functions directly.
+ */
+#ifndef CPPERF_REPORT_H
+#define CPPERF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../common/profile.h"
+
+/* ---- merged experiment (merge.c) ---- */
+
+struct rep_event {
+	char *name;
+	uint64_t period;	/* 0 when sampled by frequency */
+	uint64_t freq;
+};
+
+struct rep_thread {
+	int64_t pid;
+	int64_t rank;		/* -1 when not an MPI process */
+	char *host;
+	uint64_t tid;
+	uint64_t *samples;	/* [nevents], in the merged event order */
+};
+
+struct rep_data {
+	char *dir;		/* the experiment directory, as given */
+	uint32_t nprocs;
+	char **argv;		/* command of the first process (lowest rank, pid) */
+	uint32_t argc;
+	int64_t argv_rank, argv_pid;
+	char *call_graph;	/* of the first process */
+	struct rep_event *events;	/* the first profile's order */
+	uint32_t nevents;
+	uint64_t samples, lost, throttled, unwind_complete, unwind_truncated;
+	struct rep_thread *threads;	/* sorted by rank, pid, tid by merge_finish */
+	uint32_t nthreads, threads_alloc;
+	struct symtab syms;
+	struct cct tree;
+	char **names;		/* [syms.nframes] demangled, set by merge_finish */
+};
+
+/* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
+int merge_init(struct rep_data *d);
+void merge_release(struct rep_data *d);
+
+/*
+ * Fold profile p (read from the file called name, used in messages) into d:
+ * its modules and frames are re-interned into d->syms, its nodes replayed
+ * into d->tree, its threads appended.  Events are matched by name; every
+ * profile must have the same set.  Time is linear in p's size.  Returns 0, or
+ * -1 with a message in err (d stays valid but partly merged).
+ */
+int merge_add(struct rep_data *d, const struct profile *p, const char *name,
+	      char *err, size_t errlen);
+
+/* Demangle every frame name once and sort the threads.  Call after the last
+ * merge_add.  Returns 0, or -1 when memory is short. */
+int merge_finish(struct rep_data *d, char *err, size_t errlen);
+
+/* Index of the event called name, or -1 with err listing the events. */
+int rep_event_index(const struct rep_data *d, const char *name,
+		    char *err, size_t errlen);
+
+/* ---- experiment directories (experiment.c) ---- */
+
+/* Find the newest (by mtime) directory named cpperf-* in parent and write its
+ * path to out.  Returns 0, or -1 with a message when there is none. */
+int exp_find_newest(const char *parent, char *out, size_t outlen,
+		    char *err, size_t errlen);
+
+/*
+ * Read every *.cpprof of dir (files whose name starts with '.' are
+ * temporaries and skipped) and merge them into d, which this function
+ * initialises.  Returns 0, or -1 with a message naming the directory or the
+ * file that is wrong; d is then released.
+ */
+int exp_load(struct rep_data *d, const char *dir, char *err, size_t errlen);
+
+/* ---- call-path tree analysis (callpath.c) ---- */
+
+struct cp_tree {
+	const struct cct *cct;
+	uint32_t nevents;
+	uint64_t *total;	/* [nnodes * nevents] inclusive counts */
+	uint32_t *first;	/* [nnodes + 1] offsets into kids */
+	uint32_t *kids;		/* children of each node, by total descending */
+};
+
+/* Compute inclusive totals and children lists of t (sorted by the total of
+ * event sort_event, then by node id).  Linear apart from the sorts.  Returns
+ * 0, or -1 when memory is short. */
+int cp_build(struct cp_tree *cp, const struct cct *t, uint32_t sort_event,
+	     char *err, size_t errlen);
+void cp_release(struct cp_tree *cp);
+
+static inline const uint64_t *cp_total(const struct cp_tree *cp, uint32_t node)
+{
+	return cp->total + (size_t)node * cp->nevents;
+}
+
+/*
+ * Visit the tree depth first, children in sorted order, starting with the
+ * root at depth 0.  enter returns 1 to descend into the node's children, 0 to
+ * skip them, or a negative value to stop the walk (cp_walk then returns that
+ * value).  leave, when not NULL, is called for every node entered, after its
+ * children.  Uses no recursion; returns 0, or -1 when memory is short.
+ */
+typedef int (*cp_visit)(void *ctx, uint32_t node, uint32_t depth);
+int cp_walk(const struct cp_tree *cp, cp_visit enter, cp_visit leave, void *ctx);
+
+/* ---- flat profile (flat.c) ---- */
+
+/* One function: (demangled name, module).  Strings belong to rep_data. */
+struct flat_fn {
+	const char *name;
+	uint32_t module;	/* index into syms.modules or SYMTAB_NO_MODULE */
+	const char *file;	/* of the first frame seen */
+	uint32_t line;
+	uint64_t *self;		/* [nevents] */
+	uint64_t *total;	/* [nevents]: samples with the function on the path */
+};
+
+struct flat {
+	struct flat_fn *fns;	/* sorted by self of sort_event desc, then name */
+	uint32_t nfns;
+	uint32_t nevents;
+	uint64_t *all;		/* [nevents] all samples (the root's total) */
+	uint64_t *counts;	/* storage for self and total */
+};
+
+/* Build the flat profile of d from cp (built over d->tree).  Totals count
+ * a sample once per function even under recursion.  Returns 0, or -1 when
+ * memory is short. */
+int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *cp,
+	       uint32_t sort_event, char *err, size_t errlen);
+void flat_release(struct flat *f);
+
+/* ---- rendering (report.c, text.c, out-json.c, folded.c) ---- */
+
+enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED };
+enum rep_view { REP_FLAT, REP_CALLPATH };
+
+#define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
+
+struct rep_opts {
+	enum rep_format format;
+	enum rep_view view;
+	const char *event;	/* NULL: the first event */
+	double min_pct;		/* < 0: the format's default */
+};
+
+/* Render d as o asks onto out.  Returns 0, 2 when o->event is unknown (err
+ * lists the events), or -1 with a message (memory, write error). */
+int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
+	       char *err, size_t errlen);
+
+/* Percentage part/whole*100, 0 when whole is 0. */
+double rep_pct(uint64_t part, uint64_t whole);
+/* The last path component of a module path ("" for no module). */
+const char *rep_module_name(const struct rep_data *d, uint32_t module);
+const char *rep_module_path(const struct rep_data *d, uint32_t module);
+
+int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
+		  uint32_t event, double min_pct);
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+		      uint32_t event, double min_pct);
+int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+	     const struct flat *f, double min_pct);
+int rep_folded(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+	       uint32_t event);
+
+/* ---- -o FILE (outfile.c) ---- */
+
+struct outfile {
+	FILE *f;		/* where to write */
+	char *path;		/* NULL for stdout */
+	char *tmp;		/* temporary name beside path */
+};
+
+/* Open path for writing through a temporary file in the same directory
+ * (NULL or "-" means stdout).  Returns 0, or -1 with a message naming path. */
+int of_open(struct outfile *o, const char *path, char *err, size_t errlen);
+/* Flush, close and rename into place.  Returns 0, or -1 with a message (the
+ * temporary is then removed). */
+int of_commit(struct outfile *o, char *err, size_t errlen);
+/* Drop the output: close and remove the temporary. */
+void of_abort(struct outfile *o);
+
+#endif

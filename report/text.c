@@ -1,0 +1,181 @@
+/*
+ * text.c - `cpperf report --format=text`: aligned, perf-report-like text.
+ *
+ * A header says what was measured (command, processes, samples, lost,
+ * unwinding quality, the event shown); then either the flat profile (one
+ * row per function: self%, total%, self and total samples, function,
+ * module, file:line) or the call-path tree (indented two spaces per level,
+ * total% and self% per node).  Both hide what is below --min-pct of the
+ * event shown and say how much they hid.  Names are printed with control
+ * characters replaced so a hostile name cannot break the layout.
+ */
+#include <string.h>
+#include "report.h"
+
+#define TEXT_MAX_NAME 60	/* widest function column */
+
+/* Print s with control characters as '?', then pad to width. */
+static void put_clean(FILE *out, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s; s++, n++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+	for (; n < width; n++)
+		fputc(' ', out);
+}
+
+static void put_where(FILE *out, const char *file, uint32_t line)
+{
+	if (!*file)
+		return;
+	fputs("  ", out);
+	put_clean(out, file, 0);
+	if (line)
+		fprintf(out, ":%u", line);
+}
+
+/* The header common to both views. */
+static void put_header(FILE *out, const struct rep_data *d, uint32_t event)
+{
+	const struct rep_event *ev = &d->events[event];
+	uint64_t unw = d->unwind_complete + d->unwind_truncated;
+
+	fputs("# cpperf report: ", out);
+	put_clean(out, d->dir ? d->dir : "", 0);
+	fputs("\n# command:", out);
+	for (uint32_t i = 0; i < d->argc; i++) {
+		fputc(' ', out);
+		put_clean(out, d->argv[i], 0);
+	}
+	fprintf(out, "\n# processes: %u, threads: %u, samples: %llu (lost %llu, "
+		"throttled %llu), complete unwinds: %.1f%%\n", d->nprocs, d->nthreads,
+		(unsigned long long)d->samples, (unsigned long long)d->lost,
+		(unsigned long long)d->throttled,
+		unw ? rep_pct(d->unwind_complete, unw) : 100.0);
+	fputs("# event: ", out);
+	put_clean(out, ev->name, 0);
+	if (ev->period)
+		fprintf(out, " (period %llu)", (unsigned long long)ev->period);
+	else
+		fprintf(out, " (%llu Hz)", (unsigned long long)ev->freq);
+	for (uint32_t e = 0, n = 0; e < d->nevents; e++) {
+		if (e == event)
+			continue;
+		fputs(n++ ? ", " : "; also recorded (--event=NAME): ", out);
+		put_clean(out, d->events[e].name, 0);
+	}
+	fputs("\n#\n", out);
+}
+
+/* Widths of the function and module columns, at least their titles'. */
+static void column_widths(const struct rep_data *d, const struct flat *f, int *fw, int *mw)
+{
+	size_t w = strlen("function"), m = strlen("module");
+
+	for (uint32_t i = 0; i < f->nfns; i++) {
+		size_t n = strlen(f->fns[i].name), k = strlen(rep_module_name(d, f->fns[i].module));
+
+		w = n > w ? n : w;
+		m = k > m ? k : m;
+	}
+	*fw = (int)(w > TEXT_MAX_NAME ? TEXT_MAX_NAME : w);
+	*mw = (int)(m > TEXT_MAX_NAME ? TEXT_MAX_NAME : m);
+}
+
+static bool row_shown(const struct flat_fn *fn, uint32_t event, uint64_t all,
+		      double min_pct)
+{
+	return fn->total[event] && rep_pct(fn->total[event], all) >= min_pct;
+}
+
+int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
+		  uint32_t event, double min_pct)
+{
+	uint64_t all = f->all[event];
+	uint32_t hidden = 0;
+	int w, mw;
+
+	column_widths(d, f, &w, &mw);
+	put_header(out, d, event);
+	fprintf(out, "#  self%%  total%%        self       total  %-*s  %-*s  file:line\n",
+		w, "function", mw, "module");
+	for (uint32_t i = 0; i < f->nfns; i++) {
+		const struct flat_fn *fn = &f->fns[i];
+
+		if (!row_shown(fn, event, all, min_pct)) {
+			hidden++;
+			continue;
+		}
+		fprintf(out, "%7.2f %7.2f %11llu %11llu  ", rep_pct(fn->self[event], all),
+			rep_pct(fn->total[event], all), (unsigned long long)fn->self[event],
+			(unsigned long long)fn->total[event]);
+		put_clean(out, fn->name, w);
+		fputs("  ", out);
+		put_clean(out, rep_module_name(d, fn->module), fn->file[0] ? mw : 0);
+		put_where(out, fn->file, fn->line);
+		fputc('\n', out);
+	}
+	if (all == 0)
+		fputs("# no samples of this event\n", out);
+	if (hidden)
+		fprintf(out, "# %u function%s below %g%% not shown (--min-pct=0 shows all)\n",
+			hidden, hidden == 1 ? "" : "s", min_pct);
+	fputs("# call paths: cpperf report --view=callpath\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
+struct text_tree {
+	FILE *out;
+	const struct rep_data *d;
+	const struct cp_tree *cp;
+	uint32_t event;
+	uint64_t grand;
+	double min_pct;
+	uint32_t pruned;
+};
+
+static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
+{
+	struct text_tree *t = ctx;
+	uint64_t total = cp_total(t->cp, node)[t->event];
+	uint64_t self = cct_self(t->cp->cct, node)[t->event];
+
+	if (node == CCT_ROOT)
+		return 1;
+	if (total == 0 || rep_pct(total, t->grand) < t->min_pct) {
+		t->pruned++;
+		return 0;
+	}
+	uint32_t fr = t->cp->cct->frame[node];
+	const struct sym_frame *sf = &t->d->syms.frames[fr];
+
+	fprintf(t->out, "%7.2f %7.2f  %*s", rep_pct(total, t->grand),
+		rep_pct(self, t->grand), (int)(2 * (depth - 1)), "");
+	put_clean(t->out, t->d->names[fr], 0);
+	if (sf->module != SYMTAB_NO_MODULE) {
+		fputs("  [", t->out);
+		put_clean(t->out, rep_module_name(t->d, sf->module), 0);
+		fputc(']', t->out);
+	}
+	put_where(t->out, sf->file, sf->line);
+	fputc('\n', t->out);
+	return 1;
+}
+
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+		      uint32_t event, double min_pct)
+{
+	struct text_tree t = { out, d, cp, event, cp_total(cp, CCT_ROOT)[event], min_pct, 0 };
+
+	put_header(out, d, event);
+	fputs("# total%   self%  call path (outermost first)\n", out);
+	if (cp_walk(cp, tree_enter, NULL, &t) < 0)
+		return -1;
+	if (t.grand == 0)
+		fputs("# no samples of this event\n", out);
+	if (t.pruned)
+		fprintf(out, "# %u subtree%s below %g%% not shown (--min-pct=0 shows all)\n",
+			t.pruned, t.pruned == 1 ? "" : "s", min_pct);
+	return ferror(out) ? -1 : 0;
+}
