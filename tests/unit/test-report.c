@@ -1,0 +1,501 @@
+/*
+ * test-report.c - unit tests of the report library (report/report.h).
+ *
+ * Profiles are built in memory (a recursive path a->b->a->b, a C++ frame,
+ * two processes sharing frames under different ids), written with
+ * profile_write into a temporary experiment directory and loaded back with
+ * exp_load, so reading, merging, the flat and call-path analyses and the
+ * renderers are checked against numbers worked out by hand.  JSON output
+ * is parsed with jq.  The same two profiles are committed as
+ * tests/data/report-exp (used by tests/integration/report-cli.t); running
+ * `test-report --write-data DIR` regenerates them, and a test here checks
+ * that the committed copy still loads with the same numbers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "../../report/report.h"
+#include "../../report/json.h"
+
+#define ERRLEN 1024
+
+/* ---- building profiles ---- */
+
+static char *xstrdup(const char *s)
+{
+	char *r = strdup(s);
+
+	if (!r)
+		abort();
+	return r;
+}
+
+static void set_common(struct profile *p, int64_t pid, uint64_t tid0)
+{
+	static const char *const argv[] = { "./app", "--size", "10" };
+
+	p->argc = 3;
+	p->argv = calloc(3, sizeof(*p->argv));
+	for (int i = 0; i < 3; i++)
+		p->argv[i] = xstrdup(argv[i]);
+	p->host = xstrdup("node1");
+	p->pid = pid;
+	p->backend = xstrdup("perf");
+	p->call_graph = xstrdup("dwarf");
+	p->nevents = 2;
+	p->events = calloc(2, sizeof(*p->events));
+	p->events[0] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 0 };
+	p->events[1] = (struct prof_event){ xstrdup("instructions"), 0, 500, 1 };
+	p->nthreads = 2;
+	p->threads = calloc(2, sizeof(*p->threads));
+	for (uint32_t i = 0; i < 2; i++) {
+		p->threads[i].tid = tid0 + i;
+		p->threads[i].samples = calloc(2, sizeof(uint64_t));
+	}
+	if (cct_init(&p->tree, 2) < 0)
+		abort();
+}
+
+static void add_path(struct profile *p, const uint32_t *frames, size_t n,
+		     uint64_t cycles, uint64_t instr)
+{
+	uint32_t leaf = cct_path(&p->tree, frames, n);
+	uint64_t *self = cct_self(&p->tree, leaf);
+
+	self[0] += cycles;
+	self[1] += instr;
+	p->samples += cycles + instr;
+}
+
+/* Process 1: main->a->b->a->b 10, main->a 5, main->c (libm) 3, main 2
+ * (cycles); instructions 20, 1, 3, 0. */
+static void make_proc1(struct profile *p)
+{
+	profile_init(p);
+	set_common(p, 100, 100);
+	uint32_t app = symtab_module(&p->syms, "/opt/app/bin/app", "abcd");
+	uint32_t libm = symtab_module(&p->syms, "/lib/libm.so.6", "");
+	uint32_t m = symtab_frame(&p->syms, app, "main", "app.c", 10);
+	uint32_t a = symtab_frame(&p->syms, app, "a", "app.c", 20);
+	uint32_t b = symtab_frame(&p->syms, app, "b", "app.c", 30);
+	uint32_t c = symtab_frame(&p->syms, libm, "c", "", 0);
+
+	add_path(p, (uint32_t[]){ m, a, b, a, b }, 5, 10, 20);
+	add_path(p, (uint32_t[]){ m, a }, 2, 5, 1);
+	add_path(p, (uint32_t[]){ m, c }, 2, 3, 3);
+	add_path(p, (uint32_t[]){ m }, 1, 2, 0);
+	p->threads[0].samples[0] = 15;
+	p->threads[0].samples[1] = 21;
+	p->threads[1].samples[0] = 5;
+	p->threads[1].samples[1] = 3;
+	p->unwind_complete = 18;
+	p->unwind_truncated = 2;
+	p->lost = 1;
+}
+
+/* Process 2 (frames interned in another order, events listed in another
+ * order): main->a->b 4, main->foo::bar(int, char) 6 (cycles); instructions
+ * 2 and 0. */
+static void make_proc2(struct profile *p)
+{
+	profile_init(p);
+	set_common(p, 200, 200);
+	free(p->events[0].name);
+	free(p->events[1].name);
+	p->events[0] = (struct prof_event){ xstrdup("instructions"), 0, 500, 0 };
+	p->events[1] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 1 };
+	uint32_t app = symtab_module(&p->syms, "/opt/app/bin/app", "abcd");
+	uint32_t fb = symtab_frame(&p->syms, app, "_ZN3foo3barEic", "foo.cc", 5);
+	uint32_t b = symtab_frame(&p->syms, app, "b", "app.c", 30);
+	uint32_t a = symtab_frame(&p->syms, app, "a", "app.c", 20);
+	uint32_t m = symtab_frame(&p->syms, app, "main", "app.c", 10);
+
+	add_path(p, (uint32_t[]){ m, a, b }, 3, 2, 4);	/* instr, cycles */
+	add_path(p, (uint32_t[]){ m, fb }, 2, 0, 6);
+	p->threads[0].samples[0] = 2;
+	p->threads[0].samples[1] = 10;
+	p->unwind_complete = 10;
+}
+
+static int write_experiment(const char *dir, char *err)
+{
+	struct profile p1, p2;
+	int rc;
+
+	make_proc1(&p1);
+	make_proc2(&p2);
+	rc = profile_write(&p1, dir, "app.100" PROFILE_SUFFIX, err, ERRLEN);
+	if (rc == 0)
+		rc = profile_write(&p2, dir, "app.200" PROFILE_SUFFIX, err, ERRLEN);
+	profile_release(&p1);
+	profile_release(&p2);
+	return rc;
+}
+
+/* ---- helpers ---- */
+
+static char tmpdir[256];
+
+static void sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		printf("# command failed: %s\n", cmd);
+}
+
+static const struct flat_fn *find_fn(const struct flat *f, const char *name)
+{
+	for (uint32_t i = 0; i < f->nfns; i++)
+		if (!strcmp(f->fns[i].name, name))
+			return &f->fns[i];
+	return NULL;
+}
+
+/* Render d with o into a string (caller frees). */
+static char *render(const struct rep_data *d, const struct rep_opts *o, int *rc)
+{
+	char *buf = NULL, err[ERRLEN];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	*rc = rep_render(d, o, f, err, sizeof(err));
+	fclose(f);
+	if (*rc)
+		printf("# rep_render: %s\n", err);
+	return buf;
+}
+
+/* Run jq -r FILTER over file and return its first output line (static). */
+static const char *jq(const char *file, const char *filter)
+{
+	static char line[4096];
+	char cmd[4096];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "jq -r '%s' '%s' 2>&1", filter, file);
+	line[0] = '\0';
+	if (!(p = popen(cmd, "r")))
+		return "";
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	pclose(p);
+	return line;
+}
+
+static void save(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* ---- tests ---- */
+
+/* Checks that hold for the two-process experiment wherever it is stored. */
+static void check_merged(const struct rep_data *d, const char *what)
+{
+	struct cp_tree cp;
+	struct flat f;
+	char err[ERRLEN], name[256];
+
+	is_int(d->nprocs, 2, "processes");
+	is_int(d->nevents, 2, "events");
+	is_str(d->events[0].name, "cycles", "first event is the first profile's");
+	is_int(d->samples, 44 + 12, "samples summed over processes");
+	is_int(d->nthreads, 4, "threads of both processes");
+	if (cp_build(&cp, &d->tree, 0, err, sizeof(err)) < 0 ||
+	    flat_build(&f, d, &cp, 0, err, sizeof(err)) < 0) {
+		ok(0, err);
+		return;
+	}
+	is_int(cp_total(&cp, CCT_ROOT)[0], 30, "root total cycles");
+	is_int(cp_total(&cp, CCT_ROOT)[1], 26, "root total instructions (events matched by name)");
+	static const struct { const char *fn; uint64_t self, total, itotal; } want[] = {
+		{ "main", 2, 30, 26 }, { "a", 5, 19, 23 }, { "b", 14, 14, 22 },
+		{ "c", 3, 3, 3 }, { "foo::bar(int, char)", 6, 6, 0 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct flat_fn *fn = find_fn(&f, want[i].fn);
+
+		snprintf(name, sizeof(name), "%s: %s found", what, want[i].fn);
+		if (!ok(fn, name))
+			continue;
+		snprintf(name, sizeof(name), "%s: %s self", what, want[i].fn);
+		is_int(fn->self[0], want[i].self, name);
+		snprintf(name, sizeof(name), "%s: %s total (recursion counted once)", what,
+			 want[i].fn);
+		is_int(fn->total[0], want[i].total, name);
+		snprintf(name, sizeof(name), "%s: %s total instructions", what, want[i].fn);
+		is_int(fn->total[1], want[i].itotal, name);
+	}
+	is_int(f.nfns, 5, "five functions");
+	is_str(f.fns[0].name, "b", "flat sorted by self: b first");
+	is_str(f.fns[4].name, "main", "main last (self 2)");
+	flat_release(&f);
+	cp_release(&cp);
+}
+
+static void test_load_and_merge(const char *exp)
+{
+	struct rep_data d;
+	char err[ERRLEN];
+
+	if (!ok(exp_load(&d, exp, err, sizeof(err)) == 0, "exp_load of two profiles")) {
+		printf("# %s\n", err);
+		return;
+	}
+	check_merged(&d, "merged");
+	is_str(d.argv[0], "./app", "command of the first process");
+	is_int(d.argv_pid, 100, "first process is the lowest pid");
+	is_int(d.threads[0].tid, 100, "threads sorted");
+	is_int(d.threads[2].samples[0], 10, "thread samples remapped to merged event order");
+	merge_release(&d);
+}
+
+static void test_folded(const struct rep_data *d)
+{
+	struct rep_opts o = { REP_FOLDED, REP_FLAT, NULL, -1 };
+	int rc;
+	char *out = render(d, &o, &rc);
+
+	is_int(rc, 0, "folded renders");
+	is_str(out, "main 2\nmain;a 5\nmain;a;b 4\nmain;a;b;a;b 10\n"
+	       "main;foo::bar(int,_char) 6\nmain;c 3\n", "folded lines (cycles)");
+	free(out);
+	o.event = "instructions";
+	out = render(d, &o, &rc);
+	is_str(out, "main;a 1\nmain;a;b 2\nmain;a;b;a;b 20\nmain;c 3\n",
+	       "folded lines (--event=instructions)");
+	free(out);
+	o.event = "nope";
+	out = render(d, &o, &rc);
+	is_int(rc, 2, "unknown --event is a usage error");
+	free(out);
+}
+
+static void test_json(const struct rep_data *d)
+{
+	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1 };
+	char path[512];
+	int rc;
+	char *out = render(d, &o, &rc);
+
+	is_int(rc, 0, "json renders");
+	snprintf(path, sizeof(path), "%s/report.json", tmpdir);
+	save(path, out ? out : "");
+	free(out);
+	is_str(jq(path, "keys | join(\",\")"),
+	       "callpath,cpperf_version,experiment,flat,threads", "json top-level keys");
+	is_str(jq(path, ".cpperf_version"), CPPERF_VERSION, "cpperf_version");
+	is_str(jq(path, ".experiment.command | join(\" \")"), "./app --size 10", "command");
+	is_str(jq(path, ".experiment.processes"), "2", "processes");
+	is_str(jq(path, ".experiment.events | map(\"\\(.name)=\\(.period // .frequency)\") | join(\",\")"),
+	       "cycles=1000,instructions=500", "events with period or frequency");
+	is_str(jq(path, ".experiment.events[1] | has(\"frequency\")"), "true", "frequency key");
+	is_str(jq(path, ".experiment.samples"), "56", "samples");
+	is_str(jq(path, ".experiment.lost"), "1", "lost");
+	is_str(jq(path, ".experiment.unwind_complete_pct"), "93.3333", "unwind_complete_pct");
+	is_str(jq(path, ".experiment.call_graph"), "dwarf", "call_graph");
+	is_str(jq(path, ".flat | map(.function) | join(\",\")"),
+	       "b,foo::bar(int, char),a,c,main", "flat order: self desc, then name");
+	is_str(jq(path, ".flat[] | select(.function==\"a\") | \"\\(.self.cycles) \\(.total.cycles) \\(.total.instructions) \\(.module) \\(.module_name) \\(.file):\\(.line)\""),
+	       "5 19 23 /opt/app/bin/app app app.c:20", "flat entry for a");
+	is_str(jq(path, ".flat[] | select(.function==\"main\") | \"\\(.self_pct) \\(.total_pct)\""),
+	       "6.66667 100", "main percentages");
+	is_str(jq(path, "[.flat[].total_pct] | max"), "100", "no total_pct above 100");
+	is_str(jq(path, ".callpath | \"\\(.function) \\(.total.cycles) \\(.children | length)\""),
+	       "<root> 30 1", "callpath root");
+	is_str(jq(path, "[.callpath | .. | objects | select(has(\"children\")) | .function] | join(\",\")"),
+	       "<root>,main,a,b,a,b,foo::bar(int, char),c", "callpath nodes in order");
+	is_str(jq(path, ".callpath.children[0].children[0].children[0].children[0] | \"\\(.function) \\(.self.cycles) \\(.total.cycles) \\(.total_pct)\""),
+	       "a 0 10 33.3333", "deep node counts");
+	is_str(jq(path, ".threads | map(\"\\(.pid)/\\(.tid)/\\(.rank)/\\(.host)/\\(.samples.cycles)\") | join(\",\")"),
+	       "100/100/null/node1/15,100/101/null/node1/5,200/200/null/node1/10,200/201/null/node1/0",
+	       "threads");
+
+	o.min_pct = 25;
+	out = render(d, &o, &rc);
+	save(path, out ? out : "");
+	free(out);
+	is_str(jq(path, "[.callpath | .. | objects | select(has(\"children\")) | .function] | join(\",\")"),
+	       "<root>,main,a,b,a,b", "--min-pct=25 prunes the json tree (first event)");
+	is_str(jq(path, ".flat | length"), "5", "--min-pct leaves json flat whole");
+}
+
+static void test_text(const struct rep_data *d)
+{
+	struct rep_opts o = { REP_TEXT, REP_FLAT, NULL, -1 };
+	int rc;
+	char *out = render(d, &o, &rc);
+
+	is_int(rc, 0, "text flat renders");
+	ok(out && strstr(out, "  46.67   46.67          14          14  b "),
+	   "text flat row for b");
+	ok(out && strstr(out, "# event: cycles (period 1000)"), "text header names the event");
+	free(out);
+	o.view = REP_CALLPATH;
+	o.min_pct = 15;
+	out = render(d, &o, &rc);
+	is_int(rc, 0, "text callpath renders");
+	ok(out && strstr(out, " 100.00    6.67  main  [app]  app.c:10\n"
+			  "  63.33   16.67    a  [app]  app.c:20\n"
+			  "  46.67   13.33      b  [app]  app.c:30\n"), "text callpath tree");
+	ok(out && strstr(out, "# 1 subtree below 15% not shown"), "text callpath says what it pruned");
+	if (out && !strstr(out, "100.00"))
+		printf("# %s", out);
+	free(out);
+}
+
+/* Load dir, releasing it when it loads; true when loading failed. */
+static bool load_fails(const char *dir, char *err)
+{
+	struct rep_data d;
+
+	if (exp_load(&d, dir, err, ERRLEN) < 0)
+		return true;
+	merge_release(&d);
+	return false;
+}
+
+static void test_errors(const char *exp)
+{
+	char err[ERRLEN], dir[512], path[1024];
+
+	snprintf(dir, sizeof(dir), "%s/missing", tmpdir);
+	ok(load_fails(dir, err) && strstr(err, dir), "missing dir: error names it");
+	snprintf(dir, sizeof(dir), "%s/empty", tmpdir);
+	mkdir(dir, 0755);
+	ok(load_fails(dir, err) && strstr(err, "no profiles"),
+	   "empty dir: no profiles");
+	snprintf(path, sizeof(path), "%s/app.100" PROFILE_SUFFIX, exp);
+	ok(load_fails(path, err) && strstr(err, "not a directory"),
+	   "a file is not a directory");
+
+	/* A temporary file of the writer is skipped. */
+	snprintf(dir, sizeof(dir), "%s/withtmp", tmpdir);
+	sh("mkdir -p '%s' && cp '%s'/app.100.cpprof '%s'/ && echo junk > '%s'/.app.300.cpprof.tmp",
+	   dir, exp, dir, dir);
+	sh("echo junk > '%s/.hidden%s'", dir, PROFILE_SUFFIX);
+	ok(!load_fails(dir, err), "temporary files are skipped");
+
+	/* Truncated: half of a valid file. */
+	snprintf(dir, sizeof(dir), "%s/trunc", tmpdir);
+	sh("mkdir -p '%s' && cp '%s'/*.cpprof '%s'/", dir, exp, dir);
+	snprintf(path, sizeof(path), "%s/app.200" PROFILE_SUFFIX, dir);
+	struct stat st;
+
+	if (stat(path, &st) == 0 && truncate(path, st.st_size / 2) == 0)
+		ok(load_fails(dir, err) && strstr(err, path),
+		   "truncated profile: error names the file");
+	else
+		ok(0, "truncate a copy");
+	printf("# %s\n", err);
+
+	/* Different events. */
+	struct profile p;
+
+	snprintf(dir, sizeof(dir), "%s/events", tmpdir);
+	sh("mkdir -p '%s' && cp '%s'/app.100.cpprof '%s'/", dir, exp, dir);
+	make_proc1(&p);
+	free(p.events[1].name);
+	p.events[1].name = xstrdup("task-clock");
+	if (profile_write(&p, dir, "app.300" PROFILE_SUFFIX, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	profile_release(&p);
+	ok(load_fails(dir, err) && strstr(err, "app.300") &&
+	   strstr(err, "task-clock"), "different event lists: error names file and events");
+	printf("# %s\n", err);
+}
+
+static void test_newest(void)
+{
+	char dir[512], out[1024], err[ERRLEN];
+
+	snprintf(dir, sizeof(dir), "%s/cwd", tmpdir);
+	sh("mkdir -p '%s/cpperf-old' '%s/cpperf-new'", dir, dir);
+	sh("touch -d '2020-01-01' '%s/cpperf-new' && touch -d '2021-01-01' '%s/cpperf-old'",
+	   dir, dir);
+	sh("touch '%s/cpperf-newest-file'%s", dir, "");
+	ok(exp_find_newest(dir, out, sizeof(out), err, sizeof(err)) == 0 &&
+	   strstr(out, "cpperf-old"), "newest experiment by mtime, files ignored");
+	snprintf(dir, sizeof(dir), "%s/empty", tmpdir);
+	ok(exp_find_newest(dir, out, sizeof(out), err, sizeof(err)) < 0 &&
+	   strstr(err, "no experiment directory"), "no experiment: error");
+}
+
+static void test_json_escaping(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_write_string(f, "q\"b\\s/\x01\x1f\x7f\n\t\xc3\xa9\xff\xc0\xaf\xed\xa0\x80\xf0\x9f\x98\x80|");
+	fclose(f);
+	is_str(buf, "\"q\\\"b\\\\s/\\u0001\\u001f\\u007f\\n\\t\xc3\xa9\\ufffd\\ufffd\\ufffd"
+	       "\\ufffd\\ufffd\\ufffd\xf0\x9f\x98\x80|\"", "json string escaping");
+	free(buf);
+}
+
+static void test_committed_data(void)
+{
+	const char *top = getenv("CPPERF_TOP");
+	char dir[1024], err[ERRLEN];
+	struct rep_data d;
+
+	snprintf(dir, sizeof(dir), "%s/tests/data/report-exp", top ? top : ".");
+	if (!ok(exp_load(&d, dir, err, sizeof(err)) == 0, "tests/data/report-exp loads")) {
+		printf("# %s (regenerate: build/test/test-report --write-data %s)\n", err, dir);
+		return;
+	}
+	check_merged(&d, "committed");
+	merge_release(&d);
+}
+
+int main(int argc, char **argv)
+{
+	char exp[512], err[ERRLEN];
+	struct rep_data d;
+
+	if (argc == 3 && !strcmp(argv[1], "--write-data")) {
+		if (write_experiment(argv[2], err) < 0) {
+			fprintf(stderr, "test-report: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	snprintf(tmpdir, sizeof(tmpdir), "%s/cpperf-report-test.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	snprintf(exp, sizeof(exp), "%s/exp", tmpdir);
+	mkdir(exp, 0755);
+	if (!ok(write_experiment(exp, err) == 0, "write two profiles"))
+		printf("# %s\n", err);
+	test_load_and_merge(exp);
+	if (exp_load(&d, exp, err, sizeof(err)) == 0) {
+		test_folded(&d);
+		test_json(&d);
+		test_text(&d);
+		merge_release(&d);
+	}
+	test_errors(exp);
+	test_newest();
+	test_json_escaping();
+	test_committed_data();
+	sh("rm -rf '%s'%s", tmpdir, "");
+	return tap_done();
+}
