@@ -16,17 +16,40 @@
 #include <elfutils/libdwfl.h>
 #include "symbolize.h"
 
-/* One cached lookup address: its frames are ids[first .. first+count). */
-struct sym_cache_slot {
-	uint64_t addr;
-	uint32_t first;
-	uint16_t count;		/* 0: empty slot */
-	uint16_t unknown;	/* resolved while no module covered addr */
+/* Registers the fast unwinder follows through frames: the callee-saved
+ * rbx, rbp, r12..r15 and the return address (rip); rsp is the CFA. */
+#define SYM_NRULES 7
+
+/* How a caller's register is found from this frame's state. */
+enum sym_how { SYM_SAME, SYM_UNDEF, SYM_AT, SYM_VAL };
+
+struct sym_reg_rule {
+	int8_t how;		/* enum sym_how */
+	int8_t base;		/* -1: the CFA, else a DWARF register */
+	int32_t off;		/* SYM_AT: *(base+off), SYM_VAL: base+off */
 };
 
-/* Open-addressing cache addr -> frames, and the pool of frame ids. */
-struct sym_cache {
-	struct sym_cache_slot *slots;
+/* What an unwind step from this lookup address needs: rule_state says
+ * whether the rule was derived yet and whether the fast path can use it. */
+enum sym_rule_state { SYM_RULE_NONE, SYM_RULE_OK, SYM_RULE_LAST, SYM_RULE_SLOW };
+
+/* Everything cached about one lookup address (see pctab.c). */
+struct sym_pc {
+	uint64_t addr;
+	bool used;
+	bool unknown;		/* frames made while no module covered addr */
+	uint8_t rule_state;	/* enum sym_rule_state */
+	int8_t cfa_reg;
+	uint16_t nframes;	/* 0: not resolved yet */
+	uint32_t first;		/* frames are pctab.ids[first .. +nframes) */
+	int32_t cfa_off;	/* CFA = cfa_reg + cfa_off */
+	struct sym_reg_rule rules[SYM_NRULES];
+};
+
+/* Open-addressing table lookup address -> struct sym_pc, and the pool of
+ * frame ids they point into.  Grows with distinct addresses, not samples. */
+struct sym_pctab {
+	struct sym_pc *slots;
 	uint32_t nslots, used;	/* nslots is a power of two or 0 */
 	uint32_t *ids;
 	uint32_t nids, ids_alloc;
@@ -44,7 +67,7 @@ struct sym_session {
 	uint64_t *out;
 	int max, n;
 	bool read_failed;	/* a memory read failed since the last frame */
-	struct sym_cache cache;
+	struct sym_pctab pcs;
 };
 
 /* session.c: re-read /proc/PID/maps, adding new modules (old ones stay).
@@ -59,7 +82,31 @@ uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod);
  * Returns 0, or -1 with a message in err. */
 int sym_attach(struct sym_session *s, char *err, size_t errlen);
 
-/* resolve.c: free the address cache. */
-void sym_cache_release(struct sym_cache *c);
+/* pctab.c: the entry of addr, created (zeroed but for addr) when absent.
+ * NULL only when memory is short.  Pointers stay valid until the next
+ * call that may create. */
+struct sym_pc *sym_pc_get(struct sym_pctab *t, uint64_t addr);
+
+/* pctab.c: append n frame ids to the pool; returns the index of the first
+ * or UINT32_MAX when memory is short. */
+uint32_t sym_pc_add_ids(struct sym_pctab *t, const uint32_t *ids, int n);
+
+/* pctab.c: free the table. */
+void sym_pctab_release(struct sym_pctab *t);
+
+/* rules.c: unwind st with the cached CFI rules alone.  Returns the frame
+ * count, or -1 when some frame needs libdwfl (no CFI, an expression the
+ * fast path does not evaluate, a signal frame, a register not followed). */
+int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
+		    uint64_t *addrs, int max, bool *complete);
+
+/* unwind.c: unwind st with libdwfl alone (the general path; the unit test
+ * compares it with the fast one).  Returns the frame count. */
+int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
+		    uint64_t *addrs, int max, bool *complete);
+
+/* unwind.c: read a word of the sample's memory (copy, else live unless
+ * inside the live stack).  Returns false when it cannot be read. */
+bool sym_read_word(const struct sym_session *s, uint64_t addr, uint64_t *result);
 
 #endif

@@ -13,9 +13,8 @@
  * but in no symbol "[0x<offset in module>]" with that module, so that
  * equal code gives equal frames across processes despite ASLR.
  *
- * Results are cached in an open-addressing hash keyed by the address; the
- * frame ids live in one growing pool.  Memory grows with the number of
- * distinct addresses sampled, not with the number of samples.
+ * Results are cached in the session's per-address table (pctab.c); memory
+ * grows with the number of distinct addresses sampled, not with samples.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,78 +22,10 @@
 #include <string.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include "../common/hash.h"
 #include "internal.h"
 
 /* Deepest inline chain kept for one address. */
 #define SYM_MAX_INLINE 64
-
-/* The slot holding addr, or the empty slot where it would go; NULL when the
- * table is empty. */
-static struct sym_cache_slot *sym_cache_find(struct sym_cache *c, uint64_t addr)
-{
-	if (!c->nslots)
-		return NULL;
-	uint32_t mask = c->nslots - 1;
-	for (uint32_t i = (uint32_t)hash_u64(addr) & mask;; i = (i + 1) & mask) {
-		struct sym_cache_slot *e = &c->slots[i];
-		if (!e->count || e->addr == addr)
-			return e;
-	}
-}
-
-/* Double the slot table (keeping the load under one half).  Returns 0 or
- * -1 when memory is short (the old table stays). */
-static int sym_cache_grow(struct sym_cache *c)
-{
-	uint32_t n = c->nslots ? 2 * c->nslots : 1024;
-	struct sym_cache_slot *slots = calloc(n, sizeof *slots);
-	if (!slots)
-		return -1;
-	struct sym_cache old = *c;
-	c->slots = slots;
-	c->nslots = n;
-	for (uint32_t i = 0; i < old.nslots; i++)
-		if (old.slots[i].count)
-			*sym_cache_find(c, old.slots[i].addr) = old.slots[i];
-	free(old.slots);
-	return 0;
-}
-
-/* Remember the frames of addr (replacing an earlier entry).  Failing for
- * lack of memory only costs a later re-resolve. */
-static void sym_cache_put(struct sym_cache *c, uint64_t addr,
-			  const uint32_t *ids, int n, bool unknown)
-{
-	if (2 * (c->used + 1) > c->nslots && sym_cache_grow(c) != 0)
-		return;
-	if (c->nids + (uint32_t)n > c->ids_alloc) {
-		uint32_t want = c->ids_alloc ? 2 * c->ids_alloc : 4096;
-		while (want < c->nids + (uint32_t)n)
-			want *= 2;
-		uint32_t *p = realloc(c->ids, want * sizeof *p);
-		if (!p)
-			return;
-		c->ids = p;
-		c->ids_alloc = want;
-	}
-	struct sym_cache_slot *e = sym_cache_find(c, addr);
-	if (!e->count)
-		c->used++;
-	e->addr = addr;
-	e->first = c->nids;
-	e->count = (uint16_t)n;
-	e->unknown = unknown;
-	memcpy(c->ids + c->nids, ids, (size_t)n * sizeof *ids);
-	c->nids += (uint32_t)n;
-}
-
-void sym_cache_release(struct sym_cache *c)
-{
-	free(c->slots);
-	free(c->ids);
-	memset(c, 0, sizeof *c);
-}
 
 /* A string attribute of die, following abstract_origin/specification. */
 static const char *sym_die_str(Dwarf_Die *die, unsigned name)
@@ -233,14 +164,14 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
 {
 	uint32_t ids[SYM_MAX_INLINE];
-	struct sym_cache_slot *e = sym_cache_find(&s->cache, addr);
+	struct sym_pc *e = sym_pc_get(&s->pcs, addr);
 	int n;
 
 	if (max <= 0)
 		return 0;
-	if (e && e->count && !(e->unknown && s->changed)) {
-		n = e->count < max ? e->count : max;
-		memcpy(frames, s->cache.ids + e->first, (size_t)n * sizeof *frames);
+	if (e && e->nframes && !(e->unknown && s->changed)) {
+		n = e->nframes < max ? e->nframes : max;
+		memcpy(frames, s->pcs.ids + e->first, (size_t)n * sizeof *frames);
 		return n;
 	}
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
@@ -256,7 +187,12 @@ int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
 	}
 	if (n == 0)
 		return 0;
-	sym_cache_put(&s->cache, addr, ids, n, !mod);
+	uint32_t first = e ? sym_pc_add_ids(&s->pcs, ids, n) : UINT32_MAX;
+	if (first != UINT32_MAX) {	/* else uncached: memory is short */
+		e->first = first;
+		e->nframes = (uint16_t)n;
+		e->unknown = !mod;
+	}
 	if (n > max)
 		n = max;
 	memcpy(frames, ids, (size_t)n * sizeof *frames);

@@ -81,7 +81,7 @@ void sym_close(struct sym_session *s)
 		return;
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
-	sym_cache_release(&s->cache);
+	sym_pctab_release(&s->pcs);
 	free(s);
 }
 

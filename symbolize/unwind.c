@@ -36,10 +36,7 @@ static bool sym_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return tid == s->pid;
 }
 
-/* Read one word at addr: from the copy, else fail inside the live stack,
- * else from the live process. */
-static bool sym_read_word(const struct sym_session *s, uint64_t addr,
-			  Dwarf_Word *result)
+bool sym_read_word(const struct sym_session *s, uint64_t addr, uint64_t *result)
 {
 	const struct sym_stack *st = s->cur;
 	uint64_t sp = st->regs[SYM_REG_SP];
@@ -123,8 +120,7 @@ static int sym_frame_cb(Dwfl_Frame *frame, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* One pass over the sample; returns the frame count. */
-static int sym_unwind_once(struct sym_session *s, const struct sym_stack *st,
+int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
 			   uint64_t *addrs, int max, bool *complete)
 {
 	s->cur = st;
@@ -142,7 +138,8 @@ static int sym_unwind_once(struct sym_session *s, const struct sym_stack *st,
 }
 
 /*
- * Unwind the sample (see symbolize.h).  When the unwind stops early in an
+ * Unwind the sample (see symbolize.h): with the cached rules when every
+ * frame allows it (rules.c), else with libdwfl.  When the unwind stops early in an
  * address no module covers and an mmap was seen, the module list is re-read
  * and the unwind retried once: the stop was likely a new library.
  */
@@ -152,10 +149,13 @@ int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 	*complete = false;
 	if (max <= 0 || !s->attached)
 		return 0;
-	int n = sym_unwind_once(s, st, addrs, max, complete);
+	int n = sym_fast_unwind(s, st, addrs, max, complete);
+	if (n >= 0)
+		return n;
+	n = sym_dwfl_unwind(s, st, addrs, max, complete);
 	if (!*complete && s->changed && n > 0 && n < max &&
 	    !dwfl_addrmodule(s->dwfl, addrs[n - 1]) &&
 	    sym_reload_modules(s) == 0)
-		n = sym_unwind_once(s, st, addrs, max, complete);
+		n = sym_dwfl_unwind(s, st, addrs, max, complete);
 	return n;
 }

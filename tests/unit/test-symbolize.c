@@ -6,7 +6,8 @@
  * The capture point sits at the end of a known chain of functions
  * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
  * (always inlined) -> leaf), so the expected names and their order are
- * known.  The cost per sample (unwind + resolve, warm cache) is printed as
+ * known.  The fast unwinder (cached CFI rules) must agree with libdwfl's
+ * on every sample it accepts.  The cost per sample (unwind + resolve, warm cache) is printed as
  * a TAP diagnostic, never asserted.
  */
 #include <dlfcn.h>
@@ -19,6 +20,7 @@
 #include "tap.h"
 #include "../../symbolize/symbolize.h"
 #include "../../symbolize/demangle.h"
+#include "../../symbolize/internal.h"
 
 #define NOINLINE __attribute__((noinline))
 #define COPY_MAX (64 * 1024)
@@ -328,6 +330,37 @@ static void test_dlopen(struct sym_session *s, struct symtab *st)
 		printf("#   %s: %s\n", lib, fr->function);
 }
 
+/* The fast path takes the test's stacks and agrees with libdwfl. */
+static void test_fast_vs_dwfl(struct sym_session *s)
+{
+	static const uint64_t sizes[] = { 0, 8, 256, 1000, 4096, COPY_MAX };
+	uint64_t fa[MAX_ADDRS], sa[MAX_ADDRS];
+	bool fc, sc;
+	int same = 0, total = 0, fast = 0;
+
+	run_chain(&cap, 60);
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		for (int max = 3; max <= MAX_ADDRS; max += max < 80 ? 1 : 50) {
+			struct sym_stack st = cap.st;
+			st.size = sizes[i] < cap.st.size ? sizes[i] : cap.st.size;
+			int fn = sym_fast_unwind(s, &st, fa, max, &fc);
+			int sn = sym_dwfl_unwind(s, &st, sa, max, &sc);
+			total++;
+			fast += fn >= 0;
+			if (fn < 0 || (fn == sn && fc == sc &&
+			    !memcmp(fa, sa, (size_t)sn * sizeof *fa)))
+				same++;
+			else if (total - same <= 3)
+				printf("#   size %" PRIu64 " max %d: fast %d%s, "
+				       "libdwfl %d%s\n", st.size, max, fn,
+				       fc ? " complete" : "", sn,
+				       sc ? " complete" : "");
+		}
+	}
+	is_int(fast, total, "the fast unwinder takes every test stack");
+	is_int(same, total, "where the fast unwinder answers, it agrees with libdwfl");
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -335,7 +368,8 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* Print the warm cost of unwind + resolve for a sample of given depth. */
+/* Print the warm cost of unwind + resolve for a sample of given depth,
+ * and of libdwfl's unwind alone for comparison. */
 static void measure(struct sym_session *s, int depth)
 {
 	uint64_t addrs[MAX_ADDRS];
@@ -355,8 +389,14 @@ static void measure(struct sym_session *s, int depth)
 	}
 	t1 = now_us();
 	printf("# unwind+resolve, %d frames: %.2f us/sample, %.3f us/frame "
-	       "(warm, sanitizers on)\n", frames, (t1 - t0) / iters,
+	       "(warm)\n", frames, (t1 - t0) / iters,
 	       (t1 - t0) / iters / (frames ? frames : 1));
+	t0 = now_us();
+	for (int it = 0; it < iters / 10; it++)
+		sym_dwfl_unwind(s, &cap.st, addrs, MAX_ADDRS, &complete);
+	t1 = now_us();
+	printf("# libdwfl unwind alone, %d frames: %.2f us/sample\n", frames,
+	       (t1 - t0) / (iters / 10));
 }
 
 static void test_demangle(void)
@@ -406,6 +446,7 @@ int main(void)
 	test_short_and_max(s);
 	test_unknown(s, &st);
 	test_dlopen(s, &st);
+	test_fast_vs_dwfl(s);
 	measure(s, 60);
 	measure(s, 8);
 	sym_close(s);

@@ -1,0 +1,216 @@
+/*
+ * rules.c - the fast unwinder: cached CFI rules per lookup address.
+ *
+ * libdwfl re-derives a frame's CFI (FDE search, CIE and FDE programs,
+ * expression evaluation, several mallocs) on every step, about a
+ * microsecond a frame.  Almost every x86-64 frame follows a rule of the
+ * same shape: CFA = rsp or rbp + constant, the return address and saved
+ * callee-saved registers at CFA + constant.  The first time a lookup
+ * address is seen we ask libdw for its rule (dwarf_cfi_addrframe) and keep
+ * it in the session's per-address table; later samples step through cached
+ * rules with a few word reads.  Anything outside that shape (no CFI, CFA
+ * or register expressions beyond base + constant, signal frames, a rule
+ * that needs a register we do not follow) marks the address "slow" and the
+ * whole sample goes to libdwfl (unwind.c), which knows every case.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include "internal.h"
+
+/* The registers followed, in the order of struct sym_pc.rules. */
+static const int8_t sym_followed[SYM_NRULES] = { 3, 6, 12, 13, 14, 15, SYM_REG_IP };
+
+/*
+ * Reduce a DWARF expression to base + off: base -1 for the CFA or a DWARF
+ * register.  *value is set when it ends in DW_OP_stack_value.  Returns
+ * false for anything else.
+ */
+static bool sym_expr(const Dwarf_Op *ops, size_t nops, int8_t *base,
+		     int32_t *off, bool *value)
+{
+	int64_t o = 0;
+	int b = -2;	/* -2: no base yet */
+
+	*value = false;
+	for (size_t i = 0; i < nops; i++) {
+		uint8_t a = ops[i].atom;
+		if (a == DW_OP_call_frame_cfa && b == -2)
+			b = -1;
+		else if (a >= DW_OP_breg0 && a <= DW_OP_breg16 && b == -2)
+			b = a - DW_OP_breg0, o += (int64_t)ops[i].number;
+		else if (a == DW_OP_bregx && b == -2 && ops[i].number <= 16)
+			b = (int)ops[i].number, o += (int64_t)ops[i].number2;
+		else if (a == DW_OP_plus_uconst && b != -2)
+			o += (int64_t)ops[i].number;
+		else if ((a == DW_OP_consts || a == DW_OP_constu) && i + 1 < nops &&
+			 (ops[i + 1].atom == DW_OP_plus || ops[i + 1].atom == DW_OP_minus))
+			o += ops[i + 1].atom == DW_OP_plus ? (int64_t)ops[i].number :
+							    -(int64_t)ops[i].number, i++;
+		else if (a == DW_OP_stack_value && i + 1 == nops)
+			*value = true;
+		else
+			return false;
+	}
+	if (b == -2 || o < INT32_MIN || o > INT32_MAX)
+		return false;
+	*base = (int8_t)b;
+	*off = (int32_t)o;
+	return true;
+}
+
+/* The rule for one followed register; false when not of a cached shape. */
+static bool sym_reg_rule(Dwarf_Frame *frame, int reg, struct sym_reg_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	bool value;
+
+	if (dwarf_frame_register(frame, reg, mem, &ops, &nops) != 0)
+		return false;
+	if (nops == 0) {
+		r->how = ops ? SYM_UNDEF : SYM_SAME;
+		return true;
+	}
+	if (!sym_expr(ops, nops, &r->base, &r->off, &value))
+		return false;
+	r->how = value ? SYM_VAL : SYM_AT;
+	return true;
+}
+
+/* Fill e's rule from frame; returns the rule state. */
+static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_pc *e)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	bool signal, value;
+
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) != SYM_REG_IP || signal)
+		return SYM_RULE_SLOW;
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops == 0 ||
+	    !sym_expr(ops, nops, &e->cfa_reg, &e->cfa_off, &value) ||
+	    e->cfa_reg < 0)
+		return SYM_RULE_SLOW;
+	for (int i = 0; i < SYM_NRULES; i++)
+		if (!sym_reg_rule(frame, sym_followed[i], &e->rules[i]))
+			return SYM_RULE_SLOW;
+	return e->rules[SYM_NRULES - 1].how == SYM_UNDEF ? SYM_RULE_LAST :
+							     SYM_RULE_OK;
+}
+
+/* Derive the rule for the step from e->addr, as libdwfl would find it:
+ * .eh_frame first, then .debug_frame.  SYM_RULE_NONE (not to be cached)
+ * when no module covers the address yet: a reload may add it. */
+static uint8_t sym_derive_rule(struct sym_session *s, struct sym_pc *e)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, e->addr);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Addr bias;
+
+	if (!mod)
+		return SYM_RULE_NONE;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, e->addr - bias, &frame) != 0) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, e->addr - bias, &frame) != 0)
+			return SYM_RULE_SLOW;
+	}
+	uint8_t state = sym_frame_rule(frame, e);
+	free(frame);
+	return state;
+}
+
+/* The registers of one frame; known has bit r set when regs[r] is. */
+struct sym_regs {
+	uint64_t r[SYM_NREGS];
+	uint32_t known;
+};
+
+/* Value of base (+ off) in cur; false when base is a register not known. */
+static bool sym_base(const struct sym_regs *cur, uint64_t cfa, int8_t base,
+		     int32_t off, uint64_t *v)
+{
+	if (base >= 0 && !(cur->known & (1u << base)))
+		return false;
+	*v = (base < 0 ? cfa : cur->r[base]) + (uint64_t)(int64_t)off;
+	return true;
+}
+
+/*
+ * One step with e's rule from cur into next.  Returns 1 on success, 0 when
+ * the stack ends here cut (a read failed), -1 when libdwfl must do it.
+ */
+static int sym_step(const struct sym_session *s, const struct sym_pc *e,
+		    const struct sym_regs *cur, struct sym_regs *next)
+{
+	uint64_t cfa, v;
+
+	if (!sym_base(cur, 0, e->cfa_reg, e->cfa_off, &cfa))
+		return -1;
+	next->known = 1u << SYM_REG_SP;
+	next->r[SYM_REG_SP] = cfa;
+	for (int i = 0; i < SYM_NRULES; i++) {
+		const struct sym_reg_rule *r = &e->rules[i];
+		int reg = sym_followed[i];
+		if (r->how == SYM_UNDEF)
+			continue;
+		if (r->how == SYM_SAME) {
+			next->r[reg] = cur->r[reg];
+			next->known |= cur->known & (1u << reg);
+			continue;
+		}
+		if (!sym_base(cur, cfa, r->base, r->off, &v))
+			return -1;
+		if (r->how == SYM_AT && !sym_read_word(s, v, &v)) {
+			if (reg == SYM_REG_IP)
+				return 0;
+			continue;	/* unknown in the caller, as in libdwfl */
+		}
+		next->r[reg] = v;
+		next->known |= 1u << reg;
+	}
+	return next->known & (1u << SYM_REG_IP) ? 1 : -1;
+}
+
+int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
+		    uint64_t *addrs, int max, bool *complete)
+{
+	struct sym_regs regs[2];
+	int n = 0, c = 0;
+
+	memcpy(regs[0].r, st->regs, sizeof regs[0].r);
+	regs[0].known = (1u << SYM_NREGS) - 1;
+	s->cur = st;
+	*complete = false;
+	for (;;) {
+		uint64_t pc = regs[c].r[SYM_REG_IP];
+		if (n > 0 && pc == 0) {
+			*complete = true;	/* as libdwfl: pc 0 ends the stack */
+			break;
+		}
+		if (n == max)
+			break;
+		addrs[n] = n == 0 ? pc : pc - 1;
+		struct sym_pc *e = sym_pc_get(&s->pcs, addrs[n++]);
+		if (!e)
+			return -1;
+		if (e->rule_state == SYM_RULE_NONE)
+			e->rule_state = sym_derive_rule(s, e);
+		if (e->rule_state == SYM_RULE_SLOW ||
+		    e->rule_state == SYM_RULE_NONE)
+			return -1;
+		if (e->rule_state == SYM_RULE_LAST) {
+			*complete = true;
+			break;
+		}
+		int rc = sym_step(s, e, &regs[c], &regs[!c]);
+		if (rc < 0)
+			return -1;
+		if (rc == 0 || regs[!c].r[SYM_REG_SP] <= regs[c].r[SYM_REG_SP])
+			break;	/* cut stack, or no progress: a bad frame */
+		c = !c;
+	}
+	s->cur = NULL;
+	return n;
+}
