@@ -325,6 +325,32 @@ CPPERF_EXPORT int execvp(const char *file, char *const argv[])
 	return execvpe(file, argv, environ);
 }
 
+/*
+ * _exit skips destructors, and forked children often leave through it: end
+ * profiling first (only in the process that started it, so a vfork child
+ * sharing our memory leaves the parent's state alone).
+ */
+typedef void (*exit_fn)(int);
+
+__attribute__((noreturn)) static void finish_and_exit(const char *name, int status)
+{
+	exit_fn real = (exit_fn)dlsym(RTLD_NEXT, name);
+
+	rt_finish();
+	real(status);
+	__builtin_unreachable();
+}
+
+CPPERF_EXPORT void _exit(int status)
+{
+	finish_and_exit("_exit", status);
+}
+
+CPPERF_EXPORT void _Exit(int status)
+{
+	finish_and_exit("_Exit", status);
+}
+
 /* Collect the variadic argument list of execl and friends. */
 static char **collect_args(const char *arg0, va_list ap, char ***envp)
 {

@@ -27,7 +27,7 @@ __attribute__((noinline)) static void child_work(void)
 __attribute__((noinline)) static void parent_work(void)
 {
 	for (long i = 0; i < 300000000; i++)
-		sink = sink * 6364136223846793005ul + 1;
+		sink = sink * 2862933555777941757ul + 3037000493ul;
 }
 
 int main(int argc, char **argv)
