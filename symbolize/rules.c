@@ -193,20 +193,22 @@ int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
 			break;
 		addrs[n] = n == 0 ? pc : pc - 1;
 		struct sym_pc *e = sym_pc_get(&s->pcs, addrs[n++]);
-		if (!e)
-			return -1;
-		if (e->rule_state == SYM_RULE_NONE)
+		if (e && e->rule_state == SYM_RULE_NONE)
 			e->rule_state = sym_derive_rule(s, e);
-		if (e->rule_state == SYM_RULE_SLOW ||
-		    e->rule_state == SYM_RULE_NONE)
-			return -1;
+		if (!e || e->rule_state == SYM_RULE_SLOW ||
+		    e->rule_state == SYM_RULE_NONE) {
+			n = -1;
+			break;
+		}
 		if (e->rule_state == SYM_RULE_LAST) {
 			*complete = true;
 			break;
 		}
 		int rc = sym_step(s, e, &regs[c], &regs[!c]);
-		if (rc < 0)
-			return -1;
+		if (rc < 0) {
+			n = -1;
+			break;
+		}
 		if (rc == 0 || regs[!c].r[SYM_REG_SP] <= regs[c].r[SYM_REG_SP])
 			break;	/* cut stack, or no progress: a bad frame */
 		c = !c;

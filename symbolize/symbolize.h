@@ -61,6 +61,7 @@ int sym_unwind(struct sym_session *s, const struct sym_stack *st,
  * the functions inlined into it at that address), writing up to max frame
  * ids and returning the count (always >= 1: an unknown address becomes a
  * frame named after the address).  Results are cached per address.
+ * Returns 0 only when memory is short (no frame could be interned).
  */
 int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max);
 
