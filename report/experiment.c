@@ -42,7 +42,7 @@ int exp_find_newest(const char *parent, char *out, size_t outlen,
 {
 	DIR *dir = opendir(parent);
 	struct dirent *e;
-	struct stat best, st;
+	struct stat best = { 0 }, st;
 	bool found = false;
 	char path[4096];
 
