@@ -203,6 +203,17 @@ static int pr_grow(struct parser *ps, void **array, uint32_t count,
 	return 0;
 }
 
+/* Check the id an interning call gave a record that must be new: want,
+ * not an earlier entry with the same content, nor UINT32_MAX (memory). */
+static int pr_new_id(struct parser *ps, uint32_t id, uint32_t want, const char *what)
+{
+	if (id == UINT32_MAX)
+		return pr_err(ps, "out of memory");
+	if (id != want)
+		return pr_err(ps, "duplicate of %s %" PRIu32 " (same content)", what, id);
+	return 0;
+}
+
 static int rec_argv(struct parser *ps, struct cursor *c)
 {
 	struct profile *p = ps->p;
@@ -249,12 +260,7 @@ static int rec_module(struct parser *ps, struct cursor *c)
 	    pr_str(ps, c, "build id", &bid) || pr_done(ps, c))
 		goto out;
 	id = symtab_module(st, path, bid);
-	if (id == SYMTAB_NO_MODULE)
-		pr_err(ps, "out of memory");
-	else if (id != want)
-		pr_err(ps, "duplicate of module %" PRIu32, id);
-	else
-		rc = 0;
+	rc = pr_new_id(ps, id, want, "module");
 out:
 	free(path);
 	free(bid);
@@ -289,12 +295,7 @@ static int rec_frame(struct parser *ps, struct cursor *c)
 		goto out;
 	}
 	id = symtab_frame(st, module, fn, file, (uint32_t)line);
-	if (id == UINT32_MAX)
-		pr_err(ps, "out of memory");
-	else if (id != want)
-		pr_err(ps, "duplicate of frame %" PRIu32, id);
-	else
-		rc = 0;
+	rc = pr_new_id(ps, id, want, "frame");
 out:
 	free(fn);
 	free(file);
@@ -337,10 +338,8 @@ static int rec_node(struct parser *ps, struct cursor *c)
 	    pr_index(ps, c, "frame", ps->p->syms.nframes, &frame))
 		return -1;
 	id = cct_child(t, parent, frame);
-	if (id == CCT_NO_FRAME)
-		return pr_err(ps, "out of memory");
-	if (id != want)
-		return pr_err(ps, "duplicate of node %" PRIu32 " (same parent and frame)", id);
+	if (pr_new_id(ps, id, want, "node"))
+		return -1;
 	return pr_counts(ps, c, cct_self(t, id), ps->p->nevents);
 }
 
@@ -441,7 +440,7 @@ static int pr_finish(struct parser *ps)
 /* Check the first line.  Returns its length with newline, or 0 on error. */
 static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 {
-	const char *nl = memchr(buf, '\n', len);
+	const char *nl = len ? memchr(buf, '\n', len) : NULL;
 	size_t n = nl ? (size_t)(nl - buf) : len, m = strlen(PROF_MAGIC);
 	uint64_t v;
 
