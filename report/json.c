@@ -27,26 +27,26 @@ static void sep(struct json_w *w)
 	if (w->after_key)
 		w->after_key = false;
 	else if (w->need_comma)
-		fputc(',', w->f);
+		putc_unlocked(',', w->f);
 	w->need_comma = true;
 }
 
 static void open_level(struct json_w *w, char c)
 {
 	sep(w);
-	fputc(c, w->f);
+	putc_unlocked(c, w->f);
 	w->depth++;
 	w->need_comma = false;
 }
 
 static void close_level(struct json_w *w, char c)
 {
-	fputc(c, w->f);
+	putc_unlocked(c, w->f);
 	w->need_comma = true;
 	if (w->depth == 0)
 		w->bad = true;
 	else if (--w->depth == 0)
-		fputc('\n', w->f);
+		putc_unlocked('\n', w->f);
 }
 
 void json_begin_object(struct json_w *w) { open_level(w, '{'); }
@@ -58,7 +58,7 @@ void json_key(struct json_w *w, const char *key)
 {
 	sep(w);
 	json_write_string(w->f, key);
-	fputc(':', w->f);
+	putc_unlocked(':', w->f);
 	w->after_key = true;
 }
 
@@ -82,43 +82,63 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* Length of the run at s that is written unchanged: printable ASCII other
+ * than '"' and '\\', and valid UTF-8 sequences. */
+static size_t plain_run(const unsigned char *s)
+{
+	size_t n = 0;
+
+	for (;;) {
+		unsigned c = s[n];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			n++;
+		} else if (c >= 0x80) {
+			int k = utf8_len(s + n);
+
+			if (k == 0)
+				return n;
+			n += (size_t)k;
+		} else {
+			return n;
+		}
+	}
+}
+
+/* Write the escape for the byte at s (one that plain_run stopped at). */
+static void put_escape(FILE *f, unsigned c)
+{
+	if (c == '"' || c == '\\') {
+		putc_unlocked('\\', f);
+		putc_unlocked((int)c, f);
+	} else if (c == '\n') {
+		fputs("\\n", f);
+	} else if (c == '\t') {
+		fputs("\\t", f);
+	} else if (c == '\r') {
+		fputs("\\r", f);
+	} else if (c < 0x80) {
+		fprintf(f, "\\u%04x", c);
+	} else {
+		fputs("\\ufffd", f);	/* not valid UTF-8 */
+	}
+}
+
 void json_write_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	fputc('"', f);
-	while (*s) {
-		unsigned c = *s;
+	putc_unlocked('"', f);
+	for (;;) {
+		size_t n = plain_run(s);
 
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-			s++;
-		} else if (c < 0x20 || c == 0x7f) {
-			const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" :
-					    c == '\r' ? "\\r" : NULL;
-
-			if (named)
-				fputs(named, f);
-			else
-				fprintf(f, "\\u%04x", c);
-			s++;
-		} else if (c < 0x80) {
-			fputc((int)c, f);
-			s++;
-		} else {
-			int n = utf8_len(s);
-
-			if (n == 0) {
-				fputs("\\ufffd", f);
-				s++;
-			} else {
-				fwrite(s, 1, (size_t)n, f);
-				s += n;
-			}
-		}
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			break;
+		put_escape(f, *s++);
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 }
 
 void json_string(struct json_w *w, const char *s)
@@ -129,8 +149,13 @@ void json_string(struct json_w *w, const char *s)
 
 void json_u64(struct json_w *w, uint64_t v)
 {
+	char buf[24], *p = buf + sizeof(buf);
+
 	sep(w);
-	fprintf(w->f, "%" PRIu64, v);
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10));
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), w->f);
 }
 
 void json_i64(struct json_w *w, int64_t v)
