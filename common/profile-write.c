@@ -295,16 +295,16 @@ int profile_write(const struct profile *p, const char *dir, const char *name,
 	}
 	if (asprintf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0)
 		tmp = NULL;
-	else if (!(w = calloc(1, sizeof(*w))))
-		;
-	else if ((w->fd = pw_create(tmp)) < 0)
-		e = errno, step = "cannot create temporary";
-	else if ((e = pw_file(w, p)) != 0)
-		step = "write failed";
-	else if (rename(tmp, path) < 0)
-		e = errno, step = "cannot rename temporary into place";
-	else
-		rc = 0;
+	if (tmp && (w = calloc(1, sizeof(*w)))) {
+		if ((w->fd = pw_create(tmp)) < 0)
+			e = errno, step = "cannot create temporary";
+		else if ((e = pw_file(w, p)) != 0)
+			step = "write failed";
+		else if (rename(tmp, path) < 0)
+			e = errno, step = "cannot rename temporary into place";
+		else
+			rc = 0;
+	}
 	if (rc == 0)
 		pw_sync_dir(dir);
 	else if (tmp && w && w->fd >= 0)

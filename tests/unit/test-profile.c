@@ -182,6 +182,15 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+static long stat_size(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &sb) ? -1 : (long)sb.st_size;
+}
+
 /* Number of entries in dir other than . and .. (-1 when unreadable). */
 static int dir_entries(const char *dir)
 {
@@ -248,10 +257,11 @@ static void test_round_trip(const char *dir)
 	size_t len = 0;
 	char *buf;
 
-	rich_profile(&a, 600);
+	rich_profile(&a, 10000);	/* > 64 KiB: several buffer flushes */
 	is_int(profile_write(&a, dir, "rich" PROFILE_SUFFIX, err, sizeof(err)), 0,
 	       "write a rich profile");
 	is_int(dir_entries(dir), 1, "exactly one file left (no temporary)");
+	ok(stat_size(dir, "rich" PROFILE_SUFFIX) > 3 * 65536, "file spans several buffers");
 	snprintf(path, sizeof(path), "%s/rich" PROFILE_SUFFIX, dir);
 	profile_init(&b);
 	if (!ok(profile_read(&b, path, err, sizeof(err)) == 0, "read it back"))
