@@ -10,7 +10,6 @@
  * the "threads" view.  After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"

@@ -32,6 +32,19 @@ static void put_counts(struct json_w *w, const struct rep_data *d, const char *k
 	json_end_object(w);
 }
 
+/* "self", "total", "self_pct", "total_pct" (percentages of the first
+ * event's grand total). */
+static void put_samples(struct json_w *w, const struct rep_data *d, const uint64_t *self,
+			const uint64_t *total, uint64_t grand)
+{
+	put_counts(w, d, "self", self);
+	put_counts(w, d, "total", total);
+	json_key(w, "self_pct");
+	json_double(w, d->nevents ? rep_pct(self[0], grand) : 0);
+	json_key(w, "total_pct");
+	json_double(w, d->nevents ? rep_pct(total[0], grand) : 0);
+}
+
 static void put_location(struct json_w *w, const struct rep_data *d, const char *fn,
 			 uint32_t module, const char *file, uint32_t line)
 {
@@ -95,12 +108,7 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 
 		json_begin_object(w);
 		put_location(w, d, fn->name, fn->module, fn->file, fn->line);
-		put_counts(w, d, "self", fn->self);
-		put_counts(w, d, "total", fn->total);
-		json_key(w, "self_pct");
-		json_double(w, d->nevents ? rep_pct(fn->self[0], grand) : 0);
-		json_key(w, "total_pct");
-		json_double(w, d->nevents ? rep_pct(fn->total[0], grand) : 0);
+		put_samples(w, d, fn->self, fn->total, grand);
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -132,12 +140,7 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 
 		put_location(w, t->d, t->d->names[fr], sf->module, sf->file, sf->line);
 	}
-	put_counts(w, t->d, "self", self);
-	put_counts(w, t->d, "total", total);
-	json_key(w, "self_pct");
-	json_double(w, t->d->nevents ? rep_pct(self[0], t->grand) : 0);
-	json_key(w, "total_pct");
-	json_double(w, t->d->nevents ? rep_pct(total[0], t->grand) : 0);
+	put_samples(w, t->d, self, total, t->grand);
 	json_key(w, "children");
 	json_begin_array(w);
 	return 1;
