@@ -37,7 +37,7 @@ struct prof_scalar {
 	size_t offset;
 };
 
-#define PROF_NSCALARS 13
+#define PROF_NSCALARS 15
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 #endif

@@ -24,6 +24,8 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("throttled", PS_COUNTER, PK_U64, throttled),
 	SCALAR("unwind_complete", PS_COUNTER, PK_U64, unwind_complete),
 	SCALAR("unwind_truncated", PS_COUNTER, PK_U64, unwind_truncated),
+	SCALAR("unwind_ns", PS_COUNTER, PK_U64, unwind_ns),
+	SCALAR("drain_cpu_ns", PS_COUNTER, PK_U64, drain_cpu_ns),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the

@@ -50,6 +50,8 @@ struct profile {
 	uint64_t lost;		/* samples the kernel dropped (ring buffer full) */
 	uint64_t throttled;	/* throttle records seen */
 	uint64_t unwind_complete, unwind_truncated;
+	uint64_t unwind_ns;	/* drain thread time unwinding and resolving */
+	uint64_t drain_cpu_ns;	/* CPU time of the drain thread, all of it */
 
 	struct prof_thread *threads;
 	uint32_t nthreads;

@@ -296,6 +296,8 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		d->throttled += p->throttled;
 		d->unwind_complete += p->unwind_complete;
 		d->unwind_truncated += p->unwind_truncated;
+		d->unwind_ns += p->unwind_ns;
+		d->drain_cpu_ns += p->drain_cpu_ns;
 	}
 	return rc;
 }

@@ -91,6 +91,11 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_key(w, "unwind_complete_pct");
 	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 100.0 :
 		    rep_pct(d->unwind_complete, d->unwind_complete + d->unwind_truncated));
+	json_key(w, "unwind_us_per_sample");
+	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 0.0 :
+		    d->unwind_ns / 1e3 / (double)(d->unwind_complete + d->unwind_truncated));
+	json_key(w, "drain_cpu_seconds");
+	json_double(w, d->drain_cpu_ns / 1e9);
 	json_key(w, "call_graph");
 	json_string(w, d->call_graph ? d->call_graph : "");
 	json_key(w, "directory");

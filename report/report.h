@@ -53,6 +53,7 @@ struct rep_data {
 	struct rep_event *events;	/* the first profile's order */
 	uint32_t nevents;
 	uint64_t samples, lost, throttled, unwind_complete, unwind_truncated;
+	uint64_t unwind_ns, drain_cpu_ns;
 	struct rep_thread *threads;	/* sorted by rank, pid, tid by merge_finish */
 	uint32_t nthreads, threads_alloc;
 	struct symtab syms;

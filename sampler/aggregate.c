@@ -7,6 +7,7 @@
  * of its group the count since the thread's previous sample.
  */
 #include <string.h>
+#include <time.h>
 
 #include "rt.h"
 #include "sample.h"
@@ -94,11 +95,17 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 	uint32_t frames[MAX_FRAMES], leaf;
 	int naddrs, nframes = 0;
 
+	struct timespec t0, t1;
+
 	if (sample_decode(h, rt->opt.call_graph, &s) || sample_weights(rt, t, &s, w))
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	naddrs = sample_addrs(rt, t, &s, addrs);
 	for (int i = naddrs - 1; i >= 0 && nframes < MAX_FRAMES; i--)
 		nframes += sym_resolve(rt->sym, addrs[i], frames + nframes, MAX_FRAMES - nframes);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	rt->prof.unwind_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll +
+					 (t1.tv_nsec - t0.tv_nsec));
 	leaf = cct_path(&rt->prof.tree, frames, (size_t)nframes);
 	if (leaf == CCT_NO_FRAME)
 		return;		/* out of memory: the sample is dropped, not the run */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -94,7 +95,8 @@ static nfds_t build_pollset(struct rt_state *rt, struct pollfd **fds, nfds_t *ca
 	n = 0;
 	(*fds)[n++] = (struct pollfd){ .fd = rt->wake_fd, .events = POLLIN };
 	for (struct rt_thread *t = rt->threads; t && n < *cap; t = t->next)
-		(*fds)[n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
+		if (t->fds[0] >= 0)	/* PAPI threads have no fd: drained on the timeout */
+			(*fds)[n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
 	pthread_mutex_unlock(&rt->lock);
 	return n;
 }
@@ -107,6 +109,14 @@ static void mark_hung_up(struct rt_state *rt, const struct pollfd *fds, nfds_t n
 			if (fds[i].fd == t->fds[0] && (fds[i].revents & POLLHUP))
 				atomic_store(&t->state, THREAD_EXITED);
 	pthread_mutex_unlock(&rt->lock);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void *drain_main(void *arg)
@@ -128,6 +138,7 @@ static void *drain_main(void *arg)
 	}
 	free(fds);
 	drain_all(rt);
+	rt->prof.drain_cpu_ns = thread_cpu_ns();
 	return NULL;
 }
 

@@ -86,6 +86,8 @@ static void rich_profile(struct profile *p, int depth)
 	p->throttled = 0;
 	p->unwind_complete = 90;
 	p->unwind_truncated = 9;
+	p->unwind_ns = 12345;
+	p->drain_cpu_ns = 67890;
 	p->nthreads = 2;
 	p->threads = calloc(2, sizeof(*p->threads));
 	for (uint32_t i = 0; i < 2; i++) {
@@ -127,7 +129,8 @@ static const char *profile_diff(const struct profile *a, const struct profile *b
 	DIFF(a->start_ns != b->start_ns || a->end_ns != b->end_ns, "times");
 	DIFF(a->samples != b->samples || a->lost != b->lost || a->throttled != b->throttled ||
 	     a->unwind_complete != b->unwind_complete ||
-	     a->unwind_truncated != b->unwind_truncated, "counters");
+	     a->unwind_truncated != b->unwind_truncated || a->unwind_ns != b->unwind_ns ||
+	     a->drain_cpu_ns != b->drain_cpu_ns, "counters");
 	DIFF(a->nevents != b->nevents, "nevents");
 	for (uint32_t i = 0; i < a->nevents; i++)
 		DIFF(strcmp(a->events[i].name, b->events[i].name) ||
@@ -365,7 +368,7 @@ static void test_corruptions(const char *dir)
 #define H "cpperf-profile 1\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n" \
 	"backend perf\ncall_graph fp\n"
 #define E "event 0 cycles 0 1000 0\n"
-#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
+#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\n"
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
 
