@@ -28,6 +28,19 @@ is "C++ method demangled" "$(jqr '[.flat[].function] | index("physics::Grid::rel
 is "C++ template demangled" \
 	"$(jqr '[.flat[].function | select(startswith("long physics::accumulate<long>"))] | length')" 1
 
+if command -v gfortran > /dev/null; then
+	gfortran -O2 -g -fno-inline -J "$WORK" -o "$WORK/fortran" "$TOP/tests/progs/fortran.f90"
+	record "$WORK/exp-f" "$WORK/fortran" > /dev/null
+	report_json "$WORK/exp-f"
+	atleast "Fortran module procedure readable as heat::relax" \
+		"$(jqr '.flat[] | select(.function=="heat::relax") | .self_pct')" 80
+	is "Fortran main program named" \
+		"$(jqr '[.flat[].function | select(startswith("MAIN__"))] | length')" 1
+else
+	skip "Fortran names" "gfortran is not installed"
+	skip "Fortran main program" "gfortran is not installed"
+fi
+
 build threads threads.c -O2 -g -pthread
 record "$WORK/exp-thr" "$WORK/threads" 2
 report_json "$WORK/exp-thr"
