@@ -39,7 +39,9 @@ SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 
 RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
-RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) $(SAMPLER_CMD_SRC)
+# sampler/papi.c checks PAPI events before the program starts; only
+# cpperf-record and the runtime link PAPI.
+RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c $(SAMPLER_CMD_SRC)
 CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
@@ -73,7 +75,7 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 	$(CC) -shared -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
-	$(CC) -o $@ $^ -lpfm
+	$(CC) -o $@ $^ -lpfm $(PAPI_LIBS)
 bin/cpperf: $(call obj,$(CPPERF_SRC))
 	@mkdir -p bin
 	$(CC) -o $@ $^ $(CPPERF_LIBS)

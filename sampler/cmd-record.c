@@ -4,8 +4,9 @@
  *
  * Nothing is measured here.  Every option is validated with the same table
  * the runtime uses (sampler/options.c) and handed over through its CPPERF_*
- * environment twin; events are opened once on this process so that a bad
- * or unsupported event fails before the program starts.  The program then
+ * environment twin; events are opened once on this process (with PAPI:
+ * started with overflow on) so that a bad or unsupported event fails
+ * before the program starts.  The program then
  * replaces this process (same pid, same stdio, its exit status and signals
  * are the caller's to see).
  */
@@ -21,6 +22,7 @@
 
 #include "events.h"
 #include "options.h"
+#include "papi.h"
 
 #define RUNTIME_NAME "libcpperf.so"
 
@@ -130,12 +132,42 @@ static int parse_args(int argc, char **argv, struct rt_options *o)
 	return i;
 }
 
+/* PAPI: the default is PAPI_TOT_CYC where PAPI can sample it, else a
+ * software clock; explicit events must sample as asked. */
+static int check_papi_events(struct rt_options *o)
+{
+	char err[1024];
+
+	if (!o->events[0]) {
+		struct rt_options probe = *o;
+
+		probe.call_graph = CG_NONE;	/* whether the event samples, whatever the mode */
+		strcpy(probe.events, PAPI_DEFAULT_EVENT);
+		if (papi_check(&probe, err, sizeof(err)) == 0) {
+			strcpy(o->events, PAPI_DEFAULT_EVENT);
+		} else {
+			strcpy(o->events, PAPI_FALLBACK_EVENT);
+			if (!o->quiet)
+				fprintf(stderr, "cpperf-record: PAPI cannot sample %s here, sampling %s\n",
+					PAPI_DEFAULT_EVENT, PAPI_FALLBACK_EVENT);
+		}
+		setenv("CPPERF_EVENT", o->events, 1);
+	}
+	if (papi_check(o, err, sizeof(err))) {
+		fprintf(stderr, "cpperf-record: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Choose the default event and check that every event opens here. */
 static int check_events(struct rt_options *o)
 {
 	struct ev_list list;
 	char err[1024];
 
+	if (o->backend == BACKEND_PAPI)
+		return check_papi_events(o);
 	if (!o->events[0]) {
 		bool pmu = ev_host_has_pmu();
 
@@ -144,8 +176,7 @@ static int check_events(struct rt_options *o)
 			fprintf(stderr, "cpperf-record: no hardware PMU on this host, sampling task-clock\n");
 		setenv("CPPERF_EVENT", o->events, 1);
 	}
-	if (ev_parse(o->events, &list, err, sizeof(err)) ||
-	    (o->backend == BACKEND_PERF && ev_probe(&list, err, sizeof(err)))) {
+	if (ev_parse(o->events, &list, err, sizeof(err)) || ev_probe(&list, err, sizeof(err))) {
 		fprintf(stderr, "cpperf-record: %s\n", err);
 		return -1;
 	}

@@ -4,6 +4,7 @@
  * sample), send every sampling event's records into one ring buffer, and
  * close it all again.  Events are opened by the thread itself where
  * possible (pid 0), or for a thread id that already exists at start-up.
+ * With --backend=papi the same three entry points lead to papi-thread.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "papi.h"
 #include "rt.h"
 #include "sample.h"
 
@@ -120,10 +122,12 @@ static int open_event(struct rt_state *rt, struct rt_thread *t, int i, pid_t tid
 
 struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
 {
-	struct rt_thread *t = calloc(1, sizeof(*t));
+	struct rt_thread *t;
 	int first = -1;
 
-	if (!t)
+	if (rt->opt.backend == BACKEND_PAPI)
+		return papi_thread_open(rt, tid);
+	if (!(t = calloc(1, sizeof(*t))))
 		return NULL;
 	for (int i = 0; i < EV_MAX; i++)
 		t->fds[i] = -1;
@@ -143,6 +147,10 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
 
 void rt_thread_enable(struct rt_thread *t, bool on)
 {
+	if (t->papi) {
+		papi_thread_enable(t, on);
+		return;
+	}
 	for (int i = 0; i < EV_MAX; i++)
 		if (t->fds[i] >= 0)
 			ioctl(t->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
@@ -152,6 +160,7 @@ void rt_thread_close(struct rt_thread *t)
 {
 	if (!t)
 		return;
+	papi_thread_close(t);	/* a PAPI thread's ring is not mapped from an fd */
 	ring_unmap(&t->ring);
 	for (int i = 0; i < EV_MAX; i++) {
 		if (t->fds[i] >= 0)

@@ -33,6 +33,7 @@ struct rt_thread {
 	uint64_t samples[EV_MAX];	/* per-thread totals */
 	uint64_t stack_lo, stack_hi;	/* live stack, 0 when unknown */
 	_Atomic int state;	/* set by the thread, acted on by the drain thread */
+	struct papi_thread *papi;	/* the PAPI backend's state, NULL for perf */
 	struct rt_thread *next;
 };
 
@@ -53,7 +54,8 @@ struct rt_state {
 };
 
 /* perf-thread.c: open the event list for thread tid (0 = the caller) and
- * map its ring buffer.  Returns the thread or NULL after reporting why. */
+ * map its ring buffer.  Returns the thread or NULL after reporting why.
+ * These three hand PAPI threads (rt_state.opt.backend) to papi-thread.c. */
 struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid);
 /* Close the thread's events and unmap its ring; the struct (and its
  * totals) stays, owned by whoever holds it. */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "papi.h"
 #include "rt.h"
 
 /* The process's runtime state.  Written by the thread that starts or ends
@@ -141,13 +142,10 @@ static void rt_start(void)
 	if (opt_from_env(&rt->opt, err, sizeof(err)) || !wanted(&rt->opt))
 		return;
 	if (!rt->opt.events[0])
-		strcpy(rt->opt.events, "task-clock");
-	if (ev_parse(rt->opt.events, &rt->events, err, sizeof(err))) {
+		strcpy(rt->opt.events, rt->opt.backend == BACKEND_PAPI ? PAPI_FALLBACK_EVENT : "task-clock");
+	if (rt->opt.backend == BACKEND_PAPI ? papi_start(&rt->opt, &rt->events, err, sizeof(err))
+	    : ev_parse(rt->opt.events, &rt->events, err, sizeof(err))) {
 		rt_notice(rt, "not profiling: %s", err);
-		return;
-	}
-	if (rt->opt.backend == BACKEND_PAPI) {
-		rt_notice(rt, "not profiling: the PAPI backend is not available in this build");
 		return;
 	}
 	if (init_profile(rt) || !(rt->sym = sym_open(&rt->prof.syms, err, sizeof(err)))) {
