@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# papi.t - cpperf-record --backend=papi: refusals before the program starts,
+# and a real profile where PAPI can sample here (PAPI_TOT_CYC, else the
+# software clock perf::TASK-CLOCK); skipped with PAPI's reason otherwise.
+. "$(dirname "$0")/../lib.sh"
+
+build behave behave.c -O2 -g
+build split split.c -O2 -g
+T="$WORK/behave touch $WORK/started"
+
+if ! pkg-config --exists papi; then	# the Makefile's rule for HAVE_PAPI
+	"$RECORD" --backend=papi -o "$WORK/x0" $T 2> "$WORK/err"; st=$?
+	is "without PAPI: exit 2" "$st" 2
+	check "without PAPI: says how to get it" grep -q "built without PAPI" "$WORK/err"
+	done_testing; exit
+fi
+
+refused() { # NAME PATTERN ARGS...
+	local name=$1 pat=$2; shift 2
+	rm -f "$WORK/started"
+	"$RECORD" --backend=papi "$@" $T > /dev/null 2> "$WORK/err"; local st=$?
+	if [ "$st" = 2 ] && grep -qE -- "$pat" "$WORK/err" && [ ! -e "$WORK/started" ]; then
+		ok "$name"
+	else
+		fail "$name" "status $st, stderr: $(cat "$WORK/err")"
+	fi
+}
+refused "unknown name: named, papi_native_avail suggested" "'NOPE_X' is not known to PAPI.*papi_native_avail" -e NOPE_X
+refused "groups refused" "no \{groups\}" -e '{perf::TASK-CLOCK}'
+refused "fp mode refused" "call-graph=fp" --call-graph=fp
+refused "-F on an event without a clock asks for -c" "-c N" -e perf::PAGE-FAULTS
+if "$RECORD" -q --backend=papi -e PAPI_TOT_CYC -o "$WORK/x1" /bin/true 2> "$WORK/err"; then
+	skip "PAPI_TOT_CYC refused where PAPI cannot sample it" "PAPI samples PAPI_TOT_CYC here"
+else
+	refused "PAPI_TOT_CYC refused where PAPI cannot sample it" \
+		"PAPI cannot sample PAPI_TOT_CYC on this host \(.+\); use" -e PAPI_TOT_CYC
+fi
+
+rm -rf "$WORK/exp"
+"$RECORD" --backend=papi -o "$WORK/exp" "$WORK/split" 2 > "$WORK/truth" 2> "$WORK/err"; st=$?
+if [ "$st" != 0 ]; then
+	skip "papi sampling" "$(head -1 "$WORK/err")"
+	done_testing; exit
+fi
+report_json "$WORK/exp"
+is "the event is the PAPI name" "$(jqr '.experiment.events[0].name')" "$(sed -n 's/.*sampling //p' "$WORK/err" | grep . || echo PAPI_TOT_CYC)"
+atleast "samples" "$(jqr '.experiment.samples')" 1500
+for f in f60 f30 f10; do
+	within "$f self_pct" "$(jqr ".flat[] | select(.function==\"$f\") | .self_pct")" \
+		"$(awk -v f=$f '$2 == f { print $3 }' "$WORK/truth")" 3
+done
+atleast "samples with main on the stack (%)" "$(jqr '.flat[] | select(.function=="main") | .total_pct')" 99
+done_testing
