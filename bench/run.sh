@@ -7,7 +7,7 @@
 # ratios from the same run mean anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${BENCH_ROUNDS:-5500}
+ROUNDS=${BENCH_ROUNDS:-6500}
 PAIRS=${BENCH_PAIRS:-3}
 FREQ=1000
 W=$(mktemp -d /tmp/cpperf-bench.XXXXXX)
