@@ -34,7 +34,8 @@ COMMON_SRC := $(wildcard common/*.c)
 SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
 SAMPLER_CMD_SRC := $(wildcard sampler/cmd-*.c)
-SAMPLER_SHARED_SRC := sampler/events.c sampler/options.c
+SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
+	sampler/options.c
 SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 

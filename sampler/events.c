@@ -1,41 +1,28 @@
 /*
- * events.c - event names to perf_event_attr, and why an event will not open.
+ * events.c - event names to perf_event_attr: parsing the user's list and
+ * encoding each name.
  *
  * The user's list ("task-clock", "{cycles,instructions}", "cycles:k", ...)
  * is split here into events and groups, each name is encoded with libpfm4
  * (which knows perf's generic names and the names of the PMUs present), and
  * a small table of perf's generic names fills the few gaps libpfm4 has and
- * drives `cpperf list` and the "did you mean" suggestions.  Opening events
- * for real (probing, listing) uses perf_event_open on the calling thread,
- * user-space only, disabled, and closes them again at once.  Nothing here
- * prints except ev_print_list/ev_print_all, to the FILE they are given.
+ * feeds the "did you mean" suggestions (and `cpperf list`, in
+ * events-list.c).  What this host can open is in events-host.c.  Nothing
+ * here prints.
  */
-#include "events.h"
+#include "events-int.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <perfmon/pfmlib_perf_event.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #define EV_CACHE(id, op, res) \
 	((uint64_t)(id) | ((uint64_t)(op) << 8) | ((uint64_t)(res) << 16))
 
-/* perf's generic names, as `perf list` spells them. */
-struct ev_generic {
-	const char *name;
-	const char *alias;	/* NULL when perf has none */
-	uint32_t type;
-	uint64_t config;
-};
-
-static const struct ev_generic ev_generic_tab[] = {
+const struct ev_generic ev_generic_tab[] = {
 	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
 	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
 	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
@@ -84,11 +71,12 @@ static const struct ev_generic ev_generic_tab[] = {
 };
 
 #define EV_NGENERIC (sizeof(ev_generic_tab) / sizeof(ev_generic_tab[0]))
+const size_t ev_ngeneric = EV_NGENERIC;
+
 #define EV_NSUGGEST 3
-#define EV_NAMEMAX ((int)sizeof(((struct ev_spec *)0)->name))
 
 /* ------------------------------------------------------------------ */
-/* libpfm4 and perf_event_open                                          */
+/* libpfm4                                                              */
 
 /* pfm_initialize's result, set once by ev_pfm_once under ev_pfm_ctl; read
  * by any thread afterwards. */
@@ -101,68 +89,10 @@ static void ev_pfm_once(void)
 }
 
 /* Initialize libpfm4 once; returns PFM_SUCCESS or its error code. */
-static int ev_pfm_init(void)
+int ev_pfm_init(void)
 {
 	pthread_once(&ev_pfm_ctl, ev_pfm_once);
 	return ev_pfm_status;
-}
-
-static int ev_perf_open(struct perf_event_attr *attr, int group_fd)
-{
-	return (int)syscall(SYS_perf_event_open, attr, 0, -1, group_fd,
-			    PERF_FLAG_FD_CLOEXEC);
-}
-
-/* The attr the probes open: user space only, disabled, counting. */
-static void ev_user_attr(struct perf_event_attr *a, uint32_t type, uint64_t config)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = type;
-	a->config = config;
-	a->disabled = 1;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-}
-
-/* Open and close one stand-alone event; returns 0 or the errno. */
-static int ev_try_open(const struct perf_event_attr *src)
-{
-	struct perf_event_attr a = *src;
-	a.size = sizeof(a);
-	a.disabled = 1;
-	int fd = ev_perf_open(&a, -1);
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
-static bool ev_errno_means_no_pmu(int e)
-{
-	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV;
-}
-
-/* -1 = not asked yet, else 0/1.  Written by whichever thread asks first
- * (every thread computes the same answer, so a race only repeats work). */
-static atomic_int ev_pmu_cache = -1;
-
-/*
- * True when perf_event can open the CPU cycle counter for this thread
- * (user only).  Errors other than "no such event/device" (EACCES, EMFILE,
- * ...) count as "a PMU exists": they say nothing about the hardware.  The
- * answer is computed once and cached.  Thread-safe; cannot fail.
- */
-bool ev_host_has_pmu(void)
-{
-	int v = atomic_load(&ev_pmu_cache);
-	if (v < 0) {
-		struct perf_event_attr a;
-		ev_user_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-		v = !ev_errno_means_no_pmu(ev_try_open(&a));
-		atomic_store(&ev_pmu_cache, v);
-	}
-	return v != 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -231,24 +161,22 @@ static void ev_suggest_offer(struct ev_suggest *s, const char *cand)
 		s->n++;
 }
 
-static bool ev_pmu_is_hardware(const pfm_pmu_info_t *pi)
+bool ev_pmu_is_hardware(const pfm_pmu_info_t *pi)
 {
 	return pi->type == PFM_PMU_TYPE_CORE || pi->type == PFM_PMU_TYPE_UNCORE;
 }
 
 /* Info on a libpfm4 PMU; false when unknown or not present on this host. */
-static bool ev_pmu_present(pfm_pmu_t p, pfm_pmu_info_t *pi)
+bool ev_pmu_present(pfm_pmu_t p, pfm_pmu_info_t *pi)
 {
 	memset(pi, 0, sizeof(*pi));
 	pi->size = sizeof(*pi);
 	return pfm_get_pmu_info(p, pi) == PFM_SUCCESS && pi->is_present;
 }
 
-typedef void ev_pfm_fn(void *ctx, const pfm_pmu_info_t *pi, const pfm_event_info_t *ei);
-
 /* Call fn for every libpfm4 event of PMU p (info pi). */
-static void ev_pfm_each_event(pfm_pmu_t p, const pfm_pmu_info_t *pi,
-			      ev_pfm_fn *fn, void *ctx)
+void ev_pfm_each_event(pfm_pmu_t p, const pfm_pmu_info_t *pi,
+		       ev_pfm_fn *fn, void *ctx)
 {
 	for (int i = pi->first_event; i != -1; i = pfm_get_event_next(i)) {
 		pfm_event_info_t ei;
@@ -355,8 +283,8 @@ static void ev_copy_event_fields(struct perf_event_attr *dst,
 }
 
 /* Encode name with libpfm4 into *attr; returns a PFM_ error code. */
-static int ev_pfm_encode(const char *name, struct perf_event_attr *attr,
-			 char *err, size_t errlen)
+int ev_pfm_encode(const char *name, struct perf_event_attr *attr,
+		  char *err, size_t errlen)
 {
 	struct perf_event_attr a;
 	pfm_perf_encode_arg_t arg;
@@ -629,243 +557,4 @@ int ev_parse(const char *spec, struct ev_list *out, char *err, size_t errlen)
 	if (r < 0)
 		out->n = 0;
 	return r < 0 ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Opening for real                                                     */
-
-static void ev_close_all(const int *fd, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (fd[i] >= 0)
-			close(fd[i]);
-}
-
-/*
- * Open every event of l on the calling thread, disabled, the way the
- * runtime will (group leaders first, members with the leader's fd), then
- * close them all.  Returns 0, or -1 with ev_explain_errno's message for the
- * first event that failed.
- */
-int ev_probe(const struct ev_list *l, char *err, size_t errlen)
-{
-	int fd[EV_MAX];
-
-	for (int i = 0; i < l->n && i < EV_MAX; i++) {
-		const struct ev_spec *e = &l->ev[i];
-		struct perf_event_attr a = e->attr;
-		bool leader = e->leader == i;
-
-		a.size = sizeof(a);
-		a.disabled = leader;
-		fd[i] = ev_perf_open(&a, leader ? -1 : fd[e->leader]);
-		if (fd[i] < 0) {
-			if (errlen)
-				ev_explain_errno(errno, e->name, e->hardware, err, errlen);
-			ev_close_all(fd, i);
-			return -1;
-		}
-	}
-	ev_close_all(fd, l->n);
-	return 0;
-}
-
-/* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when unreadable. */
-static int ev_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v;
-
-	if (!f)
-		return INT32_MIN;
-	if (fscanf(f, "%d", &v) != 1)
-		v = INT32_MIN;
-	fclose(f);
-	return v;
-}
-
-static void ev_explain_perm(int err_no, const char *name, char *buf, size_t len)
-{
-	int v = ev_paranoid();
-	char now[48];
-
-	if (v == INT32_MIN)
-		snprintf(now, sizeof(now), "cannot be read");
-	else
-		snprintf(now, sizeof(now), "is %d", v);
-	snprintf(buf, len, "no permission to open event '%s' (%s): "
-		 "/proc/sys/kernel/perf_event_paranoid %s; user-space-only events "
-		 "(the default, or ':u') need it at 2 or lower, kernel events (':k') "
-		 "at 1 or lower (as root: sysctl -w kernel.perf_event_paranoid=2), "
-		 "or give the program CAP_PERFMON", name, strerrorname_np(err_no), now);
-}
-
-/*
- * Explain perf_event_open's errno err_no for event name in buf (always
- * NUL-terminated when buflen > 0).  May open one event once to learn
- * whether the host has a PMU (ev_host_has_pmu).  Thread-safe.
- */
-void ev_explain_errno(int err_no, const char *name, bool hardware,
-		      char *buf, size_t buflen)
-{
-	if (!buflen)
-		return;
-	if (ev_errno_means_no_pmu(err_no)) {
-		if (hardware && !ev_host_has_pmu())
-			snprintf(buf, buflen, "event '%s' needs a hardware PMU and this "
-				 "host has none (a virtual machine?); use a software "
-				 "event such as task-clock, see 'cpperf list'", name);
-		else
-			snprintf(buf, buflen, "event '%s' is not supported by this %s "
-				 "(%s); see 'cpperf list'", name,
-				 hardware ? "host's PMU" : "kernel", strerrorname_np(err_no));
-	} else if (err_no == EACCES || err_no == EPERM) {
-		ev_explain_perm(err_no, name, buf, buflen);
-	} else if (err_no == EINVAL) {
-		snprintf(buf, buflen, "event '%s': the event/modifier combination is "
-			 "invalid for this PMU (EINVAL); try it without modifiers, see "
-			 "'cpperf list'", name);
-	} else if (err_no == EMFILE || err_no == ENFILE) {
-		snprintf(buf, buflen, "too many open files opening event '%s' (%s): "
-			 "cpperf needs one file per event per thread; raise 'ulimit -n' "
-			 "or use fewer events", name, strerrorname_np(err_no));
-	} else {
-		snprintf(buf, buflen, "cannot open event '%s': %s", name, strerror(err_no));
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Listing                                                              */
-
-static const char *ev_kind(uint32_t type)
-{
-	switch (type) {
-	case PERF_TYPE_SOFTWARE: return "Software event";
-	case PERF_TYPE_HW_CACHE: return "Hardware cache event";
-	default: return "Hardware event";
-	}
-}
-
-/* Print the generic events of the given types that open here; returns
- * how many were printed and the first failure's errno in *first_err. */
-static int ev_print_generic(FILE *out, uint32_t t1, uint32_t t2, int *first_err)
-{
-	int n = 0;
-
-	*first_err = 0;
-	for (size_t i = 0; i < EV_NGENERIC; i++) {
-		const struct ev_generic *g = &ev_generic_tab[i];
-		struct perf_event_attr a;
-		char label[96];
-
-		if (g->type != t1 && g->type != t2)
-			continue;
-		ev_user_attr(&a, g->type, g->config);
-		int e = ev_try_open(&a);
-		if (e) {
-			if (!*first_err)
-				*first_err = e;
-			continue;
-		}
-		snprintf(label, sizeof(label), "%s%s%s", g->name,
-			 g->alias ? " OR " : "", g->alias ? g->alias : "");
-		fprintf(out, "  %-46s [%s]\n", label, ev_kind(g->type));
-		n++;
-	}
-	return n;
-}
-
-/*
- * Print the events this host offers, `perf list` style, to out: software
- * events that open here, then hardware events when a PMU exists (else a
- * one-line note).  Each listed event is opened and closed once.
- */
-void ev_print_list(FILE *out)
-{
-	char why[512];
-	int e;
-
-	fprintf(out, "Software events:\n");
-	if (!ev_print_generic(out, PERF_TYPE_SOFTWARE, PERF_TYPE_SOFTWARE, &e)) {
-		ev_explain_errno(e, "task-clock", false, why, sizeof(why));
-		fprintf(out, "  (none can be opened here: %s)\n", why);
-	}
-	fprintf(out, "\nHardware events:\n");
-	if (!ev_host_has_pmu()) {
-		fprintf(out, "  no hardware PMU on this host: hardware events (cycles, "
-			"instructions, ...) are unavailable; software events work\n");
-		return;
-	}
-	if (!ev_print_generic(out, PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE, &e)) {
-		ev_explain_errno(e, "cycles", true, why, sizeof(why));
-		fprintf(out, "  (none can be opened here: %s)\n", why);
-	}
-	fprintf(out, "\nMore PMU-specific event names (libpfm4) are available: "
-		"run 'cpperf list --all'\n");
-}
-
-/* On a host without a PMU only software events of libpfm4's generic perf
- * PMU are worth listing; on a host with one, everything is. */
-static bool ev_pfm_usable(const char *pmu_name, const char *ev_name, bool pmu)
-{
-	char full[2 * EV_NAMEMAX + 4];
-	struct perf_event_attr a;
-	char err[8];
-
-	if (pmu)
-		return true;
-	snprintf(full, sizeof(full), "%s::%s", pmu_name, ev_name);
-	if (ev_pfm_encode(full, &a, err, sizeof(err)) != PFM_SUCCESS)
-		return false;
-	return a.type == PERF_TYPE_SOFTWARE || a.type == PERF_TYPE_TRACEPOINT;
-}
-
-struct ev_print_ctx {
-	FILE *out;
-	bool pmu;		/* host has a PMU */
-	int n;			/* events printed for this PMU so far */
-};
-
-/* Print one libpfm4 event if usable, with its PMU's heading first. */
-static void ev_print_pfm_one(void *ctx, const pfm_pmu_info_t *pi,
-			     const pfm_event_info_t *ei)
-{
-	struct ev_print_ctx *c = ctx;
-
-	if (!ev_pfm_usable(pi->name, ei->name, c->pmu))
-		return;
-	if (c->n++ == 0)
-		fprintf(c->out, "\n%s events (%s; libpfm4 names, use as "
-			"%s::NAME[:UMASK]):\n", pi->name, pi->desc, pi->name);
-	fprintf(c->out, "  %s::%-40s %s\n", pi->name, ei->name, ei->desc ? ei->desc : "");
-}
-
-/*
- * ev_print_list, then every event libpfm4 knows for the PMUs present and
- * usable here (on a host without a PMU: hardware PMUs are skipped with a
- * note, and only software events of the generic perf PMU are listed).
- * Used by `cpperf list --all`.
- */
-void ev_print_all(FILE *out)
-{
-	pfm_pmu_t p;
-	bool pmu = ev_host_has_pmu();
-
-	ev_print_list(out);
-	if (ev_pfm_init() != PFM_SUCCESS) {
-		fprintf(out, "\nlibpfm4 cannot be initialized: %s\n",
-			pfm_strerror(ev_pfm_init()));
-		return;
-	}
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pi;
-		if (!ev_pmu_present(p, &pi))
-			continue;
-		if (ev_pmu_is_hardware(&pi) && !pmu)
-			fprintf(out, "\n%s events (%s): not listed, perf_event cannot "
-				"use this PMU here\n", pi.name, pi.desc);
-		else
-			ev_pfm_each_event(p, &pi, ev_print_pfm_one,
-					  &(struct ev_print_ctx){ out, pmu, 0 });
-	}
 }
