@@ -93,33 +93,28 @@ static int set_output(struct rt_options *o, const char *v, char *err, size_t n)
 	return 0;
 }
 
-static int parse_bool(const char *v, bool *out)
+/* Parse a 0/1 flag into *out. */
+static int set_flag(bool *out, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true"))
 		*out = true;
 	else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "false"))
 		*out = false;
-	else
+	else {
+		snprintf(err, n, "'%s' is not 0 or 1", v);
 		return -1;
+	}
 	return 0;
 }
 
 static int set_quiet(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_bool(v, &o->quiet)) {
-		snprintf(err, n, "'%s' is not 0 or 1", v);
-		return -1;
-	}
-	return 0;
+	return set_flag(&o->quiet, v, err, n);
 }
 
 static int set_follow_fork(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_bool(v, &o->follow_fork)) {
-		snprintf(err, n, "'%s' is not 0 or 1", v);
-		return -1;
-	}
-	return 0;
+	return set_flag(&o->follow_fork, v, err, n);
 }
 
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)

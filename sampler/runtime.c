@@ -270,8 +270,7 @@ __attribute__((destructor)) static void rt_destructor(void)
  * exec: write this image's profile first (the new image loads a fresh
  * runtime through LD_PRELOAD); if exec fails, profiling resumes.
  */
-typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+typedef int (*exec_fn)(const char *, char *const[], char *const[]);
 
 static void before_exec(void)
 {
@@ -287,30 +286,33 @@ static void after_failed_exec(void)
 	errno = saved;
 }
 
-CPPERF_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+/* Look up the real exec function once, end profiling, call it, and resume
+ * profiling if it returns (exec failed). */
+static int exec_wrapped(const char *name, exec_fn *real, const char *p,
+			char *const argv[], char *const envp[])
 {
-	static execve_fn real;
 	int r;
 
-	if (!real)
-		real = (execve_fn)dlsym(RTLD_NEXT, "execve");
+	if (!*real)
+		*real = (exec_fn)dlsym(RTLD_NEXT, name);
 	before_exec();
-	r = real(path, argv, envp);
+	r = (*real)(p, argv, envp);
 	after_failed_exec();
 	return r;
 }
 
+CPPERF_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	static exec_fn real;
+
+	return exec_wrapped("execve", &real, path, argv, envp);
+}
+
 CPPERF_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	static execvpe_fn real;
-	int r;
+	static exec_fn real;
 
-	if (!real)
-		real = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
-	before_exec();
-	r = real(file, argv, envp);
-	after_failed_exec();
-	return r;
+	return exec_wrapped("execvpe", &real, file, argv, envp);
 }
 
 CPPERF_EXPORT int execv(const char *path, char *const argv[])
