@@ -75,40 +75,52 @@ static void drain_all(struct rt_state *rt)
 	retire_exited(rt);
 }
 
-/* Fill fds with the wake fd and each thread's ring; mark threads whose
- * task is gone (POLLHUP seen last round) as exited. */
-static nfds_t build_pollset(struct rt_state *rt, struct pollfd **fds, nfds_t *cap)
+/* What the drain thread polls: the wake fd, then one ring fd per thread,
+ * with the thread it belongs to (threads are only freed by this thread, so
+ * the pointers stay valid while it polls). */
+struct pollset {
+	struct pollfd *fds;
+	struct rt_thread **who;
+	nfds_t n, cap;
+};
+
+static void build_pollset(struct rt_state *rt, struct pollset *ps)
 {
-	nfds_t n = 1;
+	nfds_t want = 1;
 
 	pthread_mutex_lock(&rt->lock);
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
-		n++;
-	if (n > *cap) {
-		struct pollfd *p = realloc(*fds, n * sizeof(**fds));
+		want++;
+	if (want > ps->cap) {
+		struct pollfd *f = realloc(ps->fds, want * sizeof(*f));
+		struct rt_thread **w = f ? realloc(ps->who, want * sizeof(*w)) : NULL;
 
-		if (p) {
-			*fds = p;
-			*cap = n;
+		if (f)
+			ps->fds = f;
+		if (w) {
+			ps->who = w;
+			ps->cap = want;
 		}
 	}
-	n = 0;
-	(*fds)[n++] = (struct pollfd){ .fd = rt->wake_fd, .events = POLLIN };
-	for (struct rt_thread *t = rt->threads; t && n < *cap; t = t->next)
-		if (t->fds[0] >= 0)	/* PAPI threads have no fd: drained on the timeout */
-			(*fds)[n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
+	ps->n = 0;
+	if (ps->cap) {
+		ps->fds[ps->n++] = (struct pollfd){ .fd = rt->wake_fd, .events = POLLIN };
+		for (struct rt_thread *t = rt->threads; t && ps->n < ps->cap; t = t->next) {
+			if (t->fds[0] < 0)	/* PAPI threads have no fd: drained on the timeout */
+				continue;
+			ps->who[ps->n] = t;
+			ps->fds[ps->n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
+		}
+	}
 	pthread_mutex_unlock(&rt->lock);
-	return n;
 }
 
-static void mark_hung_up(struct rt_state *rt, const struct pollfd *fds, nfds_t n)
+/* A thread opened by id that has ended hangs up its event. */
+static void mark_hung_up(const struct pollset *ps)
 {
-	pthread_mutex_lock(&rt->lock);
-	for (struct rt_thread *t = rt->threads; t; t = t->next)
-		for (nfds_t i = 1; i < n; i++)
-			if (fds[i].fd == t->fds[0] && (fds[i].revents & POLLHUP))
-				atomic_store(&t->state, THREAD_EXITED);
-	pthread_mutex_unlock(&rt->lock);
+	for (nfds_t i = 1; i < ps->n; i++)
+		if (ps->fds[i].revents & POLLHUP)
+			atomic_store(&ps->who[i]->state, THREAD_EXITED);
 }
 
 static uint64_t thread_cpu_ns(void)
@@ -122,21 +134,21 @@ static uint64_t thread_cpu_ns(void)
 static void *drain_main(void *arg)
 {
 	struct rt_state *rt = arg;
-	struct pollfd *fds = malloc(sizeof(*fds));
-	nfds_t cap = fds ? 1 : 0;
+	struct pollset ps = { 0 };
 
-	while (fds && !atomic_load(&rt->stop)) {
-		nfds_t n = build_pollset(rt, &fds, &cap);
+	while (!atomic_load(&rt->stop)) {
 		uint64_t v;
 
-		if (poll(fds, n, DRAIN_TIMEOUT_MS) > 0) {
-			if (fds[0].revents & POLLIN)
+		build_pollset(rt, &ps);
+		if (poll(ps.fds, ps.n, DRAIN_TIMEOUT_MS) > 0) {
+			if (ps.fds[0].revents & POLLIN)
 				(void)!read(rt->wake_fd, &v, sizeof(v));
-			mark_hung_up(rt, fds, n);
+			mark_hung_up(&ps);
 		}
 		drain_all(rt);
 	}
-	free(fds);
+	free(ps.fds);
+	free(ps.who);
 	drain_all(rt);
 	rt->prof.drain_cpu_ns = thread_cpu_ns();
 	return NULL;

@@ -36,18 +36,15 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_create(th, attr, fn, arg);
 }
 
-/* The key's value is the thread; the state is found through a static
- * pointer set by rt_thread_begin (one runtime per process). */
-static struct rt_state *key_rt;
-
 static void on_thread_exit(void *p)
 {
 	struct rt_thread *t = p;
+	struct rt_state *rt = rt_current();
 
 	rt_thread_enable(t, false);
 	atomic_store(&t->state, THREAD_EXITED);
-	if (key_rt)
-		rt_drain_wake(key_rt);
+	if (rt)
+		rt_drain_wake(rt);
 }
 
 static void make_exit_key(void)
@@ -88,7 +85,6 @@ int rt_thread_begin(struct rt_state *rt)
 		return -1;
 	stack_bounds(t);
 	pthread_once(&exit_key_once, make_exit_key);
-	key_rt = rt;
 	pthread_setspecific(exit_key, t);
 	register_thread(rt, t);
 	return 0;
