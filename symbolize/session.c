@@ -4,7 +4,7 @@
  * One Dwfl describes the process's own address space, read from
  * /proc/PID/maps with dwfl_linux_proc_report; ELF files are found from the
  * mapped paths and debug info by the standard search (build id, .debug
- * directories).  The same Dwfl serves unwinding (unwind.c) and address
+ * directories; never a debuginfod download).  The same Dwfl serves unwinding (unwind.c) and address
  * lookup (resolve.c), so CFI and DWARF are read once per module.  When the
  * runtime sees a new mapping it calls sym_modules_changed(); the module
  * list is re-read lazily, the first time an address is not found, so a
@@ -24,6 +24,24 @@ static const Dwfl_Callbacks sym_dwfl_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
+
+/*
+ * With DEBUGINFOD_URLS set, libdw's standard search ends in a download from
+ * a debuginfod server.  The runtime lives inside someone's production job
+ * and must not touch the network, so then only the local build-id
+ * directories are searched (and the module's own DWARF, as always).
+ */
+static const Dwfl_Callbacks sym_dwfl_callbacks_local = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_build_id_find_debuginfo,
+};
+
+static const Dwfl_Callbacks *sym_callbacks(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && *urls ? &sym_dwfl_callbacks_local : &sym_dwfl_callbacks;
+}
 
 /* Report the modules of s->pid, adding to the existing ones.  Returns 0,
  * else -1 with a message in err (err may be NULL). */
@@ -58,7 +76,7 @@ struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen)
 	}
 	s->st = st;
 	s->pid = getpid();
-	s->dwfl = dwfl_begin(&sym_dwfl_callbacks);
+	s->dwfl = dwfl_begin(sym_callbacks());
 	if (!s->dwfl) {
 		snprintf(err, errlen, "libdw: cannot start a session: %s",
 			 dwfl_errmsg(-1));
@@ -112,6 +130,15 @@ static void sym_build_id_hex(Dwfl_Module *mod, char *buf, size_t size)
 		snprintf(buf + 2 * i, 3, "%02x", bits[i]);
 }
 
+/* libdwfl names the vdso "[vdso: PID]"; without the pid it is the same
+ * module in every process, so profiles of many ranks merge it. */
+static const char *sym_module_name(const char *name)
+{
+	if (!name)
+		return "";
+	return strncmp(name, "[vdso", 5) ? name : "[vdso]";
+}
+
 uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod)
 {
 	void **userdata;
@@ -122,7 +149,7 @@ uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod)
 
 	char id[2 * 64 + 1];
 	sym_build_id_hex(mod, id, sizeof id);
-	uint32_t idx = symtab_module(s->st, name ? name : "", id);
+	uint32_t idx = symtab_module(s->st, sym_module_name(name), id);
 	if (idx != SYMTAB_NO_MODULE)
 		*userdata = (void *)((uintptr_t)idx + 1);
 	return idx;

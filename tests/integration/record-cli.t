@@ -17,6 +17,16 @@ is "LD_PRELOAD already set is kept" \
 	"$(LD_PRELOAD=libm.so.6 "$RECORD" -q -o "$WORK/e3" "$B" env LD_PRELOAD | tr ':' '\n' | tail -1)" libm.so.6
 is "options reach the runtime through CPPERF_*" "$("$RECORD" -q -F 333 -o "$WORK/e3" "$B" env CPPERF_FREQ)" 333
 
+# the runtime never touches the network, even when the environment names a
+# debuginfod server (libdw's standard debug-info search would download)
+if command -v strace > /dev/null; then
+	DEBUGINFOD_CACHE_PATH=$WORK/dcache DEBUGINFOD_URLS=http://127.0.0.1:9 strace -f -e trace=connect -o "$WORK/strace" \
+		"$RECORD" -q -o "$WORK/e4" "$B" vdso > /dev/null 2>&1
+	is "no connect() with DEBUGINFOD_URLS set" "$(grep -c 'connect(' "$WORK/strace")" 0
+else
+	skip "no connect() with DEBUGINFOD_URLS set" "strace is not installed"
+fi
+
 # bad input: non-zero before PROG starts, with a message naming the problem
 expect_error() { # NAME PATTERN STATUS ARGS...
 	local name=$1 pat=$2 want=$3; shift 3

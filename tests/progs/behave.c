@@ -7,6 +7,8 @@
  *   touch FILE  create FILE (tests check that PROG did not start)
  *   fork FILE   fork a child that spins, then writes FILE; parent spins too
  *   exec PROG.. exec another program (a launcher)
+ *   vdso        spend two seconds in clock_gettime (the vdso has no local
+ *               debug info, so libdw would ask a debuginfod server)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -62,6 +64,15 @@ int main(int argc, char **argv)
 		}
 		parent_work();
 		waitpid(pid, NULL, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "vdso")) {
+		struct timespec ts;
+		time_t end = time(NULL) + 2;
+
+		do
+			clock_gettime(CLOCK_REALTIME, &ts);
+		while (ts.tv_sec < end);
 		return 0;
 	}
 	if (!strcmp(mode, "exec") && argc > 2) {
