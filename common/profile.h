@@ -32,6 +32,35 @@ struct prof_thread {
 	uint64_t *samples;	/* [nevents] */
 };
 
+/* Message-size histogram buckets: bucket 0 counts empty messages, bucket k
+ * (1 <= k < PROF_MPI_HIST) sizes in [2^(k-1), 2^k), the last also larger. */
+#define PROF_MPI_HIST 32
+
+/* One MPI call site: an MPI function called from one call path. */
+struct prof_mpi_site {
+	char *function;		/* "MPI_Send" */
+	uint32_t *frames;	/* call path, outermost first, ids into syms.frames */
+	uint32_t nframes;
+	uint64_t calls;
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t time_ns;	/* inside the call */
+	uint64_t blocked_ns;	/* of that, waiting for a partner */
+	uint64_t hist[PROF_MPI_HIST];	/* sizes of the messages it sent or received */
+};
+
+/* Point-to-point messages this rank sent to one peer (a world rank). */
+struct prof_mpi_peer {
+	int64_t peer;
+	uint64_t count, bytes;
+};
+
+/* Collective calls of one function on communicators of one size. */
+struct prof_mpi_coll {
+	char *function;
+	int64_t comm_size;
+	uint64_t calls, bytes, time_ns;
+};
+
 struct profile {
 	char **argv;		/* command line of the profiled image */
 	uint32_t argc;
@@ -58,6 +87,17 @@ struct profile {
 
 	struct symtab syms;
 	struct cct tree;	/* tree.nevents == nevents */
+
+	/* MPI processes only (rank >= 0); all zero/NULL otherwise. */
+	char *mpi_library;	/* MPI_Get_library_version's first line */
+	uint64_t cpu_ns;	/* process CPU time, user + system */
+	uint64_t mpi_time_ns, mpi_blocked_ns;	/* sums over the sites */
+	struct prof_mpi_site *mpi_sites;
+	uint32_t nmpi_sites;
+	struct prof_mpi_peer *mpi_peers;
+	uint32_t nmpi_peers;
+	struct prof_mpi_coll *mpi_colls;
+	uint32_t nmpi_colls;
 };
 
 /* Initialise to an empty profile (no events, empty tables). */
