@@ -91,7 +91,6 @@ struct profile {
 	/* MPI processes only (rank >= 0); all zero/NULL otherwise. */
 	char *mpi_library;	/* MPI_Get_library_version's first line */
 	uint64_t cpu_ns;	/* process CPU time, user + system */
-	uint64_t mpi_time_ns, mpi_blocked_ns;	/* sums over the sites */
 	struct prof_mpi_site *mpi_sites;
 	uint32_t nmpi_sites;
 	struct prof_mpi_peer *mpi_peers;
