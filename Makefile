@@ -106,6 +106,7 @@ demo: all
 
 bench: all
 	./bench/run.sh
+	./bench/mpi.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf

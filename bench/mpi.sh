@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# mpi.sh - the MPI part of `make bench`: mpi-bench.c run without cpperf and
+# under cpperf-record, alternating, ROUNDS times; prints the median of each
+# measurement and its ratio to the no-tool run (latency and allreduce: time
+# ratio, lower is better; bandwidth: rate ratio, higher is better).
+# Point-to-point runs on 2 ranks, the allreduce loop on 4.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${BENCH_MPI_ROUNDS:-5}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if ! command -v mpicc > /dev/null; then
+	echo "mpi bench: no mpicc, skipped"
+	exit 0
+fi
+W=$(mktemp -d /tmp/cpperf-mpibench.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
+
+# configurations: name and the command prefix placed after mpirun's options
+configs=(plain cpperf)
+prefix_plain=()
+prefix_cpperf=(bin/cpperf-record -q -o "$W/exp")
+
+run() { # CONFIG NP -> "name value" lines
+	local c=$1 np=$2 pre
+	pre="prefix_$c[@]"
+	rm -rf "$W/exp"
+	mpirun --oversubscribe -np "$np" "${!pre}" "$W/mpi-bench" 1 | awk '{ print $1, $2 }'
+}
+
+for i in $(seq "$ROUNDS"); do
+	for c in "${configs[@]}"; do
+		run "$c" 2 | grep -v allreduce >> "$W/$c"
+		run "$c" 4 | grep allreduce >> "$W/$c"
+	done
+done
+
+median_of() { # FILE NAME
+	awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+printf "%-20s %12s" measurement plain
+for c in "${configs[@]:1}"; do printf " %12s %8s" "$c" ratio; done
+printf "   target\n"
+for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allreduce_8; do
+	base=$(median_of "$W/plain" "$m")
+	printf "%-20s %12s" "$m" "$base"
+	for c in "${configs[@]:1}"; do
+		v=$(median_of "$W/$c" "$m")
+		printf " %12s %8.3f" "$v" "$(awk -v a="$v" -v b="$base" 'BEGIN { print a / b }')"
+	done
+	case $m in
+	latency_8) t="<= 1.3" ;; bandwidth_*) t=">= 0.98" ;; allreduce_8) t="<= 1.5" ;; *) t="" ;;
+	esac
+	printf "   %s\n" "$t"
+done
+echo "(medians of $ROUNDS alternating runs; latency/allreduce in us, bandwidth in MB/s)"
