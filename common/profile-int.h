@@ -9,6 +9,9 @@
 #define CPPERF_PROFILE_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include "idset.h"
+#include "profile.h"
 
 #define PROF_MAGIC "cpperf-profile"
 #define PROF_TRAILER "end"
@@ -24,6 +27,9 @@ enum prof_section {
 	PS_THREAD,
 	PS_ROOT,
 	PS_NODE,
+	PS_MPI_SITE,
+	PS_MPI_PEER,
+	PS_MPI_COLL,	/* the last section */
 };
 
 enum prof_kind { PK_STR, PK_I64, PK_U64 };
@@ -37,7 +43,23 @@ struct prof_scalar {
 	size_t offset;
 };
 
-#define PROF_NSCALARS 15
+#define PROF_NSCALARS 17
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
+
+/* Add record i (sites, peers or collectives of p) to s.  Returns the index
+ * of an earlier record of s equal to it (same function and call path; same
+ * peer; same function and communicator size), i when it is new, or
+ * UINT32_MAX when memory is short. */
+uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i);
+uint32_t prof_mpi_peer_dup(struct idset *s, const struct profile *p, uint32_t i);
+uint32_t prof_mpi_coll_dup(struct idset *s, const struct profile *p, uint32_t i);
+
+/* Whether peer is a valid destination in a job of size ranks: 0 <= peer,
+ * and peer < size when size > 0. */
+int prof_mpi_peer_ok(int64_t peer, int64_t size);
+
+/* Check p's MPI records as the reader would (frames in range, peers valid,
+ * no duplicates).  Returns NULL, or a description written into why. */
+const char *prof_mpi_check(const struct profile *p, char *why, size_t n);
 
 #endif

@@ -4,7 +4,9 @@
  * the magic line and the trailer (length and CRC-32, so a truncated or
  * damaged file fails before anything else), then checks every record:
  * syntax, order of sections, indices in range, counts matching the number
- * of events, no duplicate modules, frames or nodes.  Input is hostile: no
+ * of events, no duplicate modules, frames or nodes.  The MPI records are
+ * parsed in profile-read-mpi.c with the field readers declared in
+ * profile-read-int.h.  Input is hostile: no
  * loop runs longer than the input, and every allocation is bounded by a
  * small multiple of the input's size.
  */
@@ -21,27 +23,10 @@
 #include "pctenc.h"
 #include "profile.h"
 #include "profile-int.h"
-
-#define PR_ROOT_SEEN (UINT32_C(1) << 31)
-
-struct parser {
-	struct profile *p;
-	size_t lineno;
-	enum prof_section section;
-	uint32_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
-	int tree_ready;
-	uint32_t argv_alloc, events_alloc, threads_alloc;
-	char *err;
-	size_t errlen;
-};
-
-/* The unread fields of the current line. */
-struct cursor {
-	const char *p, *end;
-};
+#include "profile-read-int.h"
 
 /* Record an error for the current line; returns -1. */
-static int pr_err(struct parser *ps, const char *fmt, ...)
+int pr_err(struct parser *ps, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -54,7 +39,7 @@ static int pr_err(struct parser *ps, const char *fmt, ...)
 }
 
 /* Take the next space-separated field of c into *tok and *n. */
-static int pr_field(struct parser *ps, struct cursor *c, const char *what,
+int pr_field(struct parser *ps, struct cursor *c, const char *what,
 		    const char **tok, size_t *n)
 {
 	const char *e;
@@ -74,7 +59,7 @@ static int pr_field(struct parser *ps, struct cursor *c, const char *what,
 	return 0;
 }
 
-static int pr_done(struct parser *ps, const struct cursor *c)
+int pr_done(struct parser *ps, const struct cursor *c)
 {
 	if (c->p < c->end)
 		return pr_err(ps, "unexpected extra field '%.*s'",
@@ -100,7 +85,7 @@ static int pr_digits(const char *s, size_t n, uint64_t *v)
 	return 0;
 }
 
-static int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_t *v)
+int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_t *v)
 {
 	const char *s;
 	size_t n;
@@ -113,7 +98,7 @@ static int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_
 	return 0;
 }
 
-static int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t *v)
+int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t *v)
 {
 	const char *s;
 	size_t n;
@@ -132,7 +117,7 @@ static int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t
 }
 
 /* Read an index that must be below limit. */
-static int pr_index(struct parser *ps, struct cursor *c, const char *what,
+int pr_index(struct parser *ps, struct cursor *c, const char *what,
 		    uint64_t limit, uint32_t *v)
 {
 	uint64_t u;
@@ -147,7 +132,7 @@ static int pr_index(struct parser *ps, struct cursor *c, const char *what,
 }
 
 /* Read an index that must equal want (records carry their own index). */
-static int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want)
+int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want)
 {
 	uint64_t u;
 
@@ -158,7 +143,7 @@ static int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_
 	return 0;
 }
 
-static int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out)
+int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out)
 {
 	const char *s, *why = NULL;
 	size_t n;
@@ -184,7 +169,7 @@ static int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_
 
 /* Make room for one more element of size elem in *array.  The count of
  * elements is bounded by the number of lines, so growth is input-bounded. */
-static int pr_grow(struct parser *ps, void **array, uint32_t count,
+int pr_grow(struct parser *ps, void **array, uint32_t count,
 		   uint32_t *alloc, size_t elem)
 {
 	uint32_t n;
@@ -374,11 +359,14 @@ static const struct {
 	{ "thread", PS_THREAD, rec_thread },
 	{ "root", PS_ROOT, rec_root },
 	{ "node", PS_NODE, rec_node },
+	{ "mpi_site", PS_MPI_SITE, rec_mpi_site },
+	{ "mpi_peer", PS_MPI_PEER, rec_mpi_peer },
+	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
 };
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
-	"root", "node",
+	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
 };
 
 /* Enter section s, which must not come before the current one.  Leaving
@@ -530,6 +518,14 @@ static size_t pr_trailer(struct parser *ps, const char *buf, size_t len,
 	return body;
 }
 
+/* Free what the parser itself owns (not the profile). */
+static void pr_release(struct parser *ps)
+{
+	idset_release(&ps->sites);
+	idset_release(&ps->peers);
+	idset_release(&ps->colls);
+}
+
 /* See profile.h. */
 int profile_parse_flags(struct profile *p, const char *buf, size_t len,
 			unsigned flags, char *err, size_t errlen)
@@ -552,10 +548,12 @@ int profile_parse_flags(struct profile *p, const char *buf, size_t len,
 		pos = (size_t)(nl - buf) + 1;
 	}
 	ps.lineno--;
-	if (pr_enter(&ps, PS_NODE, "end") || pr_finish(&ps))
+	if (pr_enter(&ps, PS_MPI_COLL, "end") || pr_finish(&ps))
 		goto fail;
+	pr_release(&ps);
 	return 0;
 fail:
+	pr_release(&ps);
 	profile_release(p);
 	return -1;
 }

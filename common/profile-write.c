@@ -174,6 +174,40 @@ static void pw_tree(struct pw *w, const struct profile *p)
 	}
 }
 
+/* The mpi_site, mpi_peer and mpi_coll records, in that order. */
+static void pw_mpi(struct pw *w, const struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		const struct prof_mpi_site *m = &p->mpi_sites[i];
+		const uint64_t v[] = { m->calls, m->bytes_sent, m->bytes_recv,
+				       m->time_ns, m->blocked_ns };
+
+		pw_fmt(w, "mpi_site %" PRIu32, i);
+		pw_str(w, m->function);
+		pw_fmt(w, " %" PRIu32, m->nframes);
+		for (uint32_t k = 0; k < m->nframes; k++)
+			pw_fmt(w, " %" PRIu32, m->frames[k]);
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			pw_fmt(w, " %" PRIu64, v[k]);
+		pw_counts(w, m->hist, PROF_MPI_HIST);
+	}
+	for (uint32_t i = 0; i < p->nmpi_peers; i++) {
+		const uint64_t v[] = { p->mpi_peers[i].count, p->mpi_peers[i].bytes };
+
+		pw_fmt(w, "mpi_peer %" PRId64, p->mpi_peers[i].peer);
+		pw_counts(w, v, 2);
+	}
+	for (uint32_t i = 0; i < p->nmpi_colls; i++) {
+		const struct prof_mpi_coll *c = &p->mpi_colls[i];
+		const uint64_t v[] = { c->calls, c->bytes, c->time_ns };
+
+		pw_put(w, "mpi_coll", 8);
+		pw_str(w, c->function);
+		pw_fmt(w, " %" PRId64, c->comm_size);
+		pw_counts(w, v, 3);
+	}
+}
+
 /* Serialise p into w, trailer included. */
 static void pw_profile(struct pw *w, const struct profile *p)
 {
@@ -195,6 +229,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 		pw_counts(w, p->threads[i].samples, p->nevents);
 	}
 	pw_tree(w, p);
+	pw_mpi(w, p);
 	pw_flush(w);
 	n = snprintf(trailer, sizeof(trailer), "%s %" PRIu64 " %08" PRIx32 "\n",
 		     PROF_TRAILER, w->len, w->crc);
@@ -232,7 +267,7 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 			snprintf(why, n, "node %" PRIu32 " has bad parent or frame", id);
 			return why;
 		}
-	return NULL;
+	return prof_mpi_check(p, why, n);
 }
 
 /* Create path for writing, replacing a stale temporary of a dead process

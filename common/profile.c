@@ -19,6 +19,7 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("end_ns", PS_META, PK_U64, end_ns),
 	SCALAR("backend", PS_META, PK_STR, backend),
 	SCALAR("call_graph", PS_META, PK_STR, call_graph),
+	SCALAR("mpi_library", PS_META, PK_STR, mpi_library),
 	SCALAR("samples", PS_COUNTER, PK_U64, samples),
 	SCALAR("lost", PS_COUNTER, PK_U64, lost),
 	SCALAR("throttled", PS_COUNTER, PK_U64, throttled),
@@ -26,6 +27,7 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("unwind_truncated", PS_COUNTER, PK_U64, unwind_truncated),
 	SCALAR("unwind_ns", PS_COUNTER, PK_U64, unwind_ns),
 	SCALAR("drain_cpu_ns", PS_COUNTER, PK_U64, drain_cpu_ns),
+	SCALAR("cpu_ns", PS_COUNTER, PK_U64, cpu_ns),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -54,5 +56,15 @@ void profile_release(struct profile *p)
 	free(p->threads);
 	symtab_release(&p->syms);
 	cct_release(&p->tree);
+	free(p->mpi_library);
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		free(p->mpi_sites[i].function);
+		free(p->mpi_sites[i].frames);
+	}
+	free(p->mpi_sites);
+	free(p->mpi_peers);
+	for (uint32_t i = 0; i < p->nmpi_colls; i++)
+		free(p->mpi_colls[i].function);
+	free(p->mpi_colls);
 	profile_init(p);
 }

@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 1
+#define PROFILE_VERSION 2
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -88,7 +88,8 @@ struct profile {
 	struct symtab syms;
 	struct cct tree;	/* tree.nevents == nevents */
 
-	/* MPI processes only (rank >= 0); all zero/NULL otherwise. */
+	/* MPI processes only (rank >= 0); all zero/NULL otherwise, except
+	 * cpu_ns, which any process may fill. */
 	char *mpi_library;	/* MPI_Get_library_version's first line */
 	uint64_t cpu_ns;	/* process CPU time, user + system */
 	struct prof_mpi_site *mpi_sites;

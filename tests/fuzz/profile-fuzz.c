@@ -11,6 +11,25 @@
 #include <string.h>
 #include "../../common/profile.h"
 
+/* The MPI records name existing frames and peers inside the job. */
+static void check_mpi(const struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		if (!p->mpi_sites[i].function)
+			abort();
+		for (uint32_t k = 0; k < p->mpi_sites[i].nframes; k++)
+			if (p->mpi_sites[i].frames[k] >= p->syms.nframes)
+				abort();
+	}
+	for (uint32_t i = 0; i < p->nmpi_peers; i++)
+		if (p->mpi_peers[i].peer < 0 ||
+		    (p->size > 0 && p->mpi_peers[i].peer >= p->size))
+			abort();
+	for (uint32_t i = 0; i < p->nmpi_colls; i++)
+		if (!p->mpi_colls[i].function)
+			abort();
+}
+
 /* Abort when an accepted profile breaks an invariant the readers rely on. */
 static void check_profile(const struct profile *p)
 {
@@ -28,8 +47,9 @@ static void check_profile(const struct profile *p)
 	for (uint32_t id = 1; id < t->nnodes; id++)
 		if (t->parent[id] >= id || t->frame[id] >= p->syms.nframes)
 			abort();
-	if (!p->host || !p->backend || !p->call_graph)
+	if (!p->host || !p->backend || !p->call_graph || !p->mpi_library)
 		abort();
+	check_mpi(p);
 }
 
 static void parse_once(const uint8_t *data, size_t size, unsigned flags)

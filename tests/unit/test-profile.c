@@ -62,6 +62,46 @@ static void rich_symbols(struct profile *p, uint32_t *fr)
 	fr[4] = symtab_frame(st, app, "caf\xc3\xa9%\x01", "-", 7);
 }
 
+/* MPI records of the rich profile: sites with and without a call path
+ * (same function on two paths, two functions on one), peers at the edges
+ * of the range, collectives on two communicator sizes. */
+static void rich_mpi(struct profile *p, const uint32_t *fr)
+{
+	static const char *const fns[] = { "MPI_Send", "MPI_Recv", "MPI_Send", "MPI_Barrier" };
+	static const uint32_t nfr[] = { 3, 3, 2, 0 };
+	static const char *const colls[] = { "MPI_Allreduce", "MPI_Allreduce", "MPI Bcast%" };
+
+	p->mpi_library = xstrdup("Open MPI v4.1.2, package: Debian");
+	p->cpu_ns = 987654321;
+	p->nmpi_sites = 4;
+	p->mpi_sites = calloc(4, sizeof(*p->mpi_sites));
+	for (uint32_t i = 0; i < 4; i++) {
+		struct prof_mpi_site *m = &p->mpi_sites[i];
+
+		m->function = xstrdup(fns[i]);
+		m->nframes = nfr[i];
+		m->frames = calloc(3, sizeof(uint32_t));
+		m->frames[0] = fr[2], m->frames[1] = fr[0], m->frames[2] = fr[1];
+		m->calls = 10 + i;
+		m->bytes_sent = i == 1 ? 0 : 1000 * i;
+		m->bytes_recv = i == 1 ? UINT64_MAX : 0;
+		m->time_ns = 5000 + i;
+		m->blocked_ns = 100 * i;
+		m->hist[i] = 7;
+		m->hist[PROF_MPI_HIST - 1] = i;
+	}
+	p->nmpi_peers = 3;
+	p->mpi_peers = calloc(3, sizeof(*p->mpi_peers));
+	p->mpi_peers[0] = (struct prof_mpi_peer){ 5, 2, 2000 };
+	p->mpi_peers[1] = (struct prof_mpi_peer){ 0, 1, 0 };
+	p->mpi_peers[2] = (struct prof_mpi_peer){ INT64_MAX, UINT64_MAX, 1 };
+	p->nmpi_colls = 3;
+	p->mpi_colls = calloc(3, sizeof(*p->mpi_colls));
+	for (uint32_t i = 0; i < 3; i++)
+		p->mpi_colls[i] = (struct prof_mpi_coll){ xstrdup(colls[i]), 4 + 4 * (i == 1),
+							  i + 1, 8 * i, 300 + i };
+}
+
 /* A profile using every feature; depth sets the length of one chain. */
 static void rich_profile(struct profile *p, int depth)
 {
@@ -106,6 +146,7 @@ static void rich_profile(struct profile *p, int depth)
 		node = cct_child(&p->tree, node, fr[i % 5]);
 		cct_self(&p->tree, node)[i % 3] = i;
 	}
+	rich_mpi(p, fr);
 }
 
 #define DIFF(cond, ...) do { if (cond) { snprintf(why, sizeof(why), __VA_ARGS__); return why; } } while (0)
@@ -157,6 +198,30 @@ static const char *profile_diff(const struct profile *a, const struct profile *b
 	}
 	DIFF(a->tree.nnodes != b->tree.nnodes, "nnodes %u vs %u", a->tree.nnodes,
 	     b->tree.nnodes);
+	DIFF(strcmp(nz(a->mpi_library), b->mpi_library) || a->cpu_ns != b->cpu_ns,
+	     "mpi_library/cpu_ns");
+	DIFF(a->nmpi_sites != b->nmpi_sites || a->nmpi_peers != b->nmpi_peers ||
+	     a->nmpi_colls != b->nmpi_colls, "number of MPI records");
+	for (uint32_t i = 0; i < a->nmpi_sites; i++) {
+		const struct prof_mpi_site *x = &a->mpi_sites[i], *y = &b->mpi_sites[i];
+
+		DIFF(strcmp(x->function, y->function) || x->nframes != y->nframes ||
+		     memcmp(x->frames, y->frames, x->nframes * sizeof(uint32_t)) ||
+		     x->calls != y->calls || x->bytes_sent != y->bytes_sent ||
+		     x->bytes_recv != y->bytes_recv || x->time_ns != y->time_ns ||
+		     x->blocked_ns != y->blocked_ns || memcmp(x->hist, y->hist, sizeof(x->hist)),
+		     "mpi site %u", i);
+	}
+	for (uint32_t i = 0; i < a->nmpi_peers; i++)
+		DIFF(memcmp(&a->mpi_peers[i], &b->mpi_peers[i], sizeof(a->mpi_peers[i])),
+		     "mpi peer %u", i);
+	for (uint32_t i = 0; i < a->nmpi_colls; i++) {
+		const struct prof_mpi_coll *x = &a->mpi_colls[i], *y = &b->mpi_colls[i];
+
+		DIFF(strcmp(x->function, y->function) || x->comm_size != y->comm_size ||
+		     x->calls != y->calls || x->bytes != y->bytes || x->time_ns != y->time_ns,
+		     "mpi coll %u", i);
+	}
 	for (uint32_t i = 0; i < a->tree.nnodes; i++)
 		DIFF(a->tree.parent[i] != b->tree.parent[i] ||
 		     a->tree.frame[i] != b->tree.frame[i] ||
@@ -175,9 +240,10 @@ static char *read_all(const char *path, size_t *len)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
 	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n)
+	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
 		*len = (size_t)n;
-	else {
+		buf[n] = '\0';
+	} else {
 		free(buf);
 		buf = NULL;
 	}
@@ -251,7 +317,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 1\nargv ./app\n"
+	static const char want[] = "cpperf-profile 2\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -276,6 +342,12 @@ static void test_round_trip(const char *dir)
 	ok(buf && strstr(buf, "\nframe 3 - [0x1234] - 0\n"), "frame without module");
 	ok(buf && strstr(buf, "\nnode 1 0 2 0 0 0\n"), "node record: id parent frame counts");
 	ok(buf && strstr(buf, "\nroot 0 5 0\n"), "root record holds the root's counts");
+	ok(buf && strstr(buf, "\nmpi_library Open%20MPI%20v4.1.2,%20package:%20Debian\n"),
+	   "mpi_library record");
+	ok(buf && strstr(buf, "\nmpi_site 2 MPI_Send 2 2 0 12 2000 0 5002 200 0 0 7 0"),
+	   "mpi_site record: index function nframes frames totals histogram");
+	ok(buf && strstr(buf, "\nmpi_peer 9223372036854775807 18446744073709551615 1\n"
+			 "mpi_coll MPI_Allreduce 4 1 0 300\n"), "mpi_peer and mpi_coll records");
 	free(buf);
 	profile_release(&b);
 	is_int(b.nevents + b.argc + b.tree.nnodes, 0, "release empties the profile");
@@ -300,6 +372,10 @@ static void test_empty(const char *dir)
 	is_int(b.tree.nnodes, 1, "empty profile reads back with a root only");
 	is_int(b.rank, -1, "default rank -1 kept");
 	is_int(b.nevents + b.argc + b.nthreads + b.syms.nframes, 0, "nothing else");
+	ok(b.mpi_library && !*b.mpi_library && b.cpu_ns == 0 &&
+	   b.nmpi_sites + b.nmpi_peers + b.nmpi_colls == 0, "no MPI data");
+	ok(buf && strstr(buf, "\nmpi_library -\n") && strstr(buf, "\ncpu_ns 0\n"),
+	   "MPI scalars written for a non-MPI profile");
 	profile_release(&b);
 	free(buf);
 	empty_dir(dir);
@@ -316,7 +392,8 @@ static void test_truncations(const char *dir)
 	rich_profile(&a, 20);
 	buf = serialise(&a, dir, &len);
 	profile_release(&a);
-	ok(buf && len > 1000, "rich profile serialised");
+	ok(buf && len > 1000 && strstr(buf, "\nmpi_coll "),
+	   "rich profile serialised, MPI records last");
 	for (size_t n = 0; buf && n < len; n++) {
 		char *copy = malloc(n ? n : 1);	/* exact size: ASan sees overreads */
 
@@ -365,12 +442,17 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define H "cpperf-profile 1\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n" \
-	"backend perf\ncall_graph fp\n"
+#define HD(size) "cpperf-profile 2\nhost h\npid 1\nrank -1\nsize " size "\nstart_ns 0\n" \
+	"end_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
+#define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
-#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\n"
+#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
+#define Z4 " 0 0 0 0"
+#define HIST Z4 Z4 Z4 Z4 Z4 Z4 Z4 Z4	/* PROF_MPI_HIST empty buckets */
+/* An MPI_Send site with its index and "nframes frame..." */
+#define SITE(i, frames) "mpi_site " i " MPI_Send " frames " 1 8 0 5 1" HIST "\n"
 
 static const struct {
 	const char *body;	/* sealed with a correct trailer */
@@ -378,19 +460,46 @@ static const struct {
 } cases[] = {
 	{ H E C S T, NULL },
 	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
-	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 12: leader 2 out of range" },
+	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 13: leader 2 out of range" },
 	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
-	{ "cpperf-profile 1\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	{ "cpperf-profile 2\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
-	  E C S T, NULL },
+	  "mpi_library -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E, "unsupported format version '2'" },
+	{ "cpperf-profile 3\n" E, "unsupported format version '3'" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
-	{ H "frobnicate 1\n" E C S T, "line 10: unknown record 'frobnicate'" },
+	{ H "frobnicate 1\n" E C S T, "line 11: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
 	{ H "host h2\n" E C S T, "second 'host'" },
-	{ "cpperf-profile 1\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
-	  "backend perf\ncall_graph fp\n" E C S T, "no 'host' record" },
+	{ "cpperf-profile 2\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	  "backend perf\ncall_graph fp\nmpi_library -\n" E C S T, "no 'host' record" },
+	{ HD("4") E C S T "mpi_site 0 MPI_Send 2 0 1 3 300 0 50 10" HIST "\n"
+	  "mpi_site 1 MPI_Send 1 0 1 0 0 0 0" HIST "\nmpi_site 2 MPI_Recv 2 0 1 1 0 8 9 9" HIST
+	  "\nmpi_site 3 - 0 0 0 0 0 0" HIST "\nmpi_peer 3 1 8\nmpi_peer 0 2 0\n"
+	  "mpi_coll MPI_Bcast 4 1 8 100\nmpi_coll MPI_Bcast 2 1 8 100\n"
+	  "mpi_coll MPI_Reduce 4 1 8 100\n", NULL },
+	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
+	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
+	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 28: duplicate of mpi_site 0" },
+	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
+	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
+	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
+	{ H E C S T "mpi_peer 1 1 1\nmpi_peer 1 2 2\n", "duplicate of mpi_peer 0 (same peer)" },
+	{ HD("4") E C S T "mpi_peer 4 1 1\n", "peer 4 is not a rank of this job (size 4)" },
+	{ H E C S T "mpi_peer -1 1 1\n", "peer -1 is not a rank" },
+	{ H E C S T "mpi_peer 1 1\n", "missing field: bytes" },
+	{ H E C S T "mpi_coll MPI_Bcast 4 1 8 100\nmpi_coll MPI_Bcast 4 2 9 1\n",
+	  "duplicate of mpi_coll 0 (same function and communicator size)" },
+	{ H E C S T "mpi_coll MPI_Bcast 4 1 8\n", "missing field: collective total" },
+	{ H E C S T "mpi_coll MPI_Bcast x 1 8 1\n", "comm_size: 'x' is not a decimal" },
+	{ H E C S T "mpi_peer 1 1 1\n" SITE("0", "0"), "'mpi_site' record after mpi_peer" },
+	{ H E C S "root 0\n" SITE("0", "0") "node 1 0 0 2\n", "'node' record after mpi_site" },
+	{ H E C S T "mpi_coll f 1 1 1 1\nmpi_peer 1 1 1\n", "'mpi_peer' record after mpi_coll" },
+	{ HD("0") E "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
+	  "unwind_ns 0\ndrain_cpu_ns 0\n" S T, "no 'cpu_ns' record" },
+	{ "cpperf-profile 2\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	  "backend perf\ncall_graph fp\n" E C S T, "no 'mpi_library' record" },
 	{ H E C S "thread 7 3\n", "no 'root' record" },
 	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
 	{ H E "event 1 i 0 0 0\nevent 2 x 0 0 1\n" C S T, "leader 1 is itself a member" },
@@ -428,9 +537,9 @@ static const struct {
 	{ H E "samples -1\nlost 0\n", "not an unsigned decimal" },
 	{ H E "samples 18446744073709551616\n", "not an unsigned decimal" },
 	{ H E "samples +1\n", "not an unsigned decimal" },
-	{ "cpperf-profile 1\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
-	{ "cpperf-profile 1\nhost h\npid -0\n", "not a decimal integer" },
-	{ "cpperf-profile 1\nhost h\npid -\n", "not a decimal integer" },
+	{ "cpperf-profile 2\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 2\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 2\nhost h\npid -\n", "not a decimal integer" },
 };
 
 static void test_records(void)
@@ -464,17 +573,17 @@ static const struct {
 	const char *want;
 } trailers[] = {
 	{ "", "not a cpperf profile" },
-	{ "cpperf-profile 1", "truncated after the first line" },
-	{ "cpperf-profile 1\n", "last line is not the 'end" },
-	{ "cpperf-profile 1\nend 17 00000000", "does not end with a newline" },
-	{ "cpperf-profile 1\nend 17 00000000\nhost h\n", "last line is not the 'end" },
-	{ "cpperf-profile 1\nend 16 c0ae7991\n", "says 16 bytes precede it, found 17" },
-	{ "cpperf-profile 1\nend 17 c0ae7990\n", "CRC-32 mismatch" },
-	{ "cpperf-profile 1\nend 17 C0AE7991\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 1\nend 17 c0ae799\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 1\nend 17 c0ae7991 x\n", "extra field" },
-	{ "cpperf-profile 1\nend 17\n", "missing field: trailer crc32" },
-	{ "cpperf-profile 1\nend 17 c0ae7991\n", "line 2: no 'host' record" },
+	{ "cpperf-profile 2", "truncated after the first line" },
+	{ "cpperf-profile 2\n", "last line is not the 'end" },
+	{ "cpperf-profile 2\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 2\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 2\nend 16 eb832a52\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 2\nend 17 eb832a53\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 2\nend 17 EB832A52\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 2\nend 17 eb832a5\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 2\nend 17 eb832a52 x\n", "extra field" },
+	{ "cpperf-profile 2\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 2\nend 17 eb832a52\n", "line 2: no 'host' record" },
 };
 
 static void test_trailers(void)
@@ -581,6 +690,25 @@ static void test_write_failures(const char *dir)
 	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
 	check_failed_write(rc, err, dir, 0, "event 1 has bad leader 2", "inconsistent profile");
 	a.events[1].leader = 0;
+	memcpy(a.mpi_sites[1].function, "MPI_Send", 8);	/* was MPI_Recv, same path */
+	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "MPI site 1 duplicates MPI site 0",
+			   "duplicate MPI site");
+	memcpy(a.mpi_sites[1].function, "MPI_Recv", 8);
+	a.size = 5;
+	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "MPI peer 5 outside the job of size 5",
+			   "MPI peer out of range");
+	a.size = INT64_MIN;
+	a.mpi_colls[2].comm_size = 8;
+	free(a.mpi_colls[2].function);
+	a.mpi_colls[2].function = xstrdup("MPI_Allreduce");
+	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "MPI collective 2 duplicates MPI collective 1",
+			   "duplicate MPI collective");
+	a.mpi_colls[2].comm_size = 4;
+	free(a.mpi_colls[2].function);
+	a.mpi_colls[2].function = xstrdup("MPI Bcast%");
 
 	snprintf(path, sizeof(path), "%s/.p%s.tmp.%ld", dir, PROFILE_SUFFIX, (long)getpid());
 	fclose(fopen(path, "w"));

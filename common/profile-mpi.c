@@ -1,0 +1,120 @@
+/*
+ * profile-mpi.c - the rules of a profile's MPI records that the writer
+ * (profile-write.c) and the reader (profile-read-mpi.c) both enforce: no
+ * two call sites with the same function and call path, no two peer records
+ * for one peer, no two collective records for one (function, communicator
+ * size), peers inside the job.  Duplicates are found with an idset
+ * (idset.h), so checking is linear in the number of records.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hash.h"
+#include "profile-int.h"
+
+static const char *nz(const char *s)
+{
+	return s ? s : "";
+}
+
+static bool site_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct profile *p = ctx;
+	const struct prof_mpi_site *x = &p->mpi_sites[a], *y = &p->mpi_sites[b];
+
+	return x->nframes == y->nframes && !strcmp(nz(x->function), nz(y->function)) &&
+	       (!x->nframes || !memcmp(x->frames, y->frames, x->nframes * sizeof(*x->frames)));
+}
+
+static bool peer_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct profile *p = ctx;
+
+	return p->mpi_peers[a].peer == p->mpi_peers[b].peer;
+}
+
+static bool coll_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct profile *p = ctx;
+	const struct prof_mpi_coll *x = &p->mpi_colls[a], *y = &p->mpi_colls[b];
+
+	return x->comm_size == y->comm_size && !strcmp(nz(x->function), nz(y->function));
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const struct prof_mpi_site *m = &p->mpi_sites[i];
+	const char *fn = nz(m->function);
+	uint64_t h = hash_bytes(HASH_SEED, fn, strlen(fn) + 1);
+
+	if (m->nframes)
+		h = hash_bytes(h, m->frames, m->nframes * sizeof(*m->frames));
+	return idset_add(s, p, i, hash_u64(h), site_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_peer_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	return idset_add(s, p, i, hash_u64((uint64_t)p->mpi_peers[i].peer), peer_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_coll_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const char *fn = nz(p->mpi_colls[i].function);
+	uint64_t h = hash_bytes(HASH_SEED, fn, strlen(fn));
+
+	return idset_add(s, p, i, hash_u64(h ^ (uint64_t)p->mpi_colls[i].comm_size),
+			 coll_eq);
+}
+
+/* See profile-int.h. */
+int prof_mpi_peer_ok(int64_t peer, int64_t size)
+{
+	return peer >= 0 && (size <= 0 || peer < size);
+}
+
+/* Run dup over records 0..n-1 of one kind; names the first duplicate. */
+static const char *check_dups(const struct profile *p, uint32_t n, const char *what,
+			      uint32_t (*dup)(struct idset *, const struct profile *,
+					      uint32_t), char *why, size_t len)
+{
+	struct idset s = { 0 };
+	const char *bad = NULL;
+
+	for (uint32_t i = 0; i < n && !bad; i++) {
+		uint32_t j = dup(&s, p, i);
+
+		if (j == UINT32_MAX)
+			snprintf(why, len, "out of memory checking %s records", what);
+		else if (j != i)
+			snprintf(why, len, "%s %u duplicates %s %u", what, i, what, j);
+		if (j != i)
+			bad = why;
+	}
+	idset_release(&s);
+	return bad;
+}
+
+/* See profile-int.h. */
+const char *prof_mpi_check(const struct profile *p, char *why, size_t n)
+{
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		for (uint32_t k = 0; k < p->mpi_sites[i].nframes; k++)
+			if (p->mpi_sites[i].frames[k] >= p->syms.nframes) {
+				snprintf(why, n, "MPI site %u has bad frame", i);
+				return why;
+			}
+	for (uint32_t i = 0; i < p->nmpi_peers; i++)
+		if (!prof_mpi_peer_ok(p->mpi_peers[i].peer, p->size)) {
+			snprintf(why, n, "MPI peer %lld outside the job of size %lld",
+				 (long long)p->mpi_peers[i].peer, (long long)p->size);
+			return why;
+		}
+	if (check_dups(p, p->nmpi_sites, "MPI site", prof_mpi_site_dup, why, n) ||
+	    check_dups(p, p->nmpi_peers, "MPI peer record", prof_mpi_peer_dup, why, n) ||
+	    check_dups(p, p->nmpi_colls, "MPI collective", prof_mpi_coll_dup, why, n))
+		return why;
+	return NULL;
+}

@@ -1,0 +1,62 @@
+/*
+ * profile-read-int.h - the parser state and field readers that the record
+ * parsers of profile-read.c and profile-read-mpi.c share.  Every reader
+ * takes the next space-separated field of the current line; on error it
+ * writes "line N: ..." into the parser's message and returns -1.
+ */
+#ifndef CPPERF_PROFILE_READ_INT_H
+#define CPPERF_PROFILE_READ_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "profile-int.h"
+
+#define PR_ROOT_SEEN (UINT32_C(1) << 31)
+
+struct parser {
+	struct profile *p;
+	size_t lineno;
+	enum prof_section section;
+	uint32_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
+	int tree_ready;
+	uint32_t argv_alloc, events_alloc, threads_alloc;
+	uint32_t sites_alloc, peers_alloc, colls_alloc;
+	struct idset sites, peers, colls;	/* the MPI records so far */
+	char *err;
+	size_t errlen;
+};
+
+/* The unread fields of the current line. */
+struct cursor {
+	const char *p, *end;
+};
+
+/* Record an error for the current line; returns -1. */
+int pr_err(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Take the next field into *tok and *n. */
+int pr_field(struct parser *ps, struct cursor *c, const char *what,
+	     const char **tok, size_t *n);
+/* The line must have no field left. */
+int pr_done(struct parser *ps, const struct cursor *c);
+/* Canonical decimals: unsigned, signed. */
+int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_t *v);
+int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t *v);
+/* An index below limit. */
+int pr_index(struct parser *ps, struct cursor *c, const char *what,
+	     uint64_t limit, uint32_t *v);
+/* A record's own index, which must equal want. */
+int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want);
+/* A %-encoded string, decoded into a new *out the caller frees. */
+int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out);
+/* Room for one more element of size elem in *array (count used, *alloc
+ * allocated); growth is bounded by the number of lines. */
+int pr_grow(struct parser *ps, void **array, uint32_t count,
+	    uint32_t *alloc, size_t elem);
+
+/* The MPI records (profile-read-mpi.c). */
+int rec_mpi_site(struct parser *ps, struct cursor *c);
+int rec_mpi_peer(struct parser *ps, struct cursor *c);
+int rec_mpi_coll(struct parser *ps, struct cursor *c);
+
+#endif

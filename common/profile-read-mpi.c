@@ -1,0 +1,126 @@
+/*
+ * profile-read-mpi.c - the reader's MPI records (docs/format.md):
+ * mpi_site (one call site: function, call path, totals and message-size
+ * histogram), mpi_peer (messages sent to one rank) and mpi_coll (one
+ * collective on one communicator size).  Each record is appended to the
+ * profile before it is checked, so a failure leaves nothing that
+ * profile_release cannot free; duplicates are found through the sets of
+ * profile-mpi.c, the same rules the writer applies.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "profile-read-int.h"
+
+/* Read n unsigned numbers into dst, each named what. */
+static int pr_u64s(struct parser *ps, struct cursor *c, const char *what,
+		   uint64_t *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pr_u64(ps, c, what, &dst[i]))
+			return -1;
+	return 0;
+}
+
+/* Check the result j of a prof_mpi_*_dup call for the record just
+ * appended, i; same names what makes two records equal. */
+static int pr_unique(struct parser *ps, uint32_t j, uint32_t i, const char *what,
+		     const char *same)
+{
+	if (j == UINT32_MAX)
+		return pr_err(ps, "out of memory");
+	if (j != i)
+		return pr_err(ps, "duplicate of %s %u (same %s)", what, j, same);
+	return 0;
+}
+
+/* The call path of a site: a count, then that many frame ids. */
+static int pr_site_frames(struct parser *ps, struct cursor *c, struct prof_mpi_site *m)
+{
+	uint64_t n;
+
+	if (pr_u64(ps, c, "nframes", &n))
+		return -1;
+	if (n > (uint64_t)(c->end - c->p) / 2)
+		return pr_err(ps, "nframes %llu exceeds the fields on the line",
+			      (unsigned long long)n);
+	m->frames = malloc(n ? n * sizeof(*m->frames) : 1);
+	if (!m->frames)
+		return pr_err(ps, "out of memory");
+	for (; m->nframes < n; m->nframes++)
+		if (pr_index(ps, c, "call-path frame", ps->p->syms.nframes,
+			     &m->frames[m->nframes]))
+			return -1;
+	return 0;
+}
+
+/* mpi_site INDEX FUNCTION NFRAMES FRAME... CALLS SENT RECV TIME BLOCKED H0..H31 */
+int rec_mpi_site(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_sites;
+	struct prof_mpi_site *m;
+	uint64_t v[5];
+
+	if (pr_seq(ps, c, "mpi_site", i) ||
+	    pr_grow(ps, (void **)&p->mpi_sites, i, &ps->sites_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_sites[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_sites++;
+	if (pr_str(ps, c, "function", &m->function) || pr_site_frames(ps, c, m) ||
+	    pr_u64s(ps, c, "site total", v, 5) ||
+	    pr_u64s(ps, c, "histogram bucket", m->hist, PROF_MPI_HIST) || pr_done(ps, c))
+		return -1;
+	m->calls = v[0];
+	m->bytes_sent = v[1];
+	m->bytes_recv = v[2];
+	m->time_ns = v[3];
+	m->blocked_ns = v[4];
+	return pr_unique(ps, prof_mpi_site_dup(&ps->sites, p, i), i, "mpi_site",
+			 "function and call path");
+}
+
+/* mpi_peer PEER COUNT BYTES */
+int rec_mpi_peer(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_peers;
+	struct prof_mpi_peer *m;
+
+	if (pr_grow(ps, (void **)&p->mpi_peers, i, &ps->peers_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_peers[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_peers++;
+	if (pr_i64(ps, c, "peer", &m->peer) || pr_u64(ps, c, "count", &m->count) ||
+	    pr_u64(ps, c, "bytes", &m->bytes) || pr_done(ps, c))
+		return -1;
+	if (!prof_mpi_peer_ok(m->peer, p->size))
+		return pr_err(ps, "peer %lld is not a rank of this job (size %lld)",
+			      (long long)m->peer, (long long)p->size);
+	return pr_unique(ps, prof_mpi_peer_dup(&ps->peers, p, i), i, "mpi_peer", "peer");
+}
+
+/* mpi_coll FUNCTION COMM_SIZE CALLS BYTES TIME */
+int rec_mpi_coll(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_colls;
+	struct prof_mpi_coll *m;
+	uint64_t v[3];
+
+	if (pr_grow(ps, (void **)&p->mpi_colls, i, &ps->colls_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_colls[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_colls++;
+	if (pr_str(ps, c, "function", &m->function) ||
+	    pr_i64(ps, c, "comm_size", &m->comm_size) ||
+	    pr_u64s(ps, c, "collective total", v, 3) || pr_done(ps, c))
+		return -1;
+	m->calls = v[0];
+	m->bytes = v[1];
+	m->time_ns = v[2];
+	return pr_unique(ps, prof_mpi_coll_dup(&ps->colls, p, i), i, "mpi_coll",
+			 "function and communicator size");
+}
