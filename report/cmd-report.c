@@ -59,8 +59,8 @@ static int set_format(struct report_cli *c, const char *v, char *err, size_t err
 
 static int set_view(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
-	static const char *const names[] = { "flat", "callpath", NULL };
-	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH };
+	static const char *const names[] = { "flat", "callpath", "mpi", NULL };
+	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
@@ -113,8 +113,8 @@ static int set_help(struct report_cli *c, const char *v, char *err, size_t errle
 static const struct report_option report_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md) or "
 	  "folded (FlameGraph, speedscope)", set_format },
-	{ "view", 0, "VIEW", "flat (default: self and total per function) or callpath "
-	  "(the tree); text only", set_view },
+	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
+	  "(the tree) or mpi (ranks, call sites, matrix); text only", set_view },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "

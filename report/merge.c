@@ -7,7 +7,8 @@
  * visits parents before children, into the merged cct through the map.  One
  * pass per profile, so merging is linear in processes x tree size.  Events
  * are matched by name; per-process and per-thread sample totals are kept for
- * the "threads" view.  After the last profile merge_finish demangles every
+ * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
+ * map.  After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
 #include <stdlib.h>
@@ -60,6 +61,7 @@ void merge_release(struct rep_data *d)
 	free_strv(d->names, d->names ? d->syms.nframes : 0);
 	symtab_release(&d->syms);
 	cct_release(&d->tree);
+	mpi_merge_release(&d->mpi);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -284,7 +286,8 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 adopt_command(d, p, err, errlen) == 0 &&
 		 add_threads(d, p, emap, err, errlen) == 0 &&
 		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
-		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0)
+		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
+		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0)
 		rc = 0;
 	free(emap);
 	free(fmap);
@@ -319,6 +322,7 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 {
 	if (d->nthreads > 1)
 		qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
+	mpi_merge_finish(&d->mpi);
 	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
 	if (!d->names)
 		return oom(err, errlen);

@@ -6,7 +6,8 @@
  * them): extend it, never rename or remove.  Percentages are of all samples
  * of the first event; counts are objects keyed by event name.  The call-path
  * tree is emitted through cp_walk (no recursion) and pruned below min_pct
- * of the first event (0 keeps every node).
+ * of the first event (0 keeps every node).  The MPI keys are written by
+ * out-json-mpi.c.
  */
 #include <string.h>
 #include "report.h"
@@ -100,6 +101,7 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_string(w, d->call_graph ? d->call_graph : "");
 	json_key(w, "directory");
 	json_string(w, d->dir ? d->dir : "");
+	rep_json_mpi_experiment(w, d);
 	json_end_object(w);
 }
 
@@ -204,6 +206,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	if (cp_walk(cp, tree_enter, tree_leave, &t) < 0)
 		return -1;
 	put_threads(&w, d);
+	rep_json_mpi(&w, d);
 	json_end_object(&w);
 	return json_finish(&w);
 }

@@ -49,6 +49,8 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o, uint3
 	case REP_TEXT:
 		break;
 	}
+	if (o->view == REP_MPI)
+		return rep_text_mpi(out, d);
 	if (o->view == REP_CALLPATH)
 		return rep_text_callpath(out, d, cp, ev, min_pct_of(o));
 	return rep_text_flat(out, d, f, ev, min_pct_of(o));

@@ -7,12 +7,16 @@
  *   merge.c       fold one profile at a time into a struct rep_data: one
  *                 symbol table, one call-path tree, per-thread totals
  *                 (merge_*);
+ *   merge-mpi.c   the MPI part of that: per-process time split, call sites
+ *                 merged by call path, communication matrix, collectives
+ *                 (mpi_*);
  *   callpath.c    inclusive totals and sorted children of the merged tree,
  *                 and a depth-first walk over it (cp_*);
  *   flat.c        self and total per function, recursion counted once
  *                 (flat_*);
- *   text.c, out-json.c, folded.c   the renderers (rep_text_*, rep_json,
- *                 rep_folded), driven by report.c (rep_render);
+ *   text.c, text-mpi.c, out-json.c, out-json-mpi.c, folded.c   the
+ *                 renderers (rep_text_*, rep_json*, rep_folded), driven by
+ *                 report.c (rep_render);
  *   outfile.c     -o FILE written atomically (of_*).
  * Library functions never print and never exit: they return -1 with a
  * message in the caller's buffer, and cmd-report.c reports it once.  The
@@ -25,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../common/idset.h"
 #include "../common/profile.h"
 
 /* ---- merged experiment (merge.c) ---- */
@@ -43,6 +48,55 @@ struct rep_thread {
 	uint64_t *samples;	/* [nevents], in the merged event order */
 };
 
+/* One process: its MPI rank and time split. */
+struct rep_rank {
+	int64_t rank;		/* -1 when not an MPI process */
+	int64_t pid;
+	char *host;
+	uint64_t wall_ns, cpu_ns;
+	uint64_t mpi_ns, blocked_ns;	/* sums over the process's call sites */
+};
+
+/* One MPI call site of the experiment: a function called from one call
+ * path (merged frame ids), summed over the ranks. */
+struct rep_site {
+	char *function;
+	uint32_t *frames;	/* outermost first */
+	uint32_t nframes;
+	uint64_t calls, bytes_sent, bytes_recv, time_ns, blocked_ns;
+	uint64_t hist[PROF_MPI_HIST];
+};
+
+/* Point-to-point messages rank src sent to rank dst. */
+struct rep_pair {
+	int64_t src, dst;
+	uint64_t count, bytes;
+};
+
+/* One collective on communicators of one size, summed over the ranks. */
+struct rep_coll {
+	char *function;
+	int64_t comm_size;
+	uint64_t calls, bytes, time_ns;
+};
+
+struct rep_mpi {
+	int64_t size;		/* ranks in the job, 0 when no process is MPI */
+	char *library;		/* of the lowest rank; NULL when none says */
+	int64_t library_rank;
+	uint8_t *seen;		/* [size / 8 + 1] bit per rank already merged */
+	struct rep_rank *ranks;	/* one per process, by (rank, pid) after finish */
+	uint32_t nranks, ranks_alloc;
+	struct rep_site *sites;	/* by time descending after finish */
+	uint32_t nsites, sites_alloc;
+	struct rep_pair *pairs;	/* by (src, dst) after finish; no zero pair */
+	uint32_t npairs, pairs_alloc;
+	struct rep_coll *colls;	/* by (comm_size, function) after finish */
+	uint32_t ncolls, colls_alloc;
+	struct idset site_set, coll_set;
+	uint64_t time_ns;	/* all call sites' time */
+};
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
 	uint32_t nprocs;
@@ -59,6 +113,7 @@ struct rep_data {
 	struct symtab syms;
 	struct cct tree;
 	char **names;		/* [syms.nframes] demangled, set by merge_finish */
+	struct rep_mpi mpi;
 };
 
 /* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
@@ -78,6 +133,24 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 /* Demangle every frame name once and sort the threads.  Call after the last
  * merge_add.  Returns 0, or -1 when memory is short. */
 int merge_finish(struct rep_data *d, char *err, size_t errlen);
+
+/* ---- MPI data (merge-mpi.c) ---- */
+
+/* Largest MPI job size accepted (the matrix has size x size cells). */
+#define REP_MPI_MAX_SIZE (INT64_C(1) << 20)
+
+/*
+ * Fold p's MPI data into m: its rank entry, its call sites (frames mapped
+ * through fmap, p's frame id -> merged id), its peers as matrix pairs, its
+ * collectives.  Fails, with a message naming the file name, when p's size
+ * differs from earlier ranks', its rank is out of range or already merged,
+ * or it has peers without a rank.  Returns 0 or -1 (memory, bad data).
+ */
+int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fmap,
+		  const char *name, char *err, size_t errlen);
+/* Sort ranks, sites, pairs and collectives.  Cannot fail. */
+void mpi_merge_finish(struct rep_mpi *m);
+void mpi_merge_release(struct rep_mpi *m);
 
 /* Index of the event called name, or -1 with err listing the events. */
 int rep_event_index(const struct rep_data *d, const char *name,
@@ -160,7 +233,7 @@ void flat_release(struct flat *f);
 /* ---- rendering (report.c, text.c, out-json.c, folded.c) ---- */
 
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED };
-enum rep_view { REP_FLAT, REP_CALLPATH };
+enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 
@@ -188,6 +261,18 @@ int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree 
 		      uint32_t event, double min_pct);
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	     const struct flat *f, double min_pct);
+/* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",
+ * and the top-level "ranks" and "mpi". */
+struct json_w;
+void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
+void rep_json_mpi(struct json_w *w, const struct rep_data *d);
+/* Text --view=mpi: per-rank time, top call sites, matrix, collectives; on
+ * an experiment without MPI data one line saying so. */
+int rep_text_mpi(FILE *out, const struct rep_data *d);
+/* The first header lines of text output: directory and command. */
+void rep_text_intro(FILE *out, const struct rep_data *d);
+/* Print s with control characters as '?', then pad to width. */
+void rep_put_clean(FILE *out, const char *s, int width);
 int rep_folded(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	       uint32_t event);
 

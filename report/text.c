@@ -14,8 +14,8 @@
 
 #define TEXT_MAX_NAME 60	/* widest function column */
 
-/* Print s with control characters as '?', then pad to width. */
-static void put_clean(FILE *out, const char *s, int width)
+/* See report.h. */
+void rep_put_clean(FILE *out, const char *s, int width)
 {
 	int n = 0;
 
@@ -30,9 +30,22 @@ static void put_where(FILE *out, const char *file, uint32_t line)
 	if (!*file)
 		return;
 	fputs("  ", out);
-	put_clean(out, file, 0);
+	rep_put_clean(out, file, 0);
 	if (line)
 		fprintf(out, ":%u", line);
+}
+
+/* See report.h. */
+void rep_text_intro(FILE *out, const struct rep_data *d)
+{
+	fputs("# cpperf report: ", out);
+	rep_put_clean(out, d->dir ? d->dir : "", 0);
+	fputs("\n# command:", out);
+	for (uint32_t i = 0; i < d->argc; i++) {
+		fputc(' ', out);
+		rep_put_clean(out, d->argv[i], 0);
+	}
+	fputc('\n', out);
 }
 
 /* The header common to both views. */
@@ -41,20 +54,14 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event)
 	const struct rep_event *ev = &d->events[event];
 	uint64_t unw = d->unwind_complete + d->unwind_truncated;
 
-	fputs("# cpperf report: ", out);
-	put_clean(out, d->dir ? d->dir : "", 0);
-	fputs("\n# command:", out);
-	for (uint32_t i = 0; i < d->argc; i++) {
-		fputc(' ', out);
-		put_clean(out, d->argv[i], 0);
-	}
-	fprintf(out, "\n# processes: %u, threads: %u, samples: %llu (lost %llu, "
+	rep_text_intro(out, d);
+	fprintf(out, "# processes: %u, threads: %u, samples: %llu (lost %llu, "
 		"throttled %llu), complete unwinds: %.1f%%\n", d->nprocs, d->nthreads,
 		(unsigned long long)d->samples, (unsigned long long)d->lost,
 		(unsigned long long)d->throttled,
 		unw ? rep_pct(d->unwind_complete, unw) : 100.0);
 	fputs("# event: ", out);
-	put_clean(out, ev->name, 0);
+	rep_put_clean(out, ev->name, 0);
 	if (ev->period)
 		fprintf(out, " (period %llu)", (unsigned long long)ev->period);
 	else
@@ -63,7 +70,7 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event)
 		if (e == event)
 			continue;
 		fputs(n++ ? ", " : "; also recorded (--event=NAME): ", out);
-		put_clean(out, d->events[e].name, 0);
+		rep_put_clean(out, d->events[e].name, 0);
 	}
 	fputs("\n#\n", out);
 }
@@ -110,9 +117,9 @@ int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 		fprintf(out, "%7.2f %7.2f %11llu %11llu  ", rep_pct(fn->self[event], all),
 			rep_pct(fn->total[event], all), (unsigned long long)fn->self[event],
 			(unsigned long long)fn->total[event]);
-		put_clean(out, fn->name, w);
+		rep_put_clean(out, fn->name, w);
 		fputs("  ", out);
-		put_clean(out, rep_module_name(d, fn->module), fn->file[0] ? mw : 0);
+		rep_put_clean(out, rep_module_name(d, fn->module), fn->file[0] ? mw : 0);
 		put_where(out, fn->file, fn->line);
 		fputc('\n', out);
 	}
@@ -152,10 +159,10 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 
 	fprintf(t->out, "%7.2f %7.2f  %*s", rep_pct(total, t->grand),
 		rep_pct(self, t->grand), (int)(2 * (depth - 1)), "");
-	put_clean(t->out, t->d->names[fr], 0);
+	rep_put_clean(t->out, t->d->names[fr], 0);
 	if (sf->module != SYMTAB_NO_MODULE) {
 		fputs("  [", t->out);
-		put_clean(t->out, rep_module_name(t->d, sf->module), 0);
+		rep_put_clean(t->out, rep_module_name(t->d, sf->module), 0);
 		fputc(']', t->out);
 	}
 	put_where(t->out, sf->file, sf->line);

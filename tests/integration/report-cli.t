@@ -8,6 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 DATA=$TOP/tests/data/report-exp
+MPIDATA=$TOP/tests/data/report-mpi	# two ranks with MPI statistics
 
 # run WANT_STATUS CMD...: run CMD with stdout in $WORK/out and stderr in
 # $WORK/err; passes when the exit status is WANT_STATUS.
@@ -52,11 +53,24 @@ main;c 3"
 run 0 "$CPPERF" report "$DATA" --view=callpath --min-pct=50
 is "callpath --min-pct=50 keeps two nodes" "$(grep -vc '^#' "$WORK/out")" 2
 
+# --- --view=mpi
+run 0 "$CPPERF" report "$DATA" --view=mpi
+is "--view=mpi without MPI data says so" "$(cat "$WORK/out")" "no MPI data in this experiment"
+run 0 "$CPPERF" report "$MPIDATA" --view=mpi
+grep -q '^# most MPI time: rank 1 (0.850 s, 42.50% of wall); least: rank 0' "$WORK/out" && ok "--view=mpi: most and least MPI time" || fail "--view=mpi: most and least MPI time"
+grep -q '^    1  MPI_Recv  .* main > solve > exchange$' "$WORK/out" && ok "--view=mpi: top call site first" || fail "--view=mpi: top call site first" "$(cat "$WORK/out")"
+is "--view=mpi: per-rank rows" "$(grep -c '^       [01]  n[01] ' "$WORK/out")" 2
+run 0 "$CPPERF" report "$MPIDATA" --format=json
+is "json: MPI matrix" "$(jq -c '.mpi.matrix' "$WORK/out")" '{"count":[[0,3],[1,0]],"bytes":[[0,3000],[8,0]]}'
+is "json: ranks" "$(jq -r '[.experiment.ranks, (.ranks | length)] | join(" ")' "$WORK/out")" "2 2"
+run 0 "$CPPERF" help report
+grep -q 'mpi (ranks, call sites, matrix)' "$WORK/out" && ok "help report lists --view=mpi" || fail "help report lists --view=mpi"
+
 # --- bad option values: exit 2, naming the option, the value and what is allowed
 run 2 "$CPPERF" report "$DATA" --format=xml
 err_has "bad --format" "--format" "'xml'" "text, json, folded"
 run 2 "$CPPERF" report "$DATA" --view=tree
-err_has "bad --view" "--view" "'tree'" "flat, callpath"
+err_has "bad --view" "--view" "'tree'" "flat, callpath, mpi"
 for v in abc 101 -1 5x ""; do
 	run 2 "$CPPERF" report "$DATA" --min-pct="$v"
 	err_has "bad --min-pct '$v'" "--min-pct" "'$v'" "0 to 100"

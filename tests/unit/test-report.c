@@ -9,7 +9,10 @@
  * is parsed with jq.  The same two profiles are committed as
  * tests/data/report-exp (used by tests/integration/report-cli.t); running
  * `test-report --write-data DIR` regenerates them, and a test here checks
- * that the committed copy still loads with the same numbers.
+ * that the committed copy still loads with the same numbers.  Likewise an
+ * MPI experiment of two ranks (call sites merged across ranks, matrix,
+ * collectives) is checked through JSON and text and committed as
+ * tests/data/report-mpi (`test-report --write-mpi-data DIR`).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,6 +137,102 @@ static int write_experiment(const char *dir, char *err)
 		rc = profile_write(&p2, dir, "app.200" PROFILE_SUFFIX, err, ERRLEN);
 	profile_release(&p1);
 	profile_release(&p2);
+	return rc;
+}
+
+/* ---- an MPI experiment: two ranks of one job ---- */
+
+/* Append site (function, path, calls, sent, recv, time, blocked) to p; one
+ * histogram bucket counts the calls. */
+static void add_site(struct profile *p, const char *fn, const uint32_t *path,
+		     uint32_t n, const uint64_t v[5])
+{
+	struct prof_mpi_site *m;
+
+	p->mpi_sites = realloc(p->mpi_sites, (p->nmpi_sites + 1) * sizeof(*m));
+	m = &p->mpi_sites[p->nmpi_sites++];
+	memset(m, 0, sizeof(*m));
+	m->function = xstrdup(fn);
+	m->frames = calloc(n, sizeof(uint32_t));
+	memcpy(m->frames, path, n * sizeof(uint32_t));
+	m->nframes = n;
+	m->calls = v[0], m->bytes_sent = v[1], m->bytes_recv = v[2];
+	m->time_ns = v[3], m->blocked_ns = v[4];
+	m->hist[10] = v[0];
+}
+
+static void add_coll(struct profile *p, const char *fn, int64_t size, uint64_t calls,
+		     uint64_t bytes, uint64_t time_ns)
+{
+	p->mpi_colls = realloc(p->mpi_colls, (p->nmpi_colls + 1) * sizeof(*p->mpi_colls));
+	p->mpi_colls[p->nmpi_colls++] = (struct prof_mpi_coll){ xstrdup(fn), size, calls,
+								 bytes, time_ns };
+}
+
+/* Rank r of a job of size 2 on host nr, 2 s of wall time; frames main,
+ * solve, exchange interned in a rank-dependent order.  fr gets their ids. */
+static void make_rank(struct profile *p, int64_t r, uint64_t cpu_ns, uint32_t fr[3])
+{
+	static const char *const names[] = { "main", "solve", "exchange" };
+	char host[8];
+
+	profile_init(p);
+	set_common(p, 300 + r, 300 + r);
+	free(p->host);
+	snprintf(host, sizeof(host), "n%lld", (long long)r);
+	p->host = xstrdup(host);
+	p->rank = r;
+	p->size = 2;
+	p->start_ns = 1000000000000000000ull;
+	p->end_ns = p->start_ns + 2000000000ull;
+	p->cpu_ns = cpu_ns;
+	uint32_t app = symtab_module(&p->syms, "/opt/app/bin/app", "abcd");
+
+	for (int i = 0; i < 3; i++) {
+		int k = r ? 2 - i : i;
+
+		fr[k] = symtab_frame(&p->syms, app, names[k], "app.c", 10 * (k + 1));
+	}
+	add_path(p, fr, 3, 4, 4);
+}
+
+/* Rank 0: Send 3 x 1000 B to rank 1 from main>solve>exchange (0.2 s),
+ * Allreduce twice from main>solve (0.1 s, 0.05 blocked).  Rank 1: Recv of
+ * those (0.5 s, 0.4 blocked), Allreduce (0.3 s, 0.25 blocked), one Send of
+ * 8 B to rank 0 from the same path as rank 0's sends (0.05 s), a Bcast on
+ * a communicator of one.  Rank 1 names another library and is written
+ * first, so the library of the lowest rank must win. */
+static int write_mpi_experiment(const char *dir, char *err)
+{
+	struct profile p0, p1;
+	uint32_t f[3];
+	int rc;
+
+	make_rank(&p0, 0, 1500000000, f);
+	p0.mpi_library = xstrdup("Open MPI v4.1.2");
+	add_site(&p0, "MPI_Send", f, 3, (uint64_t[]){ 3, 3000, 0, 200000000, 0 });
+	add_site(&p0, "MPI_Allreduce", f, 2, (uint64_t[]){ 2, 16, 16, 100000000, 50000000 });
+	p0.nmpi_peers = 1;
+	p0.mpi_peers = calloc(1, sizeof(*p0.mpi_peers));
+	p0.mpi_peers[0] = (struct prof_mpi_peer){ 1, 3, 3000 };
+	add_coll(&p0, "MPI_Allreduce", 2, 2, 16, 100000000);
+
+	make_rank(&p1, 1, 1000000000, f);
+	p1.mpi_library = xstrdup("other MPI");
+	add_site(&p1, "MPI_Recv", f, 3, (uint64_t[]){ 3, 0, 3000, 500000000, 400000000 });
+	add_site(&p1, "MPI_Allreduce", f, 2, (uint64_t[]){ 2, 16, 16, 300000000, 250000000 });
+	add_site(&p1, "MPI_Send", f, 3, (uint64_t[]){ 1, 8, 0, 50000000, 0 });
+	p1.nmpi_peers = 1;
+	p1.mpi_peers = calloc(1, sizeof(*p1.mpi_peers));
+	p1.mpi_peers[0] = (struct prof_mpi_peer){ 0, 1, 8 };
+	add_coll(&p1, "MPI_Allreduce", 2, 2, 16, 300000000);
+	add_coll(&p1, "MPI_Bcast", 1, 1, 4, 1000000);
+
+	rc = profile_write(&p1, dir, "a-rank1" PROFILE_SUFFIX, err, ERRLEN);
+	if (rc == 0)
+		rc = profile_write(&p0, dir, "b-rank0" PROFILE_SUFFIX, err, ERRLEN);
+	profile_release(&p0);
+	profile_release(&p1);
 	return rc;
 }
 
@@ -299,7 +398,7 @@ static void test_json(const struct rep_data *d)
 	save(path, out ? out : "");
 	free(out);
 	is_str(jq(path, "keys | join(\",\")"),
-	       "callpath,cpperf_version,experiment,flat,threads", "json top-level keys");
+	       "callpath,cpperf_version,experiment,flat,mpi,ranks,threads", "json top-level keys");
 	is_str(jq(path, ".cpperf_version"), CPPERF_VERSION, "cpperf_version");
 	is_str(jq(path, ".experiment.command | join(\" \")"), "./app --size 10", "command");
 	is_str(jq(path, ".experiment.processes"), "2", "processes");
@@ -326,6 +425,14 @@ static void test_json(const struct rep_data *d)
 	is_str(jq(path, ".threads | map(\"\\(.pid)/\\(.tid)/\\(.rank)/\\(.host)/\\(.samples.cycles)\") | join(\",\")"),
 	       "100/100/null/node1/15,100/101/null/node1/5,200/200/null/node1/10,200/201/null/node1/0",
 	       "threads");
+
+	is_str(jq(path, "\"\\(.experiment.ranks) \\(.experiment.mpi)\""), "0 null",
+	       "non-MPI: experiment.ranks 0, mpi null");
+	is_str(jq(path, ".ranks | map(\"\\(.rank)/\\(.host)/\\(.mpi_time)\") | join(\",\")"),
+	       "null/node1/0,null/node1/0", "non-MPI processes in ranks with rank null");
+	is_str(jq(path, ".mpi | tojson"),
+	       "{\"callsites\":[],\"matrix\":{\"count\":[],\"bytes\":[]},\"collectives\":[]}",
+	       "non-MPI: empty mpi object");
 
 	o.min_pct = 25;
 	out = render(d, &o, &rc);
@@ -358,6 +465,85 @@ static void test_text(const struct rep_data *d)
 	if (out && !strstr(out, "100.00"))
 		printf("# %s", out);
 	free(out);
+	o.view = REP_MPI;
+	out = render(d, &o, &rc);
+	is_int(rc, 0, "text --view=mpi of a non-MPI experiment succeeds");
+	is_str(out, "no MPI data in this experiment\n", "... and says there is no MPI data");
+	free(out);
+}
+
+/* The JSON of the two-rank experiment in dir against hand-worked numbers. */
+static void check_mpi_json(const char *dir, const char *what)
+{
+	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1 };
+	struct rep_data d;
+	char err[ERRLEN], path[512], name[128];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s: MPI experiment loads", what);
+	if (!ok(exp_load(&d, dir, err, sizeof(err)) == 0, name)) {
+		printf("# %s\n", err);
+		return;
+	}
+	char *out = render(&d, &o, &rc);
+
+	merge_release(&d);
+	snprintf(path, sizeof(path), "%s/mpi.json", tmpdir);
+	save(path, out ? out : "");
+	free(out);
+	is_str(jq(path, "\"\\(.experiment.ranks) \\(.experiment.mpi)\""), "2 Open MPI v4.1.2",
+	       "experiment.ranks and the lowest rank's library");
+	is_str(jq(path, ".ranks | map(\"\\(.rank)/\\(.host)/\\(.wall)/\\(.cpu)/\\(.mpi_time)/\\(.mpi_blocked)\") | join(\",\")"),
+	       "0/n0/2/1.5/0.3/0.05,1/n1/2/1/0.85/0.65", "ranks: wall, cpu, MPI and blocked seconds");
+	is_str(jq(path, ".mpi.matrix.count | tojson"), "[[0,3],[1,0]]", "matrix.count[i][j]: i sent to j");
+	is_str(jq(path, ".mpi.matrix.bytes | tojson"), "[[0,3000],[8,0]]", "matrix.bytes");
+	is_str(jq(path, ".mpi.callsites | map(\"\\(.id):\\(.function):\\(.calls):\\(.time):\\(.blocked):\\(.bytes_sent):\\(.bytes_recv)\") | join(\",\")"),
+	       "1:MPI_Recv:3:0.5:0.4:0:3000,2:MPI_Allreduce:4:0.4:0.3:32:32,3:MPI_Send:4:0.25:0:3008:0",
+	       "call sites merged across ranks by call path, by time");
+	is_str(jq(path, ".mpi.callsites[2].callpath | map(.function) | join(\">\")"),
+	       "main>solve>exchange", "call path outermost first (frames remapped)");
+	is_str(jq(path, ".mpi.callsites[2].callpath[2] | \"\\(.module) \\(.file):\\(.line)\""),
+	       "/opt/app/bin/app app.c:30", "call-path frame location");
+	is_str(jq(path, ".mpi.callsites[1].callpath | length"), "2", "Allreduce path of two frames");
+	is_str(jq(path, ".mpi.callsites[2].histogram | \"\\(length) \\(.[10]) \\(add)\""), "32 4 4",
+	       "histograms summed");
+	is_str(jq(path, ".mpi.callsites[0] | keys_unsorted | join(\",\")"),
+	       "id,function,callpath,calls,time,blocked,bytes_sent,bytes_recv,histogram",
+	       "call-site keys");
+	is_str(jq(path, ".mpi.collectives | map(\"\\(.function)/\\(.comm_size)/\\(.calls)/\\(.bytes)/\\(.time)\") | join(\",\")"),
+	       "MPI_Bcast/1/1/4/0.001,MPI_Allreduce/2/4/32/0.4", "collectives merged, by size");
+}
+
+static void test_mpi_text(const char *dir)
+{
+	struct rep_opts o = { REP_TEXT, REP_MPI, NULL, -1 };
+	struct rep_data d;
+	char err[ERRLEN];
+	int rc;
+
+	if (exp_load(&d, dir, err, sizeof(err)) < 0) {
+		ok(0, err);
+		return;
+	}
+	char *out = render(&d, &o, &rc);
+
+	is_int(rc, 0, "text --view=mpi renders");
+	ok(out && strstr(out, "# MPI: Open MPI v4.1.2; 2 ranks, 2 processes; MPI time 1.150 s, "
+			  "3 call sites\n"), "mpi header");
+	ok(out && strstr(out, "\n       1  n1        2.000     1.000     0.850     42.50     0.650\n"),
+	   "per-rank row: wall, cpu, MPI, MPI%wall, blocked");
+	ok(out && strstr(out, "# most MPI time: rank 1 (0.850 s, 42.50% of wall); least: rank 0 "
+			  "(0.300 s, 15.00% of wall)\n"), "most and least MPI time");
+	ok(out && strstr(out, "\n    1  MPI_Recv               3     0.500   43.48            0         3000  "
+			  "main > solve > exchange\n"), "top call site row");
+	ok(out && strstr(out, "#  from     0           0           3\n#  from     1           1           0\n"),
+	   "dense count matrix");
+	ok(out && strstr(out, "\n       1  MPI_Bcast              1            4     0.001\n"),
+	   "collectives by communicator size");
+	if (out && !strstr(out, "MPI_Recv"))
+		printf("# %s", out);
+	free(out);
+	merge_release(&d);
 }
 
 /* Load dir, releasing it when it loads; true when loading failed. */
@@ -421,6 +607,31 @@ static void test_errors(const char *exp)
 	printf("# %s\n", err);
 }
 
+/* Ranks that disagree on the job size, or a rank twice, are refused. */
+static void test_mpi_errors(const char *mpi)
+{
+	char dir[512], err[ERRLEN];
+	struct profile p;
+	uint32_t f[3];
+
+	snprintf(dir, sizeof(dir), "%s/mpi-twice", tmpdir);
+	sh("mkdir -p '%s' && cp '%s'/b-rank0.cpprof '%s'/ && cp '%s'/b-rank0.cpprof '%s'/c.cpprof",
+	   dir, mpi, dir, mpi, dir);
+	ok(load_fails(dir, err) && strstr(err, "c.cpprof") &&
+	   strstr(err, "rank 0 appears twice"), "a rank twice: error names file and rank");
+	printf("# %s\n", err);
+	snprintf(dir, sizeof(dir), "%s/mpi-size", tmpdir);
+	sh("mkdir -p '%s' && cp '%s'/b-rank0.cpprof '%s'/", dir, mpi, dir);
+	make_rank(&p, 1, 0, f);
+	p.size = 3;
+	if (profile_write(&p, dir, "c" PROFILE_SUFFIX, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	profile_release(&p);
+	ok(load_fails(dir, err) && strstr(err, "c.cpprof") && strstr(err, "size 3") &&
+	   strstr(err, "(size 2)"), "ranks disagreeing on the size: error");
+	printf("# %s\n", err);
+}
+
 static void test_newest(void)
 {
 	char dir[512], out[1024], err[ERRLEN];
@@ -463,15 +674,20 @@ static void test_committed_data(void)
 	}
 	check_merged(&d, "committed");
 	merge_release(&d);
+	snprintf(dir, sizeof(dir), "%s/tests/data/report-mpi", top ? top : ".");
+	check_mpi_json(dir, "committed tests/data/report-mpi "
+		       "(regenerate: build/test/test-report --write-mpi-data DIR)");
 }
 
 int main(int argc, char **argv)
 {
-	char exp[512], err[ERRLEN];
+	char exp[512], mpi[512], err[ERRLEN];
 	struct rep_data d;
 
-	if (argc == 3 && !strcmp(argv[1], "--write-data")) {
-		if (write_experiment(argv[2], err) < 0) {
+	if (argc == 3 && (!strcmp(argv[1], "--write-data") ||
+			  !strcmp(argv[1], "--write-mpi-data"))) {
+		if ((strcmp(argv[1], "--write-data") ? write_mpi_experiment :
+		     write_experiment)(argv[2], err) < 0) {
 			fprintf(stderr, "test-report: %s\n", err);
 			return 1;
 		}
@@ -493,6 +709,13 @@ int main(int argc, char **argv)
 		merge_release(&d);
 	}
 	test_errors(exp);
+	snprintf(mpi, sizeof(mpi), "%s/mpi", tmpdir);
+	mkdir(mpi, 0755);
+	if (!ok(write_mpi_experiment(mpi, err) == 0, "write two rank profiles"))
+		printf("# %s\n", err);
+	check_mpi_json(mpi, "fresh");
+	test_mpi_text(mpi);
+	test_mpi_errors(mpi);
 	test_newest();
 	test_json_escaping();
 	test_committed_data();

@@ -1,0 +1,161 @@
+/*
+ * out-json-mpi.c - the MPI keys of `cpperf report --format=json`
+ * (docs/json.md): "experiment.ranks" and "experiment.mpi", the per-process
+ * "ranks" array and the "mpi" object (call sites by time, the dense
+ * communication matrix, collectives).  Times are seconds.  The matrix is
+ * written row by row from the sorted sparse pairs, so it costs no
+ * size x size memory.
+ */
+#include "report.h"
+#include "json.h"
+
+static void put_seconds(struct json_w *w, const char *key, uint64_t ns)
+{
+	json_key(w, key);
+	json_double(w, (double)ns / 1e9);
+}
+
+void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
+{
+	json_key(w, "ranks");
+	json_i64(w, d->mpi.size);
+	json_key(w, "mpi");
+	if (d->mpi.library)
+		json_string(w, d->mpi.library);
+	else
+		json_null(w);
+}
+
+static void put_ranks(struct json_w *w, const struct rep_mpi *m)
+{
+	json_key(w, "ranks");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < m->nranks; i++) {
+		const struct rep_rank *r = &m->ranks[i];
+
+		json_begin_object(w);
+		json_key(w, "rank");
+		if (r->rank < 0)
+			json_null(w);
+		else
+			json_i64(w, r->rank);
+		json_key(w, "host");
+		json_string(w, r->host);
+		put_seconds(w, "wall", r->wall_ns);
+		put_seconds(w, "cpu", r->cpu_ns);
+		put_seconds(w, "mpi_time", r->mpi_ns);
+		put_seconds(w, "mpi_blocked", r->blocked_ns);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void put_frame(struct json_w *w, const struct rep_data *d, uint32_t fr)
+{
+	const struct sym_frame *sf = &d->syms.frames[fr];
+
+	json_begin_object(w);
+	json_key(w, "function");
+	json_string(w, d->names[fr]);
+	json_key(w, "module");
+	json_string(w, rep_module_path(d, sf->module));
+	json_key(w, "file");
+	json_string(w, sf->file);
+	json_key(w, "line");
+	json_u64(w, sf->line);
+	json_end_object(w);
+}
+
+static void put_site(struct json_w *w, const struct rep_data *d, const struct rep_site *s,
+		     uint32_t id)
+{
+	json_begin_object(w);
+	json_key(w, "id");
+	json_u64(w, id);
+	json_key(w, "function");
+	json_string(w, s->function);
+	json_key(w, "callpath");
+	json_begin_array(w);
+	for (uint32_t k = 0; k < s->nframes; k++)
+		put_frame(w, d, s->frames[k]);
+	json_end_array(w);
+	json_key(w, "calls");
+	json_u64(w, s->calls);
+	put_seconds(w, "time", s->time_ns);
+	put_seconds(w, "blocked", s->blocked_ns);
+	json_key(w, "bytes_sent");
+	json_u64(w, s->bytes_sent);
+	json_key(w, "bytes_recv");
+	json_u64(w, s->bytes_recv);
+	json_key(w, "histogram");
+	json_begin_array(w);
+	for (int k = 0; k < PROF_MPI_HIST; k++)
+		json_u64(w, s->hist[k]);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+/* One size x size matrix of the pairs' counts (bytes false) or bytes. */
+static void put_matrix(struct json_w *w, const struct rep_mpi *m, const char *key,
+		       bool bytes)
+{
+	uint32_t at = 0;
+
+	json_key(w, key);
+	json_begin_array(w);
+	for (int64_t i = 0; i < m->size; i++) {
+		json_begin_array(w);
+		for (int64_t j = 0; j < m->size; j++) {
+			const struct rep_pair *q = at < m->npairs ? &m->pairs[at] : NULL;
+			bool here = q && q->src == i && q->dst == j;
+
+			json_u64(w, !here ? 0 : bytes ? q->bytes : q->count);
+			at += here;
+		}
+		json_end_array(w);
+	}
+	json_end_array(w);
+}
+
+static void put_colls(struct json_w *w, const struct rep_mpi *m)
+{
+	json_key(w, "collectives");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < m->ncolls; i++) {
+		const struct rep_coll *c = &m->colls[i];
+
+		json_begin_object(w);
+		json_key(w, "function");
+		json_string(w, c->function);
+		json_key(w, "comm_size");
+		json_i64(w, c->comm_size);
+		json_key(w, "calls");
+		json_u64(w, c->calls);
+		json_key(w, "bytes");
+		json_u64(w, c->bytes);
+		put_seconds(w, "time", c->time_ns);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+void rep_json_mpi(struct json_w *w, const struct rep_data *d)
+{
+	const struct rep_mpi *m = &d->mpi;
+
+	put_ranks(w, m);
+	json_key(w, "mpi");
+	json_begin_object(w);
+	json_key(w, "callsites");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < m->nsites; i++)
+		put_site(w, d, &m->sites[i], i + 1);
+	json_end_array(w);
+	json_key(w, "matrix");
+	json_begin_object(w);
+	put_matrix(w, m, "count", false);
+	put_matrix(w, m, "bytes", true);
+	json_end_object(w);
+	put_colls(w, m);
+	json_end_object(w);
+}
