@@ -546,6 +546,36 @@ static void test_mpi_text(const char *dir)
 	merge_release(&d);
 }
 
+/* Beyond REP_MPI_DENSE ranks text shows the busiest pairs, by bytes. */
+static void test_mpi_top_pairs(void)
+{
+	struct rep_data d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (merge_init(&d) < 0)
+		return;
+	d.mpi.size = 20;
+	d.mpi.npairs = d.mpi.pairs_alloc = 25;
+	d.mpi.pairs = calloc(25, sizeof(*d.mpi.pairs));
+	for (int64_t i = 0; i < 25; i++)
+		d.mpi.pairs[i] = (struct rep_pair){ i % 20, (i + 1 + i / 20) % 20,
+						    (uint64_t)i + 1, 100 * ((uint64_t)i + 1) };
+	f = open_memstream(&buf, &len);
+	is_int(rep_text_mpi(f, &d), 0, "text --view=mpi of 20 ranks");
+	fclose(f);
+	ok(buf && strstr(buf, "#   from      to       count        bytes\n"
+			  "       4       6          25         2500\n"), "busiest pair first");
+	ok(buf && strstr(buf, "\n       5       6           6          600\n"), "20th pair shown");
+	ok(buf && !strstr(buf, "\n       4       5           5          500\n"), "21st pair left out");
+	ok(buf && strstr(buf, "# 20 of 25 sender -> receiver pairs with messages shown"),
+	   "says how many pairs it left out");
+	ok(buf && !strstr(buf, "#  from"), "no dense table for 20 ranks");
+	free(buf);
+	merge_release(&d);
+}
+
 /* Load dir, releasing it when it loads; true when loading failed. */
 static bool load_fails(const char *dir, char *err)
 {
@@ -716,6 +746,7 @@ int main(int argc, char **argv)
 	check_mpi_json(mpi, "fresh");
 	test_mpi_text(mpi);
 	test_mpi_errors(mpi);
+	test_mpi_top_pairs();
 	test_newest();
 	test_json_escaping();
 	test_committed_data();
