@@ -28,6 +28,22 @@ DW_LIBS := $(shell pkg-config --libs libdw libelf 2>/dev/null)
 PAPI_LIBS := $(if $(filter 1,$(HAVE_PAPI)),$(shell pkg-config --libs papi))
 DEP_CFLAGS := $(DW_CFLAGS) -DHAVE_PAPI=$(HAVE_PAPI)
 
+# --- MPI: one runtime with the MPI wrappers per MPI found, built with that
+# MPI's compiler wrapper.  MPICC=... builds only the one it belongs to.
+ifdef MPICC
+MPI_FLAVOR := $(if $(shell $(MPICC) --showme:version 2>/dev/null),openmpi,mpich)
+MPICC_$(MPI_FLAVOR) := $(MPICC)
+else
+MPICC_openmpi := $(shell command -v mpicc.openmpi 2>/dev/null || \
+	{ mpicc --showme:version >/dev/null 2>&1 && command -v mpicc; })
+MPICC_mpich := $(shell command -v mpicc.mpich 2>/dev/null)
+endif
+MPI_FLAVORS := $(foreach f,openmpi mpich,$(if $(MPICC_$(f)),$(f)))
+MPI_RUNTIMES := $(patsubst %,lib/libcpperf-%.so,$(MPI_FLAVORS))
+ifeq ($(MPI_FLAVORS)$(filter clean,$(MAKECMDGOALS)),)
+$(info cpperf: no MPI compiler found (mpicc.openmpi, mpicc, mpicc.mpich; or make MPICC=...): building without the MPI runtimes)
+endif
+
 # --- sources, by role.  Each folder holds one responsibility; the lists
 # below say which pieces end up in which binary.
 COMMON_SRC := $(wildcard common/*.c)
@@ -36,13 +52,16 @@ SYM_REPORT_SRC := symbolize/demangle.c
 SAMPLER_CMD_SRC := $(wildcard sampler/cmd-*.c)
 SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
 	sampler/options.c
-SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC),$(wildcard sampler/*.c))
+# cpperf-record alone reads the program's ELF and the launcher's environment.
+SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/launcher.c
+SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 
 RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
 # sampler/papi.c checks PAPI events before the program starts; only
 # cpperf-record and the runtime link PAPI.
-RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c $(SAMPLER_CMD_SRC)
+RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c $(SAMPLER_CMD_SRC) \
+	$(SAMPLER_RECORD_SRC)
 CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
@@ -58,7 +77,7 @@ S := build/san
 obj = $(patsubst %.c,$(O)/%.o,$(1))
 san = $(patsubst %.c,$(S)/%.o,$(1))
 
-all: bin/cpperf bin/cpperf-record lib/libcpperf.so
+all: bin/cpperf bin/cpperf-record lib/libcpperf.so $(MPI_RUNTIMES)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,6 +96,26 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
 	$(CC) -o $@ $^ -lpfm $(PAPI_LIBS)
+
+# MPI runtimes: the runtime's objects plus pmpi/ and the wrappers generated
+# from pmpi/mpi-api.def, compiled per MPI (objects in build/obj/pmpi-MPI).
+PMPI_SRC := $(wildcard pmpi/*.c)
+build/gen/pmpi-wrappers.c: pmpi/mpi-api.def pmpi/gen-wrappers.pl
+	@mkdir -p $(dir $@)
+	perl pmpi/gen-wrappers.pl $< $@
+define mpi_runtime
+$(O)/pmpi-$(1)/%.o: pmpi/%.c
+	@mkdir -p $$(dir $$@)
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) -fvisibility=hidden -MMD -MP -c $$< -o $$@
+$(O)/pmpi-$(1)/pmpi-wrappers.o: build/gen/pmpi-wrappers.c
+	@mkdir -p $$(dir $$@)
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) -fvisibility=hidden -Ipmpi -MMD -MP -c $$< -o $$@
+lib/libcpperf-$(1).so: $(call obj,$(RT_SRC)) $(patsubst pmpi/%.c,$(O)/pmpi-$(1)/%.o,$(PMPI_SRC)) \
+		$(O)/pmpi-$(1)/pmpi-wrappers.o
+	@mkdir -p lib
+	$$(MPICC_$(1)) -shared -o $$@ $$^ $$(RT_LIBS) -Wl,--no-undefined
+endef
+$(foreach f,$(MPI_FLAVORS),$(eval $(call mpi_runtime,$(f))))
 bin/cpperf: $(call obj,$(CPPERF_SRC))
 	@mkdir -p bin
 	$(CC) -o $@ $^ $(CPPERF_LIBS)
@@ -110,7 +149,7 @@ bench: all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
-	install -m 755 lib/libcpperf.so $(DESTDIR)$(PREFIX)/lib/cpperf/
+	install -m 755 lib/libcpperf.so $(MPI_RUNTIMES) $(DESTDIR)$(PREFIX)/lib/cpperf/
 	install -m 755 bin/cpperf $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 bin/cpperf-record $(DESTDIR)$(PREFIX)/bin/
 

@@ -84,6 +84,15 @@ void rt_drain_wake(struct rt_state *rt);
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
 
+/* runtime.c: end profiling in this process now and write the profile
+ * (normal exit, exec, MPI_Abort); nothing happens when it already ended or
+ * the caller is not the process that started it. */
+void rt_finish(void);
+
+/* pmpi/fill.c, only in the MPI runtimes (weak: NULL in libcpperf.so): MPI
+ * statistics into rt->prof before it is written. */
+void pmpi_fill_profile(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
+
 /* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

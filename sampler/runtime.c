@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,21 +196,40 @@ static void collect_threads(struct rt_state *rt)
 		}
 }
 
+/* Process CPU time, user + system, in ns. */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/*
+ * The file name is unique across hosts sharing a file system: host, pid
+ * and start time, and the rank for MPI processes (rank first, so a listing
+ * is in rank order).  Of an MPI run only rank 0 says where it wrote; any
+ * rank says when its profile is lost.
+ */
 static void write_profile(struct rt_state *rt)
 {
-	char name[384], err[1024];
+	char name[384], rank[32] = "", err[1024];
 
-	snprintf(name, sizeof(name), "%s.%d.%llx%s", rt->prof.host, (int)rt->pid,
+	if (rt->prof.rank >= 0)
+		snprintf(rank, sizeof(rank), "rank%05lld.", (long long)rt->prof.rank);
+	snprintf(name, sizeof(name), "%s%s.%d.%llx%s", rank, rt->prof.host, (int)rt->pid,
 		 (unsigned long long)rt->prof.start_ns, PROFILE_SUFFIX);
 	if (profile_write(&rt->prof, rt->opt.output, name, err, sizeof(err)))
 		rt_notice(rt, "profile lost: %s", err);
-	else
-		rt_notice(rt, "%s/%s: %llu samples, %llu lost", rt->opt.output, name,
-			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost);
+	else if (rt->prof.rank <= 0)
+		rt_notice(rt, "%s/%s: %llu samples, %llu lost%s", rt->opt.output, name,
+			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
+			  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "");
 }
 
-/* End profiling in this process: only the process that started it. */
-static void rt_finish(void)
+void rt_finish(void)
 {
 	struct rt_state *rt = &rt_global;
 
@@ -222,7 +242,10 @@ static void rt_finish(void)
 	rt_drain_stop(rt);
 	rt->active = false;
 	rt->prof.end_ns = now_ns();
+	rt->prof.cpu_ns = cpu_ns();
 	collect_threads(rt);
+	if (pmpi_fill_profile)
+		pmpi_fill_profile(rt);
 	write_profile(rt);
 	free_threads(rt->threads);
 	free_threads(rt->retired);

@@ -1,0 +1,200 @@
+/*
+ * comms.c - what the statistics need to know about a communicator (rank,
+ * size, peers of a collective, world ranks of its point-to-point peers),
+ * asked of MPI once per communicator and cached by handle.
+ *
+ * The cache is direct-mapped: a communicator whose slot another one took is
+ * asked again (local calls only, no communication).  MPI_Comm_free and
+ * MPI_Comm_disconnect drop the entry, since MPI may reuse the handle.
+ */
+#include <stdlib.h>
+
+#include "pmpi.h"
+
+#define CACHE 64
+
+struct comm_info {
+	bool valid;
+	MPI_Comm comm;
+	int rank, size;		/* in the local group */
+	bool inter;
+	int npeers;		/* size, or remote size of an intercommunicator */
+	int nin, nout;		/* neighbours of a topology, else npeers */
+	int *world;		/* [npeers] world rank of each peer, -1 when none */
+	int cap;		/* entries world has room for */
+};
+
+/* Guards cache; held while a missing entry is filled (local MPI calls). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct comm_info cache[CACHE];
+
+static unsigned slot_of(MPI_Comm comm)
+{
+	return (unsigned)((PMPI_HKEY(comm) * 0x9e3779b97f4a7c15ull) >> 58) % CACHE;
+}
+
+/* Neighbour counts of a topology communicator. */
+static void degrees(struct comm_info *e)
+{
+	int topo = MPI_UNDEFINED, n, w;
+
+	e->nin = e->nout = e->npeers;
+	if (PMPI_Topo_test(e->comm, &topo) != MPI_SUCCESS)
+		return;
+	if (topo == MPI_CART && PMPI_Cartdim_get(e->comm, &n) == MPI_SUCCESS)
+		e->nin = e->nout = 2 * n;
+	else if (topo == MPI_GRAPH && PMPI_Graph_neighbors_count(e->comm, e->rank, &n) == MPI_SUCCESS)
+		e->nin = e->nout = n;
+	else if (topo == MPI_DIST_GRAPH)
+		PMPI_Dist_graph_neighbors_count(e->comm, &e->nin, &e->nout, &w);
+}
+
+/* World ranks of the peer group; entries stay -1 when memory is short. */
+static void translate(struct comm_info *e)
+{
+	MPI_Group g, wg;
+	int *ranks;
+
+	if (e->cap < e->npeers) {
+		int *w = realloc(e->world, (size_t)e->npeers * sizeof(int));
+
+		if (!w) {
+			e->npeers = e->cap;
+			return;
+		}
+		e->world = w;
+		e->cap = e->npeers;
+	}
+	ranks = malloc((size_t)e->npeers * sizeof(int));
+	for (int i = 0; i < e->npeers; i++)
+		e->world[i] = -1;
+	if (!ranks)
+		return;
+	for (int i = 0; i < e->npeers; i++)
+		ranks[i] = i;
+	if ((e->inter ? PMPI_Comm_remote_group(e->comm, &g) : PMPI_Comm_group(e->comm, &g)) == MPI_SUCCESS) {
+		if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
+			PMPI_Group_translate_ranks(g, e->npeers, ranks, wg, e->world);
+			PMPI_Group_free(&wg);
+		}
+		PMPI_Group_free(&g);
+	}
+	for (int i = 0; i < e->npeers; i++)
+		if (e->world[i] == MPI_UNDEFINED)
+			e->world[i] = -1;
+	free(ranks);
+}
+
+/* The entry of comm, filled when missing.  Caller holds lock. */
+static struct comm_info *info(MPI_Comm comm)
+{
+	struct comm_info *e = &cache[slot_of(comm)];
+	int flag = 0;
+
+	if (e->valid && e->comm == comm)
+		return e;
+	e->valid = true;
+	e->comm = comm;
+	PMPI_Comm_rank(comm, &e->rank);
+	PMPI_Comm_size(comm, &e->size);
+	PMPI_Comm_test_inter(comm, &flag);
+	e->inter = flag;
+	e->npeers = e->size;
+	if (e->inter)
+		PMPI_Comm_remote_size(comm, &e->npeers);
+	degrees(e);
+	translate(e);
+	return e;
+}
+
+int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
+{
+	struct comm_info *e;
+	int n;
+
+	pthread_mutex_lock(&lock);
+	e = info(comm);
+	n = kind == PMPI_PEERS_NIN ? e->nin : kind == PMPI_PEERS_NOUT ? e->nout : e->npeers;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int pmpi_comm_rank(MPI_Comm comm)
+{
+	int r;
+
+	pthread_mutex_lock(&lock);
+	r = info(comm)->rank;
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+int pmpi_comm_size(MPI_Comm comm)
+{
+	int n;
+
+	pthread_mutex_lock(&lock);
+	n = info(comm)->size;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int64_t pmpi_world_rank(MPI_Comm comm, int r)
+{
+	struct comm_info *e;
+	int64_t w = -1;
+
+	if (r < 0)
+		return -1;
+	pthread_mutex_lock(&lock);
+	e = info(comm);
+	if (r < e->npeers && e->world)
+		w = e->world[r];
+	pthread_mutex_unlock(&lock);
+	return w;
+}
+
+/* Root significance: an intracommunicator's root is rank root; in an
+ * intercommunicator the root passes MPI_ROOT, the rest of its group
+ * MPI_PROC_NULL, and the other group the root's rank. */
+static bool inter(MPI_Comm comm, int *rank)
+{
+	bool x;
+
+	pthread_mutex_lock(&lock);
+	x = info(comm)->inter;
+	*rank = info(comm)->rank;
+	pthread_mutex_unlock(&lock);
+	return x;
+}
+
+bool pmpi_is_root(MPI_Comm comm, int root)
+{
+	int rank;
+
+	return inter(comm, &rank) ? root == MPI_ROOT : rank == root;
+}
+
+bool pmpi_is_leaf(MPI_Comm comm, int root)
+{
+	int rank;
+
+	return inter(comm, &rank) ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
+}
+
+bool pmpi_is_nonroot(MPI_Comm comm, int root)
+{
+	int rank;
+
+	return inter(comm, &rank) ? root != MPI_ROOT && root != MPI_PROC_NULL : rank != root;
+}
+
+void pmpi_comm_forget(MPI_Comm comm)
+{
+	struct comm_info *e = &cache[slot_of(comm)];
+
+	pthread_mutex_lock(&lock);
+	if (e->valid && e->comm == comm)
+		e->valid = false;
+	pthread_mutex_unlock(&lock);
+}

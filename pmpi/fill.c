@@ -1,0 +1,143 @@
+/*
+ * fill.c - the end of the run: the statistics tables into the profile.
+ * Sites are resolved to frames here, with the runtime's symbol session
+ * (sym_resolve: the function and its inline chain at the call); sites
+ * whose addresses resolve to the same frames (two calls on one line) are
+ * merged, as the profile keeps one site per (function, call path).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+#include "stats.h"
+
+#define MAX_FRAMES 64
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct prof_mpi_site *x = a, *y = b;
+	int c = strcmp(x->function, y->function);
+
+	if (c)
+		return c;
+	if (x->nframes != y->nframes)
+		return x->nframes < y->nframes ? -1 : 1;
+	return memcmp(x->frames, y->frames, x->nframes * sizeof(*x->frames));
+}
+
+static void merge_into(struct prof_mpi_site *d, struct prof_mpi_site *s)
+{
+	d->calls += s->calls;
+	d->bytes_sent += s->bytes_sent;
+	d->bytes_recv += s->bytes_recv;
+	d->time_ns += s->time_ns;
+	d->blocked_ns += s->blocked_ns;
+	for (int i = 0; i < PROF_MPI_HIST; i++)
+		d->hist[i] += s->hist[i];
+	free(s->function);
+	free(s->frames);
+}
+
+/* One profile site from a table site; false when memory is short. */
+static bool make_site(struct rt_state *rt, const struct pmpi_site *s, struct prof_mpi_site *d)
+{
+	uint32_t frames[MAX_FRAMES];
+	int n = rt->sym ? sym_resolve(rt->sym, (uint64_t)(uintptr_t)s->ra - 1, frames, MAX_FRAMES) : 0;
+
+	memset(d, 0, sizeof(*d));
+	d->function = strdup(pmpi_fn_names[s->fn]);
+	d->frames = malloc((n > 0 ? (size_t)n : 1) * sizeof(uint32_t));
+	if (!d->function || !d->frames) {
+		free(d->function);
+		free(d->frames);
+		return false;
+	}
+	memcpy(d->frames, frames, (size_t)(n > 0 ? n : 0) * sizeof(uint32_t));
+	d->nframes = n > 0 ? (uint32_t)n : 0;
+	d->calls = s->calls;
+	d->bytes_sent = s->sent;
+	d->bytes_recv = s->recv;
+	d->time_ns = s->time_ns;
+	d->blocked_ns = s->blocked_ns;
+	memcpy(d->hist, s->hist, sizeof(d->hist));
+	return true;
+}
+
+static void fill_sites(struct rt_state *rt, struct profile *p)
+{
+	uint32_t n = 0, k = 0;
+
+	for (int i = 0; i < PMPI_SITES; i++)
+		n += pmpi_sites[i].used && pmpi_sites[i].calls;
+	if (!n || !(p->mpi_sites = calloc(n, sizeof(*p->mpi_sites))))
+		return;
+	for (int i = 0; i < PMPI_SITES; i++)
+		if (pmpi_sites[i].used && pmpi_sites[i].calls && make_site(rt, &pmpi_sites[i], &p->mpi_sites[k]))
+			k++;
+	qsort(p->mpi_sites, k, sizeof(*p->mpi_sites), site_cmp);
+	p->nmpi_sites = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		struct prof_mpi_site *last = p->nmpi_sites ? &p->mpi_sites[p->nmpi_sites - 1] : NULL;
+
+		if (last && !site_cmp(last, &p->mpi_sites[i]))
+			merge_into(last, &p->mpi_sites[i]);
+		else
+			p->mpi_sites[p->nmpi_sites++] = p->mpi_sites[i];
+	}
+}
+
+static void fill_peers(struct profile *p)
+{
+	uint32_t n = 0;
+
+	for (int r = 0; r < pmpi_world_size; r++)
+		n += pmpi_peer_count[r] > 0;
+	if (!n || !(p->mpi_peers = calloc(n, sizeof(*p->mpi_peers))))
+		return;
+	for (int r = 0; r < pmpi_world_size; r++)
+		if (pmpi_peer_count[r]) {
+			struct prof_mpi_peer *d = &p->mpi_peers[p->nmpi_peers++];
+
+			d->peer = r;
+			d->count = pmpi_peer_count[r];
+			d->bytes = pmpi_peer_bytes[r];
+		}
+}
+
+static void fill_colls(struct profile *p)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < PMPI_COLLS; i++)
+		n += pmpi_colls[i].used;
+	if (!n || !(p->mpi_colls = calloc(n, sizeof(*p->mpi_colls))))
+		return;
+	for (int i = 0; i < PMPI_COLLS; i++) {
+		const struct pmpi_coll *x = &pmpi_colls[i];
+		struct prof_mpi_coll *d = &p->mpi_colls[p->nmpi_colls];
+
+		if (!x->used || !(d->function = strdup(pmpi_fn_names[x->fn])))
+			continue;
+		d->comm_size = x->comm_size;
+		d->calls = x->calls;
+		d->bytes = x->bytes;
+		d->time_ns = x->time_ns;
+		p->nmpi_colls++;
+	}
+}
+
+/* Called by rt_finish (runtime.c) after sampling stopped, before the
+ * profile is written; the symbol session is still open.  Only processes
+ * that ran MPI_Init have anything to add. */
+void pmpi_fill_profile(struct rt_state *rt)
+{
+	struct profile *p = &rt->prof;
+
+	if (p->rank < 0)
+		return;
+	pthread_mutex_lock(&pmpi_stats_lock);
+	fill_sites(rt, p);
+	fill_peers(p);
+	fill_colls(p);
+	pthread_mutex_unlock(&pmpi_stats_lock);
+}

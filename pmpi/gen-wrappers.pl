@@ -1,0 +1,253 @@
+#!/usr/bin/perl
+# gen-wrappers.pl - writes every MPI wrapper from pmpi/mpi-api.def.
+#
+#   perl pmpi/gen-wrappers.pl pmpi/mpi-api.def OUT.c
+#
+# OUT.c holds, per function of the table, the C wrapper MPI_Xxx (calling
+# PMPI_Xxx) and, unless the line says nofortran, the Fortran entry points
+# mpi_xxx_, mpi_xxx__, mpi_xxx and MPI_XXX (one function and its aliases,
+# calling the MPI library's own Fortran binding pmpi_xxx_, so that
+# MPI_IN_PLACE, MPI_BOTTOM, status and LOGICAL conventions stay the
+# library's).  Wrappers only gather the call's facts; the logic is in the
+# hand-written pmpi/*.c files behind pmpi/pmpi.h.  Plain perl 5: no modules.
+use strict;
+use warnings;
+
+die "usage: $0 mpi-api.def OUT.c\n" unless @ARGV == 2;
+my ($def, $out) = @ARGV;
+
+my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete free
+	coll rma block testblock init abort nofortran);
+my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
+	rcounts.self stypes rtypes dest src comm root status req reqin reqs nreq statuses index flag
+	outcount indices comm.free nof);
+
+# --- parse the table
+my @fns;
+open(my $in, '<', $def) or die "$def: $!\n";
+while (my $line = <$in>) {
+	chomp $line;
+	next if $line =~ /^\s*(#|$)/;
+	my ($name, $flags, $params) = $line =~ /^(\w+)\s+(\S+)\s+(.*?)\s*$/
+		or die "$def:$.: expected NAME FLAGS PARAMS\n";
+	my %f = map { $_ => 1 } grep { $_ ne '-' } split /,/, $flags;
+	$known_flag{$_} or die "$def:$.: unknown flag '$_'\n" for keys %f;
+	my @p;
+	if ($params ne 'void') {
+		for my $decl (split /\s*,\s*/, $params) {
+			my ($ctype, $roles) = split /:/, $decl, 2;
+			my ($type, $pname, $arr) = $ctype =~ /^(.*?[\s*])(\w+)(\[\])?$/
+				or die "$def:$.: cannot read parameter '$decl'\n";
+			$type =~ s/\s+$//;
+			my %r;
+			for my $role (split /\+/, $roles // '') {
+				my ($base, $mul, $sig) = $role =~ /^([\w.]+?)(?:\*(n|nin|nout))?(?:\@(root|leaf|nonroot))?$/
+					or die "$def:$.: cannot read role '$role'\n";
+				$known_role{$base} or die "$def:$.: unknown role '$base'\n";
+				$r{$base} = { mul => $mul, sig => $sig };
+			}
+			push @p, { type => $type, name => $pname, arr => defined $arr, decl => $ctype, roles => \%r };
+		}
+	}
+	push @fns, { name => $name, flags => \%f, params => \@p, line => $. };
+}
+close $in;
+
+# --- helpers over one function's parameters
+sub with_role {
+	my ($fn, $role) = @_;
+	for my $p (@{ $fn->{params} }) {
+		return $p if exists $p->{roles}{$role};
+	}
+	return undef;
+}
+
+# The value a role's parameter stands for, in the C or the Fortran wrapper.
+sub val {
+	my ($p, $role, $fortran) = @_;
+	my $n = $p->{name};
+	return $n unless $fortran;
+	return "pmpi_f_buf($n)" if $role =~ /buf$/;
+	return "(const int *)$n" if $p->{arr};
+	return "PMPI_Type_f2c(*$n)" if $p->{type} eq 'MPI_Datatype';
+	return "PMPI_Comm_f2c(*$n)" if $p->{type} =~ /^MPI_Comm/;
+	return "(*$n)";
+}
+
+sub deref {	# C value of a pointer-to-handle parameter (request, comm)
+	my ($p, $fortran, $conv) = @_;
+	return $fortran ? "$conv(*$p->{name})" : "*$p->{name}";
+}
+
+# Bytes of one side ('s' or 'r') of a collective or one-sided call: a C
+# expression that reads counts and types only where they are significant.
+sub side_bytes {
+	my ($fn, $s, $fortran) = @_;
+	my ($type, $types) = (with_role($fn, "${s}type"), with_role($fn, "${s}types"));
+	return '0' unless $type || $types;
+	my $comm = with_role($fn, 'comm');
+	my $cv = $comm ? val($comm, 'comm', $fortran) : undef;
+	my ($cnt, $role);
+	for my $r ("${s}count", "${s}counts", "${s}counts.self") {
+		$cnt = with_role($fn, $r) and ($role = $r, last);
+	}
+	my $tv = $type ? val($type, "${s}type", $fortran) : undef;
+	my ($expr, $mul, $sig) = ('', undef, undef);
+	if (!$cnt) {
+		$expr = "pmpi_bytes(1, $tv)";
+	} else {
+		($mul, $sig) = @{ $cnt->{roles}{$role} }{qw(mul sig)};
+		my $c = val($cnt, $role, $fortran);
+		my $np = $mul ? "pmpi_npeers($cv, PMPI_PEERS_" . uc($mul) . ')' : undef;
+		if ($role eq "${s}counts.self") {
+			$expr = "pmpi_bytes(($c)\[pmpi_comm_rank($cv)], $tv)";
+		} elsif ($role eq "${s}counts") {
+			die "$def:$fn->{line}: $role needs a multiplier\n" unless $np;
+			$expr = $types ? "pmpi_bytes_w($c, $types->{name}, $np)" : "pmpi_bytes_v($c, $tv, $np)";
+		} else {
+			$expr = "pmpi_bytes($c, $tv)";
+			$expr .= " * $np" if $np;
+		}
+	}
+	my @guard;
+	my $buf = with_role($fn, "${s}buf");
+	push @guard, val($buf, "${s}buf", $fortran) . ' != MPI_IN_PLACE' if $buf;
+	if ($sig) {
+		my $root = with_role($fn, 'root') or die "$def:$fn->{line}: \@$sig without a root\n";
+		push @guard, "pmpi_is_$sig($cv, " . val($root, 'root', $fortran) . ')';
+	}
+	return @guard ? '(' . join(' && ', @guard) . " ? $expr : 0)" : $expr;
+}
+
+# Statements before the PMPI call, after it (when it succeeded) and after
+# it in any case.
+sub body {
+	my ($fn, $fortran) = @_;
+	my %f = %{ $fn->{flags} };
+	my (@pre, @post, @always);
+	my $rc = $fortran ? '*ierr' : 'rc_';
+	my $r = sub { my $p = with_role($fn, $_[0]); $p ? val($p, $_[0], $fortran) : 'NULL' };
+	if ($f{recv}) {
+		my $st = with_role($fn, 'status')->{name};
+		if ($fortran) {
+			push @pre, "MPI_Fint st_f_[PMPI_F_STATUS_SIZE];",
+				"if ($st == MPI_F_STATUS_IGNORE)", "\t$st = st_f_;";
+		} else {
+			push @pre, "MPI_Status st_;", "if ($st == MPI_STATUS_IGNORE)", "\t$st = &st_;";
+		}
+		my $stv = $fortran ? "pmpi_f_status($st, &st_c_)" : $st;
+		push @pre, "MPI_Status st_c_;" if $fortran;
+		push @post, "pmpi_received(&c_, $stv);";
+	}
+	if ($f{send}) {
+		push @post, "pmpi_sent(&c_, " . join(', ', map { $r->($_) } qw(scount stype dest comm)) . ");";
+	}
+	if ($f{irecv} || $f{precv}) {
+		my $req = deref(with_role($fn, 'req'), $fortran, 'PMPI_Request_f2c');
+		push @post, "pmpi_req_track_recv(&c_, $req, " . ($f{precv} ? 1 : 0) . ");";
+	}
+	if ($f{psend}) {
+		my $req = deref(with_role($fn, 'req'), $fortran, 'PMPI_Request_f2c');
+		push @post, "pmpi_req_track_send(&c_, $req, " . join(', ', map { $r->($_) } qw(scount stype dest comm)) . ");";
+	}
+	if ($f{start}) {
+		my ($reqs, $n) = (with_role($fn, 'reqs') // with_role($fn, 'reqin'), with_role($fn, 'nreq'));
+		my $nv = $n ? val($n, 'nreq', $fortran) : '1';
+		push @post, ($fortran ? 'pmpi_f_req_start' : 'pmpi_req_start') . "(&c_, $nv, $reqs->{name});";
+	}
+	if ($f{free}) {
+		push @pre, "pmpi_req_forget(" . deref(with_role($fn, 'reqin'), $fortran, 'PMPI_Request_f2c') . ");";
+	}
+	if (my $c = with_role($fn, 'comm.free')) {
+		push @pre, "pmpi_comm_forget(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
+	}
+	if ($f{complete}) {
+		my ($reqs, $n) = (with_role($fn, 'reqs') // with_role($fn, 'reqin'), with_role($fn, 'nreq'));
+		my $st = with_role($fn, 'statuses');
+		my $many = $st->{arr} ? 1 : 0;
+		my $nv = $n ? val($n, 'nreq', $fortran) : '1';
+		my $pfx = $fortran ? 'pmpi_f_' : 'pmpi_';
+		my $ip = sub { my $p = with_role($fn, $_[0]); $p ? $p->{name} : 'NULL' };
+		push @pre, "struct pmpi_snap s_;",
+			"${pfx}reqs_before(&s_, $nv, $reqs->{name}, &$st->{name}, $many);";
+		push @always, "${pfx}reqs_after(&c_, &s_, $rc, $st->{name}, " .
+			join(', ', map { $ip->($_) } qw(index flag outcount indices)) . ");";
+	}
+	if ($f{coll} || $f{rma}) {
+		my $what = $f{coll} ? 'pmpi_coll(&c_, ' . $r->('comm') . ', ' : 'pmpi_rma(&c_, ';
+		push @post, $what . side_bytes($fn, 's', $fortran) . ', ' . side_bytes($fn, 'r', $fortran) . ');';
+	}
+	push @post, 'pmpi_init_done(&c_);' if $f{init};
+	push @pre, 'pmpi_leave(&c_);', 'pmpi_abort();' if $f{abort};	# the call does not return
+	return (\@pre, \@post, \@always);
+}
+
+sub cflags {
+	my ($f) = @_;
+	my @c = map { "PMPI_CALL_" . uc } grep { $f->{$_} } qw(block testblock init);
+	return @c ? join(' | ', @c) : '0';
+}
+
+sub emit_body {
+	my ($o, $fn, $idx, $call, $fortran) = @_;
+	my ($pre, $post, $always) = body($fn, $fortran);
+	my $rc = $fortran ? '*ierr' : 'rc_';
+	print $o "\tstruct pmpi_call c_;\n";
+	print $o "\tint rc_;\n" unless $fortran;
+	print $o "\n\tif (!pmpi_enter(&c_, $idx, " . cflags($fn->{flags}) . ", __builtin_return_address(0)))\n";
+	print $o $fortran ? "\t\tdo { $call; return; } while (0);\n" : "\t\treturn $call;\n";
+	print $o "\t{\n";
+	print $o "\t\t$_\n" for @$pre;
+	print $o $fortran ? "\t\t$call;\n" : "\t\trc_ = $call;\n";
+	if (@$post) {
+		print $o "\t\tif ($rc == MPI_SUCCESS) {\n";
+		print $o "\t\t\t$_\n" for @$post;
+		print $o "\t\t}\n";
+	}
+	print $o "\t\t$_\n" for @$always;
+	print $o "\t}\n";
+	print $o "\tpmpi_leave(&c_);\n" unless $fn->{flags}{abort};
+	print $o "\treturn rc_;\n" unless $fortran;
+}
+
+# Fortran parameter: everything by reference; choice buffers stay void *.
+sub fparam {
+	my ($p) = @_;
+	return "void *$p->{name}" if $p->{type} =~ /void/;
+	return "MPI_Aint *$p->{name}" if $p->{type} =~ /MPI_Aint/;
+	return "MPI_Fint *$p->{name}";
+}
+
+# --- write
+open(my $o, '>', "$out.tmp") or die "$out.tmp: $!\n";
+print $o "/* Generated by pmpi/gen-wrappers.pl from pmpi/mpi-api.def: do not edit. */\n";
+print $o "#include \"pmpi.h\"\n\n";
+print $o "const unsigned pmpi_fn_count = " . scalar(@fns) . ";\n";
+print $o "const char *const pmpi_fn_names[] = {\n";
+print $o "\t\"MPI_$_->{name}\",\n" for @fns;
+print $o "};\n";
+my $i = 0;
+for my $fn (@fns) {
+	my @p = @{ $fn->{params} };
+	my $cparams = @p ? join(', ', map { $_->{decl} } @p) : 'void';
+	my $args = join(', ', map { $_->{name} } @p);
+	print $o "\nCPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
+	emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", 0);
+	print $o "}\n";
+	unless ($fn->{flags}{nofortran}) {
+		my @fp = grep { !exists $_->{roles}{nof} } @p;
+		my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr');
+		my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr');
+		my $lc = lc "mpi_$fn->{name}";
+		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n";
+		print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
+		emit_body($o, $fn, $i, "p${lc}_($fargs)", 1);
+		print $o "}\n";
+		for my $alias ("${lc}__", $lc, uc $lc) {
+			print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
+		}
+	}
+	$i++;
+}
+close $o or die "$out.tmp: $!\n";
+rename("$out.tmp", $out) or die "$out: $!\n";

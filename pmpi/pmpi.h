@@ -1,0 +1,151 @@
+/*
+ * pmpi.h - what the generated MPI wrappers (build/gen/pmpi-wrappers.c, from
+ * pmpi/mpi-api.def) call: the hand-written logic of the MPI layer.
+ *
+ * A wrapper opens a struct pmpi_call with pmpi_enter, calls the PMPI (or
+ * the library's Fortran pmpi_xxx_) function, hands the call's facts over
+ * (bytes, peers, requests) and closes it with pmpi_leave, which adds them
+ * to the call site's statistics.  Wrappers may run on any thread at once
+ * (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the common path
+ * allocates nothing.  The piggyback transport (issue 3, point 4) hooks in at
+ * pmpi_enter/pmpi_leave and around the point-to-point and collective calls.
+ */
+#ifndef CPPERF_PMPI_H
+#define CPPERF_PMPI_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../sampler/rt.h"
+
+/* A handle (a pointer in Open MPI, an int in MPICH) as a hash key. */
+#define PMPI_HKEY(h) ((uint64_t)(uintptr_t)(h))
+
+/* generated: "MPI_Send", ... indexed by the wrappers' function number */
+extern const unsigned pmpi_fn_count;
+extern const char *const pmpi_fn_names[];
+
+/* call flags, from the table */
+#define PMPI_CALL_BLOCK 1u	/* all its time counts as blocked */
+#define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request */
+#define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
+
+/* One MPI call in progress; lives on the wrapper's stack. */
+struct pmpi_call {
+	uint64_t t0;		/* CLOCK_MONOTONIC at entry */
+	const void *ra;		/* the caller's return address: the call site */
+	unsigned fn, flags;
+	int site;		/* index in the site table, -1 until looked up */
+	bool completed;		/* a Test* call completed something */
+	uint64_t sent, recv;	/* bytes */
+	int64_t peer;		/* world rank a point-to-point send went to, -1 none */
+	uint64_t peer_bytes;	/* its size */
+	unsigned nsizes;	/* message sizes for the histogram */
+	uint64_t sizes[2];
+	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
+};
+
+/* stats.c: begin a call; false means "just call PMPI" (not profiling, MPI
+ * not initialised, or already inside a wrapper of this thread, e.g. the
+ * MPI library's Fortran binding calling the C function).  Cannot fail. */
+bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
+/* End the call: time, blocked time, bytes, peers into its site. */
+void pmpi_leave(struct pmpi_call *c);
+/* The call's site index (looked up on first use), -1 when the table is full. */
+int pmpi_site(struct pmpi_call *c);
+/* Add a received message of `bytes` to a site (a receive completed later
+ * than the call that started it), and a persistent send's message started
+ * now.  peer < 0: no peer. */
+void pmpi_site_recv(int site, uint64_t bytes);
+void pmpi_site_send(int site, uint64_t bytes, int64_t peer);
+/* stats.c: whether wrappers record; set at MPI_Init when profiling. */
+void pmpi_activate(int world_size);
+
+/* stats.c: facts of a call.  Counts and types are read only here. */
+uint64_t pmpi_bytes(int count, MPI_Datatype type);
+uint64_t pmpi_bytes_v(const int *counts, MPI_Datatype type, int n);
+uint64_t pmpi_bytes_w(const int *counts, const MPI_Datatype *types, int n);
+void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm);
+void pmpi_received(struct pmpi_call *c, const MPI_Status *st);
+/* Bytes of a received message from its status; 0 for MPI_PROC_NULL or a
+ * cancelled request. *msg says whether there was a message at all. */
+uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg);
+void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv);
+void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv);
+
+/* comms.c: facts about communicators, cached per handle. */
+enum pmpi_peers { PMPI_PEERS_N, PMPI_PEERS_NIN, PMPI_PEERS_NOUT };
+/* Peers a collective exchanges with: the size (remote size of an
+ * intercommunicator), or the neighbour in/out degree of a topology. */
+int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind);
+int pmpi_comm_rank(MPI_Comm comm);
+int pmpi_comm_size(MPI_Comm comm);
+/* World rank of rank r of comm's peer group (the remote group of an
+ * intercommunicator), -1 when it has none (MPI_PROC_NULL, another world). */
+int64_t pmpi_world_rank(MPI_Comm comm, int r);
+/* Root significance of a rooted collective (see mpi-api.def). */
+bool pmpi_is_root(MPI_Comm comm, int root);
+bool pmpi_is_leaf(MPI_Comm comm, int root);
+bool pmpi_is_nonroot(MPI_Comm comm, int root);
+/* Drop what is cached about a communicator being freed. */
+void pmpi_comm_forget(MPI_Comm comm);
+
+/* requests.c: receives and persistent sends completed or started later. */
+void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent);
+void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
+			 int dest, MPI_Comm comm);
+void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
+void pmpi_req_forget(MPI_Request req);
+
+/* Requests of a Wait or Test call, copied before the call (which may set them
+ * to MPI_REQUEST_NULL).  Small calls use the arrays inside. */
+#define PMPI_SNAP_SMALL 16
+struct pmpi_snap {
+	int n;			/* requests, 0 when none is tracked */
+	int many;		/* statuses is an array (else one status) */
+	MPI_Request *reqs;
+	MPI_Status *st;		/* our statuses when the caller ignores them */
+	void *fst;		/* Fortran statuses likewise (fortran.c) */
+	MPI_Request small_reqs[PMPI_SNAP_SMALL];
+	MPI_Status small_st[PMPI_SNAP_SMALL];
+};
+/* Before a completion call: note the tracked requests among reqs[0..n) and,
+ * when there are some and the caller passed MPI_STATUS(ES)_IGNORE, point
+ * *statuses at statuses of our own (many: one per request, else one). */
+void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
+		      MPI_Status **statuses, int many);
+/* After it: count the receives it completed (from index, flag, outcount and
+ * indices, NULL when the call has none)
+ * and release the snapshot.  Always call it, whatever rc. */
+void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+		     const int *index, const int *flag, const int *outcount, const int *indices);
+/* pmpi_reqs_after with the base of index and indices (1: Fortran). */
+void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+			const int *index, const int *flag, const int *outcount,
+			const int *indices, int base);
+
+/* init.c: after MPI_Init*: rank, size, library, experiment directory. */
+void pmpi_init_done(struct pmpi_call *c);
+/* MPI_Abort: write the profile now (the process will not exit normally). */
+void pmpi_abort(void);
+
+/* fortran.c: the Fortran bindings' conventions. */
+#ifdef MPI_F_STATUS_SIZE
+#define PMPI_F_STATUS_SIZE MPI_F_STATUS_SIZE
+#else
+#define PMPI_F_STATUS_SIZE (sizeof(MPI_Status) / sizeof(MPI_Fint))
+#endif
+/* A Fortran buffer argument as C sees it: MPI_IN_PLACE for the library's
+ * Fortran MPI_IN_PLACE sentinel, else buf. */
+const void *pmpi_f_buf(const void *buf);
+/* A Fortran status into st; returns st. */
+const MPI_Status *pmpi_f_status(const MPI_Fint *fst, MPI_Status *st);
+void pmpi_f_req_start(struct pmpi_call *c, MPI_Fint n, const MPI_Fint *freqs);
+void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
+			MPI_Fint **fstatuses, int many);
+void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, const MPI_Fint *fstatuses,
+		       const MPI_Fint *index, const MPI_Fint *flag, const MPI_Fint *outcount,
+		       const MPI_Fint *indices);
+
+#endif
