@@ -20,11 +20,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elf-needed.h"
 #include "events.h"
+#include "launcher.h"
 #include "options.h"
 #include "papi.h"
 
 #define RUNTIME_NAME "libcpperf.so"
+
+/* The runtimes by MPI (elf-needed.h's order) and CPPERF_MPI's names. */
+static const char *const runtime_names[] = { RUNTIME_NAME, "libcpperf-openmpi.so", "libcpperf-mpich.so" };
+static const char *const mpi_names[] = { "none", "openmpi", "mpich" };
+static const char *const mpi_titles[] = { "no MPI", "Open MPI", "MPICH" };
+
+/* Notices of cpperf-record itself: not with -q, and under an MPI launcher
+ * only from rank 0, so that N ranks do not say the same thing N times. */
+static bool notices(const struct rt_options *o)
+{
+	return !o->quiet && launcher_rank() <= 0;
+}
 
 static void usage(FILE *out)
 {
@@ -147,7 +161,7 @@ static int check_papi_events(struct rt_options *o)
 			strcpy(o->events, PAPI_DEFAULT_EVENT);
 		} else {
 			strcpy(o->events, PAPI_FALLBACK_EVENT);
-			if (!o->quiet)
+			if (notices(o))
 				fprintf(stderr, "cpperf-record: PAPI cannot sample %s here, sampling %s\n",
 					PAPI_DEFAULT_EVENT, PAPI_FALLBACK_EVENT);
 		}
@@ -172,7 +186,7 @@ static int check_events(struct rt_options *o)
 		bool pmu = ev_host_has_pmu();
 
 		strcpy(o->events, pmu ? "cycles" : "task-clock");
-		if (!pmu && !o->quiet)
+		if (!pmu && notices(o))
 			fprintf(stderr, "cpperf-record: no hardware PMU on this host, sampling task-clock\n");
 		setenv("CPPERF_EVENT", o->events, 1);
 	}
@@ -234,8 +248,32 @@ static int mkdir_parents(const char *dir)
 }
 
 /*
+ * The default experiment directory.  Every rank of one launch must choose
+ * the same: cpperf-PROG-JOBID when the launcher gives a job id.  Without
+ * one (MPICH's hydra) each rank makes its own cpperf-PROG-TIME-PID, and
+ * CPPERF_OUTPUT_AGREE=1 tells the runtime to move to rank 0's at MPI_Init
+ * (pmpi/init.c).
+ */
+static void default_output(struct rt_options *o, const char *prog)
+{
+	const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+	char job[128], stamp[32];
+	time_t now = time(NULL);
+
+	if (launcher_job_id(job, sizeof(job)) == 0) {
+		snprintf(o->output, sizeof(o->output), "cpperf-%.64s-%s", base, job);
+		return;
+	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	snprintf(o->output, sizeof(o->output), "cpperf-%.64s-%s-%d", base, stamp, (int)getpid());
+	if (launcher_rank() >= 0)
+		setenv("CPPERF_OUTPUT_AGREE", "1", 1);
+}
+
+/*
  * Make the experiment directory (the default name, or -o) and check that a
- * file can be created in it.  Sets *created when this call made it.
+ * file can be created in it.  Sets *created when this call made it; ranks
+ * sharing a directory may race to make it, which is fine.
  */
 static int make_output(struct rt_options *o, const char *prog, int *created)
 {
@@ -243,14 +281,9 @@ static int make_output(struct rt_options *o, const char *prog, int *created)
 	struct stat sb;
 	int fd;
 
-	if (!o->output[0]) {
-		const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
-		char stamp[32];
-		time_t now = time(NULL);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		snprintf(o->output, sizeof(o->output), "cpperf-%.64s-%s-%d", base, stamp, (int)getpid());
-	}
+	unsetenv("CPPERF_OUTPUT_AGREE");
+	if (!o->output[0])
+		default_output(o, prog);
 	*created = stat(o->output, &sb) != 0;
 	if (*created ? mkdir_parents(o->output) : !S_ISDIR(sb.st_mode)) {
 		fprintf(stderr, "cpperf-record: -o %s: %s; choose a writable directory\n", o->output,
@@ -273,30 +306,66 @@ static int make_output(struct rt_options *o, const char *prog, int *created)
 	return 0;
 }
 
-/* The runtime sits beside us: BIN/../lib/libcpperf.so (build tree) or
- * BIN/../lib/cpperf/libcpperf.so (installed); CPPERF_RUNTIME overrides. */
-static int find_runtime(char *path, size_t len)
+/* The runtime `name` sits beside us: BIN/../lib/NAME (build tree) or
+ * BIN/../lib/cpperf/NAME (installed). */
+static int find_runtime_named(const char *name, char *path, size_t len)
 {
-	static const char *const rel[] = { "/../lib/" RUNTIME_NAME, "/../lib/cpperf/" RUNTIME_NAME };
-	const char *env = getenv("CPPERF_RUNTIME");
+	static const char *const rel[] = { "/../lib/", "/../lib/cpperf/" };
 	char self[PATH_MAX - 64];
 	ssize_t n;
 
-	if (env) {
-		snprintf(path, len, "%s", env);
-		return access(path, R_OK);
-	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return -1;
 	self[n] = 0;
 	*strrchr(self, '/') = 0;
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(path, len, "%s%s", self, rel[i]);
+		snprintf(path, len, "%s%s%s", self, rel[i], name);
 		if (access(path, R_OK) == 0)
 			return 0;
 	}
 	return -1;
+}
+
+/*
+ * The runtime for prog: the one with the wrappers of the MPI it links
+ * (CPPERF_MPI=openmpi|mpich|none overrides), else the plain one;
+ * CPPERF_RUNTIME names a file instead.  An MPI runtime that was not built
+ * is said once and the plain one used.  Returns 0, or -1 (reported).
+ */
+static int find_runtime(const struct rt_options *o, const char *prog, char *path, size_t len)
+{
+	const char *env = getenv("CPPERF_RUNTIME"), *force = getenv("CPPERF_MPI");
+	enum elf_mpi mpi = ELF_MPI_NONE;
+
+	if (env) {
+		snprintf(path, len, "%s", env);
+		if (access(path, R_OK) == 0)
+			return 0;
+		fprintf(stderr, "cpperf-record: CPPERF_RUNTIME=%s: %s\n", env, strerror(errno));
+		return -1;
+	}
+	if (force && *force) {
+		while (mpi < 3 && strcmp(mpi_names[mpi], force))
+			mpi++;
+		if (mpi == 3) {
+			fprintf(stderr, "cpperf-record: CPPERF_MPI=%s: not one of openmpi, mpich, none\n", force);
+			return -1;
+		}
+	} else {
+		mpi = elf_needed_mpi(prog);
+	}
+	if (mpi != ELF_MPI_NONE && find_runtime_named(runtime_names[mpi], path, len) == 0)
+		return 0;
+	if (mpi != ELF_MPI_NONE && notices(o))
+		fprintf(stderr, "cpperf-record: %s uses %s but %s was not built (make with that MPI's mpicc); "
+			"profiling without MPI statistics\n", prog, mpi_titles[mpi], runtime_names[mpi]);
+	if (find_runtime_named(RUNTIME_NAME, path, len)) {
+		fprintf(stderr, "cpperf-record: cannot find %s next to this program; set CPPERF_RUNTIME to its path\n",
+			RUNTIME_NAME);
+		return -1;
+	}
+	return 0;
 }
 
 static void preload(const char *runtime)
@@ -332,11 +401,8 @@ int main(int argc, char **argv)
 		return status;
 	if (check_events(&o))
 		return 2;
-	if (find_runtime(runtime, sizeof(runtime))) {
-		fprintf(stderr, "cpperf-record: cannot find %s next to this program; set CPPERF_RUNTIME to its path\n",
-			RUNTIME_NAME);
+	if (find_runtime(&o, prog, runtime, sizeof(runtime)))
 		return 2;
-	}
 	if (make_output(&o, argv[first], &created))
 		return 2;
 	preload(runtime);
