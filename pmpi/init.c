@@ -68,6 +68,9 @@ void pmpi_init_done(struct pmpi_call *c)
 	rt->prof.size = size;
 	if (PMPI_Get_library_version(lib, &len) == MPI_SUCCESS) {
 		lib[strcspn(lib, "\r\n")] = 0;
+		for (char *t = lib; *t; t++)
+			*t = *t == '\t' ? ' ' : *t;	/* MPICH: "MPICH Version:\t4.0.2" */
+		len = (int)strlen(lib);
 		while (len > 0 && (lib[len - 1] == ' ' || lib[len - 1] == ','))
 			lib[--len] = 0;
 		free(rt->prof.mpi_library);

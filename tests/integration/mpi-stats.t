@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# mpi-stats.t - exact MPI statistics: tests/progs/mpi-exact.{c,f90} on 4
+# ranks (rank r sends r+1 messages of 1000 bytes to rank r+1; 7 allreduces
+# and 3 barriers per rank) under Open MPI and MPICH, C and Fortran; all
+# ranks in one experiment directory chosen without -o; one notice in all.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mpi-lib.sh"
+
+# check_exact LABEL DIR ALLREDUCE_SENT: the report of one run of mpi-exact
+check_exact() {
+	local l=$1 dir=$2 sent=$3
+	report_json "$dir"
+	is "$l: 4 ranks" "$(jqr '.experiment.ranks')" 4
+	is "$l: messages r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.count[$r][$r+1]] | join(" ")')" "1 2 3"
+	is "$l: bytes r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.bytes[$r][$r+1]] | join(" ")')" "1000 2000 3000"
+	is "$l: no other messages" "$(jqr '[.mpi.matrix.count[][]] | add')" 6
+	site() { jqr "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
+	is "$l: MPI_Send calls" "$(site MPI_Send calls)" 6
+	is "$l: MPI_Send bytes" "$(site MPI_Send bytes_sent)" 6000
+	is "$l: MPI_Send sizes in the 1000-byte bucket" "$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send") | .histogram[10]] | add')" 6
+	is "$l: MPI_Recv bytes" "$(site MPI_Recv bytes_recv)" 6000
+	is "$l: MPI_Allreduce calls" "$(site MPI_Allreduce calls)" 28
+	is "$l: MPI_Allreduce bytes sent" "$(site MPI_Allreduce bytes_sent)" "$sent"
+	is "$l: MPI_Barrier calls" "$(site MPI_Barrier calls)" 12
+	is "$l: collectives by size" "$(jqr '[.mpi.collectives[] | "\(.function)/\(.comm_size)/\(.calls)"] | sort | join(" ")')" \
+		"MPI_Allreduce/4/28 MPI_Barrier/4/12"
+	is "$l: the send site is in the program" "$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all')" true
+}
+
+for mpi in openmpi mpich; do
+	if ! mpi_tools $mpi; then
+		skip "$mpi: exact statistics" "$WHY"
+		continue
+	fi
+	mpi_build exact-$mpi mpi-exact.c
+	mkdir -p "$WORK/run-$mpi" && cd "$WORK/run-$mpi" || exit 1
+	mpi_run 4 "$RECORD" ./../exact-$mpi > out 2> err
+	is "$mpi: program output" "$(cat out)" "sum 6"
+	dirs=$(ls -d cpperf-exact-$mpi-* 2> /dev/null)
+	is "$mpi: one experiment directory without -o" "$(echo "$dirs" | wc -w)" 1
+	is "$mpi: one profile per rank" "$(ls "$dirs" | grep -c '^rank0000[0-3]\..*\.cpprof$')" 4
+	is "$mpi: one 'cpperf:' notice for 4 ranks" "$(grep -c '^cpperf:' err)" 1
+	atmost "$mpi: stderr lines for 4 ranks" "$(wc -l < err)" 2
+	check_exact "$mpi C" "$dirs" 112
+	cd "$TOP" || exit 1
+	if [ -n "$MPIFC" ]; then
+		mpi_build fexact-$mpi mpi-exact.f90
+		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null
+		# one of the 7 allreduces is MPI_IN_PLACE: 6 x 4 bytes sent per rank
+		check_exact "$mpi Fortran" "$WORK/f-$mpi" 96
+	else
+		skip "$mpi Fortran: exact statistics" "no Fortran compiler wrapper for $mpi"
+	fi
+done
+
+# runtime choice
+if mpi_tools openmpi; then
+	is "CPPERF_MPI=openmpi preloads the Open MPI runtime" \
+		"$(CPPERF_MPI=openmpi "$RECORD" -q -o "$WORK/p1" printenv LD_PRELOAD | xargs basename)" libcpperf-openmpi.so
+fi
+is "a non-MPI program gets the plain runtime" \
+	"$("$RECORD" -q -o "$WORK/p2" printenv LD_PRELOAD | xargs basename)" libcpperf.so
+"$RECORD" -q -o "$WORK/p3" true 2> /dev/null; CPPERF_MPI=lam "$RECORD" -q -o "$WORK/p3" true 2> "$WORK/err"; st=$?
+is "CPPERF_MPI=lam is refused" "$st:$(grep -c 'CPPERF_MPI=lam' "$WORK/err")" "2:1"
+done_testing

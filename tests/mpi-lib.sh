@@ -1,0 +1,39 @@
+# mpi-lib.sh - what the MPI integration tests share (sourced after lib.sh):
+# each MPI's compiler, launcher and runtime, and a launcher that works as
+# root and on few cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+# mpi_tools MPI: set MPICC, MPIFC, MPIRUN for openmpi or mpich; returns 1
+# with the reason in WHY when that MPI or its cpperf runtime is missing.
+mpi_tools() {
+	case $1 in
+	openmpi)
+		MPICC=$(command -v mpicc.openmpi || command -v mpicc)
+		MPIFC=$(command -v mpifort.openmpi || command -v mpifort)
+		MPIRUN=$(command -v mpirun.openmpi || command -v mpirun) ;;
+	mpich)
+		MPICC=$(command -v mpicc.mpich)
+		MPIFC=$(command -v mpifort.mpich)
+		MPIRUN=$(command -v mpirun.mpich) ;;
+	esac
+	if [ -z "$MPICC" ] || [ -z "$MPIRUN" ]; then
+		WHY="$1 is not installed (contrib/install-deps.sh installs it)"
+		return 1
+	fi
+	if [ ! -e "$TOP/lib/libcpperf-$1.so" ]; then
+		WHY="lib/libcpperf-$1.so was not built"
+		return 1
+	fi
+}
+
+# mpi_build NAME SRC: compile tests/progs/SRC with $MPICC (or $MPIFC for .f90);
+# MPICH's header makes GCC warn falsely about MPI_STATUSES_IGNORE.
+mpi_build() {
+	case $2 in
+	*.f90) "$MPIFC" -g -O1 -o "$WORK/$1" "$TOP/tests/progs/$2" ;;
+	*) "$MPICC" -std=gnu17 -g -O1 -Wno-stringop-overflow -o "$WORK/$1" "$TOP/tests/progs/$2" -lpthread ;;
+	esac
+}
+
+# mpi_run NP ARGS...: the launcher with a time limit.
+mpi_run() { local np=$1; shift; timeout 120 "$MPIRUN" -np "$np" "$@"; }

@@ -1,0 +1,34 @@
+/*
+ * mpi-exact.c - MPI traffic with known statistics, for mpi-stats.t.  Rank r
+ * sends r+1 messages of exactly 1000 bytes (MPI_BYTE) to rank r+1 (the last
+ * rank sends none) from one MPI_Send call site; every rank calls
+ * MPI_Allreduce ALLREDUCES times and MPI_Barrier BARRIERS times.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+#define MSG 1000
+#define ALLREDUCES 7
+#define BARRIERS 3
+
+int main(int argc, char **argv)
+{
+	char buf[MSG] = { 0 };
+	int rank, size, sum = 0;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	for (int i = 0; rank + 1 < size && i < rank + 1; i++)
+		MPI_Send(buf, MSG, MPI_BYTE, rank + 1, 0, MPI_COMM_WORLD);
+	for (int i = 0; rank > 0 && i < rank; i++)
+		MPI_Recv(buf, MSG, MPI_BYTE, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	for (int i = 0; i < ALLREDUCES; i++)
+		MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	for (int i = 0; i < BARRIERS; i++)
+		MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0)
+		printf("sum %d\n", sum);
+	MPI_Finalize();
+	return 0;
+}

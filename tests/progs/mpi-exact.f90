@@ -1,0 +1,34 @@
+! mpi-exact.f90 - mpi-exact.c in Fortran (use mpi), for mpi-stats.t: rank r
+! sends r+1 messages of 1000 bytes to rank r+1 with MPI_SEND (the last rank
+! sends none), then 7 MPI_ALLREDUCE (one of them MPI_IN_PLACE) and 3
+! MPI_BARRIER; proves that Fortran calls are intercepted.
+program mpi_exact
+  use mpi
+  implicit none
+  character(len=1000) :: buf
+  integer :: rank, nranks, ierr, i, val, total
+  integer :: status(MPI_STATUS_SIZE)
+
+  buf = ' '
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, nranks, ierr)
+  if (rank + 1 < nranks) then
+    do i = 1, rank + 1
+      call MPI_SEND(buf, 1000, MPI_BYTE, rank + 1, 0, MPI_COMM_WORLD, ierr)
+    end do
+  end if
+  do i = 1, rank
+    call MPI_RECV(buf, 1000, MPI_BYTE, rank - 1, 0, MPI_COMM_WORLD, status, ierr)
+  end do
+  val = rank
+  do i = 1, 6
+    call MPI_ALLREDUCE(val, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  end do
+  call MPI_ALLREDUCE(MPI_IN_PLACE, val, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  do i = 1, 3
+    call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  end do
+  if (rank == 0) print '(a,i0)', 'sum ', total
+  call MPI_FINALIZE(ierr)
+end program mpi_exact

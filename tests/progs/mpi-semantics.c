@@ -1,0 +1,235 @@
+/*
+ * mpi-semantics.c - MPI behaviour that the wrappers must not change, on 4
+ * ranks: each rank logs what it observes (sources, tags, counts, values,
+ * flags) in a deterministic order, and rank 0 prints every rank's log.
+ * mpi-semantics.t diffs the output with and without cpperf-record.
+ */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG 8192
+
+static char logbuf[LOG];
+static size_t loglen;
+static int rank;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	loglen += (size_t)vsnprintf(logbuf + loglen, LOG - loglen, fmt, ap);
+	va_end(ap);
+}
+
+static void status_line(const char *what, const MPI_Status *st, MPI_Datatype t)
+{
+	int n, e;
+
+	MPI_Get_count(st, t, &n);
+	MPI_Get_elements(st, t, &e);
+	say("%s: source %d tag %d count %d elements %d\n", what, st->MPI_SOURCE, st->MPI_TAG, n, e);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* ANY_SOURCE/ANY_TAG, Probe + Get_count, Mprobe/Mrecv, zero length, PROC_NULL */
+static void matching(void)
+{
+	int v[64] = { 0 }, got[3];
+	MPI_Status st;
+	MPI_Message m;
+
+	if (rank) {
+		MPI_Send(&rank, 1, MPI_INT, 0, rank * 10, MPI_COMM_WORLD);
+	} else {
+		for (int i = 0; i < 3; i++) {
+			MPI_Recv(v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			got[i] = st.MPI_SOURCE * 1000 + st.MPI_TAG * 10 + v[0];
+		}
+		qsort(got, 3, sizeof(int), cmp_int);
+		say("any: %d %d %d\n", got[0], got[1], got[2]);
+	}
+	if (rank == 0)
+		MPI_Send(v, 37, MPI_INT, 1, 5, MPI_COMM_WORLD);
+	if (rank == 1) {
+		MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		status_line("probe", &st, MPI_INT);
+		MPI_Recv(v, 64, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st);
+		status_line("recv", &st, MPI_INT);
+	}
+	if (rank == 2)
+		MPI_Send(v, 0, MPI_INT, 3, 0, MPI_COMM_WORLD);
+	if (rank == 3) {
+		MPI_Mprobe(2, 0, MPI_COMM_WORLD, &m, &st);
+		status_line("mprobe zero", &st, MPI_INT);
+		MPI_Mrecv(v, 1, MPI_INT, &m, &st);
+		status_line("mrecv zero", &st, MPI_INT);
+	}
+	MPI_Sendrecv(v, 3, MPI_INT, MPI_PROC_NULL, 1, v + 3, 3, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st);
+	say("proc_null: source %d tag %d\n", st.MPI_SOURCE, st.MPI_TAG);
+}
+
+/* persistent requests, cancel, derived datatypes */
+static void requests(void)
+{
+	int v[16], w[16] = { 0 }, flag;
+	MPI_Request r;
+	MPI_Status st;
+	MPI_Datatype vec;
+
+	if (rank == 0 || rank == 1) {
+		if (rank == 0)
+			MPI_Send_init(v, 2, MPI_INT, 1, 7, MPI_COMM_WORLD, &r);
+		else
+			MPI_Recv_init(w, 2, MPI_INT, 0, 7, MPI_COMM_WORLD, &r);
+		for (int i = 0; i < 3; i++) {
+			v[0] = i;
+			v[1] = i * i;
+			MPI_Start(&r);
+			MPI_Wait(&r, &st);
+			if (rank == 1)
+				say("persistent %d: %d %d, source %d\n", i, w[0], w[1], st.MPI_SOURCE);
+		}
+		MPI_Request_free(&r);
+	}
+	MPI_Irecv(w, 1, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &r);
+	MPI_Cancel(&r);
+	MPI_Wait(&r, &st);
+	MPI_Test_cancelled(&st, &flag);
+	say("cancelled %d\n", flag);
+	MPI_Type_vector(3, 2, 4, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	for (int i = 0; i < 16; i++)
+		v[i] = i;
+	if (rank == 1)
+		MPI_Send(v, 1, vec, 2, 3, MPI_COMM_WORLD);
+	if (rank == 2) {
+		MPI_Recv(w, 16, MPI_INT, 1, 3, MPI_COMM_WORLD, &st);
+		status_line("vector", &st, MPI_INT);
+		say("vector data: %d %d %d %d %d %d\n", w[0], w[1], w[2], w[3], w[4], w[5]);
+	}
+	MPI_Type_free(&vec);
+}
+
+/* Waitany, Waitsome, Testall, Sendrecv_replace */
+static void completion(void)
+{
+	int v[3] = { -1, -1, -1 }, x = rank, idx, out, ind[3], flag = 0, done = 0;
+	MPI_Request r[3];
+	MPI_Status sts[3];
+
+	if (rank == 3) {
+		for (int i = 0; i < 3; i++)
+			MPI_Irecv(&v[i], 1, MPI_INT, i, 11, MPI_COMM_WORLD, &r[i]);
+		MPI_Waitany(3, r, &idx, &sts[0]);
+		done++;
+		while (done < 3) {
+			MPI_Waitsome(3, r, &out, ind, sts);
+			done += out == MPI_UNDEFINED ? 0 : out;
+		}
+		MPI_Testall(3, r, &flag, MPI_STATUSES_IGNORE);
+		say("wait families: %d %d %d, testall %d\n", v[0], v[1], v[2], flag);
+	} else {
+		int y = rank * 7;
+
+		MPI_Send(&y, 1, MPI_INT, 3, 11, MPI_COMM_WORLD);
+	}
+	MPI_Sendrecv_replace(&x, 1, MPI_INT, (rank + 1) % 4, 2, (rank + 3) % 4, 2, MPI_COMM_WORLD,
+			     MPI_STATUS_IGNORE);
+	say("replace: %d\n", x);
+}
+
+/* non-blocking collectives, MPI_IN_PLACE, an intercommunicator */
+static void collectives(void)
+{
+	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x;
+	MPI_Request r[2];
+	MPI_Comm half, inter;
+
+	MPI_Iallreduce(&s, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+	MPI_Ibcast(&b, 1, MPI_INT, 2, MPI_COMM_WORLD, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("iallreduce %d ibcast %d\n", sum, b);
+	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	all[rank] = rank * 3;
+	if (rank == 0)
+		MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	else
+		MPI_Gather(&all[rank], 1, MPI_INT, NULL, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+	say("in_place max %d gather %d %d %d %d\n", s, all[0], all[1], all[2], all[3]);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 9, &inter);
+	x = rank;
+	MPI_Sendrecv_replace(&x, 1, MPI_INT, rank / 2, 4, rank / 2, 4, inter, MPI_STATUS_IGNORE);
+	say("intercomm: got %d\n", x);
+	MPI_Bcast(&x, 1, MPI_INT, rank % 2 ? 0 : (rank == 0 ? MPI_ROOT : MPI_PROC_NULL), inter);
+	say("intercomm bcast: %d\n", rank % 2 ? x : -1);
+	MPI_Comm_free(&inter);
+	MPI_Comm_free(&half);
+}
+
+/* 4 threads under MPI_THREAD_MULTIPLE: pairs (0,1) and (2,3) exchange per thread */
+static MPI_Comm tcomm;
+
+static void *thread_main(void *arg)
+{
+	int t = (int)(long)arg, mine = rank * 100 + t, theirs = -1;
+
+	for (int i = 0; i < 50; i++)
+		MPI_Sendrecv(&mine, 1, MPI_INT, rank ^ 1, t, &theirs, 1, MPI_INT, rank ^ 1, t, tcomm,
+			     MPI_STATUS_IGNORE);
+	return (void *)(long)theirs;
+}
+
+static void threads(void)
+{
+	pthread_t th[4];
+	void *res;
+
+	MPI_Comm_dup(MPI_COMM_WORLD, &tcomm);
+	for (long t = 0; t < 4; t++)
+		pthread_create(&th[t], NULL, thread_main, (void *)t);
+	for (int t = 0; t < 4; t++) {
+		pthread_join(th[t], &res);
+		say("thread %d got %ld\n", t, (long)res);
+	}
+	MPI_Comm_free(&tcomm);
+}
+
+int main(int argc, char **argv)
+{
+	int provided, size;
+	char *all = NULL;
+
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (size != 4) {
+		if (rank == 0)
+			fprintf(stderr, "mpi-semantics: needs 4 ranks\n");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	say("provided %s\n", provided == MPI_THREAD_MULTIPLE ? "multiple" : "less");
+	matching();
+	requests();
+	completion();
+	collectives();
+	if (provided == MPI_THREAD_MULTIPLE)
+		threads();
+	if (rank == 0)
+		all = malloc(LOG * 4);
+	MPI_Gather(logbuf, LOG, MPI_CHAR, all, LOG, MPI_CHAR, 0, MPI_COMM_WORLD);
+	for (int r = 0; rank == 0 && r < 4; r++)
+		printf("--- rank %d\n%s", r, all + r * LOG);
+	free(all);
+	MPI_Finalize();
+	return 0;
+}
