@@ -107,36 +107,34 @@ static struct comm_info *info(MPI_Comm comm)
 	return e;
 }
 
-int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
+/* A copy of comm's scalar facts (world stays NULL: it is only read under
+ * the lock). */
+static struct comm_info facts(MPI_Comm comm)
 {
-	struct comm_info *e;
-	int n;
+	struct comm_info e;
 
 	pthread_mutex_lock(&lock);
-	e = info(comm);
-	n = kind == PMPI_PEERS_NIN ? e->nin : kind == PMPI_PEERS_NOUT ? e->nout : e->npeers;
+	e = *info(comm);
 	pthread_mutex_unlock(&lock);
-	return n;
+	e.world = NULL;
+	return e;
+}
+
+int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
+{
+	struct comm_info e = facts(comm);
+
+	return kind == PMPI_PEERS_NIN ? e.nin : kind == PMPI_PEERS_NOUT ? e.nout : e.npeers;
 }
 
 int pmpi_comm_rank(MPI_Comm comm)
 {
-	int r;
-
-	pthread_mutex_lock(&lock);
-	r = info(comm)->rank;
-	pthread_mutex_unlock(&lock);
-	return r;
+	return facts(comm).rank;
 }
 
 int pmpi_comm_size(MPI_Comm comm)
 {
-	int n;
-
-	pthread_mutex_lock(&lock);
-	n = info(comm)->size;
-	pthread_mutex_unlock(&lock);
-	return n;
+	return facts(comm).size;
 }
 
 int64_t pmpi_world_rank(MPI_Comm comm, int r)
@@ -157,36 +155,23 @@ int64_t pmpi_world_rank(MPI_Comm comm, int r)
 /* Root significance: an intracommunicator's root is rank root; in an
  * intercommunicator the root passes MPI_ROOT, the rest of its group
  * MPI_PROC_NULL, and the other group the root's rank. */
-static bool inter(MPI_Comm comm, int *rank)
-{
-	bool x;
-
-	pthread_mutex_lock(&lock);
-	x = info(comm)->inter;
-	*rank = info(comm)->rank;
-	pthread_mutex_unlock(&lock);
-	return x;
-}
-
 bool pmpi_is_root(MPI_Comm comm, int root)
 {
-	int rank;
+	struct comm_info e = facts(comm);
 
-	return inter(comm, &rank) ? root == MPI_ROOT : rank == root;
+	return e.inter ? root == MPI_ROOT : e.rank == root;
 }
 
 bool pmpi_is_leaf(MPI_Comm comm, int root)
 {
-	int rank;
-
-	return inter(comm, &rank) ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
+	return facts(comm).inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
 }
 
 bool pmpi_is_nonroot(MPI_Comm comm, int root)
 {
-	int rank;
+	struct comm_info e = facts(comm);
 
-	return inter(comm, &rank) ? root != MPI_ROOT && root != MPI_PROC_NULL : rank != root;
+	return e.inter ? root != MPI_ROOT && root != MPI_PROC_NULL : e.rank != root;
 }
 
 void pmpi_comm_forget(MPI_Comm comm)
