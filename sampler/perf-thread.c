@@ -53,7 +53,6 @@ static void ring_pages(const struct rt_options *o, unsigned *max, unsigned *min)
 static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_event_attr *a)
 {
 	const struct rt_options *o = &rt->opt;
-	unsigned max_pages, min_pages;
 
 	*a = rt->events.ev[i].attr;
 	a->size = sizeof(*a);
@@ -74,9 +73,15 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 	}
 	a->exclude_callchain_kernel = 1;
 	a->mmap = first;	/* address-space changes, for dlopen */
-	ring_pages(o, &max_pages, &min_pages);
+	/*
+	 * Wake the drain thread only when the ring is half full (the kernel's
+	 * default for a zero watermark): every wake-up of a drain thread
+	 * preempts a rank when the cores are all busy, so fewer, larger
+	 * drains cost the application least.  The drain thread's poll timeout
+	 * bounds the latency at low rates.
+	 */
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(min_pages * sysconf(_SC_PAGESIZE) / 2);
+	a->wakeup_watermark = 0;
 }
 
 static int perf_open(struct perf_event_attr *a, pid_t tid, int group_fd)
