@@ -13,3 +13,5 @@ echo "== cpperf report $dir"
 bin/cpperf report "$dir"
 echo "== cpperf report $dir --view=callpath"
 bin/cpperf report "$dir" --view=callpath --min-pct=2
+echo "== cpperf report $dir --view=mpi"
+bin/cpperf report "$dir" --view=mpi
