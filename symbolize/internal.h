@@ -65,6 +65,7 @@ struct sym_session {
 	 * sym_unwind around dwfl_getthread_frames only. */
 	const struct sym_stack *cur;
 	uint64_t *out;
+	uint64_t *out_sp;	/* each frame's sp too, when not NULL */
 	int max, n;
 	bool read_failed;	/* a memory read failed since the last frame */
 	struct sym_pctab pcs;

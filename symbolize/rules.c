@@ -191,6 +191,8 @@ int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
 		}
 		if (n == max)
 			break;
+		if (s->out_sp)
+			s->out_sp[n] = regs[c].r[SYM_REG_SP];
 		addrs[n] = n == 0 ? pc : pc - 1;
 		struct sym_pc *e = sym_pc_get(&s->pcs, addrs[n++]);
 		if (e && e->rule_state == SYM_RULE_NONE)

@@ -56,6 +56,17 @@ void sym_modules_changed(struct sym_session *s);
 int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 	       uint64_t *addrs, int max, bool *complete);
 
+/* sym_unwind that also gives each frame's stack pointer: sps[i] is sp in
+ * frame i (sps[0] = the sample's sp; for i > 0 the CFA of frame i - 1, so
+ * the return address into frame i was read from sps[i] - 8). */
+int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
+		  uint64_t *addrs, uint64_t *sps, int max, bool *complete);
+
+/* capture.c: store the calling thread's registers (DWARF order) as they
+ * are in the caller right after this call returns: sp above the return
+ * address, ip the return address.  Any thread; no session needed. */
+void sym_capture_regs(uint64_t regs[SYM_NREGS]);
+
 /*
  * Resolve a lookup address to frames, outermost first (the function, then
  * the functions inlined into it at that address), writing up to max frame

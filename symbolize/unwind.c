@@ -116,6 +116,12 @@ static int sym_frame_cb(Dwfl_Frame *frame, void *arg)
 	s->read_failed = false;
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return DWARF_CB_ABORT;
+	if (s->out_sp) {
+		Dwarf_Word sp = 0;
+
+		dwfl_frame_reg(frame, SYM_REG_SP, &sp);
+		s->out_sp[s->n] = sp;
+	}
 	s->out[s->n++] = activation || pc == 0 ? pc : pc - 1;
 	return DWARF_CB_OK;
 }
@@ -146,16 +152,24 @@ int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
 int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 	       uint64_t *addrs, int max, bool *complete)
 {
+	return sym_unwind_sp(s, st, addrs, NULL, max, complete);
+}
+
+int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
+		  uint64_t *addrs, uint64_t *sps, int max, bool *complete)
+{
 	*complete = false;
 	if (max <= 0 || !s->attached)
 		return 0;
+	s->out_sp = sps;
 	int n = sym_fast_unwind(s, st, addrs, max, complete);
-	if (n >= 0)
-		return n;
-	n = sym_dwfl_unwind(s, st, addrs, max, complete);
-	if (!*complete && s->changed && n > 0 && n < max &&
-	    !dwfl_addrmodule(s->dwfl, addrs[n - 1]) &&
-	    sym_reload_modules(s) == 0)
+	if (n < 0) {
 		n = sym_dwfl_unwind(s, st, addrs, max, complete);
+		if (!*complete && s->changed && n > 0 && n < max &&
+		    !dwfl_addrmodule(s->dwfl, addrs[n - 1]) &&
+		    sym_reload_modules(s) == 0)
+			n = sym_dwfl_unwind(s, st, addrs, max, complete);
+	}
+	s->out_sp = NULL;
 	return n;
 }

@@ -27,35 +27,6 @@
 #define MAX_ADDRS 256
 #define MAX_NAMES 1024
 
-/* Store the DWARF registers as they are in the caller right after this
- * call returns: sp above the return address, ip = the return address. */
-void tsym_capture(uint64_t regs[SYM_NREGS]);
-__asm__(".text\n"
-	".globl tsym_capture\n"
-	".type tsym_capture, @function\n"
-	"tsym_capture:\n"
-	"\tmovq %rax, 0(%rdi)\n"
-	"\tmovq %rdx, 8(%rdi)\n"
-	"\tmovq %rcx, 16(%rdi)\n"
-	"\tmovq %rbx, 24(%rdi)\n"
-	"\tmovq %rsi, 32(%rdi)\n"
-	"\tmovq %rdi, 40(%rdi)\n"
-	"\tmovq %rbp, 48(%rdi)\n"
-	"\tleaq 8(%rsp), %rax\n"
-	"\tmovq %rax, 56(%rdi)\n"
-	"\tmovq %r8, 64(%rdi)\n"
-	"\tmovq %r9, 72(%rdi)\n"
-	"\tmovq %r10, 80(%rdi)\n"
-	"\tmovq %r11, 88(%rdi)\n"
-	"\tmovq %r12, 96(%rdi)\n"
-	"\tmovq %r13, 104(%rdi)\n"
-	"\tmovq %r14, 112(%rdi)\n"
-	"\tmovq %r15, 120(%rdi)\n"
-	"\tmovq (%rsp), %rax\n"
-	"\tmovq %rax, 128(%rdi)\n"
-	"\tret\n"
-	".size tsym_capture, .-tsym_capture\n");
-
 /* A captured sample: registers, stack copy and the thread's stack bounds. */
 struct capture {
 	struct sym_stack st;
@@ -91,7 +62,7 @@ static NOINLINE void copy_stack(struct capture *c)
 static const int leaf_line = __LINE__ + 1;
 static NOINLINE void leaf(struct capture *c)
 {
-	tsym_capture(c->st.regs);
+	sym_capture_regs(c->st.regs);
 	copy_stack(c);
 	sink++;
 }
@@ -233,6 +204,33 @@ static void test_chain(struct sym_session *s, struct symtab *st)
 	resolve_path(s, addrs, n, &q);
 	ok(q.n == p.n && !memcmp(q.ids, p.ids, (size_t)p.n * sizeof *p.ids),
 	   "repeated resolve gives the same frames");
+}
+
+/* Return addresses found where sym_unwind_sp says (sps[i] - 8), with the
+ * fast unwinder (warm rules) and with libdwfl alike. */
+static void test_frame_sps(struct sym_session *s)
+{
+	uint64_t addrs[MAX_ADDRS], sps[MAX_ADDRS], again[MAX_ADDRS];
+	bool complete = false;
+	int bad = 0;
+
+	run_chain(&cap, 20);
+	int n = sym_unwind_sp(s, &cap.st, addrs, sps, MAX_ADDRS, &complete);
+	ok(n > 20 && complete && sps[0] == cap.st.regs[SYM_REG_SP],
+	   "sym_unwind_sp: frame 0's sp is the sample's");
+	for (int i = 1; i < n; i++) {
+		uint64_t off = sps[i] - 8 - cap.st.regs[SYM_REG_SP], w = 0;
+
+		if (off + 8 <= cap.st.size)
+			memcpy(&w, cap.st.data + off, 8);
+		bad += w != addrs[i] + 1;
+	}
+	is_int(bad, 0, "every return address sits at the next frame's sp - 8");
+	s->out_sp = again;
+	int m = sym_dwfl_unwind(s, &cap.st, addrs, MAX_ADDRS, &complete);
+	s->out_sp = NULL;
+	ok(m == n && !memcmp(again, sps, (size_t)n * sizeof *sps),
+	   "libdwfl gives the same stack pointers");
 }
 
 static void test_short_and_max(struct sym_session *s)
@@ -444,6 +442,7 @@ int main(void)
 	}
 	test_chain(s, &st);
 	test_short_and_max(s);
+	test_frame_sps(s);
 	test_unknown(s, &st);
 	test_dlopen(s, &st);
 	test_fast_vs_dwfl(s);
