@@ -1,9 +1,11 @@
 /*
  * fill.c - the end of the run: the statistics tables into the profile.
- * Sites are resolved to frames here, with the runtime's symbol session
- * (sym_resolve: the function and its inline chain at the call); sites
- * whose addresses resolve to the same frames (two calls on one line) are
- * merged, as the profile keeps one site per (function, call path).
+ * Sites carry the call path the drain thread found for them (callpath.c);
+ * a site whose path could not be captured is resolved here from its
+ * return address alone (the function and its inline chain at the call).
+ * Sites with the same frames (two keys of one path, e.g. two calls on one
+ * line) are merged, as the profile keeps one site per (function, call
+ * path).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +43,10 @@ static void merge_into(struct prof_mpi_site *d, struct prof_mpi_site *s)
 /* One profile site from a table site; false when memory is short. */
 static bool make_site(struct rt_state *rt, const struct pmpi_site *s, struct prof_mpi_site *d)
 {
-	uint32_t frames[MAX_FRAMES];
-	int n = rt->sym ? sym_resolve(rt->sym, (uint64_t)(uintptr_t)s->ra - 1, frames, MAX_FRAMES) : 0;
+	uint32_t one[MAX_FRAMES];
+	const uint32_t *frames = s->frames ? s->frames : one;
+	int n = s->frames ? (int)s->nframes :
+		rt->sym ? sym_resolve(rt->sym, (uint64_t)(uintptr_t)s->ra - 1, one, MAX_FRAMES) : 0;
 
 	memset(d, 0, sizeof(*d));
 	d->function = strdup(pmpi_fn_names[s->fn]);
@@ -135,6 +139,8 @@ void pmpi_fill_profile(struct rt_state *rt)
 
 	if (p->rank < 0)
 		return;
+	if (rt->sym)
+		pmpi_resolve_paths(rt);	/* captured after the drain thread's last round */
 	pthread_mutex_lock(&pmpi_stats_lock);
 	fill_sites(rt, p);
 	fill_peers(p);

@@ -3,8 +3,10 @@
  * blocked time, bytes, message sizes, the peer of a send, collectives by
  * communicator size), kept in fixed tables until the end of the run.
  *
- * A call site is (MPI function, the caller's return address); sites are
- * resolved to frames only at the end (fill.c).  All tables are
+ * A call site is keyed by (MPI function, the caller's return address, the
+ * depth of the call on its thread's stack) and told apart further by its
+ * call path, which callpath.c captures at the site's first call.  All
+ * tables are
  * static or allocated once at MPI_Init, so a wrapper call allocates
  * nothing; one mutex guards them (wrappers of several threads may run at
  * once under MPI_THREAD_MULTIPLE).
@@ -70,23 +72,29 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	return true;
 }
 
-/* The site of (fn, ra), created when new; -1 when the table is full.
- * Caller holds pmpi_stats_lock. */
-static int find_site(unsigned fn, const void *ra)
+/*
+ * The site of call c, created when new (*fresh: its path is to be
+ * captured); -1 when the table is full.  Sites of one key with different
+ * call paths sit side by side in the probe sequence.  Caller holds
+ * pmpi_stats_lock.
+ */
+static int find_site(const struct pmpi_call *c, bool *fresh)
 {
-	uint64_t h = ((uint64_t)(uintptr_t)ra ^ ((uint64_t)fn << 48)) * 0x9e3779b97f4a7c15ull;
+	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
+	uint64_t h = ((uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 48) ^ (sd << 20)) *
+		     0x9e3779b97f4a7c15ull;
 
+	*fresh = false;
 	for (unsigned i = 0, k = (unsigned)(h >> 52) & (PMPI_SITES - 1); i < PMPI_SITES;
 	     i++, k = (k + 1) & (PMPI_SITES - 1)) {
 		struct pmpi_site *s = &pmpi_sites[k];
 
 		if (!s->used) {
-			s->used = true;
-			s->fn = fn;
-			s->ra = ra;
+			*s = (struct pmpi_site){ .used = true, .fn = c->fn, .ra = c->ra, .depth = sd };
+			*fresh = true;
 			return (int)k;
 		}
-		if (s->fn == fn && s->ra == ra)
+		if (s->fn == c->fn && s->ra == c->ra && s->depth == sd && pmpi_path_matches(s, c))
 			return (int)k;
 	}
 	return -1;
@@ -94,10 +102,14 @@ static int find_site(unsigned fn, const void *ra)
 
 int pmpi_site(struct pmpi_call *c)
 {
+	bool fresh = false;
+
 	if (c->site < 0) {
 		pthread_mutex_lock(&pmpi_stats_lock);
-		c->site = find_site(c->fn, c->ra);
+		c->site = find_site(c, &fresh);
 		pthread_mutex_unlock(&pmpi_stats_lock);
+		if (fresh)
+			pmpi_path_capture(c, c->site);
 	}
 	return c->site;
 }
@@ -144,13 +156,14 @@ void pmpi_leave(struct pmpi_call *c)
 {
 	uint64_t dt = mono_ns() - c->t0;
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
+	bool fresh = false;
 
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
 		return;
 	pthread_mutex_lock(&pmpi_stats_lock);
 	if (c->site < 0)
-		c->site = find_site(c->fn, c->ra);
+		c->site = find_site(c, &fresh);
 	if (c->site >= 0) {
 		struct pmpi_site *s = &pmpi_sites[c->site];
 
@@ -174,6 +187,8 @@ void pmpi_leave(struct pmpi_call *c)
 		}
 	}
 	pthread_mutex_unlock(&pmpi_stats_lock);
+	if (fresh)
+		pmpi_path_capture(c, c->site);
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)

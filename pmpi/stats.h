@@ -1,7 +1,7 @@
 /*
  * stats.h - the statistics tables that stats.c fills while the program runs
- * and fill.c copies into the profile at the end.  All guarded by
- * pmpi_stats_lock.
+ * and fill.c copies into the profile at the end, with the call paths that
+ * callpath.c gives their sites.  All guarded by pmpi_stats_lock.
  */
 #ifndef CPPERF_PMPI_STATS_H
 #define CPPERF_PMPI_STATS_H
@@ -11,14 +11,33 @@
 #include <stdint.h>
 
 #include "../common/profile.h"
+#include "pmpi.h"
 
 #define PMPI_SITES 4096		/* call sites per process (power of 2) */
 #define PMPI_COLLS 256		/* (collective, communicator size) pairs */
 
+/* A return address a call of the site must find on its stack: at
+ * (char *)call + off, call being the wrapper's struct pmpi_call. */
+struct pmpi_check {
+	int64_t off;
+	uint64_t ra;
+};
+
+/* Whether a site's call path is known yet (callpath.c). */
+enum pmpi_path { PMPI_PATH_PENDING, PMPI_PATH_DONE };
+
+/* A call site: the key (fn, ra, depth), then the call path that the drain
+ * thread found for it (checks, frames), then the statistics. */
 struct pmpi_site {
 	bool used;
 	unsigned fn;		/* index into pmpi_fn_names */
 	const void *ra;		/* return address in the caller */
+	uint64_t depth;		/* thread's stack top - the call's struct pmpi_call, 0 unknown */
+	uint8_t path;		/* enum pmpi_path */
+	uint32_t ncheck;	/* the call path's return addresses above ra */
+	struct pmpi_check *check;
+	uint32_t nframes;	/* the call path, outermost first, ending in the */
+	uint32_t *frames;	/* caller (0: only ra is known) */
 	uint64_t calls, sent, recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
 };
@@ -36,5 +55,16 @@ extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 /* messages and bytes sent to each world rank, [pmpi_world_size] */
 extern uint64_t *pmpi_peer_count, *pmpi_peer_bytes;
 extern int pmpi_world_size;
+
+/* callpath.c: the depth of a call for the key, 0 when the thread's stack
+ * is unknown. */
+uint64_t pmpi_call_depth(const struct pmpi_call *c);
+/* Whether call c (of s's key) has s's call path: the return addresses of
+ * s->check are where they were.  Caller holds pmpi_stats_lock. */
+bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c);
+/* The first call of a new site: capture its stack for the drain thread and
+ * wait (bounded) until the path is known, so that the next calls can be
+ * told apart by it.  Caller holds no lock. */
+void pmpi_path_capture(struct pmpi_call *c, int site);
 
 #endif

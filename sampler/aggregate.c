@@ -88,21 +88,28 @@ static int sample_addrs(struct rt_state *rt, struct rt_thread *t,
 	return n;
 }
 
+int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t *frames, int max)
+{
+	int nframes = 0;
+
+	for (int i = n - 1; i >= 0 && nframes < max; i--)
+		nframes += sym_resolve(rt->sym, addrs[i], frames + nframes, max - nframes);
+	return nframes;
+}
+
 static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct perf_event_header *h)
 {
 	struct rt_sample s;
 	uint64_t w[EV_MAX], addrs[MAX_ADDRS];
 	uint32_t frames[MAX_FRAMES], leaf;
-	int naddrs, nframes = 0;
-
+	int naddrs, nframes;
 	struct timespec t0, t1;
 
 	if (sample_decode(h, rt->opt.call_graph, &s) || sample_weights(rt, t, &s, w))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	naddrs = sample_addrs(rt, t, &s, addrs);
-	for (int i = naddrs - 1; i >= 0 && nframes < MAX_FRAMES; i--)
-		nframes += sym_resolve(rt->sym, addrs[i], frames + nframes, MAX_FRAMES - nframes);
+	nframes = rt_resolve_path(rt, addrs, naddrs, frames, MAX_FRAMES);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rt->prof.unwind_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll +
 					 (t1.tv_nsec - t0.tv_nsec));

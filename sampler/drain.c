@@ -1,7 +1,8 @@
 /*
  * drain.c - the drain thread: waits on every thread's ring buffer (woken by
  * the kernel at the watermark, or by rt_drain_wake), folds the records into
- * the profile, and closes the events of threads that have exited.  It is
+ * the profile, closes the events of threads that have exited, and (MPI
+ * runtimes) symbolizes the call paths of new MPI call sites.  It is
  * the only thread that touches ring buffers and the profile, and it is
  * never sampled itself.  Its CPU time competes with the application only
  * when the cores are all busy.
@@ -73,6 +74,8 @@ static void drain_all(struct rt_state *rt)
 	for (struct rt_thread *t = head; t; t = t->next)
 		drain_thread_ring(rt, t);
 	retire_exited(rt);
+	if (pmpi_resolve_paths)
+		pmpi_resolve_paths(rt);
 }
 
 /* What the drain thread polls: the wake fd, then one ring fd per thread,

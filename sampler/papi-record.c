@@ -36,14 +36,14 @@ static uint64_t stack_bytes(const struct papi_sample_src *s, uint64_t sp, uint64
 }
 
 /*
- * Copy n bytes of the live stack from sp.  The stack holds other frames'
+ * Copy n bytes of the live stack from sp (sample.h).  The stack holds other frames'
  * data, which AddressSanitizer takes for overflows (its redzones), so the
  * copy is not instrumented and goes word by word through volatile loads,
  * which the compiler cannot turn into an (intercepted) memcpy call.
  * Signal-handler code.
  */
 __attribute__((no_sanitize("address", "alignment")))
-static void copy_stack(uint8_t *dst, uint64_t sp, uint64_t n)
+void sample_copy_stack(uint8_t *dst, uint64_t sp, uint64_t n)
 {
 	const volatile uint8_t *src = (const volatile uint8_t *)(uintptr_t)sp;
 	uint64_t i = 0;
@@ -84,7 +84,7 @@ size_t papi_record_build(const struct papi_sample_src *s, enum opt_call_graph cg
 		n = stack_bytes(s, sp, (stack_size < room ? stack_size : room) & ~7ull);
 		*w++ = (n + 7) & ~7ull;
 		if (n) {
-			copy_stack((uint8_t *)w, sp, n);
+			sample_copy_stack((uint8_t *)w, sp, n);
 			memset((uint8_t *)w + n, 0, ((n + 7) & ~7ull) - n);
 			w += (n + 7) / 8;
 			*w++ = n;	/* dyn_size */

@@ -75,6 +75,11 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
 			 const struct perf_event_header *h);
 
+/* aggregate.c: the frames of lookup addresses addrs[0..n) (innermost
+ * first, as sym_unwind gives them) into frames[0..max), outermost first,
+ * inline chains expanded; returns the count.  Drain thread only. */
+int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t *frames, int max);
+
 /* drain.c: start and stop the drain thread; rt_drain_stop drains what is
  * left in every ring first. */
 int rt_drain_start(struct rt_state *rt);
@@ -92,6 +97,12 @@ void rt_finish(void);
 /* pmpi/fill.c, only in the MPI runtimes (weak: NULL in libcpperf.so): MPI
  * statistics into rt->prof before it is written. */
 void pmpi_fill_profile(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
+
+/* pmpi/callpath.c, only in the MPI runtimes (weak: NULL in libcpperf.so):
+ * unwind and symbolize the call paths MPI wrappers captured since the last
+ * call.  Drain thread only (or the thread that ends the runtime after the
+ * drain thread stopped). */
+void pmpi_resolve_paths(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
 
 /* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)

@@ -43,4 +43,9 @@ uint64_t sample_type_for(enum opt_call_graph cg);
 int sample_decode(const struct perf_event_header *h, enum opt_call_graph cg,
 		  struct rt_sample *s);
 
+/* papi-record.c: copy n bytes of the calling thread's live stack from sp
+ * (the caller vouches that [sp, sp + n) is inside it), past ASan's
+ * redzones and without calling memcpy.  Async-signal-safe. */
+void sample_copy_stack(uint8_t *dst, uint64_t sp, uint64_t n);
+
 #endif

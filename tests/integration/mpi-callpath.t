@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# mpi-callpath.t - MPI call sites are call paths: tests/progs/mpi-callpath.c
+# on 2 ranks calls MPI_Send (rank 0) and MPI_Recv (rank 1) from one helper,
+# exchange, along main -> phase_a -> exchange (3 times) and main -> phase_b
+# -> exchange (5 times), at the same return address and stack depth; the
+# report must show two sites per function, told apart by their paths, with
+# exact counts.  Rank 1 then waits about 0.6 s in MPI_Recv below
+# wait_for_data: that time is in the site and in the sampled tree under
+# MPI_Recv below wait_for_data.  Open MPI and MPICH.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mpi-lib.sh"
+
+# site FN LAST2 FIELD: FIELD of the FN sites whose path ends in LAST2
+# ("phase_a exchange"), one line per site
+site() {
+	jqr "[.mpi.callsites[] | select(.function == \"$1\" and
+		([.callpath[-2:][].function] | join(\" \")) == \"$2\") | .$3] | map(tostring) | join(\" \")"
+}
+
+check_paths() {
+	local l=$1 fn
+	for fn in MPI_Send MPI_Recv; do
+		is "$l: two $fn sites end in exchange" \
+			"$(jqr "[.mpi.callsites[] | select(.function == \"$fn\" and .callpath[-1].function == \"exchange\")] | length")" 2
+		is "$l: $fn from phase_a: 3 calls" "$(site $fn 'phase_a exchange' calls)" 3
+		is "$l: $fn from phase_b: 5 calls" "$(site $fn 'phase_b exchange' calls)" 5
+		is "$l: $fn paths start at main" \
+			"$(jqr "[.mpi.callsites[] | select(.function == \"$fn\") | [.callpath[].function] | index(\"main\") != null] | all")" true
+	done
+	atleast "$l: the MPI_Recv site below wait_for_data waited (s)" \
+		"$(site MPI_Recv 'main wait_for_data' time)" 0.3
+	# the sampled tree: main -> wait_for_data -> MPI_Recv, comparable to
+	# rank 0's compute in the same 0.6 s
+	local recv compute
+	recv=$(jqr '[.callpath | .. | objects | select(.function == "main") | .children[]? |
+		select(.function == "wait_for_data") | .children[]? | select(.function == "MPI_Recv") | .total[]] | add // 0')
+	compute=$(jqr '[.callpath | .. | objects | select(.function == "compute") | .total[]] | add // 0')
+	atleast "$l: samples under main/wait_for_data/MPI_Recv vs 0.3 x compute's ($compute)" \
+		"$recv" "$(awk -v c="$compute" 'BEGIN { print int(0.3 * c) + 1 }')"
+}
+
+for mpi in openmpi mpich; do
+	if ! mpi_tools $mpi; then
+		skip "$mpi: call paths of MPI call sites" "$WHY"
+		continue
+	fi
+	mpi_build callpath-$mpi mpi-callpath.c
+	is "$mpi: program output" "$(mpi_run 2 "$RECORD" -q -o "$WORK/cp-$mpi" "$WORK/callpath-$mpi")" done
+	report_json "$WORK/cp-$mpi"
+	check_paths "$mpi"
+done
+done_testing
