@@ -107,10 +107,12 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 
 	if (sample_decode(h, rt->opt.call_graph, &s) || sample_weights(rt, t, &s, w))
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* CPU time, not wall time: on busy cores the drain thread is often
+	 * preempted mid-unwind, which is not the unwinder's cost. */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	naddrs = sample_addrs(rt, t, &s, addrs);
 	nframes = rt_resolve_path(rt, addrs, naddrs, frames, MAX_FRAMES);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	rt->prof.unwind_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll +
 					 (t1.tv_nsec - t0.tv_nsec));
 	leaf = cct_path(&rt->prof.tree, frames, (size_t)nframes);
