@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pmpi.h"
+#include "piggyback.h"
 
 /* FNV-1a of a string. */
 static uint64_t hash_str(const char *s)
@@ -77,6 +78,7 @@ void pmpi_init_done(struct pmpi_call *c)
 		rt->prof.mpi_library = strdup(lib);
 	}
 	agree_output(rt, rank);
+	pmpi_pb_start(rt->opt.piggyback, rank);
 	pmpi_activate(size);
 }
 

@@ -7,8 +7,7 @@
  * (bytes, peers, requests) and closes it with pmpi_leave, which adds them
  * to the call site's statistics.  Wrappers may run on any thread at once
  * (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the common path
- * allocates nothing.  The piggyback transport (issue 3, point 4) hooks in at
- * pmpi_enter/pmpi_leave and around the point-to-point and collective calls.
+ * allocates nothing.  The piggyback transport's hooks are in piggyback.h.
  */
 #ifndef CPPERF_PMPI_H
 #define CPPERF_PMPI_H
@@ -92,9 +91,12 @@ bool pmpi_is_nonroot(MPI_Comm comm, int root);
 void pmpi_comm_forget(MPI_Comm comm);
 
 /* requests.c: receives and persistent sends completed or started later. */
-void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent);
+void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, MPI_Comm comm);
 void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
-			 int dest, MPI_Comm comm);
+			 int dest, int tag, MPI_Comm comm);
+/* A non-blocking collective's piggyback companion, completed with req. */
+struct pmpi_pb_coll;
+void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
 void pmpi_req_forget(MPI_Request req);
 

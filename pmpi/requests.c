@@ -3,6 +3,11 @@
  * made them: receives (counted when Wait/Test completes them, with the size
  * their status gives) and persistent sends (counted at each Start).
  *
+ * The piggyback (piggyback.h) rides on the same entries: a completed
+ * receive takes its piggyback from the shadow of its communicator, a
+ * persistent send sends one at each Start, and a non-blocking collective's
+ * companion completes with the user's request.
+ *
  * A fixed open-addressing table keyed by handle (linear probing, deletion
  * by backward shift) under one mutex; a request enters when created and
  * leaves when completed (non-persistent) or freed.  Completion calls first
@@ -13,11 +18,12 @@
 #include <string.h>
 
 #include "pmpi.h"
+#include "piggyback.h"
 
 #define SLOTS 4096		/* power of 2: requests in flight we can follow */
 #define MASK (SLOTS - 1)
 
-enum kind { RECV, PSEND };
+enum kind { RECV, PSEND, COLL };
 
 struct tracked {
 	bool used;
@@ -27,6 +33,10 @@ struct tracked {
 	int site;
 	uint64_t bytes;		/* PSEND: per message */
 	int64_t peer;		/* PSEND: world rank */
+	MPI_Comm comm;		/* RECV, PSEND: the communicator (piggyback) */
+	int count, dest, tag;	/* PSEND: the send, for its piggyback */
+	MPI_Datatype type;
+	struct pmpi_pb_coll *coll;	/* COLL: the companion */
 };
 
 /* Guards table; taken before pmpi_stats_lock when both are needed. */
@@ -83,9 +93,10 @@ static void remove_slot(unsigned i)
 	atomic_fetch_sub(&ntracked, 1);
 }
 
-void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent)
+void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, MPI_Comm comm)
 {
-	struct tracked t = { .persistent = persistent, .kind = RECV, .req = req, .site = pmpi_site(c) };
+	struct tracked t = { .persistent = persistent, .kind = RECV, .req = req, .site = pmpi_site(c),
+			     .comm = comm };
 
 	pthread_mutex_lock(&lock);
 	insert(&t);
@@ -93,9 +104,10 @@ void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent)
 }
 
 void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
-			 int dest, MPI_Comm comm)
+			 int dest, int tag, MPI_Comm comm)
 {
-	struct tracked t = { .persistent = true, .kind = PSEND, .req = req, .site = pmpi_site(c) };
+	struct tracked t = { .persistent = true, .kind = PSEND, .req = req, .site = pmpi_site(c),
+			     .comm = comm, .count = count, .dest = dest, .tag = tag, .type = type };
 
 	if (dest == MPI_PROC_NULL)
 		return;
@@ -106,17 +118,35 @@ void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Da
 	pthread_mutex_unlock(&lock);
 }
 
+void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
+{
+	struct tracked t = { .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
+
+	bool kept;
+
+	pthread_mutex_lock(&lock);
+	insert(&t);
+	kept = lookup(req) >= 0;
+	pthread_mutex_unlock(&lock);
+	if (!kept)	/* the table is full: complete the companion now */
+		pmpi_pb_coll_finish(x);
+}
+
+/* After MPI_Start: count a persistent send's message and send its
+ * piggyback (from the Send_init's site). */
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 {
-	(void)c;
 	if (!atomic_load_explicit(&ntracked, memory_order_relaxed))
 		return;
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n; i++) {
 		int at = lookup(reqs[i]);
+		struct tracked *t = at >= 0 ? &table[at] : NULL;
 
-		if (at >= 0 && table[at].kind == PSEND)
-			pmpi_site_send(table[at].site, table[at].bytes, table[at].peer);
+		if (!t || t->kind != PSEND)
+			continue;
+		pmpi_site_send(t->site, t->bytes, t->peer);
+		pmpi_pb_send_at(t->site, c->t0, t->count, t->type, t->dest, t->tag, t->comm);
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -176,24 +206,33 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 	}
 }
 
-/* A request completed with status st: count a tracked receive's message
- * and drop it unless persistent. */
-static void finish(MPI_Request req, const MPI_Status *st)
+/* A request completed with status st in call c: count a tracked receive's
+ * message and take its piggyback, or complete a collective's companion;
+ * drop the entry unless persistent.  The piggyback is received outside the
+ * lock (it may wait for the sender's Isend to arrive). */
+static void finish(struct pmpi_call *c, MPI_Request req, const MPI_Status *st)
 {
+	struct tracked t = { .kind = PSEND };
 	int at;
 
 	pthread_mutex_lock(&lock);
 	at = lookup(req);
-	if (at >= 0 && table[at].kind == RECV) {
+	if (at >= 0 && table[at].kind != PSEND) {
+		t = table[at];
+		if (!t.persistent)
+			remove_slot((unsigned)at);
+	}
+	pthread_mutex_unlock(&lock);
+	if (t.kind == RECV) {
 		bool msg;
 		uint64_t b = pmpi_status_bytes(st, &msg);
 
 		if (msg)
-			pmpi_site_recv(table[at].site, b);
-		if (!table[at].persistent)
-			remove_slot((unsigned)at);
+			pmpi_site_recv(t.site, b);
+		pmpi_pb_recv(c, t.comm, st);
+	} else if (t.kind == COLL) {
+		pmpi_pb_coll_finish(t.coll);
 	}
-	pthread_mutex_unlock(&lock);
 }
 
 void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
@@ -206,15 +245,15 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const 
 		if (outcount) {		/* Waitsome, Testsome */
 			done = *outcount == MPI_UNDEFINED ? 0 : *outcount;
 			for (int k = 0; k < done && s->n; k++)
-				finish(s->reqs[indices[k] - base], &statuses[k]);
+				finish(c, s->reqs[indices[k] - base], &statuses[k]);
 		} else if (index) {	/* Waitany, Testany */
 			done = (flag && !*flag) || *index == MPI_UNDEFINED ? 0 : 1;
 			if (done && s->n)
-				finish(s->reqs[*index - base], statuses);
+				finish(c, s->reqs[*index - base], statuses);
 		} else if (!flag || *flag) {	/* Wait, Waitall; Test, Testall that completed */
 			done = 1;
 			for (int i = 0; i < s->n; i++)
-				finish(s->reqs[i], s->many ? &statuses[i] : statuses);
+				finish(c, s->reqs[i], s->many ? &statuses[i] : statuses);
 		}
 	}
 	c->completed = done > 0;

@@ -135,7 +135,7 @@ static int parse_args(int argc, char **argv, struct rt_options *o)
 			}
 			value = argv[++i];
 		}
-		if (take_option(d, o, value ? value : "1"))
+		if (take_option(d, o, value ? value : d->flag_value ? d->flag_value : "1"))
 			return -1;
 	}
 	if (i >= argc) {

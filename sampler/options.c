@@ -117,6 +117,11 @@ static int set_follow_fork(struct rt_options *o, const char *v, char *err, size_
 	return set_flag(&o->follow_fork, v, err, n);
 }
 
+static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->piggyback, v, err, n);
+}
+
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "perf"))
@@ -132,22 +137,24 @@ static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 
 const struct opt_desc opt_table[] = {
 	{ 'e', "event", "CPPERF_EVENT", "EVENTS",
-	  "events to sample, as `cpperf list` names them; {a,b} samples a and reads b", set_events, NULL },
+	  "events to sample, as `cpperf list` names them; {a,b} samples a and reads b", set_events, NULL, NULL },
 	{ 'F', "freq", "CPPERF_FREQ", "HZ",
-	  "samples per second per thread (default 1000)", set_freq, "CPPERF_PERIOD" },
+	  "samples per second per thread (default 1000)", set_freq, "CPPERF_PERIOD", NULL },
 	{ 'c', "count", "CPPERF_PERIOD", "N",
-	  "sample every N events instead of at a frequency", set_period, "CPPERF_FREQ" },
+	  "sample every N events instead of at a frequency", set_period, "CPPERF_FREQ", NULL },
 	{ 0, "call-graph", "CPPERF_CALL_GRAPH", "MODE",
-	  "dwarf (default), fp (frame pointers) or none", set_call_graph, NULL },
+	  "dwarf (default), fp (frame pointers) or none", set_call_graph, NULL, NULL },
 	{ 0, "stack-size", "CPPERF_STACK_SIZE", "BYTES",
-	  "user stack bytes copied per sample in dwarf mode (default 16384)", set_stack_size, NULL },
+	  "user stack bytes copied per sample in dwarf mode (default 16384)", set_stack_size, NULL, NULL },
 	{ 'o', "output", "CPPERF_OUTPUT", "DIR",
-	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL },
-	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL },
+	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL, NULL },
+	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL, NULL },
 	{ 0, "follow-fork", "CPPERF_FOLLOW_FORK", NULL,
-	  "also profile the children the program forks", set_follow_fork, NULL },
-	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL },
-	{ 0, NULL, NULL, NULL, NULL, NULL, NULL }
+	  "also profile the children the program forks", set_follow_fork, NULL, NULL },
+	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
+	{ 0, "no-piggyback", "CPPERF_PIGGYBACK", NULL,
+	  "MPI: send no piggyback with messages (statistics continue)", set_piggyback, NULL, "0" },
+	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
 void opt_defaults(struct rt_options *o)
@@ -157,6 +164,7 @@ void opt_defaults(struct rt_options *o)
 	o->call_graph = CG_DWARF;
 	o->stack_size = OPT_DEFAULT_STACK;
 	o->backend = BACKEND_PERF;
+	o->piggyback = true;
 }
 
 int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,

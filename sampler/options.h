@@ -31,6 +31,7 @@ struct rt_options {
 	bool quiet;
 	bool follow_fork;
 	enum opt_backend backend;
+	bool piggyback;		/* MPI piggyback transport (default on) */
 };
 
 struct opt_desc {
@@ -42,6 +43,7 @@ struct opt_desc {
 	/* Parse value into o; returns 0 or -1 with a message in err. */
 	int (*parse)(struct rt_options *o, const char *value, char *err, size_t errlen);
 	const char *overrides;	/* environment twin this option cancels */
+	const char *flag_value;	/* a flag's value (NULL: "1") */
 };
 
 extern const struct opt_desc opt_table[];

@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# mpi-semantics.t - the wrappers change nothing the program observes:
-# tests/progs/mpi-semantics.c (ANY_SOURCE/ANY_TAG, Probe and Get_count,
-# status fields, persistent requests, Cancel, PROC_NULL, zero length,
-# derived datatypes, Waitany/Waitsome/Testall, Sendrecv_replace,
-# non-blocking collectives, MPI_IN_PLACE, an intercommunicator, 4 threads
-# under MPI_THREAD_MULTIPLE) prints the same transcript with and without
-# cpperf-record, under Open MPI and MPICH.
+# mpi-semantics.t - the wrappers and the piggyback change nothing the
+# program observes: tests/progs/mpi-semantics.c (ANY_SOURCE/ANY_TAG and
+# ANY_TAG order from one source, Probe/Iprobe/Improbe and Get_count/
+# Get_elements, status fields, persistent requests, Cancel, PROC_NULL, zero
+# length, derived datatypes, Ssend/Rsend/Bsend, rendezvous sizes with the
+# receive posted before and after the send, Waitany/Waitsome/Testall,
+# Sendrecv_replace, non-blocking collectives, MPI_IN_PLACE, an
+# intercommunicator, 4 threads under MPI_THREAD_MULTIPLE) prints the same
+# transcript without cpperf-record, with it (piggyback on, the default) and
+# with --no-piggyback, under Open MPI and MPICH; and with
+# CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and match.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/mpi-lib.sh"
+
+# same_transcript MPI NAME FILE: FILE's stdout is the plain run's
+same_transcript() {
+	if diff "$WORK/plain-$1" "$3" > "$WORK/diff"; then
+		ok "$1: same transcript $2"
+	else
+		fail "$1: same transcript $2" "$(head -20 "$WORK/diff")"
+	fi
+}
 
 for mpi in openmpi mpich; do
 	if ! mpi_tools $mpi; then
@@ -16,20 +29,30 @@ for mpi in openmpi mpich; do
 	fi
 	mpi_build sem-$mpi mpi-semantics.c
 	mpi_run 4 "$WORK/sem-$mpi" > "$WORK/plain-$mpi" 2>&1
+	is "$mpi: transcript has every rank" "$(grep -c '^--- rank' "$WORK/plain-$mpi")" 4
 	mpi_run 4 "$RECORD" -q -o "$WORK/e-$mpi" "$WORK/sem-$mpi" > "$WORK/rec-$mpi" 2>&1; st=$?
 	is "$mpi: recorded run exits 0" "$st" 0
-	is "$mpi: transcript has every rank" "$(grep -c '^--- rank' "$WORK/plain-$mpi")" 4
-	if diff "$WORK/plain-$mpi" "$WORK/rec-$mpi" > "$WORK/diff"; then
-		ok "$mpi: same transcript with and without cpperf-record"
-	else
-		fail "$mpi: same transcript with and without cpperf-record" "$(head -20 "$WORK/diff")"
-	fi
-	report_json "$WORK/e-$mpi"
-	is "$mpi: 4 profiles with MPI statistics" "$(jqr '.experiment.ranks')" 4
-	# Irecv bytes are counted when Waitany/Waitsome complete them: 3 x 4 bytes
-	is "$mpi: non-blocking receives counted at completion" \
-		"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Irecv") | .bytes_recv] | add')" 12
-	is "$mpi: persistent sends counted at each start" \
-		"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add')" 24
+	same_transcript $mpi "with cpperf-record (piggyback)" "$WORK/rec-$mpi"
+	mpi_run 4 "$RECORD" -q --no-piggyback -o "$WORK/n-$mpi" "$WORK/sem-$mpi" > "$WORK/nopb-$mpi" 2>&1
+	same_transcript $mpi "with --no-piggyback" "$WORK/nopb-$mpi"
+	CPPERF_PIGGYBACK_CHECK=1 mpi_run 4 "$RECORD" -q -o "$WORK/c-$mpi" "$WORK/sem-$mpi" \
+		> "$WORK/chk-$mpi" 2> "$WORK/chk-err-$mpi"
+	same_transcript $mpi "in piggyback check mode" "$WORK/chk-$mpi"
+	is "$mpi: check: every rank received piggybacks, none mismatched" \
+		"$(grep -cE 'rank [0-3] piggyback check: [1-9][0-9]* messages, [1-9][0-9]* collectives, 0 mismatches' \
+			"$WORK/chk-err-$mpi")" 4
+	is "$mpi: check: nothing else on stderr" "$(grep -vc 'piggyback check' "$WORK/chk-err-$mpi")" 0
+	# statistics continue without the piggyback
+	for e in e n; do
+		report_json "$WORK/$e-$mpi"
+		is "$mpi ($e): 4 profiles with MPI statistics" "$(jqr '.experiment.ranks')" 4
+		# Irecv bytes are counted when Waitany/Waitsome complete them: 3 x 4 bytes,
+		# plus the Ssend test's 4 MiB on every rank and Rsend's 16 bytes
+		is "$mpi ($e): non-blocking receives counted at completion" \
+			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Irecv") | .bytes_recv] | add')" \
+			$((12 + 4 * (4 << 20) + 4 * 16))
+		is "$mpi ($e): persistent sends counted at each start" \
+			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add')" 24
+	done
 done
 done_testing

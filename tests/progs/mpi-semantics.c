@@ -77,6 +77,93 @@ static void matching(void)
 	say("proc_null: source %d tag %d\n", st.MPI_SOURCE, st.MPI_TAG);
 }
 
+/* ANY_TAG order from one source (non-overtaking), Iprobe, Improbe/Imrecv */
+static void ordering(void)
+{
+	int v[8] = { 0 }, flag = 0;
+	MPI_Status st;
+	MPI_Message m;
+	MPI_Request r;
+
+	if (rank == 1)
+		for (int t = 3; t >= 1; t--) {
+			v[0] = t * 100;
+			MPI_Send(v, t, MPI_INT, 0, t, MPI_COMM_WORLD);
+		}
+	if (rank == 0)
+		for (int i = 0; i < 3; i++) {
+			MPI_Recv(v, 8, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			status_line("order", &st, MPI_INT);
+			say("order value %d\n", v[0]);
+		}
+	if (rank == 2)
+		MPI_Send(v, 5, MPI_INT, 3, 8, MPI_COMM_WORLD);
+	if (rank == 3) {
+		while (!flag)
+			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+		status_line("iprobe", &st, MPI_INT);
+		for (flag = 0; !flag;)
+			MPI_Improbe(2, 8, MPI_COMM_WORLD, &flag, &m, &st);
+		status_line("improbe", &st, MPI_INT);
+		MPI_Imrecv(v, 8, MPI_INT, &m, &r);
+		MPI_Wait(&r, &st);
+		status_line("imrecv", &st, MPI_INT);
+	}
+}
+
+/* synchronous, ready and buffered sends; rendezvous-sized messages with the
+ * receive posted before and after the send; no deadlock may appear */
+#define BIG (1 << 20)
+
+static void synchronous(void)
+{
+	int *a = calloc(BIG, sizeof(int)), *b = calloc(BIG, sizeof(int)), peer = rank ^ 1;
+	int bsize = 4 * (int)sizeof(int) + MPI_BSEND_OVERHEAD;
+	void *bbuf = malloc((size_t)bsize);
+	MPI_Request r;
+	MPI_Status st;
+
+	for (int i = 0; i < BIG; i++)
+		a[i] = rank * BIG + i;
+	/* receive posted before: Irecv, barrier, Ssend */
+	MPI_Irecv(b, BIG, MPI_INT, peer, 20, MPI_COMM_WORLD, &r);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Ssend(a, BIG, MPI_INT, peer, 20, MPI_COMM_WORLD);
+	MPI_Wait(&r, &st);
+	status_line("ssend before", &st, MPI_INT);
+	say("ssend before data: %d %d\n", b[0], b[BIG - 1]);
+	/* receive posted after: the even rank sends first, the odd one receives later */
+	if (rank % 2 == 0) {
+		MPI_Ssend(a, 1, MPI_INT, peer, 21, MPI_COMM_WORLD);
+		MPI_Send(a, BIG, MPI_INT, peer, 22, MPI_COMM_WORLD);
+		MPI_Recv(b, BIG, MPI_INT, peer, 23, MPI_COMM_WORLD, &st);
+	} else {
+		MPI_Recv(b, 1, MPI_INT, peer, 21, MPI_COMM_WORLD, &st);
+		MPI_Recv(b, BIG, MPI_INT, peer, 22, MPI_COMM_WORLD, &st);
+		MPI_Ssend(a, BIG, MPI_INT, peer, 23, MPI_COMM_WORLD);
+	}
+	status_line("rendezvous after", &st, MPI_INT);
+	say("rendezvous data: %d %d\n", b[0], b[BIG - 1]);
+	/* both directions at once, large, through Sendrecv */
+	MPI_Sendrecv(a, BIG, MPI_INT, peer, 24, b, BIG, MPI_INT, peer, 24, MPI_COMM_WORLD, &st);
+	status_line("sendrecv big", &st, MPI_INT);
+	/* ready send into a posted receive; buffered send */
+	MPI_Irecv(b, 4, MPI_INT, peer, 25, MPI_COMM_WORLD, &r);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Rsend(a, 4, MPI_INT, peer, 25, MPI_COMM_WORLD);
+	MPI_Wait(&r, &st);
+	status_line("rsend", &st, MPI_INT);
+	MPI_Buffer_attach(bbuf, bsize);
+	MPI_Bsend(a, 4, MPI_INT, peer, 26, MPI_COMM_WORLD);
+	MPI_Recv(b, 4, MPI_INT, peer, 26, MPI_COMM_WORLD, &st);
+	MPI_Buffer_detach(&bbuf, &bsize);
+	status_line("bsend", &st, MPI_INT);
+	say("bsend data: %d\n", b[3]);
+	free(bbuf);
+	free(a);
+	free(b);
+}
+
 /* persistent requests, cancel, derived datatypes */
 static void requests(void)
 {
@@ -219,6 +306,8 @@ int main(int argc, char **argv)
 	}
 	say("provided %s\n", provided == MPI_THREAD_MULTIPLE ? "multiple" : "less");
 	matching();
+	ordering();
+	synchronous();
 	requests();
 	completion();
 	collectives();

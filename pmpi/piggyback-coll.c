@@ -1,0 +1,149 @@
+/*
+ * piggyback-coll.c - the collective side of the piggyback transport: a
+ * companion non-blocking collective on the shadow communicator, started
+ * before the user's collective (so that both progress together) and
+ * completed after it, or when Wait/Test completes the user's request.
+ *
+ * The companion follows the data: a synchronising collective reduces every
+ * rank's piggyback with pmpi_pb_merge (an allreduce), a broadcast or
+ * scatter broadcasts the root's, a gather or reduce reduces to the root, a
+ * scan scans, a neighbour collective gathers the neighbours'.  Companions
+ * are started in the order of the user's collectives, which MPI requires to
+ * be the same on every rank, so they match one for one; check mode proves
+ * it with each rank's collective number on the communicator.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+#include "piggyback.h"
+
+static MPI_Op merge_op = MPI_OP_NULL;
+static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
+
+/* b = merge(a, b): the longer critical path wins with its shares and its
+ * sender; net lengths and the latest entry are maxima, the delay the
+ * minimum (DESIGN.md §6-7); different collective numbers mark a mismatch. */
+static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
+{
+	struct pmpi_pb r = *b;
+
+	if (a->cp > b->cp || (a->cp == b->cp && a->rank > b->rank)) {
+		r.cp = a->cp;
+		r.rank = a->rank;
+		r.site = a->site;
+		memcpy(r.share, a->share, sizeof(r.share));
+	}
+	for (int i = 0; i < PMPI_PB_SHARES; i++)
+		r.net[i] = a->net[i] > b->net[i] ? a->net[i] : b->net[i];
+	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
+	r.delay = a->delay < b->delay ? a->delay : b->delay;
+	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
+	if (a->seq != b->seq)
+		r.flags |= PMPI_PB_F_MISMATCH;
+	*b = r;
+}
+
+static void pmpi_pb_merge(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	(void)type;
+	for (int i = 0; i < *len; i++)
+		merge_one((const struct pmpi_pb *)in + i, (struct pmpi_pb *)inout + i);
+}
+
+static void make_op(void)
+{
+	PMPI_Op_create(pmpi_pb_merge, 1, &merge_op);
+}
+
+void pmpi_pb_coll_stop(void)
+{
+	if (merge_op != MPI_OP_NULL)
+		PMPI_Op_free(&merge_op);
+}
+
+/* Start the companion on sh; false when MPI refused (no companion then). */
+static bool start(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
+{
+	MPI_Datatype t = pmpi_pb_type;
+
+	switch (x->dir) {
+	case PMPI_PB_FROMROOT:
+		return PMPI_Ibcast(&x->out, 1, t, root, sh, &x->req) == MPI_SUCCESS;
+	case PMPI_PB_TOROOT:
+		return PMPI_Ireduce(&x->in, &x->out, 1, t, merge_op, root, sh, &x->req) == MPI_SUCCESS;
+	case PMPI_PB_PREFIX:
+		return PMPI_Iscan(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
+	case PMPI_PB_NBR:
+		x->nnbr = pmpi_npeers(comm, PMPI_PEERS_NIN);
+		x->nbr = calloc(x->nnbr > 0 ? (size_t)x->nnbr : 1, sizeof(*x->nbr));
+		return x->nbr && PMPI_Ineighbor_allgather(&x->in, 1, t, x->nbr, 1, t, sh, &x->req) ==
+			MPI_SUCCESS;
+	case PMPI_PB_ALL:
+		break;
+	}
+	return PMPI_Iallreduce(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
+}
+
+struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
+					 bool nonblocking, MPI_Comm comm, int root,
+					 enum pmpi_pb_dir dir)
+{
+	struct pmpi_pb_coll *x;
+	MPI_Comm sh;
+	uint64_t seq;
+
+	if (!pmpi_pb_shadow(comm, &sh, &seq))
+		return NULL;
+	pthread_once(&merge_once, make_op);
+	x = nonblocking ? malloc(sizeof(*x)) : local;
+	if (!x)
+		return NULL;
+	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq };
+	pmpi_pb_fill(&x->in, -1, c->t0);
+	x->in.flags = PMPI_PB_F_COLL;
+	x->in.seq = seq;
+	x->out = x->in;	/* what a rank that receives nothing keeps */
+	if (!start(x, comm, sh, root)) {
+		free(x->nbr);
+		if (nonblocking)
+			free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req)
+{
+	if (!x)
+		return;
+	if (x->heap && rc == MPI_SUCCESS)
+		pmpi_req_track_coll(c, *req, x);
+	else
+		pmpi_pb_coll_finish(x);
+}
+
+/* The merged piggyback a rank received, and whether it is consistent. */
+static bool merged_ok(struct pmpi_pb_coll *x)
+{
+	bool ok = !(x->out.flags & PMPI_PB_F_MISMATCH) && x->out.seq == x->seq;
+
+	for (int i = 0; i < x->nnbr; i++) {
+		merge_one(&x->nbr[i], &x->out);
+		ok = ok && x->nbr[i].seq == x->seq;
+	}
+	return ok;
+}
+
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x)
+{
+	bool ok;
+
+	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+	ok = merged_ok(x);
+	if (pmpi_pb_checking)
+		pmpi_pb_count(true, !ok);
+	free(x->nbr);
+	if (x->heap)
+		free(x);
+}
