@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# mpi.sh - the MPI part of `make bench`: mpi-bench.c run without cpperf and
-# under cpperf-record, alternating, ROUNDS times; prints the median of each
-# measurement and its ratio to the no-tool run (latency and allreduce: time
+# mpi.sh - the MPI part of `make bench`: mpi-bench.c run without cpperf,
+# under cpperf-record --no-piggyback and under cpperf-record (piggyback on),
+# alternating, ROUNDS times; prints the median of each measurement and each
+# configuration's ratio to the no-tool run (latency and allreduce: time
 # ratio, lower is better; bandwidth: rate ratio, higher is better).
 # Point-to-point runs on 2 ranks, the allreduce loop on 4.
 set -euo pipefail
@@ -17,13 +18,14 @@ trap 'rm -rf "$W"' EXIT
 mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
 
 # configurations: name and the command prefix placed after mpirun's options
-configs=(plain cpperf)
+configs=(plain no-piggyback piggyback)
 prefix_plain=()
-prefix_cpperf=(bin/cpperf-record -q -o "$W/exp")
+prefix_no_piggyback=(bin/cpperf-record -q --no-piggyback -o "$W/exp")
+prefix_piggyback=(bin/cpperf-record -q -o "$W/exp")
 
 run() { # CONFIG NP -> "name value" lines
 	local c=$1 np=$2 pre
-	pre="prefix_$c[@]"
+	pre="prefix_${c//-/_}[@]"
 	rm -rf "$W/exp"
 	mpirun --oversubscribe -np "$np" "${!pre}" "$W/mpi-bench" 1 | awk '{ print $1, $2 }'
 }
