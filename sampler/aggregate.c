@@ -123,6 +123,8 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 		cct_self(&rt->prof.tree, leaf)[e] += w[e];
 		t->samples[e] += w[e];
 	}
+	if (pmpi_cp_sample)
+		pmpi_cp_sample(rt, s.time, leaf, w);
 }
 
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,

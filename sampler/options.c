@@ -122,6 +122,11 @@ static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t 
 	return set_flag(&o->piggyback, v, err, n);
 }
 
+static int set_cp_trace(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->cp_trace, v, err, n);
+}
+
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "perf"))
@@ -154,6 +159,9 @@ const struct opt_desc opt_table[] = {
 	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
 	{ 0, "no-piggyback", "CPPERF_PIGGYBACK", NULL,
 	  "MPI: send no piggyback with messages (statistics continue)", set_piggyback, NULL, "0" },
+	{ 0, "cp-trace", "CPPERF_CP_TRACE", NULL,
+	  "MPI: also log every critical-path event, for `cpperf report --view=cp --reference` "
+	  "(a debugging aid: memory grows with the number of MPI calls)", set_cp_trace, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -32,6 +32,7 @@ struct rt_options {
 	bool follow_fork;
 	enum opt_backend backend;
 	bool piggyback;		/* MPI piggyback transport (default on) */
+	bool cp_trace;		/* log every critical-path event (validation) */
 };
 
 struct opt_desc {

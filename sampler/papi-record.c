@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sample.h"
@@ -63,7 +64,8 @@ size_t papi_record_build(const struct papi_sample_src *s, enum opt_call_graph cg
 {
 	const greg_t *g = s->uc->uc_mcontext.gregs;
 	uint64_t *w = (uint64_t *)(void *)(buf + sizeof(struct perf_event_header));
-	size_t fixed = sizeof(struct perf_event_header) + 4 * 8;
+	size_t fixed = sizeof(struct perf_event_header) + 5 * 8;
+	struct timespec now;
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0 };
 
 	if (cap > PAPI_RECORD_MAX)
@@ -73,6 +75,8 @@ size_t papi_record_build(const struct papi_sample_src *s, enum opt_call_graph cg
 	*w++ = s->id;
 	*w++ = s->ip ? s->ip : (uint64_t)g[REG_RIP];
 	*w++ = (uint64_t)s->pid | (uint64_t)s->tid << 32;
+	clock_gettime(CLOCK_MONOTONIC, &now);	/* async-signal-safe */
+	*w++ = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	*w++ = 0;		/* read: nr = 0, no group members */
 	if (cg == CG_DWARF) {
 		uint64_t sp = (uint64_t)g[REG_RSP], room, n;

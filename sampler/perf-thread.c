@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,6 +68,10 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 		a->sample_freq = o->freq;
 	}
 	a->sample_type = sample_type_for(o->call_graph);
+	/* sample times on the clock the MPI layer stamps its calls with, so
+	 * a sample can be placed between two calls (critical path) */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
 	if (o->call_graph == CG_DWARF) {
 		a->sample_regs_user = SAMPLE_REGS_MASK;
 		a->sample_stack_user = o->stack_size;

@@ -104,6 +104,12 @@ void pmpi_fill_profile(struct rt_state *rt) __attribute__((weak, visibility("hid
  * drain thread stopped). */
 void pmpi_resolve_paths(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
 
+/* pmpi/critpath.c, only in the MPI runtimes (weak): a sample taken at
+ * time (CLOCK_MONOTONIC) whose leaf is tree node `node`, with weights w
+ * per event, for the critical-path profile.  Drain thread only. */
+void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w)
+	__attribute__((weak, visibility("hidden")));
+
 /* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -32,7 +32,8 @@ static int take_array(struct cursor *c, uint64_t n, const uint64_t **out)
 
 uint64_t sample_type_for(enum opt_call_graph cg)
 {
-	uint64_t t = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_READ;
+	uint64_t t = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		     PERF_SAMPLE_READ;
 
 	if (cg == CG_FP)
 		t |= PERF_SAMPLE_CALLCHAIN;
@@ -88,6 +89,8 @@ int sample_decode(const struct perf_event_header *h, enum opt_call_graph cg,
 		return -1;
 	s->pid = (uint32_t)pidtid;
 	s->tid = (uint32_t)(pidtid >> 32);
+	if (take_u64(&c, &s->time))
+		return -1;
 	if (take_u64(&c, &s->nvalues) || take_array(&c, 2 * s->nvalues, &s->values))
 		return -1;
 	if (cg == CG_FP)

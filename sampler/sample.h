@@ -24,6 +24,7 @@ struct rt_sample {
 	uint64_t id;		/* event id (PERF_EVENT_IOC_ID) */
 	uint64_t ip;
 	uint32_t pid, tid;
+	uint64_t time;		/* CLOCK_MONOTONIC ns (use_clockid) */
 	uint64_t nvalues;	/* group read: (value, id) pairs */
 	const uint64_t *values;
 	uint64_t nchain;	/* fp mode: kernel callchain */

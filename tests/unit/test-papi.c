@@ -128,6 +128,7 @@ static void test_record_dwarf(void)
 	const greg_t *g;
 	struct papi_sample_src s;
 	struct rt_sample d;
+	struct timespec now;
 	ucontext_t uc;
 	size_t n;
 
@@ -139,6 +140,10 @@ static void test_record_dwarf(void)
 	is_int(d.id, 3, "identifier");
 	is_int(d.ip, (uint64_t)g[REG_RIP], "ip from the context when no address is given");
 	ok(d.pid == 11 && d.tid == 22 && d.nvalues == 0, "pid, tid, empty read");
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ok(d.time > 0 && d.time <= (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec &&
+	   d.time + 1000000000ull > (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
+	   "time: CLOCK_MONOTONIC of the sample, within the last second");
 	ok(d.have_regs && d.regs[7] == (uint64_t)g[REG_RSP] && d.regs[16] == (uint64_t)g[REG_RIP] &&
 	   d.regs[3] == (uint64_t)g[REG_RBX] && d.regs[6] == (uint64_t)g[REG_RBP] &&
 	   d.regs[12] == (uint64_t)g[REG_R12] && d.regs[1] == (uint64_t)g[REG_RDX],
@@ -171,7 +176,7 @@ static void test_record_other_modes(void)
 
 	fake_context(&uc, stack, sizeof(stack), 0, &s);
 	s.ip = 0xabc;
-	is_int(papi_record_build(&s, CG_NONE, 512, (uint8_t *)rec, sizeof(rec)), 40, "none: 40 bytes");
+	is_int(papi_record_build(&s, CG_NONE, 512, (uint8_t *)rec, sizeof(rec)), 48, "none: 48 bytes");
 	ok(!sample_decode((const void *)rec, CG_NONE, &d) && d.ip == 0xabc && !d.have_regs,
 	   "none: ip only");
 	is_int(papi_record_build(&s, CG_FP, 512, (uint8_t *)rec, sizeof(rec)), 0, "fp: not built");
