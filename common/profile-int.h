@@ -29,21 +29,28 @@ enum prof_section {
 	PS_NODE,
 	PS_MPI_SITE,
 	PS_MPI_PEER,
-	PS_MPI_COLL,	/* the last section */
+	PS_MPI_COLL,
+	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge */
+	PS_CP_SEG,
+	PS_CP_EV,
+	PS_CP_EDGE,	/* the last section */
+	PS_LAST = PS_CP_EDGE,
 };
 
 enum prof_kind { PK_STR, PK_I64, PK_U64 };
 
 /* A record that appears exactly once and holds one field of struct profile
- * at offset: a char * (PK_STR), an int64_t or a uint64_t. */
+ * at offset: a char * (PK_STR), an int64_t or a uint64_t.  A uint64_t is
+ * at most max (UINT64_MAX when any value goes). */
 struct prof_scalar {
 	const char *key;
 	enum prof_section section;
 	enum prof_kind kind;
 	size_t offset;
+	uint64_t max;
 };
 
-#define PROF_NSCALARS 17
+#define PROF_NSCALARS 21
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -61,5 +68,24 @@ int prof_mpi_peer_ok(int64_t peer, int64_t size);
 /* Check p's MPI records as the reader would (frames in range, peers valid,
  * no duplicates).  Returns NULL, or a description written into why. */
 const char *prof_mpi_check(const struct profile *p, char *why, size_t n);
+
+/* Add critical-path segment record i of p to s.  Returns the index of an
+ * earlier record with the same (seg, node), i when it is new, or
+ * UINT32_MAX when memory is short. */
+uint32_t prof_cp_seg_dup(struct idset *s, const struct profile *p, uint32_t i);
+
+/* The rules of the critical-path records (docs/format.md), shared by the
+ * reader (profile-read-cp.c) and prof_cp_check: an event number that a
+ * record may name (1 <= event < cp_events), a sender rank inside the job
+ * (0 <= rank < size) and a sender event (from >= 1). */
+int prof_cp_event_ok(const struct profile *p, uint64_t event);
+int prof_cp_rank_ok(const struct profile *p, int64_t rank);
+int prof_cp_from_ok(uint64_t from);
+
+/* Check p's critical-path records as the reader would (none when
+ * cp_events is 0, events in range and in order, cp_ev and cp_edge only
+ * with cp_trace, ranks in the job, nodes in the tree, no duplicate
+ * (seg, node)).  Returns NULL, or a description written into why. */
+const char *prof_cp_check(const struct profile *p, char *why, size_t n);
 
 #endif

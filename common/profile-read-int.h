@@ -1,8 +1,9 @@
 /*
  * profile-read-int.h - the parser state and field readers that the record
- * parsers of profile-read.c and profile-read-mpi.c share.  Every reader
- * takes the next space-separated field of the current line; on error it
- * writes "line N: ..." into the parser's message and returns -1.
+ * parsers of profile-read.c, profile-read-mpi.c and profile-read-cp.c
+ * share.  Every reader takes the next space-separated field of the current
+ * line; on error it writes "line N: ..." into the parser's message and
+ * returns -1.
  */
 #ifndef CPPERF_PROFILE_READ_INT_H
 #define CPPERF_PROFILE_READ_INT_H
@@ -22,6 +23,8 @@ struct parser {
 	uint32_t argv_alloc, events_alloc, threads_alloc;
 	uint32_t sites_alloc, peers_alloc, colls_alloc;
 	struct idset sites, peers, colls;	/* the MPI records so far */
+	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
+	struct idset cp_segs;	/* the cp_seg records so far */
 	char *err;
 	size_t errlen;
 };
@@ -49,6 +52,10 @@ int pr_index(struct parser *ps, struct cursor *c, const char *what,
 int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want);
 /* A %-encoded string, decoded into a new *out the caller frees. */
 int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out);
+/* Exactly n counts into dst, then the end of the line. */
+int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_t n);
+/* Whether scalar record key has been read. */
+int pr_scalar_seen(const struct parser *ps, const char *key);
 /* Room for one more element of size elem in *array (count used, *alloc
  * allocated); growth is bounded by the number of lines. */
 int pr_grow(struct parser *ps, void **array, uint32_t count,
@@ -58,5 +65,11 @@ int pr_grow(struct parser *ps, void **array, uint32_t count,
 int rec_mpi_site(struct parser *ps, struct cursor *c);
 int rec_mpi_peer(struct parser *ps, struct cursor *c);
 int rec_mpi_coll(struct parser *ps, struct cursor *c);
+
+/* The critical-path records (profile-read-cp.c). */
+int rec_cp_link(struct parser *ps, struct cursor *c);
+int rec_cp_seg(struct parser *ps, struct cursor *c);
+int rec_cp_ev(struct parser *ps, struct cursor *c);
+int rec_cp_edge(struct parser *ps, struct cursor *c);
 
 #endif

@@ -5,7 +5,8 @@
  * damaged file fails before anything else), then checks every record:
  * syntax, order of sections, indices in range, counts matching the number
  * of events, no duplicate modules, frames or nodes.  The MPI records are
- * parsed in profile-read-mpi.c with the field readers declared in
+ * parsed in profile-read-mpi.c and the critical-path records in
+ * profile-read-cp.c, with the field readers declared in
  * profile-read-int.h.  Input is hostile: no
  * loop runs longer than the input, and every allocation is bounded by a
  * small multiple of the input's size.
@@ -157,7 +158,7 @@ int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out)
 }
 
 /* Read exactly n counts into dst, then the end of the line. */
-static int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_t n)
+int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (pr_u64(ps, c, "count", &dst[i]))
@@ -328,12 +329,24 @@ static int rec_node(struct parser *ps, struct cursor *c)
 	return pr_counts(ps, c, cct_self(t, id), ps->p->nevents);
 }
 
-/* A scalar record: one value, once. */
+_Static_assert(PROF_NSCALARS < 31, "parser.seen holds a bit per scalar and PR_ROOT_SEEN");
+
+/* See profile-read-int.h. */
+int pr_scalar_seen(const struct parser *ps, const char *key)
+{
+	for (size_t i = 0; i < PROF_NSCALARS; i++)
+		if (!strcmp(prof_scalars[i].key, key))
+			return !!(ps->seen & (UINT32_C(1) << i));
+	return 0;
+}
+
+/* A scalar record: one value, once, at most its maximum. */
 static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 {
 	const struct prof_scalar *sc = &prof_scalars[i];
 	char *field = (char *)ps->p + sc->offset;
 	int rc;
+	uint64_t v;
 
 	if (ps->seen & (UINT32_C(1) << i))
 		return pr_err(ps, "second '%s' record", sc->key);
@@ -342,8 +355,12 @@ static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 		rc = pr_str(ps, c, sc->key, (char **)(void *)field);
 	else if (sc->kind == PK_I64)
 		rc = pr_i64(ps, c, sc->key, (int64_t *)(void *)field);
-	else
-		rc = pr_u64(ps, c, sc->key, (uint64_t *)(void *)field);
+	else if ((rc = pr_u64(ps, c, sc->key, &v)) == 0) {
+		if (v > sc->max)
+			return pr_err(ps, "%s %" PRIu64 " out of range (at most %" PRIu64 ")",
+				      sc->key, v, sc->max);
+		*(uint64_t *)(void *)field = v;
+	}
 	return rc ? rc : pr_done(ps, c);
 }
 
@@ -362,11 +379,16 @@ static const struct {
 	{ "mpi_site", PS_MPI_SITE, rec_mpi_site },
 	{ "mpi_peer", PS_MPI_PEER, rec_mpi_peer },
 	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
+	{ "cp_link", PS_CP_LINK, rec_cp_link },
+	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
+	{ "cp_ev", PS_CP_EV, rec_cp_ev },
+	{ "cp_edge", PS_CP_EDGE, rec_cp_edge },
 };
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
+	"cp_link", "cp_seg", "cp_ev", "cp_edge",
 };
 
 /* Enter section s, which must not come before the current one.  Leaving
@@ -524,6 +546,7 @@ static void pr_release(struct parser *ps)
 	idset_release(&ps->sites);
 	idset_release(&ps->peers);
 	idset_release(&ps->colls);
+	idset_release(&ps->cp_segs);
 }
 
 /* See profile.h. */
@@ -548,7 +571,7 @@ int profile_parse_flags(struct profile *p, const char *buf, size_t len,
 		pos = (size_t)(nl - buf) + 1;
 	}
 	ps.lineno--;
-	if (pr_enter(&ps, PS_MPI_COLL, "end") || pr_finish(&ps))
+	if (pr_enter(&ps, PS_LAST, "end") || pr_finish(&ps))
 		goto fail;
 	pr_release(&ps);
 	return 0;

@@ -4,7 +4,10 @@
  * buffered writer that keeps the running length and CRC-32 for the
  * trailer, and publish it atomically: temporary file in the same directory,
  * fsync, rename.  Every failing system call is reported and removes the
- * temporary, so no partial file ever appears under the final name.
+ * temporary, so no partial file ever appears under the final name.  Records
+ * are written in the profile's order, except cp_seg records, which are
+ * sorted by (segment, node) so that a file does not depend on the order in
+ * which the runtime collected them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,7 @@ struct pw {
 	uint64_t len;		/* bytes handed to write(2) so far */
 	uint32_t crc;		/* CRC-32 of those bytes */
 	size_t n;		/* bytes waiting in buf */
+	const struct prof_cp_seg **segs;	/* the cp_seg records, sorted */
 	char buf[PW_BUFSIZE];
 };
 
@@ -208,6 +212,54 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 	}
 }
 
+/* The critical-path records: cp_link, cp_seg (in w->segs's order), cp_ev,
+ * cp_edge, in that order. */
+static void pw_cp(struct pw *w, const struct profile *p)
+{
+	for (uint32_t i = 0; i < p->ncp_links; i++)
+		pw_fmt(w, "cp_link %" PRIu64 " %" PRId64 " %" PRIu64 "\n", p->cp_links[i].event,
+		       p->cp_links[i].rank, p->cp_links[i].from);
+	for (uint32_t i = 0; i < p->ncp_segs; i++) {
+		pw_fmt(w, "cp_seg %" PRIu64 " %" PRIu32, w->segs[i]->seg, w->segs[i]->node);
+		pw_counts(w, w->segs[i]->counts, p->nevents);
+	}
+	for (uint32_t i = 0; i < p->ncp_evs; i++) {
+		const struct prof_cp_event *e = &p->cp_evs[i];
+		const uint64_t v[] = { e->seg_ns, e->t_entry, e->t_exit };
+
+		pw_fmt(w, "cp_ev %" PRIu64, e->event);
+		pw_counts(w, v, 3);
+	}
+	for (uint32_t i = 0; i < p->ncp_edges; i++)
+		pw_fmt(w, "cp_edge %" PRIu64 " %" PRId64 " %" PRIu64 "\n", p->cp_edges[i].event,
+		       p->cp_edges[i].rank, p->cp_edges[i].from);
+}
+
+/* qsort order of cp_seg records: by segment, then node. */
+static int pw_seg_cmp(const void *a, const void *b)
+{
+	const struct prof_cp_seg *x = *(const struct prof_cp_seg *const *)a;
+	const struct prof_cp_seg *y = *(const struct prof_cp_seg *const *)b;
+
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Point w->segs at p's cp_seg records sorted by (segment, node), so files
+ * do not depend on the order the runtime collected them in.  Returns 0, or
+ * -1 when memory is short. */
+static int pw_sort_segs(struct pw *w, const struct profile *p)
+{
+	w->segs = malloc(p->ncp_segs ? p->ncp_segs * sizeof(*w->segs) : 1);
+	if (!w->segs)
+		return -1;
+	for (uint32_t i = 0; i < p->ncp_segs; i++)
+		w->segs[i] = &p->cp_segs[i];
+	qsort(w->segs, p->ncp_segs, sizeof(*w->segs), pw_seg_cmp);
+	return 0;
+}
+
 /* Serialise p into w, trailer included. */
 static void pw_profile(struct pw *w, const struct profile *p)
 {
@@ -230,6 +282,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	}
 	pw_tree(w, p);
 	pw_mpi(w, p);
+	pw_cp(w, p);
 	pw_flush(w);
 	n = snprintf(trailer, sizeof(trailer), "%s %" PRIu64 " %08" PRIx32 "\n",
 		     PROF_TRAILER, w->len, w->crc);
@@ -267,7 +320,21 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 			snprintf(why, n, "node %" PRIu32 " has bad parent or frame", id);
 			return why;
 		}
-	return prof_mpi_check(p, why, n);
+	for (size_t i = 0; i < PROF_NSCALARS; i++) {
+		const struct prof_scalar *sc = &prof_scalars[i];
+		uint64_t v;
+
+		if (sc->kind != PK_U64)
+			continue;
+		memcpy(&v, (const char *)p + sc->offset, sizeof(v));
+		if (v > sc->max) {
+			snprintf(why, n, "%s %" PRIu64 " exceeds %" PRIu64, sc->key, v, sc->max);
+			return why;
+		}
+	}
+	if (prof_mpi_check(p, why, n))
+		return why;
+	return prof_cp_check(p, why, n);
 }
 
 /* Create path for writing, replacing a stale temporary of a dead process
@@ -330,7 +397,7 @@ int profile_write(const struct profile *p, const char *dir, const char *name,
 	}
 	if (asprintf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0)
 		tmp = NULL;
-	if (tmp && (w = calloc(1, sizeof(*w)))) {
+	if (tmp && (w = calloc(1, sizeof(*w))) && pw_sort_segs(w, p) == 0) {
 		if ((w->fd = pw_create(tmp)) < 0)
 			e = errno, step = "cannot create temporary";
 		else if ((e = pw_file(w, p)) != 0)
@@ -342,11 +409,13 @@ int profile_write(const struct profile *p, const char *dir, const char *name,
 	}
 	if (rc == 0)
 		pw_sync_dir(dir);
-	else if (tmp && w && w->fd >= 0)
+	else if (tmp && w && w->segs && w->fd >= 0)
 		unlink(tmp);
 	if (rc)
 		snprintf(err, errlen, "cannot write %s: %s%s%s", path, step,
 			 e ? ": " : "", e ? strerror(e) : "");
+	if (w)
+		free(w->segs);
 	free(w);
 	free(tmp);
 	free(path);

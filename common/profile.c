@@ -1,14 +1,19 @@
 /*
- * profile.c - life cycle of a struct profile (init, release) and the table
- * of scalar records that the writer and the reader share.  Writing is in
- * profile-write.c, reading and validation in profile-read.c.
+ * profile.c - life cycle of a struct profile (init, release), the table
+ * of scalar records and the rules of the critical-path records, which the
+ * writer and the reader share.  Writing is in profile-write.c, reading and
+ * validation in profile-read.c and profile-read-cp.c.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hash.h"
 #include "profile.h"
 #include "profile-int.h"
 
-#define SCALAR(k, s, t, f) { k, s, t, offsetof(struct profile, f) }
+#define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m }
+#define SCALAR(k, s, t, f) SCALAR_MAX(k, s, t, f, UINT64_MAX)
 
 const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("host", PS_META, PK_STR, host),
@@ -28,6 +33,10 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("unwind_ns", PS_COUNTER, PK_U64, unwind_ns),
 	SCALAR("drain_cpu_ns", PS_COUNTER, PK_U64, drain_cpu_ns),
 	SCALAR("cpu_ns", PS_COUNTER, PK_U64, cpu_ns),
+	SCALAR("cp_events", PS_COUNTER, PK_U64, cp_events),
+	SCALAR("cp_length_ns", PS_COUNTER, PK_U64, cp_length_ns),
+	SCALAR("cp_wall_ns", PS_COUNTER, PK_U64, cp_wall_ns),
+	SCALAR_MAX("cp_trace", PS_COUNTER, PK_U64, cp_trace, 1),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -66,5 +75,135 @@ void profile_release(struct profile *p)
 	for (uint32_t i = 0; i < p->nmpi_colls; i++)
 		free(p->mpi_colls[i].function);
 	free(p->mpi_colls);
+	free(p->cp_links);
+	for (uint32_t i = 0; i < p->ncp_segs; i++)
+		free(p->cp_segs[i].counts);
+	free(p->cp_segs);
+	free(p->cp_evs);
+	free(p->cp_edges);
 	profile_init(p);
+}
+
+static bool cp_seg_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct profile *p = ctx;
+
+	return p->cp_segs[a].seg == p->cp_segs[b].seg &&
+	       p->cp_segs[a].node == p->cp_segs[b].node;
+}
+
+/* See profile-int.h. */
+uint32_t prof_cp_seg_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	uint64_t h = hash_u64(hash_u64(p->cp_segs[i].seg) + p->cp_segs[i].node);
+
+	return idset_add(s, p, i, h, cp_seg_eq);
+}
+
+/* See profile-int.h. */
+int prof_cp_event_ok(const struct profile *p, uint64_t event)
+{
+	return event >= 1 && event < p->cp_events;
+}
+
+/* See profile-int.h. */
+int prof_cp_rank_ok(const struct profile *p, int64_t rank)
+{
+	return rank >= 0 && rank < p->size;
+}
+
+/* See profile-int.h. */
+int prof_cp_from_ok(uint64_t from)
+{
+	return from >= 1;
+}
+
+/* Check one (event, rank, from) dependency of table what, entry i. */
+static const char *cp_dep_check(const struct profile *p, const char *what, uint32_t i,
+				uint64_t event, int64_t rank, uint64_t from,
+				char *why, size_t n)
+{
+	if (!prof_cp_event_ok(p, event))
+		snprintf(why, n, "%s %" PRIu32 ": event %" PRIu64 " outside 1..%" PRIu64,
+			 what, i, event, p->cp_events ? p->cp_events - 1 : 0);
+	else if (!prof_cp_rank_ok(p, rank))
+		snprintf(why, n, "%s %" PRIu32 ": rank %" PRId64 " outside the job of size %"
+			 PRId64, what, i, rank, p->size);
+	else if (!prof_cp_from_ok(from))
+		snprintf(why, n, "%s %" PRIu32 ": from event 0", what, i);
+	else
+		return NULL;
+	return why;
+}
+
+/* See profile-int.h.  Linear in the number of records. */
+const char *prof_cp_check(const struct profile *p, char *why, size_t n)
+{
+	const struct cct *t = &p->tree;
+	struct idset s = { 0 };
+	const char *bad = NULL;
+
+	if (p->cp_trace > 1) {
+		snprintf(why, n, "cp_trace %" PRIu64 " is not 0 or 1", p->cp_trace);
+		return why;
+	}
+	if (!p->cp_events && (p->ncp_links || p->ncp_segs || p->ncp_evs || p->ncp_edges)) {
+		snprintf(why, n, "critical-path records but cp_events is 0");
+		return why;
+	}
+	if (!p->cp_trace && (p->ncp_evs || p->ncp_edges)) {
+		snprintf(why, n, "critical-path trace records without cp_trace");
+		return why;
+	}
+	for (uint32_t i = 0; i < p->ncp_links; i++) {
+		const struct prof_cp_link *l = &p->cp_links[i];
+
+		if (cp_dep_check(p, "cp_link", i, l->event, l->rank, l->from, why, n))
+			return why;
+		if (i && l->event <= l[-1].event) {
+			snprintf(why, n, "cp_link %" PRIu32 ": event %" PRIu64 " not after %"
+				 PRIu64, i, l->event, l[-1].event);
+			return why;
+		}
+	}
+	for (uint32_t i = 0; i < p->ncp_evs; i++) {
+		const struct prof_cp_event *e = &p->cp_evs[i];
+
+		if (!prof_cp_event_ok(p, e->event))
+			snprintf(why, n, "cp_ev %" PRIu32 ": event %" PRIu64 " outside 1..%"
+				 PRIu64, i, e->event, p->cp_events - 1);
+		else if (i && e->event <= e[-1].event)
+			snprintf(why, n, "cp_ev %" PRIu32 ": event %" PRIu64 " not after %"
+				 PRIu64, i, e->event, e[-1].event);
+		else if (e->t_exit < e->t_entry)
+			snprintf(why, n, "cp_ev %" PRIu32 ": exit before entry", i);
+		else
+			continue;
+		return why;
+	}
+	for (uint32_t i = 0; i < p->ncp_edges; i++) {
+		const struct prof_cp_edge *e = &p->cp_edges[i];
+
+		if (cp_dep_check(p, "cp_edge", i, e->event, e->rank, e->from, why, n))
+			return why;
+	}
+	for (uint32_t i = 0; i < p->ncp_segs && !bad; i++) {
+		const struct prof_cp_seg *g = &p->cp_segs[i];
+		uint32_t j;
+
+		if (!prof_cp_event_ok(p, g->seg) || (g->node && g->node >= t->nnodes) ||
+		    (p->nevents && !g->counts)) {
+			snprintf(why, n, "cp_seg %" PRIu32 ": segment %" PRIu64 " or node %"
+				 PRIu32 " out of range", i, g->seg, g->node);
+			bad = why;
+		} else if ((j = prof_cp_seg_dup(&s, p, i)) == UINT32_MAX) {
+			bad = "out of memory checking cp_seg records";
+		} else if (j != i) {
+			snprintf(why, n, "cp_seg %" PRIu32 " duplicates cp_seg %" PRIu32
+				 " (segment %" PRIu64 ", node %" PRIu32 ")", i, j, g->seg, g->node);
+			bad = why;
+		}
+	}
+	idset_release(&s);
+	return bad;
 }

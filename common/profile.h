@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 2
+#define PROFILE_VERSION 3
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -61,6 +61,40 @@ struct prof_mpi_coll {
 	uint64_t calls, bytes, time_ns;
 };
 
+/*
+ * Critical path (docs/format.md "Critical path", docs/critical-path.md).
+ * A rank's events are its wrapped MPI calls in order of entry: event 0 is
+ * MPI_Init (or Init_thread), whose exit starts every rank's path at length
+ * 0; the last event is MPI_Finalize.  Segment e (e >= 1) is the rank's time
+ * between the exit of event e-1 and the entry of event e; at the entry of e
+ * the path length grows by that segment's length, and at the exit of e it
+ * becomes a remote rank's length when a message or collective brought a
+ * strictly longer one (a link).
+ */
+struct prof_cp_link {		/* a completion where the remote path won */
+	uint64_t event;		/* at the exit of this local event ... */
+	int64_t rank;		/* ... the path came from this world rank's */
+	uint64_t from;		/* event `from` (its entry, its segment included) */
+};
+
+struct prof_cp_seg {		/* samples of one segment under one tree node */
+	uint64_t seg;
+	uint32_t node;		/* call-path tree node id (0: root) */
+	uint64_t *counts;	/* [nevents], like the node's self counts */
+};
+
+struct prof_cp_event {		/* --cp-trace: every event */
+	uint64_t event;
+	uint64_t seg_ns;	/* length of segment `event` as the path took it */
+	uint64_t t_entry, t_exit;	/* CLOCK_MONOTONIC ns */
+};
+
+struct prof_cp_edge {		/* --cp-trace: every dependency of an event's exit */
+	uint64_t event;		/* local event */
+	int64_t rank;		/* sender (world rank) */
+	uint64_t from;		/* sender's event */
+};
+
 struct profile {
 	char **argv;		/* command line of the profiled image */
 	uint32_t argc;
@@ -98,6 +132,21 @@ struct profile {
 	uint32_t nmpi_peers;
 	struct prof_mpi_coll *mpi_colls;
 	uint32_t nmpi_colls;
+
+	/* Critical path; cp_events == 0 when not computed (not MPI, or
+	 * --no-piggyback), and then every table below is empty. */
+	uint64_t cp_events;	/* events of the rank, MPI_Init to MPI_Finalize */
+	uint64_t cp_length_ns;	/* path length at the entry of the last event */
+	uint64_t cp_wall_ns;	/* exit of event 0 to entry of the last event */
+	uint64_t cp_trace;	/* 1: cp_ev and cp_edge records are complete */
+	struct prof_cp_link *cp_links;	/* at most one per event, by event */
+	uint32_t ncp_links;
+	struct prof_cp_seg *cp_segs;	/* no two with the same (seg, node) */
+	uint32_t ncp_segs;
+	struct prof_cp_event *cp_evs;	/* --cp-trace: events 1.. in order */
+	uint32_t ncp_evs;
+	struct prof_cp_edge *cp_edges;	/* --cp-trace */
+	uint32_t ncp_edges;
 };
 
 /* Initialise to an empty profile (no events, empty tables). */

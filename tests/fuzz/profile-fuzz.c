@@ -30,6 +30,38 @@ static void check_mpi(const struct profile *p)
 			abort();
 }
 
+/* The critical-path records: none without cp_events, none of the trace
+ * without cp_trace, events and segments in 1..cp_events-1, links and trace
+ * events in increasing order, senders inside the job, nodes in the tree. */
+static void check_cp(const struct profile *p)
+{
+	uint64_t n = p->cp_events;
+
+	if (p->cp_trace > 1 || (!n && (p->ncp_links || p->ncp_segs)) ||
+	    (!p->cp_trace && (p->ncp_evs || p->ncp_edges)))
+		abort();
+	for (uint32_t i = 0; i < p->ncp_links; i++)
+		if (p->cp_links[i].event < 1 || p->cp_links[i].event >= n ||
+		    (i && p->cp_links[i].event <= p->cp_links[i - 1].event) ||
+		    p->cp_links[i].rank < 0 || p->cp_links[i].rank >= p->size ||
+		    p->cp_links[i].from < 1)
+			abort();
+	for (uint32_t i = 0; i < p->ncp_segs; i++)
+		if (p->cp_segs[i].seg < 1 || p->cp_segs[i].seg >= n ||
+		    p->cp_segs[i].node >= p->tree.nnodes || !p->cp_segs[i].counts)
+			abort();
+	for (uint32_t i = 0; i < p->ncp_evs; i++)
+		if (p->cp_evs[i].event < 1 || p->cp_evs[i].event >= n ||
+		    (i && p->cp_evs[i].event <= p->cp_evs[i - 1].event) ||
+		    p->cp_evs[i].t_exit < p->cp_evs[i].t_entry)
+			abort();
+	for (uint32_t i = 0; i < p->ncp_edges; i++)
+		if (p->cp_edges[i].event < 1 || p->cp_edges[i].event >= n ||
+		    p->cp_edges[i].rank < 0 || p->cp_edges[i].rank >= p->size ||
+		    p->cp_edges[i].from < 1)
+			abort();
+}
+
 /* Abort when an accepted profile breaks an invariant the readers rely on. */
 static void check_profile(const struct profile *p)
 {
@@ -50,6 +82,7 @@ static void check_profile(const struct profile *p)
 	if (!p->host || !p->backend || !p->call_graph || !p->mpi_library)
 		abort();
 	check_mpi(p);
+	check_cp(p);
 }
 
 static void parse_once(const uint8_t *data, size_t size, unsigned flags)

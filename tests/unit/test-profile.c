@@ -1,6 +1,7 @@
 /*
  * test-profile.c - unit tests for the profile format (common/profile*.c):
- * round trips of rich and empty profiles, rejection of every truncation and
+ * round trips of rich and empty profiles (critical-path records included),
+ * rejection of every truncation and
  * every single-byte corruption of a valid file, rejection of malformed
  * records one by one, and atomic writing under failure (missing directory,
  * file size limit standing in for a full disk).
@@ -94,12 +95,54 @@ static void rich_mpi(struct profile *p, const uint32_t *fr)
 	p->mpi_peers = calloc(3, sizeof(*p->mpi_peers));
 	p->mpi_peers[0] = (struct prof_mpi_peer){ 5, 2, 2000 };
 	p->mpi_peers[1] = (struct prof_mpi_peer){ 0, 1, 0 };
-	p->mpi_peers[2] = (struct prof_mpi_peer){ INT64_MAX, UINT64_MAX, 1 };
+	p->mpi_peers[2] = (struct prof_mpi_peer){ INT64_MAX - 1, UINT64_MAX, 1 };
 	p->nmpi_colls = 3;
 	p->mpi_colls = calloc(3, sizeof(*p->mpi_colls));
 	for (uint32_t i = 0; i < 3; i++)
 		p->mpi_colls[i] = (struct prof_mpi_coll){ xstrdup(colls[i]), 4 + 4 * (i == 1),
 							  i + 1, 8 * i, 300 + i };
+}
+
+/* Critical-path records of the rich profile: values at the edges of their
+ * ranges, cp_seg records out of order (the writer sorts them), several
+ * edges for one event. */
+static void rich_cp(struct profile *p)
+{
+	static const struct prof_cp_link links[] = {
+		{ 2, 0, 1 }, { 5, INT64_MAX - 1, UINT64_MAX }, { 999, 4, 17 },
+	};
+	static const struct prof_cp_event evs[] = {
+		{ 1, 100, 10, 20 }, { 2, 0, 30, 30 }, { 999, UINT64_MAX, 0, UINT64_MAX },
+	};
+	static const struct prof_cp_edge edges[] = {
+		{ 5, 0, 1 }, { 2, 1, 3 }, { 5, INT64_MAX - 1, UINT64_MAX },
+	};
+	const uint64_t segs[][5] = {	/* seg, node, counts */
+		{ 999, p->tree.nnodes - 1, UINT64_MAX, 0, 5 }, { 1, 3, 0, 2, 0 },
+		{ 2, 1, 1, 1, 1 }, { 1, 0, 1, 0, 0 },
+	};
+
+	p->cp_events = 1000;
+	p->cp_length_ns = 5000000000;
+	p->cp_wall_ns = 6000000000;
+	p->cp_trace = 1;
+	p->ncp_links = 3;
+	p->cp_links = malloc(sizeof(links));
+	memcpy(p->cp_links, links, sizeof(links));
+	p->ncp_evs = 3;
+	p->cp_evs = malloc(sizeof(evs));
+	memcpy(p->cp_evs, evs, sizeof(evs));
+	p->ncp_edges = 3;
+	p->cp_edges = malloc(sizeof(edges));
+	memcpy(p->cp_edges, edges, sizeof(edges));
+	p->ncp_segs = 4;
+	p->cp_segs = calloc(4, sizeof(*p->cp_segs));
+	for (uint32_t i = 0; i < 4; i++) {
+		p->cp_segs[i].seg = segs[i][0];
+		p->cp_segs[i].node = (uint32_t)segs[i][1];
+		p->cp_segs[i].counts = calloc(3, sizeof(uint64_t));
+		memcpy(p->cp_segs[i].counts, &segs[i][2], 3 * sizeof(uint64_t));
+	}
 }
 
 /* A profile using every feature; depth sets the length of one chain. */
@@ -113,9 +156,9 @@ static void rich_profile(struct profile *p, int depth)
 	for (size_t i = 0; i < RICH_ARGC; i++)
 		p->argv[i] = xstrdup(rich_argv[i]);
 	p->host = xstrdup("node 01.cluster");
-	p->pid = 12345;
+	p->pid = INT64_MIN;
 	p->rank = 3;
-	p->size = INT64_MIN;
+	p->size = INT64_MAX;
 	p->start_ns = 1700000000123456789ull;
 	p->end_ns = UINT64_MAX;
 	p->backend = xstrdup("perf");
@@ -147,6 +190,7 @@ static void rich_profile(struct profile *p, int depth)
 		cct_self(&p->tree, node)[i % 3] = i;
 	}
 	rich_mpi(p, fr);
+	rich_cp(p);
 }
 
 #define DIFF(cond, ...) do { if (cond) { snprintf(why, sizeof(why), __VA_ARGS__); return why; } } while (0)
@@ -156,10 +200,44 @@ static const char *nz(const char *s)
 	return s ? s : "";
 }
 
+/* The first difference between the critical-path records of a and b, or
+ * NULL.  cp_seg records are compared as a set: the writer sorts them. */
+static const char *cp_diff(const struct profile *a, const struct profile *b, char *why,
+			   size_t n)
+{
+	if (a->cp_events != b->cp_events || a->cp_length_ns != b->cp_length_ns ||
+	    a->cp_wall_ns != b->cp_wall_ns || a->cp_trace != b->cp_trace)
+		return "cp scalars";
+	if (a->ncp_links != b->ncp_links || a->ncp_segs != b->ncp_segs ||
+	    a->ncp_evs != b->ncp_evs || a->ncp_edges != b->ncp_edges)
+		return "number of cp records";
+	if (a->ncp_links && memcmp(a->cp_links, b->cp_links, a->ncp_links * sizeof(*a->cp_links)))
+		return "cp_link records";
+	if (a->ncp_evs && memcmp(a->cp_evs, b->cp_evs, a->ncp_evs * sizeof(*a->cp_evs)))
+		return "cp_ev records";
+	if (a->ncp_edges && memcmp(a->cp_edges, b->cp_edges, a->ncp_edges * sizeof(*a->cp_edges)))
+		return "cp_edge records";
+	for (uint32_t i = 0; i < a->ncp_segs; i++) {
+		const struct prof_cp_seg *x = &a->cp_segs[i];
+		uint32_t k = 0;
+
+		while (k < b->ncp_segs && (b->cp_segs[k].seg != x->seg ||
+					   b->cp_segs[k].node != x->node))
+			k++;
+		if (k == b->ncp_segs || memcmp(x->counts, b->cp_segs[k].counts,
+					       a->nevents * sizeof(uint64_t))) {
+			snprintf(why, n, "cp_seg %u", i);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 /* Describe the first difference between a and b, or return "". */
 static const char *profile_diff(const struct profile *a, const struct profile *b)
 {
-	static char why[160];
+	static char why[160], cpwhy[80];
+	const char *cpd;
 
 	DIFF(a->argc != b->argc, "argc %u vs %u", a->argc, b->argc);
 	for (uint32_t i = 0; i < a->argc; i++)
@@ -222,6 +300,8 @@ static const char *profile_diff(const struct profile *a, const struct profile *b
 		     x->calls != y->calls || x->bytes != y->bytes || x->time_ns != y->time_ns,
 		     "mpi coll %u", i);
 	}
+	cpd = cp_diff(a, b, cpwhy, sizeof(cpwhy));
+	DIFF(cpd, "%s", cpd);
 	for (uint32_t i = 0; i < a->tree.nnodes; i++)
 		DIFF(a->tree.parent[i] != b->tree.parent[i] ||
 		     a->tree.frame[i] != b->tree.frame[i] ||
@@ -317,7 +397,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 2\nargv ./app\n"
+	static const char want[] = "cpperf-profile 3\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -346,8 +426,20 @@ static void test_round_trip(const char *dir)
 	   "mpi_library record");
 	ok(buf && strstr(buf, "\nmpi_site 2 MPI_Send 2 2 0 12 2000 0 5002 200 0 0 7 0"),
 	   "mpi_site record: index function nframes frames totals histogram");
-	ok(buf && strstr(buf, "\nmpi_peer 9223372036854775807 18446744073709551615 1\n"
+	ok(buf && strstr(buf, "\nmpi_peer 9223372036854775806 18446744073709551615 1\n"
 			 "mpi_coll MPI_Allreduce 4 1 0 300\n"), "mpi_peer and mpi_coll records");
+	ok(buf && strstr(buf, "\ncpu_ns 987654321\ncp_events 1000\ncp_length_ns 5000000000\n"
+			 "cp_wall_ns 6000000000\ncp_trace 1\nmodule 0 "),
+	   "critical-path scalars after cpu_ns");
+	ok(buf && strstr(buf, "\nmpi_coll MPI%20Bcast%25 4 3 16 302\n"
+			 "cp_link 2 0 1\ncp_link 5 9223372036854775806 18446744073709551615\n"
+			 "cp_link 999 4 17\ncp_seg 1 0 1 0 0\ncp_seg 1 3 0 2 0\ncp_seg 2 1 1 1 1\n"
+			 "cp_seg 999 "), "cp_link records, then cp_seg sorted by segment and node");
+	ok(buf && strstr(buf, " 18446744073709551615 0 5\ncp_ev 1 100 10 20\ncp_ev 2 0 30 30\n"
+			 "cp_ev 999 18446744073709551615 0 18446744073709551615\n"
+			 "cp_edge 5 0 1\ncp_edge 2 1 3\n"
+			 "cp_edge 5 9223372036854775806 18446744073709551615\nend "),
+	   "cp_ev and cp_edge records last, in the profile's order");
 	free(buf);
 	profile_release(&b);
 	is_int(b.nevents + b.argc + b.tree.nnodes, 0, "release empties the profile");
@@ -376,6 +468,11 @@ static void test_empty(const char *dir)
 	   b.nmpi_sites + b.nmpi_peers + b.nmpi_colls == 0, "no MPI data");
 	ok(buf && strstr(buf, "\nmpi_library -\n") && strstr(buf, "\ncpu_ns 0\n"),
 	   "MPI scalars written for a non-MPI profile");
+	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n") &&
+	   !strstr(buf, "\ncp_link") && !strstr(buf, "\ncp_seg"),
+	   "critical-path scalars written, no critical-path records");
+	ok(b.cp_events + b.ncp_links + b.ncp_segs + b.ncp_evs + b.ncp_edges == 0,
+	   "no critical-path data");
 	profile_release(&b);
 	free(buf);
 	empty_dir(dir);
@@ -392,8 +489,8 @@ static void test_truncations(const char *dir)
 	rich_profile(&a, 20);
 	buf = serialise(&a, dir, &len);
 	profile_release(&a);
-	ok(buf && len > 1000 && strstr(buf, "\nmpi_coll "),
-	   "rich profile serialised, MPI records last");
+	ok(buf && len > 1000 && strstr(buf, "\nmpi_coll ") && strstr(buf, "\ncp_edge "),
+	   "rich profile serialised, MPI and critical-path records last");
 	for (size_t n = 0; buf && n < len; n++) {
 		char *copy = malloc(n ? n : 1);	/* exact size: ASan sees overreads */
 
@@ -442,11 +539,16 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HD(size) "cpperf-profile 2\nhost h\npid 1\nrank -1\nsize " size "\nstart_ns 0\n" \
+#define HD(size) "cpperf-profile 3\nhost h\npid 1\nrank -1\nsize " size "\nstart_ns 0\n" \
 	"end_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
-#define C "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
+#define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
+#define C C0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n"
+/* Counters with a critical path of events events, traced or not. */
+#define CP(events, trace) C0 "cp_events " events "\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace " trace "\n"
+/* A 4-rank job with a critical path of 10 events (the tree has nodes 0-2). */
+#define CPH(trace) HD("4") E CP("10", trace) S T
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
 #define Z4 " 0 0 0 0"
@@ -462,16 +564,16 @@ static const struct {
 	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
 	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 13: leader 2 out of range" },
 	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
-	{ "cpperf-profile 2\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	{ "cpperf-profile 3\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 3\n" E, "unsupported format version '3'" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 3)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 11: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
 	{ H "host h2\n" E C S T, "second 'host'" },
-	{ "cpperf-profile 2\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 3\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\nmpi_library -\n" E C S T, "no 'host' record" },
 	{ HD("4") E C S T "mpi_site 0 MPI_Send 2 0 1 3 300 0 50 10" HIST "\n"
 	  "mpi_site 1 MPI_Send 1 0 1 0 0 0 0" HIST "\nmpi_site 2 MPI_Recv 2 0 1 1 0 8 9 9" HIST
@@ -481,7 +583,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 28: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 32: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -498,7 +600,7 @@ static const struct {
 	{ H E C S T "mpi_coll f 1 1 1 1\nmpi_peer 1 1 1\n", "'mpi_peer' record after mpi_coll" },
 	{ HD("0") E "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
 	  "unwind_ns 0\ndrain_cpu_ns 0\n" S T, "no 'cpu_ns' record" },
-	{ "cpperf-profile 2\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 3\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\n" E C S T, "no 'mpi_library' record" },
 	{ H E C S "thread 7 3\n", "no 'root' record" },
 	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
@@ -537,9 +639,73 @@ static const struct {
 	{ H E "samples -1\nlost 0\n", "not an unsigned decimal" },
 	{ H E "samples 18446744073709551616\n", "not an unsigned decimal" },
 	{ H E "samples +1\n", "not an unsigned decimal" },
-	{ "cpperf-profile 2\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
-	{ "cpperf-profile 2\nhost h\npid -0\n", "not a decimal integer" },
-	{ "cpperf-profile 2\nhost h\npid -\n", "not a decimal integer" },
+	/* critical path: accepted files */
+	{ CPH("1") "mpi_coll f 1 1 1 1\ncp_link 1 3 1\ncp_link 9 0 12\ncp_seg 9 2 5\n"
+	  "cp_seg 1 0 1\ncp_seg 9 0 1\ncp_seg 1 2 0\ncp_ev 1 5 10 10\ncp_ev 4 0 11 20\n"
+	  "cp_edge 9 0 12\ncp_edge 1 3 1\ncp_edge 1 2 18446744073709551615\n", NULL },
+	{ CPH("0") "cp_link 5 1 1\ncp_seg 2 1 3\n", NULL },
+	{ HD("4") E CP("1", "1") S T, NULL },
+	/* critical path: scalars */
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 2\n" S T,
+	  "cp_trace 2 out of range (at most 1)" },
+	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" S T,
+	  "no 'cp_events' record" },
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_trace 0\n" S T,
+	  "no 'cp_wall_ns' record" },
+	{ HD("4") E C "cp_events 1\n" S T, "second 'cp_events'" },
+	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" S T "cp_link 1 0 1\n",
+	  "cp_link record without a 'cp_events' record" },
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_wall_ns 0\n" S T "cp_ev 1 0 0 0\n",
+	  "cp_ev record without a 'cp_trace' record" },
+	/* critical path: no records without cp_events */
+	{ HD("4") E C S T "cp_link 1 0 1\n", "cp_link record but cp_events is 0" },
+	{ HD("4") E C S T "cp_seg 1 0 1\n", "cp_seg record but cp_events is 0" },
+	{ HD("4") E CP("0", "1") S T "cp_ev 1 0 0 0\n", "cp_ev record but cp_events is 0" },
+	{ HD("4") E CP("0", "1") S T "cp_edge 1 0 1\n", "cp_edge record but cp_events is 0" },
+	/* critical path: cp_link */
+	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
+	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
+	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
+	  "line 32: cp_link event 3 not after the previous cp_link's 3" },
+	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
+	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
+	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
+	{ HD("0") E CP("10", "0") S T "cp_link 1 0 1\n", "cp_link rank 0 is not a rank" },
+	{ CPH("0") "cp_link 1 0 0\n", "cp_link from 0" },
+	{ CPH("0") "cp_link 1 0\n", "missing field: from" },
+	{ CPH("0") "cp_link 1 0 1 1\n", "extra field '1'" },
+	/* critical path: cp_seg */
+	{ CPH("0") "cp_seg 0 0 1\n", "cp_seg segment 0 out of range" },
+	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
+	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
+	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
+	  "line 33: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
+	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
+	/* critical path: cp_ev */
+	{ CPH("0") "cp_ev 1 0 0 0\n", "cp_ev record but cp_trace is 0" },
+	{ CPH("1") "cp_ev 0 0 0 0\n", "cp_ev event 0 out of range" },
+	{ CPH("1") "cp_ev 10 0 0 0\n", "cp_ev event 10 out of range" },
+	{ CPH("1") "cp_ev 2 0 0 0\ncp_ev 2 0 0 0\n", "cp_ev event 2 not after" },
+	{ CPH("1") "cp_ev 3 0 0 0\ncp_ev 2 0 0 0\n", "cp_ev event 2 not after" },
+	{ CPH("1") "cp_ev 1 0 10 9\n", "cp_ev t_exit 9 before t_entry 10" },
+	{ CPH("1") "cp_ev 1 0 10\n", "missing field: t_exit" },
+	/* critical path: cp_edge */
+	{ CPH("0") "cp_edge 1 0 1\n", "cp_edge record but cp_trace is 0" },
+	{ CPH("1") "cp_edge 0 0 1\n", "cp_edge event 0 out of range" },
+	{ CPH("1") "cp_edge 10 0 1\n", "cp_edge event 10 out of range" },
+	{ CPH("1") "cp_edge 1 4 1\n", "cp_edge rank 4 is not a rank" },
+	{ CPH("1") "cp_edge 1 -5 1\n", "cp_edge rank -5 is not a rank" },
+	{ CPH("1") "cp_edge 1 0 0\n", "cp_edge from 0" },
+	/* critical path: order of the sections */
+	{ CPH("1") "cp_seg 1 0 1\ncp_link 1 0 1\n", "'cp_link' record after cp_seg records" },
+	{ CPH("1") "cp_ev 1 0 0 0\ncp_seg 1 0 1\n", "'cp_seg' record after cp_ev records" },
+	{ CPH("1") "cp_edge 1 0 1\ncp_ev 1 0 0 0\n", "'cp_ev' record after cp_edge records" },
+	{ CPH("1") "cp_link 1 0 1\nmpi_coll f 1 1 1 1\n", "'mpi_coll' record after cp_link" },
+	{ CPH("1") "cp_link 1 0 1\nnode 3 0 1 1\n", "'node' record after cp_link" },
+	{ "cpperf-profile 3\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 3\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 3\nhost h\npid -\n", "not a decimal integer" },
 };
 
 static void test_records(void)
@@ -573,17 +739,17 @@ static const struct {
 	const char *want;
 } trailers[] = {
 	{ "", "not a cpperf profile" },
-	{ "cpperf-profile 2", "truncated after the first line" },
-	{ "cpperf-profile 2\n", "last line is not the 'end" },
-	{ "cpperf-profile 2\nend 17 00000000", "does not end with a newline" },
-	{ "cpperf-profile 2\nend 17 00000000\nhost h\n", "last line is not the 'end" },
-	{ "cpperf-profile 2\nend 16 eb832a52\n", "says 16 bytes precede it, found 17" },
-	{ "cpperf-profile 2\nend 17 eb832a53\n", "CRC-32 mismatch" },
-	{ "cpperf-profile 2\nend 17 EB832A52\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 2\nend 17 eb832a5\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 2\nend 17 eb832a52 x\n", "extra field" },
-	{ "cpperf-profile 2\nend 17\n", "missing field: trailer crc32" },
-	{ "cpperf-profile 2\nend 17 eb832a52\n", "line 2: no 'host' record" },
+	{ "cpperf-profile 3", "truncated after the first line" },
+	{ "cpperf-profile 3\n", "last line is not the 'end" },
+	{ "cpperf-profile 3\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 3\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 3\nend 16 f2981b13\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 3\nend 17 f2981b14\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 3\nend 17 F2981B13\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 3\nend 17 f2981b1\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 3\nend 17 f2981b13 x\n", "extra field" },
+	{ "cpperf-profile 3\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 3\nend 17 f2981b13\n", "line 2: no 'host' record" },
 };
 
 static void test_trailers(void)
@@ -665,6 +831,60 @@ static int write_with_fsize_limit(const struct profile *p, const char *dir,
 	return rc;
 }
 
+/* The writer refuses critical-path records the reader would refuse; p is
+ * the rich profile, left as it was. */
+static void test_cp_write_failures(struct profile *a, const char *dir)
+{
+	struct prof_cp_seg seg1 = a->cp_segs[1];
+	char err[512];
+	int rc;
+
+	a->cp_links[1].event = 2;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_link 1: event 2 not after 2",
+			   "cp_link out of order");
+	a->cp_links[1].event = 5;
+	a->cp_links[2].from = 0;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_link 2: from event 0", "cp_link from 0");
+	a->cp_links[2].from = 17;
+	a->cp_segs[1].seg = a->cp_segs[3].seg;
+	a->cp_segs[1].node = a->cp_segs[3].node;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_seg 3 duplicates cp_seg 1", "duplicate cp_seg");
+	a->cp_segs[1].node = a->tree.nnodes;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_seg 1: segment 1 or node", "cp_seg bad node");
+	a->cp_segs[1] = seg1;
+	a->cp_evs[1].t_exit = 29;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_ev 1: exit before entry", "cp_ev exit before entry");
+	a->cp_evs[1].t_exit = 30;
+	a->cp_edges[1].rank = -1;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_edge 1: rank -1 outside the job",
+			   "cp_edge rank outside the job");
+	a->cp_edges[1].rank = 1;
+	a->cp_edges[2].event = 1000;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_edge 2: event 1000 outside 1..999",
+			   "cp_edge event out of range");
+	a->cp_edges[2].event = 5;
+	a->cp_trace = 0;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "trace records without cp_trace",
+			   "cp_ev without cp_trace");
+	a->cp_trace = 2;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "cp_trace 2 exceeds 1", "cp_trace 2");
+	a->cp_trace = 1;
+	a->cp_events = 0;
+	rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+	check_failed_write(rc, err, dir, 0, "critical-path records but cp_events is 0",
+			   "cp records without cp_events");
+	a->cp_events = 1000;
+}
+
 static void test_write_failures(const char *dir)
 {
 	struct profile a, b;
@@ -699,7 +919,7 @@ static void test_write_failures(const char *dir)
 	rc = profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
 	check_failed_write(rc, err, dir, 0, "MPI peer 5 outside the job of size 5",
 			   "MPI peer out of range");
-	a.size = INT64_MIN;
+	a.size = INT64_MAX;
 	a.mpi_colls[2].comm_size = 8;
 	free(a.mpi_colls[2].function);
 	a.mpi_colls[2].function = xstrdup("MPI_Allreduce");
@@ -709,6 +929,7 @@ static void test_write_failures(const char *dir)
 	a.mpi_colls[2].comm_size = 4;
 	free(a.mpi_colls[2].function);
 	a.mpi_colls[2].function = xstrdup("MPI Bcast%");
+	test_cp_write_failures(&a, dir);
 
 	snprintf(path, sizeof(path), "%s/.p%s.tmp.%ld", dir, PROFILE_SUFFIX, (long)getpid());
 	fclose(fopen(path, "w"));

@@ -1,0 +1,154 @@
+/*
+ * profile-read-cp.c - the reader's critical-path records (docs/format.md
+ * "Critical path"): cp_link (where the path came from at an event's exit),
+ * cp_seg (samples of one segment under one tree node), and with cp_trace
+ * cp_ev (every event's segment length and timestamps) and cp_edge (every
+ * dependency of an event's exit).  They follow the MPI records, so the
+ * scalars cp_events and cp_trace, the job size and the whole tree are
+ * known when they are read.  Like the MPI records, each is appended to the
+ * profile before it is checked, so a failure leaves nothing that
+ * profile_release cannot free; the rules are those of profile.c, which the
+ * writer applies too.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile-read-int.h"
+
+/* A record of kind what may appear at all: cp_events was read and is not
+ * 0, and for the trace records (trace set) cp_trace was read and is 1. */
+static int pr_cp_allowed(struct parser *ps, const char *what, int trace)
+{
+	const struct profile *p = ps->p;
+
+	if (!pr_scalar_seen(ps, "cp_events"))
+		return pr_err(ps, "%s record without a 'cp_events' record before it", what);
+	if (!p->cp_events)
+		return pr_err(ps, "%s record but cp_events is 0 (no critical path)", what);
+	if (trace && !pr_scalar_seen(ps, "cp_trace"))
+		return pr_err(ps, "%s record without a 'cp_trace' record before it", what);
+	if (trace && p->cp_trace != 1)
+		return pr_err(ps, "%s record but cp_trace is 0 (no trace)", what);
+	return 0;
+}
+
+/* The local event of a record of kind what. */
+static int pr_cp_event(struct parser *ps, struct cursor *c, const char *what,
+		       const char *field, uint64_t *event)
+{
+	if (pr_u64(ps, c, field, event))
+		return -1;
+	if (!prof_cp_event_ok(ps->p, *event))
+		return pr_err(ps, "%s %s %" PRIu64 " out of range (must be 1 to %" PRIu64 ")",
+			      what, field, *event, ps->p->cp_events - 1);
+	return 0;
+}
+
+/* EVENT RANK FROM of a cp_link or cp_edge record, then the end of the line. */
+static int pr_cp_dep(struct parser *ps, struct cursor *c, const char *what,
+		     uint64_t *event, int64_t *rank, uint64_t *from)
+{
+	if (pr_cp_event(ps, c, what, "event", event) || pr_i64(ps, c, "rank", rank) ||
+	    pr_u64(ps, c, "from", from) || pr_done(ps, c))
+		return -1;
+	if (!prof_cp_rank_ok(ps->p, *rank))
+		return pr_err(ps, "%s rank %" PRId64 " is not a rank of this job (size %" PRId64 ")",
+			      what, *rank, ps->p->size);
+	if (!prof_cp_from_ok(*from))
+		return pr_err(ps, "%s from 0: a sender's path starts after its event 0", what);
+	return 0;
+}
+
+/* cp_link EVENT RANK FROM */
+int rec_cp_link(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_links;
+	struct prof_cp_link *l;
+
+	if (pr_cp_allowed(ps, "cp_link", 0) ||
+	    pr_grow(ps, (void **)&p->cp_links, i, &ps->cp_links_alloc, sizeof(*l)))
+		return -1;
+	l = &p->cp_links[i];
+	memset(l, 0, sizeof(*l));
+	p->ncp_links++;
+	if (pr_cp_dep(ps, c, "cp_link", &l->event, &l->rank, &l->from))
+		return -1;
+	if (i && l->event <= l[-1].event)
+		return pr_err(ps, "cp_link event %" PRIu64 " not after the previous cp_link's "
+			      "%" PRIu64 " (links are by increasing event, one per event)",
+			      l->event, l[-1].event);
+	return 0;
+}
+
+/* cp_seg SEG NODE COUNT... */
+int rec_cp_seg(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_segs, j;
+	struct prof_cp_seg *g;
+
+	if (pr_cp_allowed(ps, "cp_seg", 0) ||
+	    pr_grow(ps, (void **)&p->cp_segs, i, &ps->cp_segs_alloc, sizeof(*g)))
+		return -1;
+	g = &p->cp_segs[i];
+	memset(g, 0, sizeof(*g));
+	g->counts = calloc(p->nevents ? p->nevents : 1, sizeof(*g->counts));
+	if (!g->counts)
+		return pr_err(ps, "out of memory");
+	p->ncp_segs++;
+	if (pr_cp_event(ps, c, "cp_seg", "segment", &g->seg) ||
+	    pr_index(ps, c, "cp_seg node", p->tree.nnodes, &g->node) ||
+	    pr_counts(ps, c, g->counts, p->nevents))
+		return -1;
+	j = prof_cp_seg_dup(&ps->cp_segs, p, i);
+	if (j == UINT32_MAX)
+		return pr_err(ps, "out of memory");
+	if (j != i)
+		return pr_err(ps, "duplicate of cp_seg %" PRIu32 " (same segment %" PRIu64
+			      " and node %" PRIu32 ")", j, g->seg, g->node);
+	return 0;
+}
+
+/* cp_ev EVENT SEG_NS T_ENTRY T_EXIT */
+int rec_cp_ev(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_evs;
+	struct prof_cp_event *e;
+
+	if (pr_cp_allowed(ps, "cp_ev", 1) ||
+	    pr_grow(ps, (void **)&p->cp_evs, i, &ps->cp_evs_alloc, sizeof(*e)))
+		return -1;
+	e = &p->cp_evs[i];
+	memset(e, 0, sizeof(*e));
+	p->ncp_evs++;
+	if (pr_cp_event(ps, c, "cp_ev", "event", &e->event) ||
+	    pr_u64(ps, c, "seg_ns", &e->seg_ns) || pr_u64(ps, c, "t_entry", &e->t_entry) ||
+	    pr_u64(ps, c, "t_exit", &e->t_exit) || pr_done(ps, c))
+		return -1;
+	if (i && e->event <= e[-1].event)
+		return pr_err(ps, "cp_ev event %" PRIu64 " not after the previous cp_ev's "
+			      "%" PRIu64 " (by increasing event, one per event)",
+			      e->event, e[-1].event);
+	if (e->t_exit < e->t_entry)
+		return pr_err(ps, "cp_ev t_exit %" PRIu64 " before t_entry %" PRIu64,
+			      e->t_exit, e->t_entry);
+	return 0;
+}
+
+/* cp_edge EVENT RANK FROM */
+int rec_cp_edge(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_edges;
+	struct prof_cp_edge *e;
+
+	if (pr_cp_allowed(ps, "cp_edge", 1) ||
+	    pr_grow(ps, (void **)&p->cp_edges, i, &ps->cp_edges_alloc, sizeof(*e)))
+		return -1;
+	e = &p->cp_edges[i];
+	memset(e, 0, sizeof(*e));
+	p->ncp_edges++;
+	return pr_cp_dep(ps, c, "cp_edge", &e->event, &e->rank, &e->from);
+}
