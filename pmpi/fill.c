@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pmpi.h"
+#include "critpath.h"
 #include "stats.h"
 
 #define MAX_FRAMES 64
@@ -146,4 +147,5 @@ void pmpi_fill_profile(struct rt_state *rt)
 	fill_peers(p);
 	fill_colls(p);
 	pthread_mutex_unlock(&pmpi_stats_lock);
+	pmpi_cp_fill(rt);
 }

@@ -17,6 +17,7 @@
 
 #include "pmpi.h"
 #include "piggyback.h"
+#include "critpath.h"
 
 static MPI_Op merge_op = MPI_OP_NULL;
 static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
@@ -30,6 +31,7 @@ static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
 
 	if (a->cp > b->cp || (a->cp == b->cp && a->rank > b->rank)) {
 		r.cp = a->cp;
+		r.event = a->event;
 		r.rank = a->rank;
 		r.site = a->site;
 		memcpy(r.share, a->share, sizeof(r.share));
@@ -85,6 +87,55 @@ static bool start(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
 	return PMPI_Iallreduce(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
 }
 
+/*
+ * --cp-trace: gather every rank's (rank, event) beside the companion, so
+ * that each rank can log the contributors its result depends on (the
+ * offline reference needs them all, not only the winner).  Broadcasts name
+ * their root in the piggyback itself and neighbour collectives receive one
+ * piggyback per neighbour; the others gather.
+ */
+static bool start_who(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
+{
+	int inter = 0;
+
+	x->me = (struct pmpi_pb_who){ x->in.rank, x->in.event };
+	if (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)
+		return true;
+	PMPI_Comm_test_inter(comm, &inter);
+	x->inter = inter;
+	x->myrank = inter ? -1 : pmpi_comm_rank(comm);
+	x->root = x->dir == PMPI_PB_TOROOT && pmpi_is_root(comm, root);
+	x->nwho = pmpi_npeers(comm, PMPI_PEERS_N);
+	x->who = calloc(x->nwho > 0 ? (size_t)x->nwho : 1, sizeof(*x->who));
+	return x->who && PMPI_Iallgather(&x->me, (int)sizeof(x->me), MPI_BYTE, x->who,
+					 (int)sizeof(x->me), MPI_BYTE, sh, &x->who_req) == MPI_SUCCESS;
+}
+
+/* --cp-trace: the contributors the result of call c depends on. */
+static void log_who(const struct pmpi_pb_coll *x, const struct pmpi_call *c)
+{
+	switch (x->dir) {
+	case PMPI_PB_FROMROOT:
+		if (x->out.rank != x->in.rank)
+			pmpi_cp_edge(c, x->out.rank, x->out.event);
+		return;
+	case PMPI_PB_NBR:
+		for (int i = 0; i < x->nnbr; i++)
+			pmpi_cp_edge(c, x->nbr[i].rank, x->nbr[i].event);
+		return;
+	case PMPI_PB_TOROOT:
+		if (!x->root)
+			return;
+		break;
+	case PMPI_PB_PREFIX:
+	case PMPI_PB_ALL:
+		break;
+	}
+	for (int i = 0; i < x->nwho; i++)
+		if (x->inter || (i != x->myrank && (x->dir != PMPI_PB_PREFIX || i < x->myrank)))
+			pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
+}
+
 struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					 bool nonblocking, MPI_Comm comm, int root,
 					 enum pmpi_pb_dir dir)
@@ -100,12 +151,13 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	if (!x)
 		return NULL;
 	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq };
-	pmpi_pb_fill(&x->in, -1, c->t0);
+	pmpi_pb_fill(&x->in, c, -1);
 	x->in.flags = PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	x->out = x->in;	/* what a rank that receives nothing keeps */
-	if (!start(x, comm, sh, root)) {
+	if (!start(x, comm, sh, root) || (pmpi_cp_tracing() && !start_who(x, comm, sh, root))) {
 		free(x->nbr);
+		free(x->who);
 		if (nonblocking)
 			free(x);
 		return NULL;
@@ -120,7 +172,7 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const
 	if (x->heap && rc == MPI_SUCCESS)
 		pmpi_req_track_coll(c, *req, x);
 	else
-		pmpi_pb_coll_finish(x);
+		pmpi_pb_coll_finish(x, c);
 }
 
 /* The merged piggyback a rank received, and whether it is consistent. */
@@ -135,14 +187,22 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 	return ok;
 }
 
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x)
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 {
 	bool ok;
 
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+	if (x->who) {
+		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
+		log_who(x, c);
+	} else if (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)) {
+		log_who(x, c);
+	}
 	ok = merged_ok(x);
+	pmpi_cp_merge(c, &x->out, false);
 	if (pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
+	free(x->who);
 	free(x->nbr);
 	if (x->heap)
 		free(x);

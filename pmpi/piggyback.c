@@ -19,6 +19,7 @@
 
 #include "pmpi.h"
 #include "piggyback.h"
+#include "critpath.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
 MPI_Datatype pmpi_pb_type = MPI_DATATYPE_NULL;
@@ -33,13 +34,14 @@ uint64_t pmpi_pb_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void pmpi_pb_fill(struct pmpi_pb *pb, int site, uint64_t t)
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 {
 	memset(pb, 0, sizeof(*pb));
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
-	pb->t_send = t;
+	pb->t_send = c->t0;
+	pmpi_cp_stamp(c, pb);
 }
 
 /* --- shadow communicators: open addressing by handle, tombstones on free */
@@ -150,11 +152,11 @@ void pmpi_pb_send(struct pmpi_call *c, int count, MPI_Datatype type, int dest, i
 		  MPI_Comm comm)
 {
 	if (pmpi_pb_on && dest != MPI_PROC_NULL)
-		pmpi_pb_send_at(pmpi_site(c), c->t0, count, type, dest, tag, comm);
+		pmpi_pb_send_at(c, pmpi_site(c), count, type, dest, tag, comm);
 }
 
-void pmpi_pb_send_at(int site, uint64_t t, int count, MPI_Datatype type, int dest, int tag,
-		     MPI_Comm comm)
+void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatype type, int dest,
+		     int tag, MPI_Comm comm)
 {
 	MPI_Comm sh;
 	struct slot *s;
@@ -166,7 +168,7 @@ void pmpi_pb_send_at(int site, uint64_t t, int count, MPI_Datatype type, int des
 	ring_head = (ring_head + 1) % RING;
 	if (s->req != MPI_REQUEST_NULL)	/* a small standard send: done long ago */
 		PMPI_Wait(&s->req, MPI_STATUS_IGNORE);
-	pmpi_pb_fill(&s->pb, site, t);
+	pmpi_pb_fill(&s->pb, c, site);
 	s->pb.seq = atomic_fetch_add(&send_seq, 1) + 1;
 	s->pb.tag = tag;
 	s->pb.bytes = pmpi_pb_checking ? pmpi_bytes(count, type) : 0;
@@ -256,6 +258,7 @@ void pmpi_pb_recv(const struct pmpi_call *c, MPI_Comm comm, const MPI_Status *st
 	    MPI_SUCCESS)
 		return;
 	late_sender(c, &pb);
+	pmpi_cp_merge(c, &pb, true);
 	if (pmpi_pb_checking)
 		pmpi_pb_count(false, !pb_matches(&pb, comm, sh, st));
 }
@@ -319,6 +322,7 @@ void pmpi_pb_start(bool on, int rank)
 
 void pmpi_pb_finalize(void)
 {
+	pmpi_cp_end();
 	if (!pmpi_pb_on)
 		return;
 	pthread_mutex_lock(&ring_lock);

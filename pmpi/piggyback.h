@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 1
+#define PMPI_PB_VERSION 2
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
@@ -47,13 +47,15 @@ struct pmpi_pb {
 	uint64_t t_send;	/* CLOCK_MONOTONIC ns at the send's entry
 				 * (collective: latest entry of the merged) */
 	uint64_t bytes;		/* size of the user's message (check mode) */
-	int64_t cp;		/* critical-path length, ns (issue 4) */
+	uint64_t event;		/* sender's critical-path event (collective:
+				 * the winner's), 0 when it has no path yet */
+	int64_t cp;		/* critical-path length at that event, ns */
 	int64_t share[PMPI_PB_SHARES];	/* its shares per selected function */
 	int64_t net[PMPI_PB_SHARES];	/* net lengths for critical-path zeroing */
 	int64_t delay;		/* overhead-compensation delay x, ns (issue 5) */
 };
 
-_Static_assert(sizeof(struct pmpi_pb) == 184, "piggyback layout changed: bump PMPI_PB_VERSION");
+_Static_assert(sizeof(struct pmpi_pb) == 192, "piggyback layout changed: bump PMPI_PB_VERSION");
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
 enum pmpi_pb_dir {
@@ -62,6 +64,12 @@ enum pmpi_pb_dir {
 	PMPI_PB_TOROOT,		/* all to the root: reduce */
 	PMPI_PB_PREFIX,		/* lower ranks to higher: scan */
 	PMPI_PB_NBR,		/* topology neighbours: neighbour allgather */
+};
+
+/* --cp-trace: who took part in a collective, gathered beside the companion. */
+struct pmpi_pb_who {
+	int64_t rank;
+	uint64_t event;
 };
 
 /* A collective's companion in progress. */
@@ -74,6 +82,11 @@ struct pmpi_pb_coll {
 	struct pmpi_pb in, out;
 	struct pmpi_pb *nbr;	/* PMPI_PB_NBR: one per in-neighbour */
 	int nnbr;
+	struct pmpi_pb_who me, *who;	/* --cp-trace: every rank's (rank, event) */
+	int nwho;
+	MPI_Request who_req;
+	bool inter, root;	/* intercommunicator; this rank is a reduce's root */
+	int myrank;		/* in the communicator, -1 for an intercommunicator */
 };
 
 struct pmpi_call;
@@ -90,9 +103,9 @@ void pmpi_pb_comm_free(MPI_Comm comm);
 /* Before a point-to-point send of count x type to dest (not MPI_PROC_NULL). */
 void pmpi_pb_send(struct pmpi_call *c, int count, MPI_Datatype type, int dest, int tag,
 		  MPI_Comm comm);
-/* The same for a send started elsewhere (MPI_Start): the site and entry time. */
-void pmpi_pb_send_at(int site, uint64_t t, int count, MPI_Datatype type, int dest, int tag,
-		     MPI_Comm comm);
+/* The same for a send started by call c (MPI_Start) from another site. */
+void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatype type, int dest,
+		     int tag, MPI_Comm comm);
 /* After a receive on comm completed with status st (any status: nothing
  * for MPI_PROC_NULL, a cancelled request or an inactive persistent one).
  * c is the call that completed it (its entry time: late-sender wait). */
@@ -111,7 +124,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req);
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x);
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
 
@@ -121,8 +134,8 @@ extern MPI_Datatype pmpi_pb_type;	/* one struct pmpi_pb, contiguous bytes */
 /* The shadow of comm and the next collective number on it; false when
  * comm has none. */
 bool pmpi_pb_shadow(MPI_Comm comm, MPI_Comm *shadow, uint64_t *coll_seq);
-/* Fill a piggyback with this rank's current values. */
-void pmpi_pb_fill(struct pmpi_pb *pb, int site, uint64_t t);
+/* Fill a piggyback with this rank's current values for call c. */
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site);
 /* Check mode: count a received piggyback, and one that did not match. */
 void pmpi_pb_count(bool coll, bool mismatch);
 uint64_t pmpi_pb_now(void);

@@ -129,7 +129,7 @@ void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_co
 	kept = lookup(req) >= 0;
 	pthread_mutex_unlock(&lock);
 	if (!kept)	/* the table is full: complete the companion now */
-		pmpi_pb_coll_finish(x);
+		pmpi_pb_coll_finish(x, c);
 }
 
 /* After MPI_Start: count a persistent send's message and send its
@@ -146,7 +146,7 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 		if (!t || t->kind != PSEND)
 			continue;
 		pmpi_site_send(t->site, t->bytes, t->peer);
-		pmpi_pb_send_at(t->site, c->t0, t->count, t->type, t->dest, t->tag, t->comm);
+		pmpi_pb_send_at(c, t->site, t->count, t->type, t->dest, t->tag, t->comm);
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -231,7 +231,7 @@ static void finish(struct pmpi_call *c, MPI_Request req, const MPI_Status *st)
 			pmpi_site_recv(t.site, b);
 		pmpi_pb_recv(c, t.comm, st);
 	} else if (t.kind == COLL) {
-		pmpi_pb_coll_finish(t.coll);
+		pmpi_pb_coll_finish(t.coll, c);
 	}
 }
 

@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "pmpi.h"
+#include "critpath.h"
+#include "piggyback.h"
 #include "stats.h"
 
 pthread_mutex_t pmpi_stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -69,6 +71,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->nsizes = 0;
 	c->comm_size = -1;
 	c->t0 = mono_ns();
+	pmpi_cp_enter(c);
 	return true;
 }
 
@@ -152,9 +155,18 @@ static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
 	return NULL;
 }
 
+/* MPI_Init's exit: the critical path starts (it rides on the piggyback). */
+static void start_path(uint64_t t)
+{
+	struct rt_state *rt = rt_current();
+
+	if (pmpi_pb_on && rt)
+		pmpi_cp_start(t, rt->opt.cp_trace);
+}
+
 void pmpi_leave(struct pmpi_call *c)
 {
-	uint64_t dt = mono_ns() - c->t0;
+	uint64_t t = mono_ns(), dt = t - c->t0;
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
 	bool fresh = false;
 
@@ -187,8 +199,14 @@ void pmpi_leave(struct pmpi_call *c)
 		}
 	}
 	pthread_mutex_unlock(&pmpi_stats_lock);
-	if (fresh)
+	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);
+		t = mono_ns();
+	}
+	if (c->flags & PMPI_CALL_INIT)
+		start_path(t);
+	else
+		pmpi_cp_leave(c, t);
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)

@@ -1,0 +1,408 @@
+/*
+ * critpath.c - the online critical path of one rank (critpath.h): the
+ * length, the links where a remote path won, the samples of each segment,
+ * and with --cp-trace every event and dependency for the offline reference.
+ *
+ * Samples reach the drain thread late (at the ring's watermark), so the
+ * entry and exit times of the last WINDOW events are kept to place a
+ * sample by its timestamp; a sample older than that is counted as
+ * unplaced.  Everything else grows with what the run needs to keep: one
+ * link per winning merge, one cp_seg per (segment, tree node) with samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "pmpi.h"
+#include "critpath.h"
+#include "piggyback.h"
+
+#define WINDOW 65536u		/* events a sample can still be placed among */
+#define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
+
+struct growable {
+	void *v;
+	uint32_t n, cap;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	bool on, trace, ended;
+	bool overlap;		/* calls of two threads overlapped: no path */
+	unsigned inside;	/* threads inside a numbered call */
+	uint64_t events;	/* events numbered so far (event 0 = MPI_Init) */
+	uint64_t length;	/* path length at the latest boundary */
+	uint64_t last_exit;	/* end of the latest call: its segment starts */
+	uint64_t start;		/* exit of MPI_Init */
+	uint64_t end_length, end_time, end_events;
+	uint64_t t_entry[WINDOW], t_exit[WINDOW];	/* by event % WINDOW */
+	struct growable links, evs, edges;
+} cp = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Samples by (segment, node); the drain thread's alone, then fill's. */
+static struct {
+	struct prof_cp_seg *segs;
+	uint32_t n, cap;
+	uint32_t *slot;		/* index + 1, 0 empty */
+	uint32_t nslot;
+	uint64_t unplaced;
+} samples;
+
+/* Room for one more element of size sz in g; NULL when memory is short. */
+static void *grow(struct growable *g, size_t sz)
+{
+	if (g->n == g->cap) {
+		uint32_t cap = g->cap ? g->cap * 2 : 256;
+		void *v = realloc(g->v, (size_t)cap * sz);
+
+		if (!v)
+			return NULL;
+		g->v = v;
+		g->cap = cap;
+	}
+	return (char *)g->v + (size_t)g->n++ * sz;
+}
+
+void pmpi_cp_start(uint64_t t_exit, bool trace)
+{
+	pthread_mutex_lock(&cp.lock);
+	cp.on = true;
+	cp.trace = trace;
+	cp.events = 1;
+	cp.length = 0;
+	cp.start = cp.last_exit = t_exit;
+	cp.t_entry[0] = cp.t_exit[0] = t_exit;
+	pthread_mutex_unlock(&cp.lock);
+}
+
+bool pmpi_cp_tracing(void)
+{
+	return cp.trace;
+}
+
+void pmpi_cp_enter(struct pmpi_call *c)
+{
+	uint64_t seg;
+
+	c->event = 0;
+	if (!cp.on || cp.ended)
+		return;
+	pthread_mutex_lock(&cp.lock);
+	/*
+	 * The path model is one sequence of calls per rank; when calls of two
+	 * threads overlap, a call's completion may depend on a later call of
+	 * the same rank and the links no longer describe a path.  The rank
+	 * then reports no path rather than a wrong one.
+	 */
+	cp.overlap |= cp.inside > 0;
+	cp.inside++;
+	seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
+	c->event = cp.events++;
+	cp.length += seg;
+	cp.t_entry[c->event % WINDOW] = c->t0;
+	cp.t_exit[c->event % WINDOW] = 0;	/* in the call */
+	if (cp.trace) {
+		struct prof_cp_event *e = grow(&cp.evs, sizeof(*e));
+
+		if (e)
+			*e = (struct prof_cp_event){ c->event, seg, c->t0, c->t0 };
+	}
+	pthread_mutex_unlock(&cp.lock);
+}
+
+/* The trace record of event e (events are appended in order); NULL when
+ * memory was short. */
+static struct prof_cp_event *trace_event(uint64_t e)
+{
+	struct prof_cp_event *v = cp.evs.v;
+	uint32_t lo = 0, hi = cp.evs.n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].event < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cp.evs.n && v[lo].event == e ? &v[lo] : NULL;
+}
+
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
+{
+	if (!c->event)
+		return;
+	pthread_mutex_lock(&cp.lock);
+	cp.inside--;
+	if (t > cp.last_exit)
+		cp.last_exit = t;
+	if (cp.events - c->event <= WINDOW)
+		cp.t_exit[c->event % WINDOW] = t;
+	if (cp.trace) {
+		struct prof_cp_event *e = trace_event(c->event);
+
+		if (e)
+			e->t_exit = t;
+	}
+	pthread_mutex_unlock(&cp.lock);
+}
+
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
+{
+	pthread_mutex_lock(&cp.lock);
+	pb->cp = (int64_t)cp.length;
+	pthread_mutex_unlock(&cp.lock);
+	pb->event = c->event;
+}
+
+/* Log a dependency of c's exit.  Caller holds cp.lock. */
+static void add_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
+{
+	struct prof_cp_edge *d;
+
+	if (cp.trace && c->event && event && (d = grow(&cp.edges, sizeof(*d))))
+		*d = (struct prof_cp_edge){ c->event, rank, event };
+}
+
+void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
+{
+	pthread_mutex_lock(&cp.lock);
+	add_edge(c, rank, event);
+	pthread_mutex_unlock(&cp.lock);
+}
+
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+{
+	struct prof_cp_link *l;
+
+	if (!c->event || !pb->event || pb->cp < 0)
+		return;		/* not on a path: before MPI_Init's exit, or ended */
+	pthread_mutex_lock(&cp.lock);
+	if (edge)
+		add_edge(c, pb->rank, pb->event);
+	if ((uint64_t)pb->cp > cp.length) {
+		cp.length = (uint64_t)pb->cp;
+		l = cp.links.n ? (struct prof_cp_link *)cp.links.v + cp.links.n - 1 : NULL;
+		if (!l || l->event != c->event)	/* one link per event: the last winner */
+			l = grow(&cp.links, sizeof(*l));
+		if (l)
+			*l = (struct prof_cp_link){ c->event, pb->rank, pb->event };
+	}
+	pthread_mutex_unlock(&cp.lock);
+}
+
+void pmpi_cp_end(void)
+{
+	pthread_mutex_lock(&cp.lock);
+	if (cp.on && !cp.ended) {
+		cp.ended = true;
+		cp.end_events = cp.events;	/* the last is MPI_Finalize */
+		cp.end_length = cp.length;
+		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
+	}
+	pthread_mutex_unlock(&cp.lock);
+}
+
+/* --- samples, on the drain thread */
+
+/*
+ * The segment a sample taken at t belongs to: e >= 1 with t between the
+ * exit of event e-1 and the entry of event e; 0 when it fell inside an MPI
+ * call, before MPI_Init's exit or out of the window.  Caller holds cp.lock.
+ */
+static uint64_t segment_at(uint64_t t)
+{
+	uint64_t lo, hi, n = cp.events;
+
+	if (n < 1 || t < cp.start)
+		return 0;
+	if (cp.t_exit[(n - 1) % WINDOW] && t >= cp.t_exit[(n - 1) % WINDOW])
+		return n;	/* the open segment */
+	lo = n > WINDOW ? n - WINDOW + 1 : 1;
+	hi = n - 1;
+	if (t < cp.t_entry[lo % WINDOW] && lo > 1) {
+		samples.unplaced++;
+		return 0;
+	}
+	/* the first event entered after t: entries grow with the numbers */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (cp.t_entry[mid % WINDOW] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (cp.t_entry[lo % WINDOW] <= t)
+		return 0;	/* inside the last call */
+	return t >= cp.t_exit[(lo - 1) % WINDOW] ? lo : 0;
+}
+
+static uint64_t seg_key(uint64_t seg, uint32_t node)
+{
+	return (seg * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
+}
+
+/* Double the hash and re-insert; false when memory is short. */
+static bool rehash(void)
+{
+	uint32_t n = samples.nslot ? samples.nslot * 2 : SEG_HASH0;
+	uint32_t *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return false;
+	for (uint32_t i = 0; i < samples.n; i++) {
+		uint64_t k = seg_key(samples.segs[i].seg, samples.segs[i].node);
+		uint32_t at = (uint32_t)(k >> 32) & (n - 1);
+
+		while (slot[at])
+			at = (at + 1) & (n - 1);
+		slot[at] = i + 1;
+	}
+	free(samples.slot);
+	samples.slot = slot;
+	samples.nslot = n;
+	return true;
+}
+
+/* The cp_seg of (seg, node), created with nevents zero counts. */
+static struct prof_cp_seg *seg_entry(uint64_t seg, uint32_t node, uint32_t nevents)
+{
+	uint32_t at;
+	struct prof_cp_seg *s;
+
+	if ((samples.n + 1) * 2 > samples.nslot && !rehash())
+		return NULL;
+	at = (uint32_t)(seg_key(seg, node) >> 32) & (samples.nslot - 1);
+	for (; samples.slot[at]; at = (at + 1) & (samples.nslot - 1)) {
+		s = &samples.segs[samples.slot[at] - 1];
+		if (s->seg == seg && s->node == node)
+			return s;
+	}
+	if (samples.n == samples.cap) {
+		uint32_t cap = samples.cap ? samples.cap * 2 : 256;
+		struct prof_cp_seg *v = realloc(samples.segs, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		samples.segs = v;
+		samples.cap = cap;
+	}
+	s = &samples.segs[samples.n];
+	*s = (struct prof_cp_seg){ seg, node, calloc(nevents, sizeof(uint64_t)) };
+	if (!s->counts)
+		return NULL;
+	samples.slot[at] = ++samples.n;
+	return s;
+}
+
+void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w)
+{
+	struct prof_cp_seg *s;
+	uint64_t seg;
+
+	if (!cp.on)
+		return;
+	pthread_mutex_lock(&cp.lock);
+	seg = segment_at(time);
+	pthread_mutex_unlock(&cp.lock);
+	if (seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
+		for (int e = 0; e < rt->events.n; e++)
+			s->counts[e] += w[e];
+}
+
+/* --- the end */
+
+/* Links and edges both start with their event. */
+static int by_event(const void *a, const void *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	return x < y ? -1 : x > y;
+}
+
+/* Sort records of size sz by event, unless they already are (the usual
+ * case: a call completes before the next one starts), which keeps the
+ * order of one event's edges: the first of equal remote lengths wins. */
+static void sort_by_event(struct growable *g, size_t sz)
+{
+	for (uint32_t i = 1; i < g->n; i++)
+		if (by_event((char *)g->v + (i - 1) * sz, (char *)g->v + i * sz) > 0) {
+			qsort(g->v, g->n, sz, by_event);
+			return;
+		}
+}
+
+/* Move what g holds into *v, *n; g is left empty. */
+static void hand_over(struct growable *g, void *v, uint32_t *n)
+{
+	memcpy(v, &g->v, sizeof(void *));
+	*n = g->n;
+	*g = (struct growable){ 0 };
+}
+
+static void free_samples(void)
+{
+	for (uint32_t i = 0; i < samples.n; i++)
+		free(samples.segs[i].counts);
+	free(samples.segs);
+	free(samples.slot);
+	memset(&samples, 0, sizeof(samples));
+}
+
+void pmpi_cp_fill(struct rt_state *rt)
+{
+	struct profile *p = &rt->prof;
+	uint32_t k = 0;
+
+	pthread_mutex_lock(&cp.lock);
+	if (!cp.on || cp.overlap) {
+		if (cp.overlap)
+			rt_notice(rt, "rank %lld: no critical path: MPI calls of several threads "
+				  "overlapped (the path model needs one sequence of calls per rank)",
+				  (long long)p->rank);
+		pthread_mutex_unlock(&cp.lock);
+		free_samples();
+		return;
+	}
+	if (!cp.ended) {	/* no MPI_Finalize: the path ends here */
+		uint64_t now = pmpi_pb_now();
+
+		cp.end_events = cp.events + 1;
+		cp.end_length = cp.length + (now > cp.last_exit ? now - cp.last_exit : 0);
+		cp.end_time = now;
+		cp.ended = true;
+	}
+	p->cp_events = cp.end_events;
+	p->cp_length_ns = cp.end_length;
+	p->cp_wall_ns = cp.end_time - cp.start;
+	p->cp_trace = cp.trace;
+	/* calls of several threads may complete out of their entry order */
+	sort_by_event(&cp.links, sizeof(struct prof_cp_link));
+	hand_over(&cp.links, &p->cp_links, &p->ncp_links);
+	while (p->ncp_links && p->cp_links[p->ncp_links - 1].event >= p->cp_events)
+		p->ncp_links--;
+	if (cp.trace) {
+		hand_over(&cp.evs, &p->cp_evs, &p->ncp_evs);
+		while (p->ncp_evs && p->cp_evs[p->ncp_evs - 1].event >= p->cp_events)
+			p->ncp_evs--;
+		sort_by_event(&cp.edges, sizeof(struct prof_cp_edge));
+		hand_over(&cp.edges, &p->cp_edges, &p->ncp_edges);
+		while (p->ncp_edges && p->cp_edges[p->ncp_edges - 1].event >= p->cp_events)
+			p->ncp_edges--;
+	}
+	pthread_mutex_unlock(&cp.lock);
+	for (uint32_t i = 0; i < samples.n; i++) {
+		if (samples.segs[i].seg < p->cp_events)
+			samples.segs[k++] = samples.segs[i];
+		else
+			free(samples.segs[i].counts);
+	}
+	p->cp_segs = samples.segs;
+	p->ncp_segs = k;
+	samples.segs = NULL;
+	samples.n = 0;
+	free_samples();
+}

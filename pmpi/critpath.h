@@ -1,0 +1,49 @@
+/*
+ * critpath.h - the online critical path (Hollingsworth; DESIGN.md §6,
+ * docs/critical-path.md): the rank's path length, advanced by its own time
+ * between MPI calls and raised by longer paths that messages and
+ * collectives bring in the piggyback.
+ *
+ * The wrappers number every MPI call of the rank (an event) at entry:
+ * event 0 is MPI_Init, whose exit starts the path at length 0.  A merge
+ * where a remote path wins is kept as a link (local event, sender's rank and
+ * event), and the drain thread files each sample under the segment between
+ * two events it fell in; `cpperf report` walks the links back from the end
+ * and sums those segments' samples into the critical-path profile.
+ * Thread-safe: one lock, taken once per wrapped call.
+ */
+#ifndef CPPERF_PMPI_CRITPATH_H
+#define CPPERF_PMPI_CRITPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/profile.h"
+
+struct pmpi_call;
+struct pmpi_pb;
+
+/* At the exit of MPI_Init (when the piggyback is on): start the path. */
+void pmpi_cp_start(uint64_t t_exit, bool trace);
+/* A wrapped call begins: its event number into c->event, and the length
+ * grows by the segment that ended at c->t0. */
+void pmpi_cp_enter(struct pmpi_call *c);
+/* It ends at t. */
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t);
+/* The path length now and the call's event, for a piggyback being sent. */
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb);
+/* A piggyback arrived in call c (a message, or a collective's merged
+ * piggyback): the remote path wins when strictly longer.  edge: also log
+ * it as a dependency (--cp-trace); a collective logs its contributors
+ * with pmpi_cp_edge instead. */
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge);
+void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event);
+/* Whether dependencies are logged (--cp-trace). */
+bool pmpi_cp_tracing(void);
+/* MPI_Finalize's entry: the path's end. */
+void pmpi_cp_end(void);
+/* End of the run: the path's records into rt's profile. */
+struct rt_state;
+void pmpi_cp_fill(struct rt_state *rt);
+
+#endif
