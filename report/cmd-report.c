@@ -20,6 +20,7 @@ struct report_cli {
 	const char *output;
 	const char *dir;
 	bool help;
+	bool reference;		/* --reference: view becomes REP_CP_REFERENCE */
 };
 
 struct report_option {
@@ -59,8 +60,8 @@ static int set_format(struct report_cli *c, const char *v, char *err, size_t err
 
 static int set_view(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
-	static const char *const names[] = { "flat", "callpath", "mpi", NULL };
-	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI };
+	static const char *const names[] = { "flat", "callpath", "mpi", "cp", NULL };
+	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
@@ -103,6 +104,13 @@ static int set_output(struct report_cli *c, const char *v, char *err, size_t err
 	return 0;
 }
 
+static int set_reference(struct report_cli *c, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	c->reference = true;
+	return 0;
+}
+
 static int set_help(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -114,7 +122,10 @@ static const struct report_option report_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md) or "
 	  "folded (FlameGraph, speedscope)", set_format },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
-	  "(the tree) or mpi (ranks, call sites, matrix); text only", set_view },
+	  "(the tree), mpi (ranks, call sites, matrix) or cp (the critical path); "
+	  "text only, and folded with cp", set_view },
+	{ "reference", 0, NULL, "critical path recomputed from the --cp-trace records "
+	  "(with --view=cp or --format=json)", set_reference },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
@@ -189,6 +200,12 @@ static int report_parse(struct report_cli *c, int argc, char **argv, char *err,
 			 c->dir, argv[optind]);
 		return -1;
 	}
+	if (c->reference && c->opts.view != REP_CP && c->opts.format != REP_JSON) {
+		snprintf(err, errlen, "--reference goes with --view=cp or --format=json");
+		return -1;
+	}
+	if (c->reference)
+		c->opts.view = REP_CP_REFERENCE;
 	return 0;
 }
 

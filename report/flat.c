@@ -105,7 +105,8 @@ static int cmp_fns(const void *a, const void *b, void *arg)
 }
 
 /* Give every frame its function id and sum the self counts. */
-static int assign_functions(struct flat *f, const struct rep_data *d, uint32_t *fn_of_frame)
+static int assign_functions(struct flat *f, const struct rep_data *d, const struct cct *t,
+			    uint32_t *fn_of_frame)
 {
 	struct fn_index ix;
 	uint32_t n = 16;
@@ -119,9 +120,9 @@ static int assign_functions(struct flat *f, const struct rep_data *d, uint32_t *
 	for (uint32_t fr = 0; fr < d->syms.nframes; fr++)
 		fn_of_frame[fr] = intern_fn(f, &ix, d, fr);
 	free(ix.slots);
-	for (uint32_t node = 1; node < d->tree.nnodes; node++) {
-		const uint64_t *self = cct_self(&d->tree, node);
-		struct flat_fn *fn = &f->fns[fn_of_frame[d->tree.frame[node]]];
+	for (uint32_t node = 1; node < t->nnodes; node++) {
+		const uint64_t *self = cct_self(t, node);
+		struct flat_fn *fn = &f->fns[fn_of_frame[t->frame[node]]];
 
 		for (uint32_t e = 0; e < f->nevents; e++)
 			fn->self[e] += self[e];
@@ -160,7 +161,7 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *c
 	f->counts = calloc(nfr * 2 * (d->nevents + 1), sizeof(*f->counts));
 	f->all = calloc((size_t)d->nevents + 1, sizeof(*f->all));
 	if (fn_of_frame && f->fns && f->counts && f->all &&
-	    assign_functions(f, d, fn_of_frame) == 0 &&
+	    assign_functions(f, d, cp->cct, fn_of_frame) == 0 &&
 	    (w.on_path = calloc((size_t)f->nfns + 1, sizeof(*w.on_path)))) {
 		w.fn_of_frame = fn_of_frame;
 		rc = cp_walk(cp, enter_node, leave_node, &w);

@@ -8,7 +8,7 @@
  * pass per profile, so merging is linear in processes x tree size.  Events
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
- * map.  After the last profile merge_finish demangles every
+ * map, and the critical-path data kept by merge-cp.c with the node map.  After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
 #include <stdlib.h>
@@ -62,6 +62,7 @@ void merge_release(struct rep_data *d)
 	symtab_release(&d->syms);
 	cct_release(&d->tree);
 	mpi_merge_release(&d->mpi);
+	cpath_merge_release(&d->cpath);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -287,7 +288,9 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 add_threads(d, p, emap, err, errlen) == 0 &&
 		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
-		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0)
+		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
+		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
+				 errlen) == 0)
 		rc = 0;
 	free(emap);
 	free(fmap);
@@ -323,6 +326,7 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 	if (d->nthreads > 1)
 		qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
 	mpi_merge_finish(&d->mpi);
+	cpath_merge_finish(&d->cpath);
 	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
 	if (!d->names)
 		return oom(err, errlen);

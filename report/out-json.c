@@ -7,7 +7,7 @@
  * of the first event; counts are objects keyed by event name.  The call-path
  * tree is emitted through cp_walk (no recursion) and pruned below min_pct
  * of the first event (0 keeps every node).  The MPI keys are written by
- * out-json-mpi.c.
+ * out-json-mpi.c, "critical_path" by out-json-cp.c.
  */
 #include <string.h>
 #include "report.h"
@@ -19,6 +19,7 @@ struct json_tree {
 	const struct cp_tree *cp;
 	uint64_t grand;		/* all samples of the first event */
 	double min_pct;
+	bool skip_zero;		/* leave out nodes without any count */
 };
 
 static void put_counts(struct json_w *w, const struct rep_data *d, const char *key,
@@ -123,7 +124,18 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 
 static bool shown(const struct json_tree *t, uint32_t node)
 {
-	if (node == CCT_ROOT || t->min_pct <= 0 || t->d->nevents == 0)
+	if (node == CCT_ROOT)
+		return true;
+	if (t->skip_zero) {
+		const uint64_t *total = cp_total(t->cp, node);
+		uint32_t e = 0;
+
+		while (e < t->d->nevents && total[e] == 0)
+			e++;
+		if (e == t->d->nevents)
+			return false;
+	}
+	if (t->min_pct <= 0 || t->d->nevents == 0)
 		return true;
 	return rep_pct(cp_total(t->cp, node)[0], t->grand) >= t->min_pct;
 }
@@ -190,23 +202,34 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 }
 
+/* See report.h. */
+int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
+		  double min_pct, bool skip_zero)
+{
+	struct json_tree t = { w, d, cp, d->nevents ? cp_total(cp, CCT_ROOT)[0] : 0,
+			       min_pct, skip_zero };
+
+	return cp_walk(cp, tree_enter, tree_leave, &t);
+}
+
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, double min_pct)
+	     const struct flat *f, const struct cpath_result *cpr, double min_pct)
 {
 	struct json_w w;
-	struct json_tree t = { &w, d, cp, d->nevents ? f->all[0] : 0, min_pct };
 
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_key(&w, "cpperf_version");
 	json_string(&w, CPPERF_VERSION);
 	put_experiment(&w, d);
-	put_flat(&w, d, f, t.grand);
+	put_flat(&w, d, f, d->nevents ? f->all[0] : 0);
 	json_key(&w, "callpath");
-	if (cp_walk(cp, tree_enter, tree_leave, &t) < 0)
+	if (rep_json_tree(&w, d, cp, min_pct, false) < 0)
 		return -1;
 	put_threads(&w, d);
 	rep_json_mpi(&w, d);
+	if (rep_json_cpath(&w, d, cpr, min_pct) < 0)
+		return -1;
 	json_end_object(&w);
 	return json_finish(&w);
 }

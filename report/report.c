@@ -4,7 +4,8 @@
  * rep_render resolves the event and the pruning threshold, builds the
  * call-path totals (children sorted by the event that is shown; JSON sorts
  * and prunes by the first event, as docs/json.md says) and the flat
- * profile, and hands them to the renderer of the chosen format.  Small
+ * profile, the critical path when the output holds it (JSON, --view=cp),
+ * and hands them to the renderer of the chosen format.  Small
  * helpers the renderers share live here too.
  */
 #include <string.h>
@@ -38,17 +39,48 @@ static double min_pct_of(const struct rep_opts *o)
 	return o->format == REP_TEXT ? REP_TEXT_MIN_PCT : 0.0;
 }
 
+static bool view_cp(const struct rep_opts *o)
+{
+	return o->view == REP_CP || o->view == REP_CP_REFERENCE;
+}
+
+/* Whether the report needs the critical path: JSON always holds it, text
+ * and folded only for --view=cp. */
+static bool wants_cpath(const struct rep_opts *o)
+{
+	return o->format == REP_JSON || view_cp(o);
+}
+
+/* Check what --view=cp and --reference need.  Returns 0, or -1 with a
+ * message (the experiment cannot give what was asked). */
+static int check_cpath(const struct rep_data *d, const struct rep_opts *o,
+		       char *err, size_t errlen)
+{
+	if (cpath_present(&d->cpath) || !view_cp(o))
+		return 0;
+	if (o->view == REP_CP_REFERENCE)
+		snprintf(err, errlen, "%s", CPATH_NEED_TRACE);
+	else
+		snprintf(err, errlen, "%s: no critical-path data in this experiment: it "
+			 "is not an MPI program, or it was recorded with --no-piggyback",
+			 d->dir ? d->dir : "");
+	return -1;
+}
+
 static int render_with(const struct rep_data *d, const struct rep_opts *o, uint32_t ev,
-		       const struct cp_tree *cp, const struct flat *f, FILE *out)
+		       const struct cp_tree *cp, const struct flat *f,
+		       const struct cpath_result *cpr, FILE *out)
 {
 	switch (o->format) {
 	case REP_JSON:
-		return rep_json(out, d, cp, f, min_pct_of(o));
+		return rep_json(out, d, cp, f, cpr, min_pct_of(o));
 	case REP_FOLDED:
-		return rep_folded(out, d, cp, ev);
+		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
 	case REP_TEXT:
 		break;
 	}
+	if (view_cp(o))
+		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o));
 	if (o->view == REP_MPI)
 		return rep_text_mpi(out, d);
 	if (o->view == REP_CALLPATH)
@@ -59,6 +91,8 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o, uint3
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 	       char *err, size_t errlen)
 {
+	struct cpath_result cpr;
+	bool have_cp = false;
 	struct cp_tree cp;
 	struct flat f;
 	uint32_t ev = 0, sort_ev;
@@ -75,6 +109,8 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
 	}
+	if (check_cpath(d, o, err, errlen) < 0)
+		return -1;
 	sort_ev = o->format == REP_JSON ? 0 : ev;
 	if (cp_build(&cp, &d->tree, sort_ev, err, errlen) < 0)
 		return -1;
@@ -82,9 +118,22 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 		cp_release(&cp);
 		return -1;
 	}
-	rc = render_with(d, o, ev, &cp, &f, out);
+	if (wants_cpath(o) && cpath_present(&d->cpath)) {
+		if (cpath_build(&cpr, d, &f, o->view == REP_CP_REFERENCE, err, errlen) == 0) {
+			have_cp = true;
+		} else if (view_cp(o)) {
+			flat_release(&f);
+			cp_release(&cp);
+			return -1;
+		} else {	/* the other views do not depend on it */
+			fprintf(stderr, "cpperf report: critical path left out: %s\n", err);
+		}
+	}
+	rc = render_with(d, o, ev, &cp, &f, have_cp ? &cpr : NULL, out);
 	if (rc < 0)
 		snprintf(err, errlen, "error writing the report (disk full? out of memory?)");
+	if (have_cp)
+		cpath_release(&cpr);
 	flat_release(&f);
 	cp_release(&cp);
 	return rc;

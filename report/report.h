@@ -10,13 +10,18 @@
  *   merge-mpi.c   the MPI part of that: per-process time split, call sites
  *                 merged by call path, communication matrix, collectives
  *                 (mpi_*);
+ *   merge-cp.c    keep per rank what the critical-path walk needs
+ *                 (cpath_merge_*);
  *   callpath.c    inclusive totals and sorted children of the merged tree,
  *                 and a depth-first walk over it (cp_*);
  *   flat.c        self and total per function, recursion counted once
  *                 (flat_*);
- *   text.c, text-mpi.c, out-json.c, out-json-mpi.c, folded.c   the
- *                 renderers (rep_text_*, rep_json*, rep_folded), driven by
- *                 report.c (rep_render);
+ *   critpath.c    the critical path: the walk over the links, the
+ *                 --reference recomputation, the path's tree and functions
+ *                 (cpath_*);
+ *   text.c, text-mpi.c, text-cp.c, out-json.c, out-json-mpi.c,
+ *   out-json-cp.c, folded.c   the renderers (rep_text_*, rep_json*,
+ *                 rep_folded), driven by report.c (rep_render);
  *   outfile.c     -o FILE written atomically (of_*).
  * Library functions never print and never exit: they return -1 with a
  * message in the caller's buffer, and cmd-report.c reports it once.  The
@@ -97,6 +102,38 @@ struct rep_mpi {
 	uint64_t time_ns;	/* all call sites' time */
 };
 
+/* ---- critical path, kept per rank while merging (merge-cp.c) ---- */
+
+/* Samples of one segment under one node of the merged tree; its counts
+ * are counts[i * nevents ...] of the rank (merged event order). */
+struct rep_cp_seg {
+	uint64_t seg;
+	uint32_t node;
+};
+
+/* What the walk needs of one rank (docs/critical-path.md). */
+struct rep_cp_rank {
+	int64_t rank;
+	uint64_t events;	/* cp_events: event 0 = MPI_Init ... events-1 */
+	uint64_t length_ns;	/* path length at the entry of the last event */
+	uint64_t wall_ns;
+	bool trace;		/* recorded with --cp-trace */
+	struct prof_cp_link *links;	/* by event, at most one per event */
+	uint32_t nlinks;
+	struct rep_cp_seg *segs;	/* by (seg, node), no duplicates */
+	uint32_t nsegs;
+	uint64_t *counts;	/* [nsegs * nevents] */
+	uint64_t *seg_ns;	/* --cp-trace: [events], seg_ns[e] for e >= 1 */
+	struct prof_cp_edge *edges;	/* --cp-trace: by event, file order kept */
+	uint32_t nedges;
+};
+
+struct rep_cpath {
+	uint32_t nevents;	/* counts per segment */
+	struct rep_cp_rank *ranks;	/* by rank after cpath_merge_finish */
+	uint32_t nranks, alloc;
+};
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
 	uint32_t nprocs;
@@ -114,6 +151,7 @@ struct rep_data {
 	struct cct tree;
 	char **names;		/* [syms.nframes] demangled, set by merge_finish */
 	struct rep_mpi mpi;
+	struct rep_cpath cpath;	/* empty when no rank computed a critical path */
 };
 
 /* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
@@ -151,6 +189,25 @@ int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fm
 /* Sort ranks, sites, pairs and collectives.  Cannot fail. */
 void mpi_merge_finish(struct rep_mpi *m);
 void mpi_merge_release(struct rep_mpi *m);
+
+/* ---- critical-path data (merge-cp.c) ---- */
+
+/*
+ * Keep what the critical-path walk needs of p (a rank with cp_events > 0;
+ * nothing is kept otherwise): its links, lengths and trace records, and its
+ * segment samples with node ids mapped through nmap (p's node -> merged
+ * node) and counts through emap (p's event -> merged event of nevents).
+ * Memory is O(links + segments) per rank, plus O(events + edges) with
+ * --cp-trace.  Fails, naming the file, on a segment or link outside the
+ * rank's events, a node outside p's tree, a trace that does not cover the
+ * events, or data from a process without a rank.  Returns 0 or -1.
+ */
+int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t *nmap,
+		    const uint32_t *emap, uint32_t nevents, const char *name,
+		    char *err, size_t errlen);
+/* Sort the ranks.  Cannot fail. */
+void cpath_merge_finish(struct rep_cpath *c);
+void cpath_merge_release(struct rep_cpath *c);
 
 /* Index of the event called name, or -1 with err listing the events. */
 int rep_event_index(const struct rep_data *d, const char *name,
@@ -223,17 +280,90 @@ struct flat {
 	uint64_t *counts;	/* storage for self and total */
 };
 
-/* Build the flat profile of d from cp (built over d->tree).  Totals count
+/* Build the flat profile of d from cp, built over d->tree or over a tree
+ * of d's frames with other counts (the critical path's).  Totals count
  * a sample once per function even under recursion.  Returns 0, or -1 when
  * memory is short. */
 int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *cp,
 	       uint32_t sort_event, char *err, size_t errlen);
 void flat_release(struct flat *f);
 
+/* ---- the critical path (critpath.c) ---- */
+
+/* Segments from..to (inclusive) of one rank, on the path in that order. */
+struct cpath_run {
+	int64_t rank;
+	uint64_t from, to;
+};
+
+/* One function's share of the path (event 0 of the experiment). */
+struct cpath_fn {
+	const char *name;	/* belongs to rep_data */
+	uint32_t module;
+	uint64_t samples;	/* self samples taken on the path */
+	double cp_time;		/* seconds: length x samples / all path samples */
+	double cp_pct, cpu_pct;	/* of the path's samples; of all samples */
+};
+
+struct cpath_result {
+	bool reference;		/* computed from the --cp-trace records */
+	int64_t end_rank;	/* the rank where the path ends */
+	uint64_t length_ns;
+	uint64_t wall_ns;	/* max over ranks of cp_wall_ns */
+	struct cpath_run *runs;	/* earliest first */
+	uint32_t nruns;
+	struct cct tree;	/* path samples; node ids are d->tree's */
+	struct cp_tree cp;	/* over tree, children by total of event 0 */
+	struct cpath_fn *fns;	/* by samples desc, then name */
+	uint32_t nfns;
+	uint64_t all;		/* path samples of event 0 */
+};
+
+#define CPATH_NEED_TRACE "--reference needs a recording made with cpperf-record --cp-trace"
+
+/* Whether any rank of c computed a critical path. */
+static inline bool cpath_present(const struct rep_cpath *c)
+{
+	return c->nranks > 0;
+}
+
+/*
+ * The online path: start at the rank with the largest cp_length_ns (lowest
+ * rank on ties) and follow its links back to MPI_Init.  Fills length_ns,
+ * wall_ns, end_rank and runs of r (which this initialises).  Steps are
+ * bounded by the events of all ranks, so a cycle ends with an error; a link
+ * to a missing rank or past a rank's events too.  Returns 0 or -1 with a
+ * message naming the rank and event (r is then released).
+ */
+int cpath_walk(const struct rep_cpath *c, struct cpath_result *r,
+	       char *err, size_t errlen);
+
+/*
+ * The reference path: recompute every rank's lengths from the --cp-trace
+ * records (no recursion; ranks advance while their dependencies are known)
+ * and walk back the winning dependencies.  Fails with CPATH_NEED_TRACE when
+ * a rank has no trace, or with a message naming a rank and event on a
+ * cycle, a missing rank or an event past a rank's events.  Fills r as
+ * cpath_walk does, with reference set.  Returns 0 or -1.
+ */
+int cpath_reference(const struct rep_cpath *c, struct cpath_result *r,
+		    char *err, size_t errlen);
+
+/*
+ * Walk (online or reference, as asked) and build the path's profile: the
+ * segment samples of every run summed into a tree shaped like d->tree, its
+ * totals, and the per-function table (f is d's flat profile, for cpu_pct).
+ * Returns 0 or -1 with a message; r is released on failure.
+ */
+int cpath_build(struct cpath_result *r, const struct rep_data *d, const struct flat *f,
+		bool reference, char *err, size_t errlen);
+void cpath_release(struct cpath_result *r);
+
 /* ---- rendering (report.c, text.c, out-json.c, folded.c) ---- */
 
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED };
-enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI };
+/* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
+enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 
@@ -259,11 +389,28 @@ int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 		  uint32_t event, double min_pct);
 int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 		      uint32_t event, double min_pct);
+/* The call-path tree under the column titles, pruned below min_pct of
+ * event; a note for what was hidden.  Returns 0 or -1 (memory). */
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+		  uint32_t event, double min_pct);
+struct json_w;
+/* JSON of the whole report; cpr, when not NULL, is the critical path
+ * ("critical_path" is then filled, else written empty). */
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, double min_pct);
+	     const struct flat *f, const struct cpath_result *cpr, double min_pct);
+/* A call-path tree as JSON at the writer's position (the "callpath"
+ * shape); skip_zero leaves out nodes without counts below the root. */
+int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
+		  double min_pct, bool skip_zero);
+/* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
+ * NULL writes it empty.  Returns 0 or -1 (memory). */
+int rep_json_cpath(struct json_w *w, const struct rep_data *d,
+		   const struct cpath_result *r, double min_pct);
+/* Text --view=cp (text-cp.c): length, path, functions, tree. */
+int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
+		   uint32_t event, double min_pct);
 /* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",
  * and the top-level "ranks" and "mpi". */
-struct json_w;
 void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
 void rep_json_mpi(struct json_w *w, const struct rep_data *d);
 /* Text --view=mpi: per-rank time, top call sites, matrix, collectives; on

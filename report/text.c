@@ -170,12 +170,12 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
-int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-		      uint32_t event, double min_pct)
+/* See report.h. */
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+		  uint32_t event, double min_pct)
 {
 	struct text_tree t = { out, d, cp, event, cp_total(cp, CCT_ROOT)[event], min_pct, 0 };
 
-	put_header(out, d, event);
 	fputs("# total%   self%  call path (outermost first)\n", out);
 	if (cp_walk(cp, tree_enter, NULL, &t) < 0)
 		return -1;
@@ -185,4 +185,11 @@ int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree 
 		fprintf(out, "# %u subtree%s below %g%% not shown (--min-pct=0 shows all)\n",
 			t.pruned, t.pruned == 1 ? "" : "s", min_pct);
 	return ferror(out) ? -1 : 0;
+}
+
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+		      uint32_t event, double min_pct)
+{
+	put_header(out, d, event);
+	return rep_text_tree(out, d, cp, event, min_pct);
 }

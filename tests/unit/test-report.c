@@ -398,7 +398,7 @@ static void test_json(const struct rep_data *d)
 	save(path, out ? out : "");
 	free(out);
 	is_str(jq(path, "keys | join(\",\")"),
-	       "callpath,cpperf_version,experiment,flat,mpi,ranks,threads", "json top-level keys");
+	       "callpath,cpperf_version,critical_path,experiment,flat,mpi,ranks,threads", "json top-level keys");
 	is_str(jq(path, ".cpperf_version"), CPPERF_VERSION, "cpperf_version");
 	is_str(jq(path, ".experiment.command | join(\" \")"), "./app --size 10", "command");
 	is_str(jq(path, ".experiment.processes"), "2", "processes");

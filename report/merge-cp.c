@@ -1,0 +1,260 @@
+/*
+ * merge-cp.c - keep, per rank, what the critical-path walk needs.
+ *
+ * The report merges profiles one at a time and drops each after merging,
+ * but the walk (critpath.c) follows links across ranks, so it can only run
+ * once every rank is in.  This keeps, per rank that computed a path, its
+ * links, its lengths, and its segment samples with node ids re-keyed to the
+ * merged tree (through the same node map merge.c builds) and counts in the
+ * merged event order: O(links + segments) per rank.  The --cp-trace records
+ * (segment lengths, every dependency) are kept when present, for
+ * --reference.  Everything is validated here, once, against the rank's own
+ * numbers, so the walk only has to check what spans ranks.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+static int cm_oom(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory while merging critical-path data");
+	return -1;
+}
+
+static void rank_release(struct rep_cp_rank *r)
+{
+	free(r->links);
+	free(r->segs);
+	free(r->counts);
+	free(r->seg_ns);
+	free(r->edges);
+	memset(r, 0, sizeof(*r));
+}
+
+void cpath_merge_release(struct rep_cpath *c)
+{
+	for (uint32_t i = 0; i < c->nranks; i++)
+		rank_release(&c->ranks[i]);
+	free(c->ranks);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Sort keys with the original position as last key (stable qsort). */
+struct seg_key {
+	uint64_t seg;
+	uint32_t node;
+	uint32_t at;		/* index into p->cp_segs */
+};
+
+static int cmp_seg_key(const void *a, const void *b)
+{
+	const struct seg_key *x = a, *y = b;
+
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Segments re-keyed to merged nodes, sorted, duplicates (two of p's nodes
+ * that merge into one) summed. */
+static int keep_segs(struct rep_cp_rank *r, const struct profile *p, const uint32_t *nmap,
+		     const uint32_t *emap, uint32_t nevents, const char *name,
+		     char *err, size_t errlen)
+{
+	struct seg_key *k;
+	uint32_t n = p->ncp_segs;
+
+	if (n == 0)
+		return 0;
+	k = malloc((size_t)n * sizeof(*k));
+	r->segs = malloc((size_t)n * sizeof(*r->segs));
+	r->counts = calloc((size_t)n * nevents + 1, sizeof(*r->counts));
+	if (!k || !r->segs || !r->counts) {
+		free(k);
+		return cm_oom(err, errlen);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prof_cp_seg *s = &p->cp_segs[i];
+
+		if (s->seg == 0 || s->seg >= p->cp_events || s->node >= p->tree.nnodes) {
+			snprintf(err, errlen, "%s: critical-path samples of segment %llu under "
+				 "node %u, but the rank has segments 1 to %llu and %u nodes",
+				 name, (unsigned long long)s->seg, s->node,
+				 (unsigned long long)(p->cp_events - 1), p->tree.nnodes);
+			free(k);
+			return -1;
+		}
+		k[i] = (struct seg_key){ s->seg, nmap[s->node], i };
+	}
+	qsort(k, n, sizeof(*k), cmp_seg_key);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prof_cp_seg *s = &p->cp_segs[k[i].at];
+
+		if (r->nsegs == 0 || r->segs[r->nsegs - 1].seg != k[i].seg ||
+		    r->segs[r->nsegs - 1].node != k[i].node)
+			r->segs[r->nsegs++] = (struct rep_cp_seg){ k[i].seg, k[i].node };
+		uint64_t *dst = r->counts + (size_t)(r->nsegs - 1) * nevents;
+
+		for (uint32_t e = 0; e < p->nevents && s->counts; e++)
+			dst[emap[e]] += s->counts[e];
+	}
+	free(k);
+	return 0;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	const struct prof_cp_link *x = a, *y = b;
+
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static int keep_links(struct rep_cp_rank *r, const struct profile *p, const char *name,
+		      char *err, size_t errlen)
+{
+	if (p->ncp_links == 0)
+		return 0;
+	r->links = malloc((size_t)p->ncp_links * sizeof(*r->links));
+	if (!r->links)
+		return cm_oom(err, errlen);
+	memcpy(r->links, p->cp_links, (size_t)p->ncp_links * sizeof(*r->links));
+	r->nlinks = p->ncp_links;
+	qsort(r->links, r->nlinks, sizeof(*r->links), cmp_link);
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct prof_cp_link *l = &r->links[i];
+
+		if (l->event >= p->cp_events || (i && l->event == r->links[i - 1].event)) {
+			snprintf(err, errlen, "%s: rank %lld: critical-path link at event %llu "
+				 "%s", name, (long long)p->rank, (unsigned long long)l->event,
+				 l->event >= p->cp_events ? "past the rank's events" :
+				 "given twice");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct edge_key {
+	struct prof_cp_edge e;
+	uint32_t at;
+};
+
+static int cmp_edge_key(const void *a, const void *b)
+{
+	const struct edge_key *x = a, *y = b;
+
+	if (x->e.event != y->e.event)
+		return x->e.event < y->e.event ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The --cp-trace records: seg_ns by event, edges by event (file order
+ * kept among an event's edges, so ties resolve as recorded). */
+static int keep_trace(struct rep_cp_rank *r, const struct profile *p, const char *name,
+		      char *err, size_t errlen)
+{
+	struct edge_key *k;
+
+	if (p->cp_trace != 1)
+		return 0;
+	if (p->ncp_evs != p->cp_events - 1) {
+		snprintf(err, errlen, "%s: rank %lld: the --cp-trace records hold %u events, "
+			 "the rank has %llu after MPI_Init", name, (long long)p->rank,
+			 p->ncp_evs, (unsigned long long)(p->cp_events - 1));
+		return -1;
+	}
+	r->seg_ns = calloc(p->cp_events, sizeof(*r->seg_ns));
+	k = malloc(((size_t)p->ncp_edges + 1) * sizeof(*k));
+	r->edges = malloc(((size_t)p->ncp_edges + 1) * sizeof(*r->edges));
+	if (!r->seg_ns || !k || !r->edges) {
+		free(k);
+		return cm_oom(err, errlen);
+	}
+	for (uint32_t i = 0; i < p->ncp_evs; i++) {
+		if (p->cp_evs[i].event != (uint64_t)i + 1) {
+			snprintf(err, errlen, "%s: rank %lld: --cp-trace event record %u is "
+				 "for event %llu, not %u", name, (long long)p->rank, i,
+				 (unsigned long long)p->cp_evs[i].event, i + 1);
+			free(k);
+			return -1;
+		}
+		r->seg_ns[i + 1] = p->cp_evs[i].seg_ns;
+	}
+	for (uint32_t i = 0; i < p->ncp_edges; i++) {
+		if (p->cp_edges[i].event >= p->cp_events) {
+			snprintf(err, errlen, "%s: rank %lld: --cp-trace dependency at event "
+				 "%llu, past the rank's %llu events", name, (long long)p->rank,
+				 (unsigned long long)p->cp_edges[i].event,
+				 (unsigned long long)p->cp_events);
+			free(k);
+			return -1;
+		}
+		k[i] = (struct edge_key){ p->cp_edges[i], i };
+	}
+	qsort(k, p->ncp_edges, sizeof(*k), cmp_edge_key);
+	for (uint32_t i = 0; i < p->ncp_edges; i++)
+		r->edges[i] = k[i].e;
+	r->nedges = p->ncp_edges;
+	free(k);
+	r->trace = true;
+	return 0;
+}
+
+int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t *nmap,
+		    const uint32_t *emap, uint32_t nevents, const char *name,
+		    char *err, size_t errlen)
+{
+	struct rep_cp_rank *r;
+
+	if (p->cp_events == 0)
+		return 0;
+	if (p->rank < 0) {
+		snprintf(err, errlen, "%s: critical-path data recorded by a process "
+			 "without an MPI rank", name);
+		return -1;
+	}
+	if (c->nranks && c->nevents != nevents) {
+		snprintf(err, errlen, "%s: %u events, the other ranks %u", name, nevents,
+			 c->nevents);
+		return -1;
+	}
+	if (c->nranks == c->alloc) {
+		uint32_t n = c->alloc ? c->alloc * 2 : 16;
+		struct rep_cp_rank *a = realloc(c->ranks, (size_t)n * sizeof(*a));
+
+		if (!a)
+			return cm_oom(err, errlen);
+		c->ranks = a;
+		c->alloc = n;
+	}
+	c->nevents = nevents;
+	r = &c->ranks[c->nranks];
+	memset(r, 0, sizeof(*r));
+	r->rank = p->rank;
+	r->events = p->cp_events;
+	r->length_ns = p->cp_length_ns;
+	r->wall_ns = p->cp_wall_ns;
+	if (keep_links(r, p, name, err, errlen) < 0 ||
+	    keep_segs(r, p, nmap, emap, nevents, name, err, errlen) < 0 ||
+	    keep_trace(r, p, name, err, errlen) < 0) {
+		rank_release(r);
+		return -1;
+	}
+	c->nranks++;
+	return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rep_cp_rank *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+void cpath_merge_finish(struct rep_cpath *c)
+{
+	if (c->nranks > 1)
+		qsort(c->ranks, c->nranks, sizeof(*c->ranks), cmp_rank);
+}

@@ -1,0 +1,103 @@
+/*
+ * out-json-cp.c - the "critical_path" key of `cpperf report --format=json`
+ * (docs/json.md): length and wall in seconds, the functions on the path
+ * with their share of it next to their share of all samples, the path's
+ * call-path tree (the "callpath" shape, percentages of the path's
+ * samples), the path as runs of segments, and whether it is the reference.
+ * Without critical-path data every list is empty, like "mpi" without MPI.
+ * "zeroing" and "series" are reserved and always empty for now.
+ */
+#include "report.h"
+#include "json.h"
+
+static void put_empty_tree(struct json_w *w, const struct rep_data *d)
+{
+	json_begin_object(w);
+	json_key(w, "function");
+	json_string(w, "<root>");
+	for (int k = 0; k < 2; k++) {
+		json_key(w, k ? "total" : "self");
+		json_begin_object(w);
+		for (uint32_t e = 0; e < d->nevents; e++) {
+			json_key(w, d->events[e].name);
+			json_u64(w, 0);
+		}
+		json_end_object(w);
+	}
+	json_key(w, "self_pct");
+	json_double(w, 0);
+	json_key(w, "total_pct");
+	json_double(w, 0);
+	json_key(w, "children");
+	json_begin_array(w);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void put_fns(struct json_w *w, const struct rep_data *d, const struct cpath_result *r)
+{
+	json_key(w, "functions");
+	json_begin_array(w);
+	for (uint32_t i = 0; r && i < r->nfns; i++) {
+		const struct cpath_fn *fn = &r->fns[i];
+
+		json_begin_object(w);
+		json_key(w, "function");
+		json_string(w, fn->name);
+		json_key(w, "module");
+		json_string(w, rep_module_path(d, fn->module));
+		json_key(w, "cp_time");
+		json_double(w, fn->cp_time);
+		json_key(w, "cp_pct");
+		json_double(w, fn->cp_pct);
+		json_key(w, "cpu_pct");
+		json_double(w, fn->cpu_pct);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void put_path(struct json_w *w, const struct cpath_result *r)
+{
+	json_key(w, "path");
+	json_begin_array(w);
+	for (uint32_t i = 0; r && i < r->nruns; i++) {
+		json_begin_object(w);
+		json_key(w, "rank");
+		json_i64(w, r->runs[i].rank);
+		json_key(w, "from");
+		json_u64(w, r->runs[i].from);
+		json_key(w, "to");
+		json_u64(w, r->runs[i].to);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+int rep_json_cpath(struct json_w *w, const struct rep_data *d,
+		   const struct cpath_result *r, double min_pct)
+{
+	json_key(w, "critical_path");
+	json_begin_object(w);
+	json_key(w, "length");
+	json_double(w, r ? (double)r->length_ns / 1e9 : 0.0);
+	json_key(w, "wall");
+	json_double(w, r ? (double)r->wall_ns / 1e9 : 0.0);
+	put_fns(w, d, r);
+	json_key(w, "callpath");
+	if (!r)
+		put_empty_tree(w, d);
+	else if (rep_json_tree(w, d, &r->cp, min_pct, true) < 0)
+		return -1;
+	json_key(w, "zeroing");
+	json_begin_array(w);
+	json_end_array(w);
+	json_key(w, "series");
+	json_begin_array(w);
+	json_end_array(w);
+	put_path(w, r);
+	json_key(w, "reference");
+	json_bool(w, r && r->reference);
+	json_end_object(w);
+	return 0;
+}

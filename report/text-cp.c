@@ -1,0 +1,80 @@
+/*
+ * text-cp.c - `cpperf report --view=cp`: the critical path as text.
+ *
+ * A header with the path's length next to the wall time and the path as
+ * runs of segments (rank:first-last, earliest first, the first
+ * REP_CP_RUNS of them); then, in the manner of Hollingsworth's critical
+ * path profile, one row per function with its time on the path, its share
+ * of the path and its share of all samples side by side, sorted by time on
+ * the path; then the call-path tree of the samples taken on the path
+ * (text.c's printer).  Per-function numbers use the first event; the tree
+ * shows the event asked for.
+ */
+#include <string.h>
+#include "report.h"
+
+#define REP_CP_RUNS 12		/* runs of the path shown */
+#define REP_CP_MAX_NAME 60	/* widest function column */
+
+static void put_header(FILE *out, const struct rep_data *d, const struct cpath_result *r)
+{
+	rep_text_intro(out, d);
+	fprintf(out, "# critical path (%s): %.6f s, ending on rank %lld; wall %.6f s "
+		"(the path is %.2f%% of it)\n", r->reference ? "reference, recomputed "
+		"from the --cp-trace records" : "online, from the ranks' links",
+		(double)r->length_ns / 1e9, (long long)r->end_rank,
+		(double)r->wall_ns / 1e9, rep_pct(r->length_ns, r->wall_ns));
+	fprintf(out, "# path: %u run%s of segments (rank:first-last, earliest first):",
+		r->nruns, r->nruns == 1 ? "" : "s");
+	for (uint32_t i = 0; i < r->nruns && i < REP_CP_RUNS; i++)
+		fprintf(out, "%s %lld:%llu-%llu", i ? " >" : "", (long long)r->runs[i].rank,
+			(unsigned long long)r->runs[i].from, (unsigned long long)r->runs[i].to);
+	if (r->nruns > REP_CP_RUNS)
+		fprintf(out, " > ... (%u more; --format=json lists them all)",
+			r->nruns - REP_CP_RUNS);
+	fputs("\n#\n", out);
+}
+
+static void put_fns(FILE *out, const struct rep_data *d, const struct cpath_result *r,
+		    double min_pct)
+{
+	size_t w = strlen("function");
+	uint32_t hidden = 0;
+
+	for (uint32_t i = 0; i < r->nfns; i++)
+		w = strlen(r->fns[i].name) > w ? strlen(r->fns[i].name) : w;
+	if (w > REP_CP_MAX_NAME)
+		w = REP_CP_MAX_NAME;
+	fprintf(out, "# functions on the critical path (event %s): time on the path, "
+		"share of the path, share of all samples\n", d->events[0].name);
+	fprintf(out, "#  CP time(s)     CP%%    CPU%%  %-*s  module\n", (int)w, "function");
+	for (uint32_t i = 0; i < r->nfns; i++) {
+		const struct cpath_fn *fn = &r->fns[i];
+
+		if (fn->cp_pct < min_pct) {
+			hidden++;
+			continue;
+		}
+		fprintf(out, "%13.6f %7.2f %7.2f  ", fn->cp_time, fn->cp_pct, fn->cpu_pct);
+		rep_put_clean(out, fn->name, (int)w);
+		fputs("  ", out);
+		rep_put_clean(out, rep_module_name(d, fn->module), 0);
+		fputc('\n', out);
+	}
+	if (r->all == 0)
+		fputs("# no samples on the critical path\n", out);
+	if (hidden)
+		fprintf(out, "# %u function%s below %g%% of the path not shown (--min-pct=0 "
+			"shows all)\n", hidden, hidden == 1 ? "" : "s", min_pct);
+}
+
+int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
+		   uint32_t event, double min_pct)
+{
+	put_header(out, d, r);
+	put_fns(out, d, r, min_pct);
+	fputs("#\n# call paths of the samples on the critical path (event ", out);
+	rep_put_clean(out, d->events[event].name, 0);
+	fputs(", % of the path's samples)\n", out);
+	return rep_text_tree(out, d, &r->cp, event, min_pct);
+}

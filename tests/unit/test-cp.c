@@ -1,0 +1,530 @@
+/*
+ * test-cp.c - unit tests of the critical path (report/critpath.c,
+ * merge-cp.c, text-cp.c, out-json-cp.c).
+ *
+ * Three ranks are built in memory, each with five events (MPI_Init, three
+ * communications, MPI_Finalize), segment lengths, segment samples under
+ * nodes whose ids differ from rank to rank, and the links the online
+ * algorithm would have kept; they are merged with merge_add as exp_load
+ * does.  Worked by hand (lengths in ms):
+ *
+ *   seg_ns   rank 0: 10 20 5 100   rank 1: 30 5 5 10   rank 2: 5 5 5 5
+ *   edges    (0,2) <- (1,1)=30 tie with local 30, (2,1)=5: local wins
+ *            (2,2) <- (1,2)=35 > 10: link
+ *            (0,3) <- (2,3)=40, (1,3)=40 > 35: the first edge wins, link
+ *            (1,3) <- (0,2)=30 < 40
+ *   lengths  rank 0: 140, rank 1: 50, rank 2: 45
+ *   path     rank 1 segments 1-2, rank 2 segment 3, rank 0 segment 4
+ *
+ * Path samples (cycles): compute 3+5 (rank 1) + 6 (rank 2) + 10 (rank 0)
+ * = 24, wait 1 + 2 = 3, main 2: 29 in all.  Every rank's tree has compute
+ * 30, wait 10, main 1 self: 123 samples in all.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "../../report/report.h"
+
+#define ERRLEN 1024
+#define MS 1000000ull
+
+static char *xstrdup(const char *s)
+{
+	char *r = strdup(s);
+
+	if (!r)
+		abort();
+	return r;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+/* Node ids of one rank's tree. */
+struct nodes {
+	uint32_t main, compute, wait;
+};
+
+/* Rank r of 3: one event, frames main, compute, wait (interned and put in
+ * the tree in a rank-dependent order, so node ids differ), self counts
+ * compute 30, wait 10, main 1, and cp_events 5. */
+static struct nodes make_rank(struct profile *p, int64_t r, int64_t size)
+{
+	struct nodes n;
+	uint32_t app, fm, fc, fw;
+
+	profile_init(p);
+	p->host = xstrdup("n");
+	p->pid = 100 + r;
+	p->rank = r;
+	p->size = size;
+	p->nevents = 1;
+	p->events = xcalloc(1, sizeof(*p->events));
+	p->events[0] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 0 };
+	if (cct_init(&p->tree, 1) < 0)
+		abort();
+	app = symtab_module(&p->syms, "/opt/app", "");
+	if (r == 1) {
+		fw = symtab_frame(&p->syms, app, "wait", "w.c", 3);
+		fc = symtab_frame(&p->syms, app, "compute", "c.c", 2);
+		fm = symtab_frame(&p->syms, app, "main", "m.c", 1);
+	} else {
+		fm = symtab_frame(&p->syms, app, "main", "m.c", 1);
+		fc = symtab_frame(&p->syms, app, "compute", "c.c", 2);
+		fw = symtab_frame(&p->syms, app, "wait", "w.c", 3);
+	}
+	n.main = cct_child(&p->tree, CCT_ROOT, fm);
+	if (r == 1) {
+		n.wait = cct_child(&p->tree, n.main, fw);
+		n.compute = cct_child(&p->tree, n.main, fc);
+	} else {
+		n.compute = cct_child(&p->tree, n.main, fc);
+		n.wait = cct_child(&p->tree, n.main, fw);
+	}
+	cct_self(&p->tree, n.compute)[0] = 30;
+	cct_self(&p->tree, n.wait)[0] = 10;
+	cct_self(&p->tree, n.main)[0] = 1;
+	p->samples = 41;
+	p->cp_events = 5;
+	return n;
+}
+
+static void add_seg(struct profile *p, uint64_t seg, uint32_t node, uint64_t count)
+{
+	struct prof_cp_seg *s;
+
+	p->cp_segs = realloc(p->cp_segs, (p->ncp_segs + 1) * sizeof(*p->cp_segs));
+	if (!p->cp_segs)
+		abort();
+	s = &p->cp_segs[p->ncp_segs++];
+	s->seg = seg;
+	s->node = node;
+	s->counts = xcalloc(1, sizeof(uint64_t));
+	s->counts[0] = count;
+}
+
+static void set_links(struct profile *p, const struct prof_cp_link *l, uint32_t n)
+{
+	free(p->cp_links);
+	p->cp_links = xcalloc(n, sizeof(*l));
+	memcpy(p->cp_links, l, n * sizeof(*l));
+	p->ncp_links = n;
+}
+
+/* --cp-trace records: segment lengths (ms) of events 1..4 and edges. */
+static void set_trace(struct profile *p, const uint64_t seg_ms[4],
+		      const struct prof_cp_edge *e, uint32_t n)
+{
+	p->cp_trace = 1;
+	p->ncp_evs = 4;
+	p->cp_evs = xcalloc(4, sizeof(*p->cp_evs));
+	for (uint32_t i = 0; i < 4; i++)
+		p->cp_evs[i] = (struct prof_cp_event){ i + 1, seg_ms[i] * MS, 0, 0 };
+	p->cp_edges = xcalloc(n, sizeof(*e));
+	if (n)
+		memcpy(p->cp_edges, e, n * sizeof(*e));
+	p->ncp_edges = n;
+}
+
+/* The three ranks of the header, with trace records when trace is set;
+ * swap puts the two equal edges of (0,3) in the other order. */
+static void make_job(struct profile p[3], bool trace, bool swap)
+{
+	static const uint64_t seg[3][4] = { { 10, 20, 5, 100 }, { 30, 5, 5, 10 },
+					    { 5, 5, 5, 5 } };
+	struct nodes n;
+
+	n = make_rank(&p[0], 0, 3);
+	p[0].cp_length_ns = 140 * MS;
+	p[0].cp_wall_ns = 200 * MS;
+	add_seg(&p[0], 1, n.compute, 1);
+	add_seg(&p[0], 2, n.compute, 2);
+	add_seg(&p[0], 3, n.wait, 4);
+	add_seg(&p[0], 4, n.compute, 10);
+	add_seg(&p[0], 4, n.main, 2);
+	set_links(&p[0], (struct prof_cp_link[]){ { 3, 2, 3 } }, 1);
+
+	n = make_rank(&p[1], 1, 3);
+	p[1].cp_length_ns = 50 * MS;
+	p[1].cp_wall_ns = 210 * MS;
+	add_seg(&p[1], 1, n.compute, 3);
+	add_seg(&p[1], 1, n.wait, 1);
+	add_seg(&p[1], 2, n.compute, 5);
+	add_seg(&p[1], 3, n.compute, 7);
+	add_seg(&p[1], 4, n.wait, 9);
+
+	n = make_rank(&p[2], 2, 3);
+	p[2].cp_length_ns = 45 * MS;
+	p[2].cp_wall_ns = 190 * MS;
+	add_seg(&p[2], 1, n.compute, 11);
+	add_seg(&p[2], 2, n.wait, 13);
+	add_seg(&p[2], 3, n.compute, 6);
+	add_seg(&p[2], 3, n.wait, 2);
+	add_seg(&p[2], 4, n.compute, 17);
+	set_links(&p[2], (struct prof_cp_link[]){ { 2, 1, 2 } }, 1);
+	if (!trace)
+		return;
+	struct prof_cp_edge e0[] = { { 0, 1, 1 }, { 2, 1, 1 }, { 2, 2, 1 },
+				     { 3, 2, 3 }, { 3, 1, 3 } };
+
+	if (swap) {
+		e0[3] = (struct prof_cp_edge){ 3, 1, 3 };
+		e0[4] = (struct prof_cp_edge){ 3, 2, 3 };
+	}
+	set_trace(&p[0], seg[0], e0, 5);
+	set_trace(&p[1], seg[1], (struct prof_cp_edge[]){ { 3, 0, 2 } }, 1);
+	set_trace(&p[2], seg[2], (struct prof_cp_edge[]){ { 2, 1, 2 } }, 1);
+}
+
+/* Merge n profiles (released afterwards) into d.  Returns 0 or -1. */
+static int merge(struct rep_data *d, struct profile *p, int n, char *err)
+{
+	int rc = merge_init(d);
+
+	for (int i = 0; rc == 0 && i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "rank%d.cpprof", i);
+		rc = merge_add(d, &p[i], name, err, ERRLEN);
+	}
+	for (int i = 0; i < n; i++)
+		profile_release(&p[i]);
+	if (rc == 0)
+		rc = merge_finish(d, err, ERRLEN);
+	return rc;
+}
+
+/* "rank:from-to ..." of r's runs. */
+static const char *runs_str(const struct cpath_result *r)
+{
+	static char buf[512];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < r->nruns && at < sizeof(buf); i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%lld:%llu-%llu",
+				       i ? " " : "", (long long)r->runs[i].rank,
+				       (unsigned long long)r->runs[i].from,
+				       (unsigned long long)r->runs[i].to);
+	return buf;
+}
+
+static const struct cpath_fn *find_cfn(const struct cpath_result *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->nfns; i++)
+		if (!strcmp(r->fns[i].name, name))
+			return &r->fns[i];
+	return NULL;
+}
+
+static void is_near(double got, double want, const char *name)
+{
+	if (!ok(fabs(got - want) < 1e-9 * (fabs(want) > 1 ? fabs(want) : 1), name))
+		printf("#   got %.12g, want %.12g\n", got, want);
+}
+
+/* Length, runs and per-function numbers of the job's path. */
+static void check_job_path(const struct cpath_result *r, const char *what)
+{
+	char name[128];
+	static const struct { const char *fn; uint64_t n; double cpu; } want[] = {
+		{ "compute", 24, 9000.0 / 123 }, { "wait", 3, 3000.0 / 123 },
+		{ "main", 2, 300.0 / 123 },
+	};
+
+	snprintf(name, sizeof(name), "%s: length", what);
+	is_int(r->length_ns, 140 * MS, name);
+	snprintf(name, sizeof(name), "%s: wall is the largest rank's", what);
+	is_int(r->wall_ns, 210 * MS, name);
+	snprintf(name, sizeof(name), "%s: ends on rank 0", what);
+	is_int(r->end_rank, 0, name);
+	snprintf(name, sizeof(name), "%s: runs, earliest first", what);
+	is_str(runs_str(r), "1:1-2 2:3-3 0:4-4", name);
+	snprintf(name, sizeof(name), "%s: all path samples", what);
+	is_int(r->all, 29, name);
+	snprintf(name, sizeof(name), "%s: three functions", what);
+	is_int(r->nfns, 3, name);
+	for (uint32_t i = 0; i < 3 && i < r->nfns; i++) {
+		snprintf(name, sizeof(name), "%s: function %u by CP time", what, i);
+		is_str(r->fns[i].name, want[i].fn, name);
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct cpath_fn *fn = find_cfn(r, want[i].fn);
+
+		snprintf(name, sizeof(name), "%s: %s on the path", what, want[i].fn);
+		if (!ok(fn, name))
+			continue;
+		snprintf(name, sizeof(name), "%s: %s samples", what, want[i].fn);
+		is_int(fn->samples, want[i].n, name);
+		snprintf(name, sizeof(name), "%s: %s cp_time", what, want[i].fn);
+		is_near(fn->cp_time, 0.140 * (double)want[i].n / 29, name);
+		snprintf(name, sizeof(name), "%s: %s cp_pct", what, want[i].fn);
+		is_near(fn->cp_pct, 100.0 * (double)want[i].n / 29, name);
+		snprintf(name, sizeof(name), "%s: %s cpu_pct", what, want[i].fn);
+		is_near(fn->cpu_pct, want[i].cpu, name);
+	}
+}
+
+/* Render d as o asks into a string (static buffer). */
+static const char *render(const struct rep_data *d, struct rep_opts o, int *rc)
+{
+	static char buf[65536];
+	char err[ERRLEN];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	if (!f)
+		abort();
+	*rc = rep_render(d, &o, f, err, sizeof(err));
+	fclose(f);
+	if (*rc != 0)
+		snprintf(buf, sizeof(buf), "%s", err);
+	return buf;
+}
+
+static void test_online(void)
+{
+	struct profile p[3];
+	struct rep_data d;
+	struct cpath_result r;
+	struct cp_tree cp;
+	struct flat f;
+	char err[ERRLEN];
+	int rc;
+
+	make_job(p, false, false);
+	if (!ok(merge(&d, p, 3, err) == 0, "online: merge three ranks")) {
+		printf("#   %s\n", err);
+		return;
+	}
+	is_int(d.cpath.nranks, 3, "online: three ranks kept");
+	is_int(d.cpath.ranks[1].nsegs, 5, "online: rank 1's segments kept");
+	if (cp_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
+	    flat_build(&f, &d, &cp, 0, err, ERRLEN) < 0)
+		abort();
+	if (ok(cpath_build(&r, &d, &f, false, err, ERRLEN) == 0, "online: walk")) {
+		check_job_path(&r, "online");
+		ok(!r.reference, "online: not the reference");
+		is_int(cp_total(&r.cp, CCT_ROOT)[0], 29, "online: tree root total");
+		cpath_release(&r);
+	} else {
+		printf("#   %s\n", err);
+	}
+	ok(cpath_build(&r, &d, &f, true, err, ERRLEN) < 0 &&
+	   !strcmp(err, CPATH_NEED_TRACE), "online only: --reference refused");
+	flat_release(&f);
+	cp_release(&cp);
+
+	const char *out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, 0 }, &rc);
+
+	is_int(rc, 0, "text --view=cp renders");
+	ok(strstr(out, "# path: 3 runs of segments (rank:first-last, earliest first): "
+		  "1:1-2 > 2:3-3 > 0:4-4\n"), "text: the path line");
+	ok(strstr(out, "\n     0.115862   82.76   73.17  compute "), "text: compute's row");
+	ok(strstr(out, "0.140000 s, ending on rank 0; wall 0.210000 s"), "text: length and wall");
+	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1 }, &rc);
+	is_int(rc, 0, "json renders");
+	ok(strstr(out, "\"path\":[{\"rank\":1,\"from\":1,\"to\":2},{\"rank\":2,\"from\":3,"
+		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false}"),
+	   "json: critical_path.path and reference");
+	ok(strstr(out, "\"critical_path\":{\"length\":0.14,\"wall\":0.21,\"functions\":"
+		  "[{\"function\":\"compute\",\"module\":\"/opt/app\",\"cp_time\":0.115862,"
+		  "\"cp_pct\":82.7586,\"cpu_pct\":73.1707}"), "json: length, wall, first function");
+	ok(strstr(out, "\"zeroing\":[],\"series\":[]"), "json: zeroing and series empty");
+	merge_release(&d);
+}
+
+static void test_reference(bool swap)
+{
+	const char *what = swap ? "reference, swapped edges" : "reference";
+	struct profile p[3];
+	struct rep_data d;
+	struct cpath_result r;
+	struct cp_tree cp;
+	struct flat f;
+	char err[ERRLEN], name[128];
+
+	make_job(p, true, swap);
+	if (!ok(merge(&d, p, 3, err) == 0, what)) {
+		printf("#   %s\n", err);
+		return;
+	}
+	if (cp_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
+	    flat_build(&f, &d, &cp, 0, err, ERRLEN) < 0)
+		abort();
+	snprintf(name, sizeof(name), "%s: computed", what);
+	if (ok(cpath_build(&r, &d, &f, true, err, ERRLEN) == 0, name)) {
+		snprintf(name, sizeof(name), "%s: flagged", what);
+		ok(r.reference, name);
+		if (!swap) {
+			check_job_path(&r, what);
+		} else {
+			/* (1,3) first: rank 1 ran segments 1 to 3 on the path. */
+			snprintf(name, sizeof(name), "%s: the first equal edge wins", what);
+			is_str(runs_str(&r), "1:1-3 0:4-4", name);
+			snprintf(name, sizeof(name), "%s: same length", what);
+			is_int(r.length_ns, 140 * MS, name);
+			snprintf(name, sizeof(name), "%s: path samples", what);
+			is_int(r.all, 3 + 1 + 5 + 7 + 10 + 2, name);
+		}
+		cpath_release(&r);
+	} else {
+		printf("#   %s\n", err);
+	}
+	flat_release(&f);
+	cp_release(&cp);
+	if (!swap) {
+		int rc;
+		const char *out = render(&d, (struct rep_opts){ REP_JSON, REP_CP_REFERENCE,
+								NULL, -1 }, &rc);
+
+		ok(rc == 0 && strstr(out, "{\"rank\":0,\"from\":4,\"to\":4}],\"reference\""
+				     ":true}"), "reference: json says so");
+		out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP_REFERENCE, NULL, -1 }, &rc);
+		ok(rc == 0 && strstr(out, "# critical path (reference, recomputed from the "
+				     "--cp-trace records): 0.140000 s"), "reference: text says so");
+	}
+	merge_release(&d);
+}
+
+/* Two ranks of 3 events: rank 0 segments 10, 5; rank 1 10, 1.  At the exit
+ * of (0,1) rank 1's entry of event 1 (10) ties the local 10: local wins. */
+static void test_ties(void)
+{
+	struct profile p[2];
+	struct rep_data d;
+	struct cpath_result r;
+	char err[ERRLEN];
+
+	for (int i = 0; i < 2; i++) {
+		struct nodes n = make_rank(&p[i], i, 2);
+
+		p[i].cp_events = 3;
+		p[i].cp_length_ns = 15;
+		add_seg(&p[i], 1, n.compute, 1);
+	}
+	set_trace(&p[0], (uint64_t[]){ 10, 5, 0, 0 }, (struct prof_cp_edge[]){ { 1, 1, 1 } }, 1);
+	set_trace(&p[1], (uint64_t[]){ 10, 1, 0, 0 }, NULL, 0);
+	p[0].ncp_evs = p[1].ncp_evs = 2;
+	if (!ok(merge(&d, p, 2, err) == 0, "ties: merge")) {
+		printf("#   %s\n", err);
+		return;
+	}
+	if (ok(cpath_walk(&d.cpath, &r, err, ERRLEN) == 0, "ties: online walk")) {
+		is_str(runs_str(&r), "0:1-2", "ties: equal lengths, the lowest rank ends the path");
+		is_int(r.end_rank, 0, "ties: end rank");
+		cpath_release(&r);
+	}
+	if (ok(cpath_reference(&d.cpath, &r, err, ERRLEN) == 0, "ties: reference")) {
+		is_str(runs_str(&r), "0:1-2", "ties: a remote value equal to the local one loses");
+		is_int(r.length_ns, 15 * MS, "ties: reference length 10 + 5");
+		cpath_release(&r);
+	} else {
+		printf("#   %s\n", err);
+	}
+	merge_release(&d);
+}
+
+/* Malformed links: past the sender's events, to a missing rank, a cycle;
+ * and a cycle of dependencies in the trace. */
+static void test_errors(void)
+{
+	struct profile p[3];
+	struct rep_data d;
+	struct cpath_result r;
+	char err[ERRLEN];
+
+	make_job(p, false, false);
+	set_links(&p[0], (struct prof_cp_link[]){ { 3, 2, 5 } }, 1);
+	if (ok(merge(&d, p, 3, err) == 0, "link past the events: merge")) {
+		ok(cpath_walk(&d.cpath, &r, err, ERRLEN) < 0, "link past the events: refused");
+		is_str(err, "critical path: rank 0 event 3 links to event 5 of rank 2, which "
+		       "has events 1 to 4", "link past the events: message");
+		merge_release(&d);
+	}
+
+	make_job(p, false, false);
+	p[2].size = p[1].size = p[0].size = 4;
+	set_links(&p[0], (struct prof_cp_link[]){ { 3, 3, 2 } }, 1);
+	if (ok(merge(&d, p, 3, err) == 0, "link to a missing rank: merge")) {
+		ok(cpath_walk(&d.cpath, &r, err, ERRLEN) < 0, "link to a missing rank: refused");
+		is_str(err, "critical path: rank 0 event 3 links to rank 3, which has no "
+		       "critical-path data in the experiment", "link to a missing rank: message");
+		merge_release(&d);
+	}
+
+	make_job(p, false, false);
+	set_links(&p[0], (struct prof_cp_link[]){ { 3, 1, 4 } }, 1);
+	set_links(&p[1], (struct prof_cp_link[]){ { 3, 0, 4 } }, 1);
+	if (ok(merge(&d, p, 3, err) == 0, "cycle of links: merge")) {
+		ok(cpath_walk(&d.cpath, &r, err, ERRLEN) < 0, "cycle of links: refused");
+		ok(strstr(err, "the links form a cycle"), "cycle of links: message");
+		merge_release(&d);
+	}
+
+	make_job(p, true, false);
+	free(p[1].cp_edges);
+	p[1].cp_edges = xcalloc(1, sizeof(*p[1].cp_edges));
+	p[1].cp_edges[0] = (struct prof_cp_edge){ 1, 0, 3 };	/* waits for (0,3) */
+	p[0].cp_edges[1] = (struct prof_cp_edge){ 2, 1, 2 };	/* waits for (1,2) */
+	if (ok(merge(&d, p, 3, err) == 0, "cycle of dependencies: merge")) {
+		ok(cpath_reference(&d.cpath, &r, err, ERRLEN) < 0, "cycle of dependencies: refused");
+		is_str(err, "critical path (--reference): the dependencies form a cycle: rank 0 "
+		       "event 2 waits for event 2 of rank 1, which never completes",
+		       "cycle of dependencies: message");
+		merge_release(&d);
+	}
+
+	make_job(p, false, false);
+	p[1].cp_segs[0].seg = 5;
+	ok(merge(&d, p, 3, err) < 0 && strstr(err, "rank1.cpprof: critical-path samples of "
+					      "segment 5"), "segment past the events: refused");
+	merge_release(&d);
+}
+
+/* No critical-path data: --view=cp fails, JSON writes it empty. */
+static void test_absent(void)
+{
+	struct profile p;
+	struct rep_data d;
+	char err[ERRLEN];
+	int rc;
+
+	make_rank(&p, 0, 1);
+	p.cp_events = 0;
+	if (merge(&d, &p, 1, err) < 0)
+		abort();
+	d.dir = xstrdup("exp");
+	const char *out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, -1 }, &rc);
+
+	is_int(rc, -1, "no data: --view=cp fails");
+	is_str(out, "exp: no critical-path data in this experiment: it is not an MPI "
+	       "program, or it was recorded with --no-piggyback", "no data: message");
+	out = render(&d, (struct rep_opts){ REP_JSON, REP_CP_REFERENCE, NULL, -1 }, &rc);
+	is_int(rc, -1, "no data: --reference fails");
+	is_str(out, CPATH_NEED_TRACE, "no data: --reference message");
+	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1 }, &rc);
+	is_int(rc, 0, "no data: json renders");
+	ok(strstr(out, "\"critical_path\":{\"length\":0,\"wall\":0,\"functions\":[],"
+		  "\"callpath\":{\"function\":\"<root>\",\"self\":{\"cycles\":0},\"total\":"
+		  "{\"cycles\":0},\"self_pct\":0,\"total_pct\":0,\"children\":[]},\"zeroing\":"
+		  "[],\"series\":[],\"path\":[],\"reference\":false}"), "no data: json empty");
+	merge_release(&d);
+}
+
+int main(void)
+{
+	test_online();
+	test_reference(false);
+	test_reference(true);
+	test_ties();
+	test_errors();
+	test_absent();
+	return tap_done();
+}
