@@ -140,6 +140,12 @@ TEST_BINS := $(UNIT_BIN) build/san/bin/cpperf build/fuzz/profile-fuzz
 check: all $(TEST_BINS)
 	CPPERF_TOP=$(CURDIR) prove --exec '' $(UNIT_BIN) tests/integration/*.t
 
+# The critical path against its offline reference on 200 random MPI
+# schedules (tests/cp-long.sh; several minutes).
+check-cp-long: all build/san/bin/cpperf
+	CPPERF_TOP=$(CURDIR) tests/cp-long.sh
+.PHONY: check-cp-long
+
 demo: all
 	./contrib/demo.sh
 

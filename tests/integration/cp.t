@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# cp.t - the online critical path (DESIGN.md section 6) against the offline
+# reference, and what the CP view shows and refuses.
+#  a. tests/progs/cp-random.c, random but deterministic schedules over 2-6
+#     ranks recorded with --cp-trace: the program checks its own messages;
+#     the online CP length is the reference's within 1 % + 1 us, and the two
+#     paths (runs of segments per rank) are identical.
+#  b. tests/progs/cp-serial.c on 4 ranks (Hollingsworth's NAS IS case):
+#     serial_setup is at least twice as big a share of the critical path as
+#     of the CPU time, and at least 10 % of the path.
+#  c. --view=cp fails with a message naming the critical path on a non-MPI
+#     experiment and on an MPI one recorded with --no-piggyback.
+# CP_RUNS="SEED:RANKS[:STEPS] ..." replaces the runs of part a and skips b
+# and c (tests/cp-long.sh uses it).
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mpi-lib.sh"
+
+# the runs of part a: 12 programs, every rank count from 2 to 6
+RUNS=${CP_RUNS:-"1:2 2:3 3:4 4:5 5:6 6:2 7:3 8:4 9:5 10:6 11:4 12:3:60"}
+
+if ! mpi_tools openmpi && ! mpi_tools mpich; then
+	skip "critical path" "$WHY"
+	done_testing
+	exit
+fi
+mpi_build cp-random cp-random.c
+mpi_build cp-serial cp-serial.c
+
+# (lib.sh's fail() loops over a global l: the test names below are in $name)
+
+# cp_json DIR OUT [ARGS...]: the CP view of DIR as JSON into OUT, its
+# stderr into OUT.err; returns the report's status.
+cp_json() {
+	local dir=$1 out=$2; shift 2
+	"$CPPERF" report "$dir" --view=cp --format=json "$@" > "$out" 2> "$out.err"
+}
+
+# cpv FILE FILTER: one value of .critical_path in FILE, empty when absent
+cpv() { jq -r ".critical_path | $2 // empty" "$1" 2> /dev/null; }
+
+# flag FILE: .critical_path.reference in FILE (true or false), empty when absent
+flag() { jq -r '.critical_path.reference | booleans' "$1" 2> /dev/null; }
+
+# why FILE: the report's first stderr lines, for a diagnostic
+why() { echo "report: $(head -3 "$1.err" | tr '\n' ' ')"; }
+
+# --- a. online vs offline on random schedules
+for run in $RUNS; do
+	IFS=: read -r seed np steps <<< "$run"
+	steps=${steps:-30}
+	name="seed $seed ranks $np steps $steps"
+	d=$WORK/r$seed-$np-$steps
+	rm -rf "$d"
+	mpi_run "$np" "$RECORD" -q --cp-trace -o "$d" "$WORK/cp-random" "$seed" "$steps" > "$d.out" 2> "$d.err"
+	st=$?
+	want="cp-random seed=$seed ranks=$np steps=$steps ok"
+	if [ "$st" = 0 ] && [ "$(cat "$d.out")" = "$want" ]; then
+		ok "$name: program output"
+	else
+		fail "$name: program output" "status $st, stdout '$(head -c 200 "$d.out")'" "want '$want'" \
+			"stderr: $(head -3 "$d.err" | tr '\n' ' ')"
+	fi
+	cp_json "$d" "$d.online"
+	cp_json "$d" "$d.ref" --reference
+	on=$(cpv "$d.online" .length) ref=$(cpv "$d.ref" .length) wall=$(cpv "$d.ref" .wall)
+	isref=$(flag "$d.online"):$(flag "$d.ref")
+	if [ -n "$on" ] && [ -n "$ref" ] && [ -n "$wall" ] && [ "$isref" = false:true ] &&
+		awk -v o="$on" -v r="$ref" -v w="$wall" 'BEGIN { d = o - r; if (d < 0) d = -d
+			exit !(r > 0 && r <= w * 1.01 + 1e-6 && d <= 0.01 * r + 1e-6) }'; then
+		ok "$name: CP length online $on s = reference $ref s +- 1 % (wall $wall s)"
+	else
+		fail "$name: CP length online = reference +- 1 % + 1 us, 0 < reference <= wall" \
+			"online '$on' reference '$ref' wall '$wall' (reference flags online:reference '$isref', want false:true)" \
+			"$(why "$d.online")" "$(why "$d.ref")"
+	fi
+	pon=$(jq -c '.critical_path.path' "$d.online" 2> /dev/null)
+	pref=$(jq -c '.critical_path.path' "$d.ref" 2> /dev/null)
+	runs=$(jq '.critical_path.path | length' "$d.ref" 2> /dev/null)
+	if [ -n "$pref" ] && [ "$pon" = "$pref" ] && [ "${runs:-0}" -ge 1 ] 2> /dev/null; then
+		ok "$name: same path online and offline ($runs runs, ranks $(jq -r '[.critical_path.path[].rank] | join(",")' "$d.ref"))"
+	else
+		fail "$name: same path online and offline (at least one run)" \
+			"online:    $(head -c 300 <<< "$pon")" "reference: $(head -c 300 <<< "$pref")" \
+			"$(why "$d.online")" "$(why "$d.ref")"
+	fi
+done
+if [ -n "$CP_RUNS" ]; then
+	done_testing
+	exit
+fi
+
+# --- b. serial setup: small in CPU time, large on the critical path.  The
+# waiting ranks poll at full speed (no yield), as they would with a core
+# each; with yields on 2 cores serial_setup gets a whole core while 4 ranks
+# share 2 for the parallel part, which inflates its CPU share.
+d=$WORK/serial
+OMPI_MCA_mpi_yield_when_idle=0 mpi_run 4 "$RECORD" -q -o "$d" "$WORK/cp-serial" > "$d.out" 2> "$d.err"
+is "cp-serial: program output" "$?:$(cat "$d.out")" "0:cp-serial ranks=4 ok"
+cp_json "$d" "$d.online"
+f() { cpv "$d.online" "(.functions[] | select(.function == \"serial_setup\") | .$1)"; }
+cp=$(f cp_pct) cpu=$(f cpu_pct) len=$(cpv "$d.online" .length) wall=$(cpv "$d.online" .wall)
+if [ -n "$cp" ] && [ -n "$cpu" ] && awk -v c="$cp" -v u="$cpu" 'BEGIN { exit !(c >= 2 * u) }'; then
+	ok "cp-serial: serial_setup cp_pct $cp >= 2 x cpu_pct $cpu (cp_time $(f cp_time) s)"
+else
+	fail "cp-serial: serial_setup cp_pct >= 2 x cpu_pct" "cp_pct '$cp' cpu_pct '$cpu'" "$(why "$d.online")"
+fi
+atleast "cp-serial: serial_setup cp_pct" "$cp" 10
+# 0.3 s of setup and 4 x 0.3 s of parallel work lie on every path to the end
+if [ -n "$len" ] && [ -n "$wall" ] && awk -v l="$len" -v w="$wall" 'BEGIN { exit !(l >= 1.45 && l <= w * 1.01) }'; then
+	ok "cp-serial: CP length $len s in [1.45 s, wall $wall s]"
+else
+	fail "cp-serial: CP length in [1.45 s, wall]" "length '$len' wall '$wall'" "$(why "$d.online")"
+fi
+
+# --- c. no critical path without MPI or without piggybacks
+# refused NAME DIR: --view=cp on DIR exits non-zero and says why
+refused() {
+	cp_json "$2" "$WORK/refused.json"
+	local st=$? n
+	n=$(grep -ciE 'critical[- ]path' "$WORK/refused.json.err")
+	if [ "$st" != 0 ] && [ "$n" -ge 1 ]; then
+		ok "$1: refused, status $st: $(head -1 "$WORK/refused.json.err")"
+	else
+		fail "$1: --view=cp fails and stderr mentions the critical path" "status $st, stderr: $(head -3 "$WORK/refused.json.err" | tr '\n' ' ')" \
+			"stdout: $(head -c 200 "$WORK/refused.json")"
+	fi
+}
+build recurse recurse.c -O2 -g
+record "$WORK/serial-exp" "$WORK/recurse" 3
+refused "non-MPI experiment" "$WORK/serial-exp"
+d=$WORK/nopb
+mpi_run 4 "$RECORD" -q --no-piggyback -o "$d" "$WORK/cp-random" 3 > "$d.out" 2> "$d.err"
+is "--no-piggyback: program output" "$?:$(cat "$d.out")" "0:cp-random seed=3 ranks=4 steps=30 ok"
+refused "--no-piggyback experiment" "$d"
+done_testing
