@@ -66,7 +66,7 @@ static void *grow(struct growable *g, size_t sz)
 void pmpi_cp_start(uint64_t t_exit, bool trace)
 {
 	pthread_mutex_lock(&cp.lock);
-	cp.on = true;
+	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
 	cp.trace = trace;
 	cp.events = 1;
 	cp.length = 0;
@@ -85,7 +85,8 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	uint64_t seg;
 
 	c->event = 0;
-	if (!cp.on || cp.ended)
+	/* read unlocked by every call: set once, under the lock, at start and end */
+	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&cp.lock);
 	/*
@@ -195,7 +196,7 @@ void pmpi_cp_end(void)
 {
 	pthread_mutex_lock(&cp.lock);
 	if (cp.on && !cp.ended) {
-		cp.ended = true;
+		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
 		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
@@ -301,7 +302,7 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	struct prof_cp_seg *s;
 	uint64_t seg;
 
-	if (!cp.on)
+	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&cp.lock);
 	seg = segment_at(time);
