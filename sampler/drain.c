@@ -68,6 +68,7 @@ static void drain_all(struct rt_state *rt)
 {
 	struct rt_thread *head;
 
+	pthread_mutex_lock(&rt->agg_lock);
 	pthread_mutex_lock(&rt->lock);
 	head = rt->threads;
 	pthread_mutex_unlock(&rt->lock);
@@ -76,6 +77,18 @@ static void drain_all(struct rt_state *rt)
 	retire_exited(rt);
 	if (pmpi_resolve_paths)
 		pmpi_resolve_paths(rt);
+	pthread_mutex_unlock(&rt->agg_lock);
+}
+
+void rt_drain_self(struct rt_state *rt)
+{
+	struct rt_thread *t = rt_thread_self();
+
+	if (!t || atomic_load(&rt->stop))
+		return;
+	pthread_mutex_lock(&rt->agg_lock);
+	drain_thread_ring(rt, t);
+	pthread_mutex_unlock(&rt->agg_lock);
 }
 
 /* What the drain thread polls: the wake fd, then one ring fd per thread,

@@ -127,6 +127,83 @@ static int set_cp_trace(struct rt_options *o, const char *v, char *err, size_t n
 	return set_flag(&o->cp_trace, v, err, n);
 }
 
+static int parse_seconds(const char *v, double min, double max, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (!*v || errno || *end || !(x >= min && x <= max))
+		return -1;
+	*out = x;
+	return 0;
+}
+
+/* A list of 1 to OPT_CP_FNS non-empty function names, no repeats. */
+static int set_cp_functions(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	char copy[sizeof(o->cp_functions)], *save = NULL, *names[OPT_CP_FNS];
+	int k = 0;
+
+	if (strlen(v) >= sizeof(copy)) {
+		snprintf(err, n, "the list is too long");
+		return -1;
+	}
+	strcpy(copy, v);
+	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (k == OPT_CP_FNS) {
+			snprintf(err, n, "more than %d functions", OPT_CP_FNS);
+			return -1;
+		}
+		for (int i = 0; i < k; i++)
+			if (!strcmp(names[i], s)) {
+				snprintf(err, n, "'%s' is listed twice", s);
+				return -1;
+			}
+		names[k++] = s;
+	}
+	if (!k || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, n, "'%s' is not a comma-separated list of function names", v);
+		return -1;
+	}
+	strcpy(o->cp_functions, v);
+	o->cp_auto = 0;
+	return 0;
+}
+
+static int set_cp_auto(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	uint64_t k;
+
+	if (parse_u64(v, 1, OPT_CP_FNS, &k)) {
+		snprintf(err, n, "'%s' is not a number of functions from 1 to %d", v, OPT_CP_FNS);
+		return -1;
+	}
+	o->cp_auto = (uint32_t)k;
+	o->cp_functions[0] = 0;
+	return 0;
+}
+
+static int set_cp_warmup(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_seconds(v, 0, 86400, &o->cp_warmup)) {
+		snprintf(err, n, "'%s' is not a number of seconds from 0 to 86400", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_cp_interval(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_seconds(v, 0, 86400, &o->cp_interval) ||
+	    (o->cp_interval > 0 && o->cp_interval < 0.01)) {
+		snprintf(err, n, "'%s' is not 0 (off) or a number of seconds from 0.01 to 86400", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "perf"))
@@ -162,6 +239,17 @@ const struct opt_desc opt_table[] = {
 	{ 0, "cp-trace", "CPPERF_CP_TRACE", NULL,
 	  "MPI: also log every critical-path event, for `cpperf report --view=cp --reference` "
 	  "(a debugging aid: memory grows with the number of MPI calls)", set_cp_trace, NULL, NULL },
+	{ 0, "cp-functions", "CPPERF_CP_FUNCTIONS", "F1,F2,...",
+	  "MPI: critical-path zeroing for these functions (up to 8): how much shorter the path "
+	  "would be without each", set_cp_functions, "CPPERF_CP_AUTO", NULL },
+	{ 0, "cp-auto", "CPPERF_CP_AUTO", "K",
+	  "MPI: zeroing for the top K functions (1-8) by samples on rank 0 after the warm-up",
+	  set_cp_auto, "CPPERF_CP_FUNCTIONS", NULL },
+	{ 0, "cp-warmup", "CPPERF_CP_WARMUP", "SECONDS",
+	  "MPI: time before --cp-auto chooses (default 1)", set_cp_warmup, NULL, NULL },
+	{ 0, "cp-interval", "CPPERF_CP_INTERVAL", "SECONDS",
+	  "MPI: record the run's critical-path length every SECONDS on rank 0 (0: off)",
+	  set_cp_interval, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -173,6 +261,7 @@ void opt_defaults(struct rt_options *o)
 	o->stack_size = OPT_DEFAULT_STACK;
 	o->backend = BACKEND_PERF;
 	o->piggyback = true;
+	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 }
 
 int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,

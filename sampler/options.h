@@ -20,6 +20,8 @@ enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
 #define OPT_DEFAULT_FREQ 1000
 #define OPT_DEFAULT_STACK 16384
 #define OPT_MAX_STACK 65528	/* the kernel's limit for sample_stack_user */
+#define OPT_CP_FNS 8		/* functions zeroing can follow (PROF_CP_FNS) */
+#define OPT_DEFAULT_CP_WARMUP 1.0
 
 struct rt_options {
 	char events[1024];	/* "" until defaulted */
@@ -33,6 +35,10 @@ struct rt_options {
 	enum opt_backend backend;
 	bool piggyback;		/* MPI piggyback transport (default on) */
 	bool cp_trace;		/* log every critical-path event (validation) */
+	char cp_functions[1024];	/* zeroing: comma-separated names, "" none */
+	uint32_t cp_auto;	/* zeroing: top K functions after the warm-up */
+	double cp_warmup;	/* seconds before --cp-auto chooses */
+	double cp_interval;	/* seconds between intermediate values, 0 off */
 };
 
 struct opt_desc {

@@ -45,6 +45,8 @@ struct rt_state {
 	struct profile prof;	/* filled by the drain thread */
 	struct sym_session *sym;
 	pthread_mutex_t lock;	/* guards threads and retired */
+	pthread_mutex_t agg_lock;	/* held while records are folded into prof
+					 * (drain thread, or a thread draining its own) */
 	struct rt_thread *threads;	/* threads with open events */
 	struct rt_thread *retired;	/* closed; kept for their totals */
 	int wake_fd;		/* eventfd: threads changed or stop */
@@ -67,6 +69,8 @@ void rt_thread_enable(struct rt_thread *t, bool on);
  * that already exist besides the caller; the real pthread_create for
  * threads of our own that must not be profiled. */
 int rt_thread_begin(struct rt_state *rt);
+/* The calling thread's struct, NULL when it is not profiled. */
+struct rt_thread *rt_thread_self(void);
 void rt_threads_open_existing(struct rt_state *rt);
 int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 			   void *(*fn)(void *), void *arg);
@@ -85,6 +89,10 @@ int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t 
 int rt_drain_start(struct rt_state *rt);
 void rt_drain_stop(struct rt_state *rt);
 void rt_drain_wake(struct rt_state *rt);
+/* Fold the calling thread's pending records into the profile now, on the
+ * calling thread (the critical path needs a segment's samples at its
+ * end).  No-op for a thread that is not profiled. */
+void rt_drain_self(struct rt_state *rt);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);

@@ -24,7 +24,8 @@
 /* The process's runtime state.  Written by the thread that starts or ends
  * the runtime (constructor, destructor, exec and fork hooks); the drain
  * thread and new threads only use it between those points. */
-static struct rt_state rt_global = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1 };
+static struct rt_state rt_global = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				     .agg_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1 };
 
 struct rt_state *rt_current(void)
 {
@@ -274,6 +275,7 @@ static void after_fork_child(void)
 	rt->wake_fd = -1;
 	rt->active = false;
 	pthread_mutex_init(&rt->lock, NULL);
+	pthread_mutex_init(&rt->agg_lock, NULL);
 	if (rt->opt.follow_fork)
 		rt_start();
 }

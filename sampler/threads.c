@@ -90,6 +90,12 @@ int rt_thread_begin(struct rt_state *rt)
 	return 0;
 }
 
+struct rt_thread *rt_thread_self(void)
+{
+	pthread_once(&exit_key_once, make_exit_key);
+	return pthread_getspecific(exit_key);
+}
+
 void rt_threads_open_existing(struct rt_state *rt)
 {
 	pid_t self = (pid_t)syscall(SYS_gettid);
