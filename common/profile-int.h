@@ -30,11 +30,13 @@ enum prof_section {
 	PS_MPI_SITE,
 	PS_MPI_PEER,
 	PS_MPI_COLL,
-	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge */
+	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge, */
 	PS_CP_SEG,
 	PS_CP_EV,
-	PS_CP_EDGE,	/* the last section */
-	PS_LAST = PS_CP_EDGE,
+	PS_CP_EDGE,
+	PS_CP_FN,	/* zeroing: cp_fn, */
+	PS_CP_POINT,	/* the length series: cp_point, the last section */
+	PS_LAST = PS_CP_POINT,
 };
 
 enum prof_kind { PK_STR, PK_I64, PK_U64 };
@@ -50,7 +52,7 @@ struct prof_scalar {
 	uint64_t max;
 };
 
-#define PROF_NSCALARS 21
+#define PROF_NSCALARS 23
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -82,10 +84,30 @@ int prof_cp_event_ok(const struct profile *p, uint64_t event);
 int prof_cp_rank_ok(const struct profile *p, int64_t rank);
 int prof_cp_from_ok(uint64_t from);
 
+/* The rules of the zeroing records (docs/format.md "Critical path"),
+ * shared the same way: a cp_fn's net or share length is at most
+ * cp_length_ns; prof_cp_fn_dup returns the index of an earlier cp_fn
+ * record of p with the same name as record i, or i (there are at most
+ * PROF_CP_FNS, so a linear scan); a cp_point may follow prev when neither
+ * its time nor its length is smaller. */
+int prof_cp_fn_ns_ok(const struct profile *p, uint64_t ns);
+uint32_t prof_cp_fn_dup(const struct profile *p, uint32_t i);
+int prof_cp_point_ok(const struct prof_cp_point *prev, const struct prof_cp_point *pt);
+
+/* Check the scalars cp_fn_how and cp_fn_start against cp_events and the
+ * number of cp_fn records, the rules that the reader can only apply once
+ * the whole file is read: how NONE exactly when there is no cp_fn record,
+ * otherwise cp_events > 0; start 0 for NONE and INIT, 1 <= start <
+ * cp_events for ENTRY and MERGE.  Returns NULL, or a description written
+ * into why. */
+const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n);
+
 /* Check p's critical-path records as the reader would (none when
  * cp_events is 0, events in range and in order, cp_ev and cp_edge only
  * with cp_trace, ranks in the job, nodes in the tree, no duplicate
- * (seg, node)).  Returns NULL, or a description written into why. */
+ * (seg, node); cp_fn records as prof_cp_fn_how_check and the rules above
+ * say, at most PROF_CP_FNS of them; cp_point records in order).  Returns
+ * NULL, or a description written into why. */
 const char *prof_cp_check(const struct profile *p, char *why, size_t n);
 
 #endif

@@ -3,7 +3,9 @@
  * "Critical path"): cp_link (where the path came from at an event's exit),
  * cp_seg (samples of one segment under one tree node), and with cp_trace
  * cp_ev (every event's segment length and timestamps) and cp_edge (every
- * dependency of an event's exit).  They follow the MPI records, so the
+ * dependency of an event's exit), then cp_fn (zeroing: one selected
+ * function's net length and share) and cp_point (the run's path length
+ * over time).  They follow the MPI records, so the
  * scalars cp_events and cp_trace, the job size and the whole tree are
  * known when they are read.  Like the MPI records, each is appended to the
  * profile before it is checked, so a failure leaves nothing that
@@ -151,4 +153,85 @@ int rec_cp_edge(struct parser *ps, struct cursor *c)
 	memset(e, 0, sizeof(*e));
 	p->ncp_edges++;
 	return pr_cp_dep(ps, c, "cp_edge", &e->event, &e->rank, &e->from);
+}
+
+/* A cp_fn record may appear: cp_fn_how was read and is not NONE, and
+ * cp_length_ns, which bounds its lengths, was read. */
+static int pr_cp_fn_allowed(struct parser *ps)
+{
+	if (!pr_scalar_seen(ps, "cp_fn_how"))
+		return pr_err(ps, "cp_fn record without a 'cp_fn_how' record before it");
+	if (ps->p->cp_fn_how == PROF_CP_FN_NONE)
+		return pr_err(ps, "cp_fn record but cp_fn_how is 0 (none)");
+	if (!pr_scalar_seen(ps, "cp_length_ns"))
+		return pr_err(ps, "cp_fn record without a 'cp_length_ns' record before it");
+	return 0;
+}
+
+/* cp_fn INDEX NAME NET_NS SHARE_NS */
+int rec_cp_fn(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_fns, j;
+	struct prof_cp_fn *f;
+
+	if (pr_cp_allowed(ps, "cp_fn", 0) || pr_cp_fn_allowed(ps))
+		return -1;
+	if (i == PROF_CP_FNS)
+		return pr_err(ps, "more than %d cp_fn records", PROF_CP_FNS);
+	if (pr_seq(ps, c, "cp_fn", i) ||
+	    pr_grow(ps, (void **)&p->cp_fns, i, &ps->cp_fns_alloc, sizeof(*f)))
+		return -1;
+	f = &p->cp_fns[i];
+	memset(f, 0, sizeof(*f));
+	p->ncp_fns++;
+	if (pr_str(ps, c, "cp_fn name", &f->name) || pr_u64(ps, c, "net_ns", &f->net_ns) ||
+	    pr_u64(ps, c, "share_ns", &f->share_ns) || pr_done(ps, c))
+		return -1;
+	if (!prof_cp_fn_ns_ok(p, f->net_ns))
+		return pr_err(ps, "cp_fn net_ns %" PRIu64 " exceeds cp_length_ns %" PRIu64,
+			      f->net_ns, p->cp_length_ns);
+	if (!prof_cp_fn_ns_ok(p, f->share_ns))
+		return pr_err(ps, "cp_fn share_ns %" PRIu64 " exceeds cp_length_ns %" PRIu64,
+			      f->share_ns, p->cp_length_ns);
+	j = prof_cp_fn_dup(p, i);
+	if (j != i)
+		return pr_err(ps, "duplicate of cp_fn %" PRIu32 " (same name)", j);
+	return 0;
+}
+
+/* cp_point T_NS LENGTH_NS */
+int rec_cp_point(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_points;
+	struct prof_cp_point *pt;
+
+	if (pr_cp_allowed(ps, "cp_point", 0) ||
+	    pr_grow(ps, (void **)&p->cp_points, i, &ps->cp_points_alloc, sizeof(*pt)))
+		return -1;
+	pt = &p->cp_points[i];
+	memset(pt, 0, sizeof(*pt));
+	p->ncp_points++;
+	if (pr_u64(ps, c, "t_ns", &pt->t_ns) || pr_u64(ps, c, "length_ns", &pt->length_ns) ||
+	    pr_done(ps, c))
+		return -1;
+	if (i && pt->t_ns < pt[-1].t_ns)
+		return pr_err(ps, "cp_point t_ns %" PRIu64 " before the previous cp_point's %"
+			      PRIu64 " (times do not decrease)", pt->t_ns, pt[-1].t_ns);
+	if (i && !prof_cp_point_ok(&pt[-1], pt))
+		return pr_err(ps, "cp_point length_ns %" PRIu64 " below the previous "
+			      "cp_point's %" PRIu64 " (lengths do not decrease)",
+			      pt->length_ns, pt[-1].length_ns);
+	return 0;
+}
+
+/* See profile-read-int.h.  All scalars are known to be present. */
+int pr_cp_finish(struct parser *ps)
+{
+	char why[200];
+
+	if (prof_cp_fn_how_check(ps->p, why, sizeof(why)))
+		return pr_err(ps, "%s", why);
+	return 0;
 }

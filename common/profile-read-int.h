@@ -25,6 +25,7 @@ struct parser {
 	struct idset sites, peers, colls;	/* the MPI records so far */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far */
+	uint32_t cp_fns_alloc, cp_points_alloc;
 	char *err;
 	size_t errlen;
 };
@@ -71,5 +72,10 @@ int rec_cp_link(struct parser *ps, struct cursor *c);
 int rec_cp_seg(struct parser *ps, struct cursor *c);
 int rec_cp_ev(struct parser *ps, struct cursor *c);
 int rec_cp_edge(struct parser *ps, struct cursor *c);
+int rec_cp_fn(struct parser *ps, struct cursor *c);
+int rec_cp_point(struct parser *ps, struct cursor *c);
+/* After the last record: the rules of cp_fn_how and cp_fn_start, which
+ * depend on the number of cp_fn records. */
+int pr_cp_finish(struct parser *ps);
 
 #endif

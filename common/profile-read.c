@@ -383,12 +383,14 @@ static const struct {
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
 	{ "cp_ev", PS_CP_EV, rec_cp_ev },
 	{ "cp_edge", PS_CP_EDGE, rec_cp_edge },
+	{ "cp_fn", PS_CP_FN, rec_cp_fn },
+	{ "cp_point", PS_CP_POINT, rec_cp_point },
 };
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
-	"cp_link", "cp_seg", "cp_ev", "cp_edge",
+	"cp_link", "cp_seg", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 };
 
 /* Enter section s, which must not come before the current one.  Leaving
@@ -444,7 +446,7 @@ static int pr_finish(struct parser *ps)
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
 		return pr_err(ps, "no 'root' record before the trailer");
-	return 0;
+	return pr_cp_finish(ps);
 }
 
 /* Check the first line.  Returns its length with newline, or 0 on error. */

@@ -213,7 +213,7 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 }
 
 /* The critical-path records: cp_link, cp_seg (in w->segs's order), cp_ev,
- * cp_edge, in that order. */
+ * cp_edge, cp_fn, cp_point, in that order. */
 static void pw_cp(struct pw *w, const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->ncp_links; i++)
@@ -233,6 +233,17 @@ static void pw_cp(struct pw *w, const struct profile *p)
 	for (uint32_t i = 0; i < p->ncp_edges; i++)
 		pw_fmt(w, "cp_edge %" PRIu64 " %" PRId64 " %" PRIu64 "\n", p->cp_edges[i].event,
 		       p->cp_edges[i].rank, p->cp_edges[i].from);
+	for (uint32_t i = 0; i < p->ncp_fns; i++) {
+		const struct prof_cp_fn *f = &p->cp_fns[i];
+		const uint64_t v[] = { f->net_ns, f->share_ns };
+
+		pw_fmt(w, "cp_fn %" PRIu32, i);
+		pw_str(w, f->name);
+		pw_counts(w, v, 2);
+	}
+	for (uint32_t i = 0; i < p->ncp_points; i++)
+		pw_fmt(w, "cp_point %" PRIu64 " %" PRIu64 "\n", p->cp_points[i].t_ns,
+		       p->cp_points[i].length_ns);
 }
 
 /* qsort order of cp_seg records: by segment, then node. */

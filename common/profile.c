@@ -1,7 +1,7 @@
 /*
  * profile.c - life cycle of a struct profile (init, release), the table
- * of scalar records and the rules of the critical-path records, which the
- * writer and the reader share.  Writing is in profile-write.c, reading and
+ * of scalar records and the rules of the critical-path records (zeroing
+ * and the length series included), which the writer and the reader share.  Writing is in profile-write.c, reading and
  * validation in profile-read.c and profile-read-cp.c.
  */
 #include <inttypes.h>
@@ -37,6 +37,8 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("cp_length_ns", PS_COUNTER, PK_U64, cp_length_ns),
 	SCALAR("cp_wall_ns", PS_COUNTER, PK_U64, cp_wall_ns),
 	SCALAR_MAX("cp_trace", PS_COUNTER, PK_U64, cp_trace, 1),
+	SCALAR_MAX("cp_fn_how", PS_COUNTER, PK_U64, cp_fn_how, PROF_CP_FN_MERGE),
+	SCALAR("cp_fn_start", PS_COUNTER, PK_U64, cp_fn_start),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -81,6 +83,10 @@ void profile_release(struct profile *p)
 	free(p->cp_segs);
 	free(p->cp_evs);
 	free(p->cp_edges);
+	for (uint32_t i = 0; i < p->ncp_fns; i++)
+		free(p->cp_fns[i].name);
+	free(p->cp_fns);
+	free(p->cp_points);
 	profile_init(p);
 }
 
@@ -118,6 +124,94 @@ int prof_cp_from_ok(uint64_t from)
 	return from >= 1;
 }
 
+/* See profile-int.h. */
+int prof_cp_fn_ns_ok(const struct profile *p, uint64_t ns)
+{
+	return ns <= p->cp_length_ns;
+}
+
+static const char *nz(const char *s)
+{
+	return s ? s : "";
+}
+
+/* See profile-int.h.  At most PROF_CP_FNS records, so a linear scan. */
+uint32_t prof_cp_fn_dup(const struct profile *p, uint32_t i)
+{
+	for (uint32_t j = 0; j < i; j++)
+		if (!strcmp(nz(p->cp_fns[j].name), nz(p->cp_fns[i].name)))
+			return j;
+	return i;
+}
+
+/* See profile-int.h. */
+int prof_cp_point_ok(const struct prof_cp_point *prev, const struct prof_cp_point *pt)
+{
+	return pt->t_ns >= prev->t_ns && pt->length_ns >= prev->length_ns;
+}
+
+static const char *const cp_how_names[] = { "none", "init", "entry", "merge" };
+
+/* See profile-int.h. */
+const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n)
+{
+	uint64_t how = p->cp_fn_how, start = p->cp_fn_start;
+	const char *name = how <= PROF_CP_FN_MERGE ? cp_how_names[how] : "?";
+
+	if (how == PROF_CP_FN_NONE && p->ncp_fns)
+		snprintf(why, n, "cp_fn records but cp_fn_how is 0 (none)");
+	else if (how != PROF_CP_FN_NONE && !p->cp_events)
+		snprintf(why, n, "cp_fn_how %" PRIu64 " (%s) but cp_events is 0", how, name);
+	else if (how != PROF_CP_FN_NONE && !p->ncp_fns)
+		snprintf(why, n, "cp_fn_how %" PRIu64 " (%s) but no cp_fn record", how, name);
+	else if ((how == PROF_CP_FN_NONE || how == PROF_CP_FN_INIT) && start)
+		snprintf(why, n, "cp_fn_start %" PRIu64 " but cp_fn_how is %" PRIu64
+			 " (%s): must be 0", start, how, name);
+	else if ((how == PROF_CP_FN_ENTRY || how == PROF_CP_FN_MERGE) &&
+		 !prof_cp_event_ok(p, start))
+		snprintf(why, n, "cp_fn_start %" PRIu64 " out of range for cp_fn_how %" PRIu64
+			 " (%s) (must be 1 to %" PRIu64 ")", start, how, name, p->cp_events - 1);
+	else
+		return NULL;
+	return why;
+}
+
+/* The cp_fn and cp_point records of p (see prof_cp_check). */
+static const char *cp_fn_check(const struct profile *p, char *why, size_t n)
+{
+	if (p->ncp_fns > PROF_CP_FNS) {
+		snprintf(why, n, "%" PRIu32 " cp_fn records, more than %d", p->ncp_fns,
+			 PROF_CP_FNS);
+		return why;
+	}
+	if (prof_cp_fn_how_check(p, why, n))
+		return why;
+	for (uint32_t i = 0; i < p->ncp_fns; i++) {
+		const struct prof_cp_fn *f = &p->cp_fns[i];
+		uint32_t j = prof_cp_fn_dup(p, i);
+
+		if (!prof_cp_fn_ns_ok(p, f->net_ns))
+			snprintf(why, n, "cp_fn %" PRIu32 ": net_ns %" PRIu64 " exceeds cp_length_ns %"
+				 PRIu64, i, f->net_ns, p->cp_length_ns);
+		else if (!prof_cp_fn_ns_ok(p, f->share_ns))
+			snprintf(why, n, "cp_fn %" PRIu32 ": share_ns %" PRIu64 " exceeds cp_length_ns %"
+				 PRIu64, i, f->share_ns, p->cp_length_ns);
+		else if (j != i)
+			snprintf(why, n, "cp_fn %" PRIu32 " duplicates cp_fn %" PRIu32 " (same name)",
+				 i, j);
+		else
+			continue;
+		return why;
+	}
+	for (uint32_t i = 1; i < p->ncp_points; i++)
+		if (!prof_cp_point_ok(&p->cp_points[i - 1], &p->cp_points[i])) {
+			snprintf(why, n, "cp_point %" PRIu32 ": time or length below cp_point %"
+				 PRIu32 "'s", i, i - 1);
+			return why;
+		}
+	return NULL;
+}
+
 /* Check one (event, rank, from) dependency of table what, entry i. */
 static const char *cp_dep_check(const struct profile *p, const char *what, uint32_t i,
 				uint64_t event, int64_t rank, uint64_t from,
@@ -147,7 +241,8 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 		snprintf(why, n, "cp_trace %" PRIu64 " is not 0 or 1", p->cp_trace);
 		return why;
 	}
-	if (!p->cp_events && (p->ncp_links || p->ncp_segs || p->ncp_evs || p->ncp_edges)) {
+	if (!p->cp_events && (p->ncp_links || p->ncp_segs || p->ncp_evs || p->ncp_edges ||
+			      p->ncp_fns || p->ncp_points)) {
 		snprintf(why, n, "critical-path records but cp_events is 0");
 		return why;
 	}
@@ -187,6 +282,8 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 		if (cp_dep_check(p, "cp_edge", i, e->event, e->rank, e->from, why, n))
 			return why;
 	}
+	if (cp_fn_check(p, why, n))
+		return why;
 	for (uint32_t i = 0; i < p->ncp_segs && !bad; i++) {
 		const struct prof_cp_seg *g = &p->cp_segs[i];
 		uint32_t j;

@@ -95,6 +95,32 @@ struct prof_cp_edge {		/* --cp-trace: every dependency of an event's exit */
 	uint64_t from;		/* sender's event */
 };
 
+/*
+ * Critical-path zeroing (--cp-functions, --cp-auto; docs/critical-path.md
+ * "Zeroing"): for each selected function f the rank keeps a net length
+ * N_f, its longest path with f's time removed, and a share S_f, f's time
+ * along the path that L follows.
+ */
+#define PROF_CP_FNS 8
+
+enum prof_cp_how {		/* how a rank started zeroing */
+	PROF_CP_FN_NONE,	/* never: no function selected or none reached it */
+	PROF_CP_FN_INIT,	/* at the exit of event 0 (--cp-functions) */
+	PROF_CP_FN_ENTRY,	/* at the entry of event cp_fn_start (--cp-auto's decider) */
+	PROF_CP_FN_MERGE,	/* at the exit of cp_fn_start, by a piggyback that had started */
+};
+
+struct prof_cp_fn {
+	char *name;		/* function name, as in frame records */
+	uint64_t net_ns;	/* N_f at the entry of the rank's last event */
+	uint64_t share_ns;	/* S_f at the entry of the rank's last event */
+};
+
+struct prof_cp_point {		/* --cp-interval: the run's path length so far */
+	uint64_t t_ns;		/* since the exit of event 0 on the monitor rank */
+	uint64_t length_ns;
+};
+
 struct profile {
 	char **argv;		/* command line of the profiled image */
 	uint32_t argc;
@@ -147,6 +173,12 @@ struct profile {
 	uint32_t ncp_evs;
 	struct prof_cp_edge *cp_edges;	/* --cp-trace */
 	uint32_t ncp_edges;
+	uint64_t cp_fn_how;	/* enum prof_cp_how */
+	uint64_t cp_fn_start;	/* event of PROF_CP_FN_ENTRY/MERGE, else 0 */
+	struct prof_cp_fn *cp_fns;	/* selection order; empty when how is NONE */
+	uint32_t ncp_fns;
+	struct prof_cp_point *cp_points;	/* monitor rank (0) only */
+	uint32_t ncp_points;
 };
 
 /* Initialise to an empty profile (no events, empty tables). */

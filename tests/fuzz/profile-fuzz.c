@@ -62,6 +62,37 @@ static void check_cp(const struct profile *p)
 			abort();
 }
 
+/* The zeroing and length-series records: how NONE exactly when there is
+ * no cp_fn, otherwise a critical path; the start event as how says; at
+ * most PROF_CP_FNS functions, named, distinct, with net and share lengths
+ * at most cp_length_ns; points only with a critical path, neither time
+ * nor length decreasing. */
+static void check_cp_fn(const struct profile *p)
+{
+	uint64_t n = p->cp_events, how = p->cp_fn_how, start = p->cp_fn_start;
+
+	if (how > PROF_CP_FN_MERGE || (how == PROF_CP_FN_NONE) != (p->ncp_fns == 0) ||
+	    (how != PROF_CP_FN_NONE && !n) || p->ncp_fns > PROF_CP_FNS ||
+	    (!n && p->ncp_points))
+		abort();
+	if ((how == PROF_CP_FN_NONE || how == PROF_CP_FN_INIT) ? start != 0
+							       : start < 1 || start >= n)
+		abort();
+	for (uint32_t i = 0; i < p->ncp_fns; i++) {
+		const struct prof_cp_fn *f = &p->cp_fns[i];
+
+		if (!f->name || f->net_ns > p->cp_length_ns || f->share_ns > p->cp_length_ns)
+			abort();
+		for (uint32_t j = 0; j < i; j++)
+			if (!strcmp(p->cp_fns[j].name, f->name))
+				abort();
+	}
+	for (uint32_t i = 1; i < p->ncp_points; i++)
+		if (p->cp_points[i].t_ns < p->cp_points[i - 1].t_ns ||
+		    p->cp_points[i].length_ns < p->cp_points[i - 1].length_ns)
+			abort();
+}
+
 /* Abort when an accepted profile breaks an invariant the readers rely on. */
 static void check_profile(const struct profile *p)
 {
@@ -83,6 +114,7 @@ static void check_profile(const struct profile *p)
 		abort();
 	check_mpi(p);
 	check_cp(p);
+	check_cp_fn(p);
 }
 
 static void parse_once(const uint8_t *data, size_t size, unsigned flags)

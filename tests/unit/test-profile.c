@@ -1,6 +1,7 @@
 /*
  * test-profile.c - unit tests for the profile format (common/profile*.c):
- * round trips of rich and empty profiles (critical-path records included),
+ * round trips of rich and empty profiles (critical-path records, zeroing
+ * and the length series included),
  * rejection of every truncation and
  * every single-byte corruption of a valid file, rejection of malformed
  * records one by one, and atomic writing under failure (missing directory,
@@ -103,6 +104,35 @@ static void rich_mpi(struct profile *p, const uint32_t *fr)
 							  i + 1, 8 * i, 300 + i };
 }
 
+/* Zeroing and length-series records of the rich profile: started by a
+ * merge at the last event it may name, names that need encoding (empty,
+ * "-", a hash as the runtime writes it), lengths at 0 and at cp_length_ns,
+ * points that repeat a time or a length. */
+static void rich_cp_fns(struct profile *p)
+{
+	static const char *const names[] = {
+		"solve", "", "-", "caf\xc3\xa9 %", "#cbf29ce484222325",
+	};
+	static const uint64_t ns[][2] = {
+		{ 5000000000, 0 }, { 0, 5000000000 }, { 1, 2 }, { 4000000000, 1000000000 },
+		{ 5000000000, 5000000000 },
+	};
+	static const struct prof_cp_point points[] = {
+		{ 0, 0 }, { 0, 0 }, { 10, 0 }, { 10, 5 }, { 1000000, 5 },
+		{ UINT64_MAX, UINT64_MAX },
+	};
+
+	p->cp_fn_how = PROF_CP_FN_MERGE;
+	p->cp_fn_start = 999;
+	p->ncp_fns = 5;
+	p->cp_fns = calloc(5, sizeof(*p->cp_fns));
+	for (uint32_t i = 0; i < 5; i++)
+		p->cp_fns[i] = (struct prof_cp_fn){ xstrdup(names[i]), ns[i][0], ns[i][1] };
+	p->ncp_points = 6;
+	p->cp_points = malloc(sizeof(points));
+	memcpy(p->cp_points, points, sizeof(points));
+}
+
 /* Critical-path records of the rich profile: values at the edges of their
  * ranges, cp_seg records out of order (the writer sorts them), several
  * edges for one event. */
@@ -143,6 +173,7 @@ static void rich_cp(struct profile *p)
 		p->cp_segs[i].counts = calloc(3, sizeof(uint64_t));
 		memcpy(p->cp_segs[i].counts, &segs[i][2], 3 * sizeof(uint64_t));
 	}
+	rich_cp_fns(p);
 }
 
 /* A profile using every feature; depth sets the length of one chain. */
@@ -206,11 +237,23 @@ static const char *cp_diff(const struct profile *a, const struct profile *b, cha
 			   size_t n)
 {
 	if (a->cp_events != b->cp_events || a->cp_length_ns != b->cp_length_ns ||
-	    a->cp_wall_ns != b->cp_wall_ns || a->cp_trace != b->cp_trace)
+	    a->cp_wall_ns != b->cp_wall_ns || a->cp_trace != b->cp_trace ||
+	    a->cp_fn_how != b->cp_fn_how || a->cp_fn_start != b->cp_fn_start)
 		return "cp scalars";
 	if (a->ncp_links != b->ncp_links || a->ncp_segs != b->ncp_segs ||
-	    a->ncp_evs != b->ncp_evs || a->ncp_edges != b->ncp_edges)
+	    a->ncp_evs != b->ncp_evs || a->ncp_edges != b->ncp_edges ||
+	    a->ncp_fns != b->ncp_fns || a->ncp_points != b->ncp_points)
 		return "number of cp records";
+	for (uint32_t i = 0; i < a->ncp_fns; i++)
+		if (strcmp(nz(a->cp_fns[i].name), b->cp_fns[i].name) ||
+		    a->cp_fns[i].net_ns != b->cp_fns[i].net_ns ||
+		    a->cp_fns[i].share_ns != b->cp_fns[i].share_ns) {
+			snprintf(why, n, "cp_fn %u", i);
+			return why;
+		}
+	if (a->ncp_points && memcmp(a->cp_points, b->cp_points,
+				    a->ncp_points * sizeof(*a->cp_points)))
+		return "cp_point records";
 	if (a->ncp_links && memcmp(a->cp_links, b->cp_links, a->ncp_links * sizeof(*a->cp_links)))
 		return "cp_link records";
 	if (a->ncp_evs && memcmp(a->cp_evs, b->cp_evs, a->ncp_evs * sizeof(*a->cp_evs)))
@@ -429,8 +472,8 @@ static void test_round_trip(const char *dir)
 	ok(buf && strstr(buf, "\nmpi_peer 9223372036854775806 18446744073709551615 1\n"
 			 "mpi_coll MPI_Allreduce 4 1 0 300\n"), "mpi_peer and mpi_coll records");
 	ok(buf && strstr(buf, "\ncpu_ns 987654321\ncp_events 1000\ncp_length_ns 5000000000\n"
-			 "cp_wall_ns 6000000000\ncp_trace 1\nmodule 0 "),
-	   "critical-path scalars after cpu_ns");
+			 "cp_wall_ns 6000000000\ncp_trace 1\ncp_fn_how 3\ncp_fn_start 999\n"
+			 "module 0 "), "critical-path scalars after cpu_ns");
 	ok(buf && strstr(buf, "\nmpi_coll MPI%20Bcast%25 4 3 16 302\n"
 			 "cp_link 2 0 1\ncp_link 5 9223372036854775806 18446744073709551615\n"
 			 "cp_link 999 4 17\ncp_seg 1 0 1 0 0\ncp_seg 1 3 0 2 0\ncp_seg 2 1 1 1 1\n"
@@ -438,11 +481,20 @@ static void test_round_trip(const char *dir)
 	ok(buf && strstr(buf, " 18446744073709551615 0 5\ncp_ev 1 100 10 20\ncp_ev 2 0 30 30\n"
 			 "cp_ev 999 18446744073709551615 0 18446744073709551615\n"
 			 "cp_edge 5 0 1\ncp_edge 2 1 3\n"
-			 "cp_edge 5 9223372036854775806 18446744073709551615\nend "),
-	   "cp_ev and cp_edge records last, in the profile's order");
+			 "cp_edge 5 9223372036854775806 18446744073709551615\ncp_fn "),
+	   "cp_ev and cp_edge records, in the profile's order");
+	ok(buf && strstr(buf, "\ncp_edge 5 9223372036854775806 18446744073709551615\n"
+			 "cp_fn 0 solve 5000000000 0\ncp_fn 1 - 0 5000000000\ncp_fn 2 %2D 1 2\n"
+			 "cp_fn 3 caf%C3%A9%20%25 4000000000 1000000000\n"
+			 "cp_fn 4 #cbf29ce484222325 5000000000 5000000000\n"
+			 "cp_point 0 0\ncp_point 0 0\ncp_point 10 0\ncp_point 10 5\n"
+			 "cp_point 1000000 5\ncp_point 18446744073709551615 18446744073709551615\n"
+			 "end "), "cp_fn records (index, encoded name), then cp_point records, last");
 	free(buf);
 	profile_release(&b);
-	is_int(b.nevents + b.argc + b.tree.nnodes, 0, "release empties the profile");
+	is_int(b.nevents + b.argc + b.tree.nnodes + b.ncp_fns + b.ncp_points, 0,
+	       "release empties the profile");
+	ok(!b.cp_fns && !b.cp_points && !b.cp_fn_how, "release clears the zeroing data");
 	profile_release(&a);
 	empty_dir(dir);
 }
@@ -468,11 +520,13 @@ static void test_empty(const char *dir)
 	   b.nmpi_sites + b.nmpi_peers + b.nmpi_colls == 0, "no MPI data");
 	ok(buf && strstr(buf, "\nmpi_library -\n") && strstr(buf, "\ncpu_ns 0\n"),
 	   "MPI scalars written for a non-MPI profile");
-	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n") &&
-	   !strstr(buf, "\ncp_link") && !strstr(buf, "\ncp_seg"),
+	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n"
+			 "cp_fn_how 0\ncp_fn_start 0\n") &&
+	   !strstr(buf, "\ncp_link") && !strstr(buf, "\ncp_seg") && !strstr(buf, "\ncp_fn ") &&
+	   !strstr(buf, "\ncp_point"),
 	   "critical-path scalars written, no critical-path records");
-	ok(b.cp_events + b.ncp_links + b.ncp_segs + b.ncp_evs + b.ncp_edges == 0,
-	   "no critical-path data");
+	ok(b.cp_events + b.ncp_links + b.ncp_segs + b.ncp_evs + b.ncp_edges + b.cp_fn_how +
+	   b.cp_fn_start + b.ncp_fns + b.ncp_points == 0, "no critical-path data");
 	profile_release(&b);
 	free(buf);
 	empty_dir(dir);
@@ -489,7 +543,8 @@ static void test_truncations(const char *dir)
 	rich_profile(&a, 20);
 	buf = serialise(&a, dir, &len);
 	profile_release(&a);
-	ok(buf && len > 1000 && strstr(buf, "\nmpi_coll ") && strstr(buf, "\ncp_edge "),
+	ok(buf && len > 1000 && strstr(buf, "\nmpi_coll ") && strstr(buf, "\ncp_edge ") &&
+	   strstr(buf, "\ncp_fn ") && strstr(buf, "\ncp_point "),
 	   "rich profile serialised, MPI and critical-path records last");
 	for (size_t n = 0; buf && n < len; n++) {
 		char *copy = malloc(n ? n : 1);	/* exact size: ASan sees overreads */
@@ -544,11 +599,19 @@ static void test_corruptions(const char *dir)
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
 #define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
-#define C C0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n"
-/* Counters with a critical path of events events, traced or not. */
-#define CP(events, trace) C0 "cp_events " events "\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace " trace "\n"
+#define FN0 "cp_fn_how 0\ncp_fn_start 0\n"
+#define C C0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
+/* Counters with a critical path of events events and length 7, traced or
+ * not, zeroing started as how says at event start. */
+#define CPZ(events, trace, how, start) C0 "cp_events " events "\ncp_length_ns 7\n" \
+	"cp_wall_ns 9\ncp_trace " trace "\ncp_fn_how " how "\ncp_fn_start " start "\n"
+#define CP(events, trace) CPZ(events, trace, "0", "0")
 /* A 4-rank job with a critical path of 10 events (the tree has nodes 0-2). */
 #define CPH(trace) HD("4") E CP("10", trace) S T
+/* The same, untraced, with zeroing started as how says at event start. */
+#define CPF(how, start) HD("4") E CPZ("10", "0", how, start) S T
+/* A cp_fn record: index, name, net and share length. */
+#define FN(i, name, net, share) "cp_fn " i " " name " " net " " share "\n"
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
 #define Z4 " 0 0 0 0"
@@ -583,7 +646,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 32: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 34: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -666,7 +729,7 @@ static const struct {
 	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
 	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
 	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
-	  "line 32: cp_link event 3 not after the previous cp_link's 3" },
+	  "line 34: cp_link event 3 not after the previous cp_link's 3" },
 	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
 	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
 	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
@@ -679,7 +742,7 @@ static const struct {
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
-	  "line 33: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	  "line 35: duplicate of cp_seg 0 (same segment 2 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -703,6 +766,68 @@ static const struct {
 	{ CPH("1") "cp_edge 1 0 1\ncp_ev 1 0 0 0\n", "'cp_ev' record after cp_edge records" },
 	{ CPH("1") "cp_link 1 0 1\nmpi_coll f 1 1 1 1\n", "'mpi_coll' record after cp_link" },
 	{ CPH("1") "cp_link 1 0 1\nnode 3 0 1 1\n", "'node' record after cp_link" },
+	/* zeroing and the length series: accepted files */
+	{ CPF("3", "9") "cp_link 1 3 1\ncp_seg 9 2 5\n" FN("0", "f", "7", "0")
+	  FN("1", "-", "0", "7") FN("2", "%2D", "3", "4") FN("3", "g", "0", "0")
+	  FN("4", "h", "1", "1") FN("5", "i", "1", "1") FN("6", "#0123456789abcdef", "1", "1")
+	  FN("7", "%25", "7", "7") "cp_point 0 0\ncp_point 0 0\ncp_point 5 0\ncp_point 5 9\n"
+	  "cp_point 18446744073709551615 18446744073709551615\n", NULL },
+	{ CPF("1", "0") FN("0", "f", "7", "7"), NULL },
+	{ CPF("2", "1") FN("0", "f", "0", "0"), NULL },
+	{ CPF("2", "9") FN("0", "f", "0", "0") FN("1", "F", "0", "0"), NULL },
+	{ CPH("0") "cp_point 3 1\n", NULL },
+	/* zeroing: the scalars */
+	{ CPF("4", "0"), "cp_fn_how 4 out of range (at most 3)" },
+	{ CPF("-1", "0"), "cp_fn_how: '-1' is not an unsigned decimal" },
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
+	  S T, "no 'cp_fn_how' record" },
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_how 0\n"
+	  S T, "no 'cp_fn_start' record" },
+	{ HD("4") E C "cp_fn_start 0\n" S T, "second 'cp_fn_start'" },
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
+	  S T FN("0", "f", "0", "0"), "cp_fn record without a 'cp_fn_how' record before it" },
+	/* zeroing: how NONE exactly when there is no cp_fn record */
+	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 33: cp_fn record but cp_fn_how is 0 (none)" },
+	{ CPF("1", "0"), "line 33: cp_fn_how 1 (init) but no cp_fn record" },
+	{ CPF("3", "5") "cp_point 1 1\n", "cp_fn_how 3 (merge) but no cp_fn record" },
+	/* zeroing: how != NONE needs a critical path */
+	{ HD("4") E CPZ("0", "0", "1", "0") S T, "cp_fn_how 1 (init) but cp_events is 0" },
+	{ HD("4") E CPZ("0", "0", "1", "0") S T FN("0", "f", "0", "0"),
+	  "cp_fn record but cp_events is 0" },
+	/* zeroing: cp_fn_start */
+	{ CPF("0", "3"), "cp_fn_start 3 but cp_fn_how is 0 (none): must be 0" },
+	{ CPF("1", "3") FN("0", "f", "0", "0"), "cp_fn_start 3 but cp_fn_how is 1 (init): must be 0" },
+	{ CPF("2", "0") FN("0", "f", "0", "0"),
+	  "cp_fn_start 0 out of range for cp_fn_how 2 (entry) (must be 1 to 9)" },
+	{ CPF("3", "10") FN("0", "f", "0", "0"), "cp_fn_start 10 out of range for cp_fn_how 3" },
+	/* zeroing: cp_fn records */
+	{ CPF("1", "0") FN("1", "f", "0", "0"), "cp_fn index 1, expected 0" },
+	{ CPF("1", "0") FN("0", "f", "0", "0") FN("0", "g", "0", "0"), "cp_fn index 0, expected 1" },
+	{ CPF("1", "0") FN("0", "a", "0", "0") FN("1", "b", "0", "0") FN("2", "c", "0", "0")
+	  FN("3", "d", "0", "0") FN("4", "e", "0", "0") FN("5", "f", "0", "0")
+	  FN("6", "g", "0", "0") FN("7", "h", "0", "0") FN("8", "i", "0", "0"),
+	  "line 41: more than 8 cp_fn records" },
+	{ CPF("1", "0") FN("0", "f", "0", "0") FN("1", "g", "0", "0") FN("2", "f", "1", "1"),
+	  "line 35: duplicate of cp_fn 0 (same name)" },
+	{ CPF("1", "0") FN("0", "-", "0", "0") FN("1", "-", "1", "1"), "duplicate of cp_fn 0" },
+	{ CPF("1", "0") FN("0", "f", "8", "0"), "cp_fn net_ns 8 exceeds cp_length_ns 7" },
+	{ CPF("1", "0") FN("0", "f", "0", "8"), "cp_fn share_ns 8 exceeds cp_length_ns 7" },
+	{ CPF("1", "0") "cp_fn 0 f 1\n", "missing field: share_ns" },
+	{ CPF("1", "0") "cp_fn 0 f 1 1 1\n", "extra field '1'" },
+	{ CPF("1", "0") "cp_fn 0 %41 1 1\n", "needless %-escape" },
+	/* the length series: cp_point records */
+	{ HD("4") E C S T "cp_point 0 0\n", "cp_point record but cp_events is 0" },
+	{ CPH("0") "cp_point 5 1\ncp_point 4 2\n",
+	  "line 34: cp_point t_ns 4 before the previous cp_point's 5" },
+	{ CPH("0") "cp_point 5 4\ncp_point 6 3\n",
+	  "cp_point length_ns 3 below the previous cp_point's 4" },
+	{ CPH("0") "cp_point 5\n", "missing field: length_ns" },
+	{ CPH("0") "cp_point 5 1 1\n", "extra field '1'" },
+	/* zeroing and the length series: order of the sections */
+	{ CPF("1", "0") "cp_point 1 1\n" FN("0", "f", "0", "0"), "'cp_fn' record after cp_point" },
+	{ HD("4") E CPZ("10", "1", "1", "0") S T FN("0", "f", "0", "0") "cp_edge 1 0 1\n",
+	  "'cp_edge' record after cp_fn records" },
+	{ CPF("1", "0") "cp_point 1 1\nmpi_coll f 1 1 1 1\n", "'mpi_coll' record after cp_point" },
 	{ "cpperf-profile 3\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
 	{ "cpperf-profile 3\nhost h\npid -0\n", "not a decimal integer" },
 	{ "cpperf-profile 3\nhost h\npid -\n", "not a decimal integer" },
@@ -831,6 +956,79 @@ static int write_with_fsize_limit(const struct profile *p, const char *dir,
 	return rc;
 }
 
+/* Write a, expecting a refusal whose message holds want. */
+static void refuse(struct profile *a, const char *dir, const char *want, const char *what)
+{
+	char err[512];
+	int rc = profile_write(a, dir, "p" PROFILE_SUFFIX, err, sizeof(err));
+
+	check_failed_write(rc, err, dir, 0, want, what);
+}
+
+/* The writer refuses zeroing and length-series records the reader would
+ * refuse; a is the rich profile, left as it was. */
+static void test_cp_fn_write_failures(struct profile *a, const char *dir)
+{
+	struct prof_cp_fn nine[PROF_CP_FNS + 1], *fns = a->cp_fns;
+	uint32_t nfns = a->ncp_fns;
+	struct profile e;
+
+	a->cp_fn_how = PROF_CP_FN_NONE;
+	refuse(a, dir, "cp_fn records but cp_fn_how is 0 (none)", "cp_fn with how none");
+	a->cp_fn_how = PROF_CP_FN_MERGE + 1;
+	refuse(a, dir, "cp_fn_how 4 exceeds 3", "cp_fn_how 4");
+	a->cp_fn_how = PROF_CP_FN_INIT;
+	a->ncp_fns = 0;
+	a->cp_fn_start = 0;
+	refuse(a, dir, "cp_fn_how 1 (init) but no cp_fn record", "how init without cp_fn");
+	a->ncp_fns = nfns;
+	a->cp_fn_start = 998;
+	refuse(a, dir, "cp_fn_start 998 but cp_fn_how is 1 (init): must be 0", "init with a start");
+	a->cp_fn_how = PROF_CP_FN_ENTRY;
+	a->cp_fn_start = 1000;
+	refuse(a, dir, "cp_fn_start 1000 out of range for cp_fn_how 2 (entry) (must be 1 to 999)",
+	       "entry start past the last event");
+	a->cp_fn_how = PROF_CP_FN_MERGE;
+	a->cp_fn_start = 0;
+	refuse(a, dir, "cp_fn_start 0 out of range for cp_fn_how 3 (merge)", "merge start 0");
+	a->cp_fn_start = 999;
+	for (uint32_t i = 0; i <= PROF_CP_FNS; i++)
+		nine[i] = (struct prof_cp_fn){ i < nfns ? fns[i].name : (char *)"x", 0, 0 };
+	nine[PROF_CP_FNS - 1].name = "y";
+	a->cp_fns = nine;
+	a->ncp_fns = PROF_CP_FNS + 1;
+	refuse(a, dir, "9 cp_fn records, more than 8", "nine cp_fn records");
+	a->ncp_fns = PROF_CP_FNS;
+	refuse(a, dir, "cp_fn 6 duplicates cp_fn 5 (same name)", "duplicate cp_fn name");
+	a->cp_fns = fns;
+	a->ncp_fns = nfns;
+	a->cp_fns[3].net_ns = a->cp_length_ns + 1;
+	refuse(a, dir, "cp_fn 3: net_ns 5000000001 exceeds cp_length_ns 5000000000", "net_ns");
+	a->cp_fns[3].net_ns = 4000000000;
+	a->cp_fns[0].share_ns = UINT64_MAX;
+	refuse(a, dir, "cp_fn 0: share_ns 18446744073709551615 exceeds", "share_ns");
+	a->cp_fns[0].share_ns = 0;
+	a->cp_points[2].t_ns = 11;
+	refuse(a, dir, "cp_point 3: time or length below cp_point 2's", "cp_point time back");
+	a->cp_points[2].t_ns = 10;
+	a->cp_points[4].length_ns = 4;
+	refuse(a, dir, "cp_point 4: time or length below cp_point 3's", "cp_point length back");
+	a->cp_points[4].length_ns = 5;
+
+	profile_init(&e);	/* no critical path: neither points nor zeroing */
+	e.cp_points = a->cp_points;
+	e.ncp_points = 1;
+	refuse(&e, dir, "critical-path records but cp_events is 0", "cp_point without cp_events");
+	e.ncp_points = 0;
+	e.cp_fn_how = PROF_CP_FN_INIT;
+	refuse(&e, dir, "cp_fn_how 1 (init) but cp_events is 0", "how init without cp_events");
+	e.cp_fn_how = PROF_CP_FN_NONE;
+	e.cp_fn_start = 1;
+	refuse(&e, dir, "cp_fn_start 1 but cp_fn_how is 0 (none): must be 0", "start with how none");
+	e.cp_points = NULL;
+	profile_release(&e);
+}
+
 /* The writer refuses critical-path records the reader would refuse; p is
  * the rich profile, left as it was. */
 static void test_cp_write_failures(struct profile *a, const char *dir)
@@ -883,6 +1081,7 @@ static void test_cp_write_failures(struct profile *a, const char *dir)
 	check_failed_write(rc, err, dir, 0, "critical-path records but cp_events is 0",
 			   "cp records without cp_events");
 	a->cp_events = 1000;
+	test_cp_fn_write_failures(a, dir);
 }
 
 static void test_write_failures(const char *dir)
