@@ -16,6 +16,8 @@
 #include "pmpi.h"
 #include "critpath.h"
 #include "piggyback.h"
+#include "cp-zero.h"
+#include "cp-monitor.h"
 
 #define WINDOW 65536u		/* events a sample can still be placed among */
 #define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
@@ -28,10 +30,12 @@ struct growable {
 static struct {
 	pthread_mutex_t lock;
 	bool on, trace, ended;
+	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
 	unsigned inside;	/* threads inside a numbered call */
 	uint64_t events;	/* events numbered so far (event 0 = MPI_Init) */
 	uint64_t length;	/* path length at the latest boundary */
+	uint64_t entry_length;	/* the length at the latest call's entry */
 	uint64_t last_exit;	/* end of the latest call: its segment starts */
 	uint64_t start;		/* exit of MPI_Init */
 	uint64_t end_length, end_time, end_events;
@@ -63,16 +67,20 @@ static void *grow(struct growable *g, size_t sz)
 	return (char *)g->v + (size_t)g->n++ * sz;
 }
 
-void pmpi_cp_start(uint64_t t_exit, bool trace)
+void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
 	pthread_mutex_lock(&cp.lock);
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
-	cp.trace = trace;
+	cp.trace = rt->opt.cp_trace;
+	cpz_start(rt, (int)rt->prof.rank, t_exit);
+	cp.monitor = rt->opt.cp_interval > 0;
 	cp.events = 1;
 	cp.length = 0;
 	cp.start = cp.last_exit = t_exit;
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
 	pthread_mutex_unlock(&cp.lock);
+	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
+		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
 }
 
 bool pmpi_cp_tracing(void)
@@ -82,12 +90,14 @@ bool pmpi_cp_tracing(void)
 
 void pmpi_cp_enter(struct pmpi_call *c)
 {
-	uint64_t seg;
+	uint64_t seg, length;
 
 	c->event = 0;
 	/* read unlocked by every call: set once, under the lock, at start and end */
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
 		return;
+	if (cpz_active())	/* the segment's samples, complete before it is used */
+		rt_drain_self(rt_current());
 	pthread_mutex_lock(&cp.lock);
 	/*
 	 * The path model is one sequence of calls per rank; when calls of two
@@ -100,6 +110,8 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
 	c->event = cp.events++;
 	cp.length += seg;
+	cp.entry_length = cp.length;
+	cpz_enter(c->event, c->t0, seg, cp.length);
 	cp.t_entry[c->event % WINDOW] = c->t0;
 	cp.t_exit[c->event % WINDOW] = 0;	/* in the call */
 	if (cp.trace) {
@@ -108,7 +120,10 @@ void pmpi_cp_enter(struct pmpi_call *c)
 		if (e)
 			*e = (struct prof_cp_event){ c->event, seg, c->t0, c->t0 };
 	}
+	length = cp.length;
 	pthread_mutex_unlock(&cp.lock);
+	if (cp.monitor)
+		pmpi_cpmon_tick(c->t0, length);
 }
 
 /* The trace record of event e (events are appended in order); NULL when
@@ -152,6 +167,7 @@ void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 {
 	pthread_mutex_lock(&cp.lock);
 	pb->cp = (int64_t)cp.length;
+	cpz_stamp(pb);
 	pthread_mutex_unlock(&cp.lock);
 	pb->event = c->event;
 }
@@ -181,6 +197,7 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 	pthread_mutex_lock(&cp.lock);
 	if (edge)
 		add_edge(c, pb->rank, pb->event);
+	cpz_merge(c->event, cp.entry_length, pb, (uint64_t)pb->cp > cp.length);
 	if ((uint64_t)pb->cp > cp.length) {
 		cp.length = (uint64_t)pb->cp;
 		l = cp.links.n ? (struct prof_cp_link *)cp.links.v + cp.links.n - 1 : NULL;
@@ -194,14 +211,20 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 
 void pmpi_cp_end(void)
 {
+	bool report = false;
+
 	pthread_mutex_lock(&cp.lock);
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
+		cpz_end();
 		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
+		report = cp.monitor;
 	}
 	pthread_mutex_unlock(&cp.lock);
+	if (report)	/* every rank, at MPI_Finalize's entry */
+		pmpi_cpmon_end(cp.end_time, cp.end_length);
 }
 
 /* --- samples, on the drain thread */
@@ -306,6 +329,8 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 		return;
 	pthread_mutex_lock(&cp.lock);
 	seg = segment_at(time);
+	if (seg)
+		cpz_sample(rt, seg, node, w);
 	pthread_mutex_unlock(&cp.lock);
 	if (seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
@@ -375,6 +400,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		cp.end_length = cp.length + (now > cp.last_exit ? now - cp.last_exit : 0);
 		cp.end_time = now;
 		cp.ended = true;
+		cpz_end();
 	}
 	p->cp_events = cp.end_events;
 	p->cp_length_ns = cp.end_length;
@@ -394,6 +420,9 @@ void pmpi_cp_fill(struct rt_state *rt)
 		while (p->ncp_edges && p->cp_edges[p->ncp_edges - 1].event >= p->cp_events)
 			p->ncp_edges--;
 	}
+	cpz_fill(rt);
+	if (cp.monitor)
+		pmpi_cpmon_fill(p);
 	pthread_mutex_unlock(&cp.lock);
 	for (uint32_t i = 0; i < samples.n; i++) {
 		if (samples.segs[i].seg < p->cp_events)

@@ -23,8 +23,10 @@
 struct pmpi_call;
 struct pmpi_pb;
 
-/* At the exit of MPI_Init (when the piggyback is on): start the path. */
-void pmpi_cp_start(uint64_t t_exit, bool trace);
+/* At the exit of MPI_Init (when the piggyback is on): start the path,
+ * with rt's options (--cp-trace, zeroing). */
+struct rt_state;
+void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit);
 /* A wrapped call begins: its event number into c->event, and the length
  * grows by the segment that ended at c->t0. */
 void pmpi_cp_enter(struct pmpi_call *c);
@@ -43,7 +45,6 @@ bool pmpi_cp_tracing(void);
 /* MPI_Finalize's entry: the path's end. */
 void pmpi_cp_end(void);
 /* End of the run: the path's records into rt's profile. */
-struct rt_state;
 void pmpi_cp_fill(struct rt_state *rt);
 
 #endif

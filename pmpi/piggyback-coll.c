@@ -36,8 +36,15 @@ static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
 		r.site = a->site;
 		memcpy(r.share, a->share, sizeof(r.share));
 	}
-	for (int i = 0; i < PMPI_PB_SHARES; i++)
-		r.net[i] = a->net[i] > b->net[i] ? a->net[i] : b->net[i];
+	if (a->flags & PMPI_PB_F_CPFN) {	/* only those that carry zeroing data */
+		if (!(b->flags & PMPI_PB_F_CPFN)) {
+			memcpy(r.net, a->net, sizeof(r.net));
+			memcpy(r.fn, a->fn, sizeof(r.fn));
+		}
+		for (int i = 0; i < PMPI_PB_SHARES; i++)
+			r.net[i] = a->net[i] > r.net[i] ? a->net[i] : r.net[i];
+		r.flags |= PMPI_PB_F_CPFN;
+	}
 	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
 	r.delay = a->delay < b->delay ? a->delay : b->delay;
 	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
@@ -152,7 +159,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 		return NULL;
 	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq };
 	pmpi_pb_fill(&x->in, c, -1);
-	x->in.flags = PMPI_PB_F_COLL;
+	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	x->out = x->in;	/* what a rank that receives nothing keeps */
 	if (!start(x, comm, sh, root) || (pmpi_cp_tracing() && !start_who(x, comm, sh, root))) {

@@ -24,12 +24,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 2
+#define PMPI_PB_VERSION 3
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
 #define PMPI_PB_F_COLL 1u	/* a collective's companion, not a message */
 #define PMPI_PB_F_MISMATCH 2u	/* merged companions of different collectives */
+#define PMPI_PB_F_CPFN 4u	/* carries zeroing data: fn, share, net */
 
 /*
  * The piggyback, fixed size, sent as bytes (one contiguous datatype): all
@@ -50,12 +51,13 @@ struct pmpi_pb {
 	uint64_t event;		/* sender's critical-path event (collective:
 				 * the winner's), 0 when it has no path yet */
 	int64_t cp;		/* critical-path length at that event, ns */
-	int64_t share[PMPI_PB_SHARES];	/* its shares per selected function */
-	int64_t net[PMPI_PB_SHARES];	/* net lengths for critical-path zeroing */
+	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
+	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
+	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
 	int64_t delay;		/* overhead-compensation delay x, ns (issue 5) */
 };
 
-_Static_assert(sizeof(struct pmpi_pb) == 192, "piggyback layout changed: bump PMPI_PB_VERSION");
+_Static_assert(sizeof(struct pmpi_pb) == 256, "piggyback layout changed: bump PMPI_PB_VERSION");
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
 enum pmpi_pb_dir {

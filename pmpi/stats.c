@@ -161,7 +161,7 @@ static void start_path(uint64_t t)
 	struct rt_state *rt = rt_current();
 
 	if (pmpi_pb_on && rt)
-		pmpi_cp_start(t, rt->opt.cp_trace);
+		pmpi_cp_start(rt, t);
 }
 
 void pmpi_leave(struct pmpi_call *c)
