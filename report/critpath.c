@@ -12,6 +12,13 @@
  * work queue while the dependencies of their next exit are known.  The
  * path's profile sums the segment samples of every run into a tree with
  * the node ids of the merged tree, so the call-path renderers apply.
+ *
+ * Zeroing (docs/critical-path.md "Zeroing"): online, the run's net length
+ * of a selected function f is the largest N_f the ranks wrote (L for a
+ * rank that never started) and its share S_f is the end rank's; the
+ * reference recomputes N_f and S_f over the --cp-trace graph in the same
+ * pass as L, with f's time in a segment apportioned from the segment's
+ * samples whose call path holds f.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +163,7 @@ static void result_init(struct cpath_result *r)
 
 void cpath_release(struct cpath_result *r)
 {
+	free(r->zero);
 	free(r->runs);
 	free(r->fns);
 	cp_release(&r->cp);
@@ -170,6 +178,58 @@ static uint64_t max_wall(const struct rep_cpath *c)
 	for (uint32_t i = 0; i < c->nranks; i++)
 		w = c->ranks[i].wall_ns > w ? c->ranks[i].wall_ns : w;
 	return w;
+}
+
+/*
+ * Fill r->zero from each selected function's net length net[f] and share
+ * share[f] (r->length_ns already set).  Returns 0 or -1 (memory).
+ */
+static int fill_zero(struct cpath_result *r, const struct rep_cpath *c, const uint64_t *net,
+		     const uint64_t *share, char *err, size_t errlen)
+{
+	if (c->nfns == 0)
+		return 0;
+	if (!(r->zero = calloc(c->nfns, sizeof(*r->zero))))
+		return cpath_oom(err, errlen);
+	r->nzero = c->nfns;
+	for (uint32_t f = 0; f < c->nfns; f++) {
+		struct cpath_zero *z = &r->zero[f];
+
+		z->name = c->fn_names[f];
+		z->net_ns = net[f];
+		z->saving_ns = r->length_ns > net[f] ? r->length_ns - net[f] : 0;
+		z->saving_pct = r->length_ns ? 100.0 * (double)z->saving_ns /
+			(double)r->length_ns : 0.0;
+		z->share_ns = share[f];
+	}
+	return 0;
+}
+
+/* Whether rank rk tracks N_f and S_f at all (it started somewhere). */
+static bool fn_tracked(const struct rep_cp_rank *rk)
+{
+	return rk->fn_how != PROF_CP_FN_NONE && rk->fn_net;
+}
+
+/* The online zeroing: N_f is the largest over the ranks (L where a rank
+ * never started), S_f the one of the rank at index end. */
+static int zero_online(const struct rep_cpath *c, uint32_t end, struct cpath_result *r,
+		       char *err, size_t errlen)
+{
+	uint64_t net[PROF_CP_FNS] = { 0 }, share[PROF_CP_FNS] = { 0 };
+
+	for (uint32_t i = 0; i < c->nranks; i++) {
+		const struct rep_cp_rank *rk = &c->ranks[i];
+
+		for (uint32_t f = 0; f < c->nfns; f++) {
+			uint64_t n = fn_tracked(rk) ? rk->fn_net[f] : rk->length_ns;
+
+			net[f] = n > net[f] ? n : net[f];
+			if (i == end && fn_tracked(rk))
+				share[f] = rk->fn_share[f];
+		}
+	}
+	return fill_zero(r, c, net, share, err, errlen);
 }
 
 int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, size_t errlen)
@@ -194,6 +254,8 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 	r->length_ns = c->ranks[start].length_ns;
 	r->wall_ns = max_wall(c);
 	rc = walk_from(c, v, start, r, err, errlen);
+	if (rc == 0)
+		rc = zero_online(c, start, r, err, errlen);
 	free(v);
 	if (rc < 0)
 		cpath_release(r);
@@ -214,6 +276,9 @@ struct ref_rank {
 	uint64_t wait_for;	/* the event this rank waits on ... */
 	int64_t wait_rank;	/* ... of this rank */
 	bool queued;
+	/* Zeroing, [events * nz] each, index e * nz + f: */
+	uint64_t *ft;		/* f's time in segment e */
+	uint64_t *nent, *sent;	/* N_f and S_f at the entry of e, where tracked */
 };
 
 struct ref_state {
@@ -221,7 +286,101 @@ struct ref_state {
 	struct ref_rank *rr;
 	uint32_t *queue;	/* ring of rank indexes, each in it at most once */
 	uint32_t qhead, qlen;
+	uint32_t nz;		/* functions selected (c->nfns) */
 };
+
+/* Whether rank rk's stamp at the entry of its event k carried zeroing
+ * data: it had started by then. */
+static bool fn_carries(const struct rep_cp_rank *rk, uint64_t k)
+{
+	switch (rk->fn_how) {
+	case PROF_CP_FN_INIT:
+		return true;
+	case PROF_CP_FN_ENTRY:
+		return k >= rk->fn_start;
+	case PROF_CP_FN_MERGE:
+		return k > rk->fn_start;
+	default:
+		return false;
+	}
+}
+
+/* Whether rank rk tracks N_f and S_f at the exit of its event e. */
+static bool fn_started_exit(const struct rep_cp_rank *rk, uint64_t e)
+{
+	if (rk->fn_how == PROF_CP_FN_INIT)
+		return true;
+	if (rk->fn_how == PROF_CP_FN_ENTRY || rk->fn_how == PROF_CP_FN_MERGE)
+		return e >= rk->fn_start;
+	return false;
+}
+
+/*
+ * N_f and S_f at the exit of e (edges first..end-1 of rank i, all known,
+ * win the one L took or NULL) and at the entry of e + 1.  A rank started
+ * by a merge at e begins from N_f = L_entry(e), S_f = 0 and then merges.
+ * Returns 0, or -1 when such a start has no started sender at e.
+ */
+static int zero_step(struct ref_state *s, uint32_t i, uint64_t e, uint32_t first,
+		     uint32_t end, const struct prof_cp_edge *win, char *err, size_t errlen)
+{
+	const struct rep_cp_rank *rk = &s->c->ranks[i];
+	struct ref_rank *q = &s->rr[i];
+	uint32_t nz = s->nz;
+	uint64_t *nin = q->nent + (e + 1) * nz, *sin = q->sent + (e + 1) * nz;
+	const uint64_t *ft = q->ft + (e + 1) * nz;
+
+	if (nz == 0 || !fn_tracked(rk))
+		return 0;
+	if (!fn_started_exit(rk, e)) {
+		if (rk->fn_how == PROF_CP_FN_ENTRY && e + 1 == rk->fn_start)
+			for (uint32_t f = 0; f < nz; f++) {
+				nin[f] = q->lent[e + 1];
+				sin[f] = 0;
+			}
+		return 0;
+	}
+	bool merge_start = rk->fn_how == PROF_CP_FN_MERGE && e == rk->fn_start;
+	uint64_t n[PROF_CP_FNS], sh[PROF_CP_FNS];
+	bool any = false;
+
+	for (uint32_t f = 0; f < nz; f++) {
+		n[f] = merge_start ? q->lent[e] : q->nent[e * nz + f];
+		sh[f] = merge_start ? 0 : q->sent[e * nz + f];
+	}
+	for (uint32_t k = first; k < end; k++) {
+		const struct prof_cp_edge *ed = &rk->edges[k];
+		long j = rank_index(s->c, ed->rank);
+
+		if (!fn_carries(&s->c->ranks[j], ed->from))
+			continue;
+		any = true;
+		for (uint32_t f = 0; f < nz; f++) {
+			uint64_t v = s->rr[j].nent[ed->from * nz + f];
+
+			n[f] = v > n[f] ? v : n[f];
+		}
+	}
+	if (merge_start && !any) {
+		snprintf(err, errlen, "critical path (--reference): rank %lld started zeroing "
+			 "by a merge at the exit of event %llu, but no dependency of that event "
+			 "comes from a rank that had started", (long long)rk->rank,
+			 (unsigned long long)e);
+		return -1;
+	}
+	if (win) {
+		long j = rank_index(s->c, win->rank);
+		bool carries = fn_carries(&s->c->ranks[j], win->from);
+
+		for (uint32_t f = 0; f < nz; f++)
+			sh[f] = carries ? s->rr[j].sent[win->from * nz + f] : 0;
+	}
+	for (uint32_t f = 0; f < nz; f++) {
+		nin[f] = n[f] + rk->seg_ns[e + 1] - ft[f];
+		sin[f] = sh[f] + ft[f];
+	}
+	return 0;
+}
 
 /* The last event whose entry is computed for rank i (done == events when
  * finished: entries up to events-1). */
@@ -300,9 +459,11 @@ static int advance(struct ref_state *s, uint32_t i, long *wait_on, char *err, si
 		}
 		if (win && add_ref_link(q, win) < 0)
 			return cpath_oom(err, errlen);
+		q->lent[e + 1] = best + rk->seg_ns[e + 1];
+		if (zero_step(s, i, e, q->edge, k, win, err, errlen) < 0)
+			return -1;
 		q->edge = k;
 		q->done = e + 1;
-		q->lent[e + 1] = best + rk->seg_ns[e + 1];
 	}
 	return 0;
 }
@@ -368,10 +529,85 @@ static int run_reference(struct ref_state *s, char *err, size_t errlen)
 	return 0;
 }
 
-int cpath_reference(const struct rep_cpath *c, struct cpath_result *r,
-		    char *err, size_t errlen)
+/*
+ * f's time in each segment of rank i: ft_f(e) = seg_ns(e) x c_f(e) / c(e),
+ * c(e) the segment's samples (event 0), c_f(e) those under nodes whose
+ * mask has bit f (integer division, 0 without samples).
+ */
+static void fn_times(const struct rep_cpath *c, uint32_t i, const uint8_t *mask,
+		     uint32_t nmask, uint32_t nz, uint64_t *ft)
 {
-	struct ref_state s = { c, NULL, NULL, 0, 0 };
+	const struct rep_cp_rank *rk = &c->ranks[i];
+
+	for (uint32_t a = 0, b; a < rk->nsegs; a = b) {
+		uint64_t seg = rk->segs[a].seg, all = 0, cf[PROF_CP_FNS] = { 0 };
+
+		for (b = a; b < rk->nsegs && rk->segs[b].seg == seg; b++) {
+			uint64_t n = rk->counts[(size_t)b * c->nevents];
+			uint32_t node = rk->segs[b].node;
+			uint8_t m = mask && node < nmask ? mask[node] : 0;
+
+			all += n;
+			for (uint32_t f = 0; f < nz; f++)
+				if (m & (1u << f))
+					cf[f] += n;
+		}
+		for (uint32_t f = 0; all && seg < rk->events && f < nz; f++)
+			ft[seg * nz + f] = (uint64_t)((unsigned __int128)rk->seg_ns[seg] *
+						      cf[f] / all);
+	}
+}
+
+/* Zeroing state of rank i at the entry of event 1 (exit of MPI_Init: N_f
+ * = S_f = 0 when started there, N_f = L when the decider starts at 1). */
+static void zero_first(struct ref_state *s, uint32_t i)
+{
+	const struct rep_cp_rank *rk = &s->c->ranks[i];
+	struct ref_rank *q = &s->rr[i];
+	uint32_t nz = s->nz;
+
+	if (nz == 0 || !fn_tracked(rk) || rk->events < 2)
+		return;
+	for (uint32_t f = 0; f < nz; f++) {
+		if (rk->fn_how == PROF_CP_FN_INIT) {
+			q->nent[nz + f] = rk->seg_ns[1] - q->ft[nz + f];
+			q->sent[nz + f] = q->ft[nz + f];
+		} else if (rk->fn_how == PROF_CP_FN_ENTRY && rk->fn_start == 1) {
+			q->nent[nz + f] = q->lent[1];
+			q->sent[nz + f] = 0;
+		}
+	}
+}
+
+/* The reference zeroing, once every rank is done: N_f the largest at the
+ * ranks' last entries (L where a rank never started), S_f the end rank's. */
+static int zero_reference(const struct ref_state *s, uint32_t end, struct cpath_result *r,
+			  char *err, size_t errlen)
+{
+	const struct rep_cpath *c = s->c;
+	uint64_t net[PROF_CP_FNS] = { 0 }, share[PROF_CP_FNS] = { 0 };
+	uint32_t nz = s->nz;
+
+	for (uint32_t i = 0; i < c->nranks; i++) {
+		const struct rep_cp_rank *rk = &c->ranks[i];
+		uint64_t last = rk->events - 1;
+
+		for (uint32_t f = 0; f < nz; f++) {
+			uint64_t n = fn_tracked(rk) ? s->rr[i].nent[last * nz + f] :
+				s->rr[i].lent[last];
+
+			net[f] = n > net[f] ? n : net[f];
+			if (i == end && fn_tracked(rk))
+				share[f] = s->rr[i].sent[last * nz + f];
+		}
+	}
+	return fill_zero(r, c, net, share, err, errlen);
+}
+
+int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t nmask,
+		    struct cpath_result *r, char *err, size_t errlen)
+{
+	struct ref_state s = { c, NULL, NULL, 0, 0, c->nfns };
 	struct link_view *v = NULL;
 	uint32_t start = 0;
 	int rc = -1;
@@ -393,17 +629,27 @@ int cpath_reference(const struct rep_cpath *c, struct cpath_result *r,
 		goto oom;
 	for (uint32_t i = 0; i < c->nranks; i++) {
 		struct ref_rank *q = &s.rr[i];
+		size_t nzv = (size_t)c->ranks[i].events * s.nz + 1;
 
 		q->waiters = q->next_waiter = -1;
 		q->lent = calloc(c->ranks[i].events + 1, sizeof(*q->lent));
 		if (!q->lent)
 			goto oom;
+		if (s.nz) {
+			q->ft = calloc(nzv, sizeof(*q->ft));
+			q->nent = calloc(nzv, sizeof(*q->nent));
+			q->sent = calloc(nzv, sizeof(*q->sent));
+			if (!q->ft || !q->nent || !q->sent)
+				goto oom;
+			fn_times(c, i, fn_mask, nmask, s.nz, q->ft);
+		}
 		/* Exit of MPI_Init: length 0; its own dependencies do not count. */
 		q->done = 1;
 		while (q->edge < c->ranks[i].nedges && c->ranks[i].edges[q->edge].event == 0)
 			q->edge++;
 		if (c->ranks[i].events > 1)
 			q->lent[1] = c->ranks[i].seg_ns[1];
+		zero_first(&s, i);
 	}
 	if (run_reference(&s, err, errlen) < 0)
 		goto out;
@@ -419,6 +665,8 @@ int cpath_reference(const struct rep_cpath *c, struct cpath_result *r,
 	r->length_ns = s.rr[start].lent[c->ranks[start].events - 1];
 	r->wall_ns = max_wall(c);
 	rc = walk_from(c, v, start, r, err, errlen);
+	if (rc == 0)
+		rc = zero_reference(&s, start, r, err, errlen);
 	goto out;
 oom:
 	cpath_oom(err, errlen);
@@ -426,6 +674,9 @@ out:
 	for (uint32_t i = 0; s.rr && i < c->nranks; i++) {
 		free(s.rr[i].lent);
 		free(s.rr[i].links);
+		free(s.rr[i].ft);
+		free(s.rr[i].nent);
+		free(s.rr[i].sent);
 	}
 	free(s.rr);
 	free(s.queue);
@@ -433,6 +684,37 @@ out:
 	if (rc < 0)
 		cpath_release(r);
 	return rc;
+}
+
+int cpath_fn_masks(const struct rep_data *d, uint8_t **mask, char *err, size_t errlen)
+{
+	const struct rep_cpath *c = &d->cpath;
+	uint8_t *fm, *m;
+
+	*mask = NULL;
+	if (c->nfns == 0)
+		return 0;
+	fm = calloc((size_t)d->syms.nframes + 1, 1);
+	m = calloc((size_t)d->tree.nnodes + 1, 1);
+	if (!fm || !m) {
+		free(fm);
+		free(m);
+		return cpath_oom(err, errlen);
+	}
+	for (uint32_t fr = 0; fr < d->syms.nframes; fr++)
+		for (uint32_t f = 0; f < c->nfns; f++)
+			if (!strcmp(d->syms.frames[fr].function, c->fn_names[f]) ||
+			    (d->names && d->names[fr] && !strcmp(d->names[fr], c->fn_names[f])))
+				fm[fr] |= (uint8_t)(1u << f);
+	/* Parents have smaller ids than their children (cct.h). */
+	for (uint32_t n = 1; n < d->tree.nnodes; n++) {
+		uint32_t fr = d->tree.frame[n];
+
+		m[n] = m[d->tree.parent[n]] | (fr < d->syms.nframes ? fm[fr] : 0);
+	}
+	free(fm);
+	*mask = m;
+	return 0;
 }
 
 /* ---- the path's profile ---- */
@@ -538,14 +820,27 @@ static int make_fns(struct cpath_result *r, const struct flat *cpf, const struct
 	return 0;
 }
 
+/* Each zeroing row's CP time: the walk's of the functions so named. */
+static void zero_cp_time(struct cpath_result *r)
+{
+	for (uint32_t z = 0; z < r->nzero; z++)
+		for (uint32_t i = 0; i < r->nfns; i++)
+			if (!strcmp(r->fns[i].name, r->zero[z].name))
+				r->zero[z].cp_time += r->fns[i].cp_time;
+}
+
 int cpath_build(struct cpath_result *r, const struct rep_data *d, const struct flat *f,
 		bool reference, char *err, size_t errlen)
 {
 	struct flat cpf;
+	uint8_t *mask = NULL;
 	int rc;
 
-	rc = reference ? cpath_reference(&d->cpath, r, err, errlen) :
+	if (reference && cpath_fn_masks(d, &mask, err, errlen) < 0)
+		return -1;
+	rc = reference ? cpath_reference(&d->cpath, mask, d->tree.nnodes, r, err, errlen) :
 		cpath_walk(&d->cpath, r, err, errlen);
+	free(mask);
 	if (rc < 0)
 		return -1;
 	if (sum_runs(r, d, err, errlen) < 0 ||
@@ -561,5 +856,7 @@ int cpath_build(struct cpath_result *r, const struct rep_data *d, const struct f
 	flat_release(&cpf);
 	if (rc < 0)
 		cpath_release(r);
+	else
+		zero_cp_time(r);
 	return rc;
 }

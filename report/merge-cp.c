@@ -8,8 +8,12 @@
  * merged tree (through the same node map merge.c builds) and counts in the
  * merged event order: O(links + segments) per rank.  The --cp-trace records
  * (segment lengths, every dependency) are kept when present, for
- * --reference.  Everything is validated here, once, against the rank's own
- * numbers, so the walk only has to check what spans ranks.
+ * --reference.  With zeroing, each rank's N_f and S_f are kept, and the
+ * selections of all ranks that started are matched by index into one (a
+ * rank that never sampled f knows only its hash, "#<hex>", which matches
+ * any name); the monitor rank's series of lengths is kept as it is.
+ * Everything is validated here, once, against the rank's own numbers, so
+ * the walk only has to check what spans ranks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,8 @@ static void rank_release(struct rep_cp_rank *r)
 	free(r->counts);
 	free(r->seg_ns);
 	free(r->edges);
+	free(r->fn_net);
+	free(r->fn_share);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -36,6 +42,9 @@ void cpath_merge_release(struct rep_cpath *c)
 	for (uint32_t i = 0; i < c->nranks; i++)
 		rank_release(&c->ranks[i]);
 	free(c->ranks);
+	for (uint32_t i = 0; i < PROF_CP_FNS; i++)	/* set past nfns on a failed merge */
+		free(c->fn_names[i]);
+	free(c->points);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -202,6 +211,119 @@ static int keep_trace(struct rep_cp_rank *r, const struct profile *p, const char
 	return 0;
 }
 
+/* A name the rank knows only by its hash ("#<hex>"). */
+static bool hashed_name(const char *s)
+{
+	return s[0] == '#';
+}
+
+/* Check p's zeroing records against themselves: how, start, functions. */
+static int check_fns(const struct profile *p, const char *name, char *err, size_t errlen)
+{
+	const char *why = NULL;
+
+	if (p->cp_fn_how > PROF_CP_FN_MERGE)
+		why = "an unknown way of starting";
+	else if (p->cp_fn_how == PROF_CP_FN_NONE && p->ncp_fns)
+		why = "functions but no start";
+	else if (p->cp_fn_how != PROF_CP_FN_NONE && !p->ncp_fns)
+		why = "a start but no function";
+	else if (p->ncp_fns > PROF_CP_FNS)
+		why = "more functions than the 8 a selection may have";
+	else if (p->cp_fn_how == PROF_CP_FN_ENTRY &&
+		 (p->cp_fn_start == 0 || p->cp_fn_start >= p->cp_events))
+		why = "a start at the entry of an event the rank does not have";
+	else if (p->cp_fn_how == PROF_CP_FN_MERGE &&
+		 (p->cp_fn_start == 0 || p->cp_fn_start + 1 >= p->cp_events))
+		why = "a start at the exit of an event before its last it does not have";
+	for (uint32_t i = 0; !why && i < p->ncp_fns; i++)
+		if (!p->cp_fns[i].name || !p->cp_fns[i].name[0] ||
+		    !strcmp(p->cp_fns[i].name, "#"))
+			why = "a function without a name";
+	if (!why)
+		return 0;
+	snprintf(err, errlen, "%s: rank %lld: critical-path zeroing records (how %llu, "
+		 "start event %llu, %u functions) with %s", name, (long long)p->rank,
+		 (unsigned long long)p->cp_fn_how, (unsigned long long)p->cp_fn_start,
+		 p->ncp_fns, why);
+	return -1;
+}
+
+/*
+ * Keep p's N_f and S_f and match its selection with the earlier ranks', by
+ * index.  The first rank that started sets the selection; a real name
+ * replaces a "#<hex>" one; two real names that differ stop the merge.
+ */
+static int keep_fns(struct rep_cpath *c, struct rep_cp_rank *r, const struct profile *p,
+		    const char *name, char *err, size_t errlen)
+{
+	if (check_fns(p, name, err, errlen) < 0)
+		return -1;
+	r->fn_how = p->cp_fn_how;
+	r->fn_start = p->cp_fn_start;
+	if (p->ncp_fns == 0)
+		return 0;
+	if (c->nfns && c->nfns != p->ncp_fns) {
+		snprintf(err, errlen, "%s: critical-path zeroing: rank %lld selected %u "
+			 "function%s, rank %lld %u", name, (long long)p->rank, p->ncp_fns,
+			 p->ncp_fns == 1 ? "" : "s", (long long)c->fn_rank[0], c->nfns);
+		return -1;
+	}
+	for (uint32_t i = 0; i < c->nfns; i++) {
+		const char *mine = p->cp_fns[i].name, *theirs = c->fn_names[i];
+
+		if (hashed_name(mine) || hashed_name(theirs) || !strcmp(mine, theirs))
+			continue;
+		snprintf(err, errlen, "%s: critical-path zeroing: rank %lld selected '%s' "
+			 "and rank %lld '%s' as function %u", name, (long long)p->rank, mine,
+			 (long long)c->fn_rank[i], theirs, i + 1);
+		return -1;
+	}
+	r->fn_net = malloc((size_t)p->ncp_fns * sizeof(*r->fn_net));
+	r->fn_share = malloc((size_t)p->ncp_fns * sizeof(*r->fn_share));
+	if (!r->fn_net || !r->fn_share)
+		return cm_oom(err, errlen);
+	for (uint32_t i = 0; i < p->ncp_fns; i++) {
+		const char *mine = p->cp_fns[i].name;
+
+		r->fn_net[i] = p->cp_fns[i].net_ns;
+		r->fn_share[i] = p->cp_fns[i].share_ns;
+		if (i < c->nfns && (hashed_name(mine) || !hashed_name(c->fn_names[i])))
+			continue;
+		char *copy = strdup(mine);
+
+		if (!copy)
+			return cm_oom(err, errlen);
+		if (i < c->nfns)
+			free(c->fn_names[i]);
+		c->fn_names[i] = copy;
+		c->fn_rank[i] = p->rank;
+	}
+	c->nfns = p->ncp_fns;
+	return 0;
+}
+
+/* The monitor rank's series (one rank only). */
+static int keep_points(struct rep_cpath *c, const struct profile *p, const char *name,
+		       char *err, size_t errlen)
+{
+	if (p->ncp_points == 0)
+		return 0;
+	if (c->points) {
+		snprintf(err, errlen, "%s: critical-path series from rank %lld, and from rank "
+			 "%lld before: only the monitor rank records one", name,
+			 (long long)p->rank, (long long)c->points_rank);
+		return -1;
+	}
+	c->points = malloc((size_t)p->ncp_points * sizeof(*c->points));
+	if (!c->points)
+		return cm_oom(err, errlen);
+	memcpy(c->points, p->cp_points, (size_t)p->ncp_points * sizeof(*c->points));
+	c->npoints = p->ncp_points;
+	c->points_rank = p->rank;
+	return 0;
+}
+
 int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t *nmap,
 		    const uint32_t *emap, uint32_t nevents, const char *name,
 		    char *err, size_t errlen)
@@ -238,7 +360,9 @@ int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t
 	r->wall_ns = p->cp_wall_ns;
 	if (keep_links(r, p, name, err, errlen) < 0 ||
 	    keep_segs(r, p, nmap, emap, nevents, name, err, errlen) < 0 ||
-	    keep_trace(r, p, name, err, errlen) < 0) {
+	    keep_trace(r, p, name, err, errlen) < 0 ||
+	    keep_fns(c, r, p, name, err, errlen) < 0 ||
+	    keep_points(c, p, name, err, errlen) < 0) {
 		rank_release(r);
 		return -1;
 	}

@@ -5,7 +5,8 @@
  * call-path tree (the "callpath" shape, percentages of the path's
  * samples), the path as runs of segments, and whether it is the reference.
  * Without critical-path data every list is empty, like "mpi" without MPI.
- * "zeroing" and "series" are reserved and always empty for now.
+ * "zeroing" holds one entry per selected function (net length, saving,
+ * share on the path), "series" the monitor rank's lengths during the run.
  */
 #include "report.h"
 #include "json.h"
@@ -74,6 +75,47 @@ static void put_path(struct json_w *w, const struct cpath_result *r)
 	json_end_array(w);
 }
 
+static void put_zero(struct json_w *w, const struct cpath_result *r)
+{
+	json_key(w, "zeroing");
+	json_begin_array(w);
+	for (uint32_t i = 0; r && i < r->nzero; i++) {
+		const struct cpath_zero *z = &r->zero[i];
+
+		json_begin_object(w);
+		json_key(w, "function");
+		json_string(w, z->name);
+		json_key(w, "net_length");
+		json_double(w, (double)z->net_ns / 1e9);
+		json_key(w, "saving");
+		json_double(w, (double)z->saving_ns / 1e9);
+		json_key(w, "saving_pct");
+		json_double(w, z->saving_pct);
+		json_key(w, "cp_share");
+		json_double(w, (double)z->share_ns / 1e9);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+/* The series is written with the path it belongs to (not when the path
+ * was left out). */
+static void put_series(struct json_w *w, const struct rep_data *d,
+		       const struct cpath_result *r)
+{
+	json_key(w, "series");
+	json_begin_array(w);
+	for (uint32_t i = 0; r && i < d->cpath.npoints; i++) {
+		json_begin_object(w);
+		json_key(w, "t");
+		json_double(w, (double)d->cpath.points[i].t_ns / 1e9);
+		json_key(w, "length");
+		json_double(w, (double)d->cpath.points[i].length_ns / 1e9);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		   const struct cpath_result *r, double min_pct)
 {
@@ -89,12 +131,8 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		put_empty_tree(w, d);
 	else if (rep_json_tree(w, d, &r->cp, min_pct, true) < 0)
 		return -1;
-	json_key(w, "zeroing");
-	json_begin_array(w);
-	json_end_array(w);
-	json_key(w, "series");
-	json_begin_array(w);
-	json_end_array(w);
+	put_zero(w, r);
+	put_series(w, d, r);
 	put_path(w, r);
 	json_key(w, "reference");
 	json_bool(w, r && r->reference);

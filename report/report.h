@@ -126,12 +126,25 @@ struct rep_cp_rank {
 	uint64_t *seg_ns;	/* --cp-trace: [events], seg_ns[e] for e >= 1 */
 	struct prof_cp_edge *edges;	/* --cp-trace: by event, file order kept */
 	uint32_t nedges;
+	uint64_t fn_how;	/* enum prof_cp_how: how the rank started zeroing */
+	uint64_t fn_start;	/* event of PROF_CP_FN_ENTRY/MERGE, else 0 */
+	uint64_t *fn_net;	/* [c->nfns] N_f at the last entry; NULL when NONE */
+	uint64_t *fn_share;	/* [c->nfns] S_f at the last entry; NULL when NONE */
 };
 
 struct rep_cpath {
 	uint32_t nevents;	/* counts per segment */
 	struct rep_cp_rank *ranks;	/* by rank after cpath_merge_finish */
 	uint32_t nranks, alloc;
+	/* Zeroing: the selection all ranks that started agree on, by index;
+	 * a real name replaces a "#<hash>" one (a rank that never sampled f). */
+	char *fn_names[PROF_CP_FNS];
+	int64_t fn_rank[PROF_CP_FNS];	/* the rank that gave fn_names[i] */
+	uint32_t nfns;		/* 0: no rank started zeroing */
+	/* --cp-interval: the monitor rank's series, file order. */
+	struct prof_cp_point *points;
+	uint32_t npoints;
+	int64_t points_rank;
 };
 
 struct rep_data {
@@ -196,11 +209,16 @@ void mpi_merge_release(struct rep_mpi *m);
  * Keep what the critical-path walk needs of p (a rank with cp_events > 0;
  * nothing is kept otherwise): its links, lengths and trace records, and its
  * segment samples with node ids mapped through nmap (p's node -> merged
- * node) and counts through emap (p's event -> merged event of nevents).
- * Memory is O(links + segments) per rank, plus O(events + edges) with
- * --cp-trace.  Fails, naming the file, on a segment or link outside the
- * rank's events, a node outside p's tree, a trace that does not cover the
- * events, or data from a process without a rank.  Returns 0 or -1.
+ * node) and counts through emap (p's event -> merged event of nevents);
+ * its zeroing results (how, start, N_f and S_f per selected function) and
+ * its series of path lengths.  Memory is O(links + segments) per rank, plus
+ * O(events + edges) with --cp-trace.  Fails, naming the file, on a segment
+ * or link outside the rank's events, a node outside p's tree, a trace that
+ * does not cover the events, data from a process without a rank, zeroing
+ * records that contradict themselves (unknown how, a start outside the
+ * events, functions without a start or a start without functions), a
+ * selection that differs from an earlier rank's (naming both ranks), or a
+ * second rank with a series.  Returns 0 or -1.
  */
 int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t *nmap,
 		    const uint32_t *emap, uint32_t nevents, const char *name,
@@ -305,6 +323,16 @@ struct cpath_fn {
 	double cp_pct, cpu_pct;	/* of the path's samples; of all samples */
 };
 
+/* Zeroing of one selected function: the path if f took no time. */
+struct cpath_zero {
+	const char *name;	/* the selection's name; belongs to rep_data */
+	uint64_t net_ns;	/* max over ranks of N_f (L for a rank that never started) */
+	uint64_t saving_ns;	/* length - net_ns (0 if net_ns were larger) */
+	double saving_pct;	/* 100 x saving / length */
+	uint64_t share_ns;	/* S_f of the rank where the path ends */
+	double cp_time;		/* seconds: the walk's CP time (self) of functions so named */
+};
+
 struct cpath_result {
 	bool reference;		/* computed from the --cp-trace records */
 	int64_t end_rank;	/* the rank where the path ends */
@@ -317,6 +345,8 @@ struct cpath_result {
 	struct cpath_fn *fns;	/* by samples desc, then name */
 	uint32_t nfns;
 	uint64_t all;		/* path samples of event 0 */
+	struct cpath_zero *zero;	/* selection order; NULL when nothing selected */
+	uint32_t nzero;
 };
 
 #define CPATH_NEED_TRACE "--reference needs a recording made with cpperf-record --cp-trace"
@@ -330,7 +360,9 @@ static inline bool cpath_present(const struct rep_cpath *c)
 /*
  * The online path: start at the rank with the largest cp_length_ns (lowest
  * rank on ties) and follow its links back to MPI_Init.  Fills length_ns,
- * wall_ns, end_rank and runs of r (which this initialises).  Steps are
+ * wall_ns, end_rank and runs of r (which this initialises), and the online
+ * zeroing (net, saving and share per selected function; cp_time is left 0
+ * for cpath_build).  Steps are
  * bounded by the events of all ranks, so a cycle ends with an error; a link
  * to a missing rank or past a rank's events too.  Returns 0 or -1 with a
  * message naming the rank and event (r is then released).
@@ -341,13 +373,26 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r,
 /*
  * The reference path: recompute every rank's lengths from the --cp-trace
  * records (no recursion; ranks advance while their dependencies are known)
- * and walk back the winning dependencies.  Fails with CPATH_NEED_TRACE when
- * a rank has no trace, or with a message naming a rank and event on a
- * cycle, a missing rank or an event past a rank's events.  Fills r as
- * cpath_walk does, with reference set.  Returns 0 or -1.
+ * and walk back the winning dependencies; with a selection, N_f and S_f are
+ * recomputed over the same graph by the rules of docs/critical-path.md
+ * "Zeroing".  fn_mask[node] (nmask nodes of the merged tree, from
+ * cpath_fn_masks) has bit i set when the node's call path holds a frame of
+ * selected function i; NULL counts no function time anywhere.  Fails with
+ * CPATH_NEED_TRACE when a rank has no trace, or with a message naming a
+ * rank and event on a cycle, a missing rank, an event past a rank's events,
+ * or a rank recorded as started by a merge at an event no started sender
+ * reaches.  Fills r as cpath_walk does, with reference set.  Returns 0 or -1.
  */
-int cpath_reference(const struct rep_cpath *c, struct cpath_result *r,
-		    char *err, size_t errlen);
+int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t nmask,
+		    struct cpath_result *r, char *err, size_t errlen);
+
+/*
+ * The node masks of the selection of d->cpath: *mask gets d->tree.nnodes
+ * bytes, bit i set when the node or one of its ancestors is a frame whose
+ * function name (as recorded, or demangled) equals fn_names[i].  *mask is
+ * NULL when nothing is selected.  Returns 0 or -1 (memory).
+ */
+int cpath_fn_masks(const struct rep_data *d, uint8_t **mask, char *err, size_t errlen);
 
 /*
  * Walk (online or reference, as asked) and build the path's profile: the
@@ -406,7 +451,8 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tr
  * NULL writes it empty.  Returns 0 or -1 (memory). */
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		   const struct cpath_result *r, double min_pct);
-/* Text --view=cp (text-cp.c): length, path, functions, tree. */
+/* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
+ * tree. */
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
 		   uint32_t event, double min_pct);
 /* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",

@@ -6,15 +6,19 @@
  * REP_CP_RUNS of them); then, in the manner of Hollingsworth's critical
  * path profile, one row per function with its time on the path, its share
  * of the path and its share of all samples side by side, sorted by time on
- * the path; then the call-path tree of the samples taken on the path
- * (text.c's printer).  Per-function numbers use the first event; the tree
- * shows the event asked for.
+ * the path; with selected functions, the zeroing table in the manner of the
+ * paper's Figure 8 (net length, saving, share on the path next to the CP
+ * time); the series of lengths during the run, thinned to REP_CP_POINTS
+ * lines; then the call-path tree of the samples taken on the path (text.c's
+ * printer).  Per-function numbers use the first event; the tree shows the
+ * event asked for.
  */
 #include <string.h>
 #include "report.h"
 
 #define REP_CP_RUNS 12		/* runs of the path shown */
 #define REP_CP_MAX_NAME 60	/* widest function column */
+#define REP_CP_POINTS 20	/* series lines shown at most */
 
 static void put_header(FILE *out, const struct rep_data *d, const struct cpath_result *r)
 {
@@ -68,11 +72,58 @@ static void put_fns(FILE *out, const struct rep_data *d, const struct cpath_resu
 			"shows all)\n", hidden, hidden == 1 ? "" : "s", min_pct);
 }
 
+/* The zeroing table, selection order; nothing without a selection. */
+static void put_zero(FILE *out, const struct cpath_result *r)
+{
+	if (r->nzero == 0)
+		return;
+	fprintf(out, "#\n# zeroing (%s): the path's length if the function took no time, "
+		"the saving,\n# the function's time on the path (share, call paths included) "
+		"and its CP time (self)\n", r->reference ? "reference" : "online");
+	fputs("#  net length(s)    saving(s)  saving%     share(s)   CP time(s)  function\n",
+	      out);
+	for (uint32_t i = 0; i < r->nzero; i++) {
+		const struct cpath_zero *z = &r->zero[i];
+
+		fprintf(out, "%16.6f %12.6f %8.2f %12.6f %12.6f  ", (double)z->net_ns / 1e9,
+			(double)z->saving_ns / 1e9, z->saving_pct, (double)z->share_ns / 1e9,
+			z->cp_time);
+		rep_put_clean(out, z->name, 0);
+		fputc('\n', out);
+	}
+}
+
+/* The series, at most REP_CP_POINTS lines: evenly thinned, first and last
+ * always kept. */
+static void put_series(FILE *out, const struct rep_data *d)
+{
+	const struct rep_cpath *c = &d->cpath;
+	uint32_t n = c->npoints, shown = n < REP_CP_POINTS ? n : REP_CP_POINTS;
+
+	if (n == 0)
+		return;
+	fprintf(out, "#\n# path length during the run (rank %lld, %u point%s", (long long)
+		c->points_rank, n, n == 1 ? "" : "s");
+	if (shown < n)
+		fprintf(out, ", %u shown evenly, the last included; --format=json lists "
+			"them all", shown);
+	fputs(")\n#         t(s)    length(s)\n", out);
+	for (uint32_t j = 0; j < shown; j++) {
+		uint64_t at = shown < n ? (uint64_t)j * (n - 1) / (shown - 1) : j;
+		const struct prof_cp_point *pt = &c->points[at];
+
+		fprintf(out, "%14.6f %12.6f\n", (double)pt->t_ns / 1e9,
+			(double)pt->length_ns / 1e9);
+	}
+}
+
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
 		   uint32_t event, double min_pct)
 {
 	put_header(out, d, r);
 	put_fns(out, d, r, min_pct);
+	put_zero(out, r);
+	put_series(out, d);
 	fputs("#\n# call paths of the samples on the critical path (event ", out);
 	rep_put_clean(out, d->events[event].name, 0);
 	fputs(", % of the path's samples)\n", out);
