@@ -146,12 +146,20 @@ check-cp-long: all build/san/bin/cpperf
 	CPPERF_TOP=$(CURDIR) tests/cp-long.sh
 .PHONY: check-cp-long
 
+# Overhead compensation on all six scenarios with the acceptance bounds
+# (2 %, 5 % for master/worker; docs/compensation.md): needs a quiet host.
+check-comp: all build/san/bin/cpperf
+	CPPERF_TOP=$(CURDIR) COMP_STRICT=1 prove -v tests/integration/comp.t
+.PHONY: check-comp
+
 demo: all
 	./contrib/demo.sh
 
 bench: all
 	./bench/run.sh
 	./bench/mpi.sh
+	./bench/cp.sh
+	./bench/comp.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf

@@ -52,7 +52,7 @@ struct prof_scalar {
 	uint64_t max;
 };
 
-#define PROF_NSCALARS 23
+#define PROF_NSCALARS 37
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -109,5 +109,17 @@ const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n);
  * say, at most PROF_CP_FNS of them; cp_point records in order).  Returns
  * NULL, or a description written into why. */
 const char *prof_cp_check(const struct profile *p, char *why, size_t n);
+
+/* Check the overhead and compensation scalars (docs/format.md "Overhead
+ * and compensation"), which the reader can only apply once the whole file
+ * is read: comp_on is 0 or 1; with 0 every other comp_ and ovh_ scalar is
+ * 0; with 1 the process is an MPI rank (rank >= 0), ovh_sample_ns =
+ * ovh_samples x ovh_sample_cost_ns and ovh_wrapper_ns = ovh_calls x
+ * ovh_call_cost_ns exactly, the products not overflowing.  Neither
+ * comp_delay_ns nor comp_wait_comp_ns is bounded: a delay can come from
+ * another rank's larger overhead, and a receiver more delayed than its
+ * sender waits longer once compensated (w' = w + x - x_s > w).  Returns
+ * NULL, or a description naming the record written into why. */
+const char *prof_comp_check(const struct profile *p, char *why, size_t n);
 
 #endif

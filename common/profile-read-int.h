@@ -12,13 +12,13 @@
 #include <stdint.h>
 #include "profile-int.h"
 
-#define PR_ROOT_SEEN (UINT32_C(1) << 31)
+#define PR_ROOT_SEEN (UINT64_C(1) << 63)
 
 struct parser {
 	struct profile *p;
 	size_t lineno;
 	enum prof_section section;
-	uint32_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
+	uint64_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
 	int tree_ready;
 	uint32_t argv_alloc, events_alloc, threads_alloc;
 	uint32_t sites_alloc, peers_alloc, colls_alloc;

@@ -7,7 +7,8 @@
  * of events, no duplicate modules, frames or nodes.  The MPI records are
  * parsed in profile-read-mpi.c and the critical-path records in
  * profile-read-cp.c, with the field readers declared in
- * profile-read-int.h.  Input is hostile: no
+ * profile-read-int.h; the rules between the overhead and compensation
+ * scalars are checked at the end (prof_comp_check).  Input is hostile: no
  * loop runs longer than the input, and every allocation is bounded by a
  * small multiple of the input's size.
  */
@@ -329,14 +330,14 @@ static int rec_node(struct parser *ps, struct cursor *c)
 	return pr_counts(ps, c, cct_self(t, id), ps->p->nevents);
 }
 
-_Static_assert(PROF_NSCALARS < 31, "parser.seen holds a bit per scalar and PR_ROOT_SEEN");
+_Static_assert(PROF_NSCALARS < 63, "parser.seen holds a bit per scalar and PR_ROOT_SEEN");
 
 /* See profile-read-int.h. */
 int pr_scalar_seen(const struct parser *ps, const char *key)
 {
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
 		if (!strcmp(prof_scalars[i].key, key))
-			return !!(ps->seen & (UINT32_C(1) << i));
+			return !!(ps->seen & (UINT64_C(1) << i));
 	return 0;
 }
 
@@ -348,9 +349,9 @@ static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 	int rc;
 	uint64_t v;
 
-	if (ps->seen & (UINT32_C(1) << i))
+	if (ps->seen & (UINT64_C(1) << i))
 		return pr_err(ps, "second '%s' record", sc->key);
-	ps->seen |= UINT32_C(1) << i;
+	ps->seen |= UINT64_C(1) << i;
 	if (sc->kind == PK_STR)
 		rc = pr_str(ps, c, sc->key, (char **)(void *)field);
 	else if (sc->kind == PK_I64)
@@ -436,17 +437,24 @@ static int pr_line(struct parser *ps, const char *s, const char *end)
 		      "skipped)", (int)(n > 40 ? 40 : n), key);
 }
 
-/* After the last record: everything required was there. */
+/* After the last record: everything required was there, and the rules
+ * between scalars (zeroing, overhead and compensation) hold. */
 static int pr_finish(struct parser *ps)
 {
+	char why[200];
+
 	ps->lineno++;
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (!(ps->seen & (UINT32_C(1) << i)))
+		if (!(ps->seen & (UINT64_C(1) << i)))
 			return pr_err(ps, "no '%s' record before the trailer",
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
 		return pr_err(ps, "no 'root' record before the trailer");
-	return pr_cp_finish(ps);
+	if (pr_cp_finish(ps))
+		return -1;
+	if (prof_comp_check(ps->p, why, sizeof(why)))
+		return pr_err(ps, "%s", why);
+	return 0;
 }
 
 /* Check the first line.  Returns its length with newline, or 0 on error. */

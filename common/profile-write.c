@@ -343,9 +343,9 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 			return why;
 		}
 	}
-	if (prof_mpi_check(p, why, n))
+	if (prof_mpi_check(p, why, n) || prof_cp_check(p, why, n))
 		return why;
-	return prof_cp_check(p, why, n);
+	return prof_comp_check(p, why, n);
 }
 
 /* Create path for writing, replacing a stale temporary of a dead process

@@ -1,8 +1,10 @@
 /*
  * profile.c - life cycle of a struct profile (init, release), the table
- * of scalar records and the rules of the critical-path records (zeroing
- * and the length series included), which the writer and the reader share.  Writing is in profile-write.c, reading and
- * validation in profile-read.c and profile-read-cp.c.
+ * of scalar records, the rules of the critical-path records (zeroing and
+ * the length series included) and those of the overhead and compensation
+ * scalars, which the writer and the reader share.  Writing is in
+ * profile-write.c, reading and validation in profile-read.c and
+ * profile-read-cp.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +41,20 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR_MAX("cp_trace", PS_COUNTER, PK_U64, cp_trace, 1),
 	SCALAR_MAX("cp_fn_how", PS_COUNTER, PK_U64, cp_fn_how, PROF_CP_FN_MERGE),
 	SCALAR("cp_fn_start", PS_COUNTER, PK_U64, cp_fn_start),
+	SCALAR_MAX("comp_on", PS_COUNTER, PK_U64, comp_on, 1),
+	SCALAR("ovh_samples", PS_COUNTER, PK_U64, ovh.samples),
+	SCALAR("ovh_sample_ns", PS_COUNTER, PK_U64, ovh.sample_ns),
+	SCALAR("ovh_sample_cost_ns", PS_COUNTER, PK_U64, ovh.sample_cost_ns),
+	SCALAR("ovh_calls", PS_COUNTER, PK_U64, ovh.calls),
+	SCALAR("ovh_wrapper_ns", PS_COUNTER, PK_U64, ovh.wrapper_ns),
+	SCALAR("ovh_call_cost_ns", PS_COUNTER, PK_U64, ovh.call_cost_ns),
+	SCALAR("ovh_piggyback_ns", PS_COUNTER, PK_U64, ovh.piggyback_ns),
+	SCALAR("ovh_drain_ns", PS_COUNTER, PK_U64, ovh.drain_ns),
+	SCALAR("ovh_inject_ns", PS_COUNTER, PK_U64, ovh.inject_ns),
+	SCALAR("comp_wall_ns", PS_COUNTER, PK_U64, comp_wall_ns),
+	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
+	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),
+	SCALAR("comp_wait_comp_ns", PS_COUNTER, PK_U64, comp_wait_comp_ns),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -303,4 +319,62 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 	}
 	idset_release(&s);
 	return bad;
+}
+
+/* The products a x b that the runtime stores (ovh_sample_ns,
+ * ovh_wrapper_ns): check that field equals a x b, guarding against
+ * overflow.  Returns NULL, or a description written into why. */
+static const char *comp_product_check(const char *field, uint64_t v, const char *ka,
+				      uint64_t a, const char *kb, uint64_t b,
+				      char *why, size_t n)
+{
+	if (b && a > UINT64_MAX / b)
+		snprintf(why, n, "%s * %s overflows (%" PRIu64 " * %" PRIu64 "), so %s %"
+			 PRIu64 " cannot be their product", ka, kb, a, b, field, v);
+	else if (v != a * b)
+		snprintf(why, n, "%s %" PRIu64 " is not %s * %s (%" PRIu64 " * %" PRIu64
+			 " = %" PRIu64 ")", field, v, ka, kb, a, b, a * b);
+	else
+		return NULL;
+	return why;
+}
+
+/* See profile-int.h.  The comp_ and ovh_ scalars are found in
+ * prof_scalars by their prefix, so a new one is covered by the rule that
+ * comp_on 0 makes it 0. */
+const char *prof_comp_check(const struct profile *p, char *why, size_t n)
+{
+	const struct prof_overhead *o = &p->ovh;
+
+	if (p->comp_on > 1) {
+		snprintf(why, n, "comp_on %" PRIu64 " is not 0 or 1", p->comp_on);
+		return why;
+	}
+	for (size_t i = 0; !p->comp_on && i < PROF_NSCALARS; i++) {
+		const struct prof_scalar *sc = &prof_scalars[i];
+		uint64_t v;
+
+		if ((strncmp(sc->key, "comp_", 5) && strncmp(sc->key, "ovh_", 4)) ||
+		    sc->kind != PK_U64)
+			continue;
+		memcpy(&v, (const char *)p + sc->offset, sizeof(v));
+		if (v) {
+			snprintf(why, n, "comp_on 0 but %s is %" PRIu64 " (must be 0 without "
+				 "compensation)", sc->key, v);
+			return why;
+		}
+	}
+	if (!p->comp_on)
+		return NULL;
+	if (p->rank < 0) {
+		snprintf(why, n, "comp_on 1 but rank is %" PRId64 " (compensation needs an "
+			 "MPI rank)", p->rank);
+		return why;
+	}
+	if (comp_product_check("ovh_sample_ns", o->sample_ns, "ovh_samples", o->samples,
+			       "ovh_sample_cost_ns", o->sample_cost_ns, why, n) ||
+	    comp_product_check("ovh_wrapper_ns", o->wrapper_ns, "ovh_calls", o->calls,
+			       "ovh_call_cost_ns", o->call_cost_ns, why, n))
+		return why;
+	return NULL;
 }

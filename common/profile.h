@@ -121,6 +121,25 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
 	uint64_t length_ns;
 };
 
+/*
+ * Measured overhead and parallel compensation (docs/compensation.md;
+ * Malony, Shende, Morris, Wolf): MPI ranks with the piggyback on.  The
+ * rank's own overhead o is the sum of the sources below; its delay x is
+ * how much later than without measurement its next event happens, carried
+ * on every message and merged at every receive and collective.
+ */
+struct prof_overhead {
+	uint64_t samples;	/* samples of the rank's threads charged below */
+	uint64_t sample_ns;	/* taking them: samples x sample_cost_ns */
+	uint64_t sample_cost_ns;	/* the calibrated kernel cost of one sample */
+	uint64_t calls;		/* wrapped MPI calls charged below */
+	uint64_t wrapper_ns;	/* the wrappers: calls x call_cost_ns */
+	uint64_t call_cost_ns;	/* calibrated at MPI_Init */
+	uint64_t piggyback_ns;	/* sending and receiving piggybacks: measured */
+	uint64_t drain_ns;	/* samples folded on the rank's own thread: measured */
+	uint64_t inject_ns;	/* CPPERF_INJECT_SAMPLE_NS / _MPI_NS: busy time added */
+};
+
 struct profile {
 	char **argv;		/* command line of the profiled image */
 	uint32_t argc;
@@ -179,6 +198,15 @@ struct profile {
 	uint32_t ncp_fns;
 	struct prof_cp_point *cp_points;	/* monitor rank (0) only */
 	uint32_t ncp_points;
+
+	/* Overhead and compensation; all zero when not computed (not MPI, or
+	 * --no-piggyback: then comp_on is 0). */
+	uint64_t comp_on;	/* 1: the fields below are measured */
+	struct prof_overhead ovh;
+	uint64_t comp_wall_ns;	/* measured: exit of MPI_Init to entry of MPI_Finalize */
+	uint64_t comp_delay_ns;	/* x at the entry of MPI_Finalize */
+	uint64_t comp_wait_ns;	/* time waited in receives and collectives (w) */
+	uint64_t comp_wait_comp_ns;	/* the same, parallel-compensated (w') */
 };
 
 /* Initialise to an empty profile (no events, empty tables). */

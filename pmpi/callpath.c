@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "pmpi.h"
+#include "compensate.h"
 #include "stats.h"
 #include "../sampler/sample.h"
 
@@ -149,12 +150,15 @@ static void wait_resolved(int site)
 void pmpi_path_capture(struct pmpi_call *c, int site)
 {
 	struct rt_state *rt = rt_current();
-	uint64_t top = thread_stack_top();
+	uint64_t top = thread_stack_top(), t0;
 	struct capture *k = NULL;
+	struct timespec ts;
 	bool drained;
 
 	if (site < 0)
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	drained = rt && rt->sym && !atomic_load(&rt->stop);
 	if (drained && top > 1)
 		k = capture_here(rt, top);
@@ -171,6 +175,8 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 		wait_resolved(site);
 	}
 	pthread_mutex_unlock(&pmpi_stats_lock);
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* the rank waited for the unwinder */
+	pmpi_comp_drain((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - t0);
 }
 
 /* Index of the caller's frame among the unwound addresses (its lookup

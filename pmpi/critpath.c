@@ -18,6 +18,7 @@
 #include "piggyback.h"
 #include "cp-zero.h"
 #include "cp-monitor.h"
+#include "compensate.h"
 
 #define WINDOW 65536u		/* events a sample can still be placed among */
 #define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
@@ -96,8 +97,12 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	/* read unlocked by every call: set once, under the lock, at start and end */
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
 		return;
-	if (cpz_active())	/* the segment's samples, complete before it is used */
+	if (cpz_active()) {	/* the segment's samples, complete before it is used */
+		uint64_t t = pmpi_pb_now();
+
 		rt_drain_self(rt_current());
+		pmpi_comp_drain(pmpi_pb_now() - t);
+	}
 	pthread_mutex_lock(&cp.lock);
 	/*
 	 * The path model is one sequence of calls per rank; when calls of two
@@ -223,6 +228,7 @@ void pmpi_cp_end(void)
 		report = cp.monitor;
 	}
 	pthread_mutex_unlock(&cp.lock);
+	pmpi_comp_end(cp.end_time);
 	if (report)	/* every rank, at MPI_Finalize's entry */
 		pmpi_cpmon_end(cp.end_time, cp.end_length);
 }
@@ -325,6 +331,7 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	struct prof_cp_seg *s;
 	uint64_t seg;
 
+	pmpi_comp_sample();
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&cp.lock);

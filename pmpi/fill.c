@@ -12,6 +12,7 @@
 
 #include "pmpi.h"
 #include "critpath.h"
+#include "compensate.h"
 #include "stats.h"
 
 #define MAX_FRAMES 64
@@ -148,4 +149,5 @@ void pmpi_fill_profile(struct rt_state *rt)
 	fill_colls(p);
 	pthread_mutex_unlock(&pmpi_stats_lock);
 	pmpi_cp_fill(rt);
+	pmpi_comp_fill(rt);
 }

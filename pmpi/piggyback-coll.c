@@ -18,6 +18,7 @@
 #include "pmpi.h"
 #include "piggyback.h"
 #include "critpath.h"
+#include "compensate.h"
 
 static MPI_Op merge_op = MPI_OP_NULL;
 static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
@@ -47,6 +48,10 @@ static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
 	}
 	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
 	r.delay = a->delay < b->delay ? a->delay : b->delay;
+	r.t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
+	if (a->host != b->host)
+		r.flags |= PMPI_PB_F_HOSTS;
+	r.flags |= a->flags & PMPI_PB_F_HOSTS;
 	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
 	if (a->seq != b->seq)
 		r.flags |= PMPI_PB_F_MISMATCH;
@@ -149,7 +154,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 {
 	struct pmpi_pb_coll *x;
 	MPI_Comm sh;
-	uint64_t seq;
+	uint64_t seq, t0 = pmpi_pb_now();
 
 	if (!pmpi_pb_shadow(comm, &sh, &seq))
 		return NULL;
@@ -169,6 +174,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 			free(x);
 		return NULL;
 	}
+	pmpi_comp_piggyback(pmpi_pb_now() - t0);
 	return x;
 }
 
@@ -196,9 +202,13 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 {
+	uint64_t t = pmpi_pb_now();	/* the user's collective completed */
 	bool ok;
 
+	/* every rank the result depends on has joined the user's collective:
+	 * what is left of the companion is the piggyback's own cost */
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+	pmpi_comp_piggyback(pmpi_pb_now() - t);
 	if (x->who) {
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 		log_who(x, c);
@@ -207,6 +217,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 	}
 	ok = merged_ok(x);
 	pmpi_cp_merge(c, &x->out, false);
+	pmpi_comp_merge(c, &x->out, t);
 	if (pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
 	free(x->who);

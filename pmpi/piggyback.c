@@ -20,6 +20,7 @@
 #include "pmpi.h"
 #include "piggyback.h"
 #include "critpath.h"
+#include "compensate.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
 MPI_Datatype pmpi_pb_type = MPI_DATATYPE_NULL;
@@ -42,6 +43,7 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 	pb->site = site;
 	pb->t_send = c->t0;
 	pmpi_cp_stamp(c, pb);
+	pmpi_comp_stamp(pb);
 }
 
 /* --- shadow communicators: open addressing by handle, tombstones on free */
@@ -160,9 +162,11 @@ void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatyp
 {
 	MPI_Comm sh;
 	struct slot *s;
+	uint64_t t0;
 
 	if (dest == MPI_PROC_NULL || !pmpi_pb_shadow(comm, &sh, NULL))
 		return;
+	t0 = pmpi_pb_now();
 	pthread_mutex_lock(&ring_lock);
 	s = &ring[ring_head];
 	ring_head = (ring_head + 1) % RING;
@@ -174,6 +178,7 @@ void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatyp
 	s->pb.bytes = pmpi_pb_checking ? pmpi_bytes(count, type) : 0;
 	PMPI_Isend(&s->pb, 1, pmpi_pb_type, dest, tag, sh, &s->req);
 	pthread_mutex_unlock(&ring_lock);
+	pmpi_comp_piggyback(pmpi_pb_now() - t0);
 }
 
 /* --- check mode: sequence numbers per (sender, shadow, tag) must grow */
@@ -249,14 +254,18 @@ void pmpi_pb_recv(const struct pmpi_call *c, MPI_Comm comm, const MPI_Status *st
 	struct pmpi_pb pb;
 	MPI_Comm sh;
 	int cancelled = 0;
+	uint64_t t;
 
 	if (!pmpi_pb_on || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE == MPI_ANY_SOURCE ||
 	    PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled ||
 	    !pmpi_pb_shadow(comm, &sh, NULL))
 		return;
+	t = pmpi_pb_now();	/* the user's receive completed: its wait ends */
 	if (PMPI_Recv(&pb, 1, pmpi_pb_type, st->MPI_SOURCE, st->MPI_TAG, sh, MPI_STATUS_IGNORE) !=
 	    MPI_SUCCESS)
 		return;
+	pmpi_comp_piggyback(pmpi_pb_now() - t);
+	pmpi_comp_merge(c, &pb, t);
 	late_sender(c, &pb);
 	pmpi_cp_merge(c, &pb, true);
 	if (pmpi_pb_checking)

@@ -24,13 +24,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 3
+#define PMPI_PB_VERSION 4
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
 #define PMPI_PB_F_COLL 1u	/* a collective's companion, not a message */
 #define PMPI_PB_F_MISMATCH 2u	/* merged companions of different collectives */
 #define PMPI_PB_F_CPFN 4u	/* carries zeroing data: fn, share, net */
+#define PMPI_PB_F_HOSTS 8u	/* merged from ranks on different hosts */
 
 /*
  * The piggyback, fixed size, sent as bytes (one contiguous datatype): all
@@ -54,10 +55,14 @@ struct pmpi_pb {
 	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
 	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
 	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
-	int64_t delay;		/* overhead-compensation delay x, ns (issue 5) */
+	int64_t delay;		/* overhead-compensation delay x, ns (merged: the least) */
+	uint64_t t_free;	/* t_send - delay: when the data would have been
+				 * ready without measurement (merged: the latest) */
+	uint64_t host;		/* hash of the sender's host: t_free is comparable
+				 * with local clocks only on the same host */
 };
 
-_Static_assert(sizeof(struct pmpi_pb) == 256, "piggyback layout changed: bump PMPI_PB_VERSION");
+_Static_assert(sizeof(struct pmpi_pb) == 272, "piggyback layout changed: bump PMPI_PB_VERSION");
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
 enum pmpi_pb_dir {

@@ -18,6 +18,7 @@
 
 #include "pmpi.h"
 #include "critpath.h"
+#include "compensate.h"
 #include "piggyback.h"
 #include "stats.h"
 
@@ -70,6 +71,8 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->peer_bytes = 0;
 	c->nsizes = 0;
 	c->comm_size = -1;
+	if (!(flags & PMPI_CALL_INIT))
+		pmpi_comp_enter();	/* before the call's clock: tool time, not MPI time */
 	c->t0 = mono_ns();
 	pmpi_cp_enter(c);
 	return true;
@@ -160,8 +163,10 @@ static void start_path(uint64_t t)
 {
 	struct rt_state *rt = rt_current();
 
-	if (pmpi_pb_on && rt)
+	if (pmpi_pb_on && rt) {
+		pmpi_comp_start(rt, t);
 		pmpi_cp_start(rt, t);
+	}
 }
 
 void pmpi_leave(struct pmpi_call *c)

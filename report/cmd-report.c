@@ -17,6 +17,7 @@
 
 struct report_cli {
 	struct rep_opts opts;
+	enum rep_comp comp;	/* --compensate */
 	const char *output;
 	const char *dir;
 	bool help;
@@ -60,12 +61,26 @@ static int set_format(struct report_cli *c, const char *v, char *err, size_t err
 
 static int set_view(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
-	static const char *const names[] = { "flat", "callpath", "mpi", "cp", NULL };
-	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP };
+	static const char *const names[] = { "flat", "callpath", "mpi", "cp",
+		"compensation", NULL };
+	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
+		REP_COMPENSATION };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
 		c->opts.view = view[i];
+	return i < 0 ? -1 : 0;
+}
+
+static int set_compensate(struct report_cli *c, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "none", "local", "parallel", NULL };
+	static const enum rep_comp comp[] = { REP_COMP_NONE, REP_COMP_LOCAL,
+		REP_COMP_PARALLEL };
+	int i = pick("compensate", v, names, err, errlen);
+
+	if (i >= 0)
+		c->comp = comp[i];
 	return i < 0 ? -1 : 0;
 }
 
@@ -122,8 +137,13 @@ static const struct report_option report_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md) or "
 	  "folded (FlameGraph, speedscope)", set_format },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
-	  "(the tree), mpi (ranks, call sites, matrix) or cp (the critical path); "
-	  "text only, and folded with cp", set_view },
+	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path) or "
+	  "compensation (overhead per rank and source); text only, and folded "
+	  "with cp", set_view },
+	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
+	  "compensated waits), local (walls minus the rank's own overhead) or none "
+	  "(as measured); local and parallel also drop the samples in cpperf's "
+	  "runtime", set_compensate },
 	{ "reference", 0, NULL, "critical path recomputed from the --cp-trace records "
 	  "(with --view=cp or --format=json)", set_reference },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
@@ -149,7 +169,7 @@ static void report_usage(FILE *out)
 		snprintf(lhs, sizeof(lhs), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
 			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
 			 o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
-		fprintf(out, "  %-18s %s\n", lhs + !o->short_name, o->help);
+		fprintf(out, "  %-20s %s\n", lhs + !o->short_name, o->help);
 	}
 }
 
@@ -224,7 +244,7 @@ static int report_run(const struct report_cli *c, struct outfile *out)
 	}
 	if (exp_load(&d, dir, err, sizeof(err)) < 0)
 		goto fail;
-	rc = rep_render(&d, &c->opts, out->f, err, sizeof(err));
+	rc = rep_render_comp(&d, &c->opts, c->comp, out->f, err, sizeof(err));
 	merge_release(&d);
 	if (rc != 0) {
 		fprintf(stderr, "cpperf: %s\n", err);
@@ -244,7 +264,8 @@ fail:
  */
 int cmd_report(int argc, char **argv)
 {
-	struct report_cli c = { .opts = { REP_TEXT, REP_FLAT, NULL, -1.0 } };
+	struct report_cli c = { .opts = { REP_TEXT, REP_FLAT, NULL, -1.0 },
+				.comp = REP_COMP_PARALLEL };
 	struct outfile out;
 	char err[1024];
 	int rc;

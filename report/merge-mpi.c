@@ -1,8 +1,9 @@
 /*
  * merge-mpi.c - the MPI part of merging an experiment.
  *
- * Every process gets a rank entry (rank or -1, host, wall and CPU time, and
- * its MPI and blocked time summed over its call sites).  Call sites are
+ * Every process gets a rank entry (rank or -1, host, wall and CPU time, its
+ * MPI and blocked time summed over its call sites, and its overhead
+ * compensation data when it has some).  Call sites are
  * merged across ranks by (function, call path), the call path mapped into
  * the merged symbol table exactly as the tree's nodes are; collectives by
  * (function, communicator size); both through an idset, so merging stays
@@ -126,6 +127,14 @@ static int add_rank(struct rep_mpi *m, const struct profile *p, char *err, size_
 		r->blocked_ns += p->mpi_sites[i].blocked_ns;
 	}
 	m->time_ns += r->mpi_ns;
+	r->comp_on = p->comp_on != 0;
+	if (r->comp_on) {
+		r->ovh = p->ovh;
+		r->comp_wall_ns = p->comp_wall_ns;
+		r->comp_delay_ns = p->comp_delay_ns;
+		r->comp_wait_ns = p->comp_wait_ns;
+		r->comp_wait_comp_ns = p->comp_wait_comp_ns;
+	}
 	return 0;
 }
 

@@ -8,7 +8,9 @@
  * pass per profile, so merging is linear in processes x tree size.  Events
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
- * map, and the critical-path data kept by merge-cp.c with the node map.  After the last profile merge_finish demangles every
+ * map, and the critical-path data kept by merge-cp.c with the node map
+ * (compensate.c keeps the samples of cpperf's runtime the same way).
+ * After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
 #include <stdlib.h>
@@ -63,6 +65,7 @@ void merge_release(struct rep_data *d)
 	cct_release(&d->tree);
 	mpi_merge_release(&d->mpi);
 	cpath_merge_release(&d->cpath);
+	comp_merge_release(&d->tool);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -290,7 +293,8 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
-				 errlen) == 0)
+				 errlen) == 0 &&
+		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0)
 		rc = 0;
 	free(emap);
 	free(fmap);

@@ -1,8 +1,10 @@
 /*
  * out-json-mpi.c - the MPI keys of `cpperf report --format=json`
  * (docs/json.md): "experiment.ranks" and "experiment.mpi", the per-process
- * "ranks" array and the "mpi" object (call sites by time, the dense
- * communication matrix, collectives).  Times are seconds.  The matrix is
+ * "ranks" array (wall and blocked time as --compensate says, and each
+ * rank's overhead compensation: walls, overhead, delay, waits, sources)
+ * and the "mpi" object (call sites by time, the dense communication
+ * matrix, collectives).  Times are seconds.  The matrix is
  * written row by row from the sorted sparse pairs, so it costs no
  * size x size memory.
  */
@@ -26,6 +28,53 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 		json_null(w);
 }
 
+#define REP_COMP_METHOD "samples x calibrated kernel cost; calls x wrapper cost " \
+	"calibrated at MPI_Init; piggyback and own-thread draining measured; " \
+	"injection measured"
+
+/* The compensation keys of a rank entry: numbers when r has compensation
+ * data, null otherwise. */
+static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
+{
+	static const char *const keys[] = { "wall_measured", "wall_compensated",
+		"wall_local_compensated", "overhead", "delay", "mpi_wait",
+		"mpi_blocked_compensated", "overhead_sources" };
+	const struct prof_overhead *o = &r->ovh;
+
+	if (!r->comp_on) {
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			json_key(w, keys[i]);
+			json_null(w);
+		}
+		return;
+	}
+	put_seconds(w, keys[0], r->comp_wall_ns);
+	put_seconds(w, keys[1], comp_wall_parallel_ns(r));
+	put_seconds(w, keys[2], comp_wall_local_ns(r));
+	put_seconds(w, keys[3], comp_overhead_ns(o));
+	put_seconds(w, keys[4], r->comp_delay_ns);
+	put_seconds(w, keys[5], r->comp_wait_ns);
+	put_seconds(w, keys[6], r->comp_wait_comp_ns);
+	json_key(w, keys[7]);
+	json_begin_object(w);
+	put_seconds(w, "sample", o->sample_ns);
+	put_seconds(w, "wrapper", o->wrapper_ns);
+	put_seconds(w, "piggyback", o->piggyback_ns);
+	put_seconds(w, "drain", o->drain_ns);
+	put_seconds(w, "inject", o->inject_ns);
+	json_key(w, "samples");
+	json_u64(w, o->samples);
+	json_key(w, "calls");
+	json_u64(w, o->calls);
+	json_key(w, "sample_cost_ns");
+	json_u64(w, o->sample_cost_ns);
+	json_key(w, "call_cost_ns");
+	json_u64(w, o->call_cost_ns);
+	json_key(w, "method");
+	json_string(w, REP_COMP_METHOD);
+	json_end_object(w);
+}
+
 static void put_ranks(struct json_w *w, const struct rep_mpi *m)
 {
 	json_key(w, "ranks");
@@ -41,10 +90,12 @@ static void put_ranks(struct json_w *w, const struct rep_mpi *m)
 			json_i64(w, r->rank);
 		json_key(w, "host");
 		json_string(w, r->host);
+		/* as measured: the compensated values have keys of their own */
 		put_seconds(w, "wall", r->wall_ns);
 		put_seconds(w, "cpu", r->cpu_ns);
 		put_seconds(w, "mpi_time", r->mpi_ns);
 		put_seconds(w, "mpi_blocked", r->blocked_ns);
+		put_rank_comp(w, r);
 		json_end_object(w);
 	}
 	json_end_array(w);

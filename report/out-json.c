@@ -7,7 +7,9 @@
  * of the first event; counts are objects keyed by event name.  The call-path
  * tree is emitted through cp_walk (no recursion) and pruned below min_pct
  * of the first event (0 keeps every node).  The MPI keys are written by
- * out-json-mpi.c, "critical_path" by out-json-cp.c.
+ * out-json-mpi.c, "critical_path" by out-json-cp.c.  Under --compensate=local
+ * or parallel "flat" and "callpath" are the profile without the samples of
+ * cpperf's runtime (compensate.c); nodes left without counts are omitted.
  */
 #include <string.h>
 #include "report.h"
@@ -212,8 +214,22 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tr
 	return cp_walk(cp, tree_enter, tree_leave, &t);
 }
 
+/* "compensation": the mode asked for and whether the experiment has data. */
+static void put_compensation(struct json_w *w, const struct rep_data *d,
+			     enum rep_comp comp)
+{
+	json_key(w, "compensation");
+	json_begin_object(w);
+	json_key(w, "mode");
+	json_string(w, comp_mode_name(comp));
+	json_key(w, "available");
+	json_bool(w, comp_present(d));
+	json_end_object(w);
+}
+
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, const struct cpath_result *cpr, double min_pct)
+	     const struct flat *f, const struct cpath_result *cpr, double min_pct,
+	     enum rep_comp comp, bool filtered)
 {
 	struct json_w w;
 
@@ -224,12 +240,13 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	put_experiment(&w, d);
 	put_flat(&w, d, f, d->nevents ? f->all[0] : 0);
 	json_key(&w, "callpath");
-	if (rep_json_tree(&w, d, cp, min_pct, false) < 0)
+	if (rep_json_tree(&w, d, cp, min_pct, filtered) < 0)
 		return -1;
 	put_threads(&w, d);
 	rep_json_mpi(&w, d);
 	if (rep_json_cpath(&w, d, cpr, min_pct) < 0)
 		return -1;
+	put_compensation(&w, d, comp);
 	json_end_object(&w);
 	return json_finish(&w);
 }

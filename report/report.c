@@ -1,11 +1,12 @@
 /*
  * report.c - what `cpperf report` renders, given a loaded experiment.
  *
- * rep_render resolves the event and the pruning threshold, builds the
- * call-path totals (children sorted by the event that is shown; JSON sorts
- * and prunes by the first event, as docs/json.md says) and the flat
- * profile, the critical path when the output holds it (JSON, --view=cp),
- * and hands them to the renderer of the chosen format.  Small
+ * rep_render resolves the event and the pruning threshold, removes the
+ * samples of cpperf's own runtime when --compensate asks (compensate.c),
+ * builds the call-path totals (children sorted by the event that is shown;
+ * JSON sorts and prunes by the first event, as docs/json.md says) and the
+ * flat profile, the critical path when the output holds it (JSON,
+ * --view=cp), and hands them to the renderer of the chosen format.  Small
  * helpers the renderers share live here too.
  */
 #include <string.h>
@@ -67,13 +68,27 @@ static int check_cpath(const struct rep_data *d, const struct rep_opts *o,
 	return -1;
 }
 
-static int render_with(const struct rep_data *d, const struct rep_opts *o, uint32_t ev,
-		       const struct cp_tree *cp, const struct flat *f,
-		       const struct cpath_result *cpr, FILE *out)
+/* Check what --view=compensation needs.  Returns 0, or -1 with a message. */
+static int check_comp(const struct rep_data *d, const struct rep_opts *o,
+		      char *err, size_t errlen)
+{
+	if (o->view != REP_COMPENSATION || comp_present(d))
+		return 0;
+	snprintf(err, errlen, "%s: no overhead compensation data in this experiment: "
+		 "it is not an MPI program, or it was recorded with --no-piggyback",
+		 d->dir ? d->dir : "");
+	return -1;
+}
+
+/* removed: the samples --compensate took out of cp and f, NULL if none. */
+static int render_with(const struct rep_data *d, const struct rep_opts *o,
+		       enum rep_comp comp, uint32_t ev, const struct cp_tree *cp,
+		       const struct flat *f, const struct cpath_result *cpr,
+		       const uint64_t *removed, FILE *out)
 {
 	switch (o->format) {
 	case REP_JSON:
-		return rep_json(out, d, cp, f, cpr, min_pct_of(o));
+		return rep_json(out, d, cp, f, cpr, min_pct_of(o), comp, removed != NULL);
 	case REP_FOLDED:
 		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
 	case REP_TEXT:
@@ -82,17 +97,26 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o, uint3
 	if (view_cp(o))
 		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o));
 	if (o->view == REP_MPI)
-		return rep_text_mpi(out, d);
+		return rep_text_mpi(out, d, comp);
+	if (o->view == REP_COMPENSATION)
+		return rep_text_comp(out, d);
 	if (o->view == REP_CALLPATH)
-		return rep_text_callpath(out, d, cp, ev, min_pct_of(o));
-	return rep_text_flat(out, d, f, ev, min_pct_of(o));
+		return rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed);
+	return rep_text_flat(out, d, f, ev, min_pct_of(o), removed);
 }
 
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 	       char *err, size_t errlen)
 {
+	return rep_render_comp(d, o, REP_COMP_PARALLEL, out, err, errlen);
+}
+
+int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
+		    enum rep_comp comp, FILE *out, char *err, size_t errlen)
+{
 	struct cpath_result cpr;
 	bool have_cp = false;
+	struct comp_tree ct;
 	struct cp_tree cp;
 	struct flat f;
 	uint32_t ev = 0, sort_ev;
@@ -109,13 +133,18 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
 	}
-	if (check_cpath(d, o, err, errlen) < 0)
+	if (check_cpath(d, o, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0)
+		return -1;
+	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;
 	sort_ev = o->format == REP_JSON ? 0 : ev;
-	if (cp_build(&cp, &d->tree, sort_ev, err, errlen) < 0)
+	if (cp_build(&cp, rc ? &ct.tree : &d->tree, sort_ev, err, errlen) < 0) {
+		comp_tree_release(&ct);
 		return -1;
+	}
 	if (flat_build(&f, d, &cp, sort_ev, err, errlen) < 0) {
 		cp_release(&cp);
+		comp_tree_release(&ct);
 		return -1;
 	}
 	if (wants_cpath(o) && cpath_present(&d->cpath)) {
@@ -124,17 +153,19 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 		} else if (view_cp(o)) {
 			flat_release(&f);
 			cp_release(&cp);
+			comp_tree_release(&ct);
 			return -1;
 		} else {	/* the other views do not depend on it */
 			fprintf(stderr, "cpperf report: critical path left out: %s\n", err);
 		}
 	}
-	rc = render_with(d, o, ev, &cp, &f, have_cp ? &cpr : NULL, out);
+	rc = render_with(d, o, comp, ev, &cp, &f, have_cp ? &cpr : NULL, ct.removed, out);
 	if (rc < 0)
 		snprintf(err, errlen, "error writing the report (disk full? out of memory?)");
 	if (have_cp)
 		cpath_release(&cpr);
 	flat_release(&f);
 	cp_release(&cp);
+	comp_tree_release(&ct);
 	return rc;
 }

@@ -12,6 +12,10 @@
  *                 (mpi_*);
  *   merge-cp.c    keep per rank what the critical-path walk needs
  *                 (cpath_merge_*);
+ *   compensate.c  overhead compensation: the samples of cpperf's own
+ *                 runtime kept while merging, the compensated per-rank
+ *                 times and the profile without the tool's samples
+ *                 (comp_*);
  *   callpath.c    inclusive totals and sorted children of the merged tree,
  *                 and a depth-first walk over it (cp_*);
  *   flat.c        self and total per function, recursion counted once
@@ -19,8 +23,8 @@
  *   critpath.c    the critical path: the walk over the links, the
  *                 --reference recomputation, the path's tree and functions
  *                 (cpath_*);
- *   text.c, text-mpi.c, text-cp.c, out-json.c, out-json-mpi.c,
- *   out-json-cp.c, folded.c   the renderers (rep_text_*, rep_json*,
+ *   text.c, text-mpi.c, text-cp.c, text-comp.c, out-json.c,
+ *   out-json-mpi.c, out-json-cp.c, folded.c   the renderers (rep_text_*, rep_json*,
  *                 rep_folded), driven by report.c (rep_render);
  *   outfile.c     -o FILE written atomically (of_*).
  * Library functions never print and never exit: they return -1 with a
@@ -60,6 +64,12 @@ struct rep_rank {
 	char *host;
 	uint64_t wall_ns, cpu_ns;
 	uint64_t mpi_ns, blocked_ns;	/* sums over the process's call sites */
+	/* Overhead compensation (profile.h); all zero when comp_on is false. */
+	bool comp_on;
+	struct prof_overhead ovh;
+	uint64_t comp_wall_ns;	/* exit of MPI_Init to entry of MPI_Finalize */
+	uint64_t comp_delay_ns;	/* final delay x */
+	uint64_t comp_wait_ns, comp_wait_comp_ns;	/* W and W' */
 };
 
 /* One MPI call site of the experiment: a function called from one call
@@ -147,6 +157,16 @@ struct rep_cpath {
 	int64_t points_rank;
 };
 
+/* Samples of cpperf's own runtime (leaf frame in a module whose basename
+ * starts with "libcpperf") taken by ranks with compensation data: one
+ * entry per (profile, node), counts[i * nevents ...] in merged event order.
+ * --compensate=local|parallel subtracts them from the tree. */
+struct rep_tool {
+	uint32_t *nodes;	/* merged tree node ids; a node may repeat */
+	uint64_t *counts;	/* [n * nevents] */
+	uint32_t n, alloc;
+};
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
 	uint32_t nprocs;
@@ -165,6 +185,7 @@ struct rep_data {
 	char **names;		/* [syms.nframes] demangled, set by merge_finish */
 	struct rep_mpi mpi;
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */
+	struct rep_tool tool;	/* empty without compensation data */
 };
 
 /* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
@@ -226,6 +247,58 @@ int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t
 /* Sort the ranks.  Cannot fail. */
 void cpath_merge_finish(struct rep_cpath *c);
 void cpath_merge_release(struct rep_cpath *c);
+
+/* ---- overhead compensation (compensate.c) ---- */
+
+/* --compensate: the zero value is the default. */
+enum rep_comp { REP_COMP_PARALLEL, REP_COMP_LOCAL, REP_COMP_NONE };
+
+#define REP_TOOL_MODULE "libcpperf"	/* basename prefix of cpperf's runtime */
+
+/*
+ * Keep the samples of cpperf's own runtime that p (a profile with comp_on)
+ * took: every node of p's tree with self counts whose frame's module
+ * basename starts with REP_TOOL_MODULE, node ids mapped through nmap and
+ * counts through emap into d->tool.  Nothing is kept when comp_on is 0.
+ * Returns 0, or -1 when memory is short.
+ */
+int comp_merge_add(struct rep_data *d, const struct profile *p, const uint32_t *nmap,
+		   const uint32_t *emap, char *err, size_t errlen);
+void comp_merge_release(struct rep_tool *t);
+
+/* The mode's name: "parallel", "local" or "none". */
+const char *comp_mode_name(enum rep_comp m);
+/* Whether any process of d has compensation data (comp_on). */
+bool comp_present(const struct rep_data *d);
+/* Total overhead o of a rank: sample + wrapper + piggyback + drain + inject. */
+uint64_t comp_overhead_ns(const struct prof_overhead *o);
+/* Compensated walls of r: comp_wall - delay (parallel), comp_wall - overhead
+ * (local); 0 when what is removed exceeds the wall.  Meaningful only when
+ * r->comp_on. */
+uint64_t comp_wall_parallel_ns(const struct rep_rank *r);
+uint64_t comp_wall_local_ns(const struct rep_rank *r);
+/* The wall and blocked time the rank table shows under mode m: measured
+ * when m is REP_COMP_NONE or the rank has no compensation data; else the
+ * compensated wall, and for parallel the compensated wait W'. */
+uint64_t comp_rank_wall_ns(const struct rep_rank *r, enum rep_comp m);
+uint64_t comp_rank_blocked_ns(const struct rep_rank *r, enum rep_comp m);
+
+/* d's tree without the tool's samples, sharing d->tree's structure. */
+struct comp_tree {
+	struct cct tree;	/* read-only: parent, frame, slots are d->tree's */
+	uint64_t *self;		/* owned: the counts with the tool's removed */
+	uint64_t *removed;	/* [nevents] samples removed per event */
+};
+
+/*
+ * Under m (local or parallel) with tool samples in d, fill t with d's tree
+ * minus d->tool and return 1; otherwise (REP_COMP_NONE, or nothing to
+ * remove) return 0 and leave t empty.  Node ids are d->tree's.  Returns -1
+ * when memory is short.  comp_tree_release frees what t owns.
+ */
+int comp_tree_build(struct comp_tree *t, const struct rep_data *d, enum rep_comp m,
+		    char *err, size_t errlen);
+void comp_tree_release(struct comp_tree *t);
 
 /* Index of the event called name, or -1 with err listing the events. */
 int rep_event_index(const struct rep_data *d, const char *name,
@@ -408,7 +481,8 @@ void cpath_release(struct cpath_result *r);
 
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
-enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE };
+enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
+		REP_COMPENSATION };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 
@@ -419,8 +493,12 @@ struct rep_opts {
 	double min_pct;		/* < 0: the format's default */
 };
 
-/* Render d as o asks onto out.  Returns 0, 2 when o->event is unknown (err
- * lists the events), or -1 with a message (memory, write error). */
+/* Render d as o asks onto out, compensated as comp says (--compensate).
+ * Returns 0, 2 when o->event is unknown (err lists the events), or -1 with
+ * a message (memory, write error, a view the experiment has no data for). */
+int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
+		    enum rep_comp comp, FILE *out, char *err, size_t errlen);
+/* rep_render_comp with the default, REP_COMP_PARALLEL. */
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 	       char *err, size_t errlen);
 
@@ -430,19 +508,25 @@ double rep_pct(uint64_t part, uint64_t whole);
 const char *rep_module_name(const struct rep_data *d, uint32_t module);
 const char *rep_module_path(const struct rep_data *d, uint32_t module);
 
+/* removed: when not NULL, the samples per event --compensate took out of
+ * f or cp (the header says how many of the shown event). */
 int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct);
+		  uint32_t event, double min_pct, const uint64_t *removed);
 int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-		      uint32_t event, double min_pct);
+		      uint32_t event, double min_pct, const uint64_t *removed);
 /* The call-path tree under the column titles, pruned below min_pct of
  * event; a note for what was hidden.  Returns 0 or -1 (memory). */
 int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 		  uint32_t event, double min_pct);
 struct json_w;
 /* JSON of the whole report; cpr, when not NULL, is the critical path
- * ("critical_path" is then filled, else written empty). */
+ * ("critical_path" is then filled, else written empty); comp is the
+ * --compensate mode ("compensation", the "ranks" times); filtered says cp
+ * and f had the tool's samples removed ("callpath" then leaves out nodes
+ * left without counts). */
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, const struct cpath_result *cpr, double min_pct);
+	     const struct flat *f, const struct cpath_result *cpr, double min_pct,
+	     enum rep_comp comp, bool filtered);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
@@ -456,12 +540,18 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
 		   uint32_t event, double min_pct);
 /* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",
- * and the top-level "ranks" and "mpi". */
+ * and the top-level "ranks" (wall and blocked as comp says, plus the
+ * compensation keys) and "mpi". */
 void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
 void rep_json_mpi(struct json_w *w, const struct rep_data *d);
-/* Text --view=mpi: per-rank time, top call sites, matrix, collectives; on
- * an experiment without MPI data one line saying so. */
-int rep_text_mpi(FILE *out, const struct rep_data *d);
+/* Text --view=mpi: per-rank time (wall and blocked as comp says), top call
+ * sites, matrix, collectives; on an experiment without MPI data one line
+ * saying so. */
+int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp);
+/* Text --view=compensation (text-comp.c): per rank the measured, local-
+ * and parallel-compensated walls, overhead, delay, waits; the overhead
+ * sources summed over the ranks.  d must have compensation data. */
+int rep_text_comp(FILE *out, const struct rep_data *d);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */

@@ -3,7 +3,8 @@
  * text, in the manner of mpiP.
  *
  * Sections: the time of every process (wall, CPU, MPI, MPI % of wall,
- * blocked), the ranks with the most and the least MPI time, the top call
+ * blocked; wall and blocked compensated as --compensate says), the ranks
+ * with the most and the least MPI time, the top call
  * sites by MPI time (call path cut to its innermost user frames), the
  * communication matrix (dense tables of counts and bytes up to
  * REP_MPI_DENSE ranks, beyond that the REP_MPI_TOP_PAIRS busiest sender ->
@@ -43,14 +44,22 @@ static void put_header(FILE *out, const struct rep_data *d)
 		(long long)m->size, d->nprocs, secs(m->time_ns), m->nsites);
 }
 
-static void put_ranks(FILE *out, const struct rep_mpi *m)
+static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
 {
+	const struct rep_mpi *m = &d->mpi;
 	size_t hw = strlen("host");
 
 	for (uint32_t i = 0; i < m->nranks; i++)
 		hw = strlen(m->ranks[i].host) > hw ? strlen(m->ranks[i].host) : hw;
 	int w = width_of(hw, 4);
 
+	if (comp != REP_COMP_NONE && comp_present(d))
+		fprintf(out, "# compensated (%s) for ranks with overhead data: %s; "
+			"--compensate=none shows them as measured, --view=compensation "
+			"the details\n", comp_mode_name(comp), comp == REP_COMP_LOCAL ?
+			"wall is MPI_Init..MPI_Finalize minus the rank's overhead" :
+			"wall is MPI_Init..MPI_Finalize minus the final delay, blocked "
+			"the compensated waits");
 	fprintf(out, "# time per process (seconds)\n#   rank  %-*s  %9s %9s %9s %9s %9s\n",
 		w, "host", "wall", "cpu", "MPI", "MPI%wall", "blocked");
 	for (uint32_t i = 0; i < m->nranks; i++) {
@@ -60,15 +69,17 @@ static void put_ranks(FILE *out, const struct rep_mpi *m)
 			fprintf(out, "%8s  ", "-");
 		else
 			fprintf(out, "%8lld  ", (long long)r->rank);
+		uint64_t wall = comp_rank_wall_ns(r, comp);
+
 		rep_put_clean(out, r->host, w);
-		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f\n", secs(r->wall_ns),
-			secs(r->cpu_ns), secs(r->mpi_ns), rep_pct(r->mpi_ns, r->wall_ns),
-			secs(r->blocked_ns));
+		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f\n", secs(wall),
+			secs(r->cpu_ns), secs(r->mpi_ns), rep_pct(r->mpi_ns, wall),
+			secs(comp_rank_blocked_ns(r, comp)));
 	}
 }
 
 /* The MPI ranks with the most and the least MPI time (lowest rank on ties). */
-static void put_extremes(FILE *out, const struct rep_mpi *m)
+static void put_extremes(FILE *out, const struct rep_mpi *m, enum rep_comp comp)
 {
 	const struct rep_rank *hi = NULL, *lo = NULL;
 
@@ -86,8 +97,8 @@ static void put_extremes(FILE *out, const struct rep_mpi *m)
 		return;
 	fprintf(out, "# most MPI time: rank %lld (%.3f s, %.2f%% of wall); least: rank "
 		"%lld (%.3f s, %.2f%% of wall)\n", (long long)hi->rank, secs(hi->mpi_ns),
-		rep_pct(hi->mpi_ns, hi->wall_ns), (long long)lo->rank, secs(lo->mpi_ns),
-		rep_pct(lo->mpi_ns, lo->wall_ns));
+		rep_pct(hi->mpi_ns, comp_rank_wall_ns(hi, comp)), (long long)lo->rank,
+		secs(lo->mpi_ns), rep_pct(lo->mpi_ns, comp_rank_wall_ns(lo, comp)));
 }
 
 /* Whether a frame belongs to the MPI library or its wrappers. */
@@ -233,7 +244,7 @@ static void put_colls(FILE *out, const struct rep_mpi *m)
 		fputs("# none\n", out);
 }
 
-int rep_text_mpi(FILE *out, const struct rep_data *d)
+int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp)
 {
 	const struct rep_mpi *m = &d->mpi;
 
@@ -242,8 +253,8 @@ int rep_text_mpi(FILE *out, const struct rep_data *d)
 		return ferror(out) ? -1 : 0;
 	}
 	put_header(out, d);
-	put_ranks(out, m);
-	put_extremes(out, m);
+	put_ranks(out, d, comp);
+	put_extremes(out, m, comp);
 	put_sites(out, d);
 	if (put_matrix(out, m) < 0)
 		return -1;

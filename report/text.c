@@ -2,7 +2,8 @@
  * text.c - `cpperf report --format=text`: aligned, perf-report-like text.
  *
  * A header says what was measured (command, processes, samples, lost,
- * unwinding quality, the event shown); then either the flat profile (one
+ * unwinding quality, the event shown, the samples overhead compensation
+ * removed); then either the flat profile (one
  * row per function: self%, total%, self and total samples, function,
  * module, file:line) or the call-path tree (indented two spaces per level,
  * total% and self% per node).  Both hide what is below --min-pct of the
@@ -48,8 +49,10 @@ void rep_text_intro(FILE *out, const struct rep_data *d)
 	fputc('\n', out);
 }
 
-/* The header common to both views. */
-static void put_header(FILE *out, const struct rep_data *d, uint32_t event)
+/* The header common to both views; removed, when not NULL, the samples
+ * --compensate took out per event. */
+static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
+		       const uint64_t *removed)
 {
 	const struct rep_event *ev = &d->events[event];
 	uint64_t unw = d->unwind_complete + d->unwind_truncated;
@@ -72,6 +75,10 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event)
 		fputs(n++ ? ", " : "; also recorded (--event=NAME): ", out);
 		rep_put_clean(out, d->events[e].name, 0);
 	}
+	if (removed)
+		fprintf(out, "\n# overhead compensation: %llu sample%s in cpperf's runtime "
+			"removed (--compensate=none keeps them)",
+			(unsigned long long)removed[event], removed[event] == 1 ? "" : "s");
 	fputs("\n#\n", out);
 }
 
@@ -97,14 +104,14 @@ static bool row_shown(const struct flat_fn *fn, uint32_t event, uint64_t all,
 }
 
 int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct)
+		  uint32_t event, double min_pct, const uint64_t *removed)
 {
 	uint64_t all = f->all[event];
 	uint32_t hidden = 0;
 	int w, mw;
 
 	column_widths(d, f, &w, &mw);
-	put_header(out, d, event);
+	put_header(out, d, event, removed);
 	fprintf(out, "#  self%%  total%%        self       total  %-*s  %-*s  file:line\n",
 		w, "function", mw, "module");
 	for (uint32_t i = 0; i < f->nfns; i++) {
@@ -188,8 +195,8 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 }
 
 int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-		      uint32_t event, double min_pct)
+		      uint32_t event, double min_pct, const uint64_t *removed)
 {
-	put_header(out, d, event);
+	put_header(out, d, event, removed);
 	return rep_text_tree(out, d, cp, event, min_pct);
 }

@@ -93,6 +93,33 @@ static void check_cp_fn(const struct profile *p)
 			abort();
 }
 
+/* The overhead and compensation scalars: comp_on 0 or 1; with 0 all the
+ * others 0; with 1 an MPI rank, and each computed overhead exactly its
+ * count times its cost, without overflow.  The delay and the compensated
+ * waiting are unbounded (a delay may come from another rank, and a rank
+ * more delayed than its sender waits longer once compensated). */
+static void check_comp(const struct profile *p)
+{
+	const struct prof_overhead *o = &p->ovh;
+	uint64_t prod;
+
+	if (p->comp_on > 1)
+		abort();
+	if (!p->comp_on) {
+		if (o->samples || o->sample_ns || o->sample_cost_ns || o->calls || o->wrapper_ns ||
+		    o->call_cost_ns || o->piggyback_ns || o->drain_ns || o->inject_ns ||
+		    p->comp_wall_ns || p->comp_delay_ns || p->comp_wait_ns || p->comp_wait_comp_ns)
+			abort();
+		return;
+	}
+	if (p->rank < 0)
+		abort();
+	if (__builtin_mul_overflow(o->samples, o->sample_cost_ns, &prod) || prod != o->sample_ns)
+		abort();
+	if (__builtin_mul_overflow(o->calls, o->call_cost_ns, &prod) || prod != o->wrapper_ns)
+		abort();
+}
+
 /* Abort when an accepted profile breaks an invariant the readers rely on. */
 static void check_profile(const struct profile *p)
 {
@@ -115,6 +142,7 @@ static void check_profile(const struct profile *p)
 	check_mpi(p);
 	check_cp(p);
 	check_cp_fn(p);
+	check_comp(p);
 }
 
 static void parse_once(const uint8_t *data, size_t size, unsigned flags)

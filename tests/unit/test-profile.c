@@ -1,7 +1,7 @@
 /*
  * test-profile.c - unit tests for the profile format (common/profile*.c):
- * round trips of rich and empty profiles (critical-path records, zeroing
- * and the length series included),
+ * round trips of rich and empty profiles (critical-path records, zeroing,
+ * the length series, overhead and compensation included),
  * rejection of every truncation and
  * every single-byte corruption of a valid file, rejection of malformed
  * records one by one, and atomic writing under failure (missing directory,
@@ -176,6 +176,25 @@ static void rich_cp(struct profile *p)
 	rich_cp_fns(p);
 }
 
+/* Overhead and compensation of the rich profile: both products at the
+ * edge of overflow, a delay larger than the rank's own overhead (it came
+ * from another rank), compensated waiting above the measured (the rank
+ * was more delayed than its senders). */
+static void rich_comp(struct profile *p)
+{
+	p->comp_on = 1;
+	p->ovh = (struct prof_overhead){
+		.samples = UINT64_C(1) << 32, .sample_cost_ns = UINT32_MAX,
+		.sample_ns = (UINT64_C(1) << 32) * UINT32_MAX,
+		.calls = 3, .call_cost_ns = UINT64_MAX / 3, .wrapper_ns = UINT64_MAX,
+		.piggyback_ns = 12345, .drain_ns = 0, .inject_ns = 7,
+	};
+	p->comp_wall_ns = 6000000000;
+	p->comp_delay_ns = UINT64_MAX;
+	p->comp_wait_ns = 3000000000;
+	p->comp_wait_comp_ns = 3500000000;
+}
+
 /* A profile using every feature; depth sets the length of one chain. */
 static void rich_profile(struct profile *p, int depth)
 {
@@ -222,6 +241,7 @@ static void rich_profile(struct profile *p, int depth)
 	}
 	rich_mpi(p, fr);
 	rich_cp(p);
+	rich_comp(p);
 }
 
 #define DIFF(cond, ...) do { if (cond) { snprintf(why, sizeof(why), __VA_ARGS__); return why; } } while (0)
@@ -345,6 +365,10 @@ static const char *profile_diff(const struct profile *a, const struct profile *b
 	}
 	cpd = cp_diff(a, b, cpwhy, sizeof(cpwhy));
 	DIFF(cpd, "%s", cpd);
+	DIFF(a->comp_on != b->comp_on || memcmp(&a->ovh, &b->ovh, sizeof(a->ovh)) ||
+	     a->comp_wall_ns != b->comp_wall_ns || a->comp_delay_ns != b->comp_delay_ns ||
+	     a->comp_wait_ns != b->comp_wait_ns || a->comp_wait_comp_ns != b->comp_wait_comp_ns,
+	     "overhead and compensation scalars");
 	for (uint32_t i = 0; i < a->tree.nnodes; i++)
 		DIFF(a->tree.parent[i] != b->tree.parent[i] ||
 		     a->tree.frame[i] != b->tree.frame[i] ||
@@ -473,7 +497,15 @@ static void test_round_trip(const char *dir)
 			 "mpi_coll MPI_Allreduce 4 1 0 300\n"), "mpi_peer and mpi_coll records");
 	ok(buf && strstr(buf, "\ncpu_ns 987654321\ncp_events 1000\ncp_length_ns 5000000000\n"
 			 "cp_wall_ns 6000000000\ncp_trace 1\ncp_fn_how 3\ncp_fn_start 999\n"
-			 "module 0 "), "critical-path scalars after cpu_ns");
+			 "comp_on 1\n"), "critical-path scalars after cpu_ns");
+	ok(buf && strstr(buf, "\ncp_fn_start 999\ncomp_on 1\novh_samples 4294967296\n"
+			 "ovh_sample_ns 18446744069414584320\novh_sample_cost_ns 4294967295\n"
+			 "ovh_calls 3\novh_wrapper_ns 18446744073709551615\n"
+			 "ovh_call_cost_ns 6148914691236517205\novh_piggyback_ns 12345\n"
+			 "ovh_drain_ns 0\novh_inject_ns 7\ncomp_wall_ns 6000000000\n"
+			 "comp_delay_ns 18446744073709551615\ncomp_wait_ns 3000000000\n"
+			 "comp_wait_comp_ns 3500000000\nmodule 0 "),
+	   "overhead and compensation scalars after the critical-path ones");
 	ok(buf && strstr(buf, "\nmpi_coll MPI%20Bcast%25 4 3 16 302\n"
 			 "cp_link 2 0 1\ncp_link 5 9223372036854775806 18446744073709551615\n"
 			 "cp_link 999 4 17\ncp_seg 1 0 1 0 0\ncp_seg 1 3 0 2 0\ncp_seg 2 1 1 1 1\n"
@@ -527,6 +559,15 @@ static void test_empty(const char *dir)
 	   "critical-path scalars written, no critical-path records");
 	ok(b.cp_events + b.ncp_links + b.ncp_segs + b.ncp_evs + b.ncp_edges + b.cp_fn_how +
 	   b.cp_fn_start + b.ncp_fns + b.ncp_points == 0, "no critical-path data");
+	ok(buf && strstr(buf, "\ncp_fn_start 0\ncomp_on 0\novh_samples 0\novh_sample_ns 0\n"
+			 "ovh_sample_cost_ns 0\novh_calls 0\novh_wrapper_ns 0\n"
+			 "ovh_call_cost_ns 0\novh_piggyback_ns 0\novh_drain_ns 0\n"
+			 "ovh_inject_ns 0\ncomp_wall_ns 0\ncomp_delay_ns 0\ncomp_wait_ns 0\n"
+			 "comp_wait_comp_ns 0\n"),
+	   "overhead and compensation scalars written, all 0");
+	ok(!b.comp_on && !memcmp(&b.ovh, &(struct prof_overhead){ 0 }, sizeof(b.ovh)) &&
+	   b.comp_wall_ns + b.comp_delay_ns + b.comp_wait_ns + b.comp_wait_comp_ns == 0,
+	   "no overhead or compensation data");
 	profile_release(&b);
 	free(buf);
 	empty_dir(dir);
@@ -594,22 +635,39 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HD(size) "cpperf-profile 3\nhost h\npid 1\nrank -1\nsize " size "\nstart_ns 0\n" \
-	"end_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
+#define HRS(rank, size) "cpperf-profile 3\nhost h\npid 1\nrank " rank "\nsize " size \
+	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
+#define HD(size) HRS("-1", size)
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
 #define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
 #define FN0 "cp_fn_how 0\ncp_fn_start 0\n"
-#define C C0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
+#define CPS0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
+/* The ovh_ scalars, in the writer's order, then with comp_on and the
+ * other comp_ scalars. */
+#define OVH(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject) \
+	"ovh_samples " samples "\novh_sample_ns " sample_ns "\novh_sample_cost_ns " sample_cost \
+	"\novh_calls " calls "\novh_wrapper_ns " wrapper_ns "\novh_call_cost_ns " call_cost \
+	"\novh_piggyback_ns " pb "\novh_drain_ns " drain "\novh_inject_ns " inject "\n"
+#define OVH0 OVH("0", "0", "0", "0", "0", "0", "0", "0", "0")
+#define COMPS(on, ovh, wall, delay, wait, waitc) "comp_on " on "\n" ovh "comp_wall_ns " wall \
+	"\ncomp_delay_ns " delay "\ncomp_wait_ns " wait "\ncomp_wait_comp_ns " waitc "\n"
+#define COMP0 COMPS("0", OVH0, "0", "0", "0", "0")
+/* A rank's own overhead of 30 + 10 + 7 + 8 + 9 = 64 ns. */
+#define OVH1 OVH("3", "30", "10", "2", "10", "5", "7", "8", "9")
+#define C C0 CPS0 COMP0
 /* Counters with a critical path of events events and length 7, traced or
  * not, zeroing started as how says at event start. */
 #define CPZ(events, trace, how, start) C0 "cp_events " events "\ncp_length_ns 7\n" \
-	"cp_wall_ns 9\ncp_trace " trace "\ncp_fn_how " how "\ncp_fn_start " start "\n"
+	"cp_wall_ns 9\ncp_trace " trace "\ncp_fn_how " how "\ncp_fn_start " start "\n" COMP0
 #define CP(events, trace) CPZ(events, trace, "0", "0")
 /* A 4-rank job with a critical path of 10 events (the tree has nodes 0-2). */
 #define CPH(trace) HD("4") E CP("10", trace) S T
 /* The same, untraced, with zeroing started as how says at event start. */
 #define CPF(how, start) HD("4") E CPZ("10", "0", how, start) S T
+/* Rank rank of a 4-rank job without a critical path, with the overhead and
+ * compensation scalars comp (the file ends on line 47). */
+#define CMP(rank, comp) HRS(rank, "4") E C0 CPS0 comp S T
 /* A cp_fn record: index, name, net and share length. */
 #define FN(i, name, net, share) "cp_fn " i " " name " " net " " share "\n"
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
@@ -646,7 +704,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 34: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 48: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -729,7 +787,7 @@ static const struct {
 	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
 	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
 	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
-	  "line 34: cp_link event 3 not after the previous cp_link's 3" },
+	  "line 48: cp_link event 3 not after the previous cp_link's 3" },
 	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
 	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
 	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
@@ -742,7 +800,7 @@ static const struct {
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
-	  "line 35: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	  "line 49: duplicate of cp_seg 0 (same segment 2 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -787,8 +845,8 @@ static const struct {
 	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
 	  S T FN("0", "f", "0", "0"), "cp_fn record without a 'cp_fn_how' record before it" },
 	/* zeroing: how NONE exactly when there is no cp_fn record */
-	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 33: cp_fn record but cp_fn_how is 0 (none)" },
-	{ CPF("1", "0"), "line 33: cp_fn_how 1 (init) but no cp_fn record" },
+	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 47: cp_fn record but cp_fn_how is 0 (none)" },
+	{ CPF("1", "0"), "line 47: cp_fn_how 1 (init) but no cp_fn record" },
 	{ CPF("3", "5") "cp_point 1 1\n", "cp_fn_how 3 (merge) but no cp_fn record" },
 	/* zeroing: how != NONE needs a critical path */
 	{ HD("4") E CPZ("0", "0", "1", "0") S T, "cp_fn_how 1 (init) but cp_events is 0" },
@@ -806,9 +864,9 @@ static const struct {
 	{ CPF("1", "0") FN("0", "a", "0", "0") FN("1", "b", "0", "0") FN("2", "c", "0", "0")
 	  FN("3", "d", "0", "0") FN("4", "e", "0", "0") FN("5", "f", "0", "0")
 	  FN("6", "g", "0", "0") FN("7", "h", "0", "0") FN("8", "i", "0", "0"),
-	  "line 41: more than 8 cp_fn records" },
+	  "line 55: more than 8 cp_fn records" },
 	{ CPF("1", "0") FN("0", "f", "0", "0") FN("1", "g", "0", "0") FN("2", "f", "1", "1"),
-	  "line 35: duplicate of cp_fn 0 (same name)" },
+	  "line 49: duplicate of cp_fn 0 (same name)" },
 	{ CPF("1", "0") FN("0", "-", "0", "0") FN("1", "-", "1", "1"), "duplicate of cp_fn 0" },
 	{ CPF("1", "0") FN("0", "f", "8", "0"), "cp_fn net_ns 8 exceeds cp_length_ns 7" },
 	{ CPF("1", "0") FN("0", "f", "0", "8"), "cp_fn share_ns 8 exceeds cp_length_ns 7" },
@@ -818,7 +876,7 @@ static const struct {
 	/* the length series: cp_point records */
 	{ HD("4") E C S T "cp_point 0 0\n", "cp_point record but cp_events is 0" },
 	{ CPH("0") "cp_point 5 1\ncp_point 4 2\n",
-	  "line 34: cp_point t_ns 4 before the previous cp_point's 5" },
+	  "line 48: cp_point t_ns 4 before the previous cp_point's 5" },
 	{ CPH("0") "cp_point 5 4\ncp_point 6 3\n",
 	  "cp_point length_ns 3 below the previous cp_point's 4" },
 	{ CPH("0") "cp_point 5\n", "missing field: length_ns" },
@@ -828,6 +886,53 @@ static const struct {
 	{ HD("4") E CPZ("10", "1", "1", "0") S T FN("0", "f", "0", "0") "cp_edge 1 0 1\n",
 	  "'cp_edge' record after cp_fn records" },
 	{ CPF("1", "0") "cp_point 1 1\nmpi_coll f 1 1 1 1\n", "'mpi_coll' record after cp_point" },
+	/* overhead and compensation: accepted files */
+	{ CMP("2", COMPS("1", OVH1, "1000", "999999", "50", "50")), NULL },
+	{ CMP("2", COMPS("1", OVH1, "1000", "0", "50", "1050")), NULL },	/* waited longer */
+	{ CMP("0", COMPS("1", OVH0, "0", "0", "0", "0")), NULL },
+	{ CMP("3", COMPS("1", OVH("0", "0", "17", "0", "0", "5", "0", "0", "0"), "10", "0", "5",
+			 "0")), NULL },
+	{ CMP("1", COMPS("1", OVH("4294967296", "18446744069414584320", "4294967295", "3",
+				  "18446744073709551615", "6148914691236517205", "0", "0", "0"),
+			 "0", "18446744073709551615", "18446744073709551615",
+			 "18446744073709551615")), NULL },
+	{ HRS("2", "4") E COMPS("1", OVH1, "1", "1", "1", "0") C0 CPS0 S T, NULL },
+	/* overhead and compensation: the scalars */
+	{ CMP("2", COMPS("2", OVH0, "0", "0", "0", "0")), "comp_on 2 out of range (at most 1)" },
+	{ CMP("2", COMPS("-1", OVH0, "0", "0", "0", "0")),
+	  "comp_on: '-1' is not an unsigned decimal" },
+	{ CMP("2", COMPS("0", OVH("0", "0", "0", "0", "0", "0", "0", "0", "x"), "0", "0", "0",
+			 "0")), "ovh_inject_ns: 'x' is not an unsigned decimal" },
+	{ CMP("2", OVH0 "comp_wall_ns 0\ncomp_delay_ns 0\ncomp_wait_ns 0\ncomp_wait_comp_ns 0\n"),
+	  "no 'comp_on' record" },
+	{ CMP("2", "comp_on 0\n" OVH0 "comp_wall_ns 0\ncomp_delay_ns 0\ncomp_wait_ns 0\n"),
+	  "no 'comp_wait_comp_ns' record" },
+	{ CMP("2", COMP0 "ovh_calls 0\n"), "second 'ovh_calls'" },
+	{ H E C S "comp_on 0\n" T, "'comp_on' record after frame records" },
+	/* overhead and compensation: comp_on 0 makes every other one 0 */
+	{ CMP("2", COMPS("0", OVH("1", "0", "0", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
+			 "0")), "line 47: comp_on 0 but ovh_samples is 1 (must be 0 without "
+	  "compensation)" },
+	{ CMP("2", COMPS("0", OVH("0", "0", "10", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
+			 "0")), "comp_on 0 but ovh_sample_cost_ns is 10" },
+	{ CMP("2", COMPS("0", OVH("0", "0", "0", "0", "0", "0", "0", "0", "3"), "0", "0", "0",
+			 "0")), "comp_on 0 but ovh_inject_ns is 3" },
+	{ CMP("2", COMPS("0", OVH0, "0", "5", "0", "0")), "comp_on 0 but comp_delay_ns is 5" },
+	{ CMP("2", COMPS("0", OVH0, "0", "0", "0", "1")), "comp_on 0 but comp_wait_comp_ns is 1" },
+	/* overhead and compensation: comp_on 1 only on an MPI rank */
+	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
+	  "line 47: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
+	/* overhead and compensation: the products */
+	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
+			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
+	{ CMP("2", COMPS("1", OVH("4294967296", "0", "4294967296", "0", "0", "0", "0", "0", "0"),
+			 "0", "0", "0", "0")),
+	  "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)" },
+	{ CMP("2", COMPS("1", OVH("3", "30", "10", "2", "11", "5", "7", "8", "9"), "0", "0", "0",
+			 "0")), "ovh_wrapper_ns 11 is not ovh_calls * ovh_call_cost_ns (2 * 5 = 10)" },
+	{ CMP("2", COMPS("1", OVH("0", "0", "0", "2", "0", "9223372036854775808", "0", "0", "0"),
+			 "0", "0", "0", "0")),
+	  "ovh_calls * ovh_call_cost_ns overflows (2 * 9223372036854775808)" },
 	{ "cpperf-profile 3\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
 	{ "cpperf-profile 3\nhost h\npid -0\n", "not a decimal integer" },
 	{ "cpperf-profile 3\nhost h\npid -\n", "not a decimal integer" },
@@ -1084,6 +1189,52 @@ static void test_cp_write_failures(struct profile *a, const char *dir)
 	test_cp_fn_write_failures(a, dir);
 }
 
+/* The writer refuses overhead and compensation scalars the reader would
+ * refuse, and writes a delay above the rank's own overhead and compensated
+ * waiting above the measured; a is the rich profile, left as it was. */
+static void test_comp_write_failures(struct profile *a, const char *dir)
+{
+	struct prof_overhead o = a->ovh;
+	struct profile e;
+	char err[512];
+
+	a->comp_on = 2;
+	refuse(a, dir, "comp_on 2 exceeds 1", "comp_on 2");
+	a->comp_on = 0;
+	refuse(a, dir, "comp_on 0 but ovh_samples is 4294967296 (must be 0 without compensation)",
+	       "comp_on 0 with overhead");
+	a->comp_on = 1;
+	a->ovh.sample_ns--;
+	refuse(a, dir, "ovh_sample_ns 18446744069414584319 is not ovh_samples * "
+	       "ovh_sample_cost_ns (4294967296 * 4294967295 = 18446744069414584320)",
+	       "ovh_sample_ns not the product");
+	a->ovh.sample_cost_ns++;
+	refuse(a, dir, "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)",
+	       "ovh_samples product overflows");
+	a->ovh = o;
+	a->ovh.wrapper_ns = 0;
+	refuse(a, dir, "ovh_wrapper_ns 0 is not ovh_calls * ovh_call_cost_ns (3 * "
+	       "6148914691236517205 = 18446744073709551615)", "ovh_wrapper_ns not the product");
+	a->ovh.calls = 4;
+	refuse(a, dir, "ovh_calls * ovh_call_cost_ns overflows (4 * 6148914691236517205)",
+	       "ovh_calls product overflows");
+	a->ovh = o;
+
+	profile_init(&e);	/* not MPI: no compensation */
+	e.comp_delay_ns = 5;
+	refuse(&e, dir, "comp_on 0 but comp_delay_ns is 5", "delay without compensation");
+	e.comp_on = 1;
+	refuse(&e, dir, "comp_on 1 but rank is -1 (compensation needs an MPI rank)",
+	       "compensation outside MPI");
+	e.rank = 0;
+	e.comp_delay_ns = 1000;	/* all of it from other ranks */
+	e.comp_wait_comp_ns = 2000;	/* and none of it waited in the measured run */
+	is_int(profile_write(&e, dir, "p" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "a delay above the own overhead, compensated waiting above measured: written");
+	profile_release(&e);
+	empty_dir(dir);
+}
+
 static void test_write_failures(const char *dir)
 {
 	struct profile a, b;
@@ -1129,6 +1280,7 @@ static void test_write_failures(const char *dir)
 	free(a.mpi_colls[2].function);
 	a.mpi_colls[2].function = xstrdup("MPI Bcast%");
 	test_cp_write_failures(&a, dir);
+	test_comp_write_failures(&a, dir);
 
 	snprintf(path, sizeof(path), "%s/.p%s.tmp.%ld", dir, PROFILE_SUFFIX, (long)getpid());
 	fclose(fopen(path, "w"));

@@ -398,7 +398,10 @@ static void test_json(const struct rep_data *d)
 	save(path, out ? out : "");
 	free(out);
 	is_str(jq(path, "keys | join(\",\")"),
-	       "callpath,cpperf_version,critical_path,experiment,flat,mpi,ranks,threads", "json top-level keys");
+	       "callpath,compensation,cpperf_version,critical_path,experiment,flat,mpi,ranks,threads",
+	       "json top-level keys");
+	is_str(jq(path, ".compensation | tojson"), "{\"mode\":\"parallel\",\"available\":false}",
+	       "compensation: the default mode, no data");
 	is_str(jq(path, ".cpperf_version"), CPPERF_VERSION, "cpperf_version");
 	is_str(jq(path, ".experiment.command | join(\" \")"), "./app --size 10", "command");
 	is_str(jq(path, ".experiment.processes"), "2", "processes");
@@ -430,6 +433,12 @@ static void test_json(const struct rep_data *d)
 	       "non-MPI: experiment.ranks 0, mpi null");
 	is_str(jq(path, ".ranks | map(\"\\(.rank)/\\(.host)/\\(.mpi_time)\") | join(\",\")"),
 	       "null/node1/0,null/node1/0", "non-MPI processes in ranks with rank null");
+	is_str(jq(path, ".ranks[0] | keys_unsorted | join(\",\")"),
+	       "rank,host,wall,cpu,mpi_time,mpi_blocked,wall_measured,wall_compensated,"
+	       "wall_local_compensated,overhead,delay,mpi_wait,mpi_blocked_compensated,"
+	       "overhead_sources", "ranks keys (compensation keys added)");
+	is_str(jq(path, "[.ranks[] | .wall_compensated, .overhead_sources] | unique | tojson"),
+	       "[null]", "without compensation data its keys are null");
 	is_str(jq(path, ".mpi | tojson"),
 	       "{\"callsites\":[],\"matrix\":{\"count\":[],\"bytes\":[]},\"collectives\":[]}",
 	       "non-MPI: empty mpi object");
@@ -563,7 +572,7 @@ static void test_mpi_top_pairs(void)
 		d.mpi.pairs[i] = (struct rep_pair){ i % 20, (i + 1 + i / 20) % 20,
 						    (uint64_t)i + 1, 100 * ((uint64_t)i + 1) };
 	f = open_memstream(&buf, &len);
-	is_int(rep_text_mpi(f, &d), 0, "text --view=mpi of 20 ranks");
+	is_int(rep_text_mpi(f, &d, REP_COMP_PARALLEL), 0, "text --view=mpi of 20 ranks");
 	fclose(f);
 	ok(buf && strstr(buf, "#   from      to       count        bytes\n"
 			  "       4       6          25         2500\n"), "busiest pair first");

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# comp.t - parallel overhead compensation (DESIGN.md §7, Malony et al.) on
+# the paper's scenarios, tests/progs/comp-*.c: each prints its own wall
+# time per rank ("rank R wall S", MPI_Init's return to the MPI_Finalize
+# call), so runs without the tool are the reference.  Per scenario: 3 runs
+# without the tool, 3 under cpperf-record with CPPERF_INJECT_MPI_NS busy
+# time at every wrapped call (COMP_INJECT_NS, default 300 us), then per
+# rank, on medians:
+#  - the measured wall grew by at least 30 % (the injection matters);
+#  - the report's "wall_measured" is the program's own (1 %);
+#  - "wall_compensated" (parallel) is nearer the reference than the
+#    measured wall; with COMP_STRICT=1 (`make check-comp`, the acceptance
+#    check of docs/compensation.md) within 2 % of it (5 % on master/worker);
+#  - master/worker: the master's "wall_local_compensated" is off by 10 % or
+#    more: local compensation leaves it the workers' overhead (the paper's
+#    Table 1).
+# The programs sleep for their work, so their times do not depend on free
+# cores, but Open MPI polls while it waits: on a host busy with other jobs
+# the reference itself varies.  When the reference runs of a scenario
+# spread by more than its tolerance, its comparisons are skipped (the
+# spread is printed).
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mpi-lib.sh"
+
+if ! mpi_tools openmpi; then
+	skip "overhead compensation" "$WHY"
+	done_testing
+	exit
+fi
+if ! command -v jq > /dev/null; then
+	skip "overhead compensation" "jq is not installed"
+	done_testing
+	exit
+fi
+# waiting ranks yield the core: up to 4 ranks share 2
+export OMPI_MCA_mpi_yield_when_idle=1
+INJECT=${COMP_INJECT_NS:-300000}
+RUNS=3
+
+# median: of the numbers on stdin, one a line
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# spread: (max - min) / median of the numbers on stdin, in %
+spread() {
+	sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f\n", (m > 0) ? 100 * (v[NR] - v[1]) / m : 0 }'
+}
+# wall_of FILE R: rank R's "rank R wall S" from a program's output
+wall_of() { awk -v r="$2" '$1 == "rank" && $2 == r && $3 == "wall" { print $4 }' "$1"; }
+# key_of JSON R KEY: rank R's KEY in the report (.ranks[] by "rank", else by index)
+key_of() {
+	jq -r --argjson r "$2" --arg k "$3" \
+		'((.ranks | map(select(.rank == $r)) | first) // .ranks[$r]) | .[$k] // empty' "$1" 2> /dev/null
+}
+# pct A B: 100 * (A - B) / B
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.2f\n", 100 * (a - b) / b }'; }
+
+# scenario NAME NP TOL ARGS...: the runs and checks of tests/progs/comp-NAME.c
+# run with ARGS
+scenario() {
+	local name=$1 np=$2 tol=$3 d=$WORK/$1 i r ok_runs=0 rc
+	shift 3
+	mkdir -p "$d"
+	if ! mpi_build "comp-$name" "comp-$name.c"; then
+		fail "$name: builds"
+		return
+	fi
+	# plain and recorded runs alternate, so a change in the host's load
+	# falls on both
+	for i in $(seq $RUNS); do
+		mpi_run "$np" "$WORK/comp-$name" "$@" > "$d/plain.$i" 2> "$d/plain.$i.err"
+		rc=$?
+		[ $rc -eq 0 ] && [ "$(grep -c '^rank .* wall ' "$d/plain.$i")" -eq "$np" ] && ok_runs=$((ok_runs + 1))
+		CPPERF_INJECT_MPI_NS=$INJECT mpi_run "$np" "$RECORD" -q -o "$d/exp.$i" \
+			"$WORK/comp-$name" "$@" > "$d/rec.$i" 2> "$d/rec.$i.err"
+		rc=$?
+		[ $rc -eq 0 ] && [ "$(grep -c '^rank .* wall ' "$d/rec.$i")" -eq "$np" ] && ok_runs=$((ok_runs + 1))
+		"$CPPERF" report "$d/exp.$i" --format=json > "$d/rec.$i.json" 2> "$d/rec.$i.rep.err"
+	done
+	is "$name: $((2 * RUNS)) runs, each with $np wall lines" "$ok_runs" $((2 * RUNS))
+	if [ "$ok_runs" -ne $((2 * RUNS)) ]; then
+		sed 's/^/# /' "$d"/*.err | head -20
+		return
+	fi
+	for r in $(seq 0 $((np - 1))); do
+		local plain rec rep comp loc ovh dly sp plainlist
+		plainlist=$(for i in $(seq $RUNS); do wall_of "$d/plain.$i" "$r"; done)
+		plain=$(echo "$plainlist" | median)
+		sp=$(echo "$plainlist" | spread)
+		rec=$(for i in $(seq $RUNS); do wall_of "$d/rec.$i" "$r"; done | median)
+		rep=$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" wall_measured; done | median)
+		comp=$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" wall_compensated; done | median)
+		loc=$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" wall_local_compensated; done | median)
+		ovh=$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" overhead; done | median)
+		dly=$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" delay; done | median)
+		echo "# $name rank $r: plain $(echo $plainlist) (median $plain, spread $sp %)"
+		echo "# $name rank $r: recorded, program's walls $(for i in $(seq $RUNS); do wall_of "$d/rec.$i" "$r"; done | tr '\n' ' ')(median $rec, $(pct "$rec" "$plain") %)"
+		for i in $(seq $RUNS); do
+			echo "# $name rank $r run $i: wall $(key_of "$d/rec.$i.json" "$r" wall_measured) compensated $(key_of "$d/rec.$i.json" "$r" wall_compensated) local $(key_of "$d/rec.$i.json" "$r" wall_local_compensated) overhead $(key_of "$d/rec.$i.json" "$r" overhead) delay $(key_of "$d/rec.$i.json" "$r" delay)"
+		done
+		echo "# $name rank $r medians: wall $rep compensated $comp ($(pct "$comp" "$plain") %) local $loc ($(pct "$loc" "$plain") %) overhead $ovh delay $dly"
+		atleast "$name rank $r: injection grows the measured wall by 30 % or more (%)" "$(pct "$rec" "$plain")" 30
+		within "$name rank $r: report's wall = the program's (s)" "$rep" "$rec" \
+			"$(awk -v w="$rec" 'BEGIN { print w * 0.01 + 0.002 }')"
+		if awk -v s="$sp" -v t="$tol" 'BEGIN { exit !(s > t) }'; then
+			skip "$name rank $r: parallel-compensated wall vs plain ($tol %)" \
+				"host too busy: the plain runs spread by $sp %"
+			[ "$name" = mw ] && [ "$r" -eq 0 ] &&
+				skip "$name master: local compensation off by 10 % or more" "host too busy"
+			continue
+		fi
+		if [ -n "$COMP_STRICT" ]; then
+			within "$name rank $r: parallel-compensated wall = plain within $tol % (s)" "$comp" "$plain" \
+				"$(awk -v w="$plain" -v t="$tol" 'BEGIN { print w * t / 100 }')"
+		else
+			atmost "$name rank $r: parallel compensation nearer plain than measured (|comp - plain| vs |measured - plain|, s)" \
+				"$(awk -v c="$comp" -v p="$plain" 'BEGIN { d = c - p; print d < 0 ? -d : d }')" \
+				"$(awk -v m="$rec" -v p="$plain" 'BEGIN { print m - p }')"
+		fi
+		if [ "$name" = mw ] && [ "$r" -eq 0 ]; then
+			local off
+			off=$(pct "$loc" "$plain")
+			atleast "mw master: local compensation off by 10 % or more (%, paper's Table 1)" \
+				"$(awk -v o="$off" 'BEGIN { if (o == "") print ""; else print (o < 0) ? -o : o }')" 10
+		fi
+	done
+}
+
+# about 0.6 s a run without the tool (the programs' defaults are ~1 s);
+# make check runs three of the six, COMP_STRICT=1 all of them
+scenario mw 4 5 80
+scenario handshake 2 2 500
+scenario allreduce 4 2 460
+if [ -n "$COMP_STRICT" ]; then
+	scenario pipeline 4 2 520
+	scenario tworecv 3 2 400
+	scenario stencil 4 2 430
+fi
+done_testing
