@@ -131,7 +131,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
 struct prof_overhead {
 	uint64_t samples;	/* samples of the rank's threads charged below */
 	uint64_t sample_ns;	/* taking them: samples x sample_cost_ns */
-	uint64_t sample_cost_ns;	/* the calibrated kernel cost of one sample */
+	uint64_t sample_cost_ns;	/* the estimated kernel cost of one sample */
 	uint64_t calls;		/* wrapped MPI calls charged below */
 	uint64_t wrapper_ns;	/* the wrappers: calls x call_cost_ns */
 	uint64_t call_cost_ns;	/* calibrated at MPI_Init */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh - `make demo`: profile a small MPI stencil on 2 ranks under
-# cpperf-record, then print its flat, call-path, MPI and critical-path reports.
+# cpperf-record, then print its flat, call-path, MPI, critical-path and
+# overhead-compensation reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -17,3 +18,5 @@ echo "== cpperf report $dir --view=mpi"
 bin/cpperf report "$dir" --view=mpi
 echo "== cpperf report $dir --view=cp"
 bin/cpperf report "$dir" --view=cp --min-pct=2
+echo "== cpperf report $dir --view=compensation"
+bin/cpperf report "$dir" --view=compensation

@@ -28,7 +28,7 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 		json_null(w);
 }
 
-#define REP_COMP_METHOD "samples x calibrated kernel cost; calls x wrapper cost " \
+#define REP_COMP_METHOD "samples x estimated kernel cost; calls x wrapper cost " \
 	"calibrated at MPI_Init; piggyback and own-thread draining measured; " \
 	"injection measured"
 

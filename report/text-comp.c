@@ -76,7 +76,7 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 
 	fprintf(out, "#\n# overhead by source, summed over %u rank%s (seconds, %% of the "
 		"overhead)\n", n, n == 1 ? "" : "s");
-	fprintf(out, "  sample     %10.6f %7.2f  %llu samples x calibrated kernel cost\n",
+	fprintf(out, "  sample     %10.6f %7.2f  %llu samples x estimated kernel cost\n",
 		secs(s.sample_ns), rep_pct(s.sample_ns, all), (unsigned long long)s.samples);
 	fprintf(out, "  wrapper    %10.6f %7.2f  %llu calls x wrapper cost calibrated at "
 		"MPI_Init\n", secs(s.wrapper_ns), rep_pct(s.wrapper_ns, all),

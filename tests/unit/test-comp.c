@@ -298,7 +298,7 @@ static void test_json(const struct rep_data *d)
 	is_str(jq(p, ".ranks[0].overhead_sources | \"\\(.sample)/\\(.wrapper)/\\(.piggyback)/\\(.drain)/\\(.inject)/\\(.samples)/\\(.calls)/\\(.sample_cost_ns)/\\(.call_cost_ns)\""),
 	       "0.02/0.05/0.01/0.005/0.015/1000/500/20000/100000", "rank 0 overhead_sources");
 	is_str(jq(p, ".ranks[0].overhead_sources.method"),
-	       "samples x calibrated kernel cost; calls x wrapper cost calibrated at MPI_Init; "
+	       "samples x estimated kernel cost; calls x wrapper cost calibrated at MPI_Init; "
 	       "piggyback and own-thread draining measured; injection measured",
 	       "overhead_sources.method");
 	is_str(jq(p, ".ranks[2].overhead_sources"), "null", "rank 2: overhead_sources null");
@@ -433,7 +433,7 @@ static void test_text(const struct rep_data *d)
 			  "       2  n2             -          -          -          -          -"
 			  "          -          -\n"), "compensation view: one row per rank");
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
-			  "  sample       0.030000   21.43  1500 samples x calibrated kernel cost\n"
+			  "  sample       0.030000   21.43  1500 samples x estimated kernel cost\n"
 			  "  wrapper      0.070000   50.00  700 calls x wrapper cost calibrated at MPI_Init\n"
 			  "  piggyback    0.014000   10.00  measured\n"
 			  "  drain        0.006000    4.29  measured (unwinding on or for the rank's own thread)\n"
