@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "files.h"
 #include "tap.h"
 #include "../../report/report.h"
 #include "../../report/commands.h"
@@ -199,34 +200,6 @@ static char *render(const struct rep_data *d, struct rep_opts o, enum rep_comp m
 	*rc = rep_render_comp(d, &o, m, f, err, ERRLEN);
 	fclose(f);
 	return buf;
-}
-
-static void save(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text ? text : "", f);
-		fclose(f);
-	}
-}
-
-/* Run jq -r FILTER over file and return its first output line (static). */
-static const char *jq(const char *file, const char *filter)
-{
-	static char line[4096];
-	char cmd[4096];
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "jq -r '%s' '%s' 2>&1", filter, file);
-	line[0] = '\0';
-	if (!(p = popen(cmd, "r")))
-		return "";
-	if (!fgets(line, sizeof(line), p))
-		line[0] = '\0';
-	line[strcspn(line, "\n")] = '\0';
-	pclose(p);
-	return line;
 }
 
 /* JSON of d under mode m, saved to tmpdir/name; returns its path (static). */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "files.h"
 #include "tap.h"
 #include "../../report/report.h"
 #include "../../report/json.h"
@@ -272,34 +273,6 @@ static char *render(const struct rep_data *d, const struct rep_opts *o, int *rc)
 	if (*rc)
 		printf("# rep_render: %s\n", err);
 	return buf;
-}
-
-/* Run jq -r FILTER over file and return its first output line (static). */
-static const char *jq(const char *file, const char *filter)
-{
-	static char line[4096];
-	char cmd[4096];
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "jq -r '%s' '%s' 2>&1", filter, file);
-	line[0] = '\0';
-	if (!(p = popen(cmd, "r")))
-		return "";
-	if (!fgets(line, sizeof(line), p))
-		line[0] = '\0';
-	line[strcspn(line, "\n")] = '\0';
-	pclose(p);
-	return line;
-}
-
-static void save(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
 }
 
 /* ---- tests ---- */

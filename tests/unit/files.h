@@ -1,0 +1,41 @@
+/*
+ * files.h - file helpers the report unit tests share: write a string to a
+ * file, and ask jq about a JSON file the report wrote.
+ */
+#ifndef CPPERF_TEST_FILES_H
+#define CPPERF_TEST_FILES_H
+
+#include <stdio.h>
+#include <string.h>
+
+/* Write text (NULL: nothing) to path; a failure shows in the checks that
+ * read the file. */
+static inline void save(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text ? text : "", f);
+		fclose(f);
+	}
+}
+
+/* Run jq -r FILTER over file and return its first output line (static). */
+static inline const char *jq(const char *file, const char *filter)
+{
+	static char line[4096];
+	char cmd[4096];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "jq -r '%s' '%s' 2>&1", filter, file);
+	line[0] = '\0';
+	if (!(p = popen(cmd, "r")))
+		return "";
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	pclose(p);
+	return line;
+}
+
+#endif
