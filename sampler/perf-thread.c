@@ -58,6 +58,11 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 	*a = rt->events.ev[i].attr;
 	a->size = sizeof(*a);
 	a->read_format = SAMPLE_READ_FORMAT;
+	/* sample times on the clock the MPI layer stamps its calls with, so
+	 * a sample can be placed between two calls (critical path); the
+	 * kernel refuses a group whose members keep another clock */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
 	if (rt->events.ev[i].leader != i)
 		return;		/* a counting member of a group */
 	a->disabled = 1;
@@ -68,10 +73,6 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 		a->sample_freq = o->freq;
 	}
 	a->sample_type = sample_type_for(o->call_graph);
-	/* sample times on the clock the MPI layer stamps its calls with, so
-	 * a sample can be placed between two calls (critical path) */
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
 	if (o->call_graph == CG_DWARF) {
 		a->sample_regs_user = SAMPLE_REGS_MASK;
 		a->sample_stack_user = o->stack_size;

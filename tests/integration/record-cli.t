@@ -78,4 +78,14 @@ report_json "$WORK/ff"
 atleast "--follow-fork profiles the child" \
 	"$(jqr '.flat[] | select(.function=="child_work") | .self_pct')" 20
 is "--follow-fork: two processes" "$(jqr '.experiment.processes')" 2
+
+# a group: the leader samples, the member is read with each sample (the
+# kernel refuses members on another clock than the leader's)
+"$RECORD" -o "$WORK/grp" -e '{task-clock,page-faults}' "$B" fork "$WORK/ignored" 2> "$WORK/err"
+is "a group opens: no thread left unprofiled" "$(grep -c 'not profiled' "$WORK/err")" 0
+report_json "$WORK/grp"
+is "a group: both events in the report" "$(jqr '[.experiment.events[].name] | join(",")')" \
+	"task-clock,page-faults"
+atleast "a group: the leader sampled (parent_work samples)" \
+	"$(jqr '.flat[] | select(.function=="parent_work") | .self."task-clock"')" 50
 done_testing
