@@ -52,7 +52,7 @@ struct prof_scalar {
 	uint64_t max;
 };
 
-#define PROF_NSCALARS 37
+#define PROF_NSCALARS 40
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -114,8 +114,9 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n);
  * and compensation"), which the reader can only apply once the whole file
  * is read: comp_on is 0 or 1; with 0 every other comp_ and ovh_ scalar is
  * 0; with 1 the process is an MPI rank (rank >= 0), ovh_sample_ns =
- * ovh_samples x ovh_sample_cost_ns and ovh_wrapper_ns = ovh_calls x
- * ovh_call_cost_ns exactly, the products not overflowing.  Neither
+ * ovh_samples x ovh_sample_cost_ns and ovh_switch_ns = ovh_switches x
+ * ovh_switch_cost_ns exactly, ovh_wrapper_ns >= ovh_calls x
+ * ovh_call_cost_ns, the products not overflowing.  Neither
  * comp_delay_ns nor comp_wait_comp_ns is bounded: a delay can come from
  * another rank's larger overhead, and a receiver more delayed than its
  * sender waits longer once compensated (w' = w + x - x_s > w).  Returns

@@ -51,6 +51,9 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("ovh_piggyback_ns", PS_COUNTER, PK_U64, ovh.piggyback_ns),
 	SCALAR("ovh_drain_ns", PS_COUNTER, PK_U64, ovh.drain_ns),
 	SCALAR("ovh_inject_ns", PS_COUNTER, PK_U64, ovh.inject_ns),
+	SCALAR("ovh_switches", PS_COUNTER, PK_U64, ovh.switches),
+	SCALAR("ovh_switch_ns", PS_COUNTER, PK_U64, ovh.switch_ns),
+	SCALAR("ovh_switch_cost_ns", PS_COUNTER, PK_U64, ovh.switch_cost_ns),
 	SCALAR("comp_wall_ns", PS_COUNTER, PK_U64, comp_wall_ns),
 	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),
@@ -321,19 +324,21 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 	return bad;
 }
 
-/* The products a x b that the runtime stores (ovh_sample_ns,
- * ovh_wrapper_ns): check that field equals a x b, guarding against
+/* The products a x b that the runtime stores: field equals a x b
+ * (ovh_sample_ns, ovh_switch_ns), or is at least a x b (ovh_wrapper_ns:
+ * the calls' calibrated entries plus their timed exits), guarding against
  * overflow.  Returns NULL, or a description written into why. */
-static const char *comp_product_check(const char *field, uint64_t v, const char *ka,
-				      uint64_t a, const char *kb, uint64_t b,
+static const char *comp_product_check(const char *field, uint64_t v, bool exact,
+				      const char *ka, uint64_t a, const char *kb, uint64_t b,
 				      char *why, size_t n)
 {
 	if (b && a > UINT64_MAX / b)
 		snprintf(why, n, "%s * %s overflows (%" PRIu64 " * %" PRIu64 "), so %s %"
-			 PRIu64 " cannot be their product", ka, kb, a, b, field, v);
-	else if (v != a * b)
-		snprintf(why, n, "%s %" PRIu64 " is not %s * %s (%" PRIu64 " * %" PRIu64
-			 " = %" PRIu64 ")", field, v, ka, kb, a, b, a * b);
+			 PRIu64 " cannot hold their product", ka, kb, a, b, field, v);
+	else if (exact ? v != a * b : v < a * b)
+		snprintf(why, n, "%s %" PRIu64 " is %s %s * %s (%" PRIu64 " * %" PRIu64
+			 " = %" PRIu64 ")", field, v, exact ? "not" : "less than", ka, kb, a, b,
+			 a * b);
 	else
 		return NULL;
 	return why;
@@ -371,10 +376,12 @@ const char *prof_comp_check(const struct profile *p, char *why, size_t n)
 			 "MPI rank)", p->rank);
 		return why;
 	}
-	if (comp_product_check("ovh_sample_ns", o->sample_ns, "ovh_samples", o->samples,
+	if (comp_product_check("ovh_sample_ns", o->sample_ns, true, "ovh_samples", o->samples,
 			       "ovh_sample_cost_ns", o->sample_cost_ns, why, n) ||
-	    comp_product_check("ovh_wrapper_ns", o->wrapper_ns, "ovh_calls", o->calls,
-			       "ovh_call_cost_ns", o->call_cost_ns, why, n))
+	    comp_product_check("ovh_wrapper_ns", o->wrapper_ns, false, "ovh_calls", o->calls,
+			       "ovh_call_cost_ns", o->call_cost_ns, why, n) ||
+	    comp_product_check("ovh_switch_ns", o->switch_ns, true, "ovh_switches",
+			       o->switches, "ovh_switch_cost_ns", o->switch_cost_ns, why, n))
 		return why;
 	return NULL;
 }

@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 3
+#define PROFILE_VERSION 4
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -138,6 +138,10 @@ struct prof_overhead {
 	uint64_t piggyback_ns;	/* sending and receiving piggybacks: measured */
 	uint64_t drain_ns;	/* samples folded on the rank's own thread: measured */
 	uint64_t inject_ns;	/* CPPERF_INJECT_SAMPLE_NS / _MPI_NS: busy time added */
+	uint64_t switches;	/* context switches of the rank's MPI thread charged below */
+	uint64_t switch_ns;	/* switches x switch_cost_ns */
+	uint64_t switch_cost_ns;	/* extra cost of one context switch of a profiled
+				 * thread, calibrated at MPI_Init */
 };
 
 struct profile {

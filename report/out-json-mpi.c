@@ -28,9 +28,10 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 		json_null(w);
 }
 
-#define REP_COMP_METHOD "samples x estimated kernel cost; calls x wrapper cost " \
-	"calibrated at MPI_Init; piggyback and own-thread draining measured; " \
-	"injection measured"
+#define REP_COMP_METHOD "samples x estimated kernel cost; calls x entry cost " \
+	"calibrated at MPI_Init plus exits measured; context switches x switch cost " \
+	"calibrated at MPI_Init; piggyback, drain thread and own-thread draining " \
+	"measured; injection measured"
 
 /* The compensation keys of a rank entry: numbers when r has compensation
  * data, null otherwise. */
@@ -62,14 +63,19 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	put_seconds(w, "piggyback", o->piggyback_ns);
 	put_seconds(w, "drain", o->drain_ns);
 	put_seconds(w, "inject", o->inject_ns);
+	put_seconds(w, "switch", o->switch_ns);
 	json_key(w, "samples");
 	json_u64(w, o->samples);
 	json_key(w, "calls");
 	json_u64(w, o->calls);
+	json_key(w, "switches");
+	json_u64(w, o->switches);
 	json_key(w, "sample_cost_ns");
 	json_u64(w, o->sample_cost_ns);
 	json_key(w, "call_cost_ns");
 	json_u64(w, o->call_cost_ns);
+	json_key(w, "switch_cost_ns");
+	json_u64(w, o->switch_cost_ns);
 	json_key(w, "method");
 	json_string(w, REP_COMP_METHOD);
 	json_end_object(w);

@@ -71,6 +71,8 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 		s.piggyback_ns += o->piggyback_ns;
 		s.drain_ns += o->drain_ns;
 		s.inject_ns += o->inject_ns;
+		s.switches += o->switches;
+		s.switch_ns += o->switch_ns;
 	}
 	uint64_t all = comp_overhead_ns(&s);
 
@@ -78,15 +80,18 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 		"overhead)\n", n, n == 1 ? "" : "s");
 	fprintf(out, "  sample     %10.6f %7.2f  %llu samples x estimated kernel cost\n",
 		secs(s.sample_ns), rep_pct(s.sample_ns, all), (unsigned long long)s.samples);
-	fprintf(out, "  wrapper    %10.6f %7.2f  %llu calls x wrapper cost calibrated at "
-		"MPI_Init\n", secs(s.wrapper_ns), rep_pct(s.wrapper_ns, all),
+	fprintf(out, "  wrapper    %10.6f %7.2f  %llu calls x entry cost calibrated at "
+		"MPI_Init, exits measured\n", secs(s.wrapper_ns), rep_pct(s.wrapper_ns, all),
 		(unsigned long long)s.calls);
 	fprintf(out, "  piggyback  %10.6f %7.2f  measured\n", secs(s.piggyback_ns),
 		rep_pct(s.piggyback_ns, all));
-	fprintf(out, "  drain      %10.6f %7.2f  measured (unwinding on or for the rank's "
-		"own thread)\n", secs(s.drain_ns), rep_pct(s.drain_ns, all));
+	fprintf(out, "  drain      %10.6f %7.2f  measured (the drain thread, and unwinding "
+		"on the rank's thread)\n", secs(s.drain_ns), rep_pct(s.drain_ns, all));
 	fprintf(out, "  inject     %10.6f %7.2f  measured (CPPERF_INJECT_*)\n",
 		secs(s.inject_ns), rep_pct(s.inject_ns, all));
+	fprintf(out, "  switch     %10.6f %7.2f  %llu context switches x cost calibrated at "
+		"MPI_Init\n", secs(s.switch_ns), rep_pct(s.switch_ns, all),
+		(unsigned long long)s.switches);
 	fprintf(out, "  total      %10.6f\n", secs(all));
 }
 
