@@ -162,6 +162,7 @@ static void *drain_main(void *arg)
 			mark_hung_up(&ps);
 		}
 		drain_all(rt);
+		atomic_store_explicit(&rt->drain_cpu, thread_cpu_ns(), memory_order_relaxed);
 	}
 	free(ps.fds);
 	free(ps.who);

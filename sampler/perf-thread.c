@@ -156,6 +156,32 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
 	return t;
 }
 
+int rt_events_open_bare(const struct rt_state *rt, int *fds)
+{
+	for (int i = 0; i < rt->events.n; i++) {
+		const struct ev_spec *ev = &rt->events.ev[i];
+		struct perf_event_attr a;
+
+		fill_attr(rt, i, false, &a);
+		a.disabled = 0;
+		fds[i] = perf_open(&a, 0, ev->leader == i ? -1 : fds[ev->leader]);
+		if (fds[i] < 0) {
+			int err = errno;
+
+			rt_events_close_bare(rt, fds, i);
+			return -err;
+		}
+	}
+	return 0;
+}
+
+void rt_events_close_bare(const struct rt_state *rt, int *fds, int n)
+{
+	(void)rt;
+	while (n-- > 0)
+		close(fds[n]);
+}
+
 void rt_thread_enable(struct rt_thread *t, bool on)
 {
 	if (t->papi) {

@@ -52,6 +52,7 @@ struct rt_state {
 	int wake_fd;		/* eventfd: threads changed or stop */
 	pthread_t drain;
 	atomic_bool stop;
+	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 };
 
@@ -64,6 +65,20 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid);
 void rt_thread_close(struct rt_thread *t);
 /* Enable or disable every event of the thread. */
 void rt_thread_enable(struct rt_thread *t, bool on);
+/* The perf backend's event list opened for the calling thread, enabled,
+ * with no ring buffer (the kernel drops the samples): fds gets
+ * rt->events.n descriptors.  0, or -errno with nothing left open.  For
+ * switch-cost.c; close with rt_events_close_bare(rt, fds, rt->events.n). */
+int rt_events_open_bare(const struct rt_state *rt, int *fds);
+void rt_events_close_bare(const struct rt_state *rt, int *fds, int n);
+
+/* switch-cost.c: how much longer a context switch takes for a thread that
+ * carries the run's events than for one without (ns); 0 when it cannot be
+ * measured (PAPI backend, events refused, no threads). */
+uint64_t rt_switch_cost_ns(const struct rt_state *rt);
+/* The same, measured once per host and experiment by the first rank there
+ * while the others wait (<output>/.switch-cost.<host>). */
+uint64_t rt_switch_cost_shared(const struct rt_state *rt);
 
 /* threads.c: profile the calling thread (0 on success), or the threads
  * that already exist besides the caller; the real pthread_create for

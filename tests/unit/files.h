@@ -1,10 +1,11 @@
 /*
- * files.h - file helpers the report unit tests share: write a string to a
- * file, and ask jq about a JSON file the report wrote.
+ * files.h - file helpers the unit tests share: write a string to a file,
+ * ask jq about a JSON file the report wrote, count open descriptors.
  */
 #ifndef CPPERF_TEST_FILES_H
 #define CPPERF_TEST_FILES_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,20 @@ static inline const char *jq(const char *file, const char *filter)
 	line[strcspn(line, "\n")] = '\0';
 	pclose(p);
 	return line;
+}
+
+/* Descriptors this process has open (a leak check), -1 when unknown. */
+static inline int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
 }
 
 #endif

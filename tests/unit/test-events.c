@@ -5,11 +5,11 @@
  * `cpperf list` output.  Host-dependent checks pick their expectation from
  * ev_host_has_pmu() so they mean something on both kinds of host.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 
 #include "../../sampler/events.h"
+#include "files.h"
 #include "tap.h"
 
 static struct ev_list L;
@@ -28,18 +28,6 @@ static int parse(const char *spec)
 {
 	err[0] = '\0';
 	return ev_parse(spec, &L, err, sizeof(err));
-}
-
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
 }
 
 static void test_single(void)

@@ -1,0 +1,104 @@
+/*
+ * test-switch.c - unit tests for sampler/switch-cost.c and the bare event
+ * opening it uses (perf-thread.c): the run's events open for the calling
+ * thread without a ring and close without leaking a descriptor; an event
+ * the host refuses gives -errno with nothing left open; the switch cost
+ * is measured with a software clock (which every Linux host has), is
+ * bounded, and is 0 for the PAPI backend.
+ */
+#include <stdarg.h>
+
+#include "../../sampler/rt.h"
+#include "files.h"
+#include "tap.h"
+
+void rt_notice(const struct rt_state *rt, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)rt;
+	va_start(ap, fmt);
+	printf("# notice: ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+}
+
+/* runtime.c is not linked: no run is being recorded (threads.c asks) */
+struct rt_state *rt_current(void)
+{
+	return NULL;
+}
+
+/* rt with the events of spec; false (with the reason printed) when the
+ * list does not parse or this host cannot open it for this thread. */
+static bool setup(struct rt_state *rt, const char *spec, char *why, size_t len)
+{
+	memset(rt, 0, sizeof(*rt));
+	opt_defaults(&rt->opt);
+	return ev_parse(spec, &rt->events, why, len) == 0 && ev_probe(&rt->events, why, len) == 0;
+}
+
+static void test_bare_open(void)
+{
+	static struct rt_state rt;
+	char why[1024];
+	int fds[EV_MAX], before;
+
+	if (!setup(&rt, "{task-clock,page-faults}", why, sizeof(why))) {
+		tap_skip("bare events: task-clock with a counting member", why);
+		return;
+	}
+	before = open_fds();
+	ok(rt_events_open_bare(&rt, fds) == 0 && open_fds() == before + 2,
+	   "task-clock and its member open for this thread: two descriptors");
+	rt_events_close_bare(&rt, fds, rt.events.n);
+	ok(open_fds() == before, "closed: no descriptor left");
+}
+
+static void test_bare_refused(void)
+{
+	static struct rt_state rt;
+	char why[1024];
+	int fds[EV_MAX], before = open_fds();
+
+	if (ev_host_has_pmu()) {
+		tap_skip("bare events: a refused event", "this host has a PMU: cycles opens");
+		return;
+	}
+	memset(&rt, 0, sizeof(rt));
+	opt_defaults(&rt.opt);
+	if (!ok(ev_parse("task-clock,cycles", &rt.events, why, sizeof(why)) == 0, "parse task-clock,cycles"))
+		return;
+	ok(rt_events_open_bare(&rt, fds) < 0, "cycles without a PMU: -errno");
+	ok(open_fds() == before, "task-clock, opened first, was closed again");
+}
+
+static void test_cost(void)
+{
+	static struct rt_state rt;
+	char why[1024];
+	uint64_t c;
+
+	if (!setup(&rt, "task-clock", why, sizeof(why))) {
+		tap_skip("switch cost of task-clock", why);
+		return;
+	}
+	c = rt_switch_cost_ns(&rt);
+	printf("# task-clock at %llu Hz, dwarf: %llu ns per switch\n", (unsigned long long)rt.opt.freq, (unsigned long long)c);
+	ok(c > 0, "a sampling software clock makes a switch longer");
+	ok(c < 1000000, "by less than a millisecond");
+	rt.opt.backend = BACKEND_PAPI;
+	ok(rt_switch_cost_ns(&rt) == 0, "PAPI backend: not measured (0)");
+	rt.opt.backend = BACKEND_PERF;
+	rt.events.n = 0;
+	ok(rt_switch_cost_ns(&rt) == 0, "no events: 0");
+}
+
+int main(void)
+{
+	test_bare_open();
+	test_bare_refused();
+	test_cost();
+	return tap_done();
+}
