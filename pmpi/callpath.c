@@ -150,15 +150,14 @@ static void wait_resolved(int site)
 void pmpi_path_capture(struct pmpi_call *c, int site)
 {
 	struct rt_state *rt = rt_current();
-	uint64_t top = thread_stack_top(), t0;
+	uint64_t top = thread_stack_top();
 	struct capture *k = NULL;
-	struct timespec ts;
+	struct comp_mark m;
 	bool drained;
 
 	if (site < 0)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	m = pmpi_comp_mark();
 	drained = rt && rt->sym && !atomic_load(&rt->stop);
 	if (drained && top > 1)
 		k = capture_here(rt, top);
@@ -175,8 +174,7 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 		wait_resolved(site);
 	}
 	pthread_mutex_unlock(&pmpi_stats_lock);
-	clock_gettime(CLOCK_MONOTONIC, &ts);	/* the rank waited for the unwinder */
-	pmpi_comp_drain((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - t0);
+	pmpi_comp_drain(&m);	/* the rank waited for the unwinder */
 }
 
 /* Index of the caller's frame among the unwound addresses (its lookup

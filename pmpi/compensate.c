@@ -2,15 +2,24 @@
  * compensate.c - the rank's overhead and delay (compensate.h).
  *
  * What is measured and how (docs/compensation.md):
- * - a wrapped call costs call_cost_ns, calibrated at MPI_Init by timing the
- *   wrapper's fixed work (clock reads and lock round trips) on this thread;
+ * - a wrapped call's entry costs call_cost_ns, calibrated at MPI_Init by
+ *   timing its fixed work (clock reads, lock round trips, the switch
+ *   count) on this thread; its exit (statistics, critical path) is timed;
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
  *   an estimate from the stack size, or CPPERF_SAMPLE_COST_NS;
+ * - a context switch of the calling thread costs switch_cost_ns more than
+ *   without events (sampler/switch-cost.c, calibrated at MPI_Init, or
+ *   CPPERF_SWITCH_COST_NS), counted with getrusage at each call's entry;
  * - piggyback traffic and samples folded on the rank's thread are timed;
+ * - the drain thread's CPU time is charged as it grows: it unwinds the
+ *   rank's samples on the rank's cores;
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
  *   call's entry (the samples' share since the previous call), timed like
  *   the rest (a spin preempted on a busy host lasts longer than asked), so
- *   tests can make the dilation as large as they need.
+ *   tests can make the dilation as large as they need.  The spin yields
+ *   the CPU to any other thread that can run: on a host with fewer cores
+ *   than ranks, a spin that kept its core would also slow the ranks that
+ *   share it, which no rank's own accounting can see.
  * Samples are charged at the next call's entry: the kernel took them on
  * this rank's time, and that is where the delay must start to travel.
  */
@@ -18,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +44,7 @@ static struct {
 	bool on;
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
+	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
 	uint64_t x;		/* delay */
 	uint64_t wait, wait_comp;
 	uint64_t start, end, end_x;
@@ -41,6 +53,9 @@ static struct {
 } comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
+/* The calling thread's context switches at its last charge; 0 before its
+ * first wrapped call after the start. */
+static _Thread_local uint64_t switches_seen;
 
 static uint64_t now_ns(void)
 {
@@ -50,12 +65,23 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Spin for ns, giving the CPU to any other thread that can run. */
 static void busy(uint64_t ns)
 {
 	uint64_t until = now_ns() + ns;
 
 	while (now_ns() < until)
-		;
+		sched_yield();
+}
+
+/* Context switches of the calling thread so far. */
+static uint64_t thread_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
 
 static uint64_t env_ns(const char *name, uint64_t dflt)
@@ -78,7 +104,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The wrapper's fixed work on this thread (two clock reads, the statistics
- * and path locks, the accounting here), median of a few rounds. */
+ * and path locks, the switch count, the accounting here), median of a few
+ * rounds. */
 static uint64_t calibrate_call(void)
 {
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -89,7 +116,7 @@ static uint64_t calibrate_call(void)
 		uint64_t t0 = now_ns();
 
 		for (int i = 0; i < CALIBRATE_CALLS; i++) {
-			sink += now_ns();
+			sink += now_ns() + thread_switches();
 			for (int k = 0; k < 3; k++) {
 				pthread_mutex_lock(&m);
 				sink += (uint64_t)k;
@@ -124,18 +151,30 @@ static uint64_t host_hash(void)
 	return h;
 }
 
-void pmpi_comp_start(struct rt_state *rt, uint64_t t0)
+void pmpi_comp_calibrate(struct rt_state *rt)
 {
 	uint64_t call = calibrate_call(), sample = estimate_sample_cost(rt);
+	uint64_t sw = env_ns("CPPERF_SWITCH_COST_NS", UINT64_MAX);
 
+	if (sw == UINT64_MAX)
+		sw = rt_switch_cost_shared(rt);
 	pthread_mutex_lock(&comp.lock);
 	comp.ovh.call_cost_ns = call;
 	comp.ovh.sample_cost_ns = sample;
+	comp.ovh.switch_cost_ns = sw;
+	pthread_mutex_unlock(&comp.lock);
+}
+
+void pmpi_comp_start(uint64_t t0)
+{
+	pthread_mutex_lock(&comp.lock);
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.start = t0;
 	comp.host = host_hash();
 	atomic_store(&samples_seen, 0);
+	switches_seen = thread_switches();
+	comp.drain_seen = rt_current() ? atomic_load(&rt_current()->drain_cpu) : 0;
 	comp.on = true;
 	pthread_mutex_unlock(&comp.lock);
 }
@@ -151,13 +190,48 @@ static void charge(uint64_t ns)
 	comp.x += ns;
 }
 
+/* Charge the drain thread's CPU time since the last call: it unwinds the
+ * rank's samples on the rank's cores.  Caller holds comp.lock. */
+static void charge_drain_thread(void)
+{
+	struct rt_state *rt = rt_current();
+	uint64_t now = rt ? atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) : 0;
+
+	if (now > comp.drain_seen) {
+		comp.ovh.drain_ns += now - comp.drain_seen;
+		charge(now - comp.drain_seen);
+		comp.drain_seen = now;
+	}
+}
+
+/* Charge n context switches.  Caller holds comp.lock. */
+static void charge_switches(uint64_t n)
+{
+	comp.ovh.switches += n;
+	comp.ovh.switch_ns += n * comp.ovh.switch_cost_ns;
+	charge(n * comp.ovh.switch_cost_ns);
+}
+
+/* Switches of the calling thread since its last charge (none counted
+ * before its first). */
+static uint64_t new_switches(void)
+{
+	uint64_t now = thread_switches(), n = switches_seen && now > switches_seen ? now - switches_seen : 0;
+
+	switches_seen = now;
+	return n;
+}
+
 void pmpi_comp_enter(void)
 {
-	uint64_t n, inject;
+	uint64_t n, inject, sw;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return;
+	sw = new_switches();
 	pthread_mutex_lock(&comp.lock);
+	charge_switches(sw);
+	charge_drain_thread();
 	n = atomic_load_explicit(&samples_seen, memory_order_relaxed) - comp.ovh.samples;
 	comp.ovh.samples += n;
 	comp.ovh.sample_ns += n * comp.ovh.sample_cost_ns;
@@ -171,6 +245,7 @@ void pmpi_comp_enter(void)
 
 		busy(inject);
 		spent = now_ns() - t;
+		new_switches();	/* the spin's own yields are in spent */
 		pthread_mutex_lock(&comp.lock);
 		comp.ovh.inject_ns += spent;
 		charge(spent);
@@ -178,58 +253,99 @@ void pmpi_comp_enter(void)
 	}
 }
 
-void pmpi_comp_piggyback(uint64_t ns)
+struct comp_mark pmpi_comp_mark(void)
 {
+	struct comp_mark m = { now_ns(), 0 };
+
+	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED) && comp.ovh.switch_cost_ns)
+		m.switches = thread_switches();
+	return m;
+}
+
+/* Charge the tool time since m to *source; the switches in it are not
+ * charged again at the next call. */
+static void charge_since(const struct comp_mark *m, uint64_t *source)
+{
+	uint64_t ns = now_ns() - m->t;
+
 	if (!comp.on || comp.ended)
 		return;
+	if (m->switches && switches_seen) {
+		uint64_t now = thread_switches();
+
+		switches_seen += now > m->switches ? now - m->switches : 0;
+	}
 	pthread_mutex_lock(&comp.lock);
-	comp.ovh.piggyback_ns += ns;
+	*source += ns;
 	charge(ns);
 	pthread_mutex_unlock(&comp.lock);
 }
 
-void pmpi_comp_drain(uint64_t ns)
+void pmpi_comp_piggyback(const struct comp_mark *m)
 {
-	if (!comp.on || comp.ended)
-		return;
-	pthread_mutex_lock(&comp.lock);
-	comp.ovh.drain_ns += ns;
-	charge(ns);
-	pthread_mutex_unlock(&comp.lock);
+	charge_since(m, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_comp_stamp(struct pmpi_pb *pb)
+void pmpi_comp_leave(const struct comp_mark *m)
+{
+	charge_since(m, &comp.ovh.wrapper_ns);
+}
+
+void pmpi_comp_drain(const struct comp_mark *m)
+{
+	charge_since(m, &comp.ovh.drain_ns);
+}
+
+void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 {
 	pthread_mutex_lock(&comp.lock);
-	pb->delay = (int64_t)comp.x;
-	pb->t_free = pb->t_send > comp.x ? pb->t_send - comp.x : 0;
+	pb->t_free = t0 > comp.x ? t0 - comp.x : 0;
+	pb->delay = pb->t_send > pb->t_free ? (int64_t)(pb->t_send - pb->t_free) : 0;
 	pb->host = comp.host;
 	pthread_mutex_unlock(&comp.lock);
 }
 
+/* Context switches of the calling thread in call c up to m that delayed
+ * its completion: in proportion to time, those after its data were all
+ * there (arrive).  Those before came while it waited for the data, which
+ * takes as long whatever they cost: they are no overhead. */
+static uint64_t switches_after(const struct pmpi_call *c, const struct comp_mark *m, uint64_t arrive)
+{
+	uint64_t n = 0;
+
+	if (m->switches && switches_seen) {
+		n = m->switches > switches_seen ? m->switches - switches_seen : 0;
+		switches_seen = m->switches;
+	}
+	if (arrive <= c->t0 || m->t <= c->t0)
+		return n;
+	return m->t > arrive ? n * (m->t - arrive) / (m->t - c->t0) : 0;
+}
+
 /*
  * The rule at a completion (docs/compensation.md).  The call entered at t0,
- * x late; its data came from calls entered at (latest) A_s, x_s late, ready
- * without measurement at U_s = A_s - x_s.  Measured, the exchange could
- * finish once both had arrived, at max(A_s, t0); without measurement at
- * max(U_s, t0 - x), the transfer itself taking as long in both.  So the
- * rank is now x' = max(A_s, t0) - max(U_s, t0 - x) late, and it would have
- * waited max(0, U_s - (t0 - x)).  That needs clocks that agree: on one host
- * they do; across hosts the paper's rule takes the data as ready when the
- * wait ended (x' = min(x_s, x + w)).
+ * x late; its data left (latest) at A_s = t_send, x_s late, and would have
+ * been ready without measurement at U_s = t_free = A_s - x_s.  Measured,
+ * the exchange could finish once both were there, at max(A_s, t0);
+ * without measurement at max(U_s, t0 - x), the transfer itself taking as
+ * long in both.  So the rank is now x' = max(A_s, t0) - max(U_s, t0 - x)
+ * late, and it would have waited max(0, U_s - (t0 - x)).  That needs
+ * clocks that agree: on one host they do; across hosts the paper's rule
+ * takes the data as ready when the wait ended (x' = min(x_s, x + w)).
  */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t now)
+void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m)
 {
-	uint64_t w = now > c->t0 ? now - c->t0 : 0, xs = pb->delay > 0 ? (uint64_t)pb->delay : 0;
-	uint64_t start, ready, x;
+	uint64_t now = m->t, w = now > c->t0 ? now - c->t0 : 0, xs = pb->delay > 0 ? (uint64_t)pb->delay : 0;
+	bool local = pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS) && pb->t_free && pb->t_send;
+	uint64_t arrive = local && pb->t_send > c->t0 ? pb->t_send : c->t0;
+	uint64_t start, ready, x, sw;
 
 	if (!comp.on || comp.ended)
 		return;
+	sw = switches_after(c, m, local ? arrive : c->t0);
 	pthread_mutex_lock(&comp.lock);
 	start = c->t0 > comp.x ? c->t0 - comp.x : 0;
-	if (pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS) && pb->t_free && pb->t_send) {
-		uint64_t arrive = pb->t_send > c->t0 ? pb->t_send : c->t0;
-
+	if (local) {
 		ready = pb->t_free;
 		x = arrive - (ready > start ? ready : start);
 	} else {
@@ -239,6 +355,7 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64
 	comp.wait += w;
 	comp.wait_comp += ready > start ? ready - start : 0;
 	comp.x = x;
+	charge_switches(sw);
 	pthread_mutex_unlock(&comp.lock);
 }
 

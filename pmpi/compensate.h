@@ -3,11 +3,12 @@
  * (Malony, Shende, Morris, Wolf; DESIGN.md §7, docs/compensation.md).
  *
  * The rank's overhead o grows with every wrapped call, every sample of its
- * threads, the piggyback's own messages and, for validation, injected busy
- * time; its delay x grows with o, travels in the piggyback (field delay),
- * and shrinks at a receive or collective whose partner was less delayed:
- * x = min(x_sender, x + w), the wait w becoming w' = max(0, w + x - x_sender).
- * Thread-safe (one lock, taken a few times per call).
+ * threads, every context switch of the calling thread, the drain thread's
+ * CPU time, the piggyback's own messages and, for validation, injected
+ * busy time; its delay x grows with o, travels in the piggyback (fields
+ * t_send, delay, t_free), and shrinks at a receive or collective whose
+ * partner was less delayed (the rule is at pmpi_comp_merge).  Thread-safe
+ * (one lock, taken a few times per call).
  */
 #ifndef CPPERF_PMPI_COMPENSATE_H
 #define CPPERF_PMPI_COMPENSATE_H
@@ -18,23 +19,36 @@ struct rt_state;
 struct pmpi_call;
 struct pmpi_pb;
 
-/* At MPI_Init's exit (piggyback on): calibrate, read the injection
- * variables, start counting at t0. */
-void pmpi_comp_start(struct rt_state *rt, uint64_t t0);
+/* At MPI_Init's exit (piggyback on): measure the costs charged per call,
+ * sample and context switch (tens of ms); then read the injection
+ * variables and start counting at t0. */
+void pmpi_comp_calibrate(struct rt_state *rt);
+void pmpi_comp_start(uint64_t t0);
 /* At the entry of a wrapped call, before its clock starts: charge the
- * call and the samples taken since the last one, inject busy time. */
+ * call's entry (calibrated), the samples, context switches and drain-thread
+ * time since the last one, inject busy time. */
 void pmpi_comp_enter(void);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
-/* Tool time measured on the rank's thread: piggyback traffic, or samples
+/* A stretch of tool time on the calling thread starts: when, and the
+ * thread's context switches then (their cost is in the time measured, so
+ * they are not charged again per switch). */
+struct comp_mark {
+	uint64_t t, switches;
+};
+struct comp_mark pmpi_comp_mark(void);
+/* Tool time on the rank's thread since m: piggyback traffic, or samples
  * folded there. */
-void pmpi_comp_piggyback(uint64_t ns);
-void pmpi_comp_drain(uint64_t ns);
-/* The delay for a piggyback being sent. */
-void pmpi_comp_stamp(struct pmpi_pb *pb);
+void pmpi_comp_piggyback(const struct comp_mark *m);
+/* The wrapper's exit, from m (its statistics and critical-path work). */
+void pmpi_comp_leave(const struct comp_mark *m);
+void pmpi_comp_drain(const struct comp_mark *m);
+/* The delay for a piggyback of a call entered at t0 whose data leave at
+ * pb->t_send: the tool's time in between is delay too. */
+void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0);
 /* Call c completed a receive or collective whose dependencies had the
- * (smallest) delay of pb, at time now. */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t now);
+ * (smallest) delay of pb, at the mark m taken then. */
+void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m);
 /* MPI_Finalize's entry at t. */
 void pmpi_comp_end(uint64_t t);
 /* The rank's figures into rt->prof. */

@@ -98,10 +98,10 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
 		return;
 	if (cpz_active()) {	/* the segment's samples, complete before it is used */
-		uint64_t t = pmpi_pb_now();
+		struct comp_mark m = pmpi_comp_mark();
 
 		rt_drain_self(rt_current());
-		pmpi_comp_drain(pmpi_pb_now() - t);
+		pmpi_comp_drain(&m);
 	}
 	pthread_mutex_lock(&cp.lock);
 	/*

@@ -1,8 +1,11 @@
 /*
  * piggyback-coll.c - the collective side of the piggyback transport: a
- * companion non-blocking collective on the shadow communicator, started
- * before the user's collective (so that both progress together) and
- * completed after it, or when Wait/Test completes the user's request.
+ * companion collective on the shadow communicator.  A blocking
+ * collective's starts when the user's call has returned, so that all of it
+ * is tool time after the call, which compensation can take out (started
+ * before, it made the user's call slower by an amount nobody could time);
+ * a non-blocking collective's starts beside the user's and completes when
+ * Wait/Test completes the user's request.
  *
  * The companion follows the data: a synchronising collective reduces every
  * rank's piggyback with pmpi_pb_merge (an allreduce), a broadcast or
@@ -76,10 +79,12 @@ void pmpi_pb_coll_stop(void)
 		PMPI_Op_free(&merge_op);
 }
 
-/* Start the companion on sh; false when MPI refused (no companion then). */
-static bool start(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
+/* Start the companion on x->sh; false when MPI refused (no companion then). */
+static bool start(struct pmpi_pb_coll *x)
 {
 	MPI_Datatype t = pmpi_pb_type;
+	MPI_Comm sh = x->sh;
+	int root = x->root;
 
 	switch (x->dir) {
 	case PMPI_PB_FROMROOT:
@@ -89,7 +94,7 @@ static bool start(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
 	case PMPI_PB_PREFIX:
 		return PMPI_Iscan(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
 	case PMPI_PB_NBR:
-		x->nnbr = pmpi_npeers(comm, PMPI_PEERS_NIN);
+		x->nnbr = pmpi_npeers(x->comm, PMPI_PEERS_NIN);
 		x->nbr = calloc(x->nnbr > 0 ? (size_t)x->nnbr : 1, sizeof(*x->nbr));
 		return x->nbr && PMPI_Ineighbor_allgather(&x->in, 1, t, x->nbr, 1, t, sh, &x->req) ==
 			MPI_SUCCESS;
@@ -106,8 +111,9 @@ static bool start(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
  * their root in the piggyback itself and neighbour collectives receive one
  * piggyback per neighbour; the others gather.
  */
-static bool start_who(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int root)
+static bool start_who(struct pmpi_pb_coll *x)
 {
+	MPI_Comm comm = x->comm;
 	int inter = 0;
 
 	x->me = (struct pmpi_pb_who){ x->in.rank, x->in.event };
@@ -116,11 +122,11 @@ static bool start_who(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Comm sh, int ro
 	PMPI_Comm_test_inter(comm, &inter);
 	x->inter = inter;
 	x->myrank = inter ? -1 : pmpi_comm_rank(comm);
-	x->root = x->dir == PMPI_PB_TOROOT && pmpi_is_root(comm, root);
+	x->is_root = x->dir == PMPI_PB_TOROOT && pmpi_is_root(comm, x->root);
 	x->nwho = pmpi_npeers(comm, PMPI_PEERS_N);
 	x->who = calloc(x->nwho > 0 ? (size_t)x->nwho : 1, sizeof(*x->who));
 	return x->who && PMPI_Iallgather(&x->me, (int)sizeof(x->me), MPI_BYTE, x->who,
-					 (int)sizeof(x->me), MPI_BYTE, sh, &x->who_req) == MPI_SUCCESS;
+					 (int)sizeof(x->me), MPI_BYTE, x->sh, &x->who_req) == MPI_SUCCESS;
 }
 
 /* --cp-trace: the contributors the result of call c depends on. */
@@ -136,7 +142,7 @@ static void log_who(const struct pmpi_pb_coll *x, const struct pmpi_call *c)
 			pmpi_cp_edge(c, x->nbr[i].rank, x->nbr[i].event);
 		return;
 	case PMPI_PB_TOROOT:
-		if (!x->root)
+		if (!x->is_root)
 			return;
 		break;
 	case PMPI_PB_PREFIX:
@@ -148,13 +154,31 @@ static void log_who(const struct pmpi_pb_coll *x, const struct pmpi_call *c)
 			pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
 }
 
+/* Start x's companion (and its --cp-trace gathering), timed as piggyback
+ * cost; false, with nothing left allocated, when MPI refused. */
+static bool start_all(struct pmpi_pb_coll *x)
+{
+	struct comp_mark m = pmpi_comp_mark();
+
+	if (!start(x) || (pmpi_cp_tracing() && !start_who(x))) {
+		free(x->nbr);
+		free(x->who);
+		x->nbr = NULL;
+		x->who = NULL;
+		return false;
+	}
+	x->started = true;
+	pmpi_comp_piggyback(&m);
+	return true;
+}
+
 struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					 bool nonblocking, MPI_Comm comm, int root,
 					 enum pmpi_pb_dir dir)
 {
 	struct pmpi_pb_coll *x;
 	MPI_Comm sh;
-	uint64_t seq, t0 = pmpi_pb_now();
+	uint64_t seq;
 
 	if (!pmpi_pb_shadow(comm, &sh, &seq))
 		return NULL;
@@ -162,19 +186,16 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x = nonblocking ? malloc(sizeof(*x)) : local;
 	if (!x)
 		return NULL;
-	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq };
-	pmpi_pb_fill(&x->in, c, -1);
+	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq,
+				    .comm = comm, .sh = sh, .root = root };
+	pmpi_pb_fill(&x->in, c, -1, 0);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	x->out = x->in;	/* what a rank that receives nothing keeps */
-	if (!start(x, comm, sh, root) || (pmpi_cp_tracing() && !start_who(x, comm, sh, root))) {
-		free(x->nbr);
-		free(x->who);
-		if (nonblocking)
-			free(x);
+	if (nonblocking && !start_all(x)) {
+		free(x);
 		return NULL;
 	}
-	pmpi_comp_piggyback(pmpi_pb_now() - t0);
 	return x;
 }
 
@@ -202,13 +223,14 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 {
-	uint64_t t = pmpi_pb_now();	/* the user's collective completed */
+	struct comp_mark m = pmpi_comp_mark();	/* the user's collective completed */
 	bool ok;
 
 	/* every rank the result depends on has joined the user's collective:
 	 * what is left of the companion is the piggyback's own cost */
+	if (!x->started && !start_all(x))
+		goto out;
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
-	pmpi_comp_piggyback(pmpi_pb_now() - t);
 	if (x->who) {
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 		log_who(x, c);
@@ -217,9 +239,11 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 	}
 	ok = merged_ok(x);
 	pmpi_cp_merge(c, &x->out, false);
-	pmpi_comp_merge(c, &x->out, t);
+	pmpi_comp_merge(c, &x->out, &m);
+	pmpi_comp_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
 	if (pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
+out:
 	free(x->who);
 	free(x->nbr);
 	if (x->heap)

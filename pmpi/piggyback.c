@@ -35,15 +35,15 @@ uint64_t pmpi_pb_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead)
 {
 	memset(pb, 0, sizeof(*pb));
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
-	pb->t_send = c->t0;
+	pb->t_send = pmpi_pb_now() + lead;
 	pmpi_cp_stamp(c, pb);
-	pmpi_comp_stamp(pb);
+	pmpi_comp_stamp(pb, c->t0);
 }
 
 /* --- shadow communicators: open addressing by handle, tombstones on free */
@@ -148,6 +148,7 @@ struct slot {
 
 static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct slot ring[RING];
+static uint64_t isend_ns;	/* how long the shadow's Isend takes here (under ring_lock) */
 static unsigned ring_head;
 
 void pmpi_pb_send(struct pmpi_call *c, int count, MPI_Datatype type, int dest, int tag,
@@ -162,23 +163,27 @@ void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatyp
 {
 	MPI_Comm sh;
 	struct slot *s;
-	uint64_t t0;
+	struct comp_mark m;
+	uint64_t t;
 
 	if (dest == MPI_PROC_NULL || !pmpi_pb_shadow(comm, &sh, NULL))
 		return;
-	t0 = pmpi_pb_now();
+	m = pmpi_comp_mark();
 	pthread_mutex_lock(&ring_lock);
 	s = &ring[ring_head];
 	ring_head = (ring_head + 1) % RING;
 	if (s->req != MPI_REQUEST_NULL)	/* a small standard send: done long ago */
 		PMPI_Wait(&s->req, MPI_STATUS_IGNORE);
-	pmpi_pb_fill(&s->pb, c, site);
+	/* the user's message leaves once this Isend has returned */
+	pmpi_pb_fill(&s->pb, c, site, isend_ns);
 	s->pb.seq = atomic_fetch_add(&send_seq, 1) + 1;
 	s->pb.tag = tag;
 	s->pb.bytes = pmpi_pb_checking ? pmpi_bytes(count, type) : 0;
 	PMPI_Isend(&s->pb, 1, pmpi_pb_type, dest, tag, sh, &s->req);
+	t = pmpi_pb_now();
+	isend_ns += ((int64_t)(t - m.t) - (int64_t)isend_ns) / 8;	/* a moving average */
 	pthread_mutex_unlock(&ring_lock);
-	pmpi_comp_piggyback(pmpi_pb_now() - t0);
+	pmpi_comp_piggyback(&m);
 }
 
 /* --- check mode: sequence numbers per (sender, shadow, tag) must grow */
@@ -254,18 +259,20 @@ void pmpi_pb_recv(const struct pmpi_call *c, MPI_Comm comm, const MPI_Status *st
 	struct pmpi_pb pb;
 	MPI_Comm sh;
 	int cancelled = 0;
-	uint64_t t;
+	struct comp_mark m;
 
 	if (!pmpi_pb_on || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE == MPI_ANY_SOURCE ||
 	    PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled ||
 	    !pmpi_pb_shadow(comm, &sh, NULL))
 		return;
-	t = pmpi_pb_now();	/* the user's receive completed: its wait ends */
+	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
 	if (PMPI_Recv(&pb, 1, pmpi_pb_type, st->MPI_SOURCE, st->MPI_TAG, sh, MPI_STATUS_IGNORE) !=
 	    MPI_SUCCESS)
 		return;
-	pmpi_comp_piggyback(pmpi_pb_now() - t);
-	pmpi_comp_merge(c, &pb, t);
+	/* merged first: the shadow receive is tool time after the user's
+	 * receive completed, and so adds to the delay the merge leaves */
+	pmpi_comp_merge(c, &pb, &m);
+	pmpi_comp_piggyback(&m);
 	late_sender(c, &pb);
 	pmpi_cp_merge(c, &pb, true);
 	if (pmpi_pb_checking)

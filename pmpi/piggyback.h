@@ -46,8 +46,9 @@ struct pmpi_pb {
 	int32_t tag;		/* tag of the user's message (check mode) */
 	uint64_t seq;		/* send sequence number of the sender; for a
 				 * collective, its number on the communicator */
-	uint64_t t_send;	/* CLOCK_MONOTONIC ns at the send's entry
-				 * (collective: latest entry of the merged) */
+	uint64_t t_send;	/* CLOCK_MONOTONIC ns when the user's data left:
+				 * the stamp, plus for a point-to-point send the
+				 * shadow's own Isend (collective: the latest) */
 	uint64_t bytes;		/* size of the user's message (check mode) */
 	uint64_t event;		/* sender's critical-path event (collective:
 				 * the winner's), 0 when it has no path yet */
@@ -55,7 +56,8 @@ struct pmpi_pb {
 	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
 	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
 	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
-	int64_t delay;		/* overhead-compensation delay x, ns (merged: the least) */
+	int64_t delay;		/* overhead-compensation delay x, ns, at t_send
+				 * (merged: the least) */
 	uint64_t t_free;	/* t_send - delay: when the data would have been
 				 * ready without measurement (merged: the latest) */
 	uint64_t host;		/* hash of the sender's host: t_free is comparable
@@ -82,7 +84,10 @@ struct pmpi_pb_who {
 /* A collective's companion in progress. */
 struct pmpi_pb_coll {
 	bool heap;		/* allocated (a non-blocking collective's) */
+	bool started;		/* the companion is under way */
 	MPI_Request req;
+	MPI_Comm comm, sh;	/* the user's communicator and its shadow */
+	int root;
 	enum pmpi_pb_dir dir;
 	uint64_t t0;		/* entry of the user's call */
 	uint64_t seq;		/* this rank's number of the collective */
@@ -92,7 +97,7 @@ struct pmpi_pb_coll {
 	struct pmpi_pb_who me, *who;	/* --cp-trace: every rank's (rank, event) */
 	int nwho;
 	MPI_Request who_req;
-	bool inter, root;	/* intercommunicator; this rank is a reduce's root */
+	bool inter, is_root;	/* intercommunicator; this rank is a reduce's root */
 	int myrank;		/* in the communicator, -1 for an intercommunicator */
 };
 
@@ -121,9 +126,10 @@ void pmpi_pb_recv(const struct pmpi_call *c, MPI_Comm comm, const MPI_Status *st
 void pmpi_pb_message(MPI_Message msg, MPI_Comm comm);
 MPI_Comm pmpi_pb_message_comm(MPI_Message msg);
 
-/* piggyback-coll.c: before a collective on comm, start its companion; local
- * holds it for a blocking call, a non-blocking one (nonblocking) gets one
- * allocated.  NULL when there is none (off, no shadow). */
+/* piggyback-coll.c: before a collective on comm, fill its piggyback; local
+ * holds it for a blocking call, whose companion starts once the user's call
+ * has returned; a non-blocking one (nonblocking) gets one allocated and its
+ * companion starts now.  NULL when there is none (off, no shadow). */
 struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					 bool nonblocking, MPI_Comm comm, int root,
 					 enum pmpi_pb_dir dir);
@@ -141,8 +147,9 @@ extern MPI_Datatype pmpi_pb_type;	/* one struct pmpi_pb, contiguous bytes */
 /* The shadow of comm and the next collective number on it; false when
  * comm has none. */
 bool pmpi_pb_shadow(MPI_Comm comm, MPI_Comm *shadow, uint64_t *coll_seq);
-/* Fill a piggyback with this rank's current values for call c. */
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site);
+/* Fill a piggyback with this rank's current values for call c, whose data
+ * will leave lead ns from now. */
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead);
 /* Check mode: count a received piggyback, and one that did not match. */
 void pmpi_pb_count(bool coll, bool mismatch);
 uint64_t pmpi_pb_now(void);

@@ -158,20 +158,26 @@ static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
 	return NULL;
 }
 
-/* MPI_Init's exit: the critical path starts (it rides on the piggyback). */
-static void start_path(uint64_t t)
+/* MPI_Init's exit: the critical path and the compensation start (they
+ * ride on the piggyback), once compensation has calibrated its costs
+ * (tens of ms): that is MPI_Init's time, not the program's. */
+static void start_path(void)
 {
 	struct rt_state *rt = rt_current();
+	uint64_t t;
 
 	if (pmpi_pb_on && rt) {
-		pmpi_comp_start(rt, t);
+		pmpi_comp_calibrate(rt);
+		t = mono_ns();
+		pmpi_comp_start(t);
 		pmpi_cp_start(rt, t);
 	}
 }
 
 void pmpi_leave(struct pmpi_call *c)
 {
-	uint64_t t = mono_ns(), dt = t - c->t0;
+	struct comp_mark m = pmpi_comp_mark();	/* the wrapper's exit is tool time */
+	uint64_t t = m.t, dt = t - c->t0;
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
 	bool fresh = false;
 
@@ -205,13 +211,16 @@ void pmpi_leave(struct pmpi_call *c)
 	}
 	pthread_mutex_unlock(&pmpi_stats_lock);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
-		pmpi_path_capture(c, c->site);
-		t = mono_ns();
+		pmpi_path_capture(c, c->site);	/* charged as drain time */
+		m = pmpi_comp_mark();
+		t = m.t;
 	}
-	if (c->flags & PMPI_CALL_INIT)
-		start_path(t);
-	else
+	if (c->flags & PMPI_CALL_INIT) {
+		start_path();
+	} else {
 		pmpi_cp_leave(c, t);
+		pmpi_comp_leave(&m);
+	}
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)
