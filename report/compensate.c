@@ -135,6 +135,23 @@ uint64_t comp_rank_wall_ns(const struct rep_rank *r, enum rep_comp m)
 	return m == REP_COMP_LOCAL ? comp_wall_local_ns(r) : comp_wall_parallel_ns(r);
 }
 
+bool comp_cp_length_ns(const struct rep_data *d, const struct cpath_result *r, enum rep_comp m,
+		       uint64_t *ns)
+{
+	for (uint32_t i = 0; r && m != REP_COMP_NONE && i < d->mpi.nranks; i++) {
+		const struct rep_rank *k = &d->mpi.ranks[i];
+
+		if (k->rank != r->end_rank || !k->comp_on)
+			continue;
+		/* the path runs from MPI_Init's exit to the end rank's last
+		 * event, which came as much later than without measurement */
+		*ns = minus(r->length_ns, m == REP_COMP_LOCAL ? comp_overhead_ns(&k->ovh) :
+			    k->comp_delay_ns);
+		return true;
+	}
+	return false;
+}
+
 uint64_t comp_rank_blocked_ns(const struct rep_rank *r, enum rep_comp m)
 {
 	if (!r->comp_on || m != REP_COMP_PARALLEL)

@@ -117,12 +117,19 @@ static void put_series(struct json_w *w, const struct rep_data *d,
 }
 
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
-		   const struct cpath_result *r, double min_pct)
+		   const struct cpath_result *r, double min_pct, enum rep_comp comp)
 {
+	uint64_t lc;
+
 	json_key(w, "critical_path");
 	json_begin_object(w);
 	json_key(w, "length");
 	json_double(w, r ? (double)r->length_ns / 1e9 : 0.0);
+	json_key(w, "length_compensated");
+	if (comp_cp_length_ns(d, r, comp, &lc))
+		json_double(w, (double)lc / 1e9);
+	else
+		json_null(w);
 	json_key(w, "wall");
 	json_double(w, r ? (double)r->wall_ns / 1e9 : 0.0);
 	put_fns(w, d, r);

@@ -244,7 +244,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 		return -1;
 	put_threads(&w, d);
 	rep_json_mpi(&w, d);
-	if (rep_json_cpath(&w, d, cpr, min_pct) < 0)
+	if (rep_json_cpath(&w, d, cpr, min_pct, comp) < 0)
 		return -1;
 	put_compensation(&w, d, comp);
 	json_end_object(&w);

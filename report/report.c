@@ -95,7 +95,7 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		break;
 	}
 	if (view_cp(o))
-		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o));
+		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o), comp);
 	if (o->view == REP_MPI)
 		return rep_text_mpi(out, d, comp);
 	if (o->view == REP_COMPENSATION)

@@ -282,6 +282,13 @@ uint64_t comp_wall_local_ns(const struct rep_rank *r);
  * compensated wall, and for parallel the compensated wait W'. */
 uint64_t comp_rank_wall_ns(const struct rep_rank *r, enum rep_comp m);
 uint64_t comp_rank_blocked_ns(const struct rep_rank *r, enum rep_comp m);
+struct cpath_result;
+/* The critical path's length in compensated time into *ns: its length
+ * less what mode m removes from the rank where it ends (final delay, or
+ * overhead); false when m is REP_COMP_NONE or that rank has no
+ * compensation data. */
+bool comp_cp_length_ns(const struct rep_data *d, const struct cpath_result *r, enum rep_comp m,
+		       uint64_t *ns);
 
 /* d's tree without the tool's samples, sharing d->tree's structure. */
 struct comp_tree {
@@ -534,11 +541,11 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tr
 /* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
  * NULL writes it empty.  Returns 0 or -1 (memory). */
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
-		   const struct cpath_result *r, double min_pct);
+		   const struct cpath_result *r, double min_pct, enum rep_comp comp);
 /* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
  * tree. */
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
-		   uint32_t event, double min_pct);
+		   uint32_t event, double min_pct, enum rep_comp comp);
 /* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",
  * and the top-level "ranks" (wall and blocked as comp says, plus the
  * compensation keys) and "mpi". */

@@ -118,9 +118,14 @@ static void put_series(FILE *out, const struct rep_data *d)
 }
 
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
-		   uint32_t event, double min_pct)
+		   uint32_t event, double min_pct, enum rep_comp comp)
 {
+	uint64_t lc;
+
 	put_header(out, d, r);
+	if (comp_cp_length_ns(d, r, comp, &lc))
+		fprintf(out, "# in compensated time (--compensate=%s): %.6f s\n",
+			comp_mode_name(comp), (double)lc / 1e9);
 	put_fns(out, d, r, min_pct);
 	put_zero(out, r);
 	put_series(out, d);

@@ -13,7 +13,9 @@
 #    check of docs/compensation.md) within 2 % of it (5 % on master/worker);
 #  - master/worker: the master's "wall_local_compensated" is off by 10 % or
 #    more: local compensation leaves it the workers' overhead (the paper's
-#    Table 1).
+#    Table 1);
+#  - handshake: the critical path in compensated time is the same (5 %)
+#    with injection as in a run without.
 # The programs sleep for their work, so their times do not depend on free
 # cores, but Open MPI polls while it waits: on a host busy with other jobs
 # the reference itself varies.  When the reference runs of a scenario
@@ -126,6 +128,24 @@ scenario() {
 	done
 }
 
+# cp_compensated NAME NP ARGS...: the critical path in compensated time
+# does not depend on the overhead: a run without injection (its own
+# overhead small) against the median of the injected runs of NAME's
+# scenario, whose measured lengths are 30 % and more longer
+cp_compensated() {
+	local name=$1 np=$2 d=$WORK/$1 l0 lc li
+	shift 2
+	mpi_run "$np" "$RECORD" -q -o "$d/exp.def" "$WORK/comp-$name" "$@" > /dev/null 2>&1
+	"$CPPERF" report "$d/exp.def" --format=json > "$d/def.json" 2> /dev/null
+	l0=$(jq -r '.critical_path.length_compensated // empty' "$d/def.json" 2> /dev/null)
+	lc=$(for f in "$d"/rec.?.json; do jq -r '.critical_path.length_compensated // empty' "$f"; done | median)
+	li=$(for f in "$d"/rec.?.json; do jq -r '.critical_path.length // empty' "$f"; done | median)
+	echo "# $name critical path: without injection $l0 s compensated; injected $li s, compensated $lc s"
+	atleast "$name: the injected runs' critical path is 30 % longer (%)" "$(pct "$li" "$l0")" 30
+	within "$name: compensated critical path with injection = without (5 %, s)" "$lc" "$l0" \
+		"$(awk -v l="$l0" 'BEGIN { print l * 0.05 }')"
+}
+
 # make check runs three of the six at about 0.6 s a run without the tool;
 # COMP_STRICT=1 all six at the programs' defaults (about 1 s), where the
 # fixed costs of a run (start-up, the first call of each site) weigh less
@@ -141,4 +161,5 @@ else
 	scenario handshake 2 2 500
 	scenario allreduce 4 2 460
 fi
+cp_compensated handshake 2 $([ -z "$COMP_STRICT" ] && echo 500)
 done_testing

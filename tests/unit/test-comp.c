@@ -258,6 +258,29 @@ static void test_numbers(const struct rep_data *d)
 	is_int(comp_wall_local_ns(&big), 0, "an overhead above the wall gives 0, not a wrap");
 }
 
+/* The critical path's length in compensated time: less the end rank's
+ * final delay (parallel) or overhead (local). */
+static void test_cp_length(const struct rep_data *d)
+{
+	struct cpath_result r = { .end_rank = 0, .length_ns = 1800 * MS };
+	uint64_t ns = 0;
+
+	ok(comp_cp_length_ns(d, &r, REP_COMP_PARALLEL, &ns) && ns == 1500 * MS,
+	   "cp length, parallel: L - x of the end rank (1.8 - 0.3 s)");
+	ok(comp_cp_length_ns(d, &r, REP_COMP_LOCAL, &ns) && ns == 1700 * MS,
+	   "cp length, local: L - o of the end rank (1.8 - 0.1 s)");
+	ok(!comp_cp_length_ns(d, &r, REP_COMP_NONE, &ns), "cp length, none: not compensated");
+	r.end_rank = 2;
+	ok(!comp_cp_length_ns(d, &r, REP_COMP_PARALLEL, &ns), "cp length: end rank without data");
+	r.end_rank = 7;
+	ok(!comp_cp_length_ns(d, &r, REP_COMP_PARALLEL, &ns), "cp length: end rank unknown");
+	r.end_rank = 0;
+	r.length_ns = 100 * MS;
+	ok(comp_cp_length_ns(d, &r, REP_COMP_PARALLEL, &ns) && ns == 0,
+	   "cp length: a delay above the length gives 0, not a wrap");
+	ok(!comp_cp_length_ns(d, NULL, REP_COMP_PARALLEL, &ns), "no path: not compensated");
+}
+
 static void test_json(const struct rep_data *d)
 {
 	const char *p = json_of(d, REP_COMP_PARALLEL, "par.json");
@@ -584,6 +607,7 @@ int main(void)
 		return 1;
 	if (ok(load_job(&d, true) == 0, "merge three ranks, two with compensation data")) {
 		test_numbers(&d);
+		test_cp_length(&d);
 		test_json(&d);
 		test_trees(&d);
 		test_text(&d);

@@ -355,7 +355,8 @@ static void test_online(void)
 	ok(strstr(out, "\"path\":[{\"rank\":1,\"from\":1,\"to\":2},{\"rank\":2,\"from\":3,"
 		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false}"),
 	   "json: critical_path.path and reference");
-	ok(strstr(out, "\"critical_path\":{\"length\":0.14,\"wall\":0.21,\"functions\":"
+	ok(strstr(out, "\"critical_path\":{\"length\":0.14,\"length_compensated\":null,"
+		  "\"wall\":0.21,\"functions\":"
 		  "[{\"function\":\"compute\",\"module\":\"/opt/app\",\"cp_time\":0.115862,"
 		  "\"cp_pct\":82.7586,\"cpu_pct\":73.1707}"), "json: length, wall, first function");
 	ok(strstr(out, "\"zeroing\":[],\"series\":[]"), "json: zeroing and series empty");
@@ -534,7 +535,8 @@ static void test_absent(void)
 	is_str(out, CPATH_NEED_TRACE, "no data: --reference message");
 	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1 }, &rc);
 	is_int(rc, 0, "no data: json renders");
-	ok(strstr(out, "\"critical_path\":{\"length\":0,\"wall\":0,\"functions\":[],"
+	ok(strstr(out, "\"critical_path\":{\"length\":0,\"length_compensated\":null,"
+		  "\"wall\":0,\"functions\":[],"
 		  "\"callpath\":{\"function\":\"<root>\",\"self\":{\"cycles\":0},\"total\":"
 		  "{\"cycles\":0},\"self_pct\":0,\"total_pct\":0,\"children\":[]},\"zeroing\":"
 		  "[],\"series\":[],\"path\":[],\"reference\":false}"), "no data: json empty");
