@@ -3,9 +3,11 @@
 # differ in size by less than 10 % (memory and output do not grow with time).
 . "$(dirname "$0")/../lib.sh"
 
-# recurse has a call-path tree of a realistic size (a few hundred nodes), so
-# the few rare paths a longer run adds (a sample inside clock_gettime, say)
-# are not mistaken for growth with run time.
+# recurse has a call-path tree of a realistic size (a few hundred nodes),
+# and reads the clock often enough that every run has samples in
+# clock_gettime: before, under load, only some runs had that path (the
+# [vdso] module and two frames, +6 % of the profile), which made this test
+# fail now and then in the full suite.
 build recurse recurse.c -O2 -g
 record "$WORK/short" "$WORK/recurse" 5
 record "$WORK/long" "$WORK/recurse" 20

@@ -1,6 +1,9 @@
 /*
  * recurse.c - direct recursion 60 deep (rec) and a mutually recursive pair
- * (ping/pong) 60 deep, each spinning at the bottom.  Usage: recurse SECONDS
+ * (ping/pong) 60 deep, each spinning at the bottom, and reading the clock
+ * for a few percent of the time, so that every run, short or long, has
+ * samples in clock_gettime (size.t: a path that only some runs have would
+ * look like growth).  Usage: recurse SECONDS
  */
 #include <stdlib.h>
 #include <time.h>
@@ -60,7 +63,10 @@ int main(int argc, char **argv)
 	double seconds = argc > 1 ? atof(argv[1]) : 2, start = now();
 	int r = 0;
 
-	while (now() - start < seconds)
+	while (now() - start < seconds) {
 		r += rec(60) + ping(60);
+		for (int i = 0; i < 2000; i++)
+			sink += (unsigned long)now();
+	}
 	return r < 0;
 }
