@@ -167,6 +167,8 @@ void pmpi_comp_calibrate(struct rt_state *rt)
 
 void pmpi_comp_start(uint64_t t0)
 {
+	struct rt_state *rt = rt_current();
+
 	pthread_mutex_lock(&comp.lock);
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
@@ -174,7 +176,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.host = host_hash();
 	atomic_store(&samples_seen, 0);
 	switches_seen = thread_switches();
-	comp.drain_seen = rt_current() ? atomic_load(&rt_current()->drain_cpu) : 0;
+	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.on = true;
 	pthread_mutex_unlock(&comp.lock);
 }

@@ -181,7 +181,7 @@ void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatyp
 	s->pb.bytes = pmpi_pb_checking ? pmpi_bytes(count, type) : 0;
 	PMPI_Isend(&s->pb, 1, pmpi_pb_type, dest, tag, sh, &s->req);
 	t = pmpi_pb_now();
-	isend_ns += ((int64_t)(t - m.t) - (int64_t)isend_ns) / 8;	/* a moving average */
+	isend_ns = (7 * isend_ns + (t - m.t)) / 8;	/* a moving average */
 	pthread_mutex_unlock(&ring_lock);
 	pmpi_comp_piggyback(&m);
 }

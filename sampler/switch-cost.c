@@ -26,14 +26,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdio.h>
-#include <sys/file.h>
-#include <unistd.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt.h"
 
@@ -48,7 +48,7 @@ struct pingpong {
 	atomic_int ready;	/* threads that are set up */
 	uint64_t batch[BATCHES];	/* thread 0: each batch's time, ns */
 	int nbatch;
-	int err;
+	atomic_int err;		/* -errno of a thread that could not start */
 };
 
 struct side {
@@ -98,7 +98,7 @@ static void *side_run(void *arg)
 	else if (pp->events)
 		err = rt_events_open_bare(pp->rt, fds);
 	if (err) {
-		pp->err = err;
+		atomic_store(&pp->err, err);
 		atomic_store(&pp->turn, -1);
 		return NULL;
 	}
@@ -140,6 +140,7 @@ static uint64_t fastest_batch(const struct rt_state *rt, int cpu, bool events)
 
 	atomic_init(&pp.turn, 0);
 	atomic_init(&pp.ready, 0);
+	atomic_init(&pp.err, 0);
 	for (; n < 2; n++)
 		if (rt_real_pthread_create(&th[n], NULL, side_run, &sides[n]))
 			break;
@@ -147,7 +148,7 @@ static uint64_t fastest_batch(const struct rt_state *rt, int cpu, bool events)
 		atomic_store(&pp.turn, -1);
 	while (n > 0)
 		pthread_join(th[--n], NULL);
-	if (pp.err || atomic_load(&pp.turn) < 0 || pp.nbatch < BATCHES)
+	if (atomic_load(&pp.err) || atomic_load(&pp.turn) < 0 || pp.nbatch < BATCHES)
 		return 0;
 	qsort(pp.batch, BATCHES, sizeof(pp.batch[0]), cmp_u64);
 	for (int i = BATCHES / 4; i < BATCHES - BATCHES / 4; i++)
