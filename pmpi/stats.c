@@ -160,14 +160,21 @@ static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
 
 /* MPI_Init's exit: the critical path and the compensation start (they
  * ride on the piggyback), once compensation has calibrated its costs
- * (tens of ms): that is MPI_Init's time, not the program's. */
+ * (tens of ms): that is MPI_Init's time, not the program's.  The ranks
+ * calibrate one after another on a host, so a barrier on the shadow of
+ * MPI_COMM_WORLD makes them leave MPI_Init together, as without the tool:
+ * otherwise the first to finish would wait for the others at its first
+ * call, a wait that neither the profile nor the delay should show. */
 static void start_path(void)
 {
 	struct rt_state *rt = rt_current();
+	MPI_Comm sh;
 	uint64_t t;
 
 	if (pmpi_pb_on && rt) {
 		pmpi_comp_calibrate(rt);
+		if (pmpi_pb_shadow(MPI_COMM_WORLD, &sh, NULL))
+			PMPI_Barrier(sh);
 		t = mono_ns();
 		pmpi_comp_start(t);
 		pmpi_cp_start(rt, t);
