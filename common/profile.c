@@ -54,6 +54,7 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("ovh_switches", PS_COUNTER, PK_U64, ovh.switches),
 	SCALAR("ovh_switch_ns", PS_COUNTER, PK_U64, ovh.switch_ns),
 	SCALAR("ovh_switch_cost_ns", PS_COUNTER, PK_U64, ovh.switch_cost_ns),
+	SCALAR("ovh_contention_ns", PS_COUNTER, PK_U64, ovh.contention_ns),
 	SCALAR("comp_wall_ns", PS_COUNTER, PK_U64, comp_wall_ns),
 	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),

@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 4
+#define PROFILE_VERSION 5
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -142,6 +142,8 @@ struct prof_overhead {
 	uint64_t switch_ns;	/* switches x switch_cost_ns */
 	uint64_t switch_cost_ns;	/* extra cost of one context switch of a profiled
 				 * thread, calibrated at MPI_Init */
+	uint64_t contention_ns;	/* the rank's MPI thread waiting for a CPU outside its
+				 * waits for data (run-queue delay): measured */
 };
 
 struct profile {

@@ -9,7 +9,15 @@
  *   an estimate from the stack size, or CPPERF_SAMPLE_COST_NS;
  * - a context switch of the calling thread costs switch_cost_ns more than
  *   without events (sampler/switch-cost.c, calibrated at MPI_Init, or
- *   CPPERF_SWITCH_COST_NS), counted with getrusage at each call's entry;
+ *   CPPERF_SWITCH_COST_NS);
+ * - the time the calling thread waited for a CPU while it could run (its
+ *   run-queue delay) is contention: with the drain thread, other ranks'
+ *   tool work and the switches' own cost sharing its cores, the rank is
+ *   kept waiting, and only that waiting shows what it cost the rank;
+ * - switches and run delay (sampler/sched-counts.c) between calls are
+ *   charged at the next call's entry, those inside a call only for the
+ *   share after its data were there (sched_after), those inside timed
+ *   tool work not at all (they are in its time);
  * - piggyback traffic and samples folded on the rank's thread are timed;
  * - the drain thread's CPU time is charged as it grows: it unwinds the
  *   rank's samples on the rank's cores;
@@ -28,7 +36,6 @@
 #include <string.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,9 +60,6 @@ static struct {
 } comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
-/* The calling thread's context switches at its last charge; 0 before its
- * first wrapped call after the start. */
-static _Thread_local uint64_t switches_seen;
 
 static uint64_t now_ns(void)
 {
@@ -74,14 +78,31 @@ static void busy(uint64_t ns)
 		sched_yield();
 }
 
-/* Context switches of the calling thread so far. */
-static uint64_t thread_switches(void)
-{
-	struct rusage ru;
+/* The calling thread's counts at its last charge, and when that was; none
+ * are charged before its first wrapped call after the start. */
+static _Thread_local struct {
+	bool on;
+	uint64_t t;
+	struct sched_counts s;
+} seen;
 
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* The calling thread's counts since its last charge, which is now. */
+static struct sched_counts new_sched(void)
+{
+	struct sched_counts now = sched_counts_now(), d = { 0, 0 };
+
+	if (seen.on)
+		d = (struct sched_counts){ minus(now.switches, seen.s.switches),
+					   minus(now.run_delay, seen.s.run_delay) };
+	seen.on = true;
+	seen.s = now;
+	seen.t = now_ns();
+	return d;
 }
 
 static uint64_t env_ns(const char *name, uint64_t dflt)
@@ -116,7 +137,7 @@ static uint64_t calibrate_call(void)
 		uint64_t t0 = now_ns();
 
 		for (int i = 0; i < CALIBRATE_CALLS; i++) {
-			sink += now_ns() + thread_switches();
+			sink += now_ns() + sched_counts_now().switches;
 			for (int k = 0; k < 3; k++) {
 				pthread_mutex_lock(&m);
 				sink += (uint64_t)k;
@@ -175,7 +196,8 @@ void pmpi_comp_start(uint64_t t0)
 	comp.start = t0;
 	comp.host = host_hash();
 	atomic_store(&samples_seen, 0);
-	switches_seen = thread_switches();
+	seen.on = false;
+	new_sched();
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.on = true;
 	pthread_mutex_unlock(&comp.lock);
@@ -214,25 +236,25 @@ static void charge_switches(uint64_t n)
 	charge(n * comp.ovh.switch_cost_ns);
 }
 
-/* Switches of the calling thread since its last charge (none counted
- * before its first). */
-static uint64_t new_switches(void)
+/* Charge ns the rank's thread waited for a CPU while it could run.
+ * Caller holds comp.lock. */
+static void charge_contention(uint64_t ns)
 {
-	uint64_t now = thread_switches(), n = switches_seen && now > switches_seen ? now - switches_seen : 0;
-
-	switches_seen = now;
-	return n;
+	comp.ovh.contention_ns += ns;
+	charge(ns);
 }
 
 void pmpi_comp_enter(void)
 {
-	uint64_t n, inject, sw;
+	uint64_t n, inject;
+	struct sched_counts d;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return;
-	sw = new_switches();
+	d = new_sched();
 	pthread_mutex_lock(&comp.lock);
-	charge_switches(sw);
+	charge_switches(d.switches);
+	charge_contention(d.run_delay);
 	charge_drain_thread();
 	n = atomic_load_explicit(&samples_seen, memory_order_relaxed) - comp.ovh.samples;
 	comp.ovh.samples += n;
@@ -247,7 +269,7 @@ void pmpi_comp_enter(void)
 
 		busy(inject);
 		spent = now_ns() - t;
-		new_switches();	/* the spin's own yields are in spent */
+		new_sched();	/* the spin's own yields are in spent */
 		pthread_mutex_lock(&comp.lock);
 		comp.ovh.inject_ns += spent;
 		charge(spent);
@@ -257,30 +279,37 @@ void pmpi_comp_enter(void)
 
 struct comp_mark pmpi_comp_mark(void)
 {
-	struct comp_mark m = { now_ns(), 0 };
+	struct comp_mark m = { now_ns(), { 0, 0 } };
 
-	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED) && comp.ovh.switch_cost_ns)
-		m.switches = thread_switches();
+	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED))
+		m.s = sched_counts_now();
 	return m;
 }
 
-/* Charge the tool time since m to *source; the switches in it are not
- * charged again at the next call. */
+/* Charge ns of tool time to *source. */
+static void charge_time(uint64_t ns, uint64_t *source)
+{
+	pthread_mutex_lock(&comp.lock);
+	*source += ns;
+	charge(ns);
+	pthread_mutex_unlock(&comp.lock);
+}
+
+/* Charge the tool time since m to *source; the switches and waits for a
+ * CPU in it are in that time, so they are not charged again. */
 static void charge_since(const struct comp_mark *m, uint64_t *source)
 {
 	uint64_t ns = now_ns() - m->t;
 
 	if (!comp.on || comp.ended)
 		return;
-	if (m->switches && switches_seen) {
-		uint64_t now = thread_switches();
+	if (seen.on) {
+		struct sched_counts now = sched_counts_now();
 
-		switches_seen += now > m->switches ? now - m->switches : 0;
+		seen.s.switches += minus(now.switches, m->s.switches);
+		seen.s.run_delay += minus(now.run_delay, m->s.run_delay);
 	}
-	pthread_mutex_lock(&comp.lock);
-	*source += ns;
-	charge(ns);
-	pthread_mutex_unlock(&comp.lock);
+	charge_time(ns, source);
 }
 
 void pmpi_comp_piggyback(const struct comp_mark *m)
@@ -290,7 +319,17 @@ void pmpi_comp_piggyback(const struct comp_mark *m)
 
 void pmpi_comp_leave(const struct comp_mark *m)
 {
-	charge_since(m, &comp.ovh.wrapper_ns);
+	uint64_t ns = now_ns() - m->t;
+
+	if (!comp.on || comp.ended)
+		return;
+	/* The call's own switches and waits for a CPU are no overhead, but
+	 * for the share a completion found after its data (sched_after): the
+	 * call waited, as it would have without measurement.  Those of the
+	 * exit are in ns. */
+	if (seen.on)
+		new_sched();
+	charge_time(ns, &comp.ovh.wrapper_ns);
 }
 
 void pmpi_comp_drain(const struct comp_mark *m)
@@ -307,21 +346,27 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 	pthread_mutex_unlock(&comp.lock);
 }
 
-/* Context switches of the calling thread in call c up to m that delayed
- * its completion: in proportion to time, those after its data were all
- * there (arrive).  Those before came while it waited for the data, which
- * takes as long whatever they cost: they are no overhead. */
-static uint64_t switches_after(const struct pmpi_call *c, const struct comp_mark *m, uint64_t arrive)
+/* The calling thread's switches and waits for a CPU in a call, from its
+ * last charge up to m, that delayed the call's completion: in proportion
+ * to time, those after its data were all there (arrive).  Those before
+ * came while it waited for the data, which takes as long whatever they
+ * cost: they are no overhead. */
+static struct sched_counts sched_after(const struct comp_mark *m, uint64_t arrive)
 {
-	uint64_t n = 0;
+	struct sched_counts d = { 0, 0 };
+	uint64_t from = seen.t;
 
-	if (m->switches && switches_seen) {
-		n = m->switches > switches_seen ? m->switches - switches_seen : 0;
-		switches_seen = m->switches;
-	}
-	if (arrive <= c->t0 || m->t <= c->t0)
-		return n;
-	return m->t > arrive ? n * (m->t - arrive) / (m->t - c->t0) : 0;
+	if (!seen.on)
+		return d;
+	d = (struct sched_counts){ minus(m->s.switches, seen.s.switches), minus(m->s.run_delay, seen.s.run_delay) };
+	seen.s = m->s;
+	seen.t = m->t;
+	if (arrive <= from || m->t <= from)
+		return d;
+	if (m->t <= arrive)
+		return (struct sched_counts){ 0, 0 };
+	return (struct sched_counts){ d.switches * (m->t - arrive) / (m->t - from),
+				      d.run_delay * (m->t - arrive) / (m->t - from) };
 }
 
 /*
@@ -340,11 +385,12 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	uint64_t now = m->t, w = now > c->t0 ? now - c->t0 : 0, xs = pb->delay > 0 ? (uint64_t)pb->delay : 0;
 	bool local = pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS) && pb->t_free && pb->t_send;
 	uint64_t arrive = local && pb->t_send > c->t0 ? pb->t_send : c->t0;
-	uint64_t start, ready, x, sw;
+	uint64_t start, ready, x;
+	struct sched_counts d;
 
 	if (!comp.on || comp.ended)
 		return;
-	sw = switches_after(c, m, local ? arrive : c->t0);
+	d = sched_after(m, local ? arrive : now);
 	pthread_mutex_lock(&comp.lock);
 	start = c->t0 > comp.x ? c->t0 - comp.x : 0;
 	if (local) {
@@ -357,7 +403,8 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	comp.wait += w;
 	comp.wait_comp += ready > start ? ready - start : 0;
 	comp.x = x;
-	charge_switches(sw);
+	charge_switches(d.switches);
+	charge_contention(d.run_delay);
 	pthread_mutex_unlock(&comp.lock);
 }
 

@@ -3,9 +3,9 @@
  * (Malony, Shende, Morris, Wolf; DESIGN.md §7, docs/compensation.md).
  *
  * The rank's overhead o grows with every wrapped call, every sample of its
- * threads, every context switch of the calling thread, the drain thread's
- * CPU time, the piggyback's own messages and, for validation, injected
- * busy time; its delay x grows with o, travels in the piggyback (fields
+ * threads, every context switch of the calling thread and every wait of
+ * it for a CPU outside its waits for data, the drain thread's CPU time,
+ * the piggyback's own messages and, for validation, injected busy time; its delay x grows with o, travels in the piggyback (fields
  * t_send, delay, t_free), and shrinks at a receive or collective whose
  * partner was less delayed (the rule is at pmpi_comp_merge).  Thread-safe
  * (one lock, taken a few times per call).
@@ -14,6 +14,8 @@
 #define CPPERF_PMPI_COMPENSATE_H
 
 #include <stdint.h>
+
+#include "../sampler/sched-counts.h"
 
 struct rt_state;
 struct pmpi_call;
@@ -25,16 +27,17 @@ struct pmpi_pb;
 void pmpi_comp_calibrate(struct rt_state *rt);
 void pmpi_comp_start(uint64_t t0);
 /* At the entry of a wrapped call, before its clock starts: charge the
- * call's entry (calibrated), the samples, context switches and drain-thread
- * time since the last one, inject busy time. */
+ * call's entry (calibrated), the samples, context switches, waits for a
+ * CPU and drain-thread time since the last one, inject busy time. */
 void pmpi_comp_enter(void);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
 /* A stretch of tool time on the calling thread starts: when, and the
- * thread's context switches then (their cost is in the time measured, so
- * they are not charged again per switch). */
+ * thread's scheduler counts then (the switches and waits for a CPU in the
+ * stretch are in the time measured, so they are not charged again). */
 struct comp_mark {
-	uint64_t t, switches;
+	uint64_t t;
+	struct sched_counts s;
 };
 struct comp_mark pmpi_comp_mark(void);
 /* Tool time on the rank's thread since m: piggyback traffic, or samples

@@ -30,7 +30,8 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 
 #define REP_COMP_METHOD "samples x estimated kernel cost; calls x entry cost " \
 	"calibrated at MPI_Init plus exits measured; context switches x switch cost " \
-	"calibrated at MPI_Init; piggyback, drain thread and own-thread draining " \
+	"calibrated at MPI_Init; waits for a CPU outside MPI waits measured " \
+	"(run-queue delay); piggyback, drain thread and own-thread draining " \
 	"measured; injection measured"
 
 /* The compensation keys of a rank entry: numbers when r has compensation
@@ -64,6 +65,7 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	put_seconds(w, "drain", o->drain_ns);
 	put_seconds(w, "inject", o->inject_ns);
 	put_seconds(w, "switch", o->switch_ns);
+	put_seconds(w, "contention", o->contention_ns);
 	json_key(w, "samples");
 	json_u64(w, o->samples);
 	json_key(w, "calls");

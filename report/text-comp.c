@@ -73,6 +73,7 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 		s.inject_ns += o->inject_ns;
 		s.switches += o->switches;
 		s.switch_ns += o->switch_ns;
+		s.contention_ns += o->contention_ns;
 	}
 	uint64_t all = comp_overhead_ns(&s);
 
@@ -92,6 +93,8 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 	fprintf(out, "  switch     %10.6f %7.2f  %llu context switches x cost calibrated at "
 		"MPI_Init\n", secs(s.switch_ns), rep_pct(s.switch_ns, all),
 		(unsigned long long)s.switches);
+	fprintf(out, "  contention %10.6f %7.2f  measured (the MPI thread waiting for a CPU "
+		"outside its waits)\n", secs(s.contention_ns), rep_pct(s.contention_ns, all));
 	fprintf(out, "  total      %10.6f\n", secs(all));
 }
 

@@ -108,7 +108,7 @@ static void check_comp(const struct profile *p)
 	if (!p->comp_on) {
 		if (o->samples || o->sample_ns || o->sample_cost_ns || o->calls || o->wrapper_ns ||
 		    o->call_cost_ns || o->piggyback_ns || o->drain_ns || o->inject_ns ||
-		    o->switches || o->switch_ns || o->switch_cost_ns ||
+		    o->switches || o->switch_ns || o->switch_cost_ns || o->contention_ns ||
 		    p->comp_wall_ns || p->comp_delay_ns || p->comp_wait_ns || p->comp_wait_comp_ns)
 			abort();
 		return;

@@ -14,12 +14,14 @@
  *
  * Hand-worked numbers (seconds):
  *   rank 0: measured wall (end - start) 2.5, comp_wall 2, delay 0.3,
- *           overhead 0.02 + 0.05 + 0.01 + 0.005 + 0.01 + 0.005 = 0.1
- *           (sample, wrapper, piggyback, drain, inject, switch),
+ *           overhead 0.02 + 0.05 + 0.006 + 0.005 + 0.01 + 0.005 + 0.004
+ *           = 0.1 (sample, wrapper, piggyback, drain, inject, switch,
+ *           contention),
  *           blocked (sites) 0.5, W 0.4, W' 0.25
  *           -> parallel wall 1.7, local 1.9, blocked parallel 0.25
  *   rank 1: wall 2.5, comp_wall 2, delay 0.05, overhead 0.01 + 0.02 +
- *           0.004 + 0.001 + 0.003 + 0.002 = 0.04, blocked 0.35, W 0.3, W' 0.2
+ *           0.003 + 0.001 + 0.003 + 0.002 + 0.001 = 0.04, blocked 0.35, W 0.3,
+ *           W' 0.2
  *           -> parallel 1.95, local 1.96
  *   rank 2: wall 2.5, blocked 0.6, no compensation data
  * Samples per rank (cycles): main>work 10, main>MPI_Send[libcpperf] 3,
@@ -146,12 +148,14 @@ static void set_comp(struct profile *p, int64_t r)
 	o->switch_cost_ns = 5000;
 	if (r == 0) {
 		o->samples = 1000, o->calls = 500, o->switches = 1000;
-		o->piggyback_ns = 10 * MS, o->drain_ns = 5 * MS, o->inject_ns = 10 * MS;
+		o->piggyback_ns = 6 * MS, o->drain_ns = 5 * MS, o->inject_ns = 10 * MS;
+		o->contention_ns = 4 * MS;
 		p->comp_delay_ns = 300 * MS;
 		p->comp_wait_ns = 400 * MS, p->comp_wait_comp_ns = 250 * MS;
 	} else {
 		o->samples = 500, o->calls = 200, o->switches = 400;
-		o->piggyback_ns = 4 * MS, o->drain_ns = 1 * MS, o->inject_ns = 3 * MS;
+		o->piggyback_ns = 3 * MS, o->drain_ns = 1 * MS, o->inject_ns = 3 * MS;
+		o->contention_ns = 1 * MS;
 		p->comp_delay_ns = 50 * MS;
 		p->comp_wait_ns = 300 * MS, p->comp_wait_comp_ns = 200 * MS;
 	}
@@ -294,15 +298,16 @@ static void test_json(const struct rep_data *d)
 	is_str(jq(p, ".ranks | map(\"\\(.wall_measured)/\\(.wall_compensated)/\\(.wall_local_compensated)/\\(.overhead)/\\(.delay)/\\(.mpi_wait)/\\(.mpi_blocked_compensated)\") | join(\",\")"),
 	       "2/1.7/1.9/0.1/0.3/0.4/0.25,2/1.95/1.96/0.04/0.05/0.3/0.2,"
 	       "null/null/null/null/null/null/null", "compensation keys per rank; null without data");
-	is_str(jq(p, ".ranks[0].overhead_sources | \"\\(.sample)/\\(.wrapper)/\\(.piggyback)/\\(.drain)/\\(.inject)/\\(.switch)/\\(.samples)/\\(.calls)/\\(.switches)/\\(.sample_cost_ns)/\\(.call_cost_ns)/\\(.switch_cost_ns)\""),
-	       "0.02/0.05/0.01/0.005/0.01/0.005/1000/500/1000/20000/100000/5000",
+	is_str(jq(p, ".ranks[0].overhead_sources | \"\\(.sample)/\\(.wrapper)/\\(.piggyback)/\\(.drain)/\\(.inject)/\\(.switch)/\\(.contention)/\\(.samples)/\\(.calls)/\\(.switches)/\\(.sample_cost_ns)/\\(.call_cost_ns)/\\(.switch_cost_ns)\""),
+	       "0.02/0.05/0.006/0.005/0.01/0.005/0.004/1000/500/1000/20000/100000/5000",
 	       "rank 0 overhead_sources");
 	is_str(jq(p, ".ranks[0].overhead_sources | keys_unsorted | join(\",\")"),
-	       "sample,wrapper,piggyback,drain,inject,switch,samples,calls,switches,"
+	       "sample,wrapper,piggyback,drain,inject,switch,contention,samples,calls,switches,"
 	       "sample_cost_ns,call_cost_ns,switch_cost_ns,method", "overhead_sources keys, in order");
 	is_str(jq(p, ".ranks[0].overhead_sources.method"),
 	       "samples x estimated kernel cost; calls x entry cost calibrated at MPI_Init plus "
 	       "exits measured; context switches x switch cost calibrated at MPI_Init; "
+	       "waits for a CPU outside MPI waits measured (run-queue delay); "
 	       "piggyback, drain thread and own-thread draining measured; injection measured",
 	       "overhead_sources.method");
 	is_str(jq(p, ".ranks[2].overhead_sources"), "null", "rank 2: overhead_sources null");
@@ -440,12 +445,14 @@ static void test_text(const struct rep_data *d)
 			  "  sample       0.030000   21.43  1500 samples x estimated kernel cost\n"
 			  "  wrapper      0.070000   50.00  700 calls x entry cost calibrated at MPI_Init, "
 			  "exits measured\n"
-			  "  piggyback    0.014000   10.00  measured\n"
+			  "  piggyback    0.009000    6.43  measured\n"
 			  "  drain        0.006000    4.29  measured (the drain thread, and unwinding on "
 			  "the rank's thread)\n"
 			  "  inject       0.013000    9.29  measured (CPPERF_INJECT_*)\n"
 			  "  switch       0.007000    5.00  1400 context switches x cost calibrated "
 			  "at MPI_Init\n"
+			  "  contention   0.005000    3.57  measured (the MPI thread waiting for a CPU "
+			  "outside its waits)\n"
 			  "  total        0.140000\n"), "compensation view: sources summed over ranks");
 	if (out && !strstr(out, "wait'"))
 		printf("# %s", out);

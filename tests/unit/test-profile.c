@@ -189,6 +189,7 @@ static void rich_comp(struct profile *p)
 		.calls = 3, .call_cost_ns = UINT64_MAX / 3, .wrapper_ns = UINT64_MAX,
 		.piggyback_ns = 12345, .drain_ns = 0, .inject_ns = 7,
 		.switches = 5, .switch_ns = 10000, .switch_cost_ns = 2000,
+		.contention_ns = 4000,
 	};
 	p->comp_wall_ns = 6000000000;
 	p->comp_delay_ns = UINT64_MAX;
@@ -465,7 +466,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 4\nargv ./app\n"
+	static const char want[] = "cpperf-profile 5\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -504,7 +505,7 @@ static void test_round_trip(const char *dir)
 			 "ovh_calls 3\novh_wrapper_ns 18446744073709551615\n"
 			 "ovh_call_cost_ns 6148914691236517205\novh_piggyback_ns 12345\n"
 			 "ovh_drain_ns 0\novh_inject_ns 7\novh_switches 5\novh_switch_ns 10000\n"
-			 "ovh_switch_cost_ns 2000\ncomp_wall_ns 6000000000\n"
+			 "ovh_switch_cost_ns 2000\novh_contention_ns 4000\ncomp_wall_ns 6000000000\n"
 			 "comp_delay_ns 18446744073709551615\ncomp_wait_ns 3000000000\n"
 			 "comp_wait_comp_ns 3500000000\nmodule 0 "),
 	   "overhead and compensation scalars after the critical-path ones");
@@ -565,7 +566,8 @@ static void test_empty(const char *dir)
 			 "ovh_sample_cost_ns 0\novh_calls 0\novh_wrapper_ns 0\n"
 			 "ovh_call_cost_ns 0\novh_piggyback_ns 0\novh_drain_ns 0\n"
 			 "ovh_inject_ns 0\novh_switches 0\novh_switch_ns 0\n"
-			 "ovh_switch_cost_ns 0\ncomp_wall_ns 0\ncomp_delay_ns 0\ncomp_wait_ns 0\n"
+			 "ovh_switch_cost_ns 0\novh_contention_ns 0\ncomp_wall_ns 0\ncomp_delay_ns 0\n"
+			 "comp_wait_ns 0\n"
 			 "comp_wait_comp_ns 0\n"),
 	   "overhead and compensation scalars written, all 0");
 	ok(!b.comp_on && !memcmp(&b.ovh, &(struct prof_overhead){ 0 }, sizeof(b.ovh)) &&
@@ -638,7 +640,7 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HRS(rank, size) "cpperf-profile 4\nhost h\npid 1\nrank " rank "\nsize " size \
+#define HRS(rank, size) "cpperf-profile 5\nhost h\npid 1\nrank " rank "\nsize " size \
 	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
 #define HD(size) HRS("-1", size)
 #define H HD("0")
@@ -646,14 +648,20 @@ static void test_corruptions(const char *dir)
 #define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
 #define FN0 "cp_fn_how 0\ncp_fn_start 0\n"
 #define CPS0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
-/* The ovh_ scalars, in the writer's order (OVH without context
- * switches), then with comp_on and the other comp_ scalars. */
-#define OVHW(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject, \
-	     switches, switch_ns, switch_cost) \
+/* The ovh_ scalars, in the writer's order (OVHW without waits for a CPU,
+ * OVH without context switches either), then with comp_on and the other
+ * comp_ scalars. */
+#define OVHC(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject, \
+	     switches, switch_ns, switch_cost, contention) \
 	"ovh_samples " samples "\novh_sample_ns " sample_ns "\novh_sample_cost_ns " sample_cost \
 	"\novh_calls " calls "\novh_wrapper_ns " wrapper_ns "\novh_call_cost_ns " call_cost \
 	"\novh_piggyback_ns " pb "\novh_drain_ns " drain "\novh_inject_ns " inject \
-	"\novh_switches " switches "\novh_switch_ns " switch_ns "\novh_switch_cost_ns " switch_cost "\n"
+	"\novh_switches " switches "\novh_switch_ns " switch_ns "\novh_switch_cost_ns " switch_cost \
+	"\novh_contention_ns " contention "\n"
+#define OVHW(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject, \
+	     switches, switch_ns, switch_cost) \
+	OVHC(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject, \
+	     switches, switch_ns, switch_cost, "0")
 #define OVH(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject) \
 	OVHW(samples, sample_ns, sample_cost, calls, wrapper_ns, call_cost, pb, drain, inject, \
 	     "0", "0", "0")
@@ -661,8 +669,8 @@ static void test_corruptions(const char *dir)
 #define COMPS(on, ovh, wall, delay, wait, waitc) "comp_on " on "\n" ovh "comp_wall_ns " wall \
 	"\ncomp_delay_ns " delay "\ncomp_wait_ns " wait "\ncomp_wait_comp_ns " waitc "\n"
 #define COMP0 COMPS("0", OVH0, "0", "0", "0", "0")
-/* A rank's own overhead of 30 + 10 + 7 + 8 + 9 + 6 = 70 ns. */
-#define OVH1 OVHW("3", "30", "10", "2", "10", "5", "7", "8", "9", "2", "6", "3")
+/* A rank's own overhead of 30 + 10 + 7 + 8 + 9 + 6 + 11 = 81 ns. */
+#define OVH1 OVHC("3", "30", "10", "2", "10", "5", "7", "8", "9", "2", "6", "3", "11")
 #define C C0 CPS0 COMP0
 /* Counters with a critical path of events events and length 7, traced or
  * not, zeroing started as how says at event start. */
@@ -693,17 +701,18 @@ static const struct {
 	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
 	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 13: leader 2 out of range" },
 	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
-	{ "cpperf-profile 4\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	{ "cpperf-profile 5\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 4)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 4)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 5)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 5)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 5)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 11: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
 	{ H "host h2\n" E C S T, "second 'host'" },
-	{ "cpperf-profile 4\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 5\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\nmpi_library -\n" E C S T, "no 'host' record" },
 	{ HD("4") E C S T "mpi_site 0 MPI_Send 2 0 1 3 300 0 50 10" HIST "\n"
 	  "mpi_site 1 MPI_Send 1 0 1 0 0 0 0" HIST "\nmpi_site 2 MPI_Recv 2 0 1 1 0 8 9 9" HIST
@@ -713,7 +722,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 51: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 52: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -730,7 +739,7 @@ static const struct {
 	{ H E C S T "mpi_coll f 1 1 1 1\nmpi_peer 1 1 1\n", "'mpi_peer' record after mpi_coll" },
 	{ HD("0") E "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
 	  "unwind_ns 0\ndrain_cpu_ns 0\n" S T, "no 'cpu_ns' record" },
-	{ "cpperf-profile 4\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 5\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\n" E C S T, "no 'mpi_library' record" },
 	{ H E C S "thread 7 3\n", "no 'root' record" },
 	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
@@ -796,7 +805,7 @@ static const struct {
 	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
 	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
 	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
-	  "line 51: cp_link event 3 not after the previous cp_link's 3" },
+	  "line 52: cp_link event 3 not after the previous cp_link's 3" },
 	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
 	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
 	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
@@ -809,7 +818,7 @@ static const struct {
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
-	  "line 52: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	  "line 53: duplicate of cp_seg 0 (same segment 2 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -854,8 +863,8 @@ static const struct {
 	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
 	  S T FN("0", "f", "0", "0"), "cp_fn record without a 'cp_fn_how' record before it" },
 	/* zeroing: how NONE exactly when there is no cp_fn record */
-	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 50: cp_fn record but cp_fn_how is 0 (none)" },
-	{ CPF("1", "0"), "line 50: cp_fn_how 1 (init) but no cp_fn record" },
+	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 51: cp_fn record but cp_fn_how is 0 (none)" },
+	{ CPF("1", "0"), "line 51: cp_fn_how 1 (init) but no cp_fn record" },
 	{ CPF("3", "5") "cp_point 1 1\n", "cp_fn_how 3 (merge) but no cp_fn record" },
 	/* zeroing: how != NONE needs a critical path */
 	{ HD("4") E CPZ("0", "0", "1", "0") S T, "cp_fn_how 1 (init) but cp_events is 0" },
@@ -873,9 +882,9 @@ static const struct {
 	{ CPF("1", "0") FN("0", "a", "0", "0") FN("1", "b", "0", "0") FN("2", "c", "0", "0")
 	  FN("3", "d", "0", "0") FN("4", "e", "0", "0") FN("5", "f", "0", "0")
 	  FN("6", "g", "0", "0") FN("7", "h", "0", "0") FN("8", "i", "0", "0"),
-	  "line 58: more than 8 cp_fn records" },
+	  "line 59: more than 8 cp_fn records" },
 	{ CPF("1", "0") FN("0", "f", "0", "0") FN("1", "g", "0", "0") FN("2", "f", "1", "1"),
-	  "line 52: duplicate of cp_fn 0 (same name)" },
+	  "line 53: duplicate of cp_fn 0 (same name)" },
 	{ CPF("1", "0") FN("0", "-", "0", "0") FN("1", "-", "1", "1"), "duplicate of cp_fn 0" },
 	{ CPF("1", "0") FN("0", "f", "8", "0"), "cp_fn net_ns 8 exceeds cp_length_ns 7" },
 	{ CPF("1", "0") FN("0", "f", "0", "8"), "cp_fn share_ns 8 exceeds cp_length_ns 7" },
@@ -885,7 +894,7 @@ static const struct {
 	/* the length series: cp_point records */
 	{ HD("4") E C S T "cp_point 0 0\n", "cp_point record but cp_events is 0" },
 	{ CPH("0") "cp_point 5 1\ncp_point 4 2\n",
-	  "line 51: cp_point t_ns 4 before the previous cp_point's 5" },
+	  "line 52: cp_point t_ns 4 before the previous cp_point's 5" },
 	{ CPH("0") "cp_point 5 4\ncp_point 6 3\n",
 	  "cp_point length_ns 3 below the previous cp_point's 4" },
 	{ CPH("0") "cp_point 5\n", "missing field: length_ns" },
@@ -924,7 +933,7 @@ static const struct {
 	{ H E C S "comp_on 0\n" T, "'comp_on' record after frame records" },
 	/* overhead and compensation: comp_on 0 makes every other one 0 */
 	{ CMP("2", COMPS("0", OVH("1", "0", "0", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
-			 "0")), "line 50: comp_on 0 but ovh_samples is 1 (must be 0 without "
+			 "0")), "line 51: comp_on 0 but ovh_samples is 1 (must be 0 without "
 	  "compensation)" },
 	{ CMP("2", COMPS("0", OVH("0", "0", "10", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
 			 "0")), "comp_on 0 but ovh_sample_cost_ns is 10" },
@@ -934,11 +943,13 @@ static const struct {
 			 "0", "0", "0")), "comp_on 0 but ovh_switches is 4" },
 	{ CMP("2", COMPS("0", OVHW("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "250"),
 			 "0", "0", "0", "0")), "comp_on 0 but ovh_switch_cost_ns is 250" },
+	{ CMP("2", COMPS("0", OVHC("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "12"),
+			 "0", "0", "0", "0")), "comp_on 0 but ovh_contention_ns is 12" },
 	{ CMP("2", COMPS("0", OVH0, "0", "5", "0", "0")), "comp_on 0 but comp_delay_ns is 5" },
 	{ CMP("2", COMPS("0", OVH0, "0", "0", "0", "1")), "comp_on 0 but comp_wait_comp_ns is 1" },
 	/* overhead and compensation: comp_on 1 only on an MPI rank */
 	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
-	  "line 50: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
+	  "line 51: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
 	/* overhead and compensation: the products */
 	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
 			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
@@ -956,9 +967,9 @@ static const struct {
 	{ CMP("2", COMPS("1", OVHW("0", "0", "0", "0", "0", "0", "0", "0", "0",
 				   "9223372036854775808", "0", "2"), "0", "0", "0", "0")),
 	  "ovh_switches * ovh_switch_cost_ns overflows (9223372036854775808 * 2)" },
-	{ "cpperf-profile 4\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
-	{ "cpperf-profile 4\nhost h\npid -0\n", "not a decimal integer" },
-	{ "cpperf-profile 4\nhost h\npid -\n", "not a decimal integer" },
+	{ "cpperf-profile 5\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 5\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 5\nhost h\npid -\n", "not a decimal integer" },
 };
 
 static void test_records(void)
@@ -992,17 +1003,17 @@ static const struct {
 	const char *want;
 } trailers[] = {
 	{ "", "not a cpperf profile" },
-	{ "cpperf-profile 4", "truncated after the first line" },
-	{ "cpperf-profile 4\n", "last line is not the 'end" },
-	{ "cpperf-profile 4\nend 17 00000000", "does not end with a newline" },
-	{ "cpperf-profile 4\nend 17 00000000\nhost h\n", "last line is not the 'end" },
-	{ "cpperf-profile 4\nend 16 bdd98dd4\n", "says 16 bytes precede it, found 17" },
-	{ "cpperf-profile 4\nend 17 bdd98dd5\n", "CRC-32 mismatch" },
-	{ "cpperf-profile 4\nend 17 BDD98DD4\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 4\nend 17 bdd98dd\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 4\nend 17 bdd98dd4 x\n", "extra field" },
-	{ "cpperf-profile 4\nend 17\n", "missing field: trailer crc32" },
-	{ "cpperf-profile 4\nend 17 bdd98dd4\n", "line 2: no 'host' record" },
+	{ "cpperf-profile 5", "truncated after the first line" },
+	{ "cpperf-profile 5\n", "last line is not the 'end" },
+	{ "cpperf-profile 5\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 5\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 5\nend 16 a4c2bc95\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 5\nend 17 a4c2bc96\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 5\nend 17 A4C2BC95\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 5\nend 17 bdd98dd\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 5\nend 17 a4c2bc95 x\n", "extra field" },
+	{ "cpperf-profile 5\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 5\nend 17 a4c2bc95\n", "line 2: no 'host' record" },
 };
 
 static void test_trailers(void)
