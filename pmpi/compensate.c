@@ -14,8 +14,8 @@
  *   run-queue delay) is contention: with the drain thread, other ranks'
  *   tool work and the switches' own cost sharing its cores, the rank is
  *   kept waiting, and only that waiting shows what it cost the rank;
- * - switches and run delay (sampler/sched-counts.c) between calls are
- *   charged at the next call's entry, those inside a call only for the
+ * - switches and run delay (sampler/sched-counts.c) are charged at the
+ *   next call's entry, those inside a receive or collective only for the
  *   share after its data were there (sched_after), those inside timed
  *   tool work not at all (they are in its time);
  * - piggyback traffic and samples folded on the rank's thread are timed;
@@ -286,15 +286,6 @@ struct comp_mark pmpi_comp_mark(void)
 	return m;
 }
 
-/* Charge ns of tool time to *source. */
-static void charge_time(uint64_t ns, uint64_t *source)
-{
-	pthread_mutex_lock(&comp.lock);
-	*source += ns;
-	charge(ns);
-	pthread_mutex_unlock(&comp.lock);
-}
-
 /* Charge the tool time since m to *source; the switches and waits for a
  * CPU in it are in that time, so they are not charged again. */
 static void charge_since(const struct comp_mark *m, uint64_t *source)
@@ -309,7 +300,10 @@ static void charge_since(const struct comp_mark *m, uint64_t *source)
 		seen.s.switches += minus(now.switches, m->s.switches);
 		seen.s.run_delay += minus(now.run_delay, m->s.run_delay);
 	}
-	charge_time(ns, source);
+	pthread_mutex_lock(&comp.lock);
+	*source += ns;
+	charge(ns);
+	pthread_mutex_unlock(&comp.lock);
 }
 
 void pmpi_comp_piggyback(const struct comp_mark *m)
@@ -319,17 +313,7 @@ void pmpi_comp_piggyback(const struct comp_mark *m)
 
 void pmpi_comp_leave(const struct comp_mark *m)
 {
-	uint64_t ns = now_ns() - m->t;
-
-	if (!comp.on || comp.ended)
-		return;
-	/* The call's own switches and waits for a CPU are no overhead, but
-	 * for the share a completion found after its data (sched_after): the
-	 * call waited, as it would have without measurement.  Those of the
-	 * exit are in ns. */
-	if (seen.on)
-		new_sched();
-	charge_time(ns, &comp.ovh.wrapper_ns);
+	charge_since(m, &comp.ovh.wrapper_ns);
 }
 
 void pmpi_comp_drain(const struct comp_mark *m)
