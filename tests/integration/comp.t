@@ -15,7 +15,7 @@
 #    more: local compensation leaves it the workers' overhead (the paper's
 #    Table 1);
 #  - handshake: the critical path in compensated time is the same (5 %)
-#    with injection as in a run without.
+#    with injection as without (medians of 3 runs each).
 # The programs sleep for their work, so their times do not depend on free
 # cores, but Open MPI polls while it waits: on a host busy with other jobs
 # the reference itself varies.  When the reference runs of a scenario
@@ -129,15 +129,17 @@ scenario() {
 }
 
 # cp_compensated NAME NP ARGS...: the critical path in compensated time
-# does not depend on the overhead: a run without injection (its own
-# overhead small) against the median of the injected runs of NAME's
-# scenario, whose measured lengths are 30 % and more longer
+# does not depend on the overhead: runs without injection (their own
+# overhead small) against the injected runs of NAME's scenario, whose
+# measured lengths are 30 % and more longer, medians of RUNS each
 cp_compensated() {
-	local name=$1 np=$2 d=$WORK/$1 l0 lc li
+	local name=$1 np=$2 d=$WORK/$1 l0 lc li i
 	shift 2
-	mpi_run "$np" "$RECORD" -q -o "$d/exp.def" "$WORK/comp-$name" "$@" > /dev/null 2>&1
-	"$CPPERF" report "$d/exp.def" --format=json > "$d/def.json" 2> /dev/null
-	l0=$(jq -r '.critical_path.length_compensated // empty' "$d/def.json" 2> /dev/null)
+	for i in $(seq $RUNS); do
+		mpi_run "$np" "$RECORD" -q -o "$d/exp.def.$i" "$WORK/comp-$name" "$@" > /dev/null 2>&1
+		"$CPPERF" report "$d/exp.def.$i" --format=json > "$d/def.$i.json" 2> /dev/null
+	done
+	l0=$(for f in "$d"/def.?.json; do jq -r '.critical_path.length_compensated // empty' "$f" 2> /dev/null; done | median)
 	lc=$(for f in "$d"/rec.?.json; do jq -r '.critical_path.length_compensated // empty' "$f"; done | median)
 	li=$(for f in "$d"/rec.?.json; do jq -r '.critical_path.length // empty' "$f"; done | median)
 	echo "# $name critical path: without injection $l0 s compensated; injected $li s, compensated $lc s"
