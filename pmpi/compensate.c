@@ -279,10 +279,17 @@ void pmpi_comp_enter(void)
 
 struct comp_mark pmpi_comp_mark(void)
 {
-	struct comp_mark m = { now_ns(), { 0, 0 } };
+	return (struct comp_mark){ now_ns(), false, { 0, 0 } };
+}
 
-	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED))
+struct comp_mark pmpi_comp_mark_counts(void)
+{
+	struct comp_mark m = pmpi_comp_mark();
+
+	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED)) {
 		m.s = sched_counts_now();
+		m.counted = true;
+	}
 	return m;
 }
 
@@ -294,7 +301,7 @@ static void charge_since(const struct comp_mark *m, uint64_t *source)
 
 	if (!comp.on || comp.ended)
 		return;
-	if (seen.on) {
+	if (m->counted && seen.on) {
 		struct sched_counts now = sched_counts_now();
 
 		seen.s.switches += minus(now.switches, m->s.switches);
@@ -340,7 +347,7 @@ static struct sched_counts sched_after(const struct comp_mark *m, uint64_t arriv
 	struct sched_counts d = { 0, 0 };
 	uint64_t from = seen.t;
 
-	if (!seen.on)
+	if (!seen.on || !m->counted)
 		return d;
 	d = (struct sched_counts){ minus(m->s.switches, seen.s.switches), minus(m->s.run_delay, seen.s.run_delay) };
 	seen.s = m->s;

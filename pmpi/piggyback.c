@@ -265,7 +265,7 @@ void pmpi_pb_recv(const struct pmpi_call *c, MPI_Comm comm, const MPI_Status *st
 	    PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled ||
 	    !pmpi_pb_shadow(comm, &sh, NULL))
 		return;
-	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
+	m = pmpi_comp_mark_counts();	/* the user's receive completed: its wait ends */
 	if (PMPI_Recv(&pb, 1, pmpi_pb_type, st->MPI_SOURCE, st->MPI_TAG, sh, MPI_STATUS_IGNORE) !=
 	    MPI_SUCCESS)
 		return;
