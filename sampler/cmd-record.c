@@ -147,7 +147,8 @@ static int parse_args(int argc, char **argv, struct rt_options *o)
 }
 
 /* PAPI: the default is PAPI_TOT_CYC where PAPI can sample it, else a
- * software clock; explicit events must sample as asked. */
+ * software clock; explicit events must sample as asked.  When neither
+ * default samples, PAPI_TOT_CYC's refusal says why and what to use. */
 static int check_papi_events(struct rt_options *o)
 {
 	char err[1024];
@@ -161,6 +162,12 @@ static int check_papi_events(struct rt_options *o)
 			strcpy(o->events, PAPI_DEFAULT_EVENT);
 		} else {
 			strcpy(o->events, PAPI_FALLBACK_EVENT);
+			if (papi_check(o, err, sizeof(err))) {
+				strcpy(o->events, PAPI_DEFAULT_EVENT);
+				papi_check(o, err, sizeof(err));
+				fprintf(stderr, "cpperf-record: %s\n", err);
+				return -1;
+			}
 			if (notices(o))
 				fprintf(stderr, "cpperf-record: PAPI cannot sample %s here, sampling %s\n",
 					PAPI_DEFAULT_EVENT, PAPI_FALLBACK_EVENT);

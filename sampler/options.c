@@ -217,6 +217,19 @@ static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 	return 0;
 }
 
+/* Component names are checked when PAPI starts (papi.c): only PAPI knows
+ * them.  Here only the list's shape. */
+static int set_papi_disable(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!*v || strlen(v) >= sizeof(o->papi_disable) || v[0] == ',' ||
+	    v[strlen(v) - 1] == ',' || strstr(v, ",,")) {
+		snprintf(err, n, "'%s' is not 'all' or a comma-separated list of PAPI components", v);
+		return -1;
+	}
+	strcpy(o->papi_disable, v);
+	return 0;
+}
+
 const struct opt_desc opt_table[] = {
 	{ 'e', "event", "CPPERF_EVENT", "EVENTS",
 	  "events to sample, as `cpperf list` names them; {a,b} samples a and reads b", set_events, NULL, NULL },
@@ -234,6 +247,9 @@ const struct opt_desc opt_table[] = {
 	{ 0, "follow-fork", "CPPERF_FOLLOW_FORK", NULL,
 	  "also profile the children the program forks", set_follow_fork, NULL, NULL },
 	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
+	{ 0, "papi-disable", "CPPERF_PAPI_DISABLE", "COMPONENTS",
+	  "PAPI: components to disable before PAPI starts, comma-separated, or all "
+	  "(see papi_component_avail)", set_papi_disable, NULL, NULL },
 	{ 0, "no-piggyback", "CPPERF_PIGGYBACK", NULL,
 	  "MPI: send no piggyback with messages (statistics continue)", set_piggyback, NULL, "0" },
 	{ 0, "cp-trace", "CPPERF_CP_TRACE", NULL,

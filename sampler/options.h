@@ -33,6 +33,7 @@ struct rt_options {
 	bool quiet;
 	bool follow_fork;
 	enum opt_backend backend;
+	char papi_disable[256];	/* PAPI components to disable, "" none, "all" */
 	bool piggyback;		/* MPI piggyback transport (default on) */
 	bool cp_trace;		/* log every critical-path event (validation) */
 	char cp_functions[1024];	/* zeroing: comma-separated names, "" none */

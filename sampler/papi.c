@@ -26,9 +26,48 @@ static unsigned long papi_thread_id(void)
 	return (unsigned long)pthread_self();
 }
 
-/* Initialise PAPI and its thread support once per process.  Returns 0, or
- * -1 with a message. */
-static int papi_init(char *err, size_t errlen)
+/* Disable the components named in list ("all": every one) before PAPI
+ * starts: for hosts where a component misbehaves, and for tests of the
+ * branch where PAPI has none that samples.  Returns 0, or -1 with a
+ * message naming the component PAPI does not have. */
+static int disable_components(const char *list, char *err, size_t errlen)
+{
+	char names[512] = "";
+	const char *p = list;
+	int n = PAPI_num_components();
+
+	if (!*list)
+		return 0;
+	if (!strcmp(list, "all")) {
+		for (int i = 0; i < n; i++)
+			PAPI_disable_component(i);
+		return 0;
+	}
+	for (; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+		char name[PAPI_MAX_STR_LEN];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		p += len;
+		if (PAPI_disable_component_by_name(name) == PAPI_OK)
+			continue;
+		for (int i = 0; i < n; i++) {
+			const PAPI_component_info_t *ci = PAPI_get_component_info(i);
+			size_t used = strlen(names);
+
+			if (ci)
+				snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", ci->name);
+		}
+		snprintf(err, errlen, "--papi-disable: '%s' is not a component of this PAPI (%s)", name, names);
+		return -1;
+	}
+	return 0;
+}
+
+/* Initialise PAPI and its thread support once per process, with the
+ * components of --papi-disable disabled.  Returns 0, or -1 with a
+ * message. */
+static int papi_init(const struct rt_options *o, char *err, size_t errlen)
 {
 	int r;
 
@@ -39,6 +78,8 @@ static int papi_init(char *err, size_t errlen)
 			 "profile it with --backend=perf");
 		return -1;
 	}
+	if (disable_components(o->papi_disable, err, errlen))
+		return -1;
 	r = PAPI_library_init(PAPI_VER_CURRENT);
 	if (r != PAPI_VER_CURRENT) {
 		snprintf(err, errlen, WHY_PAPI "PAPI does not start (%s); check it with papi_component_avail",
@@ -52,6 +93,19 @@ static int papi_init(char *err, size_t errlen)
 	}
 	papi_init_pid = getpid();
 	return 0;
+}
+
+/* Why PAPI may not know a perf:: name: its perf_event component, which
+ * provides them, is disabled.  "" when it is not. */
+static void perf_names_why(const char *name, char *why, size_t len)
+{
+	int cidx = PAPI_get_component_index("perf_event");
+	const PAPI_component_info_t *ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+
+	why[0] = 0;
+	if (!strncasecmp(name, "perf::", 6) && (!ci || ci->disabled))
+		snprintf(why, len, " (PAPI's perf_event component, which provides perf:: names, is %s: %.300s)",
+			 ci ? "disabled" : "missing", ci ? ci->disabled_reason : "not built in");
 }
 
 /* Split spec into names known to PAPI.  Returns 0, or -1 with a message. */
@@ -77,8 +131,11 @@ static int parse_names(const char *spec, struct ev_list *out, char *err, size_t 
 		}
 		memcpy(ev->name, p, n);
 		if (PAPI_event_name_to_code(ev->name, &code) != PAPI_OK) {
-			snprintf(err, errlen, WHY_PAPI "event '%s' is not known to PAPI; list the names "
-				 "with papi_avail (presets) and papi_native_avail (native events)", ev->name);
+			char why[512];
+
+			perf_names_why(ev->name, why, sizeof(why));
+			snprintf(err, errlen, WHY_PAPI "event '%s' is not known to PAPI%s; list the names "
+				 "with papi_avail (presets) and papi_native_avail (native events)", ev->name, why);
 			return -1;
 		}
 		ev->leader = out->n++;
@@ -188,9 +245,10 @@ static int probe(const struct rt_options *o, const struct ev_list *l, char *err,
 	if (r == PAPI_OK || err[0])
 		return r == PAPI_OK ? 0 : -1;
 	why_unusable(code, r, why, sizeof(why));
-	snprintf(err, errlen, WHY_PAPI "PAPI cannot sample %s on this host (%s); use a software event "
-		 "PAPI knows (-e " PAPI_FALLBACK_EVENT ") or --backend=perf -e task-clock",
-		 l->n == 1 ? l->ev[0].name : o->events, why);
+	snprintf(err, errlen, WHY_PAPI "PAPI cannot sample %s on this host (%s); use %s--backend=perf -e task-clock",
+		 l->n == 1 ? l->ev[0].name : o->events, why,
+		 PAPI_event_name_to_code(PAPI_FALLBACK_EVENT, &code) == PAPI_OK ?
+		 "a software event PAPI knows (-e " PAPI_FALLBACK_EVENT ") or " : "");
 	return -1;
 }
 
@@ -208,7 +266,7 @@ int papi_check(const struct rt_options *o, char *err, size_t errlen)
 {
 	struct ev_list l;
 
-	if (refuse_fp(o, err, errlen) || papi_init(err, errlen) ||
+	if (refuse_fp(o, err, errlen) || papi_init(o, err, errlen) ||
 	    parse_names(o->events, &l, err, errlen))
 		return -1;
 	return probe(o, &l, err, errlen);
@@ -216,7 +274,7 @@ int papi_check(const struct rt_options *o, char *err, size_t errlen)
 
 int papi_start(const struct rt_options *o, struct ev_list *out, char *err, size_t errlen)
 {
-	return refuse_fp(o, err, errlen) || papi_init(err, errlen) ||
+	return refuse_fp(o, err, errlen) || papi_init(o, err, errlen) ||
 	       parse_names(o->events, out, err, errlen) ? -1 : 0;
 }
 

@@ -15,6 +15,15 @@ fail() { _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; fo
 skip() { _n=$((_n+1)); echo "ok $_n - $1 # skip $2"; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
 
+# need_sampling: where this host lets no process sample itself (say
+# perf_event_paranoid, or a seccomp filter on perf_event_open), skip the
+# whole file with cpperf-record's reason.
+need_sampling() {
+	"$RECORD" -q -e task-clock -o "$WORK/.probe" /bin/true 2> "$WORK/.probe-err" && return 0
+	echo "1..0 # skip cannot sample on this host: $(head -1 "$WORK/.probe-err")"
+	exit 0
+}
+
 # check NAME CMD...: passes when CMD succeeds.
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name" "command failed: $*"; fi; }
 

@@ -5,6 +5,7 @@
 # dwarf mode and >= 99 % of samples unwound to main; with frame pointers, fp
 # mode is as accurate.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 
 check_split() { # MODE BINARY
 	local mode=$1 bin=$2 dir=$WORK/exp-$1

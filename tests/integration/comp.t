@@ -22,6 +22,7 @@
 # spread by more than its tolerance, its comparisons are skipped (the
 # spread is printed).
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 if ! mpi_tools openmpi; then

@@ -5,6 +5,7 @@
 # (+-3), never decreases in t or length, and ends at the run's path length
 # (within 1 %).  One MPI (Open MPI, else MPICH), to keep the test short.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 SECS=4 IV=0.5

@@ -9,6 +9,7 @@
 #  b. --cp-auto=4: rank 0 picks its four functions after the warm-up, every
 #     rank follows the same four, and their shares match the reference's.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 if ! mpi_tools openmpi; then

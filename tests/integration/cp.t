@@ -13,6 +13,7 @@
 # CP_RUNS="SEED:RANKS[:STEPS] ..." replaces the runs of part a and skips b
 # and c (tests/cp-long.sh uses it).
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 # the runs of part a: 12 programs, every rank count from 2 to 6

@@ -8,6 +8,7 @@
 # wait_for_data: that time is in the site and in the sampled tree under
 # MPI_Recv below wait_for_data.  Open MPI and MPICH.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 # site FN LAST2 FIELD: FIELD of the FN sites whose path ends in LAST2

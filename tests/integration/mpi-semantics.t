@@ -11,6 +11,7 @@
 # with --no-piggyback, under Open MPI and MPICH; and with
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and match.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 # same_transcript MPI NAME FILE: FILE's stdout is the plain run's

@@ -4,6 +4,7 @@
 # and 3 barriers per rank) under Open MPI and MPICH, C and Fortran; all
 # ranks in one experiment directory chosen without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 # check_exact LABEL DIR ALLREDUCE_SENT: the report of one run of mpi-exact

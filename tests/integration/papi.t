@@ -2,6 +2,9 @@
 # papi.t - cpperf-record --backend=papi: refusals before the program starts,
 # and a real profile where PAPI can sample here (PAPI_TOT_CYC, else the
 # software clock perf::TASK-CLOCK); skipped with PAPI's reason otherwise.
+# Name checks use presets, which PAPI knows by name on every host.
+# CPPERF_PAPI_DISABLE applies as to any run: papi-off.t runs this file as
+# if PAPI had no component.
 . "$(dirname "$0")/../lib.sh"
 
 build behave behave.c -O2 -g
@@ -26,9 +29,18 @@ refused() { # NAME PATTERN ARGS...
 	fi
 }
 refused "unknown name: named, papi_native_avail suggested" "'NOPE_X' is not known to PAPI.*papi_native_avail" -e NOPE_X
-refused "groups refused" "no \{groups\}" -e '{perf::TASK-CLOCK}'
+refused "groups refused" "no \{groups\}" -e '{PAPI_TOT_CYC}'
 refused "fp mode refused" "call-graph=fp" --call-graph=fp
-refused "-F on an event without a clock asks for -c" "-c N" -e perf::PAGE-FAULTS
+refused "-F on an event without a clock asks for -c" "-c N" -e PAPI_L1_DCM
+refused "unknown component to disable: PAPI's components listed" \
+	"--papi-disable: 'nope' is not a component of this PAPI \(.*perf_event.*\)" --papi-disable=nope
+refused "malformed component list" "--papi-disable: ',x' is not 'all' or a comma-separated list" --papi-disable=,x
+if ! "$RECORD" -q --backend=papi -o "$WORK/x2" /bin/true 2> "$WORK/err"; then
+	check "no default event samples: PAPI's reason, --backend=perf suggested" \
+		grep -qE "PAPI cannot sample PAPI_TOT_CYC on this host \(.+\); use .*--backend=perf" "$WORK/err"
+else
+	skip "no default event samples: PAPI's reason, --backend=perf suggested" "PAPI samples a default event here"
+fi
 if "$RECORD" -q --backend=papi -e PAPI_TOT_CYC -o "$WORK/x1" /bin/true 2> "$WORK/err"; then
 	skip "PAPI_TOT_CYC refused where PAPI cannot sample it" "PAPI samples PAPI_TOT_CYC here"
 else

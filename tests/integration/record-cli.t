@@ -2,6 +2,7 @@
 # record-cli.t - cpperf-record passes the program's behaviour through
 # untouched and rejects bad input before the program starts.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 
 build behave behave.c -O2 -g
 B=$WORK/behave

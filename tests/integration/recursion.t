@@ -4,6 +4,7 @@
 # of samples that have it anywhere on the stack (computed here from the
 # call-path tree's leaf paths).
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 
 build recurse recurse.c -O2 -g
 record "$WORK/exp" "$WORK/recurse" 3

@@ -2,6 +2,7 @@
 # size.t - acceptance 5: profiles of a 5 s and a 20 s run of the same program
 # differ in size by less than 10 % (memory and output do not grow with time).
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 
 # recurse has a call-path tree of a realistic size (a few hundred nodes),
 # and reads the clock often enough that every run has samples in

@@ -4,6 +4,7 @@
 # exit) is symbolized with its module; C++ names are demangled; two worker
 # threads both show up.
 . "$(dirname "$0")/../lib.sh"
+need_sampling
 
 build inline inline.c -O2 -g
 record "$WORK/exp-inline" "$WORK/inline" 2

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -37,6 +38,13 @@ static inline int tap_ok(int cond, const char *name)
 static inline void tap_skip(const char *name, const char *why)
 {
 	printf("ok %d - %s # skip %s\n", ++tap_n, name, why);
+}
+
+/* Stop the whole test: the environment makes it meaningless. */
+static inline void tap_bail(const char *why)
+{
+	printf("Bail out! %s\n", why);
+	exit(1);
 }
 
 static inline int tap_done(void)

@@ -6,6 +6,10 @@
  * count, every record drained whole), and real sampling through PAPI's
  * overflow signal on the first event that samples here (PAPI_TOT_CYC, else
  * perf::TASK-CLOCK), skipped with PAPI's reason when none does.
+ * CPPERF_PAPI_DISABLE (--papi-disable's twin) applies as in the runtime,
+ * so tests/integration/papi-off.t runs this as if PAPI had no component.
+ * Name and option checks use PAPI presets, which PAPI knows by name on
+ * every host, whether or not a component can count them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -49,6 +53,8 @@ static int check(const char *events, enum opt_call_graph cg, uint64_t period)
 	struct rt_options o;
 
 	opt_defaults(&o);
+	if (opt_from_env(&o, err, sizeof(err)))
+		tap_bail(err);
 	strcpy(o.events, events);
 	o.call_graph = cg;
 	if (period) {
@@ -63,15 +69,29 @@ static void test_check_errors(void)
 {
 	ok(check("NO_SUCH_EVENT_X", CG_DWARF, 0) && has(err, "'NO_SUCH_EVENT_X' is not known to PAPI") &&
 	   has(err, "papi_avail") && has(err, "papi_native_avail"), "unknown name: named, papi_avail suggested");
-	ok(check("perf::TASK-CLOCK,NOPE_Y", CG_DWARF, 0) && has(err, "'NOPE_Y'"),
+	ok(check("PAPI_TOT_CYC,NOPE_Y", CG_DWARF, 0) && has(err, "'NOPE_Y'"),
 	   "unknown second name is the one named");
 	ok(check("{PAPI_TOT_CYC,PAPI_TOT_INS}", CG_DWARF, 0) && has(err, "no {groups}"), "groups refused");
 	ok(check("PAPI_TOT_CYC,,x", CG_DWARF, 0) && has(err, "empty event name"), "empty name refused");
-	ok(check("perf::TASK-CLOCK", CG_FP, 0) && has(err, "--call-graph=fp") && has(err, "dwarf"),
+	ok(check("PAPI_TOT_CYC", CG_FP, 0) && has(err, "--call-graph=fp") && has(err, "dwarf"),
 	   "fp mode refused with the modes that work");
-	ok(check("perf::PAGE-FAULTS", CG_NONE, 0) && has(err, "-c N"), "-F on a non-clock event asks for -c");
-	ok(check("perf::TASK-CLOCK", CG_NONE, 1ull << 40) && has(err, "threshold"),
+	ok(check("PAPI_L1_DCM", CG_NONE, 0) && has(err, "-c N"), "-F on a non-clock event asks for -c");
+	ok(check("PAPI_TOT_CYC", CG_NONE, 1ull << 40) && has(err, "threshold"),
 	   "a threshold PAPI cannot take is refused");
+}
+
+/* perf:: names come from PAPI's perf_event component: where it is
+ * disabled, PAPI knows none and the refusal says why. */
+static void test_perf_names(void)
+{
+	if (!check(PAPI_FALLBACK_EVENT, CG_NONE, 0) || !strstr(err, "is not known to PAPI")) {
+		tap_skip("perf:: name refused with the component's reason",
+			 "PAPI knows " PAPI_FALLBACK_EVENT " here (its perf_event component is enabled)");
+		return;
+	}
+	printf("# %s\n", err);
+	ok(has(err, "'" PAPI_FALLBACK_EVENT "' is not known to PAPI (PAPI's perf_event component") &&
+	   has(err, "is disabled: "), "perf:: name refused with the component's reason");
 }
 
 static void test_thresholds(void)
@@ -102,9 +122,14 @@ static void test_cycles(void)
 		return;
 	}
 	printf("# %s\n", err);
-	ok(has(err, "PAPI cannot sample PAPI_TOT_CYC on this host (") &&
-	   has(err, "-e " PAPI_FALLBACK_EVENT) && has(err, "--backend=perf"),
+	ok(has(err, "PAPI cannot sample PAPI_TOT_CYC on this host (") && has(err, "--backend=perf"),
 	   "PAPI_TOT_CYC unusable: clear message");
+	if (check(PAPI_FALLBACK_EVENT, CG_NONE, 0) == 0 || !strstr(err, "is not known to PAPI"))
+		ok(check("PAPI_TOT_CYC", CG_DWARF, 0) && has(err, "-e " PAPI_FALLBACK_EVENT),
+		   "the software clock PAPI knows is suggested");
+	else
+		ok(check("PAPI_TOT_CYC", CG_DWARF, 0) && !strstr(err, PAPI_FALLBACK_EVENT),
+		   "no perf:: event suggested where PAPI knows none");
 	if (strstr(err, "(component perf_event: "))
 		ok(!strstr(err, "(component perf_event: )"), "disabled component's reason given");
 }
@@ -357,6 +382,7 @@ int main(void)
 #if HAVE_PAPI
 	test_check_errors();
 	test_thresholds();
+	test_perf_names();
 	test_cycles();
 	test_sampling();
 #else
