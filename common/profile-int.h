@@ -52,7 +52,7 @@ struct prof_scalar {
 	uint64_t max;
 };
 
-#define PROF_NSCALARS 41
+#define PROF_NSCALARS 47
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index

@@ -27,6 +27,8 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("backend", PS_META, PK_STR, backend),
 	SCALAR("call_graph", PS_META, PK_STR, call_graph),
 	SCALAR("mpi_library", PS_META, PK_STR, mpi_library),
+	SCALAR("run", PS_META, PK_STR, run),
+	SCALAR("partial", PS_META, PK_STR, partial),
 	SCALAR("samples", PS_COUNTER, PK_U64, samples),
 	SCALAR("lost", PS_COUNTER, PK_U64, lost),
 	SCALAR("throttled", PS_COUNTER, PK_U64, throttled),
@@ -35,6 +37,10 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("unwind_ns", PS_COUNTER, PK_U64, unwind_ns),
 	SCALAR("drain_cpu_ns", PS_COUNTER, PK_U64, drain_cpu_ns),
 	SCALAR("cpu_ns", PS_COUNTER, PK_U64, cpu_ns),
+	SCALAR("mpi_wall_ns", PS_COUNTER, PK_U64, mpi_wall_ns),
+	SCALAR("mpi_cpu_ns", PS_COUNTER, PK_U64, mpi_cpu_ns),
+	SCALAR("checkpoints", PS_COUNTER, PK_U64, checkpoints),
+	SCALAR("checkpoint_ns", PS_COUNTER, PK_U64, checkpoint_ns),
 	SCALAR("cp_events", PS_COUNTER, PK_U64, cp_events),
 	SCALAR("cp_length_ns", PS_COUNTER, PK_U64, cp_length_ns),
 	SCALAR("cp_wall_ns", PS_COUNTER, PK_U64, cp_wall_ns),
@@ -79,6 +85,8 @@ void profile_release(struct profile *p)
 	free(p->host);
 	free(p->backend);
 	free(p->call_graph);
+	free(p->run);
+	free(p->partial);
 	for (uint32_t i = 0; i < p->nevents; i++)
 		free(p->events[i].name);
 	free(p->events);

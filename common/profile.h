@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 5
+#define PROFILE_VERSION 6
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -156,6 +156,9 @@ struct profile {
 	uint64_t start_ns, end_ns;	/* CLOCK_REALTIME */
 	char *backend;		/* "perf" or "papi" */
 	char *call_graph;	/* "dwarf", "fp" or "none" */
+	char *run;		/* the run's identity, shared by all its processes */
+	char *partial;		/* why the profile ends early ("signal SIGTERM",
+				 * "checkpoint", ...); NULL or "" when whole */
 
 	struct prof_event *events;
 	uint32_t nevents;
@@ -166,6 +169,8 @@ struct profile {
 	uint64_t unwind_complete, unwind_truncated;
 	uint64_t unwind_ns;	/* drain thread time unwinding and resolving */
 	uint64_t drain_cpu_ns;	/* CPU time of the drain thread, all of it */
+	uint64_t checkpoints;	/* checkpoints written before this file */
+	uint64_t checkpoint_ns;	/* drain thread time spent writing them */
 
 	struct prof_thread *threads;
 	uint32_t nthreads;
@@ -177,6 +182,10 @@ struct profile {
 	 * cpu_ns, which any process may fill. */
 	char *mpi_library;	/* MPI_Get_library_version's first line */
 	uint64_t cpu_ns;	/* process CPU time, user + system */
+	/* The MPI region: exit of MPI_Init to entry of MPI_Finalize, or to
+	 * end_ns when the process ended without it; 0 when not reached. */
+	uint64_t mpi_wall_ns;	/* its wall time */
+	uint64_t mpi_cpu_ns;	/* process CPU time in it */
 	struct prof_mpi_site *mpi_sites;
 	uint32_t nmpi_sites;
 	struct prof_mpi_peer *mpi_peers;

@@ -140,7 +140,7 @@ static void check_profile(const struct profile *p)
 	for (uint32_t id = 1; id < t->nnodes; id++)
 		if (t->parent[id] >= id || t->frame[id] >= p->syms.nframes)
 			abort();
-	if (!p->host || !p->backend || !p->call_graph || !p->mpi_library)
+	if (!p->host || !p->backend || !p->call_graph || !p->mpi_library || !p->run || !p->partial)
 		abort();
 	check_mpi(p);
 	check_cp(p);

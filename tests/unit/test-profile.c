@@ -75,6 +75,12 @@ static void rich_mpi(struct profile *p, const uint32_t *fr)
 
 	p->mpi_library = xstrdup("Open MPI v4.1.2, package: Debian");
 	p->cpu_ns = 987654321;
+	p->mpi_wall_ns = 6000000001;
+	p->mpi_cpu_ns = 987654000;
+	p->checkpoints = 3;
+	p->checkpoint_ns = UINT64_MAX;
+	p->run = xstrdup("job 12.0");
+	p->partial = xstrdup("signal SIGTERM");
 	p->nmpi_sites = 4;
 	p->mpi_sites = calloc(4, sizeof(*p->mpi_sites));
 	for (uint32_t i = 0; i < 4; i++) {
@@ -343,6 +349,10 @@ static const char *profile_diff(const struct profile *a, const struct profile *b
 	     b->tree.nnodes);
 	DIFF(strcmp(nz(a->mpi_library), b->mpi_library) || a->cpu_ns != b->cpu_ns,
 	     "mpi_library/cpu_ns");
+	DIFF(strcmp(nz(a->run), b->run) || strcmp(nz(a->partial), b->partial), "run/partial");
+	DIFF(a->mpi_wall_ns != b->mpi_wall_ns || a->mpi_cpu_ns != b->mpi_cpu_ns ||
+	     a->checkpoints != b->checkpoints || a->checkpoint_ns != b->checkpoint_ns,
+	     "MPI region/checkpoints");
 	DIFF(a->nmpi_sites != b->nmpi_sites || a->nmpi_peers != b->nmpi_peers ||
 	     a->nmpi_colls != b->nmpi_colls, "number of MPI records");
 	for (uint32_t i = 0; i < a->nmpi_sites; i++) {
@@ -466,7 +476,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 5\nargv ./app\n"
+	static const char want[] = "cpperf-profile 6\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -497,9 +507,14 @@ static void test_round_trip(const char *dir)
 	   "mpi_site record: index function nframes frames totals histogram");
 	ok(buf && strstr(buf, "\nmpi_peer 9223372036854775806 18446744073709551615 1\n"
 			 "mpi_coll MPI_Allreduce 4 1 0 300\n"), "mpi_peer and mpi_coll records");
-	ok(buf && strstr(buf, "\ncpu_ns 987654321\ncp_events 1000\ncp_length_ns 5000000000\n"
+	ok(buf && strstr(buf, "\nmpi_library Open%20MPI%20v4.1.2,%20package:%20Debian\n"
+			 "run job%2012.0\npartial signal%20SIGTERM\nevent 0 "),
+	   "run and partial records after mpi_library");
+	ok(buf && strstr(buf, "\ncpu_ns 987654321\nmpi_wall_ns 6000000001\nmpi_cpu_ns 987654000\n"
+			 "checkpoints 3\ncheckpoint_ns 18446744073709551615\n"
+			 "cp_events 1000\ncp_length_ns 5000000000\n"
 			 "cp_wall_ns 6000000000\ncp_trace 1\ncp_fn_how 3\ncp_fn_start 999\n"
-			 "comp_on 1\n"), "critical-path scalars after cpu_ns");
+			 "comp_on 1\n"), "MPI region, checkpoint and critical-path scalars after cpu_ns");
 	ok(buf && strstr(buf, "\ncp_fn_start 999\ncomp_on 1\novh_samples 4294967296\n"
 			 "ovh_sample_ns 18446744069414584320\novh_sample_cost_ns 4294967295\n"
 			 "ovh_calls 3\novh_wrapper_ns 18446744073709551615\n"
@@ -553,8 +568,10 @@ static void test_empty(const char *dir)
 	is_int(b.nevents + b.argc + b.nthreads + b.syms.nframes, 0, "nothing else");
 	ok(b.mpi_library && !*b.mpi_library && b.cpu_ns == 0 &&
 	   b.nmpi_sites + b.nmpi_peers + b.nmpi_colls == 0, "no MPI data");
-	ok(buf && strstr(buf, "\nmpi_library -\n") && strstr(buf, "\ncpu_ns 0\n"),
-	   "MPI scalars written for a non-MPI profile");
+	ok(buf && strstr(buf, "\nmpi_library -\nrun -\npartial -\n") &&
+	   strstr(buf, "\ncpu_ns 0\nmpi_wall_ns 0\nmpi_cpu_ns 0\ncheckpoints 0\ncheckpoint_ns 0\n"),
+	   "MPI, run and checkpoint scalars written for a non-MPI profile");
+	ok(b.run && !*b.run && b.partial && !*b.partial, "no run, not partial: read back empty");
 	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n"
 			 "cp_fn_how 0\ncp_fn_start 0\n") &&
 	   !strstr(buf, "\ncp_link") && !strstr(buf, "\ncp_seg") && !strstr(buf, "\ncp_fn ") &&
@@ -640,12 +657,13 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HRS(rank, size) "cpperf-profile 5\nhost h\npid 1\nrank " rank "\nsize " size \
-	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\n"
+#define HRS(rank, size) "cpperf-profile 6\nhost h\npid 1\nrank " rank "\nsize " size \
+	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n"
 #define HD(size) HRS("-1", size)
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
-#define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n"
+#define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n" \
+	"mpi_wall_ns 0\nmpi_cpu_ns 0\ncheckpoints 0\ncheckpoint_ns 0\n"
 #define FN0 "cp_fn_how 0\ncp_fn_start 0\n"
 #define CPS0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
 /* The ovh_ scalars, in the writer's order (OVHW without waits for a CPU,
@@ -699,21 +717,22 @@ static const struct {
 } cases[] = {
 	{ H E C S T, NULL },
 	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
-	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 13: leader 2 out of range" },
+	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 15: leader 2 out of range" },
 	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
-	{ "cpperf-profile 5\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	{ "cpperf-profile 6\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
-	  "mpi_library -\n" E C S T, NULL },
+	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 5)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 5)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 5)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 6)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 6)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 6)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads version 6)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
-	{ H "frobnicate 1\n" E C S T, "line 11: unknown record 'frobnicate'" },
+	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
 	{ H "host h2\n" E C S T, "second 'host'" },
-	{ "cpperf-profile 5\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
-	  "backend perf\ncall_graph fp\nmpi_library -\n" E C S T, "no 'host' record" },
+	{ "cpperf-profile 6\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	  "backend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n" E C S T, "no 'host' record" },
 	{ HD("4") E C S T "mpi_site 0 MPI_Send 2 0 1 3 300 0 50 10" HIST "\n"
 	  "mpi_site 1 MPI_Send 1 0 1 0 0 0 0" HIST "\nmpi_site 2 MPI_Recv 2 0 1 1 0 8 9 9" HIST
 	  "\nmpi_site 3 - 0 0 0 0 0 0" HIST "\nmpi_peer 3 1 8\nmpi_peer 0 2 0\n"
@@ -722,7 +741,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 52: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 58: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -739,8 +758,8 @@ static const struct {
 	{ H E C S T "mpi_coll f 1 1 1 1\nmpi_peer 1 1 1\n", "'mpi_peer' record after mpi_coll" },
 	{ HD("0") E "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
 	  "unwind_ns 0\ndrain_cpu_ns 0\n" S T, "no 'cpu_ns' record" },
-	{ "cpperf-profile 5\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
-	  "backend perf\ncall_graph fp\n" E C S T, "no 'mpi_library' record" },
+	{ "cpperf-profile 6\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	  "backend perf\ncall_graph fp\nrun r\npartial -\n" E C S T, "no 'mpi_library' record" },
 	{ H E C S "thread 7 3\n", "no 'root' record" },
 	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
 	{ H E "event 1 i 0 0 0\nevent 2 x 0 0 1\n" C S T, "leader 1 is itself a member" },
@@ -805,7 +824,7 @@ static const struct {
 	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
 	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
 	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
-	  "line 52: cp_link event 3 not after the previous cp_link's 3" },
+	  "line 58: cp_link event 3 not after the previous cp_link's 3" },
 	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
 	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
 	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
@@ -818,7 +837,7 @@ static const struct {
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
-	  "line 53: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	  "line 59: duplicate of cp_seg 0 (same segment 2 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -863,8 +882,8 @@ static const struct {
 	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
 	  S T FN("0", "f", "0", "0"), "cp_fn record without a 'cp_fn_how' record before it" },
 	/* zeroing: how NONE exactly when there is no cp_fn record */
-	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 51: cp_fn record but cp_fn_how is 0 (none)" },
-	{ CPF("1", "0"), "line 51: cp_fn_how 1 (init) but no cp_fn record" },
+	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 57: cp_fn record but cp_fn_how is 0 (none)" },
+	{ CPF("1", "0"), "line 57: cp_fn_how 1 (init) but no cp_fn record" },
 	{ CPF("3", "5") "cp_point 1 1\n", "cp_fn_how 3 (merge) but no cp_fn record" },
 	/* zeroing: how != NONE needs a critical path */
 	{ HD("4") E CPZ("0", "0", "1", "0") S T, "cp_fn_how 1 (init) but cp_events is 0" },
@@ -882,9 +901,9 @@ static const struct {
 	{ CPF("1", "0") FN("0", "a", "0", "0") FN("1", "b", "0", "0") FN("2", "c", "0", "0")
 	  FN("3", "d", "0", "0") FN("4", "e", "0", "0") FN("5", "f", "0", "0")
 	  FN("6", "g", "0", "0") FN("7", "h", "0", "0") FN("8", "i", "0", "0"),
-	  "line 59: more than 8 cp_fn records" },
+	  "line 65: more than 8 cp_fn records" },
 	{ CPF("1", "0") FN("0", "f", "0", "0") FN("1", "g", "0", "0") FN("2", "f", "1", "1"),
-	  "line 53: duplicate of cp_fn 0 (same name)" },
+	  "line 59: duplicate of cp_fn 0 (same name)" },
 	{ CPF("1", "0") FN("0", "-", "0", "0") FN("1", "-", "1", "1"), "duplicate of cp_fn 0" },
 	{ CPF("1", "0") FN("0", "f", "8", "0"), "cp_fn net_ns 8 exceeds cp_length_ns 7" },
 	{ CPF("1", "0") FN("0", "f", "0", "8"), "cp_fn share_ns 8 exceeds cp_length_ns 7" },
@@ -894,7 +913,7 @@ static const struct {
 	/* the length series: cp_point records */
 	{ HD("4") E C S T "cp_point 0 0\n", "cp_point record but cp_events is 0" },
 	{ CPH("0") "cp_point 5 1\ncp_point 4 2\n",
-	  "line 52: cp_point t_ns 4 before the previous cp_point's 5" },
+	  "line 58: cp_point t_ns 4 before the previous cp_point's 5" },
 	{ CPH("0") "cp_point 5 4\ncp_point 6 3\n",
 	  "cp_point length_ns 3 below the previous cp_point's 4" },
 	{ CPH("0") "cp_point 5\n", "missing field: length_ns" },
@@ -933,7 +952,7 @@ static const struct {
 	{ H E C S "comp_on 0\n" T, "'comp_on' record after frame records" },
 	/* overhead and compensation: comp_on 0 makes every other one 0 */
 	{ CMP("2", COMPS("0", OVH("1", "0", "0", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
-			 "0")), "line 51: comp_on 0 but ovh_samples is 1 (must be 0 without "
+			 "0")), "line 57: comp_on 0 but ovh_samples is 1 (must be 0 without "
 	  "compensation)" },
 	{ CMP("2", COMPS("0", OVH("0", "0", "10", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
 			 "0")), "comp_on 0 but ovh_sample_cost_ns is 10" },
@@ -949,7 +968,7 @@ static const struct {
 	{ CMP("2", COMPS("0", OVH0, "0", "0", "0", "1")), "comp_on 0 but comp_wait_comp_ns is 1" },
 	/* overhead and compensation: comp_on 1 only on an MPI rank */
 	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
-	  "line 51: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
+	  "line 57: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
 	/* overhead and compensation: the products */
 	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
 			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
@@ -967,9 +986,9 @@ static const struct {
 	{ CMP("2", COMPS("1", OVHW("0", "0", "0", "0", "0", "0", "0", "0", "0",
 				   "9223372036854775808", "0", "2"), "0", "0", "0", "0")),
 	  "ovh_switches * ovh_switch_cost_ns overflows (9223372036854775808 * 2)" },
-	{ "cpperf-profile 5\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
-	{ "cpperf-profile 5\nhost h\npid -0\n", "not a decimal integer" },
-	{ "cpperf-profile 5\nhost h\npid -\n", "not a decimal integer" },
+	{ "cpperf-profile 6\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 6\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 6\nhost h\npid -\n", "not a decimal integer" },
 };
 
 static void test_records(void)
@@ -1003,17 +1022,17 @@ static const struct {
 	const char *want;
 } trailers[] = {
 	{ "", "not a cpperf profile" },
-	{ "cpperf-profile 5", "truncated after the first line" },
-	{ "cpperf-profile 5\n", "last line is not the 'end" },
-	{ "cpperf-profile 5\nend 17 00000000", "does not end with a newline" },
-	{ "cpperf-profile 5\nend 17 00000000\nhost h\n", "last line is not the 'end" },
-	{ "cpperf-profile 5\nend 16 a4c2bc95\n", "says 16 bytes precede it, found 17" },
-	{ "cpperf-profile 5\nend 17 a4c2bc96\n", "CRC-32 mismatch" },
-	{ "cpperf-profile 5\nend 17 A4C2BC95\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 5\nend 17 bdd98dd\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 5\nend 17 a4c2bc95 x\n", "extra field" },
-	{ "cpperf-profile 5\nend 17\n", "missing field: trailer crc32" },
-	{ "cpperf-profile 5\nend 17 a4c2bc95\n", "line 2: no 'host' record" },
+	{ "cpperf-profile 6", "truncated after the first line" },
+	{ "cpperf-profile 6\n", "last line is not the 'end" },
+	{ "cpperf-profile 6\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 6\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 6\nend 16 a4c2bc95\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 6\nend 17 a4c2bc96\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 6\nend 17 A4C2BC95\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 6\nend 17 bdd98dd\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 6\nend 17 a4c2bc95 x\n", "extra field" },
+	{ "cpperf-profile 6\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 6\nend 17 8fefef56\n", "line 2: no 'host' record" },
 };
 
 static void test_trailers(void)
