@@ -96,15 +96,7 @@ void profile_release(struct profile *p)
 	symtab_release(&p->syms);
 	cct_release(&p->tree);
 	free(p->mpi_library);
-	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
-		free(p->mpi_sites[i].function);
-		free(p->mpi_sites[i].frames);
-	}
-	free(p->mpi_sites);
-	free(p->mpi_peers);
-	for (uint32_t i = 0; i < p->nmpi_colls; i++)
-		free(p->mpi_colls[i].function);
-	free(p->mpi_colls);
+	profile_release_mpi(p);
 	free(p->cp_links);
 	for (uint32_t i = 0; i < p->ncp_segs; i++)
 		free(p->cp_segs[i].counts);
@@ -116,6 +108,24 @@ void profile_release(struct profile *p)
 	free(p->cp_fns);
 	free(p->cp_points);
 	profile_init(p);
+}
+
+/* See profile.h.  Cannot fail. */
+void profile_release_mpi(struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		free(p->mpi_sites[i].function);
+		free(p->mpi_sites[i].frames);
+	}
+	free(p->mpi_sites);
+	free(p->mpi_peers);
+	for (uint32_t i = 0; i < p->nmpi_colls; i++)
+		free(p->mpi_colls[i].function);
+	free(p->mpi_colls);
+	p->mpi_sites = NULL;
+	p->mpi_peers = NULL;
+	p->mpi_colls = NULL;
+	p->nmpi_sites = p->nmpi_peers = p->nmpi_colls = 0;
 }
 
 static bool cp_seg_eq(const void *ctx, uint32_t a, uint32_t b)

@@ -228,6 +228,9 @@ struct profile {
 void profile_init(struct profile *p);
 /* Free everything the profile owns; leaves it as after profile_init(). */
 void profile_release(struct profile *p);
+/* Free the MPI call sites, peers and collectives only (a checkpoint
+ * fills them anew each time). */
+void profile_release_mpi(struct profile *p);
 
 /*
  * Write p to dir/name atomically (temporary file, fsync, rename).  Returns 0,

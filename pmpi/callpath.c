@@ -161,7 +161,7 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 	drained = rt && rt->sym && !atomic_load(&rt->stop);
 	if (drained && top > 1)
 		k = capture_here(rt, top);
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	if (!k) {
 		publish(site);	/* no path: the site is its return address */
 	} else {
@@ -173,7 +173,7 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 		rt_drain_wake(rt);
 		wait_resolved(site);
 	}
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 	pmpi_comp_drain(&m);	/* the rank waited for the unwinder */
 }
 
@@ -236,29 +236,29 @@ static void resolve_one(struct rt_state *rt, struct capture *k)
 		n = 1;
 		addrs[0] = k->ra - 1;
 	}
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	pmpi_sites[k->site].check = check;
 	pmpi_sites[k->site].ncheck = check ? ncheck : 0;
 	publish(k->site);
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 	nframes = rt_resolve_path(rt, addrs + at, n - at, frames, PATH_FRAMES);
 	copy = nframes > 0 ? malloc((size_t)nframes * sizeof(*copy)) : NULL;
 	if (copy)
 		memcpy(copy, frames, (size_t)nframes * sizeof(*copy));
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	pmpi_sites[k->site].frames = copy;
 	pmpi_sites[k->site].nframes = copy ? (uint32_t)nframes : 0;
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 }
 
 void pmpi_resolve_paths(struct rt_state *rt)
 {
 	struct capture *k;
 
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	k = queue;
 	queue = NULL;
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 	while (k) {
 		struct capture *next = k->next;
 

@@ -179,18 +179,18 @@ void pmpi_comp_calibrate(struct rt_state *rt)
 
 	if (sw == UINT64_MAX)
 		sw = rt_switch_cost_shared(rt);
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	comp.ovh.call_cost_ns = call;
 	comp.ovh.sample_cost_ns = sample;
 	comp.ovh.switch_cost_ns = sw;
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 void pmpi_comp_start(uint64_t t0)
 {
 	struct rt_state *rt = rt_current();
 
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.start = t0;
@@ -200,7 +200,7 @@ void pmpi_comp_start(uint64_t t0)
 	new_sched();
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.on = true;
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 void pmpi_comp_sample(void)
@@ -252,7 +252,7 @@ void pmpi_comp_enter(void)
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return;
 	d = new_sched();
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	charge_switches(d.switches);
 	charge_contention(d.run_delay);
 	charge_drain_thread();
@@ -263,17 +263,17 @@ void pmpi_comp_enter(void)
 	comp.ovh.wrapper_ns += comp.ovh.call_cost_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
 	charge(n * comp.ovh.sample_cost_ns + comp.ovh.call_cost_ns);
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 	if (inject) {	/* charged as it took: a preempted spin delays the rank longer */
 		uint64_t t = now_ns(), spent;
 
 		busy(inject);
 		spent = now_ns() - t;
 		new_sched();	/* the spin's own yields are in spent */
-		pthread_mutex_lock(&comp.lock);
+		rt_lock(&comp.lock);
 		comp.ovh.inject_ns += spent;
 		charge(spent);
-		pthread_mutex_unlock(&comp.lock);
+		rt_unlock(&comp.lock);
 	}
 }
 
@@ -307,10 +307,10 @@ static void charge_since(const struct comp_mark *m, uint64_t *source)
 		seen.s.switches += minus(now.switches, m->s.switches);
 		seen.s.run_delay += minus(now.run_delay, m->s.run_delay);
 	}
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	*source += ns;
 	charge(ns);
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 void pmpi_comp_piggyback(const struct comp_mark *m)
@@ -330,11 +330,11 @@ void pmpi_comp_drain(const struct comp_mark *m)
 
 void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 {
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	pb->t_free = t0 > comp.x ? t0 - comp.x : 0;
 	pb->delay = pb->t_send > pb->t_free ? (int64_t)(pb->t_send - pb->t_free) : 0;
 	pb->host = comp.host;
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 /* The calling thread's switches and waits for a CPU in a call, from its
@@ -382,7 +382,7 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	if (!comp.on || comp.ended)
 		return;
 	d = sched_after(m, local ? arrive : now);
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	start = c->t0 > comp.x ? c->t0 - comp.x : 0;
 	if (local) {
 		ready = pb->t_free;
@@ -396,25 +396,25 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	comp.x = x;
 	charge_switches(d.switches);
 	charge_contention(d.run_delay);
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 void pmpi_comp_end(uint64_t t)
 {
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	if (comp.on && !comp.ended) {
 		comp.end = t;
 		comp.end_x = comp.x;
 		__atomic_store_n(&comp.ended, true, __ATOMIC_RELAXED);
 	}
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }
 
 void pmpi_comp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
 
-	pthread_mutex_lock(&comp.lock);
+	rt_lock(&comp.lock);
 	if (comp.on) {
 		if (!comp.ended) {	/* no MPI_Finalize: the rank ends here */
 			comp.end = now_ns();
@@ -427,5 +427,5 @@ void pmpi_comp_fill(struct rt_state *rt)
 		p->comp_wait_ns = comp.wait;
 		p->comp_wait_comp_ns = comp.wait_comp;
 	}
-	pthread_mutex_unlock(&comp.lock);
+	rt_unlock(&comp.lock);
 }

@@ -92,9 +92,9 @@ void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0)
 		return;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
-	pthread_mutex_lock(&mon.lock);
+	rt_lock(&mon.lock);
 	if (PMPI_Comm_idup(MPI_COMM_WORLD, &mon.comm, &mon.dup) != MPI_SUCCESS) {
-		pthread_mutex_unlock(&mon.lock);
+		rt_unlock(&mon.lock);
 		return;
 	}
 	mon.rank = rank;
@@ -117,7 +117,7 @@ void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0)
 	}
 	mon.on = true;
 	__atomic_store_n(&mon.next_due, t0, __ATOMIC_RELAXED);	/* report round 0 at once */
-	pthread_mutex_unlock(&mon.lock);
+	rt_unlock(&mon.lock);
 }
 
 /* --- rank 0; the caller holds mon.lock */
@@ -273,13 +273,13 @@ void pmpi_cpmon_tick(uint64_t now, uint64_t length)
 
 	if (now < __atomic_load_n(&mon.next_due, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(&mon.lock);
+	rt_lock(&mon.lock);
 	if (!mon.on || mon.ended || now < mon.next_due) {	/* another thread was first */
-		pthread_mutex_unlock(&mon.lock);
+		rt_unlock(&mon.lock);
 		return;
 	}
 	if (!ready(false)) {	/* at the next call: the dup advances with the tests */
-		pthread_mutex_unlock(&mon.lock);
+		rt_unlock(&mon.lock);
 		return;
 	}
 	k = round_of(now);
@@ -300,20 +300,20 @@ void pmpi_cpmon_tick(uint64_t now, uint64_t length)
 		mon.round = k;
 	}
 	__atomic_store_n(&mon.next_due, due, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&mon.lock);
+	rt_unlock(&mon.lock);
 }
 
 void pmpi_cpmon_end(uint64_t now, uint64_t length)
 {
-	pthread_mutex_lock(&mon.lock);
+	rt_lock(&mon.lock);
 	if (!mon.on || mon.ended) {
-		pthread_mutex_unlock(&mon.lock);
+		rt_unlock(&mon.lock);
 		return;
 	}
 	mon.ended = true;
 	__atomic_store_n(&mon.next_due, UINT64_MAX, __ATOMIC_RELAXED);
 	if (!ready(true)) {	/* no communicator: nothing was sent */
-		pthread_mutex_unlock(&mon.lock);
+		rt_unlock(&mon.lock);
 		return;
 	}
 	if (mon.rank == 0) {
@@ -352,12 +352,12 @@ void pmpi_cpmon_end(uint64_t now, uint64_t length)
 				PMPI_Wait(&mon.req[i], MPI_STATUS_IGNORE);
 	}
 	PMPI_Comm_free(&mon.comm);
-	pthread_mutex_unlock(&mon.lock);
+	rt_unlock(&mon.lock);
 }
 
 void pmpi_cpmon_fill(struct profile *p)
 {
-	pthread_mutex_lock(&mon.lock);
+	rt_lock(&mon.lock);
 	if (mon.npts) {
 		free(p->cp_points);
 		p->cp_points = mon.pts;
@@ -365,5 +365,5 @@ void pmpi_cpmon_fill(struct profile *p)
 		mon.pts = NULL;
 		mon.npts = mon.cap = 0;
 	}
-	pthread_mutex_unlock(&mon.lock);
+	rt_unlock(&mon.lock);
 }

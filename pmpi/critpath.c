@@ -70,7 +70,7 @@ static void *grow(struct growable *g, size_t sz)
 
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
 	cp.trace = rt->opt.cp_trace;
 	cpz_start(rt, (int)rt->prof.rank, t_exit);
@@ -79,7 +79,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.length = 0;
 	cp.start = cp.last_exit = t_exit;
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
 }
@@ -103,7 +103,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 		rt_drain_self(rt_current());
 		pmpi_comp_drain(&m);
 	}
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	/*
 	 * The path model is one sequence of calls per rank; when calls of two
 	 * threads overlap, a call's completion may depend on a later call of
@@ -126,7 +126,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 			*e = (struct prof_cp_event){ c->event, seg, c->t0, c->t0 };
 	}
 	length = cp.length;
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	if (cp.monitor)
 		pmpi_cpmon_tick(c->t0, length);
 }
@@ -153,7 +153,7 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 {
 	if (!c->event)
 		return;
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	cp.inside--;
 	if (t > cp.last_exit)
 		cp.last_exit = t;
@@ -165,15 +165,15 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 		if (e)
 			e->t_exit = t;
 	}
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 }
 
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 {
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	pb->cp = (int64_t)cp.length;
 	cpz_stamp(pb);
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	pb->event = c->event;
 }
 
@@ -188,9 +188,9 @@ static void add_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 
 void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 {
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	add_edge(c, rank, event);
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 }
 
 void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
@@ -199,7 +199,7 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	if (edge)
 		add_edge(c, pb->rank, pb->event);
 	cpz_merge(c->event, cp.entry_length, pb, (uint64_t)pb->cp > cp.length);
@@ -211,14 +211,14 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 		if (l)
 			*l = (struct prof_cp_link){ c->event, pb->rank, pb->event };
 	}
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 }
 
 void pmpi_cp_end(void)
 {
 	bool report = false;
 
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
@@ -227,7 +227,7 @@ void pmpi_cp_end(void)
 		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
 		report = cp.monitor;
 	}
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	pmpi_comp_end(cp.end_time);
 	if (report)	/* every rank, at MPI_Finalize's entry */
 		pmpi_cpmon_end(cp.end_time, cp.end_length);
@@ -334,11 +334,11 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	pmpi_comp_sample();
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	seg = segment_at(time);
 	if (seg)
 		cpz_sample(rt, seg, node, w);
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	if (seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
@@ -390,13 +390,13 @@ void pmpi_cp_fill(struct rt_state *rt)
 	struct profile *p = &rt->prof;
 	uint32_t k = 0;
 
-	pthread_mutex_lock(&cp.lock);
+	rt_lock(&cp.lock);
 	if (!cp.on || cp.overlap) {
 		if (cp.overlap)
 			rt_notice(rt, "rank %lld: no critical path: MPI calls of several threads "
 				  "overlapped (the path model needs one sequence of calls per rank)",
 				  (long long)p->rank);
-		pthread_mutex_unlock(&cp.lock);
+		rt_unlock(&cp.lock);
 		free_samples();
 		return;
 	}
@@ -430,7 +430,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 	cpz_fill(rt);
 	if (cp.monitor)
 		pmpi_cpmon_fill(p);
-	pthread_mutex_unlock(&cp.lock);
+	rt_unlock(&cp.lock);
 	for (uint32_t i = 0; i < samples.n; i++) {
 		if (samples.segs[i].seg < p->cp_events)
 			samples.segs[k++] = samples.segs[i];

@@ -1,5 +1,6 @@
 /*
- * fill.c - the end of the run: the statistics tables into the profile.
+ * fill.c - the statistics tables into the profile, at a checkpoint and at
+ * the end of the run.
  * Sites carry the call path the drain thread found for them (callpath.c);
  * a site whose path could not be captured is resolved here from its
  * return address alone (the function and its inline chain at the call).
@@ -132,22 +133,30 @@ static void fill_colls(struct profile *p)
 	}
 }
 
-/* Called by rt_finish (runtime.c) after sampling stopped, before the
- * profile is written; the symbol session is still open.  Only processes
- * that ran MPI_Init have anything to add. */
-void pmpi_fill_profile(struct rt_state *rt)
+/* Called when the profile is written (checkpoint.c): after sampling
+ * stopped for the final profile, on the drain thread for a checkpoint;
+ * the symbol session is open.  Only processes that ran MPI_Init have
+ * anything to add.  The critical path and compensation are handed over
+ * once, to the final profile. */
+void pmpi_fill_profile(struct rt_state *rt, bool final)
 {
 	struct profile *p = &rt->prof;
+	bool finalized;
 
 	if (p->rank < 0)
 		return;
 	if (rt->sym)
 		pmpi_resolve_paths(rt);	/* captured after the drain thread's last round */
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	fill_sites(rt, p);
 	fill_peers(p);
 	fill_colls(p);
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
+	finalized = pmpi_region_fill(p);
+	if (!final)
+		return;
 	pmpi_cp_fill(rt);
 	pmpi_comp_fill(rt);
+	if (!finalized && !p->partial)
+		p->partial = strdup("exit without MPI_Finalize");
 }

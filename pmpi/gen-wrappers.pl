@@ -20,7 +20,7 @@ my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete f
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
-	outcount indices comm.free comm.new message nof);
+	outcount indices comm.free comm.new message code nof);
 
 # --- parse the table
 my @fns;
@@ -105,7 +105,7 @@ sub pb_body {
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @$pre, "pmpi_pb_comm_free(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
-	push @$pre, 'pmpi_pb_finalize();' if $f{fini};
+	push @$pre, 'pmpi_region_end();', 'pmpi_pb_finalize();' if $f{fini};
 	if ($f{coll}) {
 		my $dir = (grep { $f{$_} } qw(fromroot toroot prefix nbr))[0] // 'all';
 		my $req = with_role($fn, 'req');
@@ -219,7 +219,7 @@ sub body {
 		push @post, $what . side_bytes($fn, 's', $fortran) . ', ' . side_bytes($fn, 'r', $fortran) . ');';
 	}
 	push @post, 'pmpi_init_done(&c_);' if $f{init};
-	push @pre, 'pmpi_leave(&c_);', 'pmpi_abort();' if $f{abort};	# the call does not return
+	push @pre, 'pmpi_leave(&c_);', 'pmpi_abort(' . $r->('code') . ');' if $f{abort};	# the call does not return
 	return (\@pre, \@post, \@always);
 }
 

@@ -1,16 +1,46 @@
 /*
- * init.c - MPI start-up and abnormal end as the profile sees them: rank,
- * size and library at MPI_Init, one experiment directory for all ranks,
- * and the profile written before MPI_Abort ends the process.
+ * init.c - MPI start-up and end as the profile sees them: rank, size and
+ * library at MPI_Init, one experiment directory and one run identity for
+ * all ranks, the MPI region (exit of MPI_Init to entry of MPI_Finalize, in
+ * which the report measures wall, CPU and MPI time), and the final
+ * profile written before MPI_Abort ends the process.
  */
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmpi.h"
 #include "piggyback.h"
+
+/* The MPI region: set by the thread that calls MPI_Init, then MPI_Finalize;
+ * read when the profile is written. */
+static struct {
+	uint64_t start, end;	/* CLOCK_MONOTONIC ns; end 0 before MPI_Finalize */
+	uint64_t cpu_start, cpu_end;	/* process CPU time ns */
+	atomic_bool started, ended;
+} region;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* FNV-1a of a string. */
 static uint64_t hash_str(const char *s)
@@ -25,8 +55,8 @@ static uint64_t hash_str(const char *s)
 /*
  * cpperf-record chose a directory of this process's own when it saw no
  * launcher job id (CPPERF_OUTPUT_AGREE=1): take rank 0's instead and
- * remove ours, still empty.  Otherwise only check that every rank writes
- * to the same place and say so once if not.
+ * remove ours.  Otherwise only check that every rank writes to the same
+ * place and say so once if not.
  */
 static void agree_output(struct rt_state *rt, int rank)
 {
@@ -42,8 +72,7 @@ static void agree_output(struct rt_state *rt, int rank)
 		dir[sizeof(dir) - 1] = 0;
 		if (!strcmp(dir, rt->opt.output) || (mkdir(dir, 0777) && errno != EEXIST))
 			return;
-		rmdir(rt->opt.output);
-		memcpy(rt->opt.output, dir, sizeof(dir));
+		rt_move_output(rt, dir);
 		return;
 	}
 	h[0] = hash_str(rt->opt.output);
@@ -54,19 +83,27 @@ static void agree_output(struct rt_state *rt, int rank)
 			  "rank 0 writes to %s", rt->opt.output);
 }
 
-void pmpi_init_done(struct pmpi_call *c)
+/* Every rank takes rank 0's run identity: the same already when the
+ * launcher gave a job id, each process's own otherwise (MPICH's hydra). */
+static void agree_run(struct rt_state *rt)
 {
-	struct rt_state *rt = rt_current();
-	char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-	int rank = 0, size = 1, len = 0;
+	char run[128] = "";
 
-	(void)c;
-	if (!rt)
-		return;	/* this process is not profiled: wrappers only pass on */
-	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	PMPI_Comm_size(MPI_COMM_WORLD, &size);
-	rt->prof.rank = rank;
-	rt->prof.size = size;
+	snprintf(run, sizeof(run), "%s", rt->prof.run ? rt->prof.run : "");
+	if (PMPI_Bcast(run, (int)sizeof(run), MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return;
+	run[sizeof(run) - 1] = 0;
+	free(rt->prof.run);
+	rt->prof.run = strdup(run);
+}
+
+/* Rank, size and library into the profile, which a checkpoint may be
+ * writing on the drain thread. */
+static void set_identity(struct rt_state *rt, int rank, int size)
+{
+	char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+	int len = 0;
+
 	if (PMPI_Get_library_version(lib, &len) == MPI_SUCCESS) {
 		lib[strcspn(lib, "\r\n")] = 0;
 		for (char *t = lib; *t; t++)
@@ -74,15 +111,59 @@ void pmpi_init_done(struct pmpi_call *c)
 		len = (int)strlen(lib);
 		while (len > 0 && (lib[len - 1] == ' ' || lib[len - 1] == ','))
 			lib[--len] = 0;
-		free(rt->prof.mpi_library);
-		rt->prof.mpi_library = strdup(lib);
 	}
+	rt_lock(&rt->agg_lock);
+	rt->prof.rank = rank;
+	rt->prof.size = size;
+	free(rt->prof.mpi_library);
+	rt->prof.mpi_library = strdup(lib);
+	agree_run(rt);
+	rt_unlock(&rt->agg_lock);
+}
+
+void pmpi_init_done(struct pmpi_call *c)
+{
+	struct rt_state *rt = rt_current();
+	int rank = 0, size = 1;
+
+	(void)c;
+	if (!rt)
+		return;	/* this process is not profiled: wrappers only pass on */
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	set_identity(rt, rank, size);
 	agree_output(rt, rank);
 	pmpi_pb_start(rt->opt.piggyback, rank);
 	pmpi_activate(size);
+	region.cpu_start = process_cpu_ns();
+	region.start = mono_ns();
+	atomic_store(&region.started, true);
 }
 
-void pmpi_abort(void)
+void pmpi_region_end(void)
 {
-	rt_finish();
+	if (!atomic_load(&region.started) || atomic_load(&region.ended))
+		return;
+	region.end = mono_ns();
+	region.cpu_end = process_cpu_ns();
+	atomic_store(&region.ended, true);
+}
+
+bool pmpi_region_fill(struct profile *p)
+{
+	bool ended = atomic_load(&region.ended);
+
+	if (!atomic_load(&region.started))
+		return true;
+	p->mpi_wall_ns = (ended ? region.end : mono_ns()) - region.start;
+	p->mpi_cpu_ns = (ended ? region.cpu_end : process_cpu_ns()) - region.cpu_start;
+	return ended;
+}
+
+void pmpi_abort(int errorcode)
+{
+	char reason[64];
+
+	snprintf(reason, sizeof(reason), "MPI_Abort(%d)", errorcode);
+	rt_finish(reason);
 }

@@ -128,10 +128,18 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const 
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base);
 
-/* init.c: after MPI_Init*: rank, size, library, experiment directory. */
+/* init.c: after MPI_Init*: rank, size, library, experiment directory,
+ * run; the MPI region starts. */
 void pmpi_init_done(struct pmpi_call *c);
-/* MPI_Abort: write the profile now (the process will not exit normally). */
-void pmpi_abort(void);
+/* At the entry of MPI_Finalize: the MPI region ends. */
+void pmpi_region_end(void);
+/* The region's wall and CPU time into p (up to now when it has not
+ * ended); returns whether MPI_Finalize was reached (true when MPI_Init
+ * was not). */
+bool pmpi_region_fill(struct profile *p);
+/* MPI_Abort: write the final profile now, partial "MPI_Abort(CODE)" (the
+ * process will not exit normally). */
+void pmpi_abort(int errorcode);
 
 /* fortran.c: the Fortran bindings' conventions. */
 #ifdef MPI_F_STATUS_SIZE

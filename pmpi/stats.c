@@ -111,9 +111,9 @@ int pmpi_site(struct pmpi_call *c)
 	bool fresh = false;
 
 	if (c->site < 0) {
-		pthread_mutex_lock(&pmpi_stats_lock);
+		rt_lock(&pmpi_stats_lock);
 		c->site = find_site(c, &fresh);
-		pthread_mutex_unlock(&pmpi_stats_lock);
+		rt_unlock(&pmpi_stats_lock);
 		if (fresh)
 			pmpi_path_capture(c, c->site);
 	}
@@ -191,7 +191,7 @@ void pmpi_leave(struct pmpi_call *c)
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
 		return;
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	if (c->site < 0)
 		c->site = find_site(c, &fresh);
 	if (c->site >= 0) {
@@ -216,7 +216,7 @@ void pmpi_leave(struct pmpi_call *c)
 			x->time_ns += dt;
 		}
 	}
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
 		m = pmpi_comp_mark();
@@ -234,21 +234,21 @@ void pmpi_site_recv(int site, uint64_t bytes)
 {
 	if (site < 0)
 		return;
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	pmpi_sites[site].recv += bytes;
 	pmpi_sites[site].hist[bucket(bytes)]++;
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 }
 
 void pmpi_site_send(int site, uint64_t bytes, int64_t peer)
 {
 	if (site < 0)
 		return;
-	pthread_mutex_lock(&pmpi_stats_lock);
+	rt_lock(&pmpi_stats_lock);
 	pmpi_sites[site].sent += bytes;
 	pmpi_sites[site].hist[bucket(bytes)]++;
 	add_peer(peer, bytes);
-	pthread_mutex_unlock(&pmpi_stats_lock);
+	rt_unlock(&pmpi_stats_lock);
 }
 
 uint64_t pmpi_bytes(int count, MPI_Datatype type)

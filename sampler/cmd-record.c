@@ -375,6 +375,28 @@ static int find_runtime(const struct rt_options *o, const char *prog, char *path
 	return 0;
 }
 
+/*
+ * The run's identity for every process this launch starts
+ * (docs/format.md "Runs and partial profiles"): the launcher's job id,
+ * else this process's host, pid and start time.  Kept when set already
+ * (a program that runs cpperf-record again belongs to the same run).
+ */
+static void set_run(void)
+{
+	char run[128], host[64] = "";
+	struct timespec now;
+
+	if (getenv("CPPERF_RUN"))
+		return;
+	if (launcher_job_id(run, sizeof(run))) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		gethostname(host, sizeof(host) - 1);
+		snprintf(run, sizeof(run), "%s.%d.%llx", host, (int)getpid(),
+			 (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
+	}
+	setenv("CPPERF_RUN", run, 1);
+}
+
 static void preload(const char *runtime)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -413,6 +435,7 @@ int main(int argc, char **argv)
 	if (make_output(&o, argv[first], &created))
 		return 2;
 	preload(runtime);
+	set_run();
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	setenv("CPPERF_ROOT_PID", pid, 1);
 	execv(prog, argv + first);

@@ -25,6 +25,14 @@ struct drain_ctx {
 	struct rt_thread *t;
 };
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void on_record(void *arg, const struct perf_event_header *h)
 {
 	struct drain_ctx *c = arg;
@@ -42,7 +50,7 @@ static void drain_thread_ring(struct rt_state *rt, struct rt_thread *t)
 /* Move exited threads to the retired list after a last drain. */
 static void retire_exited(struct rt_state *rt)
 {
-	pthread_mutex_lock(&rt->lock);
+	rt_lock(&rt->lock);
 	for (struct rt_thread **p = &rt->threads; *p;) {
 		struct rt_thread *t = *p;
 
@@ -56,7 +64,7 @@ static void retire_exited(struct rt_state *rt)
 		t->next = rt->retired;
 		rt->retired = t;
 	}
-	pthread_mutex_unlock(&rt->lock);
+	rt_unlock(&rt->lock);
 }
 
 /*
@@ -68,16 +76,17 @@ static void drain_all(struct rt_state *rt)
 {
 	struct rt_thread *head;
 
-	pthread_mutex_lock(&rt->agg_lock);
-	pthread_mutex_lock(&rt->lock);
+	rt_lock(&rt->agg_lock);
+	rt_lock(&rt->lock);
 	head = rt->threads;
-	pthread_mutex_unlock(&rt->lock);
+	rt_unlock(&rt->lock);
 	for (struct rt_thread *t = head; t; t = t->next)
 		drain_thread_ring(rt, t);
 	retire_exited(rt);
 	if (pmpi_resolve_paths)
 		pmpi_resolve_paths(rt);
-	pthread_mutex_unlock(&rt->agg_lock);
+	rt_checkpoint_due(rt);
+	rt_unlock(&rt->agg_lock);
 }
 
 void rt_drain_self(struct rt_state *rt)
@@ -86,9 +95,25 @@ void rt_drain_self(struct rt_state *rt)
 
 	if (!t || atomic_load(&rt->stop))
 		return;
-	pthread_mutex_lock(&rt->agg_lock);
+	rt_lock(&rt->agg_lock);
 	drain_thread_ring(rt, t);
-	pthread_mutex_unlock(&rt->agg_lock);
+	rt_unlock(&rt->agg_lock);
+}
+
+/* The final profile rt_end_async asked for: no more samples, the rest
+ * folded, written while no thread folds its own. */
+static void end_now(struct rt_state *rt)
+{
+	rt_lock(&rt->lock);
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		rt_thread_enable(t, false);
+	rt_unlock(&rt->lock);
+	atomic_store(&rt->stop, true);
+	drain_all(rt);
+	rt_lock(&rt->agg_lock);
+	rt->prof.drain_cpu_ns = thread_cpu_ns();
+	rt_write_final(rt, rt->end_reason);
+	rt_unlock(&rt->agg_lock);
 }
 
 /* What the drain thread polls: the wake fd, then one ring fd per thread,
@@ -104,7 +129,7 @@ static void build_pollset(struct rt_state *rt, struct pollset *ps)
 {
 	nfds_t want = 1;
 
-	pthread_mutex_lock(&rt->lock);
+	rt_lock(&rt->lock);
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
 		want++;
 	if (want > ps->cap) {
@@ -128,7 +153,7 @@ static void build_pollset(struct rt_state *rt, struct pollset *ps)
 			ps->fds[ps->n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };
 		}
 	}
-	pthread_mutex_unlock(&rt->lock);
+	rt_unlock(&rt->lock);
 }
 
 /* A thread opened by id that has ended hangs up its event. */
@@ -137,14 +162,6 @@ static void mark_hung_up(const struct pollset *ps)
 	for (nfds_t i = 1; i < ps->n; i++)
 		if (ps->fds[i].revents & POLLHUP)
 			atomic_store(&ps->who[i]->state, THREAD_EXITED);
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void *drain_main(void *arg)
@@ -161,11 +178,17 @@ static void *drain_main(void *arg)
 				(void)!read(rt->wake_fd, &v, sizeof(v));
 			mark_hung_up(&ps);
 		}
+		if (atomic_load(&rt->end) == RT_END_ASKED) {
+			end_now(rt);
+			break;
+		}
 		drain_all(rt);
 		atomic_store_explicit(&rt->drain_cpu, thread_cpu_ns(), memory_order_relaxed);
 	}
 	free(ps.fds);
 	free(ps.who);
+	if (atomic_load(&rt->end) == RT_END_WRITTEN)
+		return NULL;
 	drain_all(rt);
 	rt->prof.drain_cpu_ns = thread_cpu_ns();
 	return NULL;

@@ -204,6 +204,16 @@ static int set_cp_interval(struct rt_options *o, const char *v, char *err, size_
 	return 0;
 }
 
+static int set_checkpoint(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_seconds(v, 0, 86400, &o->checkpoint) ||
+	    (o->checkpoint > 0 && o->checkpoint < 0.1)) {
+		snprintf(err, n, "'%s' is not 0 (off) or a number of seconds from 0.1 to 86400", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "perf"))
@@ -244,6 +254,9 @@ const struct opt_desc opt_table[] = {
 	{ 'o', "output", "CPPERF_OUTPUT", "DIR",
 	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL, NULL },
 	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL, NULL },
+	{ 0, "checkpoint", "CPPERF_CHECKPOINT", "SECONDS",
+	  "rewrite the profile every SECONDS while the program runs, so a killed run keeps "
+	  "what was measured (default 60; 0: off)", set_checkpoint, NULL, NULL },
 	{ 0, "follow-fork", "CPPERF_FOLLOW_FORK", NULL,
 	  "also profile the children the program forks", set_follow_fork, NULL, NULL },
 	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
@@ -278,6 +291,7 @@ void opt_defaults(struct rt_options *o)
 	o->backend = BACKEND_PERF;
 	o->piggyback = true;
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
+	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
 }
 
 int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,

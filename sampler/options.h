@@ -22,6 +22,7 @@ enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
 #define OPT_MAX_STACK 65528	/* the kernel's limit for sample_stack_user */
 #define OPT_CP_FNS 8		/* functions zeroing can follow (PROF_CP_FNS) */
 #define OPT_DEFAULT_CP_WARMUP 1.0
+#define OPT_DEFAULT_CHECKPOINT 60.0	/* docs/record.md says why */
 
 struct rt_options {
 	char events[1024];	/* "" until defaulted */
@@ -40,6 +41,7 @@ struct rt_options {
 	uint32_t cp_auto;	/* zeroing: top K functions after the warm-up */
 	double cp_warmup;	/* seconds before --cp-auto chooses */
 	double cp_interval;	/* seconds between intermediate values, 0 off */
+	double checkpoint;	/* seconds between checkpoints, 0 off */
 };
 
 struct opt_desc {

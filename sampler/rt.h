@@ -24,6 +24,16 @@
 
 enum rt_thread_state { THREAD_RUNNING, THREAD_EXITED };
 
+/* How far the process's end has come (rt_state.end): who claims it writes
+ * the final profile, the others wait for RT_END_WRITTEN. */
+enum rt_end {
+	RT_END_RUNNING,		/* no end yet: checkpoints go on */
+	RT_END_CLAIMED,		/* rt_end_async is filling in the reason */
+	RT_END_ASKED,		/* the drain thread is to write it */
+	RT_END_FINISHING,	/* rt_finish writes it on its own thread */
+	RT_END_WRITTEN,
+};
+
 struct rt_thread {
 	pid_t tid;
 	int fds[EV_MAX];	/* per event of the list, -1 when not open */
@@ -54,6 +64,12 @@ struct rt_state {
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
+	atomic_int end;		/* enum rt_end */
+	char end_reason[64];	/* for RT_END_ASKED: why the process ends ("" normal) */
+	uint64_t next_checkpoint;	/* CLOCK_MONOTONIC ns, 0 before the first; drain thread */
+	bool checkpoint_failing;	/* the last checkpoint failed (said once); drain thread */
+	int live_fd;		/* flock'ed .HOST.PID.START.live, -1 when none */
+	char file[384];		/* the profile's name as last written, "" before */
 };
 
 /* perf-thread.c: open the event list for thread tid (0 = the caller) and
@@ -112,14 +128,50 @@ void rt_drain_self(struct rt_state *rt);
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
 
-/* runtime.c: end profiling in this process now and write the profile
- * (normal exit, exec, MPI_Abort); nothing happens when it already ended or
- * the caller is not the process that started it. */
-void rt_finish(void);
+/* runtime.c: end profiling in this process now and write the final
+ * profile, partial with reason when not NULL (normal exit, exec,
+ * MPI_Abort); nothing happens when it already ended or the caller is not
+ * the process that started it.  From inside a signal handler of the
+ * program (an exit there) the drain thread writes it (rt_end_async). */
+void rt_finish(const char *reason);
+
+/* checkpoint.c: the profile's file.  rt_live_open takes the lock that says
+ * the process runs (start-up); rt_checkpoint_due writes a checkpoint when
+ * --checkpoint says so (drain thread, agg_lock held); rt_write_final fills
+ * and writes the final profile, partial with reason when it is not NULL or
+ * "", and sets RT_END_WRITTEN: the caller stopped sampling and claimed the
+ * end.  rt_move_output moves the files to dir (ranks agreeing on rank 0's
+ * directory at MPI_Init). */
+void rt_live_open(struct rt_state *rt);
+void rt_checkpoint_due(struct rt_state *rt);
+void rt_write_final(struct rt_state *rt, const char *reason);
+void rt_move_output(struct rt_state *rt, const char *dir);
+/* Claim the end for the calling thread (RT_END_FINISHING); false when
+ * another thread claimed it first, after waiting for its final profile. */
+bool rt_end_claim(struct rt_state *rt);
+/*
+ * Ask the drain thread for the final profile (partial with reason, or as
+ * the MPI layer says when NULL) and wait for it at most 2 s; when the end
+ * was claimed already, only wait.  Async-signal-safe.
+ */
+void rt_end_async(struct rt_state *rt, const char *reason);
+
+/* signals.c: our handlers for the fatal signals, behind the program's own
+ * dispositions (start-up).  rt_in_program_handler: the calling thread runs
+ * a handler of the program.  rt_lock/rt_unlock guard the locks that the
+ * final write takes: a fatal asynchronous signal that arrives while the
+ * thread holds one is handled when it lets go. */
+void rt_signals_install(void);
+bool rt_in_program_handler(void);
+void rt_lock(pthread_mutex_t *m);
+void rt_unlock(pthread_mutex_t *m);
 
 /* pmpi/fill.c, only in the MPI runtimes (weak: NULL in libcpperf.so): MPI
- * statistics into rt->prof before it is written. */
-void pmpi_fill_profile(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
+ * statistics and the MPI region into rt->prof before it is written; final:
+ * the critical path, compensation and, when no reason is set, "exit without
+ * MPI_Finalize" for a rank that did not reach it.  Checkpoints call it
+ * with final false and take the tables back after writing. */
+void pmpi_fill_profile(struct rt_state *rt, bool final) __attribute__((weak, visibility("hidden")));
 
 /* pmpi/callpath.c, only in the MPI runtimes (weak: NULL in libcpperf.so):
  * unwind and symbolize the call paths MPI wrappers captured since the last

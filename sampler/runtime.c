@@ -1,11 +1,13 @@
 /*
  * runtime.c - the life of the preloaded runtime in one process: start-up
  * (options from the environment, symbol session, drain thread, events for
- * the threads), and the end (stop sampling, drain what is left, write the
- * profile into the experiment directory).  The end comes at normal exit, or
+ * the threads, handlers for fatal signals), and the end (stop sampling,
+ * drain what is left, write the final profile into the experiment
+ * directory, checkpoint.c).  The end comes at normal exit, at _exit, or
  * just before an exec so that the old image's profile is kept and the new
- * image starts its own.  fork children are profiled only with
- * --follow-fork; children that exec a new image check the same rule.
+ * image starts its own; a fatal signal ends it through signals.c.  fork
+ * children are profiled only with --follow-fork; children that exec a new
+ * image check the same rule.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -14,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,7 +26,8 @@
  * the runtime (constructor, destructor, exec and fork hooks); the drain
  * thread and new threads only use it between those points. */
 static struct rt_state rt_global = { .lock = PTHREAD_MUTEX_INITIALIZER,
-				     .agg_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1 };
+				     .agg_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1,
+				     .live_fd = -1 };
 
 struct rt_state *rt_current(void)
 {
@@ -120,6 +122,7 @@ static int init_profile(struct rt_state *rt)
 	p->start_ns = now_ns();
 	p->backend = strdup(opt_backend_name(rt->opt.backend));
 	p->call_graph = strdup(opt_call_graph_name(rt->opt.call_graph));
+	p->run = strdup(getenv("CPPERF_RUN") ? getenv("CPPERF_RUN") : "");
 	read_cmdline(p);
 	return 0;
 }
@@ -157,6 +160,10 @@ static void rt_start(void)
 	}
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
+	atomic_store(&rt->end, RT_END_RUNNING);
+	rt->next_checkpoint = 0;
+	rt->file[0] = 0;
+	rt_live_open(rt);
 	/* before the drain thread exists, so that it is not found among them */
 	rt_threads_open_existing(rt);
 	if (rt_drain_start(rt)) {
@@ -168,86 +175,29 @@ static void rt_start(void)
 		return;
 	}
 	rt->active = true;
+	rt_signals_install();
 	rt_thread_begin(rt);
 }
 
-/* Per-thread totals of live and retired threads, into the profile. */
-static void collect_threads(struct rt_state *rt)
-{
-	struct profile *p = &rt->prof;
-	uint32_t n = 0;
-
-	for (struct rt_thread *t = rt->threads; t; t = t->next)
-		n++;
-	for (struct rt_thread *t = rt->retired; t; t = t->next)
-		n++;
-	p->threads = calloc(n ? n : 1, sizeof(*p->threads));
-	if (!p->threads)
-		return;
-	for (struct rt_thread *lists[2] = { rt->threads, rt->retired }, **l = lists; l < lists + 2; l++)
-		for (struct rt_thread *t = *l; t; t = t->next) {
-			struct prof_thread *pt = &p->threads[p->nthreads];
-
-			pt->samples = malloc(sizeof(uint64_t) * (p->nevents ? p->nevents : 1));
-			if (!pt->samples)
-				continue;
-			memcpy(pt->samples, t->samples, sizeof(uint64_t) * p->nevents);
-			pt->tid = (uint64_t)t->tid;
-			p->nthreads++;
-		}
-}
-
-/* Process CPU time, user + system, in ns. */
-static uint64_t cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
-	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
-}
-
-/*
- * The file name is unique across hosts sharing a file system: host, pid
- * and start time, and the rank for MPI processes (rank first, so a listing
- * is in rank order).  Of an MPI run only rank 0 says where it wrote; any
- * rank says when its profile is lost.
- */
-static void write_profile(struct rt_state *rt)
-{
-	char name[384], rank[32] = "", err[1024];
-
-	if (rt->prof.rank >= 0)
-		snprintf(rank, sizeof(rank), "rank%05lld.", (long long)rt->prof.rank);
-	snprintf(name, sizeof(name), "%s%s.%d.%llx%s", rank, rt->prof.host, (int)rt->pid,
-		 (unsigned long long)rt->prof.start_ns, PROFILE_SUFFIX);
-	if (profile_write(&rt->prof, rt->opt.output, name, err, sizeof(err)))
-		rt_notice(rt, "profile lost: %s", err);
-	else if (rt->prof.rank <= 0)
-		rt_notice(rt, "%s/%s: %llu samples, %llu lost%s", rt->opt.output, name,
-			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
-			  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "");
-}
-
-void rt_finish(void)
+void rt_finish(const char *reason)
 {
 	struct rt_state *rt = &rt_global;
 
 	if (!rt->active || rt->pid != getpid())
 		return;
-	pthread_mutex_lock(&rt->lock);
+	if (rt_in_program_handler()) {	/* an exit from a signal handler */
+		rt_end_async(rt, reason);
+		return;
+	}
+	if (!rt_end_claim(rt))
+		return;
+	rt_lock(&rt->lock);
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
 		rt_thread_enable(t, false);
-	pthread_mutex_unlock(&rt->lock);
+	rt_unlock(&rt->lock);
 	rt_drain_stop(rt);
+	rt_write_final(rt, reason);
 	rt->active = false;
-	rt->prof.end_ns = now_ns();
-	rt->prof.cpu_ns = cpu_ns();
-	collect_threads(rt);
-	if (pmpi_fill_profile)
-		pmpi_fill_profile(rt);
-	write_profile(rt);
 	free_threads(rt->threads);
 	free_threads(rt->retired);
 	rt->threads = rt->retired = NULL;
@@ -273,6 +223,9 @@ static void after_fork_child(void)
 	if (rt->wake_fd >= 0)
 		close(rt->wake_fd);
 	rt->wake_fd = -1;
+	if (rt->live_fd >= 0)	/* the parent's lock, shared through the fork */
+		close(rt->live_fd);
+	rt->live_fd = -1;
 	rt->active = false;
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_mutex_init(&rt->agg_lock, NULL);
@@ -288,7 +241,7 @@ __attribute__((constructor)) static void rt_constructor(void)
 
 __attribute__((destructor)) static void rt_destructor(void)
 {
-	rt_finish();
+	rt_finish(NULL);
 }
 
 /*
@@ -299,7 +252,7 @@ typedef int (*exec_fn)(const char *, char *const[], char *const[]);
 
 static void before_exec(void)
 {
-	rt_finish();
+	rt_finish(NULL);
 }
 
 static void after_failed_exec(void)
@@ -361,7 +314,7 @@ __attribute__((noreturn)) static void finish_and_exit(const char *name, int stat
 {
 	exit_fn real = (exit_fn)dlsym(RTLD_NEXT, name);
 
-	rt_finish();
+	rt_finish(NULL);
 	real(status);
 	__builtin_unreachable();
 }

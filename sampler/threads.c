@@ -69,10 +69,10 @@ static void stack_bounds(struct rt_thread *t)
 
 static void register_thread(struct rt_state *rt, struct rt_thread *t)
 {
-	pthread_mutex_lock(&rt->lock);
+	rt_lock(&rt->lock);
 	t->next = rt->threads;
 	rt->threads = t;
-	pthread_mutex_unlock(&rt->lock);
+	rt_unlock(&rt->lock);
 	rt_thread_enable(t, true);
 	rt_drain_wake(rt);
 }

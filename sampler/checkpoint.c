@@ -1,0 +1,271 @@
+/*
+ * checkpoint.c - writing the profile: while the process runs (a checkpoint
+ * every --checkpoint seconds, on the drain thread), and once at its end,
+ * whole or marked partial with the reason (docs/format.md "Runs and
+ * partial profiles").
+ *
+ * Every write replaces the process's one file atomically, so a reader
+ * sees the last checkpoint or the final profile, never a mix.  While the
+ * process runs it holds an flock on DIR/.HOST.PID.START.live, which tells
+ * a reader whether a checkpoint's writer is still alive; the final write
+ * removes it.
+ *
+ * The end comes three ways: rt_finish on the ending thread (normal exit,
+ * exec, MPI_Abort), the drain thread asked by rt_end_async (a fatal
+ * signal, or an exit from inside a signal handler), or never (SIGKILL: the
+ * last checkpoint stays).  rt_state.end makes sure exactly one of them
+ * writes the final profile.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define END_WAIT_MS 2000	/* how long a signal handler waits for the final profile */
+
+/* Set on the thread that writes the final profile in rt_finish: a signal
+ * handler interrupting it must not wait for itself. */
+static __thread bool finishing __attribute__((tls_model("initial-exec")));
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+
+/*
+ * The file name is unique across hosts sharing a file system: host, pid
+ * and start time, and the rank for MPI processes (rank first, so a listing
+ * is in rank order).
+ */
+static void profile_name(const struct rt_state *rt, char *name, size_t len)
+{
+	char rank[32] = "";
+
+	if (rt->prof.rank >= 0)
+		snprintf(rank, sizeof(rank), "rank%05lld.", (long long)rt->prof.rank);
+	snprintf(name, len, "%s%s.%d.%llx%s", rank, rt->prof.host, (int)rt->pid,
+		 (unsigned long long)rt->prof.start_ns, PROFILE_SUFFIX);
+}
+
+static void live_path(const struct rt_state *rt, const char *dir, char *path, size_t len)
+{
+	snprintf(path, len, "%s/.%s.%d.%llx.live", dir, rt->prof.host, (int)rt->pid,
+		 (unsigned long long)rt->prof.start_ns);
+}
+
+void rt_live_open(struct rt_state *rt)
+{
+	char path[PATH_MAX + 400];
+	int fd;
+
+	live_path(rt, rt->opt.output, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		fd = -1;
+	}
+	rt->live_fd = fd;
+}
+
+/* Drop the lock and its file: the process has its final profile (or is
+ * moving to another directory). */
+static void live_close(struct rt_state *rt)
+{
+	char path[PATH_MAX + 400];
+
+	if (rt->live_fd < 0)
+		return;
+	live_path(rt, rt->opt.output, path, sizeof(path));
+	unlink(path);
+	close(rt->live_fd);
+	rt->live_fd = -1;
+}
+
+/* Write the profile under its current name; the file of an earlier name
+ * (before MPI_Init gave a rank) goes once the new one is there.  Returns
+ * 0, or -1 with a message in err. */
+static int write_file(struct rt_state *rt, char *err, size_t errlen)
+{
+	char name[sizeof(rt->file)];
+
+	profile_name(rt, name, sizeof(name));
+	if (profile_write(&rt->prof, rt->opt.output, name, err, errlen))
+		return -1;
+	if (rt->file[0] && strcmp(rt->file, name)) {
+		char old[PATH_MAX + sizeof(rt->file) + 2];
+
+		snprintf(old, sizeof(old), "%s/%s", rt->opt.output, rt->file);
+		unlink(old);
+	}
+	memcpy(rt->file, name, sizeof(name));
+	return 0;
+}
+
+/* Per-thread totals of live and retired threads, into the profile. */
+static void collect_threads(struct rt_state *rt)
+{
+	struct profile *p = &rt->prof;
+	uint32_t n = 0;
+
+	rt_lock(&rt->lock);
+	for (struct rt_thread *t = rt->threads; t; t = t->next)
+		n++;
+	for (struct rt_thread *t = rt->retired; t; t = t->next)
+		n++;
+	p->threads = calloc(n ? n : 1, sizeof(*p->threads));
+	for (struct rt_thread *lists[2] = { rt->threads, rt->retired }, **l = lists;
+	     p->threads && l < lists + 2; l++)
+		for (struct rt_thread *t = *l; t; t = t->next) {
+			struct prof_thread *pt = &p->threads[p->nthreads];
+
+			pt->samples = malloc(sizeof(uint64_t) * (p->nevents ? p->nevents : 1));
+			if (!pt->samples)
+				continue;
+			memcpy(pt->samples, t->samples, sizeof(uint64_t) * p->nevents);
+			pt->tid = (uint64_t)t->tid;
+			p->nthreads++;
+		}
+	rt_unlock(&rt->lock);
+}
+
+/* What a write adds to the running profile: the end time, CPU time,
+ * threads, MPI tables (final: the critical path and compensation too),
+ * and why it is partial. */
+static void fill(struct rt_state *rt, const char *partial, bool final)
+{
+	struct profile *p = &rt->prof;
+
+	p->end_ns = clock_ns(CLOCK_REALTIME);
+	p->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	collect_threads(rt);
+	free(p->partial);
+	p->partial = partial && *partial ? strdup(partial) : NULL;
+	if (pmpi_fill_profile)
+		pmpi_fill_profile(rt, final);
+}
+
+/* Take back what fill added for a checkpoint, so the next one starts from
+ * the running profile again. */
+static void unfill(struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		free(p->threads[i].samples);
+	free(p->threads);
+	p->threads = NULL;
+	p->nthreads = 0;
+	profile_release_mpi(p);
+	free(p->partial);
+	p->partial = NULL;
+}
+
+/* Checkpoints, on the drain thread with agg_lock held. */
+void rt_checkpoint_due(struct rt_state *rt)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), every = (uint64_t)(rt->opt.checkpoint * 1e9);
+	char err[1024];
+
+	if (!every || atomic_load(&rt->end) != RT_END_RUNNING)
+		return;
+	if (!rt->next_checkpoint) {
+		rt->next_checkpoint = now + every;
+		return;
+	}
+	if (now < rt->next_checkpoint)
+		return;
+	rt->next_checkpoint = now + every;
+	rt->prof.drain_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	fill(rt, "checkpoint", false);
+	if (write_file(rt, err, sizeof(err))) {
+		if (!rt->checkpoint_failing)
+			rt_notice(rt, "checkpoint failed, the previous one stays (said once): %s", err);
+		rt->checkpoint_failing = true;
+	} else {
+		rt->checkpoint_failing = false;
+	}
+	unfill(&rt->prof);
+	rt->prof.checkpoints++;
+	rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - now;
+}
+
+/* Of an MPI run only rank 0 says where it wrote; any rank says when its
+ * profile is lost. */
+void rt_write_final(struct rt_state *rt, const char *reason)
+{
+	char err[1024];
+
+	fill(rt, reason, true);
+	if (write_file(rt, err, sizeof(err)))
+		rt_notice(rt, "profile lost: %s", err);
+	else if (rt->prof.rank <= 0)
+		rt_notice(rt, "%s/%s: %llu samples, %llu lost%s%s%s", rt->opt.output, rt->file,
+			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
+			  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "",
+			  rt->prof.partial ? "; partial: " : "", rt->prof.partial ? rt->prof.partial : "");
+	live_close(rt);
+	atomic_store(&rt->end, RT_END_WRITTEN);
+	finishing = false;
+}
+
+void rt_move_output(struct rt_state *rt, const char *dir)
+{
+	rt_lock(&rt->agg_lock);
+	if (rt->file[0]) {
+		char old[PATH_MAX + sizeof(rt->file) + 2];
+
+		snprintf(old, sizeof(old), "%s/%s", rt->opt.output, rt->file);
+		unlink(old);
+		rt->file[0] = 0;
+	}
+	live_close(rt);
+	rmdir(rt->opt.output);
+	snprintf(rt->opt.output, sizeof(rt->opt.output), "%s", dir);
+	rt_live_open(rt);
+	rt_unlock(&rt->agg_lock);
+}
+
+bool rt_end_claim(struct rt_state *rt)
+{
+	int expect = RT_END_RUNNING;
+
+	finishing = true;
+	if (atomic_compare_exchange_strong(&rt->end, &expect, RT_END_FINISHING))
+		return true;
+	finishing = false;
+	rt_end_async(rt, NULL);	/* someone else writes it: wait as a handler would */
+	return false;
+}
+
+/* Async-signal-safe: no lock, no allocation, only atomics, write(2) and
+ * nanosleep(2). */
+void rt_end_async(struct rt_state *rt, const char *reason)
+{
+	int expect = RT_END_RUNNING;
+	struct timespec ms = { 0, 1000000 };
+
+	if (!rt->active)
+		return;
+	if (atomic_compare_exchange_strong(&rt->end, &expect, RT_END_CLAIMED)) {
+		size_t n = reason ? strlen(reason) : 0;
+
+		if (n >= sizeof(rt->end_reason))
+			n = sizeof(rt->end_reason) - 1;
+		memcpy(rt->end_reason, reason ? reason : "", n);
+		rt->end_reason[n] = 0;
+		atomic_store(&rt->end, RT_END_ASKED);
+		rt_drain_wake(rt);
+	} else if (finishing) {
+		return;	/* interrupted our own final write: nobody else will finish it */
+	}
+	for (int i = 0; i < END_WAIT_MS && atomic_load(&rt->end) != RT_END_WRITTEN; i++)
+		nanosleep(&ms, NULL);
+}
