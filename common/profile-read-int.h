@@ -26,6 +26,7 @@ struct parser {
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far */
 	uint32_t cp_fns_alloc, cp_points_alloc;
+	int head_only;		/* stop before the first record after the header */
 	char *err;
 	size_t errlen;
 };

@@ -394,10 +394,16 @@ static const char *const pr_section_names[] = {
 	"cp_link", "cp_seg", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 };
 
+/* A head-only parse ends at the first record after the header. */
+#define PR_HEAD_DONE 1
+
 /* Enter section s, which must not come before the current one.  Leaving
- * the events fixes their number, so the tree is created then. */
+ * the events fixes their number, so the tree is created then.  Returns 0,
+ * -1 on error, or PR_HEAD_DONE. */
 static int pr_enter(struct parser *ps, enum prof_section s, const char *key)
 {
+	if (ps->head_only && s > PS_META)
+		return PR_HEAD_DONE;
 	if (s < ps->section)
 		return pr_err(ps, "'%s' record after %s records (see docs/format.md "
 			      "for the order)", key, pr_section_names[ps->section]);
@@ -426,13 +432,17 @@ static int pr_line(struct parser *ps, const char *s, const char *end)
 	if (n > 2 && !memcmp(key, "x-", 2))
 		return 0;
 	for (size_t i = 0; i < sizeof(pr_records) / sizeof(pr_records[0]); i++)
-		if (strlen(pr_records[i].key) == n && !memcmp(pr_records[i].key, key, n))
-			return pr_enter(ps, pr_records[i].section, pr_records[i].key) ||
-			       pr_records[i].parse(ps, &c);
+		if (strlen(pr_records[i].key) == n && !memcmp(pr_records[i].key, key, n)) {
+			int rc = pr_enter(ps, pr_records[i].section, pr_records[i].key);
+
+			return rc ? rc : pr_records[i].parse(ps, &c);
+		}
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (strlen(prof_scalars[i].key) == n && !memcmp(prof_scalars[i].key, key, n))
-			return pr_enter(ps, prof_scalars[i].section, prof_scalars[i].key) ||
-			       rec_scalar(ps, &c, i);
+		if (strlen(prof_scalars[i].key) == n && !memcmp(prof_scalars[i].key, key, n)) {
+			int rc = pr_enter(ps, prof_scalars[i].section, prof_scalars[i].key);
+
+			return rc ? rc : rec_scalar(ps, &c, i);
+		}
 	return pr_err(ps, "unknown record '%.*s' (only 'x-' records may be "
 		      "skipped)", (int)(n > 40 ? 40 : n), key);
 }
@@ -639,6 +649,75 @@ static int pr_slurp(int fd, char **out, size_t *outlen)
 	*out = buf;
 	*outlen = len;
 	return 0;
+}
+
+/* The header of buf (len bytes, the start of a file): its lines up to the
+ * first record after the header section. */
+static int pr_head(struct parser *ps, const char *buf, size_t len)
+{
+	if (ps->errlen)
+		ps->err[0] = '\0';
+	size_t pos = pr_magic(ps, buf, len);
+
+	if (!pos)
+		return -1;
+	ps->head_only = 1;
+	for (ps->lineno = 2; pos < len; ps->lineno++) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		int rc;
+
+		if (!nl)
+			break;
+		rc = pr_line(ps, s, nl);
+		if (rc == PR_HEAD_DONE) {
+			for (size_t i = 0; i < PROF_NSCALARS; i++)
+				if (prof_scalars[i].section == PS_META &&
+				    !(ps->seen & (UINT64_C(1) << i)))
+					return pr_err(ps, "no '%s' record in the header",
+						      prof_scalars[i].key);
+			return 0;
+		}
+		if (rc)
+			return -1;
+		pos = (size_t)(nl - buf) + 1;
+	}
+	return pr_err(ps, "the header does not end within its first %zu bytes", len);
+}
+
+/* See profile.h. */
+int profile_parse_head(struct profile *p, const char *buf, size_t len, char *err, size_t errlen)
+{
+	struct parser ps = { .p = p, .err = err, .errlen = errlen };
+	int rc = pr_head(&ps, buf, len);
+
+	pr_release(&ps);
+	if (rc)
+		profile_release(p);
+	return rc ? -1 : 0;
+}
+
+/* See profile.h. */
+int profile_read_head(struct profile *p, const char *path, char *err, size_t errlen)
+{
+	char *buf = malloc(PROFILE_HEAD_MAX), msg[320];
+	ssize_t n = -1;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+
+	if (fd >= 0 && buf)
+		while (len < PROFILE_HEAD_MAX &&
+		       ((n = read(fd, buf + len, PROFILE_HEAD_MAX - len)) > 0 || (n < 0 && errno == EINTR)))
+			len += n > 0 ? (size_t)n : 0;
+	if (fd < 0 || !buf || n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(buf ? errno : ENOMEM));
+		profile_release(p);
+	} else if ((rc = profile_parse_head(p, buf, len, msg, sizeof(msg)))) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
 }
 
 /* See profile.h.  Messages start with the path. */

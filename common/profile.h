@@ -249,6 +249,15 @@ int profile_parse(struct profile *p, const char *buf, size_t len,
 		  char *err, size_t errlen);
 int profile_read(struct profile *p, const char *path, char *err, size_t errlen);
 
+/* Only the header records (argv ... partial: who wrote the file, when,
+ * and whether it is whole) from the first PROFILE_HEAD_MAX bytes, without
+ * the trailer's check: for choosing files before reading them whole.
+ * Returns 0, or -1 with a message naming path (p is then released). */
+#define PROFILE_HEAD_MAX (256 * 1024)
+int profile_read_head(struct profile *p, const char *path, char *err, size_t errlen);
+/* The same on the first len bytes of a file in buf (a fuzz target too). */
+int profile_parse_head(struct profile *p, const char *buf, size_t len, char *err, size_t errlen);
+
 /* profile_parse() with flags.  PROFILE_PARSE_NO_CHECKSUM still requires a
  * well-formed trailer but ignores its length and CRC-32: only for the fuzz
  * target, so mutated inputs reach the record parser. */

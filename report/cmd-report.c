@@ -20,6 +20,7 @@ struct report_cli {
 	enum rep_comp comp;	/* --compensate */
 	const char *output;
 	const char *dir;
+	const char *run;	/* --run */
 	bool help;
 	bool reference;		/* --reference: view becomes REP_CP_REFERENCE */
 };
@@ -119,6 +120,17 @@ static int set_output(struct report_cli *c, const char *v, char *err, size_t err
 	return 0;
 }
 
+static int set_run(struct report_cli *c, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "--run: empty run; the report's header names the runs "
+			 "of the directory");
+		return -1;
+	}
+	c->run = v;
+	return 0;
+}
+
 static int set_reference(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -150,6 +162,8 @@ static const struct report_option report_options[] = {
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
 	  "for text, 0 for json; folded is never pruned)", set_min_pct },
+	{ "run", 0, "ID", "report this run of the directory (default: the newest; "
+	  "the header lists the others)", set_run },
 	{ "output", 'o', "FILE", "write to FILE (replaced atomically), not stdout",
 	  set_output },
 	{ "help", 'h', NULL, "show this help", set_help },
@@ -242,7 +256,7 @@ static int report_run(const struct report_cli *c, struct outfile *out)
 			goto fail;
 		dir = newest;
 	}
-	if (exp_load(&d, dir, err, sizeof(err)) < 0)
+	if (exp_load(&d, dir, c->run, err, sizeof(err)) < 0)
 		goto fail;
 	rc = rep_render_comp(&d, &c->opts, c->comp, out->f, err, sizeof(err));
 	merge_release(&d);

@@ -4,18 +4,25 @@
  * cpperf-record writes one profile per process into a directory named
  * cpperf-<prog>-<time>-<id>; `cpperf report` without DIR takes the newest
  * such directory in the current directory (by modification time).  Loading
- * reads the profiles one at a time and merges each into a struct rep_data
- * as soon as it is read (merge.c), so memory holds one profile plus the
- * merged result.  Files are read in name order, so the result does not
- * depend on readdir's order.  Names starting with '.' are the writer's
- * temporaries and are skipped; anything wrong with a profile stops the load
- * with the file's name and the reader's message.
+ * first reads every file's header (who wrote it, in which run, whether it
+ * is whole) to choose the files of one run, then reads those one at a time
+ * and merges each into a struct rep_data as soon as it is read (merge.c),
+ * so memory holds one profile plus the merged result.  Files are read in
+ * name order, so the result does not depend on readdir's order.  Names
+ * starting with '.' are the writer's temporaries and locks and are
+ * skipped; anything wrong with a profile stops the load with the file's
+ * name and the reader's message.  What the run lacks is listed: profiles
+ * that end early (with, for a checkpoint, whether its writer still runs:
+ * the flock on its .live file) and ranks without a profile.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "report.h"
 
 #define EXP_PREFIX "cpperf-"
@@ -137,6 +144,247 @@ oom:
 	return -1;
 }
 
+/* One file of the directory: its name and header. */
+struct exp_file {
+	char *name;
+	struct profile head;	/* header records only (profile_read_head) */
+	bool chosen;		/* of the run reported, and not superseded */
+};
+
+static void free_files(struct exp_file *f, size_t n)
+{
+	for (size_t i = 0; f && i < n; i++) {
+		free(f[i].name);
+		profile_release(&f[i].head);
+	}
+	free(f);
+}
+
+/* The headers of names[0..n) (taking the names over).  Returns 0, or -1
+ * with a message. */
+static int read_heads(const char *dir, char **names, size_t n, struct exp_file **out,
+		      char *err, size_t errlen)
+{
+	struct exp_file *f = calloc(n, sizeof(*f));
+	char path[4096];
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		f[i].name = names[i];
+		names[i] = NULL;
+		profile_init(&f[i].head);
+	}
+	*out = f;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f[i].name);
+		if (profile_read_head(&f[i].head, path, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The runs of the directory, newest (latest start) first. */
+static int cmp_runs(const void *a, const void *b)
+{
+	const struct rep_run *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns > y->start_ns ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static int list_runs(const struct exp_file *f, size_t n, struct rep_run **out, uint32_t *nout)
+{
+	struct rep_run *r = calloc(n, sizeof(*r));
+	uint32_t k = 0;
+
+	if (!r)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t j = 0;
+
+		while (j < k && strcmp(r[j].id, f[i].head.run))
+			j++;
+		if (j == k && !(r[k++].id = strdup(f[i].head.run)))
+			return -1;
+		r[j].nprofiles++;
+		if (f[i].head.start_ns > r[j].start_ns)
+			r[j].start_ns = f[i].head.start_ns;
+	}
+	qsort(r, k, sizeof(*r), cmp_runs);
+	*out = r;
+	*nout = k;
+	return 0;
+}
+
+/* Choose the run (want, or the newest) and keep the others in d.  Returns
+ * 0, or -1 with a message listing the runs when want is not one. */
+static int choose_run(struct rep_data *d, const struct exp_file *f, size_t n,
+		      const char *want, char *err, size_t errlen)
+{
+	struct rep_run *r = NULL;
+	uint32_t k = 0, pick = 0;
+
+	if (list_runs(f, n, &r, &k) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (want && pick < k && strcmp(r[pick].id, want))
+		pick++;
+	if (pick == k) {
+		size_t at = (size_t)snprintf(err, errlen, "%s: no profile of run '%s'; its runs:",
+					     d->dir, want);
+
+		for (uint32_t i = 0; i < k && at < errlen; i++)
+			at += (size_t)snprintf(err + at, errlen - at, "%s '%s' (%u profiles)",
+					       i ? "," : "", r[i].id, r[i].nprofiles);
+		for (uint32_t i = 0; i < k; i++)
+			free(r[i].id);
+		free(r);
+		return -1;
+	}
+	d->run = r[pick].id;
+	memmove(r + pick, r + pick + 1, (k - pick - 1) * sizeof(*r));
+	d->other_runs = r;
+	d->nother_runs = k - 1;
+	return 0;
+}
+
+/* Files of one process next to each other. */
+static int cmp_process(const void *a, const void *b)
+{
+	const struct profile *x = &(*(struct exp_file *const *)a)->head;
+	const struct profile *y = &(*(struct exp_file *const *)b)->head;
+	int c = strcmp(x->host, y->host);
+
+	if (c)
+		return c;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* Mark the files of run d->run, leaving out the earlier file of a process
+ * that wrote two (a checkpoint before MPI_Init gave it a rank, whose
+ * removal a reader may see late).  Returns 0, or -1 (memory). */
+static int choose_files(const struct rep_data *d, struct exp_file *f, size_t n)
+{
+	struct exp_file **by = malloc(n * sizeof(*by));
+	size_t k = 0;
+
+	if (!by)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((f[i].chosen = !strcmp(f[i].head.run, d->run)))
+			by[k++] = &f[i];
+	qsort(by, k, sizeof(*by), cmp_process);
+	for (size_t i = 1; i < k; i++)
+		if (!cmp_process(&by[i - 1], &by[i])) {
+			bool later = by[i]->head.end_ns > by[i - 1]->head.end_ns;
+
+			(later ? by[i - 1] : by[i])->chosen = false;
+			if (!later)
+				by[i] = by[i - 1];	/* the kept one meets the next */
+		}
+	free(by);
+	return 0;
+}
+
+/* Whether the writer of a checkpoint still runs: its .live file's lock. */
+static enum rep_live live_state(const char *dir, const struct profile *h)
+{
+	char path[4096];
+	enum rep_live live;
+	int fd;
+
+	if (strcmp(h->partial, "checkpoint"))
+		return REP_LIVE_NONE;
+	snprintf(path, sizeof(path), "%s/.%s.%lld.%llx.live", dir, h->host, (long long)h->pid,
+		 (unsigned long long)h->start_ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return REP_LIVE_UNKNOWN;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		flock(fd, LOCK_UN);
+		live = REP_LIVE_DEAD;
+	} else {
+		live = errno == EWOULDBLOCK ? REP_LIVE_RUNNING : REP_LIVE_UNKNOWN;
+	}
+	close(fd);
+	return live;
+}
+
+static int cmp_partial(const void *a, const void *b)
+{
+	const struct rep_partial *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* List the chosen files that end early.  Returns 0, or -1 (memory). */
+static int note_partial(struct rep_data *d, const struct exp_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct profile *h = &f[i].head;
+		struct rep_partial *p;
+
+		if (!f[i].chosen || !*h->partial)
+			continue;
+		if (!(d->npartial % 16)) {
+			struct rep_partial *m = realloc(d->partial, (d->npartial + 16) * sizeof(*m));
+
+			if (!m)
+				return -1;
+			d->partial = m;
+		}
+		p = &d->partial[d->npartial];
+		*p = (struct rep_partial){ h->rank, h->pid, strdup(h->host), strdup(h->partial),
+			h->end_ns > h->start_ns ? h->end_ns - h->start_ns : 0, live_state(d->dir, h) };
+		if (!p->host || !p->reason) {
+			free(p->host);
+			free(p->reason);
+			return -1;
+		}
+		d->npartial++;
+	}
+	if (d->npartial)
+		qsort(d->partial, d->npartial, sizeof(*d->partial), cmp_partial);
+	return 0;
+}
+
+/* The ranks of the job that no chosen file holds.  Returns 0, or -1. */
+static int note_missing(struct rep_data *d)
+{
+	const struct rep_mpi *m = &d->mpi;
+
+	for (int64_t r = 0; m->seen && r < m->size; r++) {
+		if (m->seen[r / 8] & (1u << (r % 8)))
+			continue;
+		if (!(d->nmissing % 64)) {
+			int64_t *x = realloc(d->missing, (d->nmissing + 64) * sizeof(*x));
+
+			if (!x)
+				return -1;
+			d->missing = x;
+		}
+		d->missing[d->nmissing++] = r;
+	}
+	return 0;
+}
+
+bool exp_live(const struct rep_data *d)
+{
+	for (uint32_t i = 0; i < d->npartial; i++)
+		if (d->partial[i].live == REP_LIVE_RUNNING)
+			return true;
+	return false;
+}
+
 /* Read dir/name and merge it into d. */
 static int load_one(struct rep_data *d, const char *dir, const char *name,
 		    char *err, size_t errlen)
@@ -160,8 +408,31 @@ static int load_one(struct rep_data *d, const char *dir, const char *name,
 	return rc;
 }
 
-int exp_load(struct rep_data *d, const char *dir, char *err, size_t errlen)
+/* Choose, read and merge the files of one run. */
+static int load_run(struct rep_data *d, struct exp_file *f, size_t n, const char *run,
+		    char *err, size_t errlen)
 {
+	if (choose_run(d, f, n, run, err, errlen) < 0)
+		return -1;
+	if (choose_files(d, f, n) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (f[i].chosen && load_one(d, d->dir, f[i].name, err, errlen) < 0)
+			return -1;
+	if (merge_finish(d, err, errlen) < 0)
+		return -1;
+	if (note_partial(d, f, n) < 0 || note_missing(d) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen)
+{
+	struct exp_file *files = NULL;
 	char **names = NULL;
 	long n;
 	int rc = 0;
@@ -174,12 +445,14 @@ int exp_load(struct rep_data *d, const char *dir, char *err, size_t errlen)
 	n = list_profiles(dir, &names, err, errlen);
 	if (n < 0)
 		rc = -1;
-	for (long i = 0; rc == 0 && i < n; i++)
-		rc = load_one(d, dir, names[i], err, errlen);
-	if (n > 0)
-		free_names(names, (size_t)n);
+	else
+		rc = read_heads(dir, names, (size_t)n, &files, err, errlen);
 	if (rc == 0)
-		rc = merge_finish(d, err, errlen);
+		rc = load_run(d, files, (size_t)n, run, err, errlen);
+	if (n > 0) {
+		free_files(files, files ? (size_t)n : 0);
+		free_names(names, (size_t)n);
+	}
 	if (rc < 0)
 		merge_release(d);
 	return rc;

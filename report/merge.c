@@ -50,6 +50,16 @@ static void free_strv(char **v, size_t n)
 void merge_release(struct rep_data *d)
 {
 	free(d->dir);
+	free(d->run);
+	for (uint32_t i = 0; i < d->nother_runs; i++)
+		free(d->other_runs[i].id);
+	free(d->other_runs);
+	for (uint32_t i = 0; i < d->npartial; i++) {
+		free(d->partial[i].host);
+		free(d->partial[i].reason);
+	}
+	free(d->partial);
+	free(d->missing);
 	free_strv(d->argv, d->argc);
 	free(d->call_graph);
 	for (uint32_t i = 0; i < d->nevents; i++)

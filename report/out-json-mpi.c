@@ -98,11 +98,14 @@ static void put_ranks(struct json_w *w, const struct rep_mpi *m)
 			json_i64(w, r->rank);
 		json_key(w, "host");
 		json_string(w, r->host);
-		/* as measured: the compensated values have keys of their own */
+		/* as measured over the MPI region: the compensated values have
+		 * keys of their own */
 		put_seconds(w, "wall", r->wall_ns);
 		put_seconds(w, "cpu", r->cpu_ns);
 		put_seconds(w, "mpi_time", r->mpi_ns);
 		put_seconds(w, "mpi_blocked", r->blocked_ns);
+		put_seconds(w, "process_wall", r->process_wall_ns);
+		put_seconds(w, "process_cpu", r->process_cpu_ns);
 		put_rank_comp(w, r);
 		json_end_object(w);
 	}

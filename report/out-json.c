@@ -64,6 +64,64 @@ static void put_location(struct json_w *w, const struct rep_data *d, const char 
 	json_u64(w, line);
 }
 
+static const char *const live_names[] = { [REP_LIVE_RUNNING] = "running",
+	[REP_LIVE_DEAD] = "dead", [REP_LIVE_UNKNOWN] = "unknown" };
+
+/* What the run lacks (docs/json.md "experiment"): the run and the others
+ * left out, ranks expected and missing, partial profiles. */
+static void put_run(struct json_w *w, const struct rep_data *d)
+{
+	json_key(w, "run");
+	json_string(w, d->run ? d->run : "");
+	json_key(w, "other_runs");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < d->nother_runs; i++) {
+		json_begin_object(w);
+		json_key(w, "run");
+		json_string(w, d->other_runs[i].id);
+		json_key(w, "profiles");
+		json_u64(w, d->other_runs[i].nprofiles);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_key(w, "live");
+	json_bool(w, exp_live(d));
+	json_key(w, "ranks_expected");
+	json_i64(w, d->mpi.size);
+	json_key(w, "ranks_missing");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < d->nmissing; i++)
+		json_i64(w, d->missing[i]);
+	json_end_array(w);
+	json_key(w, "partial");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < d->npartial; i++) {
+		const struct rep_partial *p = &d->partial[i];
+
+		json_begin_object(w);
+		json_key(w, "rank");
+		if (p->rank < 0)
+			json_null(w);
+		else
+			json_i64(w, p->rank);
+		json_key(w, "pid");
+		json_i64(w, p->pid);
+		json_key(w, "host");
+		json_string(w, p->host);
+		json_key(w, "reason");
+		json_string(w, p->reason);
+		json_key(w, "covered_s");
+		json_double(w, (double)p->covered_ns / 1e9);
+		json_key(w, "writer");
+		if (p->live == REP_LIVE_NONE)
+			json_null(w);
+		else
+			json_string(w, live_names[p->live]);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static void put_experiment(struct json_w *w, const struct rep_data *d)
 {
 	json_key(w, "experiment");
@@ -105,6 +163,7 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_key(w, "directory");
 	json_string(w, d->dir ? d->dir : "");
 	rep_json_mpi_experiment(w, d);
+	put_run(w, d);
 	json_end_object(w);
 }
 

@@ -57,13 +57,18 @@ struct rep_thread {
 	uint64_t *samples;	/* [nevents], in the merged event order */
 };
 
-/* One process: its MPI rank and time split. */
+/* One process: its MPI rank and time split.  For an MPI rank the times
+ * are over its MPI region, exit of MPI_Init to entry of MPI_Finalize (or
+ * the end of a partial profile), so that MPI time is part of the wall;
+ * for another process, over its profile. */
 struct rep_rank {
 	int64_t rank;		/* -1 when not an MPI process */
 	int64_t pid;
 	char *host;
 	uint64_t wall_ns, cpu_ns;
-	uint64_t mpi_ns, blocked_ns;	/* sums over the process's call sites */
+	uint64_t mpi_ns, blocked_ns;	/* sums over the process's call sites but
+					 * MPI_Init and MPI_Finalize */
+	uint64_t process_wall_ns, process_cpu_ns;	/* over the whole profile */
 	/* Overhead compensation (profile.h); all zero when comp_on is false. */
 	bool comp_on;
 	struct prof_overhead ovh;
@@ -109,7 +114,7 @@ struct rep_mpi {
 	struct rep_coll *colls;	/* by (comm_size, function) after finish */
 	uint32_t ncolls, colls_alloc;
 	struct idset site_set, coll_set;
-	uint64_t time_ns;	/* all call sites' time */
+	uint64_t time_ns;	/* all call sites' time, MPI_Init and MPI_Finalize too */
 };
 
 /* ---- critical path, kept per rank while merging (merge-cp.c) ---- */
@@ -167,8 +172,41 @@ struct rep_tool {
 	uint32_t n, alloc;
 };
 
+/* How a checkpoint's writer is doing (docs/format.md "Runs and partial
+ * profiles"), from its .live lock. */
+enum rep_live {
+	REP_LIVE_NONE,		/* not a checkpoint */
+	REP_LIVE_RUNNING,	/* the lock is held: the process still runs */
+	REP_LIVE_DEAD,		/* the lock is free: it died without a final profile */
+	REP_LIVE_UNKNOWN,	/* no lock file (another host's, or none was made) */
+};
+
+/* A process whose profile ends early. */
+struct rep_partial {
+	int64_t rank;		/* -1 when not an MPI process */
+	int64_t pid;
+	char *host;
+	char *reason;		/* the profile's: "checkpoint", "signal SIGTERM", ... */
+	uint64_t covered_ns;	/* start to end of the profile */
+	enum rep_live live;
+};
+
+/* Profiles of another run in the directory, left out of the report. */
+struct rep_run {
+	char *id;
+	uint32_t nprofiles;
+	uint64_t start_ns;	/* the latest start among them */
+};
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
+	char *run;		/* the run reported */
+	struct rep_run *other_runs;	/* newest first */
+	uint32_t nother_runs;
+	struct rep_partial *partial;	/* by rank, then pid */
+	uint32_t npartial;
+	int64_t *missing;	/* ranks of the job without a profile, ascending */
+	uint32_t nmissing;
 	uint32_t nprocs;
 	char **argv;		/* command of the first process (lowest rank, pid) */
 	uint32_t argc;
@@ -319,12 +357,19 @@ int exp_find_newest(const char *parent, char *out, size_t outlen,
 		    char *err, size_t errlen);
 
 /*
- * Read every *.cpprof of dir (files whose name starts with '.' are
- * temporaries and skipped) and merge them into d, which this function
- * initialises.  Returns 0, or -1 with a message naming the directory or the
- * file that is wrong; d is then released.
+ * Read the *.cpprof files of dir that belong to one run (files whose name
+ * starts with '.' are temporaries and skipped) and merge them into d,
+ * which this function initialises: run when not NULL, else the newest run
+ * (the one whose latest process started last); the other runs are listed
+ * in d.  Of two files of one process (its name changed when MPI_Init gave
+ * it a rank) the later is read.  Partial profiles, and the ranks of the
+ * job that left none, are listed in d too.  Returns 0, or -1 with a
+ * message naming the directory or the file that is wrong (or the runs
+ * there when run is not one of them); d is then released.
  */
-int exp_load(struct rep_data *d, const char *dir, char *err, size_t errlen);
+int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen);
+/* Whether some checkpoint of d was written by a process that still runs. */
+bool exp_live(const struct rep_data *d);
 
 /* ---- call-path tree analysis (callpath.c) ---- */
 

@@ -2,8 +2,9 @@
  * text-mpi.c - `cpperf report --view=mpi`: the MPI statistics as aligned
  * text, in the manner of mpiP.
  *
- * Sections: the time of every process (wall, CPU, MPI, MPI % of wall,
- * blocked; wall and blocked compensated as --compensate says), the ranks
+ * Sections: the time of every process over its MPI region (wall, CPU,
+ * MPI, MPI % of wall, blocked, as measured; then wall and blocked
+ * compensated as --compensate says), the ranks
  * with the most and the least MPI time, the top call
  * sites by MPI time (call path cut to its innermost user frames), the
  * communication matrix (dense tables of counts and bytes up to
@@ -44,24 +45,40 @@ static void put_header(FILE *out, const struct rep_data *d)
 		(long long)m->size, d->nprocs, secs(m->time_ns), m->nsites);
 }
 
+/* The compensated columns of rank r: "-" without compensation data. */
+static void put_rank_comp(FILE *out, const struct rep_rank *r, enum rep_comp comp)
+{
+	if (!r->comp_on) {
+		fprintf(out, " %11s %13s", "-", "-");
+		return;
+	}
+	fprintf(out, " %11.3f %13.3f", secs(comp_rank_wall_ns(r, comp)),
+		secs(comp_rank_blocked_ns(r, comp)));
+}
+
 static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
 {
 	const struct rep_mpi *m = &d->mpi;
+	bool compensated = comp != REP_COMP_NONE && comp_present(d);
 	size_t hw = strlen("host");
 
 	for (uint32_t i = 0; i < m->nranks; i++)
 		hw = strlen(m->ranks[i].host) > hw ? strlen(m->ranks[i].host) : hw;
 	int w = width_of(hw, 4);
 
-	if (comp != REP_COMP_NONE && comp_present(d))
+	fputs("# time per process (seconds), as measured over its MPI region: exit of "
+	      "MPI_Init to entry of MPI_Finalize (or the end of a partial profile); MPI "
+	      "and blocked leave out MPI_Init and MPI_Finalize\n", out);
+	if (compensated)
 		fprintf(out, "# compensated (%s) for ranks with overhead data: %s; "
-			"--compensate=none shows them as measured, --view=compensation "
-			"the details\n", comp_mode_name(comp), comp == REP_COMP_LOCAL ?
-			"wall is MPI_Init..MPI_Finalize minus the rank's overhead" :
-			"wall is MPI_Init..MPI_Finalize minus the final delay, blocked "
-			"the compensated waits");
-	fprintf(out, "# time per process (seconds)\n#   rank  %-*s  %9s %9s %9s %9s %9s\n",
-		w, "host", "wall", "cpu", "MPI", "MPI%wall", "blocked");
+			"--view=compensation has the details\n", comp_mode_name(comp),
+			comp == REP_COMP_LOCAL ?
+			"wall(comp) is the region minus the rank's overhead, blocked(comp) as measured" :
+			"wall(comp) is the region minus the final delay, blocked(comp) the "
+			"compensated waits");
+	fprintf(out, "#   rank  %-*s  %9s %9s %9s %9s %9s", w, "host", "wall", "cpu", "MPI",
+		"MPI%wall", "blocked");
+	fputs(compensated ? "  wall(comp) blocked(comp)\n" : "\n", out);
 	for (uint32_t i = 0; i < m->nranks; i++) {
 		const struct rep_rank *r = &m->ranks[i];
 
@@ -69,17 +86,18 @@ static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
 			fprintf(out, "%8s  ", "-");
 		else
 			fprintf(out, "%8lld  ", (long long)r->rank);
-		uint64_t wall = comp_rank_wall_ns(r, comp);
-
 		rep_put_clean(out, r->host, w);
-		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f\n", secs(wall),
-			secs(r->cpu_ns), secs(r->mpi_ns), rep_pct(r->mpi_ns, wall),
-			secs(comp_rank_blocked_ns(r, comp)));
+		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f", secs(r->wall_ns),
+			secs(r->cpu_ns), secs(r->mpi_ns), rep_pct(r->mpi_ns, r->wall_ns),
+			secs(r->blocked_ns));
+		if (compensated)
+			put_rank_comp(out, r, comp);
+		fputc('\n', out);
 	}
 }
 
 /* The MPI ranks with the most and the least MPI time (lowest rank on ties). */
-static void put_extremes(FILE *out, const struct rep_mpi *m, enum rep_comp comp)
+static void put_extremes(FILE *out, const struct rep_mpi *m)
 {
 	const struct rep_rank *hi = NULL, *lo = NULL;
 
@@ -97,8 +115,8 @@ static void put_extremes(FILE *out, const struct rep_mpi *m, enum rep_comp comp)
 		return;
 	fprintf(out, "# most MPI time: rank %lld (%.3f s, %.2f%% of wall); least: rank "
 		"%lld (%.3f s, %.2f%% of wall)\n", (long long)hi->rank, secs(hi->mpi_ns),
-		rep_pct(hi->mpi_ns, comp_rank_wall_ns(hi, comp)), (long long)lo->rank,
-		secs(lo->mpi_ns), rep_pct(lo->mpi_ns, comp_rank_wall_ns(lo, comp)));
+		rep_pct(hi->mpi_ns, hi->wall_ns), (long long)lo->rank,
+		secs(lo->mpi_ns), rep_pct(lo->mpi_ns, lo->wall_ns));
 }
 
 /* Whether a frame belongs to the MPI library or its wrappers. */
@@ -254,7 +272,7 @@ int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp)
 	}
 	put_header(out, d);
 	put_ranks(out, d, comp);
-	put_extremes(out, m, comp);
+	put_extremes(out, m);
 	put_sites(out, d);
 	if (put_matrix(out, m) < 0)
 		return -1;

@@ -36,6 +36,58 @@ static void put_where(FILE *out, const char *file, uint32_t line)
 		fprintf(out, ":%u", line);
 }
 
+/* Why a profile ends early, in words. */
+static void put_partial(FILE *out, const struct rep_partial *p)
+{
+	double at = (double)p->covered_ns / 1e9;
+
+	if (p->rank >= 0)
+		fprintf(out, "rank %lld ", (long long)p->rank);
+	else
+		fprintf(out, "pid %lld ", (long long)p->pid);
+	if (p->live == REP_LIVE_NONE) {
+		rep_put_clean(out, p->reason, 0);
+		fprintf(out, " after %.1f s", at);
+	} else if (p->live == REP_LIVE_RUNNING) {
+		fprintf(out, "checkpoint at %.1f s, still running", at);
+	} else if (p->live == REP_LIVE_DEAD) {
+		fprintf(out, "checkpoint at %.1f s, then ended without a final profile "
+			"(SIGKILL? its node failed?)", at);
+	} else {
+		fprintf(out, "checkpoint at %.1f s of a run still going or killed", at);
+	}
+}
+
+/* What the run lacks, before anything else: a live run, ranks without a
+ * profile, profiles that end early, other runs left out. */
+static void put_warnings(FILE *out, const struct rep_data *d)
+{
+	if (exp_live(d))
+		fputs("# LIVE: the run is still going; this reports its latest checkpoints\n", out);
+	if (d->nmissing) {
+		fprintf(out, "# MISSING: %u of %lld ranks left no profile: ", d->nmissing,
+			(long long)d->mpi.size);
+		for (uint32_t i = 0; i < d->nmissing; i++)
+			fprintf(out, "%s%lld", i ? ", " : "", (long long)d->missing[i]);
+		fputc('\n', out);
+	}
+	if (d->npartial) {
+		fprintf(out, "# PARTIAL: %u profile%s end%s early: ", d->npartial,
+			d->npartial == 1 ? "" : "s", d->npartial == 1 ? "s" : "");
+		for (uint32_t i = 0; i < d->npartial; i++) {
+			fputs(i ? "; " : "", out);
+			put_partial(out, &d->partial[i]);
+		}
+		fputc('\n', out);
+	}
+	for (uint32_t i = 0; i < d->nother_runs; i++) {
+		fprintf(out, "# another run in this directory, left out: %u profile%s (--run=",
+			d->other_runs[i].nprofiles, d->other_runs[i].nprofiles == 1 ? "" : "s");
+		rep_put_clean(out, d->other_runs[i].id, 0);
+		fputs(")\n", out);
+	}
+}
+
 /* See report.h. */
 void rep_text_intro(FILE *out, const struct rep_data *d)
 {
@@ -47,6 +99,7 @@ void rep_text_intro(FILE *out, const struct rep_data *d)
 		rep_put_clean(out, d->argv[i], 0);
 	}
 	fputc('\n', out);
+	put_warnings(out, d);
 }
 
 /* The header common to both views; removed, when not NULL, the samples

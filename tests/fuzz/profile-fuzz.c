@@ -2,9 +2,10 @@
  * profile-fuzz.c - libFuzzer target for the profile reader.  Each input is
  * parsed twice: as is (the real entry point, where the trailer's length and
  * CRC stop almost every mutation early) and with PROFILE_PARSE_NO_CHECKSUM,
- * so mutated records reach the record parser.  Either way the parser must
- * not crash, leak or read out of bounds, and a profile it accepts must be
- * internally consistent (checked here, aborting on a violation).
+ * so mutated records reach the record parser; then its header alone, as
+ * the report reads it first.  Either way the parser must not crash, leak
+ * or read out of bounds, and a profile it accepts must be internally
+ * consistent (checked here, aborting on a violation).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -162,11 +163,29 @@ static void parse_once(const uint8_t *data, size_t size, unsigned flags)
 	profile_release(&p);
 }
 
+/* The header alone, as the report reads it first: whole strings and the
+ * header's once records, or a refusal that says why. */
+static void parse_head(const uint8_t *data, size_t size)
+{
+	struct profile p;
+	char err[256];
+
+	profile_init(&p);
+	if (profile_parse_head(&p, (const char *)data, size, err, sizeof(err)) == 0) {
+		if (!p.host || !p.backend || !p.call_graph || !p.mpi_library || !p.run || !p.partial)
+			abort();
+	} else if (!err[0]) {
+		abort();
+	}
+	profile_release(&p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	parse_once(data, size, 0);
 	parse_once(data, size, PROFILE_PARSE_NO_CHECKSUM);
+	parse_head(data, size);
 	return 0;
 }

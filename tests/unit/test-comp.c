@@ -13,7 +13,7 @@
  * (cmd_report) on the directory, for the exit statuses and messages.
  *
  * Hand-worked numbers (seconds):
- *   rank 0: measured wall (end - start) 2.5, comp_wall 2, delay 0.3,
+ *   rank 0: measured wall (the MPI region) 2.5, comp_wall 2, delay 0.3,
  *           overhead 0.02 + 0.05 + 0.006 + 0.005 + 0.01 + 0.005 + 0.004
  *           = 0.1 (sample, wrapper, piggyback, drain, inject, switch,
  *           contention),
@@ -101,6 +101,8 @@ static void make_rank(struct profile *p, int64_t r)
 	p->start_ns = 1000000000000000000ull;
 	p->end_ns = p->start_ns + 2500 * MS;
 	p->cpu_ns = 1500 * MS;
+	p->mpi_wall_ns = 2500 * MS;
+	p->mpi_cpu_ns = 1500 * MS;
 	p->nevents = 2;
 	p->events = calloc(2, sizeof(*p->events));
 	p->events[0] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 0 };
@@ -312,7 +314,7 @@ static void test_json(const struct rep_data *d)
 	       "overhead_sources.method");
 	is_str(jq(p, ".ranks[2].overhead_sources"), "null", "rank 2: overhead_sources null");
 	is_str(jq(p, ".ranks[0] | keys_unsorted | join(\",\")"),
-	       "rank,host,wall,cpu,mpi_time,mpi_blocked,wall_measured,wall_compensated,"
+	       "rank,host,wall,cpu,mpi_time,mpi_blocked,process_wall,process_cpu,wall_measured,wall_compensated,"
 	       "wall_local_compensated,overhead,delay,mpi_wait,mpi_blocked_compensated,"
 	       "overhead_sources", "rank keys, in order");
 	is_str(jq(p, ".callpath.total.cycles"), "44", "parallel: 16 libcpperf samples of ranks 0 and 1 removed");
@@ -412,17 +414,18 @@ static void test_text(const struct rep_data *d)
 	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1 }, REP_COMP_PARALLEL,
 		     &rc, err);
 	is_int(rc, 0, "text --view=mpi renders (parallel)");
-	ok(out && strstr(out, "# compensated (parallel) for ranks with overhead data: wall is "
-			  "MPI_Init..MPI_Finalize minus the final delay, blocked the compensated "
-			  "waits;"), "mpi view says the times are compensated");
-	ok(out && strstr(out, "\n       0  n0        1.700     1.500     0.600     35.29     0.250\n"
-			  "       1  n1        1.950     1.500     0.600     30.77     0.200\n"
-			  "       2  n2        2.500     1.500     0.600     24.00     0.600\n"),
-	   "mpi view rank rows: parallel walls and W', rank 2 measured");
+	ok(out && strstr(out, "# compensated (parallel) for ranks with overhead data: wall(comp) is "
+			  "the region minus the final delay, blocked(comp) the compensated waits;"),
+	   "mpi view says which columns are compensated");
+	ok(out && strstr(out, "   blocked  wall(comp) blocked(comp)\n"
+			  "       0  n0        2.500     1.500     0.600     24.00     0.500       1.700         0.250\n"
+			  "       1  n1        2.500     1.500     0.600     24.00     0.350       1.950         0.200\n"
+			  "       2  n2        2.500     1.500     0.600     24.00     0.600           -             -\n"),
+	   "mpi view rank rows: measured, then parallel walls and W' (none for rank 2)");
 	free(out);
 	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1 }, REP_COMP_LOCAL,
 		     &rc, err);
-	ok(out && strstr(out, "\n       0  n0        1.900     1.500     0.600     31.58     0.500\n"),
+	ok(out && strstr(out, "\n       0  n0        2.500     1.500     0.600     24.00     0.500       1.900         0.500\n"),
 	   "mpi view rank 0 under local: wall - o, blocked measured");
 	free(out);
 	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1 }, REP_COMP_NONE, &rc, err);

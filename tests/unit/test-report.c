@@ -187,6 +187,8 @@ static void make_rank(struct profile *p, int64_t r, uint64_t cpu_ns, uint32_t fr
 	p->start_ns = 1000000000000000000ull;
 	p->end_ns = p->start_ns + 2000000000ull;
 	p->cpu_ns = cpu_ns;
+	p->mpi_wall_ns = 2000000000ull;
+	p->mpi_cpu_ns = cpu_ns;
 	uint32_t app = symtab_module(&p->syms, "/opt/app/bin/app", "abcd");
 
 	for (int i = 0; i < 3; i++) {
@@ -326,7 +328,7 @@ static void test_load_and_merge(const char *exp)
 	struct rep_data d;
 	char err[ERRLEN];
 
-	if (!ok(exp_load(&d, exp, err, sizeof(err)) == 0, "exp_load of two profiles")) {
+	if (!ok(exp_load(&d, exp, NULL, err, sizeof(err)) == 0, "exp_load of two profiles")) {
 		printf("# %s\n", err);
 		return;
 	}
@@ -407,7 +409,7 @@ static void test_json(const struct rep_data *d)
 	is_str(jq(path, ".ranks | map(\"\\(.rank)/\\(.host)/\\(.mpi_time)\") | join(\",\")"),
 	       "null/node1/0,null/node1/0", "non-MPI processes in ranks with rank null");
 	is_str(jq(path, ".ranks[0] | keys_unsorted | join(\",\")"),
-	       "rank,host,wall,cpu,mpi_time,mpi_blocked,wall_measured,wall_compensated,"
+	       "rank,host,wall,cpu,mpi_time,mpi_blocked,process_wall,process_cpu,wall_measured,wall_compensated,"
 	       "wall_local_compensated,overhead,delay,mpi_wait,mpi_blocked_compensated,"
 	       "overhead_sources", "ranks keys (compensation keys added)");
 	is_str(jq(path, "[.ranks[] | .wall_compensated, .overhead_sources] | unique | tojson"),
@@ -463,7 +465,7 @@ static void check_mpi_json(const char *dir, const char *what)
 	int rc;
 
 	snprintf(name, sizeof(name), "%s: MPI experiment loads", what);
-	if (!ok(exp_load(&d, dir, err, sizeof(err)) == 0, name)) {
+	if (!ok(exp_load(&d, dir, NULL, err, sizeof(err)) == 0, name)) {
 		printf("# %s\n", err);
 		return;
 	}
@@ -503,7 +505,7 @@ static void test_mpi_text(const char *dir)
 	char err[ERRLEN];
 	int rc;
 
-	if (exp_load(&d, dir, err, sizeof(err)) < 0) {
+	if (exp_load(&d, dir, NULL, err, sizeof(err)) < 0) {
 		ok(0, err);
 		return;
 	}
@@ -563,7 +565,7 @@ static bool load_fails(const char *dir, char *err)
 {
 	struct rep_data d;
 
-	if (exp_load(&d, dir, err, ERRLEN) < 0)
+	if (exp_load(&d, dir, NULL, err, ERRLEN) < 0)
 		return true;
 	merge_release(&d);
 	return false;
@@ -609,6 +611,7 @@ static void test_errors(const char *exp)
 	snprintf(dir, sizeof(dir), "%s/events", tmpdir);
 	sh("mkdir -p '%s' && cp '%s'/app.100.cpprof '%s'/", dir, exp, dir);
 	make_proc1(&p);
+	p.pid = 300;	/* another process of the same run */
 	free(p.events[1].name);
 	p.events[1].name = xstrdup("task-clock");
 	if (profile_write(&p, dir, "app.300" PROFILE_SUFFIX, err, sizeof(err)) < 0)
@@ -627,8 +630,12 @@ static void test_mpi_errors(const char *mpi)
 	uint32_t f[3];
 
 	snprintf(dir, sizeof(dir), "%s/mpi-twice", tmpdir);
-	sh("mkdir -p '%s' && cp '%s'/b-rank0.cpprof '%s'/ && cp '%s'/b-rank0.cpprof '%s'/c.cpprof",
-	   dir, mpi, dir, mpi, dir);
+	sh("mkdir -p '%s' && cp '%s'/b-rank0.cpprof '%s'/", dir, mpi, dir);
+	make_rank(&p, 0, 0, f);
+	p.pid = 999;	/* another process claiming rank 0 */
+	if (profile_write(&p, dir, "c" PROFILE_SUFFIX, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	profile_release(&p);
 	ok(load_fails(dir, err) && strstr(err, "c.cpprof") &&
 	   strstr(err, "rank 0 appears twice"), "a rank twice: error names file and rank");
 	printf("# %s\n", err);
@@ -680,7 +687,7 @@ static void test_committed_data(void)
 	struct rep_data d;
 
 	snprintf(dir, sizeof(dir), "%s/tests/data/report-exp", top ? top : ".");
-	if (!ok(exp_load(&d, dir, err, sizeof(err)) == 0, "tests/data/report-exp loads")) {
+	if (!ok(exp_load(&d, dir, NULL, err, sizeof(err)) == 0, "tests/data/report-exp loads")) {
 		printf("# %s (regenerate: build/test/test-report --write-data %s)\n", err, dir);
 		return;
 	}
@@ -714,7 +721,7 @@ int main(int argc, char **argv)
 	if (!ok(write_experiment(exp, err) == 0, "write two profiles"))
 		printf("# %s\n", err);
 	test_load_and_merge(exp);
-	if (exp_load(&d, exp, err, sizeof(err)) == 0) {
+	if (exp_load(&d, exp, NULL, err, sizeof(err)) == 0) {
 		test_folded(&d);
 		test_json(&d);
 		test_text(&d);
