@@ -19,7 +19,7 @@
  *
  * Ranks that share a host would disturb each other's measurement (their
  * threads take turns on the same CPUs), so the first rank of a host to
- * lock <experiment>/.switch-cost.<host> measures, alone, while the others
+ * lock <experiment>/.switch-cost.<run>.<host> measures, alone, while the others
  * sleep on the lock, and writes the result there for them.
  */
 #include <errno.h>
@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,7 +193,11 @@ uint64_t rt_switch_cost_shared(const struct rt_state *rt)
 	int fd, n;
 
 	gethostname(host, sizeof(host) - 1);
-	snprintf(path, sizeof(path), "%s/.switch-cost.%s", rt->opt.output, host);
+	/* per run too: two runs sharing a directory never share a cost */
+	snprintf(path, sizeof(path), "%s/.switch-cost.%.128s.%s", rt->opt.output,
+		 rt->prof.run ? rt->prof.run : "", host);
+	for (char *s = path + strlen(rt->opt.output) + 1; *s; s++)
+		*s = *s == '/' ? '_' : *s;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		if (fd >= 0)
