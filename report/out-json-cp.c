@@ -117,12 +117,19 @@ static void put_series(struct json_w *w, const struct rep_data *d,
 }
 
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
-		   const struct cpath_result *r, double min_pct, enum rep_comp comp)
+		   const struct cpath_result *r, const char *why, double min_pct,
+		   enum rep_comp comp)
 {
 	uint64_t lc;
 
 	json_key(w, "critical_path");
 	json_begin_object(w);
+	json_key(w, "unavailable");
+	if (r)
+		json_null(w);
+	else
+		json_string(w, why ? why : "no critical-path data: not an MPI program, "
+			    "or recorded with --no-piggyback");
 	json_key(w, "length");
 	json_double(w, r ? (double)r->length_ns / 1e9 : 0.0);
 	json_key(w, "length_compensated");

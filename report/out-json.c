@@ -287,8 +287,8 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 }
 
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, const struct cpath_result *cpr, double min_pct,
-	     enum rep_comp comp, bool filtered)
+	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
+	     double min_pct, enum rep_comp comp, bool filtered)
 {
 	struct json_w w;
 
@@ -303,7 +303,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 		return -1;
 	put_threads(&w, d);
 	rep_json_mpi(&w, d);
-	if (rep_json_cpath(&w, d, cpr, min_pct, comp) < 0)
+	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp) < 0)
 		return -1;
 	put_compensation(&w, d, comp);
 	json_end_object(&w);

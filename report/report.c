@@ -52,14 +52,71 @@ static bool wants_cpath(const struct rep_opts *o)
 	return o->format == REP_JSON || view_cp(o);
 }
 
+/* Append rank r to the list in buf (at bytes used, n ranks so far). */
+static void list_rank(char *buf, size_t len, size_t *at, int64_t r, uint32_t *n)
+{
+	if (*at < len)
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s%lld", (*n)++ ? ", " : "", (long long)r);
+}
+
+static bool has_cpath(const struct rep_cpath *c, int64_t rank)
+{
+	for (uint32_t i = 0; i < c->nranks; i++)
+		if (c->ranks[i].rank == rank)
+			return true;
+	return false;
+}
+
+static bool only_checkpoint(const struct rep_data *d, int64_t rank)
+{
+	for (uint32_t i = 0; i < d->npartial; i++)
+		if (d->partial[i].rank == rank && d->partial[i].live != REP_LIVE_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * Why the path of an MPI run whose ranks computed one cannot be walked:
+ * ranks without a profile, ranks whose profile is only a checkpoint (a
+ * rank hands its path over at its end).  NULL when nothing is missing,
+ * else the reason written into buf.
+ */
+static const char *cpath_gap(const struct rep_data *d, char *buf, size_t len)
+{
+	char missing[400] = "", early[400] = "";
+	uint32_t nmissing = 0, nearly = 0;
+	size_t am = 0, ae = 0;
+
+	if (!cpath_present(&d->cpath) && !d->npartial)
+		return NULL;	/* none computed one: --no-piggyback, or not MPI */
+	for (uint32_t i = 0; i < d->nmissing; i++)
+		list_rank(missing, sizeof(missing), &am, d->missing[i], &nmissing);
+	for (uint32_t i = 0; i < d->mpi.nranks; i++) {
+		const struct rep_rank *r = &d->mpi.ranks[i];
+
+		if (r->rank >= 0 && !has_cpath(&d->cpath, r->rank) && only_checkpoint(d, r->rank))
+			list_rank(early, sizeof(early), &ae, r->rank, &nearly);
+	}
+	if (!nmissing && !nearly)
+		return NULL;
+	snprintf(buf, len, "it needs every rank's end, and %s%s%s%s%s%s%s", nmissing ? "rank" : "",
+		 nmissing > 1 ? "s " : nmissing ? " " : "", missing, nmissing ? " left no profile" : "",
+		 nmissing && nearly ? "; " : "", nearly > 1 ? "ranks " : nearly ? "rank " : "", early);
+	if (nearly)
+		snprintf(buf + strlen(buf), len - strlen(buf), " left only a checkpoint");
+	return buf;
+}
+
 /* Check what --view=cp and --reference need.  Returns 0, or -1 with a
  * message (the experiment cannot give what was asked). */
-static int check_cpath(const struct rep_data *d, const struct rep_opts *o,
+static int check_cpath(const struct rep_data *d, const struct rep_opts *o, const char *gap,
 		       char *err, size_t errlen)
 {
-	if (cpath_present(&d->cpath) || !view_cp(o))
+	if (!view_cp(o) || (cpath_present(&d->cpath) && !gap))
 		return 0;
-	if (o->view == REP_CP_REFERENCE)
+	if (gap)
+		snprintf(err, errlen, "%s: critical path not computed: %s", d->dir ? d->dir : "", gap);
+	else if (o->view == REP_CP_REFERENCE)
 		snprintf(err, errlen, "%s", CPATH_NEED_TRACE);
 	else
 		snprintf(err, errlen, "%s: no critical-path data in this experiment: it "
@@ -72,23 +129,33 @@ static int check_cpath(const struct rep_data *d, const struct rep_opts *o,
 static int check_comp(const struct rep_data *d, const struct rep_opts *o,
 		      char *err, size_t errlen)
 {
+	bool checkpoints = false;
+
 	if (o->view != REP_COMPENSATION || comp_present(d))
 		return 0;
-	snprintf(err, errlen, "%s: no overhead compensation data in this experiment: "
-		 "it is not an MPI program, or it was recorded with --no-piggyback",
-		 d->dir ? d->dir : "");
+	for (uint32_t i = 0; i < d->npartial; i++)
+		checkpoints |= d->partial[i].rank >= 0 && d->partial[i].live != REP_LIVE_NONE;
+	if (checkpoints)
+		snprintf(err, errlen, "%s: no overhead compensation data: it is computed when a "
+			 "rank ends, and the ranks left only checkpoints (see the header)",
+			 d->dir ? d->dir : "");
+	else
+		snprintf(err, errlen, "%s: no overhead compensation data in this experiment: "
+			 "it is not an MPI program, or it was recorded with --no-piggyback",
+			 d->dir ? d->dir : "");
 	return -1;
 }
 
-/* removed: the samples --compensate took out of cp and f, NULL if none. */
+/* removed: the samples --compensate took out of cp and f, NULL if none;
+ * cp_why: why cpr is NULL, when known. */
 static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		       enum rep_comp comp, uint32_t ev, const struct cp_tree *cp,
-		       const struct flat *f, const struct cpath_result *cpr,
+		       const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 		       const uint64_t *removed, FILE *out)
 {
 	switch (o->format) {
 	case REP_JSON:
-		return rep_json(out, d, cp, f, cpr, min_pct_of(o), comp, removed != NULL);
+		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
 	case REP_FOLDED:
 		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
 	case REP_TEXT:
@@ -116,6 +183,8 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 {
 	struct cpath_result cpr;
 	bool have_cp = false;
+	char gap_buf[1024], why[1024];
+	const char *gap = cpath_gap(d, gap_buf, sizeof(gap_buf)), *cp_why = gap;
 	struct comp_tree ct;
 	struct cp_tree cp;
 	struct flat f;
@@ -133,7 +202,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
 	}
-	if (check_cpath(d, o, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0)
+	if (check_cpath(d, o, gap, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0)
 		return -1;
 	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;
@@ -147,19 +216,20 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		comp_tree_release(&ct);
 		return -1;
 	}
-	if (wants_cpath(o) && cpath_present(&d->cpath)) {
-		if (cpath_build(&cpr, d, &f, o->view == REP_CP_REFERENCE, err, errlen) == 0) {
+	if (wants_cpath(o) && cpath_present(&d->cpath) && !gap) {
+		if (cpath_build(&cpr, d, &f, o->view == REP_CP_REFERENCE, why, sizeof(why)) == 0) {
 			have_cp = true;
 		} else if (view_cp(o)) {
+			snprintf(err, errlen, "%s", why);
 			flat_release(&f);
 			cp_release(&cp);
 			comp_tree_release(&ct);
 			return -1;
 		} else {	/* the other views do not depend on it */
-			fprintf(stderr, "cpperf report: critical path left out: %s\n", err);
+			cp_why = why;
 		}
 	}
-	rc = render_with(d, o, comp, ev, &cp, &f, have_cp ? &cpr : NULL, ct.removed, out);
+	rc = render_with(d, o, comp, ev, &cp, &f, have_cp ? &cpr : NULL, cp_why, ct.removed, out);
 	if (rc < 0)
 		snprintf(err, errlen, "error writing the report (disk full? out of memory?)");
 	if (have_cp)

@@ -572,21 +572,23 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 		  uint32_t event, double min_pct);
 struct json_w;
 /* JSON of the whole report; cpr, when not NULL, is the critical path
- * ("critical_path" is then filled, else written empty); comp is the
- * --compensate mode ("compensation", the "ranks" times); filtered says cp
- * and f had the tool's samples removed ("callpath" then leaves out nodes
- * left without counts). */
+ * ("critical_path" is then filled, else written empty, with cp_why saying
+ * why when not NULL); comp is the --compensate mode ("compensation", the
+ * "ranks" times); filtered says cp and f had the tool's samples removed
+ * ("callpath" then leaves out nodes left without counts). */
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
-	     const struct flat *f, const struct cpath_result *cpr, double min_pct,
-	     enum rep_comp comp, bool filtered);
+	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
+	     double min_pct, enum rep_comp comp, bool filtered);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
 		  double min_pct, bool skip_zero);
 /* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
- * NULL writes it empty.  Returns 0 or -1 (memory). */
+ * NULL writes it empty, "unavailable" saying why (why, or no data).
+ * Returns 0 or -1 (memory). */
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
-		   const struct cpath_result *r, double min_pct, enum rep_comp comp);
+		   const struct cpath_result *r, const char *why, double min_pct,
+		   enum rep_comp comp);
 /* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
  * tree. */
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
