@@ -124,12 +124,6 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 
 	json_key(w, "critical_path");
 	json_begin_object(w);
-	json_key(w, "unavailable");
-	if (r)
-		json_null(w);
-	else
-		json_string(w, why ? why : "no critical-path data: not an MPI program, "
-			    "or recorded with --no-piggyback");
 	json_key(w, "length");
 	json_double(w, r ? (double)r->length_ns / 1e9 : 0.0);
 	json_key(w, "length_compensated");
@@ -150,6 +144,12 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 	put_path(w, r);
 	json_key(w, "reference");
 	json_bool(w, r && r->reference);
+	json_key(w, "unavailable");
+	if (r)
+		json_null(w);
+	else
+		json_string(w, why ? why : "no critical-path data: not an MPI program, "
+			    "or recorded with --no-piggyback");
 	json_end_object(w);
 	return 0;
 }

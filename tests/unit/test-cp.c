@@ -353,7 +353,8 @@ static void test_online(void)
 	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1 }, &rc);
 	is_int(rc, 0, "json renders");
 	ok(strstr(out, "\"path\":[{\"rank\":1,\"from\":1,\"to\":2},{\"rank\":2,\"from\":3,"
-		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false}"),
+		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false,"
+		  "\"unavailable\":null}"),
 	   "json: critical_path.path and reference");
 	ok(strstr(out, "\"critical_path\":{\"length\":0.14,\"length_compensated\":null,"
 		  "\"wall\":0.21,\"functions\":"
@@ -408,7 +409,7 @@ static void test_reference(bool swap)
 								NULL, -1 }, &rc);
 
 		ok(rc == 0 && strstr(out, "{\"rank\":0,\"from\":4,\"to\":4}],\"reference\""
-				     ":true}"), "reference: json says so");
+				     ":true,\"unavailable\":null}"), "reference: json says so");
 		out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP_REFERENCE, NULL, -1 }, &rc);
 		ok(rc == 0 && strstr(out, "# critical path (reference, recomputed from the "
 				     "--cp-trace records): 0.140000 s"), "reference: text says so");
@@ -539,7 +540,9 @@ static void test_absent(void)
 		  "\"wall\":0,\"functions\":[],"
 		  "\"callpath\":{\"function\":\"<root>\",\"self\":{\"cycles\":0},\"total\":"
 		  "{\"cycles\":0},\"self_pct\":0,\"total_pct\":0,\"children\":[]},\"zeroing\":"
-		  "[],\"series\":[],\"path\":[],\"reference\":false}"), "no data: json empty");
+		  "[],\"series\":[],\"path\":[],\"reference\":false,\"unavailable\":"
+		  "\"no critical-path data: not an MPI program, or recorded with --no-piggyback\"}"),
+	   "no data: json empty, says why");
 	merge_release(&d);
 }
 
