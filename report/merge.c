@@ -318,6 +318,8 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		d->unwind_truncated += p->unwind_truncated;
 		d->unwind_ns += p->unwind_ns;
 		d->drain_cpu_ns += p->drain_cpu_ns;
+		d->checkpoints += p->checkpoints;
+		d->checkpoint_ns += p->checkpoint_ns;
 	}
 	return rc;
 }

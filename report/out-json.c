@@ -158,6 +158,10 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 		    d->unwind_ns / 1e3 / (double)(d->unwind_complete + d->unwind_truncated));
 	json_key(w, "drain_cpu_seconds");
 	json_double(w, d->drain_cpu_ns / 1e9);
+	json_key(w, "checkpoints");
+	json_u64(w, d->checkpoints);
+	json_key(w, "checkpoint_seconds");
+	json_double(w, d->checkpoint_ns / 1e9);
 	json_key(w, "call_graph");
 	json_string(w, d->call_graph ? d->call_graph : "");
 	json_key(w, "directory");

@@ -216,6 +216,7 @@ struct rep_data {
 	uint32_t nevents;
 	uint64_t samples, lost, throttled, unwind_complete, unwind_truncated;
 	uint64_t unwind_ns, drain_cpu_ns;
+	uint64_t checkpoints, checkpoint_ns;	/* written before the files, and their cost */
 	struct rep_thread *threads;	/* sorted by rank, pid, tid by merge_finish */
 	uint32_t nthreads, threads_alloc;
 	struct symtab syms;

@@ -204,14 +204,19 @@ void rt_write_final(struct rt_state *rt, const char *reason)
 	char err[1024];
 
 	fill(rt, reason, true);
-	if (write_file(rt, err, sizeof(err)))
-		rt_notice(rt, "profile lost: %s", err);
-	else if (rt->prof.rank <= 0)
-		rt_notice(rt, "%s/%s: %llu samples, %llu lost%s%s%s", rt->opt.output, rt->file,
-			  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
-			  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "",
-			  rt->prof.partial ? "; partial: " : "", rt->prof.partial ? rt->prof.partial : "");
-	live_close(rt);
+	if (write_file(rt, err, sizeof(err))) {
+		/* the last checkpoint stays, and the lock, let go at exit, says
+		 * its writer died */
+		rt_notice(rt, "profile lost%s: %s", rt->file[0] ? " (the last checkpoint stays)" : "", err);
+	} else {
+		if (rt->prof.rank <= 0)
+			rt_notice(rt, "%s/%s: %llu samples, %llu lost%s%s%s", rt->opt.output, rt->file,
+				  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
+				  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "",
+				  rt->prof.partial ? "; partial: " : "",
+				  rt->prof.partial ? rt->prof.partial : "");
+		live_close(rt);
+	}
 	atomic_store(&rt->end, RT_END_WRITTEN);
 	finishing = false;
 }

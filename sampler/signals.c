@@ -40,7 +40,6 @@ static const int fatal_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGBUS, S
 struct slot {
 	struct sigaction prog[2];
 	atomic_int cur;
-	bool ours;		/* our handler is what the kernel has */
 };
 
 static struct slot slots[NFATAL];
@@ -158,22 +157,26 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-/* Make the kernel's action of s's signal follow the program's view a. */
-static int apply(int sig, struct slot *s, const struct sigaction *a)
+/* Make the kernel's action of sig follow the program's view *a, and add
+ * to *a what the kernel adds (glibc's restorer), so that the program reads
+ * back what it would read without us. */
+static int apply(int sig, struct sigaction *a)
 {
-	struct sigaction k;
+	struct sigaction k = *a, back;
+	int rc;
 
-	if (a->sa_handler == SIG_IGN) {
-		s->ours = false;
-		return call_real(sig, a, NULL);
+	if (a->sa_handler != SIG_IGN) {
+		k.sa_sigaction = on_fatal;
+		k.sa_flags = (a->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+		if (!is_handler(a))
+			k.sa_flags = (k.sa_flags & ~SA_NODEFER) | SA_RESTART | SA_ONSTACK;
 	}
-	k = *a;
-	k.sa_sigaction = on_fatal;
-	k.sa_flags = (a->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
-	if (!is_handler(a))
-		k.sa_flags &= ~SA_NODEFER;
-	s->ours = true;
-	return call_real(sig, &k, NULL);
+	rc = call_real(sig, &k, NULL);
+	if (rc == 0 && call_real(sig, NULL, &back) == 0) {
+		a->sa_flags |= back.sa_flags & ~k.sa_flags;
+		a->sa_restorer = back.sa_restorer;
+	}
+	return rc;
 }
 
 void rt_signals_install(void)
@@ -187,9 +190,9 @@ void rt_signals_install(void)
 
 		if (call_real(fatal_signals[i], NULL, &now))
 			continue;
-		s->prog[0] = now;
+		s->prog[0] = now;	/* as read: the program reads it back so */
 		atomic_store(&s->cur, 0);
-		apply(fatal_signals[i], s, &now);
+		apply(fatal_signals[i], &now);
 	}
 	atomic_store(&installed, true);
 	pthread_mutex_unlock(&slots_lock);
@@ -230,7 +233,7 @@ static int program_sigaction(int sig, struct slot *s, const struct sigaction *ac
 		*old = s->prog[cur];
 	if (act) {
 		s->prog[!cur] = *act;
-		rc = apply(sig, s, act);
+		rc = apply(sig, &s->prog[!cur]);
 		if (rc == 0)
 			atomic_store(&s->cur, !cur);
 	}
