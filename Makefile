@@ -52,16 +52,17 @@ SYM_REPORT_SRC := symbolize/demangle.c
 SAMPLER_CMD_SRC := $(wildcard sampler/cmd-*.c)
 SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
 	sampler/options.c
-# cpperf-record alone reads the program's ELF and the launcher's environment.
-SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/launcher.c
+# cpperf-record alone reads the program's ELF.
+SAMPLER_RECORD_SRC := sampler/elf-needed.c
 SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 
 RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
 # sampler/papi.c checks PAPI events before the program starts; only
-# cpperf-record and the runtime link PAPI.
-RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c $(SAMPLER_CMD_SRC) \
-	$(SAMPLER_RECORD_SRC)
+# cpperf-record and the runtime link PAPI.  Both read the launcher's
+# environment (sampler/launcher.c).
+RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launcher.c \
+	$(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC)
 CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \

@@ -28,6 +28,7 @@
 #include "rt.h"
 
 #define END_WAIT_MS 2000	/* how long a signal handler waits for the final profile */
+#define FIRST_CHECKPOINT_NS 1000000000ull	/* age of the process at its first checkpoint */
 
 /* Set on the thread that writes the final profile in rt_finish: a signal
  * handler interrupting it must not wait for itself. */
@@ -168,6 +169,21 @@ static void unfill(struct profile *p)
 	p->partial = NULL;
 }
 
+/*
+ * When the checkpoint after one at now is due: the first a second after
+ * start-up, then at twice the process's age until that is one interval
+ * away, then every interval.  A process killed at age t without warning so
+ * loses at most min(t / 2, interval): short runs (and the ranks that
+ * MPICH's launcher kills at once when one fails) keep most of what they
+ * measured, for a handful of writes more (docs/record.md).
+ */
+static uint64_t next_due(const struct rt_state *rt, uint64_t now, uint64_t every)
+{
+	uint64_t age = now - rt->started;
+
+	return now + (age < every ? age : every);
+}
+
 /* Checkpoints, on the drain thread with agg_lock held. */
 void rt_checkpoint_due(struct rt_state *rt)
 {
@@ -176,13 +192,11 @@ void rt_checkpoint_due(struct rt_state *rt)
 
 	if (!every || atomic_load(&rt->end) != RT_END_RUNNING)
 		return;
-	if (!rt->next_checkpoint) {
-		rt->next_checkpoint = now + every;
-		return;
-	}
+	if (!rt->next_checkpoint)
+		rt->next_checkpoint = rt->started + (every < FIRST_CHECKPOINT_NS ? every : FIRST_CHECKPOINT_NS);
 	if (now < rt->next_checkpoint)
 		return;
-	rt->next_checkpoint = now + every;
+	rt->next_checkpoint = next_due(rt, now, every);
 	rt->prof.drain_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	fill(rt, "checkpoint", false);
 	if (write_file(rt, err, sizeof(err))) {

@@ -4,7 +4,8 @@
  * PMIX_NAMESPACE (the same number) and OMPI_COMM_WORLD_RANK / PMIX_RANK;
  * MPICH 4.0's hydra sets only PMI_RANK, PMI_SIZE and PMI_FD (no job id);
  * PMIx launchers (srun --mpi=pmix, prterun) set PMIX_NAMESPACE; Slurm sets
- * SLURM_JOB_ID, SLURM_STEP_ID and SLURM_PROCID.
+ * SLURM_JOB_ID, SLURM_STEP_ID and SLURM_PROCID.  The size: Open MPI's
+ * OMPI_COMM_WORLD_SIZE, hydra's PMI_SIZE, Slurm's SLURM_NTASKS.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,15 +32,28 @@ int launcher_job_id(char *buf, size_t len)
 	return 0;
 }
 
-int launcher_rank(void)
+/* The first of vars[0..n) that is set, as a number; -1 when none is. */
+static int first_set(const char *const *vars, size_t n)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID" };
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *v = getenv(vars[i]);
 
 		if (v && *v)
 			return atoi(v);
 	}
 	return -1;
+}
+
+int launcher_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID" };
+
+	return first_set(vars, sizeof(vars) / sizeof(vars[0]));
+}
+
+int launcher_size(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS" };
+
+	return first_set(vars, sizeof(vars) / sizeof(vars[0]));
 }

@@ -1,6 +1,7 @@
 /*
- * launcher.h - what cpperf-record learns from the environment an MPI
- * launcher (Open MPI's mpirun, MPICH's hydra, Slurm's srun) gives each rank.
+ * launcher.h - what cpperf-record and the runtime learn from the
+ * environment an MPI launcher (Open MPI's mpirun, MPICH's hydra, Slurm's
+ * srun) gives each rank.
  */
 #ifndef CPPERF_LAUNCHER_H
 #define CPPERF_LAUNCHER_H
@@ -12,7 +13,9 @@
  * hydra) or there is no launcher. */
 int launcher_job_id(char *buf, size_t len);
 
-/* This process's rank as the launcher numbers it, -1 when not launched by one. */
+/* This process's rank as the launcher numbers it, and the number of
+ * ranks; -1 when not launched by one. */
 int launcher_rank(void);
+int launcher_size(void);
 
 #endif

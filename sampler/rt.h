@@ -66,6 +66,7 @@ struct rt_state {
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
 	char end_reason[64];	/* for RT_END_ASKED: why the process ends ("" normal) */
+	uint64_t started;	/* CLOCK_MONOTONIC ns at start-up */
 	uint64_t next_checkpoint;	/* CLOCK_MONOTONIC ns, 0 before the first; drain thread */
 	bool checkpoint_failing;	/* the last checkpoint failed (said once); drain thread */
 	int live_fd;		/* flock'ed .HOST.PID.START.live, -1 when none */

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "papi.h"
 #include "rt.h"
 
@@ -54,24 +55,30 @@ void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 	dprintf(STDERR_FILENO, "cpperf: %.*s", n, line);
 }
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Should this process be profiled?  The program cpperf-record started has
- * its pid in CPPERF_ROOT_PID (exec keeps the pid); others need
- * --follow-fork. */
-static bool wanted(const struct rt_options *o)
+/* The program cpperf-record started has its pid in CPPERF_ROOT_PID (exec
+ * keeps the pid). */
+static bool is_root(void)
 {
 	const char *root = getenv("CPPERF_ROOT_PID");
 
+	return root && atoi(root) == getpid();
+}
+
+/* Should this process be profiled?  The root, and others with
+ * --follow-fork. */
+static bool wanted(const struct rt_options *o)
+{
 	if (!getenv("CPPERF_OUTPUT"))
 		return false;
-	return o->follow_fork || (root && atoi(root) == getpid());
+	return o->follow_fork || is_root();
 }
 
 static void read_cmdline(struct profile *p)
@@ -118,8 +125,13 @@ static int init_profile(struct rt_state *rt)
 	gethostname(host, sizeof(host) - 1);
 	p->host = strdup(host);
 	p->pid = getpid();
-	p->rank = -1;
-	p->start_ns = now_ns();
+	/* the launcher's numbers until MPI_Init gives the job's, so that a
+	 * rank that dies before is named; not for its forked children */
+	p->rank = is_root() ? launcher_rank() : -1;
+	p->size = p->rank >= 0 && launcher_size() > p->rank ? launcher_size() : 0;
+	if (!p->size)
+		p->rank = -1;
+	p->start_ns = clock_ns(CLOCK_REALTIME);
 	p->backend = strdup(opt_backend_name(rt->opt.backend));
 	p->call_graph = strdup(opt_call_graph_name(rt->opt.call_graph));
 	p->run = strdup(getenv("CPPERF_RUN") ? getenv("CPPERF_RUN") : "");
@@ -161,6 +173,7 @@ static void rt_start(void)
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
 	atomic_store(&rt->end, RT_END_RUNNING);
+	rt->started = clock_ns(CLOCK_MONOTONIC);
 	rt->next_checkpoint = 0;
 	rt->file[0] = 0;
 	rt_live_open(rt);

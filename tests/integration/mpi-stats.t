@@ -25,6 +25,10 @@ check_exact() {
 	is "$l: MPI_Barrier calls" "$(site MPI_Barrier calls)" 12
 	is "$l: collectives by size" "$(jqr '[.mpi.collectives[] | "\(.function)/\(.comm_size)/\(.calls)"] | sort | join(" ")')" \
 		"MPI_Allreduce/4/28 MPI_Barrier/4/12"
+	is "$l: a whole run: no rank missing, no profile partial" \
+		"$(jqr '"\(.experiment.ranks_missing | length) \(.experiment.partial | length)"')" "0 0"
+	is "$l: MPI time within the wall of every rank (the MPI region)" \
+		"$(jqr '[.ranks[] | .mpi_time <= .wall and .wall <= .process_wall and .cpu <= .process_cpu] | all')" true
 	is "$l: the send site is in the program" "$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all')" true
 }
 

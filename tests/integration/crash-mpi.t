@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# crash-mpi.t - MPI jobs that end badly leave a profile for every rank
+# (tests/progs/mpi-end.c): the job killed from outside with SIGTERM, a
+# rank that segfaults, calls MPI_Abort, or exits without MPI_Finalize;
+# the report names each partial profile's reason and no rank is missing.
+# When one rank fails, Open MPI's mpirun sends the others SIGTERM (their
+# final profiles), MPICH's hydra SIGKILLs them at once (their last
+# checkpoint).  Open MPI and MPICH, each where installed.  Short runs:
+# `make check-crash` runs the documented scenarios.
+. "$(dirname "$0")/../lib.sh"
+need_sampling
+. "$TOP/tests/mpi-lib.sh"
+
+for mpi in openmpi mpich; do
+	if ! mpi_tools $mpi; then
+		skip "$mpi: partial profiles" "$WHY"
+		continue
+	fi
+	mpi_build end-$mpi mpi-end.c
+	P=$WORK/end-$mpi
+
+	# the whole job killed from outside
+	timeout -s TERM 5 "$MPIRUN" -np 4 "$RECORD" -q -o "$WORK/term-$mpi" "$P" 60 > /dev/null 2>&1
+	report_json "$WORK/term-$mpi"
+	is "$mpi, job killed with SIGTERM: a profile per rank" "$(jqr '.experiment.processes')" 4
+	is "$mpi, job killed with SIGTERM: each says so" \
+		"$(jqr '[.experiment.partial[].reason] | unique | join(",")')" "signal SIGTERM"
+	atleast "$mpi, job killed with SIGTERM: the least covered rank (s)" \
+		"$(jqr '[.experiment.partial[].covered_s] | min')" 2
+	is "$mpi, job killed with SIGTERM: no rank missing" "$(jqr '.experiment.ranks_missing | length')" 0
+
+	# one rank ends badly; the launcher ends the others
+	for how in segv abort exit; do
+		mpi_run 3 "$RECORD" -q -o "$WORK/$how-$mpi" "$P" 60 1 "$how" 1.5 > /dev/null 2>&1
+		report_json "$WORK/$how-$mpi"
+		is "$mpi, rank 1 $how: every rank left a profile" \
+			"$(jqr '"\(.experiment.processes) \(.experiment.ranks_missing | length)"')" "3 0"
+		want=$(case $how in segv) echo "signal SIGSEGV" ;; abort) echo "MPI_Abort(3)" ;;
+			exit) echo "exit without MPI_Finalize" ;; esac)
+		is "$mpi, rank 1 $how: its reason" "$(jqr '.experiment.partial[] | select(.rank == 1) | .reason')" "$want"
+		atleast "$mpi, rank 1 $how: its profile covers the time before" \
+			"$(jqr '.experiment.partial[] | select(.rank == 1) | .covered_s')" 1.4
+		is "$mpi, rank 1 $how: the others are partial too" \
+			"$(jqr '[.experiment.partial[] | select(.rank != 1)] | length')" 2
+	done
+	"$CPPERF" report "$WORK/segv-$mpi" > "$WORK/segv.txt"
+	check "$mpi: the text header names the partial profiles first" \
+		grep -q "^# PARTIAL: 3 profiles end early: rank 0 .*; rank 1 signal SIGSEGV after" "$WORK/segv.txt"
+	report_json "$WORK/segv-$mpi"
+	if [ "$(jqr '[.experiment.partial[] | select(.reason == "checkpoint")] | length')" = 0 ]; then
+		is "$mpi: final profiles everywhere: the critical path up to the ends" \
+			"$(jqr '.critical_path.unavailable')" null
+	else
+		is "$mpi: checkpoints: the critical path not computed, and why" \
+			"$(jqr '.critical_path.unavailable')" "it needs every rank's end, and ranks 0, 2 left only a checkpoint"
+	fi
+done
+done_testing
