@@ -44,6 +44,7 @@ struct rt_thread {
 	uint64_t stack_lo, stack_hi;	/* live stack, 0 when unknown */
 	_Atomic int state;	/* set by the thread, acted on by the drain thread */
 	struct papi_thread *papi;	/* the PAPI backend's state, NULL for perf */
+	void *altstack;		/* our alternate signal stack, NULL when none */
 	struct rt_thread *next;
 };
 
@@ -164,6 +165,11 @@ void rt_end_async(struct rt_state *rt, const char *reason);
  * thread holds one is handled when it lets go. */
 void rt_signals_install(void);
 bool rt_in_program_handler(void);
+/* An alternate signal stack for the calling thread when it has none (our
+ * handler then runs after a stack overflow), NULL otherwise; released at
+ * the thread's exit by rt_altstack_end, unless the program replaced it. */
+void *rt_altstack_begin(void);
+void rt_altstack_end(void *stack);
 void rt_lock(pthread_mutex_t *m);
 void rt_unlock(pthread_mutex_t *m);
 

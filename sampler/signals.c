@@ -16,13 +16,16 @@
  * one of the locks the final write needs (rt_lock) cannot let the drain
  * thread wait for it: an asynchronous signal arriving then is deferred
  * until the thread lets go; a fault there ends the process without a final
- * profile (the last checkpoint stays).
+ * profile (the last checkpoint stays).  A thread without an alternate
+ * signal stack gets one of ours, so that the handler also runs after the
+ * thread's stack overflowed.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "rt.h"
@@ -31,6 +34,7 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 static const int fatal_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+#define ALT_STACK_SIZE (64 * 1024)	/* the handler and rt_end_async need little */
 
 /*
  * The program's view of one signal.  Written under slots_lock by
@@ -196,6 +200,35 @@ void rt_signals_install(void)
 	}
 	atomic_store(&installed, true);
 	pthread_mutex_unlock(&slots_lock);
+}
+
+void *rt_altstack_begin(void)
+{
+	stack_t now, ss = { .ss_size = ALT_STACK_SIZE };
+
+	if (sigaltstack(NULL, &now) || !(now.ss_flags & SS_DISABLE))
+		return NULL;	/* the program's own, or none possible */
+	ss.ss_sp = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ss.ss_sp == MAP_FAILED)
+		return NULL;
+	if (sigaltstack(&ss, NULL)) {
+		munmap(ss.ss_sp, ALT_STACK_SIZE);
+		return NULL;
+	}
+	return ss.ss_sp;
+}
+
+void rt_altstack_end(void *stack)
+{
+	stack_t now, off = { .ss_flags = SS_DISABLE };
+
+	if (!stack || sigaltstack(NULL, &now))
+		return;
+	if (now.ss_sp == stack && !(now.ss_flags & SS_ONSTACK))
+		sigaltstack(&off, NULL);
+	else if (now.ss_sp == stack)
+		return;	/* running on it: keep it */
+	munmap(stack, ALT_STACK_SIZE);
 }
 
 bool rt_in_program_handler(void)

@@ -42,6 +42,8 @@ static void on_thread_exit(void *p)
 	struct rt_state *rt = rt_current();
 
 	rt_thread_enable(t, false);
+	rt_altstack_end(t->altstack);
+	t->altstack = NULL;
 	atomic_store(&t->state, THREAD_EXITED);
 	if (rt)
 		rt_drain_wake(rt);
@@ -84,6 +86,7 @@ int rt_thread_begin(struct rt_state *rt)
 	if (!t)
 		return -1;
 	stack_bounds(t);
+	t->altstack = rt_altstack_begin();
 	pthread_once(&exit_key_once, make_exit_key);
 	pthread_setspecific(exit_key, t);
 	register_thread(rt, t);

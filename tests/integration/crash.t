@@ -41,7 +41,7 @@ atleast "SIGTERM: samples up to the signal" "$(jqr '.experiment.samples')" 1
 is "SIGTERM: the lock file is gone" "$(ls -A "$WORK/term" | grep -c live)" 0
 
 # faults: same status and core flag as without cpperf
-for how in segv abort chain; do
+for how in segv abort chain overflow; do
 	want=$(cd "$WORK" && ulimit -c unlimited 2> /dev/null; core_flag "$E" "$how" 0.3; echo " $?")
 	got=$(cd "$WORK" && ulimit -c unlimited 2> /dev/null; core_flag "$RECORD" -q -o "$WORK/$how" "$E" "$how" 0.3; echo " $?")
 	rm -f "$WORK"/core*

@@ -12,6 +12,7 @@
  *            SIGSEGV" and returns; then stores through NULL: the fault
  *            comes back and the default action ends the process
  *   ignore   ignores SIGTERM, then exits 0
+ *   overflow then recurses until its stack overflows (SIGSEGV)
  *   view     prints what sigaction and signal tell it while it sets and
  *            reads its dispositions (the same with and without cpperf)
  */
@@ -64,6 +65,14 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 static void store_null(void)
 {
 	*nowhere = 1;
+}
+
+__attribute__((noinline)) static int recurse(int n)
+{
+	volatile char pad[4096];
+
+	pad[0] = (char)n;
+	return recurse(n + 1) + pad[0];
 }
 
 static const char *name_of(void (*h)(int))
@@ -123,5 +132,7 @@ int main(int argc, char **argv)
 		store_null();
 	if (!strcmp(mode, "abort"))
 		abort();
+	if (!strcmp(mode, "overflow"))
+		return recurse(0);
 	return 0;
 }
