@@ -171,17 +171,26 @@ static void unfill(struct profile *p)
 
 /*
  * When the checkpoint after one at now is due: the first a second after
- * start-up, then at twice the process's age until that is one interval
- * away, then every interval.  A process killed at age t without warning so
- * loses at most min(t / 2, interval): short runs (and the ranks that
- * MPICH's launcher kills at once when one fails) keep most of what they
- * measured, for a handful of writes more (docs/record.md).
+ * start-up, then after half the process's age (a second at least) until
+ * that is an interval, then every interval.  A process killed at age t
+ * without warning so loses at most about min(t / 3, interval): short runs
+ * (and the ranks that MPICH's launcher kills at once when one fails) keep
+ * most of what they measured, for about a dozen writes more
+ * (docs/record.md).
  */
 static uint64_t next_due(const struct rt_state *rt, uint64_t now, uint64_t every)
 {
-	uint64_t age = now - rt->started;
+	uint64_t due = rt->next_checkpoint;	/* from the schedule, so a late write
+						 * does not delay the next ones */
 
-	return now + (age < every ? age : every);
+	while (due <= now) {
+		uint64_t half = (due - rt->started) / 2;
+
+		if (half < FIRST_CHECKPOINT_NS)
+			half = FIRST_CHECKPOINT_NS;
+		due += half < every ? half : every;
+	}
+	return due;
 }
 
 /* Checkpoints, on the drain thread with agg_lock held. */
