@@ -147,6 +147,12 @@ check-cp-long: all build/san/bin/cpperf
 	CPPERF_TOP=$(CURDIR) tests/cp-long.sh
 .PHONY: check-cp-long
 
+# The crash scenarios of docs/record.md at full length (tests/crash-long.sh;
+# about two minutes per MPI): needs a quiet host.
+check-crash: all build/san/bin/cpperf
+	CPPERF_TOP=$(CURDIR) prove -v tests/crash-long.sh
+.PHONY: check-crash
+
 # Overhead compensation on all six scenarios with the acceptance bounds
 # (2 %, 5 % for master/worker; docs/compensation.md): needs a quiet host.
 check-comp: all build/san/bin/cpperf
@@ -161,6 +167,7 @@ bench: all
 	./bench/mpi.sh
 	./bench/cp.sh
 	./bench/comp.sh
+	./bench/checkpoint.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
