@@ -51,10 +51,10 @@ static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigaction_fn real_sigaction;
 static atomic_bool installed;
 
-/* Per thread: locks of rt_lock held, a signal deferred until they are let
- * go, and handlers of the program running. */
+/* Per thread: locks of rt_lock held, the signals deferred until they are
+ * let go (bit sig), and handlers of the program running. */
 static __thread int crit_depth __attribute__((tls_model("initial-exec")));
-static __thread int deferred __attribute__((tls_model("initial-exec")));
+static __thread uint64_t deferred __attribute__((tls_model("initial-exec")));
 static __thread int in_program_handler __attribute__((tls_model("initial-exec")));
 
 static struct slot *slot_of(int sig)
@@ -140,7 +140,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	if (!s)
 		return;
 	if (crit_depth > 0 && !is_fault(sig, si)) {
-		deferred = sig;	/* raised again by rt_unlock */
+		deferred |= UINT64_C(1) << sig;	/* raised again by rt_unlock */
 		return;
 	}
 	a = s->prog[atomic_load(&s->cur)];
@@ -245,10 +245,12 @@ void rt_lock(pthread_mutex_t *m)
 void rt_unlock(pthread_mutex_t *m)
 {
 	pthread_mutex_unlock(m);
-	if (--crit_depth == 0 && deferred) {
-		int sig = deferred;
+	if (--crit_depth > 0)
+		return;
+	while (deferred) {
+		int sig = __builtin_ctzll(deferred);
 
-		deferred = 0;
+		deferred &= ~(UINT64_C(1) << sig);
 		raise(sig);
 	}
 }
