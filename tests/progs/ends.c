@@ -2,7 +2,7 @@
  * ends.c - a program that ends in the ways a profiler must survive, with
  * signal handling of its own that must keep working under cpperf-record.
  * Usage: ends MODE [SECONDS]; every mode first computes for SECONDS
- * (default 1), in work(), unless killed meanwhile.
+ * (default 1), in compute(), unless killed meanwhile.
  *   spin     then exits 0
  *   segv     then stores through NULL (SIGSEGV)
  *   abort    then calls abort() (SIGABRT)
@@ -21,28 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-volatile unsigned long sink;
-int *volatile nowhere;	/* NULL, and the compiler cannot know it */
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-__attribute__((noinline)) static void work(double seconds)
-{
-	double t0 = now();
-
-	while (now() - t0 < seconds)
-		for (int i = 0; i < 10000; i++)
-			sink = sink * 6364136223846793005ul + 1;
-}
+#include "spin.h"
 
 static void say(const char *s)
 {
@@ -72,7 +53,7 @@ __attribute__((noinline)) static int recurse(int n)
 	volatile char pad[4096];
 
 	pad[0] = (char)n;
-	return recurse(n + 1) + pad[0];
+	return n < 0 ? 0 : recurse(n + 1) + pad[0];	/* n grows until the stack ends */
 }
 
 static const char *name_of(void (*h)(int))
@@ -127,7 +108,7 @@ int main(int argc, char **argv)
 		signal(SIGTERM, SIG_IGN);
 	}
 	say("started\n");
-	work(seconds);
+	compute(seconds);
 	if (!strcmp(mode, "segv") || !strcmp(mode, "chain"))
 		store_null();
 	if (!strcmp(mode, "abort"))

@@ -17,28 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-volatile unsigned long sink;
-int *volatile nowhere;	/* NULL, and the compiler cannot know it */
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-__attribute__((noinline)) static void compute(double seconds)
-{
-	double t0 = now();
-
-	while (now() - t0 < seconds)
-		for (int i = 0; i < 10000; i++)
-			sink = sink * 6364136223846793005ul + 1;
-}
+#include "spin.h"
 
 static void on_term(int sig)
 {
