@@ -651,34 +651,52 @@ static int pr_slurp(int fd, char **out, size_t *outlen)
 	return 0;
 }
 
+/* Whether the line at s (cut off before end, no newline) is a record
+ * after the header, by its key. */
+static bool past_header(const char *s, const char *end)
+{
+	const char *sp = memchr(s, ' ', (size_t)(end - s));
+	size_t n = sp ? (size_t)(sp - s) : 0;
+
+	for (size_t i = 0; n && i < sizeof(pr_records) / sizeof(pr_records[0]); i++)
+		if (strlen(pr_records[i].key) == n && !memcmp(pr_records[i].key, s, n))
+			return pr_records[i].section > PS_META;
+	for (size_t i = 0; n && i < PROF_NSCALARS; i++)
+		if (strlen(prof_scalars[i].key) == n && !memcmp(prof_scalars[i].key, s, n))
+			return prof_scalars[i].section > PS_META;
+	return false;
+}
+
+/* The header ended: were all its once records there? */
+static int pr_head_whole(struct parser *ps)
+{
+	for (size_t i = 0; i < PROF_NSCALARS; i++)
+		if (prof_scalars[i].section == PS_META && !(ps->seen & (UINT64_C(1) << i)))
+			return pr_err(ps, "no '%s' record in the header", prof_scalars[i].key);
+	return 0;
+}
+
 /* The header of buf (len bytes, the start of a file): its lines up to the
- * first record after the header section. */
+ * first record after the header section, which may be cut off. */
 static int pr_head(struct parser *ps, const char *buf, size_t len)
 {
+	size_t pos;
+
 	if (ps->errlen)
 		ps->err[0] = '\0';
-	size_t pos = pr_magic(ps, buf, len);
-
-	if (!pos)
+	if (!(pos = pr_magic(ps, buf, len)))
 		return -1;
 	ps->head_only = 1;
 	for (ps->lineno = 2; pos < len; ps->lineno++) {
 		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
-		int rc;
+		int rc = nl ? pr_line(ps, s, nl) : past_header(s, buf + len) ? PR_HEAD_DONE : -1;
 
+		if (rc == PR_HEAD_DONE)
+			return pr_head_whole(ps);
+		if (rc && nl)
+			return -1;
 		if (!nl)
 			break;
-		rc = pr_line(ps, s, nl);
-		if (rc == PR_HEAD_DONE) {
-			for (size_t i = 0; i < PROF_NSCALARS; i++)
-				if (prof_scalars[i].section == PS_META &&
-				    !(ps->seen & (UINT64_C(1) << i)))
-					return pr_err(ps, "no '%s' record in the header",
-						      prof_scalars[i].key);
-			return 0;
-		}
-		if (rc)
-			return -1;
 		pos = (size_t)(nl - buf) + 1;
 	}
 	return pr_err(ps, "the header does not end within its first %zu bytes", len);

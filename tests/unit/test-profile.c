@@ -1363,6 +1363,47 @@ static void test_write_failures(const char *dir)
 }
 
 /* The fuzzer's committed seed must stay a valid profile. */
+/* The header alone: from a file's first bytes, the trailer unchecked. */
+static void test_head(const char *dir)
+{
+	struct profile a, b;
+	char err[512], path[600];
+	size_t len = 0, at;
+	char *buf;
+
+	rich_profile(&a, 50);
+	buf = serialise(&a, dir, &len);
+	profile_init(&b);
+	at = buf ? (size_t)(strstr(buf, "\nevent 0 ") - buf) + 1 : 0;
+	if (!ok(buf && profile_parse_head(&b, buf, at + 8, err, sizeof(err)) == 0,
+		"header read from the first bytes (the rest cut off)"))
+		printf("# %s\n", err);
+	ok(b.pid == a.pid && b.rank == a.rank && b.size == a.size && b.start_ns == a.start_ns &&
+	   !strcmp(b.run, a.run) && !strcmp(b.partial, a.partial) && b.argc == a.argc &&
+	   b.tree.nnodes == 0 && b.nevents == 0, "header records only");
+	profile_release(&b);
+	profile_init(&b);
+	ok(buf && profile_parse_head(&b, buf, at - 1, err, sizeof(err)) < 0 &&
+	   strstr(err, "the header does not end within its first"), "a header cut short is refused");
+	profile_init(&b);
+	ok(profile_parse_head(&b, "cpperf-profile 5\n", 17, err, sizeof(err)) < 0 &&
+	   strstr(err, "unsupported format version"), "another version is refused");
+	profile_init(&b);
+	ok(profile_parse_head(&b, "cpperf-profile 6\nhost h\nevent 0 c 0 1 0\n", 40, err, sizeof(err)) < 0 &&
+	   strstr(err, "no 'pid' record in the header"), "a header without a once record is refused");
+	snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
+	profile_init(&b);
+	ok(profile_read_head(&b, path, err, sizeof(err)) == 0 && !strcmp(b.run, a.run),
+	   "profile_read_head reads a file's header");
+	profile_release(&b);
+	profile_init(&b);
+	ok(profile_read_head(&b, "/nonexistent/x.cpprof", err, sizeof(err)) < 0 &&
+	   strstr(err, "/nonexistent/x.cpprof"), "a missing file: its path named");
+	free(buf);
+	profile_release(&a);
+	empty_dir(dir);
+}
+
 static void test_seed(void)
 {
 	const char *top = getenv("CPPERF_TOP");
@@ -1403,6 +1444,7 @@ int main(int argc, char **argv)
 	test_records();
 	test_trailers();
 	test_write_failures(dir);
+	test_head(dir);
 	test_seed();
 	empty_dir(dir);
 	rmdir(dir);
