@@ -19,12 +19,14 @@ for mpi in openmpi mpich; do
 	mpi_build end-$mpi mpi-end.c
 	P=$WORK/end-$mpi
 
-	# the whole job killed from outside
-	timeout -s TERM 5 "$MPIRUN" -np 4 "$RECORD" -q -o "$WORK/term-$mpi" "$P" 60 > /dev/null 2>&1
+	# the whole job killed from outside; --foreground: only the launcher
+	# gets the signal (signalled twice, Open MPI's mpirun may exit at once
+	# and leave the ranks to exit on their own, "exit without MPI_Finalize")
+	timeout --foreground -s TERM 5 "$MPIRUN" -np 4 "$RECORD" -q -o "$WORK/term-$mpi" "$P" 60 > /dev/null 2>&1
 	report_json "$WORK/term-$mpi"
 	is "$mpi, job killed with SIGTERM: a profile per rank" "$(jqr '.experiment.processes')" 4
-	is "$mpi, job killed with SIGTERM: each says so" \
-		"$(jqr '[.experiment.partial[].reason] | unique | join(",")')" "signal SIGTERM"
+	is "$mpi, job killed with SIGTERM: each a final profile that says why" \
+		"$(jqr '[.experiment.partial[].reason | select(. != "signal SIGTERM" and . != "exit without MPI_Finalize")] | length')" 0
 	atleast "$mpi, job killed with SIGTERM: the least covered rank (s)" \
 		"$(jqr '[.experiment.partial[].covered_s] | min')" 2
 	is "$mpi, job killed with SIGTERM: no rank missing" "$(jqr '.experiment.ranks_missing | length')" 0
