@@ -16,6 +16,7 @@
  * last checkpoint stays).  rt_state.end makes sure exactly one of them
  * writes the final profile.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 
 #define END_WAIT_MS 2000	/* how long a signal handler waits for the final profile */
 #define FIRST_CHECKPOINT_NS 1000000000ull	/* age of the process at its first checkpoint */
+#define PEER_WAIT_NS 750000000ull	/* see rt_end_wait_peers */
 
 /* Set on the thread that writes the final profile in rt_finish: a signal
  * handler interrupting it must not wait for itself. */
@@ -240,8 +242,57 @@ void rt_write_final(struct rt_state *rt, const char *reason)
 				  rt->prof.partial ? rt->prof.partial : "");
 		live_close(rt);
 	}
+}
+
+void rt_end_written(struct rt_state *rt)
+{
 	atomic_store(&rt->end, RT_END_WRITTEN);
 	finishing = false;
+}
+
+/* Whether another process of the experiment directory still holds its
+ * .live lock: it runs, and has not written its final profile. */
+static bool peers_running(const struct rt_state *rt)
+{
+	DIR *d = opendir(rt->opt.output);
+	struct dirent *e;
+	bool running = false;
+
+	while (d && !running && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		int fd;
+
+		if (e->d_name[0] != '.' || n < 6 || strcmp(e->d_name + n - 5, ".live") ||
+		    (fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		running = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	return running;
+}
+
+/*
+ * A rank ended by a signal from outside (its launcher's SIGTERM) waits,
+ * before it dies, for the other processes of the directory to write
+ * their final profiles: MPICH's hydra SIGKILLs the other ranks as soon as
+ * one dies, and it forwards the signal to them over up to a few hundred
+ * ms.  At most until PEER_WAIT_NS after the signal: within the 1 s Open
+ * MPI's mpirun leaves between SIGTERM and SIGKILL.  Drain thread.
+ */
+void rt_end_wait_peers(struct rt_state *rt)
+{
+	static const char *const from_outside[] = { "signal SIGTERM", "signal SIGINT", "signal SIGHUP" };
+	struct timespec ms = { 0, 5000000 };
+	bool outside = false;
+
+	for (size_t i = 0; i < sizeof(from_outside) / sizeof(from_outside[0]); i++)
+		outside |= !strcmp(rt->end_reason, from_outside[i]);
+	if (!outside || rt->prof.size <= 1)
+		return;
+	while (clock_ns(CLOCK_MONOTONIC) < rt->end_asked + PEER_WAIT_NS && peers_running(rt))
+		nanosleep(&ms, NULL);
 }
 
 void rt_move_output(struct rt_state *rt, const char *dir)
@@ -289,6 +340,7 @@ void rt_end_async(struct rt_state *rt, const char *reason)
 			n = sizeof(rt->end_reason) - 1;
 		memcpy(rt->end_reason, reason ? reason : "", n);
 		rt->end_reason[n] = 0;
+		rt->end_asked = clock_ns(CLOCK_MONOTONIC);
 		atomic_store(&rt->end, RT_END_ASKED);
 		rt_drain_wake(rt);
 	} else if (finishing) {

@@ -114,6 +114,8 @@ static void end_now(struct rt_state *rt)
 	rt->prof.drain_cpu_ns = thread_cpu_ns();
 	rt_write_final(rt, rt->end_reason);
 	rt_unlock(&rt->agg_lock);
+	rt_end_wait_peers(rt);
+	rt_end_written(rt);
 }
 
 /* What the drain thread polls: the wake fd, then one ring fd per thread,

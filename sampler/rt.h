@@ -67,6 +67,7 @@ struct rt_state {
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
 	char end_reason[64];	/* for RT_END_ASKED: why the process ends ("" normal) */
+	uint64_t end_asked;	/* CLOCK_MONOTONIC ns when it was asked */
 	uint64_t started;	/* CLOCK_MONOTONIC ns at start-up */
 	uint64_t next_checkpoint;	/* CLOCK_MONOTONIC ns, 0 before the first; drain thread */
 	bool checkpoint_failing;	/* the last checkpoint failed (said once); drain thread */
@@ -141,12 +142,17 @@ void rt_finish(const char *reason);
  * the process runs (start-up); rt_checkpoint_due writes a checkpoint when
  * --checkpoint says so (drain thread, agg_lock held); rt_write_final fills
  * and writes the final profile, partial with reason when it is not NULL or
- * "", and sets RT_END_WRITTEN: the caller stopped sampling and claimed the
- * end.  rt_move_output moves the files to dir (ranks agreeing on rank 0's
- * directory at MPI_Init). */
+ * "" (the caller stopped sampling and claimed the end), and
+ * rt_end_written says it is there (RT_END_WRITTEN); rt_end_wait_peers,
+ * between the two on the drain thread, lets the other ranks of a job
+ * ended from outside write theirs before this one dies.  rt_move_output
+ * moves the files to dir (ranks agreeing on rank 0's directory at
+ * MPI_Init). */
 void rt_live_open(struct rt_state *rt);
 void rt_checkpoint_due(struct rt_state *rt);
 void rt_write_final(struct rt_state *rt, const char *reason);
+void rt_end_written(struct rt_state *rt);
+void rt_end_wait_peers(struct rt_state *rt);
 void rt_move_output(struct rt_state *rt, const char *dir);
 /* Claim the end for the calling thread (RT_END_FINISHING); false when
  * another thread claimed it first, after waiting for its final profile. */

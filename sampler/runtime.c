@@ -210,6 +210,7 @@ void rt_finish(const char *reason)
 	rt_unlock(&rt->lock);
 	rt_drain_stop(rt);
 	rt_write_final(rt, reason);
+	rt_end_written(rt);
 	rt->active = false;
 	free_threads(rt->threads);
 	free_threads(rt->retired);
