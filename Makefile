@@ -159,6 +159,46 @@ check-comp: all build/san/bin/cpperf
 	CPPERF_TOP=$(CURDIR) COMP_STRICT=1 prove -v tests/integration/comp.t
 .PHONY: check-comp
 
+# Stress: the runtimes again with ASan/UBSan (objects and libraries under
+# build/stress, the normal build untouched), and MPI programs run in loops
+# under both MPIs with a CPU load beside them (tests/stress.sh; a few
+# minutes, STRESS_SECONDS=N to change).
+T := build/stress/obj
+stress = $(patsubst %.c,$(T)/%.o,$(1))
+$(T)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -fvisibility=hidden -MMD -MP -c $< -o $@
+build/stress/lib/libcpperf.so: $(call stress,$(RT_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(SAN) -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
+define stress_runtime
+$(T)/pmpi-$(1)/%.o: pmpi/%.c
+	@mkdir -p $$(dir $$@)
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) $$(SAN) -fvisibility=hidden -MMD -MP -c $$< -o $$@
+$(T)/pmpi-$(1)/pmpi-wrappers.o: build/gen/pmpi-wrappers.c
+	@mkdir -p $$(dir $$@)
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) $$(SAN) -fvisibility=hidden -Ipmpi -MMD -MP -c $$< -o $$@
+build/stress/lib/libcpperf-$(1).so: $(call stress,$(RT_SRC)) \
+		$(patsubst pmpi/%.c,$(T)/pmpi-$(1)/%.o,$(PMPI_SRC)) $(T)/pmpi-$(1)/pmpi-wrappers.o
+	@mkdir -p $$(dir $$@)
+	$$(MPICC_$(1)) -shared $$(SAN) -o $$@ $$^ $$(RT_LIBS) -Wl,--no-undefined
+endef
+$(foreach f,$(MPI_FLAVORS),$(eval $(call stress_runtime,$(f))))
+# ThreadSanitizer: the plain runtime, for a threaded program (no MPI:
+# the MPI libraries are not built for it).
+$(T)-tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) -fsanitize=thread -fvisibility=hidden -MMD -MP -c $< -o $@
+build/stress/tsan/libcpperf.so: $(patsubst %.c,$(T)-tsan/%.o,$(RT_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fsanitize=thread -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
+STRESS_RUNTIMES := build/stress/lib/libcpperf.so build/stress/tsan/libcpperf.so \
+	$(patsubst %,build/stress/lib/libcpperf-%.so,$(MPI_FLAVORS))
+
+check-stress: all build/san/bin/cpperf $(STRESS_RUNTIMES)
+	CPPERF_TOP=$(CURDIR) tests/stress.sh
+.PHONY: check-stress
+
 demo: all
 	./contrib/demo.sh
 

@@ -1,0 +1,263 @@
+#!/bin/bash
+# stress.sh - make check-stress: MPI programs run in a loop under
+# `mpirun ... cpperf-record` with the ASan/UBSan builds of the runtimes
+# (build/stress/lib), both MPIs, a CPU load beside them, and options, rank
+# counts and seeds drawn at random, for STRESS_SECONDS (default 180; the
+# run under way then finishes, at most STRESS_RUN_TIMEOUT more).  A
+# sanitizer report, a signal, a hang (the run's time limit), a non-zero
+# exit, a wrong result (the programs check their data), a piggyback
+# mismatch in check mode, a missing profile or one the report tool cannot
+# read is a failure: its line names the MPI, program, ranks, options and
+# seeds, and its files (command, output, sanitizer logs, experiment) stay
+# in build/stress/failures/N.  A ThreadSanitizer build of the plain
+# runtime runs tests/progs/threads.c first (STRESS_TSAN=0 skips it).
+#
+# Environment: STRESS_SECONDS, STRESS_SEED (the draws; default: the
+# time), STRESS_MPIS ("openmpi mpich"), STRESS_PROGS (names to draw from),
+# STRESS_LOAD (busy loops beside the runs; default: the number of CPUs),
+# STRESS_RUN_TIMEOUT (seconds a run may take, default 150), STRESS_KEEP=1
+# (keep every run's files).  Exits 1 when any run failed.
+set -u
+TOP=${CPPERF_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+. "$TOP/tests/mpi-lib.sh"
+RECORD=$TOP/bin/cpperf-record
+CPPERF=$TOP/build/san/bin/cpperf
+[ -x "$CPPERF" ] || CPPERF=$TOP/bin/cpperf
+OUT=$TOP/build/stress
+SECONDS_WANTED=${STRESS_SECONDS:-180}
+SEED=${STRESS_SEED:-$(date +%s)}
+MPIS=${STRESS_MPIS:-openmpi mpich}
+LOAD=${STRESS_LOAD:-$(nproc)}
+RUN_TIMEOUT=${STRESS_RUN_TIMEOUT:-150}
+ASAN_LIB=$(${CC:-cc} -print-file-name=libasan.so)
+TSAN_LIB=$(${CC:-cc} -print-file-name=libtsan.so)
+RANDOM=$SEED
+
+# The programs: name, source, rank counts to draw from, arguments (SEED
+# stands for a drawn seed).  stress-alltoall on 4 ranks, the pattern of
+# the one crash seen in the field, is listed three times to be drawn more.
+PROGRAMS=(
+	"stress-alltoall stress-alltoall.c 4 SEED 300"
+	"stress-alltoall stress-alltoall.c 4 SEED 300"
+	"stress-alltoall stress-alltoall.c 2,3,4 SEED 300"
+	"stress-p2p stress-p2p.c 2,3,4 SEED 200"
+	"stress-comm stress-comm.c 2,3,4 SEED 120"
+	"stress-threads stress-threads.c 2,3,4 SEED 150"
+	"cp-random cp-random.c 2,3,4 SEED 60"
+	"mpi-semantics mpi-semantics.c 4"
+	"mpi-exact mpi-exact.c 2,3,4"
+	"mpi-exact-f mpi-exact.f90 2,3,4"
+	"mpi-callpath mpi-callpath.c 2"
+	"cp-serial cp-serial.c 2,3,4"
+	"cp-zero cp-zero.c 3 1"
+	"cp-interval cp-interval.c 2,3,4 1.5"
+	"comp-mw comp-mw.c 4 30 2000 4"
+	"comp-tworecv comp-tworecv.c 3 100 500"
+	"comp-stencil comp-stencil.c 2,3,4 150 500"
+	"comp-pipeline comp-pipeline.c 3,4 200 500"
+	"comp-allreduce comp-allreduce.c 2,3,4 150 500"
+	"comp-handshake comp-handshake.c 2 150 300"
+)
+
+# pick WORDS...: one of them at random.
+pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+
+# --- building
+
+# build_prog MPI NAME SRC: the program plain and with ASan/UBSan into
+# $OUT/progs/MPI/ (NAME and NAME-asan), when older than its sources.
+build_prog() {
+	local dir=$OUT/progs/$1 name=$2 src=$TOP/tests/progs/$3 cc flags
+	mkdir -p "$dir"
+	if [ "$dir/$name-asan" -nt "$src" ] && [ "$dir/$name-asan" -nt "$TOP/tests/progs/stress.h" ]; then
+		return 0
+	fi
+	case $src in
+	*.f90) cc=$MPIFC flags="-g -O1" ;;
+	*) cc=$MPICC flags="-std=gnu17 -g -O1 -Wno-stringop-overflow" ;;
+	esac
+	[ -n "$cc" ] || return 1
+	# shellcheck disable=SC2086
+	"$cc" $flags -o "$dir/$name" "$src" -lpthread &&
+		"$cc" $flags -fsanitize=address,undefined -fno-omit-frame-pointer \
+			-o "$dir/$name-asan" "$src" -lpthread
+}
+
+# --- the load beside the runs
+
+LOAD_PIDS=()
+start_load() {
+	for ((i = 0; i < LOAD; i++)); do
+		( while :; do :; done ) &
+		LOAD_PIDS+=($!)
+	done
+}
+stop_load() {
+	for p in "${LOAD_PIDS[@]}"; do kill "$p" 2> /dev/null; done
+	wait "${LOAD_PIDS[@]}" 2> /dev/null
+	LOAD_PIDS=()
+}
+trap stop_load EXIT
+
+# --- one run
+
+RUNS=0 FAILED=0
+
+# sanitizer_env DIR: the sanitizers' options for a run whose logs go to
+# DIR.  MPI libraries are not ASan-clean: reports of interceptors called
+# from them are suppressed (tests/stress-asan.supp); everything reported
+# in our code, which alone is instrumented, stays fatal.  Leaks are not
+# checked (MPI keeps memory until exit).  cpperf-record puts the runtime in
+# front of the sanitizer's in LD_PRELOAD, and that order is kept on
+# purpose (verify_asan_link_order=0): our pthread_create then hands the
+# sanitizer's its start routine, so the sanitizer has set the new thread
+# up before our instrumented code runs in it (the other way round,
+# ThreadSanitizer crashes in our thread start).
+sanitizer_env() {
+	echo "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:halt_on_error=1:handle_abort=1:log_path=$1/asan:suppressions=$TOP/tests/stress-asan.supp" \
+		"UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$1/ubsan"
+}
+
+# draw_options: cpperf-record options and environment for one run, into
+# OPTS and XENV.
+draw_options() {
+	local rate=(-F "$(pick 1000 4000 10000)")
+	((RANDOM % 10 == 0)) && rate=(-c 250000)	# task-clock: every 250 us
+	OPTS=(-q "${rate[@]}" --call-graph="$(pick dwarf dwarf fp none)")
+	XENV=()
+	case $((RANDOM % 5)) in 0) OPTS+=(--stack-size="$(pick 2048 65528)") ;; esac
+	case $((RANDOM % 8)) in 0) OPTS+=(-e '{task-clock,page-faults}') ;; esac
+	if ((RANDOM % 5 == 0)); then
+		OPTS+=(--no-piggyback)
+		return
+	fi
+	case $((RANDOM % 4)) in 0) XENV+=(CPPERF_PIGGYBACK_CHECK=1) ;; esac
+	case $((RANDOM % 6)) in 0) OPTS+=(--cp-trace) ;; esac
+	case $((RANDOM % 8)) in 0) OPTS+=(--cp-interval=0.01) ;; esac
+	case $((RANDOM % 8)) in 0) OPTS+=(--cp-auto=2 --cp-warmup=0.3) ;; esac
+}
+
+# verdict DIR NP RC: why the run in DIR failed, or nothing.
+verdict() {
+	local dir=$1 np=$2 rc=$3 n
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "hang (killed after ${RUN_TIMEOUT}s)"; return; fi
+	if ls "$dir"/asan.* "$dir"/ubsan.* > /dev/null 2>&1; then
+		echo "sanitizer report: $(grep -h -m1 -E 'ERROR|runtime error' "$dir"/asan.* "$dir"/ubsan.* 2> /dev/null | head -1)"
+		return
+	fi
+	if grep -qE 'AddressSanitizer|runtime error:|signal [0-9]|Segmentation|SIGSEGV|core dumped' "$dir/out"; then
+		echo "crash: $(grep -m1 -E 'AddressSanitizer|runtime error:|signal [0-9]|Segmentation|SIGSEGV|core dumped' "$dir/out")"
+		return
+	fi
+	if [ "$rc" != 0 ]; then echo "exit status $rc: $(grep -v '^ *$' "$dir/out" | tail -1)"; return; fi
+	if grep -q 'piggyback check' "$dir/out" && grep 'piggyback check' "$dir/out" | grep -qv ' 0 mismatches'; then
+		echo "piggyback mismatches: $(grep 'piggyback check' "$dir/out" | grep -v ' 0 mismatches' | head -1)"
+		return
+	fi
+	n=$(find "$dir/exp" -name '*.cpprof' 2> /dev/null | wc -l)
+	if [ "$n" != "$np" ]; then echo "$n profiles for $np ranks"; return; fi
+	if ! "$CPPERF" report "$dir/exp" --format=json > "$dir/report.json" 2> "$dir/report.err"; then
+		echo "report failed: $(head -1 "$dir/report.err")"
+	fi
+}
+
+# run_one MPI: draw a program, ranks, options and seed; run; judge.
+run_one() {
+	local mpi=$1 spec name src nps np args prog dir rc why t0 variant what cmd
+	spec=$(pick "${PROGRAMS[@]}")
+	read -r name src nps args <<< "$spec"
+	np=$(pick ${nps//,/ })
+	args=${args//SEED/$RANDOM$RANDOM}
+	variant=$(pick "" -asan)
+	prog=$OUT/progs/$mpi/$name$variant
+	[ -x "$prog" ] || return 0	# no Fortran compiler for this MPI
+	draw_options
+	RUNS=$((RUNS + 1))
+	dir=$OUT/runs/$RUNS
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	# shellcheck disable=SC2046
+	cmd=(timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" -np "$np" env LD_PRELOAD="$ASAN_LIB"
+	     $(sanitizer_env "$dir") CPPERF_RUNTIME="$OUT/lib/libcpperf-$mpi.so" "${XENV[@]}"
+	     "$RECORD" "${OPTS[@]}" -o "$dir/exp" "$prog" $args)
+	printf '%q ' "${cmd[@]}" > "$dir/cmd"
+	t0=$(date +%s%N)
+	"${cmd[@]}" > "$dir/out" 2>&1 < /dev/null
+	rc=$?
+	why=$(verdict "$dir" "$np" "$rc")
+	t0=$((($(date +%s%N) - t0) / 100000000))
+	what="$mpi $name$variant np=$np ${XENV[*]} ${OPTS[*]} args=$args ($((t0 / 10)).$((t0 % 10)) s)"
+	if [ -n "$why" ]; then
+		FAILED=$((FAILED + 1))
+		mkdir -p "$OUT/failures"
+		rm -rf "$OUT/failures/$RUNS"
+		mv "$dir" "$OUT/failures/$RUNS"
+		echo "not ok $RUNS - $what"
+		echo "#   $why"
+		echo "#   files: $OUT/failures/$RUNS (cmd: the command)"
+	else
+		echo "ok $RUNS - $what"
+		[ "${STRESS_KEEP:-0}" = 1 ] || rm -rf "$dir"
+	fi
+}
+
+# --- ThreadSanitizer: the plain runtime on a threaded program
+
+# tsan_threads: build/stress/tsan/libcpperf.so on tests/progs/threads.c
+# a few times; a data race reported in our code fails.
+tsan_threads() {
+	local dir=$OUT/tsan i rc
+	[ -e "$dir/libcpperf.so" ] || return 0
+	cc -std=gnu17 -g -O1 -o "$dir/threads" "$TOP/tests/progs/threads.c" -lpthread || return 0
+	for i in 1 2 3; do
+		RUNS=$((RUNS + 1))
+		rm -rf "$dir/exp" "$dir"/tsan.*
+		LD_PRELOAD=$TSAN_LIB TSAN_OPTIONS="halt_on_error=1:report_signal_unsafe=0:log_path=$dir/tsan" \
+			CPPERF_RUNTIME=$dir/libcpperf.so timeout -k 10 "$RUN_TIMEOUT" \
+			"$RECORD" -q -F "$(pick 1000 10000)" -o "$dir/exp" "$dir/threads" 1 > "$dir/out" 2>&1
+		rc=$?
+		if [ "$rc" != 0 ] || ls "$dir"/tsan.* > /dev/null 2>&1; then
+			FAILED=$((FAILED + 1))
+			echo "not ok $RUNS - tsan threads (run $i): exit $rc, logs in $dir"
+			return
+		fi
+		echo "ok $RUNS - tsan threads (run $i)"
+	done
+}
+
+# --- main
+
+echo "# stress: ${SECONDS_WANTED}s, seed $SEED, MPIs: $MPIS, load: $LOAD busy loops"
+mpis=()
+for mpi in $MPIS; do
+	if ! mpi_tools "$mpi" || [ ! -e "$OUT/lib/libcpperf-$mpi.so" ]; then
+		echo "# $mpi: skipped (${WHY:-build/stress/lib/libcpperf-$mpi.so missing})"
+		continue
+	fi
+	for spec in "${PROGRAMS[@]}"; do
+		read -r name src _ <<< "$spec"
+		[ -n "${STRESS_PROGS:-}" ] && [[ " $STRESS_PROGS " != *" $name "* ]] && continue
+		build_prog "$mpi" "$name" "$src" || echo "# $mpi: $name not built"
+	done
+	mpis+=("$mpi")
+done
+if [ -n "${STRESS_PROGS:-}" ]; then
+	keep=()
+	for spec in "${PROGRAMS[@]}"; do
+		[[ " $STRESS_PROGS " == *" ${spec%% *} "* ]] && keep+=("$spec")
+	done
+	PROGRAMS=("${keep[@]}")
+fi
+[ ${#mpis[@]} -gt 0 ] && [ ${#PROGRAMS[@]} -gt 0 ] || { echo "# nothing to run"; exit 1; }
+start_load
+[ "${STRESS_TSAN:-1}" = 0 ] || tsan_threads
+START=$SECONDS
+while [ $((SECONDS - START)) -lt "$SECONDS_WANTED" ]; do
+	mpi=$(pick "${mpis[@]}")
+	mpi_tools "$mpi"
+	run_one "$mpi"
+done
+stop_load
+echo "1..$RUNS"
+echo "# stress: $RUNS runs in $((SECONDS - START))s, $FAILED failed (seed $SEED)"
+[ "$FAILED" = 0 ]
