@@ -209,12 +209,17 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const
 		pmpi_pb_coll_finish(x, c);
 }
 
-/* The merged piggyback a rank received, and whether it is consistent. */
+/* The merged piggyback a rank received, and whether it is consistent.  A
+ * neighbour slot still zeroed (version 0) belongs to an MPI_PROC_NULL
+ * neighbour (a non-periodic Cartesian edge), which sends nothing: merged,
+ * it would zero the delay and mark a mismatch and another host. */
 static bool merged_ok(struct pmpi_pb_coll *x)
 {
 	bool ok = !(x->out.flags & PMPI_PB_F_MISMATCH) && x->out.seq == x->seq;
 
 	for (int i = 0; i < x->nnbr; i++) {
+		if (x->nbr[i].version == 0)
+			continue;
 		merge_one(&x->nbr[i], &x->out);
 		ok = ok && x->nbr[i].seq == x->seq;
 	}
