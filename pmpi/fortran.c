@@ -78,7 +78,7 @@ void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
 		if (s->fst)
 			*fstatuses = s->fst;
 		else
-			s->n = 0;
+			s->skip = true;
 	}
 }
 
@@ -88,9 +88,11 @@ void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, co
 {
 	size_t nst = s->many ? (size_t)s->n : 1;
 
-	if (s->n && nst > PMPI_SNAP_SMALL && !(s->st = malloc(nst * sizeof(MPI_Status))))
-		s->st = s->small_st, s->n = 0;
-	for (size_t i = 0; s->n && i < nst; i++)
+	if (s->n && !s->skip && nst > PMPI_SNAP_SMALL && !(s->st = malloc(nst * sizeof(MPI_Status)))) {
+		s->st = s->small_st;
+		s->skip = true;
+	}
+	for (size_t i = 0; s->n && !s->skip && i < nst; i++)
 		PMPI_Status_f2c(fstatuses + i * PMPI_F_STATUS_SIZE, &s->st[i]);
 	pmpi_reqs_complete(c, s, rc, s->st, index, flag, outcount, indices, 1);
 	free(s->fst);

@@ -101,26 +101,48 @@ void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_co
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
 void pmpi_req_forget(MPI_Request req);
 
-/* Requests of a Wait or Test call, copied before the call (which may set them
- * to MPI_REQUEST_NULL).  Small calls use the arrays inside. */
+/* A tracked request: what its completion counts (requests.c's own; here
+ * for the size of a snapshot). */
+struct pmpi_tracked {
+	bool used;
+	bool persistent;
+	bool claimed;		/* a completion call holds it (see pmpi_reqs_before) */
+	unsigned char kind;
+	MPI_Request req;
+	uint64_t serial;	/* tells entries of one recycled handle apart */
+	int site;
+	uint64_t bytes;		/* persistent send: per message */
+	int64_t peer;		/* persistent send: world rank */
+	MPI_Comm comm;		/* receive, persistent send: the communicator */
+	int count, dest, tag;	/* persistent send: the send, for its piggyback */
+	MPI_Datatype type;
+	struct pmpi_pb_coll *coll;	/* non-blocking collective: the companion */
+};
+
+/* The tracked requests of a Wait or Test call, copied before the call:
+ * once MPI has completed a request it may hand its handle to another
+ * thread's new request before this call's wrapper looks at it.  Small
+ * calls use the arrays inside. */
 #define PMPI_SNAP_SMALL 16
 struct pmpi_snap {
 	int n;			/* requests, 0 when none is tracked */
 	int many;		/* statuses is an array (else one status) */
-	MPI_Request *reqs;
+	bool skip;		/* statuses could not be kept: count nothing */
+	struct pmpi_tracked *ent;	/* per request; .used when tracked */
 	MPI_Status *st;		/* our statuses when the caller ignores them */
 	void *fst;		/* Fortran statuses likewise (fortran.c) */
-	MPI_Request small_reqs[PMPI_SNAP_SMALL];
+	struct pmpi_tracked small_ent[PMPI_SNAP_SMALL];
 	MPI_Status small_st[PMPI_SNAP_SMALL];
 };
-/* Before a completion call: note the tracked requests among reqs[0..n) and,
- * when there are some and the caller passed MPI_STATUS(ES)_IGNORE, point
- * *statuses at statuses of our own (many: one per request, else one). */
+/* Before a completion call: claim the tracked requests among reqs[0..n)
+ * (no other call may take them until released) and copy them; when there
+ * are some and the caller passed MPI_STATUS(ES)_IGNORE, point *statuses at
+ * statuses of our own (many: one per request, else one). */
 void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 		      MPI_Status **statuses, int many);
 /* After it: count the receives it completed (from index, flag, outcount and
- * indices, NULL when the call has none)
- * and release the snapshot.  Always call it, whatever rc. */
+ * indices, NULL when the call has none), release the claims and the
+ * snapshot.  Always call it, whatever rc. */
 void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
 		     const int *index, const int *flag, const int *outcount, const int *indices);
 /* pmpi_reqs_after with the base of index and indices (1: Fortran). */

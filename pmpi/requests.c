@@ -12,6 +12,14 @@
  * by backward shift) under one mutex; a request enters when created and
  * leaves when completed (non-persistent) or freed.  Completion calls first
  * check an atomic count, so programs with no receive in flight pay nothing.
+ *
+ * Handles are recycled: once MPI has completed a request inside a Wait or
+ * Test call, another thread may be given the same handle for a new request
+ * before that call's wrapper gets back to the table.  So a completion call
+ * claims and copies its tracked entries before it calls MPI and acts on
+ * the copies afterwards; a claimed entry is invisible to every other call
+ * (a new request with its handle gets an entry of its own beside it), and
+ * is removed or released by its serial number, not by handle.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -25,23 +33,10 @@
 
 enum kind { RECV, PSEND, COLL };
 
-struct tracked {
-	bool used;
-	bool persistent;
-	enum kind kind;
-	MPI_Request req;
-	int site;
-	uint64_t bytes;		/* PSEND: per message */
-	int64_t peer;		/* PSEND: world rank */
-	MPI_Comm comm;		/* RECV, PSEND: the communicator (piggyback) */
-	int count, dest, tag;	/* PSEND: the send, for its piggyback */
-	MPI_Datatype type;
-	struct pmpi_pb_coll *coll;	/* COLL: the companion */
-};
-
-/* Guards table; taken before pmpi_stats_lock when both are needed. */
+/* Guards table and serial; taken before pmpi_stats_lock when both are needed. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tracked table[SLOTS];
+static struct pmpi_tracked table[SLOTS];
+static uint64_t serial;
 static atomic_int ntracked;
 
 static unsigned home(MPI_Request r)
@@ -49,33 +44,44 @@ static unsigned home(MPI_Request r)
 	return (unsigned)((PMPI_HKEY(r) * 0x9e3779b97f4a7c15ull) >> 40) & MASK;
 }
 
-/* Slot of r, or -1.  Caller holds lock. */
+/* Slot of r's entry that no completion call holds, or -1.  Caller holds lock. */
 static int lookup(MPI_Request r)
 {
 	for (unsigned i = home(r), n = 0; n < SLOTS && table[i].used; i = (i + 1) & MASK, n++)
-		if (table[i].req == r)
+		if (table[i].req == r && !table[i].claimed)
 			return (int)i;
 	return -1;
 }
 
-/* Add an entry (replacing a stale one for the same handle); dropped when
- * the table is full.  Caller holds lock. */
-static void insert(const struct tracked *t)
+/* Slot of the entry with serial k of handle r, or -1.  Caller holds lock. */
+static int lookup_serial(MPI_Request r, uint64_t k)
+{
+	for (unsigned i = home(r), n = 0; n < SLOTS && table[i].used; i = (i + 1) & MASK, n++)
+		if (table[i].req == r && table[i].serial == k)
+			return (int)i;
+	return -1;
+}
+
+/* Add an entry (replacing a stale unclaimed one for the same handle);
+ * false when the table is full.  Caller holds lock. */
+static bool insert(const struct pmpi_tracked *t)
 {
 	int at = lookup(t->req);
 	unsigned i = home(t->req), n = 0;
 
-	if (at >= 0) {
-		table[at] = *t;
-		return;
+	if (at < 0) {
+		while (table[i].used && n++ < SLOTS)
+			i = (i + 1) & MASK;
+		if (table[i].used)
+			return false;
+		at = (int)i;
+		atomic_fetch_add(&ntracked, 1);
 	}
-	while (table[i].used && n++ < SLOTS)
-		i = (i + 1) & MASK;
-	if (table[i].used)
-		return;
-	table[i] = *t;
-	table[i].used = true;
-	atomic_fetch_add(&ntracked, 1);
+	table[at] = *t;
+	table[at].used = true;
+	table[at].claimed = false;
+	table[at].serial = ++serial;
+	return true;
 }
 
 /* Remove slot i, moving later entries of its probe run back.  Caller holds lock. */
@@ -95,8 +101,8 @@ static void remove_slot(unsigned i)
 
 void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, MPI_Comm comm)
 {
-	struct tracked t = { .persistent = persistent, .kind = RECV, .req = req, .site = pmpi_site(c),
-			     .comm = comm };
+	struct pmpi_tracked t = { .persistent = persistent, .kind = RECV, .req = req,
+				  .site = pmpi_site(c), .comm = comm };
 
 	pthread_mutex_lock(&lock);
 	insert(&t);
@@ -106,8 +112,8 @@ void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, M
 void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
 			 int dest, int tag, MPI_Comm comm)
 {
-	struct tracked t = { .persistent = true, .kind = PSEND, .req = req, .site = pmpi_site(c),
-			     .comm = comm, .count = count, .dest = dest, .tag = tag, .type = type };
+	struct pmpi_tracked t = { .persistent = true, .kind = PSEND, .req = req, .site = pmpi_site(c),
+				  .comm = comm, .count = count, .dest = dest, .tag = tag, .type = type };
 
 	if (dest == MPI_PROC_NULL)
 		return;
@@ -120,13 +126,11 @@ void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Da
 
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
 {
-	struct tracked t = { .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
-
+	struct pmpi_tracked t = { .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
 	bool kept;
 
 	pthread_mutex_lock(&lock);
-	insert(&t);
-	kept = lookup(req) >= 0;
+	kept = insert(&t);
 	pthread_mutex_unlock(&lock);
 	if (!kept)	/* the table is full: complete the companion now */
 		pmpi_pb_coll_finish(x, c);
@@ -141,7 +145,7 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n; i++) {
 		int at = lookup(reqs[i]);
-		struct tracked *t = at >= 0 ? &table[at] : NULL;
+		struct pmpi_tracked *t = at >= 0 ? &table[at] : NULL;
 
 		if (!t || t->kind != PSEND)
 			continue;
@@ -164,7 +168,29 @@ void pmpi_req_forget(MPI_Request req)
 	pthread_mutex_unlock(&lock);
 }
 
-/* Is any of reqs[0..n) tracked? */
+/* Claim and copy the tracked entries of reqs[0..n) into ent (ent[i].used
+ * false for the others); returns how many. */
+static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked *ent)
+{
+	int got = 0;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < n; i++) {
+		int at = reqs[i] == MPI_REQUEST_NULL ? -1 : lookup(reqs[i]);
+
+		ent[i].used = false;
+		if (at < 0)
+			continue;
+		table[at].claimed = true;
+		ent[i] = table[at];
+		got++;
+	}
+	pthread_mutex_unlock(&lock);
+	return got;
+}
+
+/* Is any of reqs[0..n) tracked and free to claim?  A hint, taken
+ * unlocked of the count and under the lock of the table. */
 static bool any_tracked(int n, const MPI_Request *reqs)
 {
 	bool any = false;
@@ -173,7 +199,7 @@ static bool any_tracked(int n, const MPI_Request *reqs)
 		return false;
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n && !any; i++)
-		any = lookup(reqs[i]) >= 0;
+		any = reqs[i] != MPI_REQUEST_NULL && lookup(reqs[i]) >= 0;
 	pthread_mutex_unlock(&lock);
 	return any;
 }
@@ -190,48 +216,87 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 {
 	s->n = 0;
 	s->many = many;
-	s->reqs = s->small_reqs;
+	s->skip = false;
+	s->ent = s->small_ent;
 	s->st = s->small_st;
 	s->fst = NULL;
-	if (!any_tracked(n, reqs) || !(s->reqs = room(s->small_reqs, (size_t)n, sizeof(MPI_Request))))
+	if (!any_tracked(n, reqs) || !(s->ent = room(s->small_ent, (size_t)n, sizeof(*s->ent))))
 		return;
-	memcpy(s->reqs, reqs, (size_t)n * sizeof(MPI_Request));
+	if (!claim(n, reqs, s->ent))
+		return;		/* another thread took them meanwhile */
 	s->n = n;
 	if (*statuses == (many ? MPI_STATUSES_IGNORE : MPI_STATUS_IGNORE)) {
 		s->st = room(s->small_st, many ? (size_t)n : 1, sizeof(MPI_Status));
-		if (!s->st)
-			s->n = 0;
-		else
+		if (!s->st) {
+			s->st = s->small_st;
+			s->skip = true;
+		} else {
 			*statuses = s->st;
+		}
 	}
 }
 
-/* A request completed with status st in call c: count a tracked receive's
- * message and take its piggyback, or complete a collective's companion;
- * drop the entry unless persistent.  The piggyback is received outside the
- * lock (it may wait for the sender's Isend to arrive). */
-static void finish(struct pmpi_call *c, MPI_Request req, const MPI_Status *st)
+/* Release the claim on t, removing its entry when completed and not
+ * persistent; then, when counted, count a completed receive's message
+ * (status st) and take its piggyback, or complete a collective's
+ * companion.  The piggyback is received outside the lock (it may wait for
+ * the sender's Isend to arrive). */
+static void finish(struct pmpi_call *c, const struct pmpi_tracked *t, bool completed,
+		   bool count, const MPI_Status *st)
 {
-	struct tracked t = { .kind = PSEND };
 	int at;
 
 	pthread_mutex_lock(&lock);
-	at = lookup(req);
-	if (at >= 0 && table[at].kind != PSEND) {
-		t = table[at];
-		if (!t.persistent)
-			remove_slot((unsigned)at);
-	}
+	at = lookup_serial(t->req, t->serial);
+	if (at >= 0 && completed && !t->persistent)
+		remove_slot((unsigned)at);
+	else if (at >= 0)
+		table[at].claimed = false;
 	pthread_mutex_unlock(&lock);
-	if (t.kind == RECV) {
+	if (!completed || !count)
+		return;
+	if (t->kind == RECV) {
 		bool msg;
 		uint64_t b = pmpi_status_bytes(st, &msg);
 
 		if (msg)
-			pmpi_site_recv(t.site, b);
-		pmpi_pb_recv(c, t.comm, st);
-	} else if (t.kind == COLL) {
-		pmpi_pb_coll_finish(t.coll, c);
+			pmpi_site_recv(t->site, b);
+		pmpi_pb_recv(c, t->comm, st);
+	} else if (t->kind == COLL) {
+		pmpi_pb_coll_finish(t->coll, c);
+	}
+}
+
+/* How many requests the call completed, from its results. */
+static int ncompleted(int rc, const int *index, const int *flag, const int *outcount)
+{
+	if (rc != MPI_SUCCESS)
+		return 0;
+	if (outcount)		/* Waitsome, Testsome */
+		return *outcount == MPI_UNDEFINED ? 0 : *outcount;
+	if (index)		/* Waitany, Testany */
+		return (flag && !*flag) || *index == MPI_UNDEFINED ? 0 : 1;
+	return !flag || *flag;	/* Wait, Waitall; Test, Testall */
+}
+
+/* For each of the snapshot's n requests, the index of its status among
+ * the call's statuses, -1 when the call did not complete it (of done
+ * completions). */
+static void status_index(const struct pmpi_snap *s, int done, const int *index, const int *outcount,
+			 const int *indices, int base, int *at)
+{
+	for (int i = 0; i < s->n; i++)
+		at[i] = -1;
+	if (!done)
+		return;
+	if (outcount) {
+		for (int k = 0; k < done; k++)
+			at[indices[k] - base] = k;
+	} else if (index) {
+		at[*index - base] = 0;
+	} else {
+		for (int i = 0; i < s->n; i++)
+			at[i] = s->many ? i : 0;
 	}
 }
 
@@ -239,26 +304,23 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const 
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base)
 {
-	int done = 0;
+	int done = ncompleted(rc, index, flag, outcount), small[PMPI_SNAP_SMALL], *at = small;
 
-	if (rc == MPI_SUCCESS) {
-		if (outcount) {		/* Waitsome, Testsome */
-			done = *outcount == MPI_UNDEFINED ? 0 : *outcount;
-			for (int k = 0; k < done && s->n; k++)
-				finish(c, s->reqs[indices[k] - base], &statuses[k]);
-		} else if (index) {	/* Waitany, Testany */
-			done = (flag && !*flag) || *index == MPI_UNDEFINED ? 0 : 1;
-			if (done && s->n)
-				finish(c, s->reqs[*index - base], statuses);
-		} else if (!flag || *flag) {	/* Wait, Waitall; Test, Testall that completed */
-			done = 1;
-			for (int i = 0; i < s->n; i++)
-				finish(c, s->reqs[i], s->many ? &statuses[i] : statuses);
-		}
-	}
+	if (s->n > PMPI_SNAP_SMALL)
+		at = malloc((size_t)s->n * sizeof(*at));
+	if (at)
+		status_index(s, done, index, outcount, indices, base, at);
+	/* without the map nothing is known completed: the claims are only
+	 * released (completed entries stay, stale, until their handle returns) */
+	for (int i = 0; i < s->n; i++)
+		if (s->ent[i].used)
+			finish(c, &s->ent[i], at && at[i] >= 0, !s->skip,
+			       at && at[i] >= 0 && !s->skip ? &statuses[at[i]] : NULL);
 	c->completed = done > 0;
-	if (s->reqs != s->small_reqs)
-		free(s->reqs);
+	if (at != small)
+		free(at);
+	if (s->ent != s->small_ent)
+		free(s->ent);
 	if (s->st != s->small_st)
 		free(s->st);
 }
