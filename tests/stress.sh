@@ -98,6 +98,7 @@ stop_load() {
 	LOAD_PIDS=()
 }
 trap stop_load EXIT
+trap 'exit 130' INT TERM
 
 # --- one run
 
@@ -140,7 +141,7 @@ draw_options() {
 # verdict DIR NP RC: why the run in DIR failed, or nothing.
 verdict() {
 	local dir=$1 np=$2 rc=$3 n
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "hang (killed after ${RUN_TIMEOUT}s)"; return; fi
+	if [ "$rc" = 124 ]; then echo "hang (ended after ${RUN_TIMEOUT}s; stacks in stacks.PID)"; return; fi
 	if ls "$dir"/asan.* "$dir"/ubsan.* > /dev/null 2>&1; then
 		echo "sanitizer report: $(grep -h -m1 -E 'ERROR|runtime error' "$dir"/asan.* "$dir"/ubsan.* 2> /dev/null | head -1)"
 		return
@@ -161,6 +162,33 @@ verdict() {
 	fi
 }
 
+# run_limited DIR PROG CMD...: run CMD (output into DIR/out) for at most
+# RUN_TIMEOUT seconds; past that, the stacks of every process of PROG go
+# into DIR/stacks.PID (gdb, when installed) before the run is ended, and
+# the status is 124.
+run_limited() {
+	local dir=$1 prog=$2 pid waited=0
+	shift 2
+	"$@" > "$dir/out" 2>&1 < /dev/null &
+	pid=$!
+	while kill -0 "$pid" 2> /dev/null && ((waited < RUN_TIMEOUT * 10)); do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	if ! kill -0 "$pid" 2> /dev/null; then
+		wait "$pid"
+		return
+	fi
+	if command -v gdb > /dev/null; then
+		for p in $(pgrep -f "^$prog( |\$)"); do
+			timeout 60 gdb -p "$p" -batch -ex 'thread apply all bt' > "$dir/stacks.$p" 2>&1
+		done
+	fi
+	kill "$pid"
+	wait "$pid"
+	return 124
+}
+
 # run_one MPI: draw a program, ranks, options and seed; run; judge.
 run_one() {
 	local mpi=$1 spec name src nps np args prog dir rc why t0 variant what cmd
@@ -177,12 +205,12 @@ run_one() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	# shellcheck disable=SC2046
-	cmd=(timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" -np "$np" env LD_PRELOAD="$ASAN_LIB"
+	cmd=(timeout -k 10 $((RUN_TIMEOUT + 60)) "$MPIRUN" -np "$np" env LD_PRELOAD="$ASAN_LIB"
 	     $(sanitizer_env "$dir") CPPERF_RUNTIME="$OUT/lib/libcpperf-$mpi.so" "${XENV[@]}"
 	     "$RECORD" "${OPTS[@]}" -o "$dir/exp" "$prog" $args)
 	printf '%q ' "${cmd[@]}" > "$dir/cmd"
 	t0=$(date +%s%N)
-	"${cmd[@]}" > "$dir/out" 2>&1 < /dev/null
+	run_limited "$dir" "$prog" "${cmd[@]}"
 	rc=$?
 	why=$(verdict "$dir" "$np" "$rc")
 	t0=$((($(date +%s%N) - t0) / 100000000))
