@@ -93,7 +93,7 @@ void rt_drain_self(struct rt_state *rt)
 {
 	struct rt_thread *t = rt_thread_self();
 
-	if (!t || atomic_load(&rt->stop))
+	if (!t || !rt || atomic_load(&rt->stop))
 		return;
 	rt_lock(&rt->agg_lock);
 	drain_thread_ring(rt, t);

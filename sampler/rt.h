@@ -55,7 +55,9 @@ struct rt_state {
 	struct ev_list events;
 	struct profile prof;	/* filled by the drain thread */
 	struct sym_session *sym;
-	pthread_mutex_t lock;	/* guards threads and retired */
+	pthread_mutex_t lock;	/* guards threads, retired and ending */
+	bool ending;		/* rt_finish has begun: threads that begin or
+				 * end from then on leave the lists alone */
 	pthread_mutex_t agg_lock;	/* held while records are folded into prof
 					 * (drain thread, or a thread draining its own) */
 	struct rt_thread *threads;	/* threads with open events */

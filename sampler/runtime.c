@@ -176,6 +176,7 @@ static void rt_start(void)
 	rt->started = clock_ns(CLOCK_MONOTONIC);
 	rt->next_checkpoint = 0;
 	rt->file[0] = 0;
+	rt->ending = false;
 	rt_live_open(rt);
 	/* before the drain thread exists, so that it is not found among them */
 	rt_threads_open_existing(rt);
@@ -205,6 +206,7 @@ void rt_finish(const char *reason)
 	if (!rt_end_claim(rt))
 		return;
 	rt_lock(&rt->lock);
+	rt->ending = true;	/* the threads' structs are freed below */
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
 		rt_thread_enable(t, false);
 	rt_unlock(&rt->lock);

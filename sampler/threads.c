@@ -27,6 +27,9 @@ typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
 static pthread_create_fn real_create;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+/* The process's state, for threads that end: set (the same value by every
+ * thread) before any key value. */
+static struct rt_state *_Atomic exit_rt;
 
 int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 			   void *(*fn)(void *), void *arg)
@@ -36,17 +39,25 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_create(th, attr, fn, arg);
 }
 
+/* A profiled thread ends: its events stop and the drain thread retires
+ * it.  Under rt->lock and not once rt_finish has begun, which frees the
+ * thread's struct and closes the wake fd (a thread left running at exit
+ * may end meanwhile: it wrote to a closed descriptor, perhaps the profile
+ * being written, and into freed memory). */
 static void on_thread_exit(void *p)
 {
 	struct rt_thread *t = p;
-	struct rt_state *rt = rt_current();
+	struct rt_state *rt = atomic_load_explicit(&exit_rt, memory_order_relaxed);
 
-	rt_thread_enable(t, false);
-	rt_altstack_end(t->altstack);
-	t->altstack = NULL;
-	atomic_store(&t->state, THREAD_EXITED);
-	if (rt)
+	rt_lock(&rt->lock);
+	if (!rt->ending) {
+		rt_thread_enable(t, false);
+		rt_altstack_end(t->altstack);
+		t->altstack = NULL;
+		atomic_store(&t->state, THREAD_EXITED);
 		rt_drain_wake(rt);
+	}
+	rt_unlock(&rt->lock);
 }
 
 static void make_exit_key(void)
@@ -69,14 +80,22 @@ static void stack_bounds(struct rt_thread *t)
 	pthread_attr_destroy(&attr);
 }
 
-static void register_thread(struct rt_state *rt, struct rt_thread *t)
+/* Add t to the threads the drain thread follows and start its events;
+ * false, t left to the caller, once rt_finish has begun. */
+static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 {
+	bool ok;
+
 	rt_lock(&rt->lock);
-	t->next = rt->threads;
-	rt->threads = t;
+	ok = !rt->ending;
+	if (ok) {
+		t->next = rt->threads;
+		rt->threads = t;
+		rt_thread_enable(t, true);
+		rt_drain_wake(rt);
+	}
 	rt_unlock(&rt->lock);
-	rt_thread_enable(t, true);
-	rt_drain_wake(rt);
+	return ok;
 }
 
 int rt_thread_begin(struct rt_state *rt)
@@ -88,8 +107,14 @@ int rt_thread_begin(struct rt_state *rt)
 	stack_bounds(t);
 	t->altstack = rt_altstack_begin();
 	pthread_once(&exit_key_once, make_exit_key);
+	atomic_store_explicit(&exit_rt, rt, memory_order_relaxed);
+	if (!register_thread(rt, t)) {
+		rt_altstack_end(t->altstack);
+		rt_thread_close(t);
+		free(t);
+		return -1;
+	}
 	pthread_setspecific(exit_key, t);
-	register_thread(rt, t);
 	return 0;
 }
 
@@ -112,8 +137,10 @@ void rt_threads_open_existing(struct rt_state *rt)
 		if (tid <= 0 || tid == self)
 			continue;
 		t = rt_thread_open(rt, tid);
-		if (t)
-			register_thread(rt, t);
+		if (t && !register_thread(rt, t)) {
+			rt_thread_close(t);
+			free(t);
+		}
 	}
 	if (d)
 		closedir(d);

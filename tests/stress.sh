@@ -10,7 +10,8 @@
 # read is a failure: its line names the MPI, program, ranks, options and
 # seeds, and its files (command, output, sanitizer logs, experiment) stay
 # in build/stress/failures/N.  A ThreadSanitizer build of the plain
-# runtime runs tests/progs/threads.c first (STRESS_TSAN=0 skips it).
+# runtime runs tests/progs/threads.c and thread-churn.c first
+# (STRESS_TSAN=0 skips them).
 #
 # Environment: STRESS_SECONDS, STRESS_SEED (the draws; default: the
 # time), STRESS_MPIS ("openmpi mpich"), STRESS_PROGS (names to draw from),
@@ -232,24 +233,27 @@ run_one() {
 # --- ThreadSanitizer: the plain runtime on a threaded program
 
 # tsan_threads: build/stress/tsan/libcpperf.so on tests/progs/threads.c
-# a few times; a data race reported in our code fails.
+# and thread-churn.c (threads begin and end all the time, some still run
+# at exit); a data race reported in our code fails.
 tsan_threads() {
-	local dir=$OUT/tsan i rc
+	local dir=$OUT/tsan prog rc
 	[ -e "$dir/libcpperf.so" ] || return 0
-	cc -std=gnu17 -g -O1 -o "$dir/threads" "$TOP/tests/progs/threads.c" -lpthread || return 0
-	for i in 1 2 3; do
+	for prog in threads thread-churn; do
+		cc -std=gnu17 -g -O1 -o "$dir/$prog" "$TOP/tests/progs/$prog.c" -lpthread || return 0
+	done
+	for prog in threads thread-churn threads thread-churn; do
 		RUNS=$((RUNS + 1))
 		rm -rf "$dir/exp" "$dir"/tsan.*
 		LD_PRELOAD=$TSAN_LIB TSAN_OPTIONS="halt_on_error=1:report_signal_unsafe=0:log_path=$dir/tsan" \
 			CPPERF_RUNTIME=$dir/libcpperf.so timeout -k 10 "$RUN_TIMEOUT" \
-			"$RECORD" -q -F "$(pick 1000 10000)" -o "$dir/exp" "$dir/threads" 1 > "$dir/out" 2>&1
+			"$RECORD" -q -F "$(pick 1000 10000)" -o "$dir/exp" "$dir/$prog" 1 > "$dir/out" 2>&1
 		rc=$?
 		if [ "$rc" != 0 ] || ls "$dir"/tsan.* > /dev/null 2>&1; then
 			FAILED=$((FAILED + 1))
-			echo "not ok $RUNS - tsan threads (run $i): exit $rc, logs in $dir"
+			echo "not ok $RUNS - tsan $prog: exit $rc, logs in $dir"
 			return
 		fi
-		echo "ok $RUNS - tsan threads (run $i)"
+		echo "ok $RUNS - tsan $prog"
 	done
 }
 
