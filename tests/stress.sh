@@ -9,15 +9,17 @@
 # mismatch in check mode, a missing profile or one the report tool cannot
 # read is a failure: its line names the MPI, program, ranks, options and
 # seeds, and its files (command, output, sanitizer logs, experiment) stay
-# in build/stress/failures/N.  A ThreadSanitizer build of the plain
-# runtime runs tests/progs/threads.c and thread-churn.c first
-# (STRESS_TSAN=0 skips them).
+# in build/stress/failures/N.  First, sanitized builds of the plain
+# runtime record threaded programs without MPI (STRESS_PLAIN=0 skips
+# them): ThreadSanitizer's threads.c and thread-churn.c, ASan's
+# exit-thread.c.
 #
 # Environment: STRESS_SECONDS, STRESS_SEED (the draws; default: the
 # time), STRESS_MPIS ("openmpi mpich"), STRESS_PROGS (names to draw from),
 # STRESS_LOAD (busy loops beside the runs; default: the number of CPUs),
-# STRESS_RUN_TIMEOUT (seconds a run may take, default 150), STRESS_KEEP=1
-# (keep every run's files).  Exits 1 when any run failed.
+# STRESS_RUN_TIMEOUT (seconds a run may take, default 150), STRESS_PLAIN=0
+# (no runs without MPI), STRESS_KEEP=1 (keep every run's files).  Exits 1
+# when any run failed.
 set -u
 TOP=${CPPERF_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 . "$TOP/tests/mpi-lib.sh"
@@ -230,30 +232,45 @@ run_one() {
 	fi
 }
 
-# --- ThreadSanitizer: the plain runtime on a threaded program
+# --- the plain runtime (no MPI) with sanitizers, on threaded programs
 
-# tsan_threads: build/stress/tsan/libcpperf.so on tests/progs/threads.c
-# and thread-churn.c (threads begin and end all the time, some still run
-# at exit); a data race reported in our code fails.
-tsan_threads() {
-	local dir=$OUT/tsan prog rc
-	[ -e "$dir/libcpperf.so" ] || return 0
+# sanitized_plain: ThreadSanitizer's build of the runtime on
+# tests/progs/threads.c and thread-churn.c (threads begin and end all the
+# time, some still run at exit), ASan's on exit-thread.c (a library's
+# thread that ends after our destructor); any report fails.
+sanitized_plain() {
+	local dir=$OUT/plain run lib prog rc env
+	mkdir -p "$dir"
 	for prog in threads thread-churn; do
 		cc -std=gnu17 -g -O1 -o "$dir/$prog" "$TOP/tests/progs/$prog.c" -lpthread || return 0
 	done
-	for prog in threads thread-churn threads thread-churn; do
+	cc -std=gnu17 -g -O1 -shared -fPIC -DEXIT_THREAD_LIB -o "$dir/libexit-thread.so" \
+		"$TOP/tests/progs/exit-thread.c" -lpthread &&
+		cc -std=gnu17 -g -O1 -o "$dir/exit-thread" "$TOP/tests/progs/exit-thread.c" \
+			-L"$dir" -lexit-thread -Wl,-rpath,"$dir" || return 0
+	for run in tsan:threads tsan:thread-churn asan:exit-thread tsan:threads tsan:thread-churn \
+		   asan:exit-thread; do
+		prog=${run#*:}
+		if [ "${run%%:*}" = tsan ]; then
+			lib=$OUT/tsan/libcpperf.so
+			env=(LD_PRELOAD="$TSAN_LIB" TSAN_OPTIONS="halt_on_error=1:report_signal_unsafe=0:log_path=$dir/tsan")
+		else
+			lib=$OUT/lib/libcpperf.so
+			# shellcheck disable=SC2207
+			env=(LD_PRELOAD="$ASAN_LIB" $(sanitizer_env "$dir"))
+		fi
+		[ -e "$lib" ] || continue
 		RUNS=$((RUNS + 1))
-		rm -rf "$dir/exp" "$dir"/tsan.*
-		LD_PRELOAD=$TSAN_LIB TSAN_OPTIONS="halt_on_error=1:report_signal_unsafe=0:log_path=$dir/tsan" \
-			CPPERF_RUNTIME=$dir/libcpperf.so timeout -k 10 "$RUN_TIMEOUT" \
+		rm -rf "$dir/exp" "$dir"/asan.* "$dir"/ubsan.* "$dir"/tsan.*
+		env "${env[@]}" CPPERF_RUNTIME="$lib" timeout -k 10 "$RUN_TIMEOUT" \
 			"$RECORD" -q -F "$(pick 1000 10000)" -o "$dir/exp" "$dir/$prog" 1 > "$dir/out" 2>&1
 		rc=$?
-		if [ "$rc" != 0 ] || ls "$dir"/tsan.* > /dev/null 2>&1; then
+		if [ "$rc" != 0 ] || ls "$dir"/asan.* "$dir"/ubsan.* "$dir"/tsan.* > /dev/null 2>&1; then
 			FAILED=$((FAILED + 1))
-			echo "not ok $RUNS - tsan $prog: exit $rc, logs in $dir"
+			echo "not ok $RUNS - ${run%%:*} $prog: exit $rc, logs in $dir"
 			return
 		fi
-		echo "ok $RUNS - tsan $prog"
+		echo "ok $RUNS - ${run%%:*} $prog"
 	done
 }
 
@@ -282,7 +299,7 @@ if [ -n "${STRESS_PROGS:-}" ]; then
 fi
 [ ${#mpis[@]} -gt 0 ] && [ ${#PROGRAMS[@]} -gt 0 ] || { echo "# nothing to run"; exit 1; }
 start_load
-[ "${STRESS_TSAN:-1}" = 0 ] || tsan_threads
+[ "${STRESS_PLAIN:-1}" = 0 ] || sanitized_plain
 START=$SECONDS
 while [ $((SECONDS - START)) -lt "$SECONDS_WANTED" ]; do
 	mpi=$(pick "${mpis[@]}")
