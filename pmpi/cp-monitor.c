@@ -16,8 +16,7 @@
  *
  * Sends never block a rank's calls: a ring of RING requests, and a report
  * whose slot is still busy is dropped (the next one supersedes it).  The
- * private communicator is duplicated without blocking (see start); until
- * the dup completes every call tests it and nothing is reported.
+ * private communicator is duplicated inside MPI_Init (see open).
  *
  * Cost: a compare per call; per interval one report per rank, and on rank
  * 0 O(ranks) per point plus two PMPI_Iprobe every interval / 10.
@@ -44,9 +43,7 @@ static struct {
 	uint64_t next_due;	/* a tick before this does nothing (read unlocked);
 				 * UINT64_MAX when off or ended */
 	bool on, ended;
-	bool ready;		/* the communicator's dup has completed */
-	MPI_Request dup;	/* that dup */
-	MPI_Comm comm;
+	MPI_Comm comm;		/* MPI_COMM_NULL until open */
 	int rank, size;
 	uint64_t interval, t0, probe;
 	bool reported;		/* round below is valid */
@@ -66,7 +63,7 @@ static struct {
 	int nfinal;
 	struct prof_cp_point *pts;
 	uint32_t npts, cap;
-} mon = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_due = UINT64_MAX };
+} mon = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_due = UINT64_MAX, .comm = MPI_COMM_NULL };
 
 static uint64_t max64(uint64_t a, uint64_t b)
 {
@@ -79,11 +76,27 @@ static uint64_t round_of(uint64_t t)
 }
 
 /*
- * The communicator comes from a non-blocking PMPI_Comm_idup: a blocking dup
- * would wait for the slowest rank's MPI_Init in the rank's first segment,
- * on the path.  Every rank starts it at MPI_Init's exit, before any
- * collective of the program, so the order of collectives agrees.
+ * The communicator is a blocking PMPI_Comm_dup, made inside MPI_Init just
+ * before the barrier that lets the ranks leave it together, so it keeps
+ * no rank waiting on the path.  A PMPI_Comm_idup left pending into the
+ * program broke Open MPI 4.1: its rounds of agreeing on a context id are
+ * collectives on MPI_COMM_WORLD started from progress callbacks, and the
+ * program's own non-blocking collectives on MPI_COMM_WORLD meanwhile got
+ * their messages mixed with them (an MPI_Iallreduce's 40 KB written past
+ * the dup's 120-byte context, found by ASan under make check-stress).
  */
+void pmpi_cpmon_open(void)
+{
+	MPI_Comm c;
+
+	if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+		return;
+	PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+	rt_lock(&mon.lock);
+	mon.comm = c;
+	rt_unlock(&mon.lock);
+}
+
 void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0)
 {
 	int rank, size;
@@ -93,7 +106,7 @@ void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0)
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	rt_lock(&mon.lock);
-	if (PMPI_Comm_idup(MPI_COMM_WORLD, &mon.comm, &mon.dup) != MPI_SUCCESS) {
+	if (mon.comm == MPI_COMM_NULL) {	/* every rank alike: no monitor */
 		rt_unlock(&mon.lock);
 		return;
 	}
@@ -250,22 +263,7 @@ static void send_report(uint64_t round, uint64_t length, bool final)
 	mon.slot = (i + 1) % RING;
 }
 
-/* --- every rank; the caller holds mon.lock */
-
-/* Whether the communicator is ready; wait: until it is (false on error). */
-static bool ready(bool wait)
-{
-	int done = 0;
-
-	if (mon.ready)
-		return true;
-	if (wait ? PMPI_Wait(&mon.dup, MPI_STATUS_IGNORE) != MPI_SUCCESS :
-	    PMPI_Test(&mon.dup, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || !done)
-		return false;
-	PMPI_Comm_set_errhandler(mon.comm, MPI_ERRORS_RETURN);
-	mon.ready = true;
-	return true;
-}
+/* --- every rank */
 
 void pmpi_cpmon_tick(uint64_t now, uint64_t length)
 {
@@ -275,10 +273,6 @@ void pmpi_cpmon_tick(uint64_t now, uint64_t length)
 		return;
 	rt_lock(&mon.lock);
 	if (!mon.on || mon.ended || now < mon.next_due) {	/* another thread was first */
-		rt_unlock(&mon.lock);
-		return;
-	}
-	if (!ready(false)) {	/* at the next call: the dup advances with the tests */
 		rt_unlock(&mon.lock);
 		return;
 	}
@@ -312,10 +306,6 @@ void pmpi_cpmon_end(uint64_t now, uint64_t length)
 	}
 	mon.ended = true;
 	__atomic_store_n(&mon.next_due, UINT64_MAX, __ATOMIC_RELAXED);
-	if (!ready(true)) {	/* no communicator: nothing was sent */
-		rt_unlock(&mon.lock);
-		return;
-	}
 	if (mon.rank == 0) {
 		/*
 		 * Every rank sends exactly one final report, after all its

@@ -15,14 +15,15 @@
 
 #include <stdint.h>
 
-/* At MPI_Init's exit on every rank (collective over MPI_COMM_WORLD: starts a PMPI_Comm_idup of it,
- * which does not wait for the other ranks), when the critical path is on and interval_ns > 0;
- * t0 = that exit time (CLOCK_MONOTONIC ns).  Either every rank calls it or none does. */
+/* Inside MPI_Init on every rank, with --cp-interval (collective over MPI_COMM_WORLD): duplicate
+ * it for the reports.  Either every rank calls it or none does. */
+void pmpi_cpmon_open(void);
+/* At MPI_Init's exit on every rank, when the critical path is on and interval_ns > 0; t0 = that
+ * exit time (CLOCK_MONOTONIC ns).  Nothing without the communicator of pmpi_cpmon_open. */
 void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0);
 /* At the entry of every numbered call, outside any lock: now and the rank's current path length.
  * Costs a compare when no report is due (and, on rank 0, a cheap PMPI_Iprobe at most every
- * interval/10); until the private communicator's non-blocking dup has completed (usually within
- * the first calls), a PMPI_Test per call.  Never blocks on another rank. */
+ * interval/10).  Never blocks on another rank. */
 void pmpi_cpmon_tick(uint64_t now, uint64_t length);
 /* At MPI_Finalize's entry (before PMPI_Finalize, every rank): the final length.  Every rank sends a final report;
  * rank 0 receives all outstanding reports and every rank's final one, then adds a last point whose length is the

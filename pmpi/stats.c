@@ -18,6 +18,7 @@
 
 #include "pmpi.h"
 #include "critpath.h"
+#include "cp-monitor.h"
 #include "compensate.h"
 #include "piggyback.h"
 #include "stats.h"
@@ -173,6 +174,8 @@ static void start_path(void)
 
 	if (pmpi_pb_on && rt) {
 		pmpi_comp_calibrate(rt);
+		if (rt->opt.cp_interval > 0)	/* collective: before the barrier */
+			pmpi_cpmon_open();
 		if (pmpi_pb_shadow(MPI_COMM_WORLD, &sh, NULL))
 			PMPI_Barrier(sh);
 		t = mono_ns();
