@@ -117,7 +117,8 @@ static int by_count(const void *a, const void *b)
 /* --cp-auto on rank 0: the top K leaf functions of the segment samples. */
 static void decide(uint64_t event, uint64_t length)
 {
-	qsort(z.fc, z.nfc, sizeof(*z.fc), by_count);
+	if (z.nfc)	/* no samples yet: z.fc is NULL, which qsort may not take */
+		qsort(z.fc, z.nfc, sizeof(*z.fc), by_count);
 	for (uint32_t i = 0; i < z.nfc && z.nfns < (int)z.auto_k; i++)
 		select_fn(z.nfns++, z.fc[i].name, z.fc[i].hash);
 	free(z.fc);
