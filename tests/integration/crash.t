@@ -24,7 +24,7 @@ start() {
 	wait_for "$WORK/$name.out" started || fail "$name: the program started" "$(cat "$WORK/$name.err")"
 }
 # finish: wait for the background run; its exit status in ST.
-finish() { wait "$BG"; ST=$?; }
+finish() { wait "$BG" 2> /dev/null; ST=$?; }
 # core_flag CMD...: "core" when CMD died with a core dump, else "no core".
 core_flag() { perl -e 'system(@ARGV); print $? & 128 ? "core" : "no core"' "$@" > /dev/null 2>&1; }
 
