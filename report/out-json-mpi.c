@@ -91,11 +91,7 @@ static void put_ranks(struct json_w *w, const struct rep_mpi *m)
 		const struct rep_rank *r = &m->ranks[i];
 
 		json_begin_object(w);
-		json_key(w, "rank");
-		if (r->rank < 0)
-			json_null(w);
-		else
-			json_i64(w, r->rank);
+		rep_json_rank(w, r->rank);
 		json_key(w, "host");
 		json_string(w, r->host);
 		/* as measured over the MPI region: the compensated values have

@@ -64,6 +64,16 @@ static void put_location(struct json_w *w, const struct rep_data *d, const char 
 	json_u64(w, line);
 }
 
+/* See report.h. */
+void rep_json_rank(struct json_w *w, int64_t rank)
+{
+	json_key(w, "rank");
+	if (rank < 0)
+		json_null(w);
+	else
+		json_i64(w, rank);
+}
+
 static const char *const live_names[] = { [REP_LIVE_RUNNING] = "running",
 	[REP_LIVE_DEAD] = "dead", [REP_LIVE_UNKNOWN] = "unknown" };
 
@@ -99,11 +109,7 @@ static void put_run(struct json_w *w, const struct rep_data *d)
 		const struct rep_partial *p = &d->partial[i];
 
 		json_begin_object(w);
-		json_key(w, "rank");
-		if (p->rank < 0)
-			json_null(w);
-		else
-			json_i64(w, p->rank);
+		rep_json_rank(w, p->rank);
 		json_key(w, "pid");
 		json_i64(w, p->pid);
 		json_key(w, "host");
@@ -252,11 +258,7 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 		json_begin_object(w);
 		json_key(w, "pid");
 		json_i64(w, t->pid);
-		json_key(w, "rank");
-		if (t->rank < 0)
-			json_null(w);
-		else
-			json_i64(w, t->rank);
+		rep_json_rank(w, t->rank);
 		json_key(w, "host");
 		json_string(w, t->host);
 		json_key(w, "tid");

@@ -598,6 +598,8 @@ int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_resul
  * and the top-level "ranks" (wall and blocked as comp says, plus the
  * compensation keys) and "mpi". */
 void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
+/* "rank": the MPI rank, null for a process outside the job (-1). */
+void rep_json_rank(struct json_w *w, int64_t rank);
 void rep_json_mpi(struct json_w *w, const struct rep_data *d);
 /* Text --view=mpi: per-rank time (wall and blocked as comp says), top call
  * sites, matrix, collectives; on an experiment without MPI data one line
