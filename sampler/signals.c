@@ -34,7 +34,8 @@ typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 static const int fatal_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
-#define ALT_STACK_SIZE (64 * 1024)	/* the handler and rt_end_async need little */
+#define ALT_STACK_SIZE (256 * 1024)	/* ours needs little; a program handler that
+					 * asked for SA_ONSTACK may walk the stack */
 
 /*
  * The program's view of one signal.  Written under slots_lock by
