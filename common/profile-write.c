@@ -359,21 +359,6 @@ static int pw_create(const char *path)
 	return fd;
 }
 
-/* Write p into the open file w->fd, make it durable and close it.
- * Returns 0 or an errno value. */
-static int pw_file(struct pw *w, const struct profile *p)
-{
-	int err;
-
-	pw_profile(w, p);
-	err = w->err;
-	if (!err && fsync(w->fd) < 0)
-		err = errno;
-	if (close(w->fd) < 0 && !err)
-		err = errno;
-	return err;
-}
-
 /* Make a completed rename durable; best effort, as the file is complete. */
 static void pw_sync_dir(const char *dir)
 {
@@ -385,50 +370,111 @@ static void pw_sync_dir(const char *dir)
 	}
 }
 
+/* A profile written into its temporary, to be made durable and renamed. */
+struct profile_out {
+	char *dir, *path, *tmp;
+	int fd;
+};
+
+static void out_free(struct profile_out *o)
+{
+	free(o->dir);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+}
+
+/* The error of step (errno e, 0 for none) into err; the temporary goes.
+ * Returns -1. */
+static int out_fail(struct profile_out *o, const char *step, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "cannot write %s: %s%s%s", o->path, step, e ? ": " : "",
+		 e ? strerror(e) : "");
+	if (o->fd >= 0) {
+		close(o->fd);
+		unlink(o->tmp);
+	}
+	out_free(o);
+	return -1;
+}
+
 /* See profile.h.  The temporary is dir/.name.tmp.<pid>; the message in err
  * names dir/name and the failing step. */
+int profile_write_start(const struct profile *p, const char *dir, const char *name,
+			struct profile_out **out, char *err, size_t errlen)
+{
+	struct profile_out *o = calloc(1, sizeof(*o));
+	struct pw *w = NULL;
+	char why[128];
+	int e;
+
+	if (!o || !(o->dir = strdup(dir)) || asprintf(&o->path, "%s/%s", dir, name) < 0) {
+		snprintf(err, errlen, "cannot write %s/%s: out of memory", dir, name);
+		if (o)
+			free(o->dir);
+		free(o);
+		return -1;
+	}
+	o->fd = -1;
+	if (pw_check(p, why, sizeof(why))) {
+		snprintf(err, errlen, "cannot write %s: inconsistent profile: %s", o->path, why);
+		out_free(o);
+		return -1;
+	}
+	if (asprintf(&o->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0) {
+		o->tmp = NULL;
+		return out_fail(o, "out of memory", 0, err, errlen);
+	}
+	if (!(w = calloc(1, sizeof(*w))) || pw_sort_segs(w, p)) {
+		free(w);
+		return out_fail(o, "out of memory", 0, err, errlen);
+	}
+	if ((w->fd = o->fd = pw_create(o->tmp)) < 0) {
+		e = errno;
+		free(w->segs);
+		free(w);
+		return out_fail(o, "cannot create temporary", e, err, errlen);
+	}
+	pw_profile(w, p);
+	e = w->err;
+	free(w->segs);
+	free(w);
+	if (e)
+		return out_fail(o, "write failed", e, err, errlen);
+	*out = o;
+	return 0;
+}
+
+/* See profile.h. */
+int profile_write_commit(struct profile_out *o, char *err, size_t errlen)
+{
+	int fd = o->fd;
+
+	if (fsync(fd) < 0)
+		return out_fail(o, "write failed", errno, err, errlen);
+	o->fd = -1;
+	if (close(fd) < 0) {
+		unlink(o->tmp);
+		return out_fail(o, "write failed", errno, err, errlen);
+	}
+	if (rename(o->tmp, o->path) < 0) {
+		int e = errno;
+
+		unlink(o->tmp);
+		return out_fail(o, "cannot rename temporary into place", e, err, errlen);
+	}
+	pw_sync_dir(o->dir);
+	out_free(o);
+	return 0;
+}
+
+/* See profile.h. */
 int profile_write(const struct profile *p, const char *dir, const char *name,
 		  char *err, size_t errlen)
 {
-	char *path = NULL, *tmp = NULL, why[128];
-	struct pw *w = NULL;
-	const char *step = "out of memory";
-	int rc = -1, e = 0;
+	struct profile_out *o;
 
-	if (asprintf(&path, "%s/%s", dir, name) < 0) {
-		path = NULL;
-		snprintf(err, errlen, "cannot write %s/%s: out of memory", dir, name);
+	if (profile_write_start(p, dir, name, &o, err, errlen))
 		return -1;
-	}
-	if (pw_check(p, why, sizeof(why))) {
-		snprintf(err, errlen, "cannot write %s: inconsistent profile: %s",
-			 path, why);
-		free(path);
-		return -1;
-	}
-	if (asprintf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0)
-		tmp = NULL;
-	if (tmp && (w = calloc(1, sizeof(*w))) && pw_sort_segs(w, p) == 0) {
-		if ((w->fd = pw_create(tmp)) < 0)
-			e = errno, step = "cannot create temporary";
-		else if ((e = pw_file(w, p)) != 0)
-			step = "write failed";
-		else if (rename(tmp, path) < 0)
-			e = errno, step = "cannot rename temporary into place";
-		else
-			rc = 0;
-	}
-	if (rc == 0)
-		pw_sync_dir(dir);
-	else if (tmp && w && w->segs && w->fd >= 0)
-		unlink(tmp);
-	if (rc)
-		snprintf(err, errlen, "cannot write %s: %s%s%s", path, step,
-			 e ? ": " : "", e ? strerror(e) : "");
-	if (w)
-		free(w->segs);
-	free(w);
-	free(tmp);
-	free(path);
-	return rc;
+	return profile_write_commit(o, err, errlen);
 }

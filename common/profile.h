@@ -239,6 +239,16 @@ void profile_release_mpi(struct profile *p);
 int profile_write(const struct profile *p, const char *dir, const char *name,
 		  char *err, size_t errlen);
 
+/* profile_write in two steps, for a writer that must hold a lock while p
+ * is read but not while the disk catches up: profile_write_start writes p
+ * into the temporary file, profile_write_commit makes it durable (fsync)
+ * and renames it into place.  Each returns 0, or -1 with a message in err
+ * and no file left; a started write must be committed. */
+struct profile_out;
+int profile_write_start(const struct profile *p, const char *dir, const char *name,
+			struct profile_out **out, char *err, size_t errlen);
+int profile_write_commit(struct profile_out *o, char *err, size_t errlen);
+
 /*
  * Read a profile from a buffer or a file.  Returns 0 and fills p (which must
  * be profile_init'ed), or -1 with a message in err saying what is wrong and

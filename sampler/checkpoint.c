@@ -94,9 +94,29 @@ static void live_close(struct rt_state *rt)
 	rt->live_fd = -1;
 }
 
-/* Write the profile under its current name; the file of an earlier name
- * (before MPI_Init gave a rank) goes once the new one is there.  Returns
- * 0, or -1 with a message in err. */
+/* The profile now has the name written as name into dir: the file of an
+ * earlier name (before MPI_Init gave a rank) goes; a file written into a
+ * directory the process has since left (rt_move_output) goes too.  Caller
+ * holds agg_lock. */
+static void written_as(struct rt_state *rt, const char *dir, const char *name)
+{
+	char old[PATH_MAX + sizeof(rt->file) + 2];
+
+	if (strcmp(dir, rt->opt.output)) {
+		snprintf(old, sizeof(old), "%s/%s", dir, name);
+		unlink(old);
+		rmdir(dir);
+		return;
+	}
+	if (rt->file[0] && strcmp(rt->file, name)) {
+		snprintf(old, sizeof(old), "%s/%s", dir, rt->file);
+		unlink(old);
+	}
+	snprintf(rt->file, sizeof(rt->file), "%s", name);
+}
+
+/* Write the profile under its current name, at once.  Returns 0, or -1
+ * with a message in err. */
 static int write_file(struct rt_state *rt, char *err, size_t errlen)
 {
 	char name[sizeof(rt->file)];
@@ -104,13 +124,7 @@ static int write_file(struct rt_state *rt, char *err, size_t errlen)
 	profile_name(rt, name, sizeof(name));
 	if (profile_write(&rt->prof, rt->opt.output, name, err, errlen))
 		return -1;
-	if (rt->file[0] && strcmp(rt->file, name)) {
-		char old[PATH_MAX + sizeof(rt->file) + 2];
-
-		snprintf(old, sizeof(old), "%s/%s", rt->opt.output, rt->file);
-		unlink(old);
-	}
-	memcpy(rt->file, name, sizeof(name));
+	written_as(rt, rt->opt.output, name);
 	return 0;
 }
 
@@ -195,31 +209,59 @@ static uint64_t next_due(const struct rt_state *rt, uint64_t now, uint64_t every
 	return due;
 }
 
-/* Checkpoints, on the drain thread with agg_lock held. */
-void rt_checkpoint_due(struct rt_state *rt)
+/* A checkpoint that failed is said once, until one succeeds again. */
+static void checkpoint_failed(struct rt_state *rt, const char *err)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), every = (uint64_t)(rt->opt.checkpoint * 1e9);
-	char err[1024];
+	if (!rt->checkpoint_failing)
+		rt_notice(rt, "checkpoint failed, the previous one stays (said once): %s", err);
+	rt->checkpoint_failing = true;
+}
 
+bool rt_checkpoint_start(struct rt_state *rt)
+{
+	struct rt_checkpoint *c = &rt->ckpt;
+	uint64_t every = (uint64_t)(rt->opt.checkpoint * 1e9);
+	char err[1024];
+	int rc;
+
+	c->t0 = clock_ns(CLOCK_MONOTONIC);
 	if (!every || atomic_load(&rt->end) != RT_END_RUNNING)
-		return;
+		return false;
 	if (!rt->next_checkpoint)
 		rt->next_checkpoint = rt->started + (every < FIRST_CHECKPOINT_NS ? every : FIRST_CHECKPOINT_NS);
-	if (now < rt->next_checkpoint)
-		return;
-	rt->next_checkpoint = next_due(rt, now, every);
+	if (c->t0 < rt->next_checkpoint)
+		return false;
+	rt->next_checkpoint = next_due(rt, c->t0, every);
 	rt->prof.drain_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	profile_name(rt, c->name, sizeof(c->name));
+	snprintf(c->dir, sizeof(c->dir), "%s", rt->opt.output);
 	fill(rt, "checkpoint", false);
-	if (write_file(rt, err, sizeof(err))) {
-		if (!rt->checkpoint_failing)
-			rt_notice(rt, "checkpoint failed, the previous one stays (said once): %s", err);
-		rt->checkpoint_failing = true;
+	rc = profile_write_start(&rt->prof, c->dir, c->name, &c->out, err, sizeof(err));
+	unfill(&rt->prof);
+	if (rc) {
+		checkpoint_failed(rt, err);
+		rt->prof.checkpoints++;
+		rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - c->t0;
+	}
+	return rc == 0;
+}
+
+void rt_checkpoint_commit(struct rt_state *rt)
+{
+	struct rt_checkpoint *c = &rt->ckpt;
+	char err[1024];
+	int rc = profile_write_commit(c->out, err, sizeof(err));
+
+	rt_lock(&rt->agg_lock);
+	if (rc) {
+		checkpoint_failed(rt, err);
 	} else {
 		rt->checkpoint_failing = false;
+		written_as(rt, c->dir, c->name);
 	}
-	unfill(&rt->prof);
 	rt->prof.checkpoints++;
-	rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - now;
+	rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - c->t0;
+	rt_unlock(&rt->agg_lock);
 }
 
 /* Of an MPI run only rank 0 says where it wrote; any rank says when its

@@ -75,6 +75,7 @@ static void retire_exited(struct rt_state *rt)
 static void drain_all(struct rt_state *rt)
 {
 	struct rt_thread *head;
+	bool checkpoint;
 
 	rt_lock(&rt->agg_lock);
 	rt_lock(&rt->lock);
@@ -85,8 +86,10 @@ static void drain_all(struct rt_state *rt)
 	retire_exited(rt);
 	if (pmpi_resolve_paths)
 		pmpi_resolve_paths(rt);
-	rt_checkpoint_due(rt);
+	checkpoint = rt_checkpoint_start(rt);
 	rt_unlock(&rt->agg_lock);
+	if (checkpoint)
+		rt_checkpoint_commit(rt);
 }
 
 void rt_drain_self(struct rt_state *rt)

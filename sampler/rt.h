@@ -48,6 +48,13 @@ struct rt_thread {
 	struct rt_thread *next;
 };
 
+/* A checkpoint between its two steps (checkpoint.c); drain thread. */
+struct rt_checkpoint {
+	struct profile_out *out;
+	char dir[PATH_MAX], name[384];
+	uint64_t t0;		/* CLOCK_MONOTONIC ns at its start */
+};
+
 struct rt_state {
 	pid_t pid;		/* process the state belongs to */
 	bool active;
@@ -73,6 +80,7 @@ struct rt_state {
 	uint64_t started;	/* CLOCK_MONOTONIC ns at start-up */
 	uint64_t next_checkpoint;	/* CLOCK_MONOTONIC ns, 0 before the first; drain thread */
 	bool checkpoint_failing;	/* the last checkpoint failed (said once); drain thread */
+	struct rt_checkpoint ckpt;
 	int live_fd;		/* flock'ed .HOST.PID.START.live, -1 when none */
 	char file[384];		/* the profile's name as last written, "" before */
 };
@@ -141,8 +149,11 @@ struct rt_state *rt_current(void);
 void rt_finish(const char *reason);
 
 /* checkpoint.c: the profile's file.  rt_live_open takes the lock that says
- * the process runs (start-up); rt_checkpoint_due writes a checkpoint when
- * --checkpoint says so (drain thread, agg_lock held); rt_write_final fills
+ * the process runs (start-up); when --checkpoint says one is due,
+ * rt_checkpoint_start writes a checkpoint into its temporary file and
+ * returns true (drain thread, agg_lock held: the profile is read), and
+ * rt_checkpoint_commit then makes it durable and puts it in place (the
+ * drain thread, agg_lock not held: the disk may be slow); rt_write_final fills
  * and writes the final profile, partial with reason when it is not NULL or
  * "" (the caller stopped sampling and claimed the end), and
  * rt_end_written says it is there (RT_END_WRITTEN); rt_end_wait_peers,
@@ -151,7 +162,8 @@ void rt_finish(const char *reason);
  * moves the files to dir (ranks agreeing on rank 0's directory at
  * MPI_Init). */
 void rt_live_open(struct rt_state *rt);
-void rt_checkpoint_due(struct rt_state *rt);
+bool rt_checkpoint_start(struct rt_state *rt);
+void rt_checkpoint_commit(struct rt_state *rt);
 void rt_write_final(struct rt_state *rt, const char *reason);
 void rt_end_written(struct rt_state *rt);
 void rt_end_wait_peers(struct rt_state *rt);
