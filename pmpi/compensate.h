@@ -1,6 +1,6 @@
 /*
  * compensate.h - measured overhead and parallel overhead compensation
- * (Malony, Shende, Morris, Wolf; DESIGN.md §7, docs/compensation.md).
+ * (Malony, Shende, Morris, Wolf; docs/compensation.md).
  *
  * The rank's overhead o grows with every wrapped call, every sample of its
  * threads, every context switch of the calling thread and every wait of

@@ -1,5 +1,5 @@
 /*
- * critpath.h - the online critical path (Hollingsworth; DESIGN.md §6,
+ * critpath.h - the online critical path (Hollingsworth;
  * docs/critical-path.md): the rank's path length, advanced by its own time
  * between MPI calls and raised by longer paths that messages and
  * collectives bring in the piggyback.

@@ -28,7 +28,8 @@ static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
 
 /* b = merge(a, b): the longer critical path wins with its shares and its
  * sender; net lengths and the latest entry are maxima, the delay the
- * minimum (DESIGN.md §6-7); different collective numbers mark a mismatch. */
+ * minimum (docs/critical-path.md, docs/compensation.md); different
+ * collective numbers mark a mismatch. */
 static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
 {
 	struct pmpi_pb r = *b;

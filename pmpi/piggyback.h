@@ -1,6 +1,6 @@
 /*
  * piggyback.h - the data cpperf attaches to every point-to-point message
- * and every collective (issue 3 point 4), and the hooks the generated
+ * and every collective (docs/mpi.md "Piggyback"), and the hooks the generated
  * wrappers call to send and receive it.
  *
  * Transport (docs/mpi.md "Piggyback"): a separate message on a shadow

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# accuracy.t - acceptance 1: a program whose functions take about 60/30/10 %
+# accuracy.t - a program whose functions take about 60/30/10 %
 # of its CPU time, built -O2 -g without frame pointers: every self_pct within
 # 3 points of the truth the program measured itself, with >= 3000 samples in
 # dwarf mode and >= 99 % of samples unwound to main; with frame pointers, fp

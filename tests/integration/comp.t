@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# comp.t - parallel overhead compensation (DESIGN.md §7, Malony et al.) on
+# comp.t - parallel overhead compensation (Malony et al.; docs/compensation.md) on
 # the paper's scenarios, tests/progs/comp-*.c: each prints its own wall
 # time per rank ("rank R wall S", MPI_Init's return to the MPI_Finalize
 # call), so runs without the tool are the reference.  Per scenario: 3 runs

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cp.t - the online critical path (DESIGN.md section 6) against the offline
+# cp.t - the online critical path (docs/critical-path.md) against the offline
 # reference, and what the CP view shows and refuses.
 #  a. tests/progs/cp-random.c, random but deterministic schedules over 2-6
 #     ranks recorded with --cp-trace: the program checks its own messages;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# recursion.t - acceptance 2: recursion 60 deep and a mutually recursive pair:
+# recursion.t - recursion 60 deep and a mutually recursive pair:
 # no total_pct above 100, and a recursive function's total equals the number
 # of samples that have it anywhere on the stack (computed here from the
 # call-path tree's leaf paths).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# size.t - acceptance 5: profiles of a 5 s and a 20 s run of the same program
+# size.t - profiles of a 5 s and a 20 s run of the same program
 # differ in size by less than 10 % (memory and output do not grow with time).
 . "$(dirname "$0")/../lib.sh"
 need_sampling

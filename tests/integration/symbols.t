@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# symbols.t - acceptance 3 and 4: an always-inlined hot function is a frame of
+# symbols.t - an always-inlined hot function is a frame of
 # its own; a function in a library loaded with dlopen (and closed before
 # exit) is symbolized with its module; C++ names are demangled; two worker
 # threads both show up.
