@@ -46,5 +46,9 @@ bool pmpi_cp_tracing(void);
 void pmpi_cp_end(void);
 /* End of the run: the path's records into rt's profile. */
 void pmpi_cp_fill(struct rt_state *rt);
+/* A sample at time (CLOCK_MONOTONIC) whose leaf is tree node `node`, with
+ * weights w per event, for the path's profile (the runtime's sample hook).
+ * Drain thread only. */
+void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
 
 #endif

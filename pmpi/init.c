@@ -16,7 +16,16 @@
 #include <unistd.h>
 
 #include "pmpi.h"
+#include "critpath.h"
 #include "piggyback.h"
+#include "stats.h"
+
+/* What the MPI layer adds to the runtime, from MPI_Init on. */
+static const struct rt_hooks hooks = {
+	.fill_profile = pmpi_fill_profile,
+	.resolve = pmpi_resolve_paths,
+	.sample = pmpi_cp_sample,
+};
 
 /* The MPI region: set by the thread that calls MPI_Init, then MPI_Finalize;
  * read when the profile is written. */
@@ -132,6 +141,7 @@ void pmpi_init_done(struct pmpi_call *c)
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &size);
 	set_identity(rt, rank, size);
+	rt_set_hooks(rt, &hooks);
 	agree_output(rt, rank);
 	pmpi_pb_start(rt->opt.piggyback, rank);
 	pmpi_activate(size);

@@ -66,5 +66,13 @@ bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c);
  * wait (bounded) until the path is known, so that the next calls can be
  * told apart by it.  Caller holds no lock. */
 void pmpi_path_capture(struct pmpi_call *c, int site);
+/* Unwind and symbolize the paths captured since the last call (the
+ * runtime's resolve hook).  Drain thread only, or the thread that ends the
+ * runtime after the drain thread stopped. */
+void pmpi_resolve_paths(struct rt_state *rt);
+
+/* fill.c: the tables, the MPI region and, final, the critical path and
+ * compensation into rt's profile (the runtime's fill_profile hook). */
+void pmpi_fill_profile(struct rt_state *rt, bool final);
 
 #endif

@@ -99,6 +99,7 @@ int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t 
 
 static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct perf_event_header *h)
 {
+	const struct rt_hooks *hooks = rt_hooks(rt);
 	struct rt_sample s;
 	uint64_t w[EV_MAX], addrs[MAX_ADDRS];
 	uint32_t frames[MAX_FRAMES], leaf;
@@ -123,8 +124,8 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 		cct_self(&rt->prof.tree, leaf)[e] += w[e];
 		t->samples[e] += w[e];
 	}
-	if (pmpi_cp_sample)
-		pmpi_cp_sample(rt, s.time, leaf, w);
+	if (hooks && hooks->sample)
+		hooks->sample(rt, s.time, leaf, w);
 }
 
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,

@@ -160,6 +160,7 @@ static void collect_threads(struct rt_state *rt)
  * and why it is partial. */
 static void fill(struct rt_state *rt, const char *partial, bool final)
 {
+	const struct rt_hooks *hooks = rt_hooks(rt);
 	struct profile *p = &rt->prof;
 
 	p->end_ns = clock_ns(CLOCK_REALTIME);
@@ -167,8 +168,8 @@ static void fill(struct rt_state *rt, const char *partial, bool final)
 	collect_threads(rt);
 	free(p->partial);
 	p->partial = partial && *partial ? strdup(partial) : NULL;
-	if (pmpi_fill_profile)
-		pmpi_fill_profile(rt, final);
+	if (hooks && hooks->fill_profile)
+		hooks->fill_profile(rt, final);
 }
 
 /* Take back what fill added for a checkpoint, so the next one starts from

@@ -74,6 +74,7 @@ static void retire_exited(struct rt_state *rt)
  */
 static void drain_all(struct rt_state *rt)
 {
+	const struct rt_hooks *hooks = rt_hooks(rt);
 	struct rt_thread *head;
 	bool checkpoint;
 
@@ -84,8 +85,8 @@ static void drain_all(struct rt_state *rt)
 	for (struct rt_thread *t = head; t; t = t->next)
 		drain_thread_ring(rt, t);
 	retire_exited(rt);
-	if (pmpi_resolve_paths)
-		pmpi_resolve_paths(rt);
+	if (hooks && hooks->resolve)
+		hooks->resolve(rt);
 	checkpoint = rt_checkpoint_start(rt);
 	rt_unlock(&rt->agg_lock);
 	if (checkpoint)

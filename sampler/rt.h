@@ -24,6 +24,30 @@
 
 enum rt_thread_state { THREAD_RUNNING, THREAD_EXITED };
 
+struct rt_state;
+
+/*
+ * What a layer above the sampler adds to the runtime, as callbacks (the MPI
+ * layer, pmpi/, sets them at MPI_Init with rt_set_hooks; the runtime only
+ * calls what is set): the runtime never names that layer.
+ */
+struct rt_hooks {
+	/* Its statistics into rt->prof before the profile is written; final:
+	 * what it hands over once, at the end (for MPI: the critical path,
+	 * compensation, and "exit without MPI_Finalize" as the reason when no
+	 * other is set).  A checkpoint calls it with final false and takes
+	 * the tables back after writing (profile_release_mpi). */
+	void (*fill_profile)(struct rt_state *rt, bool final);
+	/* Unwind and symbolize what it captured since the last call (MPI call
+	 * sites' paths).  Drain thread only, or the thread that ends the
+	 * runtime after the drain thread stopped. */
+	void (*resolve)(struct rt_state *rt);
+	/* A sample taken at time (CLOCK_MONOTONIC) whose leaf is tree node
+	 * `node`, with weights w per event (the critical-path profile).
+	 * Drain thread only. */
+	void (*sample)(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
+};
+
 /* How far the process's end has come (rt_state.end): who claims it writes
  * the final profile, the others wait for RT_END_WRITTEN. */
 enum rt_end {
@@ -73,6 +97,7 @@ struct rt_state {
 	pthread_t drain;
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
+	const struct rt_hooks *_Atomic hooks;	/* NULL until a layer sets them */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
 	char end_reason[64];	/* for RT_END_ASKED: why the process ends ("" normal) */
@@ -140,6 +165,10 @@ void rt_drain_self(struct rt_state *rt);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
+/* runtime.c: the hooks of the layer above (set once, at its start), and
+ * what the runtime reads, NULL when none is set. */
+void rt_set_hooks(struct rt_state *rt, const struct rt_hooks *h);
+const struct rt_hooks *rt_hooks(const struct rt_state *rt);
 
 /* runtime.c: end profiling in this process now and write the final
  * profile, partial with reason when not NULL (normal exit, exec,
@@ -192,25 +221,6 @@ void *rt_altstack_begin(void);
 void rt_altstack_end(void *stack);
 void rt_lock(pthread_mutex_t *m);
 void rt_unlock(pthread_mutex_t *m);
-
-/* pmpi/fill.c, only in the MPI runtimes (weak: NULL in libcpperf.so): MPI
- * statistics and the MPI region into rt->prof before it is written; final:
- * the critical path, compensation and, when no reason is set, "exit without
- * MPI_Finalize" for a rank that did not reach it.  Checkpoints call it
- * with final false and take the tables back after writing. */
-void pmpi_fill_profile(struct rt_state *rt, bool final) __attribute__((weak, visibility("hidden")));
-
-/* pmpi/callpath.c, only in the MPI runtimes (weak: NULL in libcpperf.so):
- * unwind and symbolize the call paths MPI wrappers captured since the last
- * call.  Drain thread only (or the thread that ends the runtime after the
- * drain thread stopped). */
-void pmpi_resolve_paths(struct rt_state *rt) __attribute__((weak, visibility("hidden")));
-
-/* pmpi/critpath.c, only in the MPI runtimes (weak): a sample taken at
- * time (CLOCK_MONOTONIC) whose leaf is tree node `node`, with weights w
- * per event, for the critical-path profile.  Drain thread only. */
-void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w)
-	__attribute__((weak, visibility("hidden")));
 
 /* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)

@@ -35,6 +35,16 @@ struct rt_state *rt_current(void)
 	return rt_global.active ? &rt_global : NULL;
 }
 
+void rt_set_hooks(struct rt_state *rt, const struct rt_hooks *h)
+{
+	atomic_store(&rt->hooks, h);
+}
+
+const struct rt_hooks *rt_hooks(const struct rt_state *rt)
+{
+	return atomic_load(&((struct rt_state *)rt)->hooks);
+}
+
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 {
 	char line[1024];
@@ -173,6 +183,7 @@ static void rt_start(void)
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
 	atomic_store(&rt->end, RT_END_RUNNING);
+	rt_set_hooks(rt, NULL);	/* a forked child starts without its parent's layers */
 	rt->started = clock_ns(CLOCK_MONOTONIC);
 	rt->next_checkpoint = 0;
 	rt->file[0] = 0;
