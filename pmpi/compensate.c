@@ -61,20 +61,13 @@ static struct {
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Spin for ns, giving the CPU to any other thread that can run. */
 static void busy(uint64_t ns)
 {
-	uint64_t until = now_ns() + ns;
+	uint64_t until = rt_now_ns() + ns;
 
-	while (now_ns() < until)
+	while (rt_now_ns() < until)
 		sched_yield();
 }
 
@@ -101,7 +94,7 @@ static struct sched_counts new_sched(void)
 					   minus(now.run_delay, seen.s.run_delay) };
 	seen.on = true;
 	seen.s = now;
-	seen.t = now_ns();
+	seen.t = rt_now_ns();
 	return d;
 }
 
@@ -134,18 +127,18 @@ static uint64_t calibrate_call(void)
 	volatile uint64_t sink = 0;
 
 	for (int r = 0; r < CALIBRATE_ROUNDS; r++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = rt_now_ns();
 
 		for (int i = 0; i < CALIBRATE_CALLS; i++) {
-			sink += now_ns() + sched_counts_now().switches;
+			sink += rt_now_ns() + sched_counts_now().switches;
 			for (int k = 0; k < 3; k++) {
 				pthread_mutex_lock(&m);
 				sink += (uint64_t)k;
 				pthread_mutex_unlock(&m);
 			}
-			sink += now_ns();
+			sink += rt_now_ns();
 		}
-		per[r] = (now_ns() - t0) / CALIBRATE_CALLS;
+		per[r] = (rt_now_ns() - t0) / CALIBRATE_CALLS;
 	}
 	qsort(per, CALIBRATE_ROUNDS, sizeof(per[0]), cmp_u64);
 	return per[CALIBRATE_ROUNDS / 2];
@@ -265,10 +258,10 @@ void pmpi_comp_enter(void)
 	charge(n * comp.ovh.sample_cost_ns + comp.ovh.call_cost_ns);
 	rt_unlock(&comp.lock);
 	if (inject) {	/* charged as it took: a preempted spin delays the rank longer */
-		uint64_t t = now_ns(), spent;
+		uint64_t t = rt_now_ns(), spent;
 
 		busy(inject);
-		spent = now_ns() - t;
+		spent = rt_now_ns() - t;
 		new_sched();	/* the spin's own yields are in spent */
 		rt_lock(&comp.lock);
 		comp.ovh.inject_ns += spent;
@@ -279,7 +272,7 @@ void pmpi_comp_enter(void)
 
 struct comp_mark pmpi_comp_mark(void)
 {
-	return (struct comp_mark){ now_ns(), false, { 0, 0 } };
+	return (struct comp_mark){ rt_now_ns(), false, { 0, 0 } };
 }
 
 struct comp_mark pmpi_comp_mark_counts(void)
@@ -297,7 +290,7 @@ struct comp_mark pmpi_comp_mark_counts(void)
  * CPU in it are in that time, so they are not charged again. */
 static void charge_since(const struct comp_mark *m, uint64_t *source)
 {
-	uint64_t ns = now_ns() - m->t;
+	uint64_t ns = rt_now_ns() - m->t;
 
 	if (!comp.on || comp.ended)
 		return;
@@ -417,7 +410,7 @@ void pmpi_comp_fill(struct rt_state *rt)
 	rt_lock(&comp.lock);
 	if (comp.on) {
 		if (!comp.ended) {	/* no MPI_Finalize: the rank ends here */
-			comp.end = now_ns();
+			comp.end = rt_now_ns();
 			comp.end_x = comp.x;
 		}
 		p->comp_on = 1;

@@ -322,12 +322,12 @@ void pmpi_cpmon_end(uint64_t now, uint64_t length)
 			if (PMPI_Recv(&m, REPORT_N, MPI_UINT64_T, MPI_ANY_SOURCE, TAG, mon.comm,
 				      &st) != MPI_SUCCESS)
 				break;
-			t = pmpi_pb_now();
+			t = rt_now_ns();
 			set_horizon(t);
 			take(st.MPI_SOURCE, &m);
 			advance(t);
 		}
-		now = max64(now, pmpi_pb_now());
+		now = max64(now, rt_now_ns());
 		advance(now);
 		add_point(now > mon.t0 ? now - mon.t0 : 0, mon.final_max);
 		free(mon.val);

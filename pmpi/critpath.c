@@ -401,7 +401,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		return;
 	}
 	if (!cp.ended) {	/* no MPI_Finalize: the path ends here */
-		uint64_t now = pmpi_pb_now();
+		uint64_t now = rt_now_ns();
 
 		cp.end_events = cp.events + 1;
 		cp.end_length = cp.length + (now > cp.last_exit ? now - cp.last_exit : 0);

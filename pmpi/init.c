@@ -35,21 +35,7 @@ static struct {
 	atomic_bool started, ended;
 } region;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t process_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* FNV-1a of a string. */
 static uint64_t hash_str(const char *s)
@@ -145,8 +131,8 @@ void pmpi_init_done(struct pmpi_call *c)
 	agree_output(rt, rank);
 	pmpi_pb_start(rt->opt.piggyback, rank);
 	pmpi_activate(size);
-	region.cpu_start = process_cpu_ns();
-	region.start = mono_ns();
+	region.cpu_start = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	region.start = rt_now_ns();
 	atomic_store(&region.started, true);
 }
 
@@ -154,8 +140,8 @@ void pmpi_region_end(void)
 {
 	if (!atomic_load(&region.started) || atomic_load(&region.ended))
 		return;
-	region.end = mono_ns();
-	region.cpu_end = process_cpu_ns();
+	region.end = rt_now_ns();
+	region.cpu_end = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	atomic_store(&region.ended, true);
 }
 
@@ -165,8 +151,8 @@ bool pmpi_region_fill(struct profile *p)
 
 	if (!atomic_load(&region.started))
 		return true;
-	p->mpi_wall_ns = (ended ? region.end : mono_ns()) - region.start;
-	p->mpi_cpu_ns = (ended ? region.cpu_end : process_cpu_ns()) - region.cpu_start;
+	p->mpi_wall_ns = (ended ? region.end : rt_now_ns()) - region.start;
+	p->mpi_cpu_ns = (ended ? region.cpu_end : rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID)) - region.cpu_start;
 	return ended;
 }
 

@@ -27,21 +27,13 @@ MPI_Datatype pmpi_pb_type = MPI_DATATYPE_NULL;
 static int world_rank;
 static atomic_uint_fast64_t send_seq;
 
-uint64_t pmpi_pb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead)
 {
 	memset(pb, 0, sizeof(*pb));
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
-	pb->t_send = pmpi_pb_now() + lead;
+	pb->t_send = rt_now_ns() + lead;
 	pmpi_cp_stamp(c, pb);
 	pmpi_comp_stamp(pb, c->t0);
 }
@@ -180,7 +172,7 @@ void pmpi_pb_send_at(const struct pmpi_call *c, int site, int count, MPI_Datatyp
 	s->pb.tag = tag;
 	s->pb.bytes = pmpi_pb_checking ? pmpi_bytes(count, type) : 0;
 	PMPI_Isend(&s->pb, 1, pmpi_pb_type, dest, tag, sh, &s->req);
-	t = pmpi_pb_now();
+	t = rt_now_ns();
 	isend_ns = (7 * isend_ns + (t - m.t)) / 8;	/* a moving average */
 	pthread_mutex_unlock(&ring_lock);
 	pmpi_comp_piggyback(&m);

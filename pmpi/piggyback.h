@@ -152,6 +152,5 @@ bool pmpi_pb_shadow(MPI_Comm comm, MPI_Comm *shadow, uint64_t *coll_seq);
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead);
 /* Check mode: count a received piggyback, and one that did not match. */
 void pmpi_pb_count(bool coll, bool mismatch);
-uint64_t pmpi_pb_now(void);
 
 #endif

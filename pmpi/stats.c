@@ -35,13 +35,6 @@ static atomic_bool active;
  * (the library's Fortran binding calling the C function) only passes on. */
 static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void pmpi_activate(int world_size)
 {
@@ -74,7 +67,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->comm_size = -1;
 	if (!(flags & PMPI_CALL_INIT))
 		pmpi_comp_enter();	/* before the call's clock: tool time, not MPI time */
-	c->t0 = mono_ns();
+	c->t0 = rt_now_ns();
 	pmpi_cp_enter(c);
 	return true;
 }
@@ -178,7 +171,7 @@ static void start_path(void)
 			pmpi_cpmon_open();
 		if (pmpi_pb_shadow(MPI_COMM_WORLD, &sh, NULL))
 			PMPI_Barrier(sh);
-		t = mono_ns();
+		t = rt_now_ns();
 		pmpi_comp_start(t);
 		pmpi_cp_start(rt, t);
 	}

@@ -36,13 +36,6 @@
  * handler interrupting it must not wait for itself. */
 static __thread bool finishing __attribute__((tls_model("initial-exec")));
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 
 /*
@@ -163,8 +156,8 @@ static void fill(struct rt_state *rt, const char *partial, bool final)
 	const struct rt_hooks *hooks = rt_hooks(rt);
 	struct profile *p = &rt->prof;
 
-	p->end_ns = clock_ns(CLOCK_REALTIME);
-	p->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	p->end_ns = rt_clock_ns(CLOCK_REALTIME);
+	p->cpu_ns = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	collect_threads(rt);
 	free(p->partial);
 	p->partial = partial && *partial ? strdup(partial) : NULL;
@@ -225,7 +218,7 @@ bool rt_checkpoint_start(struct rt_state *rt)
 	char err[1024];
 	int rc;
 
-	c->t0 = clock_ns(CLOCK_MONOTONIC);
+	c->t0 = rt_now_ns();
 	if (!every || atomic_load(&rt->end) != RT_END_RUNNING)
 		return false;
 	if (!rt->next_checkpoint)
@@ -233,7 +226,7 @@ bool rt_checkpoint_start(struct rt_state *rt)
 	if (c->t0 < rt->next_checkpoint)
 		return false;
 	rt->next_checkpoint = next_due(rt, c->t0, every);
-	rt->prof.drain_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	rt->prof.drain_cpu_ns = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	profile_name(rt, c->name, sizeof(c->name));
 	snprintf(c->dir, sizeof(c->dir), "%s", rt->opt.output);
 	fill(rt, "checkpoint", false);
@@ -242,7 +235,7 @@ bool rt_checkpoint_start(struct rt_state *rt)
 	if (rc) {
 		checkpoint_failed(rt, err);
 		rt->prof.checkpoints++;
-		rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - c->t0;
+		rt->prof.checkpoint_ns += rt_now_ns() - c->t0;
 	}
 	return rc == 0;
 }
@@ -261,7 +254,7 @@ void rt_checkpoint_commit(struct rt_state *rt)
 		written_as(rt, c->dir, c->name);
 	}
 	rt->prof.checkpoints++;
-	rt->prof.checkpoint_ns += clock_ns(CLOCK_MONOTONIC) - c->t0;
+	rt->prof.checkpoint_ns += rt_now_ns() - c->t0;
 	rt_unlock(&rt->agg_lock);
 }
 
@@ -334,7 +327,7 @@ void rt_end_wait_peers(struct rt_state *rt)
 		outside |= !strcmp(rt->end_reason, from_outside[i]);
 	if (!outside || rt->prof.size <= 1)
 		return;
-	while (clock_ns(CLOCK_MONOTONIC) < rt->end_asked + PEER_WAIT_NS && peers_running(rt))
+	while (rt_now_ns() < rt->end_asked + PEER_WAIT_NS && peers_running(rt))
 		nanosleep(&ms, NULL);
 }
 
@@ -383,7 +376,7 @@ void rt_end_async(struct rt_state *rt, const char *reason)
 			n = sizeof(rt->end_reason) - 1;
 		memcpy(rt->end_reason, reason ? reason : "", n);
 		rt->end_reason[n] = 0;
-		rt->end_asked = clock_ns(CLOCK_MONOTONIC);
+		rt->end_asked = rt_now_ns();
 		atomic_store(&rt->end, RT_END_ASKED);
 		rt_drain_wake(rt);
 	} else if (finishing) {

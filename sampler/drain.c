@@ -25,13 +25,6 @@ struct drain_ctx {
 	struct rt_thread *t;
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void on_record(void *arg, const struct perf_event_header *h)
 {
@@ -115,7 +108,7 @@ static void end_now(struct rt_state *rt)
 	atomic_store(&rt->stop, true);
 	drain_all(rt);
 	rt_lock(&rt->agg_lock);
-	rt->prof.drain_cpu_ns = thread_cpu_ns();
+	rt->prof.drain_cpu_ns = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	rt_write_final(rt, rt->end_reason);
 	rt_unlock(&rt->agg_lock);
 	rt_end_wait_peers(rt);
@@ -189,14 +182,14 @@ static void *drain_main(void *arg)
 			break;
 		}
 		drain_all(rt);
-		atomic_store_explicit(&rt->drain_cpu, thread_cpu_ns(), memory_order_relaxed);
+		atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
 	}
 	free(ps.fds);
 	free(ps.who);
 	if (atomic_load(&rt->end) == RT_END_WRITTEN)
 		return NULL;
 	drain_all(rt);
-	rt->prof.drain_cpu_ns = thread_cpu_ns();
+	rt->prof.drain_cpu_ns = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 

@@ -13,9 +13,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "sample.h"
 
 /* ucontext's registers in perf's order (SAMPLE_REGS_MASK, bits ascending). */
@@ -65,7 +65,6 @@ size_t papi_record_build(const struct papi_sample_src *s, enum opt_call_graph cg
 	const greg_t *g = s->uc->uc_mcontext.gregs;
 	uint64_t *w = (uint64_t *)(void *)(buf + sizeof(struct perf_event_header));
 	size_t fixed = sizeof(struct perf_event_header) + 5 * 8;
-	struct timespec now;
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0 };
 
 	if (cap > PAPI_RECORD_MAX)
@@ -75,8 +74,7 @@ size_t papi_record_build(const struct papi_sample_src *s, enum opt_call_graph cg
 	*w++ = s->id;
 	*w++ = s->ip ? s->ip : (uint64_t)g[REG_RIP];
 	*w++ = (uint64_t)s->pid | (uint64_t)s->tid << 32;
-	clock_gettime(CLOCK_MONOTONIC, &now);	/* async-signal-safe */
-	*w++ = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	*w++ = rt_now_ns();	/* async-signal-safe */
 	*w++ = 0;		/* read: nr = 0, no group members */
 	if (cg == CG_DWARF) {
 		uint64_t sp = (uint64_t)g[REG_RSP], room, n;

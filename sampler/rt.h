@@ -16,6 +16,7 @@
 
 #include "../common/profile.h"
 #include "../symbolize/symbolize.h"
+#include "clock.h"
 #include "events.h"
 #include "options.h"
 #include "ring.h"
@@ -165,10 +166,17 @@ void rt_drain_self(struct rt_state *rt);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
-/* runtime.c: the hooks of the layer above (set once, at its start), and
- * what the runtime reads, NULL when none is set. */
-void rt_set_hooks(struct rt_state *rt, const struct rt_hooks *h);
-const struct rt_hooks *rt_hooks(const struct rt_state *rt);
+/* The hooks of the layer above (set once, at its start), and what the
+ * runtime reads: NULL when none is set. */
+static inline void rt_set_hooks(struct rt_state *rt, const struct rt_hooks *h)
+{
+	atomic_store(&rt->hooks, h);
+}
+
+static inline const struct rt_hooks *rt_hooks(struct rt_state *rt)
+{
+	return atomic_load(&rt->hooks);
+}
 
 /* runtime.c: end profiling in this process now and write the final
  * profile, partial with reason when not NULL (normal exit, exec,

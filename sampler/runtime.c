@@ -35,16 +35,6 @@ struct rt_state *rt_current(void)
 	return rt_global.active ? &rt_global : NULL;
 }
 
-void rt_set_hooks(struct rt_state *rt, const struct rt_hooks *h)
-{
-	atomic_store(&rt->hooks, h);
-}
-
-const struct rt_hooks *rt_hooks(const struct rt_state *rt)
-{
-	return atomic_load(&((struct rt_state *)rt)->hooks);
-}
-
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 {
 	char line[1024];
@@ -65,13 +55,6 @@ void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 	dprintf(STDERR_FILENO, "cpperf: %.*s", n, line);
 }
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* The program cpperf-record started has its pid in CPPERF_ROOT_PID (exec
  * keeps the pid). */
@@ -141,7 +124,7 @@ static int init_profile(struct rt_state *rt)
 	p->size = p->rank >= 0 && launcher_size() > p->rank ? launcher_size() : 0;
 	if (!p->size)
 		p->rank = -1;
-	p->start_ns = clock_ns(CLOCK_REALTIME);
+	p->start_ns = rt_clock_ns(CLOCK_REALTIME);
 	p->backend = strdup(opt_backend_name(rt->opt.backend));
 	p->call_graph = strdup(opt_call_graph_name(rt->opt.call_graph));
 	p->run = strdup(getenv("CPPERF_RUN") ? getenv("CPPERF_RUN") : "");
@@ -184,7 +167,7 @@ static void rt_start(void)
 	rt->threads = rt->retired = NULL;
 	atomic_store(&rt->end, RT_END_RUNNING);
 	rt_set_hooks(rt, NULL);	/* a forked child starts without its parent's layers */
-	rt->started = clock_ns(CLOCK_MONOTONIC);
+	rt->started = rt_now_ns();
 	rt->next_checkpoint = 0;
 	rt->file[0] = 0;
 	rt->ending = false;

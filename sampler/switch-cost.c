@@ -57,13 +57,6 @@ struct side {
 	int me;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Wait for my turn (false: the other side gave up), then hand it over. */
 static bool take_turn(struct pingpong *pp, int me)
@@ -107,7 +100,7 @@ static void *side_run(void *arg)
 	while (atomic_load(&pp->ready) < 2 && atomic_load(&pp->turn) >= 0)
 		sched_yield();
 	for (int b = 0; b < BATCHES; b++) {
-		uint64_t t0 = mono_ns();
+		uint64_t t0 = rt_now_ns();
 		int i;
 
 		for (i = 0; i < TURNS && take_turn(pp, s->me); i++)
@@ -115,7 +108,7 @@ static void *side_run(void *arg)
 		if (i < TURNS)
 			break;
 		if (s->me == 0)
-			pp->batch[pp->nbatch++] = mono_ns() - t0;
+			pp->batch[pp->nbatch++] = rt_now_ns() - t0;
 	}
 	if (pp->events)
 		rt_events_close_bare(pp->rt, fds, pp->rt->events.n);
