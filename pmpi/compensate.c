@@ -321,6 +321,11 @@ void pmpi_comp_drain(const struct comp_mark *m)
 	charge_since(m, &comp.ovh.drain_ns);
 }
 
+uint64_t pmpi_comp_host(void)
+{
+	return comp.host;
+}
+
 void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 {
 	rt_lock(&comp.lock);

@@ -51,6 +51,8 @@ void pmpi_comp_piggyback(const struct comp_mark *m);
 /* The wrapper's exit, from m (its statistics and critical-path work). */
 void pmpi_comp_leave(const struct comp_mark *m);
 void pmpi_comp_drain(const struct comp_mark *m);
+/* The hash of this host, which a piggyback from a rank on it carries. */
+uint64_t pmpi_comp_host(void);
 /* The delay for a piggyback of a call entered at t0 whose data leave at
  * pb->t_send: the tool's time in between is delay too. */
 void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0);

@@ -1,8 +1,11 @@
 /*
  * fortran.c - the Fortran side of the wrappers.  The generated mpi_xxx_
  * entry points call the library's own Fortran binding (pmpi_xxx_), so the
- * program's arguments reach MPI untouched; what the statistics read is
- * converted here: the MPI_IN_PLACE sentinel, statuses and requests.
+ * program's arguments reach MPI untouched, except where the piggyback's
+ * transport stands in for the call (they convert the arguments and call
+ * it); what the statistics read is converted here: the MPI_IN_PLACE
+ * sentinel, statuses and requests, and the statuses the transport
+ * corrected are written back.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -82,7 +85,7 @@ void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
 	}
 }
 
-void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, const MPI_Fint *fstatuses,
+void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, MPI_Fint *fstatuses,
 		       const MPI_Fint *index, const MPI_Fint *flag, const MPI_Fint *outcount,
 		       const MPI_Fint *indices)
 {
@@ -95,5 +98,8 @@ void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, co
 	for (size_t i = 0; s->n && !s->skip && i < nst; i++)
 		PMPI_Status_f2c(fstatuses + i * PMPI_F_STATUS_SIZE, &s->st[i]);
 	pmpi_reqs_complete(c, s, rc, s->st, index, flag, outcount, indices, 1);
+	/* the program's statuses get the counts corrected (p2p.c) */
+	for (size_t i = 0; s->n && !s->skip && !s->fst && i < nst; i++)
+		PMPI_Status_c2f(&s->st[i], fstatuses + i * PMPI_F_STATUS_SIZE);
 	free(s->fst);
 }

@@ -20,7 +20,7 @@ my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete f
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
-	outcount indices comm.free comm.new message code nof);
+	outcount indices comm.free message code nof addr);
 
 # --- parse the table
 my @fns;
@@ -28,8 +28,8 @@ open(my $in, '<', $def) or die "$def: $!\n";
 while (my $line = <$in>) {
 	chomp $line;
 	next if $line =~ /^\s*(#|$)/;
-	my ($name, $flags, $params) = $line =~ /^(\w+)\s+(\S+)\s+(.*?)\s*$/
-		or die "$def:$.: expected NAME FLAGS PARAMS\n";
+	my ($name, $flags, $params, $x) = $line =~ /^(\w+)\s+(\S+)\s+(.*?)\s*(?:=>\s*(.*?)\s*)?$/
+		or die "$def:$.: expected NAME FLAGS PARAMS [=> CALL]\n";
 	my %f = map { $_ => 1 } grep { $_ ne '-' } split /,/, $flags;
 	$known_flag{$_} or die "$def:$.: unknown flag '$_'\n" for keys %f;
 	my @p;
@@ -49,7 +49,7 @@ while (my $line = <$in>) {
 			push @p, { type => $type, name => $pname, arr => defined $arr, decl => $ctype, roles => \%r };
 		}
 	}
-	push @fns, { name => $name, flags => \%f, params => \@p, line => $. };
+	push @fns, { name => $name, flags => \%f, params => \@p, line => $., x => $x };
 }
 close $in;
 
@@ -88,19 +88,9 @@ sub pb_body {
 	my $msg = with_role($fn, 'message');
 	my $msgv = $msg ? deref($msg, $fortran, 'PMPI_Message_f2c') : undef;
 	my $comm = $r->('comm');
-	if ($msg && ($f{recv} || $f{irecv})) {	# Mrecv, Imrecv: the Mprobe's communicator
-		push @$pre, "MPI_Comm pbm_ = pmpi_pb_message_comm($msgv);";
-		$comm = 'pbm_';
-	} elsif ($msg) {			# Mprobe, Improbe
+	if ($msg && !($f{recv} || $f{irecv})) {	# Mprobe, Improbe: Mrecv asks (p2p.c)
 		my $flag = with_role($fn, 'flag');
 		push @$post, ($flag ? "if (*$flag->{name}) " : '') . "pmpi_pb_message($msgv, $comm);";
-	}
-	if ($f{send}) {
-		push @$pre, "pmpi_pb_send(&c_, " . join(', ', map { $r->($_) } qw(scount stype dest tag comm)) . ");";
-	}
-	push @$post, "pmpi_pb_recv(&c_, $comm, stc_);" if $f{recv};
-	if (my $c = with_role($fn, 'comm.new')) {
-		push @$post, "pmpi_pb_comm_new(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @$pre, "pmpi_pb_comm_free(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
@@ -160,11 +150,12 @@ sub side_bytes {
 }
 
 # Statements before the PMPI call, after it (when it succeeded) and after
-# it in any case.
+# it in any case; then those of the transport (before and after), which a
+# call not profiled runs too, with no call (C stands for it).
 sub body {
 	my ($fn, $fortran) = @_;
 	my %f = %{ $fn->{flags} };
-	my (@pre, @post, @always);
+	my (@pre, @post, @always, @xpre, @xalways);
 	my $rc = $fortran ? '*ierr' : 'rc_';
 	my $r = sub { my $p = with_role($fn, $_[0]); $p ? val($p, $_[0], $fortran) : 'NULL' };
 	if ($f{recv}) {
@@ -179,25 +170,17 @@ sub body {
 		push @pre, "MPI_Status st_c_;" if $fortran;
 		push @post, "const MPI_Status *stc_ = $stv;", "pmpi_received(&c_, stc_);";
 	}
-	my $comm = pb_body($fn, $fortran, \@pre, \@post, \@always);
+	pb_body($fn, $fortran, \@pre, \@post, \@always);
 	if ($f{send}) {
 		push @post, "pmpi_sent(&c_, " . join(', ', map { $r->($_) } qw(scount stype dest comm)) . ");";
-	}
-	if ($f{irecv} || $f{precv}) {
-		my $req = deref(with_role($fn, 'req'), $fortran, 'PMPI_Request_f2c');
-		push @post, "pmpi_req_track_recv(&c_, $req, " . ($f{precv} ? 1 : 0) . ", $comm);";
-	}
-	if ($f{psend}) {
-		my $req = deref(with_role($fn, 'req'), $fortran, 'PMPI_Request_f2c');
-		push @post, "pmpi_req_track_send(&c_, $req, " . join(', ', map { $r->($_) } qw(scount stype dest tag comm)) . ");";
 	}
 	if ($f{start}) {
 		my ($reqs, $n) = (with_role($fn, 'reqs') // with_role($fn, 'reqin'), with_role($fn, 'nreq'));
 		my $nv = $n ? val($n, 'nreq', $fortran) : '1';
-		push @post, ($fortran ? 'pmpi_f_req_start' : 'pmpi_req_start') . "(&c_, $nv, $reqs->{name});";
+		push @xpre, ($fortran ? 'pmpi_f_req_start' : 'pmpi_req_start') . "(C, $nv, $reqs->{name});";
 	}
 	if ($f{free}) {
-		push @pre, "pmpi_req_forget(" . deref(with_role($fn, 'reqin'), $fortran, 'PMPI_Request_f2c') . ");";
+		push @xpre, "pmpi_req_forget(" . deref(with_role($fn, 'reqin'), $fortran, 'PMPI_Request_f2c') . ");";
 	}
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @pre, "pmpi_comm_forget(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
@@ -209,9 +192,9 @@ sub body {
 		my $nv = $n ? val($n, 'nreq', $fortran) : '1';
 		my $pfx = $fortran ? 'pmpi_f_' : 'pmpi_';
 		my $ip = sub { my $p = with_role($fn, $_[0]); $p ? $p->{name} : 'NULL' };
-		push @pre, "struct pmpi_snap s_;",
+		push @xpre, "struct pmpi_snap s_;",
 			"${pfx}reqs_before(&s_, $nv, $reqs->{name}, &$st->{name}, $many);";
-		push @always, "${pfx}reqs_after(&c_, &s_, $rc, $st->{name}, " .
+		push @xalways, "${pfx}reqs_after(C, &s_, $rc, $st->{name}, " .
 			join(', ', map { $ip->($_) } qw(index flag outcount indices)) . ");";
 	}
 	if ($f{coll} || $f{rma}) {
@@ -220,7 +203,7 @@ sub body {
 	}
 	push @post, 'pmpi_init_done(&c_);' if $f{init};
 	push @pre, 'pmpi_leave(&c_);', 'pmpi_abort(' . $r->('code') . ');' if $f{abort};	# the call does not return
-	return (\@pre, \@post, \@always);
+	return (\@pre, \@post, \@always, \@xpre, \@xalways);
 }
 
 sub cflags {
@@ -229,23 +212,83 @@ sub cflags {
 	return @c ? join(' | ', @c) : '0';
 }
 
+# The call's statements with C standing for the call ($cv).
+sub with_call {
+	my ($cv, @stmts) = @_;
+	return map { (my $t = $_) =~ s/\bC\b/$cv/g; $t } @stmts;
+}
+
+# Fortran side of a transport call: declarations and conversions of the
+# arguments, the C call's arguments, conversions back after it.
+sub fortran_xport {
+	my ($fn) = @_;
+	my (@decl, @out, %arg);
+	my %f = %{ $fn->{flags} };
+	for my $p (@{ $fn->{params} }) {
+		my ($n, $t, $r) = ($p->{name}, $p->{type}, $p->{roles});
+		if (exists $r->{addr}) {
+			push @decl, "void *a_$n = NULL;", "(void)$n;	/* Fortran has no use for the address */";
+			$arg{$n} = "&a_$n";
+		} elsif ($t =~ /void/) {
+			$arg{$n} = "(void *)pmpi_f_buf($n)";
+		} elsif ($t eq 'MPI_Datatype') {
+			$arg{$n} = "PMPI_Type_f2c(*$n)";
+		} elsif ($t eq 'MPI_Comm') {
+			$arg{$n} = "PMPI_Comm_f2c(*$n)";
+		} elsif ($t eq 'int') {
+			$arg{$n} = "(int)*$n";
+		} elsif ($t eq 'int *') {
+			push @decl, "int v_$n = 0;";
+			push @out, "*$n = v_$n;";
+			$arg{$n} = "&v_$n";
+		} elsif ($t eq 'MPI_Request *') {
+			push @decl, "MPI_Request r_$n = MPI_REQUEST_NULL;";
+			push @out, "*$n = PMPI_Request_c2f(r_$n);";
+			$arg{$n} = "&r_$n";
+		} elsif ($t eq 'MPI_Message *') {
+			push @decl, "MPI_Message m_$n = " . ($f{recv} || $f{irecv} ? "PMPI_Message_f2c(*$n)" : 'MPI_MESSAGE_NULL') . ";";
+			push @out, "*$n = PMPI_Message_c2f(m_$n);";
+			$arg{$n} = "&m_$n";
+		} elsif ($t eq 'MPI_Status *') {
+			push @decl, "MPI_Status s_$n;";
+			push @out, "if (*ierr == MPI_SUCCESS && $n != MPI_F_STATUS_IGNORE)", "\tPMPI_Status_c2f(&s_$n, $n);";
+			$arg{$n} = "($n == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &s_$n)";
+		} else {
+			die "$def:$fn->{line}: no Fortran conversion for '$t $n'\n";
+		}
+	}
+	(my $call = $fn->{x}) =~ s/\b(\w+)\b/exists $arg{$1} ? $arg{$1} : $1/ge;
+	return (\@decl, "*ierr = $call", \@out);
+}
+
 sub emit_body {
 	my ($o, $fn, $idx, $call, $fortran) = @_;
-	my ($pre, $post, $always) = body($fn, $fortran);
+	my ($pre, $post, $always, $xpre, $xalways) = body($fn, $fortran);
 	my $rc = $fortran ? '*ierr' : 'rc_';
+	my ($decl, $out) = ([], []);
+	if ($fn->{x}) {
+		if ($fortran) {
+			($decl, $call, $out) = fortran_xport($fn);
+		} else {
+			$call = "rc_ = $fn->{x}";
+		}
+	} elsif (!$fortran) {
+		$call = "rc_ = $call";
+	}
 	print $o "\tstruct pmpi_call c_;\n";
 	print $o "\tint rc_;\n" unless $fortran;
-	print $o "\n\tif (!pmpi_enter(&c_, $idx, " . cflags($fn->{flags}) . ", __builtin_return_address(0)))\n";
-	print $o $fortran ? "\t\tdo { $call; return; } while (0);\n" : "\t\treturn $call;\n";
-	print $o "\t{\n";
-	print $o "\t\t$_\n" for @$pre;
-	print $o $fortran ? "\t\t$call;\n" : "\t\trc_ = $call;\n";
+	print $o "\t$_\n" for @$decl;
+	print $o "\n\tif (!pmpi_enter(&c_, $idx, " . cflags($fn->{flags}) . ", __builtin_return_address(0))) {\n";
+	print $o "\t\t$_\n" for with_call('NULL', @$xpre, "$call;", @$out, @$xalways);
+	print $o $fortran ? "\t\treturn;\n" : "\t\treturn rc_;\n";
+	print $o "\t}\n\t{\n";
+	print $o "\t\t$_\n" for @$pre, with_call('&c_', @$xpre, "$call;"), @$out;
 	if (@$post) {
 		print $o "\t\tif ($rc == MPI_SUCCESS) {\n";
 		print $o "\t\t\t$_\n" for @$post;
 		print $o "\t\t}\n";
 	}
-	print $o "\t\t$_\n" for @$always;
+	print $o "\t\t$_\n" for @$always, with_call('&c_', @$xalways);
 	print $o "\t}\n";
 	print $o "\tpmpi_leave(&c_);\n" unless $fn->{flags}{abort};
 	print $o "\treturn rc_;\n" unless $fortran;
@@ -262,7 +305,7 @@ sub fparam {
 # --- write
 open(my $o, '>', "$out.tmp") or die "$out.tmp: $!\n";
 print $o "/* Generated by pmpi/gen-wrappers.pl from pmpi/mpi-api.def: do not edit. */\n";
-print $o "#include \"pmpi.h\"\n#include \"piggyback.h\"\n\n";
+print $o "#include \"pmpi.h\"\n#include \"piggyback.h\"\n#include \"p2p.h\"\n\n";
 print $o "const unsigned pmpi_fn_count = " . scalar(@fns) . ";\n";
 print $o "const char *const pmpi_fn_names[] = {\n";
 print $o "\t\"MPI_$_->{name}\",\n" for @fns;
@@ -280,7 +323,7 @@ for my $fn (@fns) {
 		my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr');
 		my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr');
 		my $lc = lc "mpi_$fn->{name}";
-		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n";
+		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n" unless $fn->{x};
 		print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
 		emit_body($o, $fn, $i, "p${lc}_($fargs)", 1);
 		print $o "}\n";

@@ -129,7 +129,7 @@ void pmpi_init_done(struct pmpi_call *c)
 	set_identity(rt, rank, size);
 	rt_set_hooks(rt, &hooks);
 	agree_output(rt, rank);
-	pmpi_pb_start(rt->opt.piggyback, rank);
+	pmpi_pb_start(rt->opt.piggyback, rank, size, rt);
 	pmpi_activate(size);
 	region.cpu_start = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	region.start = rt_now_ns();

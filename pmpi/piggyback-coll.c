@@ -1,6 +1,6 @@
 /*
  * piggyback-coll.c - the collective side of the piggyback transport: a
- * companion collective on the shadow communicator.  A blocking
+ * companion collective on the user's communicator, after the user's.  A blocking
  * collective's starts when the user's call has returned, so that all of it
  * is tool time after the call, which compensation can take out (started
  * before, it made the user's call slower by an amount nobody could time);
@@ -80,11 +80,11 @@ void pmpi_pb_coll_stop(void)
 		PMPI_Op_free(&merge_op);
 }
 
-/* Start the companion on x->sh; false when MPI refused (no companion then). */
+/* Start the companion on x->comm; false when MPI refused (no companion then). */
 static bool start(struct pmpi_pb_coll *x)
 {
 	MPI_Datatype t = pmpi_pb_type;
-	MPI_Comm sh = x->sh;
+	MPI_Comm sh = x->comm;
 	int root = x->root;
 
 	switch (x->dir) {
@@ -127,7 +127,7 @@ static bool start_who(struct pmpi_pb_coll *x)
 	x->nwho = pmpi_npeers(comm, PMPI_PEERS_N);
 	x->who = calloc(x->nwho > 0 ? (size_t)x->nwho : 1, sizeof(*x->who));
 	return x->who && PMPI_Iallgather(&x->me, (int)sizeof(x->me), MPI_BYTE, x->who,
-					 (int)sizeof(x->me), MPI_BYTE, x->sh, &x->who_req) == MPI_SUCCESS;
+					 (int)sizeof(x->me), MPI_BYTE, x->comm, &x->who_req) == MPI_SUCCESS;
 }
 
 /* --cp-trace: the contributors the result of call c depends on. */
@@ -178,17 +178,16 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 					 enum pmpi_pb_dir dir)
 {
 	struct pmpi_pb_coll *x;
-	MPI_Comm sh;
 	uint64_t seq;
 
-	if (!pmpi_pb_shadow(comm, &sh, &seq))
+	if (!pmpi_pb_coll_seq(comm, &seq))
 		return NULL;
 	pthread_once(&merge_once, make_op);
 	x = nonblocking ? malloc(sizeof(*x)) : local;
 	if (!x)
 		return NULL;
 	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq,
-				    .comm = comm, .sh = sh, .root = root };
+				    .comm = comm, .root = root };
 	pmpi_pb_fill(&x->in, c, -1, 0);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
@@ -237,12 +236,12 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 	if (!x->started && !start_all(x))
 		goto out;
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
-	if (x->who) {
+	if (x->who)
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
+	if (!c)		/* completed by a call not profiled: nothing to merge into */
+		goto out;
+	if (x->who || (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)))
 		log_who(x, c);
-	} else if (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)) {
-		log_who(x, c);
-	}
 	ok = merged_ok(x);
 	pmpi_cp_merge(c, &x->out, false);
 	pmpi_comp_merge(c, &x->out, &m);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../sampler/rt.h"
+#include "p2p.h"
 
 /* A handle (a pointer in Open MPI, an int in MPICH) as a hash key. */
 #define PMPI_HKEY(h) ((uint64_t)(uintptr_t)(h))
@@ -91,34 +92,32 @@ bool pmpi_is_nonroot(MPI_Comm comm, int root);
 /* Drop what is cached about a communicator being freed. */
 void pmpi_comm_forget(MPI_Comm comm);
 
-/* requests.c: receives and persistent sends completed or started later. */
-void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, MPI_Comm comm);
-void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
-			 int dest, int tag, MPI_Comm comm);
-/* A non-blocking collective's piggyback companion, completed with req. */
+/* requests.c: point-to-point requests (p2p.h), whose buffers live until
+ * they complete; a non-blocking collective's piggyback companion,
+ * completed with req; MPI_Start (before the call), MPI_Request_free. */
+void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
+			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag);
 struct pmpi_pb_coll;
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
 void pmpi_req_forget(MPI_Request req);
-
-/* A tracked request: what its completion counts (requests.c's own; here
+/* A tracked request: what its completion does (requests.c's own; here
  * for the size of a snapshot). */
 struct pmpi_tracked {
 	bool used;
 	bool persistent;
 	bool claimed;		/* a completion call holds it (see pmpi_reqs_before) */
-	unsigned char kind;
+	bool active;		/* persistent: started and not completed */
+	unsigned char kind;	/* enum p2p_kind, or a collective */
 	MPI_Request req;
 	uint64_t serial;	/* tells entries of one recycled handle apart */
 	int site;
-	uint64_t bytes;		/* persistent send: per message */
+	int tag;		/* point-to-point: the message's tag */
 	int64_t peer;		/* persistent send: world rank */
-	MPI_Comm comm;		/* receive, persistent send: the communicator */
-	int count, dest, tag;	/* persistent send: the send, for its piggyback */
-	MPI_Datatype type;
+	MPI_Comm comm;		/* point-to-point: the communicator */
+	struct p2p_side side;	/* point-to-point: the buffers MPI was given */
 	struct pmpi_pb_coll *coll;	/* non-blocking collective: the companion */
 };
-
 /* The tracked requests of a Wait or Test call, copied before the call:
  * once MPI has completed a request it may hand its handle to another
  * thread's new request before this call's wrapper looks at it.  Small
@@ -143,10 +142,10 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 /* After it: count the receives it completed (from index, flag, outcount and
  * indices, NULL when the call has none), release the claims and the
  * snapshot.  Always call it, whatever rc. */
-void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
 		     const int *index, const int *flag, const int *outcount, const int *indices);
 /* pmpi_reqs_after with the base of index and indices (1: Fortran). */
-void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base);
 
@@ -177,7 +176,7 @@ const MPI_Status *pmpi_f_status(const MPI_Fint *fst, MPI_Status *st);
 void pmpi_f_req_start(struct pmpi_call *c, MPI_Fint n, const MPI_Fint *freqs);
 void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
 			MPI_Fint **fstatuses, int many);
-void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, const MPI_Fint *fstatuses,
+void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, MPI_Fint *fstatuses,
 		       const MPI_Fint *index, const MPI_Fint *flag, const MPI_Fint *outcount,
 		       const MPI_Fint *indices);
 

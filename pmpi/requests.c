@@ -1,17 +1,17 @@
 /*
- * requests.c - requests whose message is counted later than the call that
- * made them: receives (counted when Wait/Test completes them, with the size
- * their status gives) and persistent sends (counted at each Start).
- *
- * The piggyback (piggyback.h) rides on the same entries: a completed
- * receive takes its piggyback from the shadow of its communicator, a
- * persistent send sends one at each Start, and a non-blocking collective's
+ * requests.c - requests whose work is done later than the call that made
+ * them: point-to-point requests, whose buffers (p2p.h) live until they
+ * complete and whose receives are unpacked, corrected and counted then
+ * (with the size their status gives); persistent ones, restamped and
+ * counted at each Start; and non-blocking collectives, whose piggyback
  * companion completes with the user's request.
  *
- * A fixed open-addressing table keyed by handle (linear probing, deletion
- * by backward shift) under one mutex; a request enters when created and
- * leaves when completed (non-persistent) or freed.  Completion calls first
- * check an atomic count, so programs with no receive in flight pay nothing.
+ * A hash table keyed by handle: buckets of linked entries, each bucket
+ * under one of a few striped mutexes, so threads completing different
+ * requests seldom meet and no number of requests in flight is too many.
+ * A request enters when created and leaves when completed (non-persistent)
+ * or freed.  Completion calls first check an atomic count, so programs
+ * with no request in flight pay nothing.
  *
  * Handles are recycled: once MPI has completed a request inside a Wait or
  * Test call, another thread may be given the same handle for a new request
@@ -20,6 +20,9 @@
  * the copies afterwards; a claimed entry is invisible to every other call
  * (a new request with its handle gets an entry of its own beside it), and
  * is removed or released by its serial number, not by handle.
+ *
+ * A request freed while active (MPI_Request_free) keeps its buffers for
+ * good: nothing tells when MPI is done with them.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -27,145 +30,157 @@
 
 #include "pmpi.h"
 #include "piggyback.h"
+#include "p2p.h"
 
-#define SLOTS 4096		/* power of 2: requests in flight we can follow */
-#define MASK (SLOTS - 1)
+#define BUCKETS 4096		/* power of 2 */
+#define STRIPES 64		/* mutexes over the buckets, power of 2 */
 
-enum kind { RECV, PSEND, COLL };
+enum { COLL = P2P_PRECV + 1 };
 
-/* Guards table and serial; taken before pmpi_stats_lock when both are needed. */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pmpi_tracked table[SLOTS];
-static uint64_t serial;
+struct entry {
+	struct pmpi_tracked t;
+	struct entry *next;
+};
+
+static struct entry *bucket[BUCKETS];
+static pthread_mutex_t stripe[STRIPES] = { [0 ... STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER };
+static atomic_uint_fast64_t serial;
 static atomic_int ntracked;
 
 static unsigned home(MPI_Request r)
 {
-	return (unsigned)((PMPI_HKEY(r) * 0x9e3779b97f4a7c15ull) >> 40) & MASK;
+	return (unsigned)((PMPI_HKEY(r) * 0x9e3779b97f4a7c15ull) >> 40) & (BUCKETS - 1);
 }
 
-/* Slot of r's entry that no completion call holds, or -1.  Caller holds lock. */
-static int lookup(MPI_Request r)
+static pthread_mutex_t *lock_of(unsigned b)
 {
-	for (unsigned i = home(r), n = 0; n < SLOTS && table[i].used; i = (i + 1) & MASK, n++)
-		if (table[i].req == r && !table[i].claimed)
-			return (int)i;
-	return -1;
+	return &stripe[b & (STRIPES - 1)];
 }
 
-/* Slot of the entry with serial k of handle r, or -1.  Caller holds lock. */
-static int lookup_serial(MPI_Request r, uint64_t k)
+/* r's entry that no completion call holds, or NULL.  Caller holds its lock. */
+static struct entry *lookup(unsigned b, MPI_Request r)
 {
-	for (unsigned i = home(r), n = 0; n < SLOTS && table[i].used; i = (i + 1) & MASK, n++)
-		if (table[i].req == r && table[i].serial == k)
-			return (int)i;
-	return -1;
+	for (struct entry *e = bucket[b]; e; e = e->next)
+		if (e->t.req == r && !e->t.claimed)
+			return e;
+	return NULL;
 }
 
-/* Add an entry (replacing a stale unclaimed one for the same handle);
- * false when the table is full.  Caller holds lock. */
-static bool insert(const struct pmpi_tracked *t)
+/* Unlink e from bucket b.  Caller holds its lock. */
+static void unlink_entry(unsigned b, struct entry *e)
 {
-	int at = lookup(t->req);
-	unsigned i = home(t->req), n = 0;
+	struct entry **p = &bucket[b];
 
-	if (at < 0) {
-		while (table[i].used && n++ < SLOTS)
-			i = (i + 1) & MASK;
-		if (table[i].used)
-			return false;
-		at = (int)i;
-		atomic_fetch_add(&ntracked, 1);
-	}
-	table[at] = *t;
-	table[at].used = true;
-	table[at].claimed = false;
-	table[at].serial = ++serial;
-	return true;
-}
-
-/* Remove slot i, moving later entries of its probe run back.  Caller holds lock. */
-static void remove_slot(unsigned i)
-{
-	for (unsigned j = (i + 1) & MASK; table[j].used; j = (j + 1) & MASK) {
-		unsigned k = home(table[j].req);
-
-		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-			continue;	/* j's home lies after the hole: it stays */
-		table[i] = table[j];
-		i = j;
-	}
-	table[i].used = false;
+	while (*p != e)
+		p = &(*p)->next;
+	*p = e->next;
 	atomic_fetch_sub(&ntracked, 1);
 }
 
-void pmpi_req_track_recv(struct pmpi_call *c, MPI_Request req, int persistent, MPI_Comm comm)
+/* The buffers of a request MPI may still be using when we lose sight of
+ * it (freed while active, or its handle seen again): they are left
+ * allocated, as nothing tells when MPI is done with them. */
+static void orphan(void *heap)
 {
-	struct pmpi_tracked t = { .persistent = persistent, .kind = RECV, .req = req,
-				  .site = pmpi_site(c), .comm = comm };
-
-	pthread_mutex_lock(&lock);
-	insert(&t);
-	pthread_mutex_unlock(&lock);
+	(void)heap;
 }
 
-void pmpi_req_track_send(struct pmpi_call *c, MPI_Request req, int count, MPI_Datatype type,
-			 int dest, int tag, MPI_Comm comm)
+/* Add an entry, dropping a stale unclaimed one of the same handle (its
+ * request completed where we did not see it); false when out of memory. */
+static bool insert(const struct pmpi_tracked *t)
 {
-	struct pmpi_tracked t = { .persistent = true, .kind = PSEND, .req = req, .site = pmpi_site(c),
-				  .comm = comm, .count = count, .dest = dest, .tag = tag, .type = type };
+	unsigned b = home(t->req);
+	struct entry *e = malloc(sizeof(*e)), *stale;
 
-	if (dest == MPI_PROC_NULL)
-		return;
-	t.bytes = pmpi_bytes(count, type);
-	t.peer = pmpi_world_rank(comm, dest);
-	pthread_mutex_lock(&lock);
-	insert(&t);
-	pthread_mutex_unlock(&lock);
+	if (!e)
+		return false;
+	e->t = *t;
+	e->t.used = true;
+	e->t.claimed = false;
+	e->t.serial = atomic_fetch_add(&serial, 1) + 1;
+	pthread_mutex_lock(lock_of(b));
+	stale = lookup(b, t->req);
+	if (stale)
+		unlink_entry(b, stale);
+	e->next = bucket[b];
+	bucket[b] = e;
+	atomic_fetch_add(&ntracked, 1);
+	pthread_mutex_unlock(lock_of(b));
+	if (stale) {
+		orphan(stale->t.side.heap);
+		free(stale);
+	}
+	return true;
+}
+
+void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
+			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag)
+{
+	struct pmpi_tracked t = { .persistent = kind == P2P_PSEND || kind == P2P_PRECV,
+				  .kind = (unsigned char)kind, .req = req,
+				  .site = c ? pmpi_site(c) : -1, .comm = comm, .tag = tag,
+				  .side = *d };
+
+	if (kind == P2P_PSEND)
+		t.peer = pmpi_world_rank(comm, peer);
+	if (!insert(&t))
+		orphan(d->heap);
 }
 
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
 {
 	struct pmpi_tracked t = { .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
-	bool kept;
 
-	pthread_mutex_lock(&lock);
-	kept = insert(&t);
-	pthread_mutex_unlock(&lock);
-	if (!kept)	/* the table is full: complete the companion now */
+	if (!insert(&t))	/* out of memory: complete the companion now */
 		pmpi_pb_coll_finish(x, c);
 }
 
-/* After MPI_Start: count a persistent send's message and send its
- * piggyback (from the Send_init's site). */
+/* Before MPI_Start: restamp a persistent send's piggyback and count its
+ * message (from the Send_init's site); mark persistent requests active. */
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 {
 	if (!atomic_load_explicit(&ntracked, memory_order_relaxed))
 		return;
-	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n; i++) {
-		int at = lookup(reqs[i]);
-		struct pmpi_tracked *t = at >= 0 ? &table[at] : NULL;
+		unsigned b = home(reqs[i]);
+		struct pmpi_tracked t;
+		struct entry *e;
 
-		if (!t || t->kind != PSEND)
+		pthread_mutex_lock(lock_of(b));
+		e = lookup(b, reqs[i]);
+		if (e)
+			e->t.active = true;
+		if (e)
+			t = e->t;
+		pthread_mutex_unlock(lock_of(b));
+		if (!e || t.kind != P2P_PSEND)
 			continue;
-		pmpi_site_send(t->site, t->bytes, t->peer);
-		pmpi_pb_send_at(c, t->site, t->count, t->type, t->dest, t->tag, t->comm);
+		/* one request is started by one thread at a time: its header is ours */
+		pmpi_p2p_restamp(c, &t.side, t.site, t.tag);
+		if (c)
+			pmpi_site_send(t.site, t.side.bytes, t.peer);
 	}
-	pthread_mutex_unlock(&lock);
 }
 
 void pmpi_req_forget(MPI_Request req)
 {
-	int at;
+	unsigned b = home(req);
+	struct entry *e;
 
 	if (!atomic_load_explicit(&ntracked, memory_order_relaxed))
 		return;
-	pthread_mutex_lock(&lock);
-	at = lookup(req);
-	if (at >= 0)
-		remove_slot((unsigned)at);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(lock_of(b));
+	e = lookup(b, req);
+	if (e)
+		unlink_entry(b, e);
+	pthread_mutex_unlock(lock_of(b));
+	if (!e)
+		return;
+	if (e->t.persistent && !e->t.active)
+		free(e->t.side.heap);
+	else
+		orphan(e->t.side.heap);
+	free(e);
 }
 
 /* Claim and copy the tracked entries of reqs[0..n) into ent (ent[i].used
@@ -174,34 +189,23 @@ static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked *ent)
 {
 	int got = 0;
 
-	pthread_mutex_lock(&lock);
 	for (int i = 0; i < n; i++) {
-		int at = reqs[i] == MPI_REQUEST_NULL ? -1 : lookup(reqs[i]);
+		unsigned b = home(reqs[i]);
+		struct entry *e;
 
 		ent[i].used = false;
-		if (at < 0)
+		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		table[at].claimed = true;
-		ent[i] = table[at];
-		got++;
+		pthread_mutex_lock(lock_of(b));
+		e = lookup(b, reqs[i]);
+		if (e) {
+			e->t.claimed = true;
+			ent[i] = e->t;
+			got++;
+		}
+		pthread_mutex_unlock(lock_of(b));
 	}
-	pthread_mutex_unlock(&lock);
 	return got;
-}
-
-/* Is any of reqs[0..n) tracked and free to claim?  A hint, taken
- * unlocked of the count and under the lock of the table. */
-static bool any_tracked(int n, const MPI_Request *reqs)
-{
-	bool any = false;
-
-	if (n <= 0 || !atomic_load_explicit(&ntracked, memory_order_relaxed))
-		return false;
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < n && !any; i++)
-		any = reqs[i] != MPI_REQUEST_NULL && lookup(reqs[i]) >= 0;
-	pthread_mutex_unlock(&lock);
-	return any;
 }
 
 /* Memory for n items: the snapshot's small array or the heap (NULL when
@@ -220,7 +224,8 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 	s->ent = s->small_ent;
 	s->st = s->small_st;
 	s->fst = NULL;
-	if (!any_tracked(n, reqs) || !(s->ent = room(s->small_ent, (size_t)n, sizeof(*s->ent))))
+	if (n <= 0 || !atomic_load_explicit(&ntracked, memory_order_relaxed) ||
+	    !(s->ent = room(s->small_ent, (size_t)n, sizeof(*s->ent))))
 		return;
 	if (!claim(n, reqs, s->ent))
 		return;		/* another thread took them meanwhile */
@@ -237,34 +242,43 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 }
 
 /* Release the claim on t, removing its entry when completed and not
- * persistent; then, when counted, count a completed receive's message
- * (status st) and take its piggyback, or complete a collective's
- * companion.  The piggyback is received outside the lock (it may wait for
- * the sender's Isend to arrive). */
-static void finish(struct pmpi_call *c, const struct pmpi_tracked *t, bool completed,
-		   bool count, const MPI_Status *st)
+ * persistent; then, when completed, finish its work: a receive is
+ * unpacked into the user's buffer, its status corrected and (count) its
+ * message counted and its piggyback merged; a send's buffer is freed; a
+ * collective's companion completes. */
+static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
+		   MPI_Status *st)
 {
-	int at;
+	unsigned b = home(t->req);
+	struct entry *e, *gone = NULL;
 
-	pthread_mutex_lock(&lock);
-	at = lookup_serial(t->req, t->serial);
-	if (at >= 0 && completed && !t->persistent)
-		remove_slot((unsigned)at);
-	else if (at >= 0)
-		table[at].claimed = false;
-	pthread_mutex_unlock(&lock);
-	if (!completed || !count)
+	pthread_mutex_lock(lock_of(b));
+	for (e = bucket[b]; e && e->t.serial != t->serial; e = e->next)
+		;
+	if (e && completed && !t->persistent) {
+		unlink_entry(b, e);
+		gone = e;
+	} else if (e) {
+		e->t.claimed = false;
+		e->t.active = e->t.active && !completed;
+	}
+	pthread_mutex_unlock(lock_of(b));
+	free(gone);
+	if (!completed)
 		return;
-	if (t->kind == RECV) {
-		bool msg;
-		uint64_t b = pmpi_status_bytes(st, &msg);
+	if ((t->kind == P2P_RECV || t->kind == P2P_PRECV) && st) {
+		bool msg = false;
+		uint64_t n;
 
-		if (msg)
-			pmpi_site_recv(t->site, b);
-		pmpi_pb_recv(c, t->comm, st);
+		pmpi_p2p_arrived(count ? c : NULL, &t->side, t->comm, st);
+		n = c && count ? pmpi_status_bytes(st, &msg) : 0;
+		if (c && count && msg)
+			pmpi_site_recv(t->site, n);
 	} else if (t->kind == COLL) {
 		pmpi_pb_coll_finish(t->coll, c);
 	}
+	if (!t->persistent)
+		free(t->side.heap);
 }
 
 /* How many requests the call completed, from its results. */
@@ -300,7 +314,7 @@ static void status_index(const struct pmpi_snap *s, int done, const int *index, 
 	}
 }
 
-void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base)
 {
@@ -316,7 +330,8 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const 
 		if (s->ent[i].used)
 			finish(c, &s->ent[i], at && at[i] >= 0, !s->skip,
 			       at && at[i] >= 0 && !s->skip ? &statuses[at[i]] : NULL);
-	c->completed = done > 0;
+	if (c)
+		c->completed = done > 0;
 	if (at != small)
 		free(at);
 	if (s->ent != s->small_ent)
@@ -325,7 +340,7 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, const 
 		free(s->st);
 }
 
-void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, const MPI_Status *statuses,
+void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
 		     const int *index, const int *flag, const int *outcount, const int *indices)
 {
 	pmpi_reqs_complete(c, s, rc, statuses, index, flag, outcount, indices, 0);

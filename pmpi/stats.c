@@ -162,15 +162,13 @@ static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
 static void start_path(void)
 {
 	struct rt_state *rt = rt_current();
-	MPI_Comm sh;
 	uint64_t t;
 
 	if (pmpi_pb_on && rt) {
 		pmpi_comp_calibrate(rt);
 		if (rt->opt.cp_interval > 0)	/* collective: before the barrier */
 			pmpi_cpmon_open();
-		if (pmpi_pb_shadow(MPI_COMM_WORLD, &sh, NULL))
-			PMPI_Barrier(sh);
+		PMPI_Barrier(MPI_COMM_WORLD);
 		t = rt_now_ns();
 		pmpi_comp_start(t);
 		pmpi_cp_start(rt, t);

@@ -2,6 +2,9 @@
  * mpi-semantics.c - MPI behaviour that the wrappers must not change, on 4
  * ranks: each rank logs what it observes (sources, tags, counts, values,
  * flags) in a deterministic order, and rank 0 prints every rank's log.
+ * Besides the basics: receives completing in another order than they
+ * matched, the empty statuses of null and inactive requests, and threads
+ * with a thousand requests each in flight.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -11,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOG 8192
+#define LOG 16384
 
 static char logbuf[LOG];
 static size_t loglen;
@@ -263,6 +266,96 @@ static void collectives(void)
 	MPI_Comm_free(&half);
 }
 
+/* receives of one source and tag completing in another order than they
+ * matched: Irecv, then Probe + Recv and Recv of the next two, then the
+ * Wait; three Irecvs completed by Waitany and Waitsome; ANY_SOURCE.  The
+ * sizes differ, so a piggyback paired with another message shows. */
+static void reorder(void)
+{
+	int a[8] = { 0 }, b[8] = { 0 }, c[8] = { 0 }, d[3][8], v[8], any[6], idx, out, ind[3], n;
+	MPI_Request r[3];
+	MPI_Status st, sts[3];
+
+	for (int i = 0; i < 8; i++)
+		v[i] = rank * 100 + i;
+	if (rank == 0)
+		for (int k = 1; k <= 6; k++)
+			MPI_Send(v, k, MPI_INT, 1, 5, MPI_COMM_WORLD);
+	if (rank == 2 || rank == 3)
+		for (int k = 1; k <= 3; k++)
+			MPI_Send(v, k + rank, MPI_INT, 1, 6, MPI_COMM_WORLD);
+	if (rank != 1)
+		return;
+	MPI_Irecv(a, 8, MPI_INT, 0, 5, MPI_COMM_WORLD, &r[0]);
+	MPI_Probe(0, 5, MPI_COMM_WORLD, &st);
+	MPI_Get_count(&st, MPI_INT, &n);
+	MPI_Recv(b, n, MPI_INT, 0, 5, MPI_COMM_WORLD, &st);
+	status_line("reorder probe+recv", &st, MPI_INT);
+	MPI_Recv(c, 8, MPI_INT, 0, 5, MPI_COMM_WORLD, &st);
+	status_line("reorder recv", &st, MPI_INT);
+	MPI_Wait(&r[0], &st);
+	status_line("reorder irecv", &st, MPI_INT);
+	for (int i = 0; i < 3; i++)
+		MPI_Irecv(d[i], 8, MPI_INT, 0, 5, MPI_COMM_WORLD, &r[i]);
+	MPI_Waitany(3, r, &idx, &st);
+	status_line("reorder waitany", &st, MPI_INT);
+	for (int left = 2; left > 0; left -= out) {
+		MPI_Waitsome(3, r, &out, ind, sts);
+		for (int i = 0; i < out; i++)
+			status_line("reorder waitsome", &sts[i], MPI_INT);
+	}
+	for (int i = 0; i < 6; i++) {
+		MPI_Recv(v, 8, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, &st);
+		MPI_Get_count(&st, MPI_INT, &n);
+		any[i] = st.MPI_SOURCE * 10000 + n * 1000 + v[0];
+	}
+	qsort(any, 6, sizeof(int), cmp_int);	/* the sources' order is the network's */
+	say("reorder any_source: %d %d %d %d %d %d\n", any[0], any[1], any[2], any[3], any[4], any[5]);
+}
+
+/* The empty status of MPI_REQUEST_NULL and of an inactive persistent
+ * request, in every completion call. */
+static void empty_line(const char *what, const MPI_Status *st)
+{
+	int n = -7, cancelled = -7;
+
+	MPI_Get_count(st, MPI_INT, &n);
+	MPI_Test_cancelled(st, &cancelled);
+	say("%s: source %d tag %d count %d cancelled %d\n", what, st->MPI_SOURCE, st->MPI_TAG, n,
+	    cancelled);
+}
+
+static void empty_statuses(void)
+{
+	MPI_Request r[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL }, p;
+	MPI_Status st[2];
+	int flag = -1, idx = -1, out = -1, ind[2], x = 0;
+
+	memset(st, 0x5a, sizeof(st));
+	MPI_Wait(&r[0], &st[0]);
+	empty_line("wait null", &st[0]);
+	memset(st, 0x5a, sizeof(st));
+	MPI_Test(&r[0], &flag, &st[0]);
+	empty_line("test null", &st[0]);
+	say("test null flag %d\n", flag);
+	memset(st, 0x5a, sizeof(st));
+	MPI_Waitall(2, r, st);
+	empty_line("waitall null", &st[1]);
+	MPI_Waitany(2, r, &idx, &st[0]);
+	MPI_Testany(2, r, &idx, &flag, &st[0]);
+	say("waitany/testany null: index %d flag %d\n", idx, flag);
+	MPI_Waitsome(2, r, &out, ind, st);
+	say("waitsome null: outcount %d\n", out);
+	MPI_Recv_init(&x, 1, MPI_INT, rank ^ 1, 77, MPI_COMM_WORLD, &p);
+	memset(st, 0x5a, sizeof(st));
+	MPI_Wait(&p, &st[0]);
+	empty_line("wait inactive", &st[0]);
+	memset(st, 0x5a, sizeof(st));
+	MPI_Test(&p, &flag, &st[0]);
+	empty_line("test inactive", &st[0]);
+	MPI_Request_free(&p);
+}
+
 /* 4 threads under MPI_THREAD_MULTIPLE: pairs (0,1) and (2,3) exchange per thread */
 static MPI_Comm tcomm;
 
@@ -276,10 +369,51 @@ static void *thread_main(void *arg)
 	return (void *)(long)theirs;
 }
 
+/* Each thread of the lower rank of a pair posts MANY Isends (standard,
+ * synchronous, buffered alternately) of one int with its own tag, the
+ * higher rank as many Irecvs, then Waitall; then each thread probes its
+ * own tag, takes the count and receives that many. */
+#define MANY 1024
+
+static void *many_main(void *arg)
+{
+	int t = (int)(long)arg, tag = 100 + t, *v = malloc(MANY * sizeof(int)), sum = 0, n = -1;
+	MPI_Request *r = malloc(MANY * sizeof(MPI_Request));
+	MPI_Status st;
+
+	for (int i = 0; i < MANY; i++) {
+		v[i] = i * (t + 1);
+		if (rank % 2 == 0 && i % 3 == 0)
+			MPI_Isend(&v[i], 1, MPI_INT, rank ^ 1, tag, tcomm, &r[i]);
+		else if (rank % 2 == 0 && i % 3 == 1)
+			MPI_Issend(&v[i], 1, MPI_INT, rank ^ 1, tag, tcomm, &r[i]);
+		else if (rank % 2 == 0)
+			MPI_Ibsend(&v[i], 1, MPI_INT, rank ^ 1, tag, tcomm, &r[i]);
+		else
+			MPI_Irecv(&v[i], 1, MPI_INT, rank ^ 1, tag, tcomm, &r[i]);
+	}
+	MPI_Waitall(MANY, r, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < MANY; i++)
+		sum += v[i];
+	if (rank % 2 == 0) {
+		MPI_Send(v, t + 2, MPI_INT, rank ^ 1, tag, tcomm);
+	} else {
+		MPI_Probe(rank ^ 1, tag, tcomm, &st);
+		MPI_Get_count(&st, MPI_INT, &n);
+		MPI_Recv(v, n, MPI_INT, rank ^ 1, tag, tcomm, &st);
+	}
+	free(v);
+	free(r);
+	return (void *)(long)(sum * 100 + n);
+}
+
 static void threads(void)
 {
 	pthread_t th[4];
 	void *res;
+
+	int bsize = 4 * MANY * (int)(sizeof(int) + MPI_BSEND_OVERHEAD);
+	void *bbuf = malloc((size_t)bsize);
 
 	MPI_Comm_dup(MPI_COMM_WORLD, &tcomm);
 	for (long t = 0; t < 4; t++)
@@ -288,6 +422,15 @@ static void threads(void)
 		pthread_join(th[t], &res);
 		say("thread %d got %ld\n", t, (long)res);
 	}
+	MPI_Buffer_attach(bbuf, bsize);
+	for (long t = 0; t < 4; t++)
+		pthread_create(&th[t], NULL, many_main, (void *)t);
+	for (int t = 0; t < 4; t++) {
+		pthread_join(th[t], &res);
+		say("thread %d many: %ld\n", t, (long)res);
+	}
+	MPI_Buffer_detach(&bbuf, &bsize);
+	free(bbuf);
 	MPI_Comm_free(&tcomm);
 }
 
@@ -310,6 +453,8 @@ int main(int argc, char **argv)
 	synchronous();
 	requests();
 	completion();
+	reorder();
+	empty_statuses();
 	collectives();
 	if (provided == MPI_THREAD_MULTIPLE)
 		threads();

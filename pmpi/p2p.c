@@ -1,0 +1,541 @@
+/*
+ * p2p.c - the piggyback of point-to-point messages (docs/mpi.md
+ * "Piggyback"): every message the program sends carries the header of
+ * wire.h in front of its data, and every receive takes it off.
+ *
+ * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
+ * bounce buffer behind the header and travels as bytes; a larger one
+ * travels as a struct datatype made for the call (the header block, then
+ * the user's count x datatype in place), so MPI moves the data without a
+ * copy of ours.  Both give the same bytes in the same order, so either
+ * receive takes either send.  Pairing is exact because the header is part
+ * of the message: whatever the matching and completion order, probes,
+ * wildcards and cancels.  Statuses are corrected to the user's byte count
+ * (MPI_Status_set_elements_x), probes' included, since the header's length
+ * is one for the whole job.
+ *
+ * Non-blocking and persistent calls hand their buffers to requests.c,
+ * which calls back here when the request completes or starts.
+ */
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+#include "piggyback.h"
+#include "p2p.h"
+#include "wire.h"
+#include "critpath.h"
+#include "compensate.h"
+
+struct wire_layout pmpi_wire;	/* len 0: messages travel as the program sent them */
+
+/* --- the user's data: its size, and where it lies when contiguous */
+
+static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatype type)
+{
+	int size = 0;
+	MPI_Aint lb, extent, tlb, textent;
+
+	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
+	d->count = count;
+	d->type = type;
+	d->contig = NULL;
+	if (PMPI_Type_size(type, &size) != MPI_SUCCESS || count < 0)
+		size = 0;
+	d->tsize = size;
+	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
+	if (PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+	    PMPI_Type_get_true_extent(type, &tlb, &textent) == MPI_SUCCESS &&
+	    textent == size && (count <= 1 || extent == size))
+		d->contig = (void *)((uintptr_t)buf + (uintptr_t)tlb);
+}
+
+static int pack(const struct p2p_side *d, unsigned char *to)
+{
+	int pos = 0;
+
+	if (!d->bytes)
+		return MPI_SUCCESS;
+	if (d->contig) {
+		memcpy(to, d->contig, d->bytes);
+		return MPI_SUCCESS;
+	}
+	return PMPI_Pack(d->ubuf, d->count, d->type, to, (int)d->bytes, &pos, MPI_COMM_SELF);
+}
+
+/* n bytes of packed data into the user's buffer: whole elements only, as
+ * a receive of n bytes would leave them. */
+static void unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
+{
+	int pos = 0;
+
+	if (n > d->bytes)
+		n = d->bytes;
+	if (!n)
+		return;
+	if (d->contig)
+		memcpy(d->contig, from, n);
+	else if (d->tsize)
+		PMPI_Unpack(from, (int)n, &pos, d->ubuf, (int)(n / (uint64_t)d->tsize),
+			    d->type, MPI_COMM_SELF);
+}
+
+/* The struct datatype of one header block at hdr and the user's data. */
+static int wrap_type(struct p2p_side *d)
+{
+	int len[2] = { (int)pmpi_wire.len, d->count };
+	MPI_Aint at[2];
+	MPI_Datatype types[2] = { MPI_BYTE, d->type };
+	int rc;
+
+	PMPI_Get_address(d->hdr, &at[0]);
+	PMPI_Get_address(d->ubuf, &at[1]);
+	rc = PMPI_Type_create_struct(2, len, at, types, &d->mtype);
+	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&d->mtype)) != MPI_SUCCESS)
+		PMPI_Type_free(&d->mtype);
+	return rc;
+}
+
+/*
+ * Lay a side out for MPI: the bounce buffer (stack when given and large
+ * enough, else the heap) or the header alone and a struct datatype.
+ * bounce forces the copy (MPI_Sendrecv_replace's send side).
+ */
+static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
+		     unsigned char *stack, bool bounce)
+{
+	unsigned len = pmpi_wire.len;
+	int rc;
+
+	describe(d, buf, count, type);
+	d->heap = NULL;
+	d->mtype = MPI_DATATYPE_NULL;
+	d->packed = bounce || d->bytes <= PMPI_P2P_SMALL;
+	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
+		return MPI_ERR_COUNT;
+	if (!d->packed || !stack)
+		stack = d->heap = malloc(d->packed ? len + d->bytes : len);
+	if (!stack)
+		return MPI_ERR_NO_MEM;
+	d->hdr = stack;
+	if (d->packed) {
+		d->mbuf = stack;
+		d->mcount = (int)(len + d->bytes);
+		d->mtype = MPI_BYTE;
+		return MPI_SUCCESS;
+	}
+	rc = wrap_type(d);
+	if (rc != MPI_SUCCESS) {
+		free(d->heap);
+		d->heap = NULL;
+		return rc;
+	}
+	d->mbuf = MPI_BOTTOM;
+	d->mcount = 1;
+	return MPI_SUCCESS;
+}
+
+/* The datatype made for the call is no longer needed (MPI keeps it alive
+ * for operations in flight). */
+static void side_untype(struct p2p_side *d)
+{
+	if (d->hdr && !d->packed && d->mtype != MPI_DATATYPE_NULL)
+		PMPI_Type_free(&d->mtype);
+	d->mtype = MPI_DATATYPE_NULL;
+}
+
+/* A request's side when messages carry no header: followed for the
+ * statistics only. */
+static struct p2p_side side_plain(const void *buf, int count, MPI_Datatype type)
+{
+	struct p2p_side d = { .mtype = MPI_DATATYPE_NULL };
+
+	describe(&d, buf, count, type);
+	return d;
+}
+
+void pmpi_p2p_release(struct p2p_side *d)
+{
+	side_untype(d);
+	free(d->heap);
+	d->heap = NULL;
+}
+
+/* --- sending */
+
+/* This rank's piggyback for a message of call c (NULL: a call not
+ * profiled) from site to dest with tag, written into the side's header;
+ * the payload packed behind it. */
+static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag)
+{
+	struct pmpi_pb pb;
+
+	if (c) {
+		pmpi_pb_fill(&pb, c, site, 0);
+	} else {
+		memset(&pb, 0, sizeof(pb));
+		pb.rank = pmpi_pb_rank();
+		pb.site = -1;
+		pb.cp = -1;
+		pb.t_send = rt_now_ns();
+	}
+	if (pmpi_wire.check) {
+		pb.tag = tag;
+		pb.bytes = d->bytes;
+	}
+	wire_encode(&pmpi_wire, &pb, d->hdr);
+	return d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
+}
+
+static int site_of(struct pmpi_call *c)
+{
+	return c ? pmpi_site(c) : -1;
+}
+
+/* A send side of call c: laid out and stamped, its cost charged as the
+ * piggyback's. */
+static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
+		     MPI_Datatype type, int tag, unsigned char *stack, bool bounce)
+{
+	struct comp_mark m = pmpi_comp_mark();
+	int rc = side_make(d, buf, count, type, stack, bounce);
+
+	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag)) != MPI_SUCCESS)
+		pmpi_p2p_release(d);
+	pmpi_comp_piggyback(&m);
+	return rc;
+}
+
+int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
+	struct p2p_side d;
+	int rc;
+
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL)
+		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
+	rc = side_send(&d, c, buf, count, type, tag, stack, false);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
+	pmpi_p2p_release(&d);
+	return rc;
+}
+
+int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+	struct p2p_side d;
+	int rc;
+
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL)
+		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
+	rc = side_send(&d, c, buf, count, type, tag, NULL, false);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
+	side_untype(&d);
+	if (rc == MPI_SUCCESS)
+		pmpi_req_track_side(c, *req, P2P_SEND, &d, comm, dest, tag);
+	else
+		pmpi_p2p_release(&d);
+	return rc;
+}
+
+int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+	struct p2p_side d;
+	int rc;
+
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL) {
+		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
+		d = side_plain(buf, count, type);
+		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
+			pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
+		return rc;
+	}
+	rc = side_make(&d, buf, count, type, NULL, false);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = pmpi_p2p_init_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
+	side_untype(&d);
+	if (rc == MPI_SUCCESS)
+		pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
+	else
+		pmpi_p2p_release(&d);
+	return rc;
+}
+
+void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag)
+{
+	struct comp_mark m;
+
+	if (!d->hdr)
+		return;
+	m = pmpi_comp_mark();
+	side_stamp(d, c, site, tag);
+	pmpi_comp_piggyback(&m);
+}
+
+/* --- receiving */
+
+static void late_sender(const struct pmpi_call *c, const struct pmpi_pb *pb);
+
+/* The user's byte count in a status that counted the header too. */
+static uint64_t status_fix(MPI_Status *st)
+{
+	MPI_Count n = 0;
+
+	PMPI_Get_elements_x(st, MPI_BYTE, &n);
+	n = n > (MPI_Count)pmpi_wire.len ? n - (MPI_Count)pmpi_wire.len : 0;
+	PMPI_Status_set_elements_x(st, MPI_BYTE, n);
+	return (uint64_t)n;
+}
+
+/* Did a message arrive with this status (not a cancelled receive, an
+ * MPI_PROC_NULL one or an inactive persistent one)? */
+static bool status_has_message(const MPI_Status *st)
+{
+	int cancelled = 0;
+
+	return st->MPI_SOURCE != MPI_PROC_NULL && st->MPI_SOURCE != MPI_ANY_SOURCE &&
+	       PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && !cancelled;
+}
+
+void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
+{
+	struct comp_mark m;
+	struct pmpi_pb pb;
+	uint64_t n;
+
+	if (!d->hdr || !status_has_message(st))
+		return;
+	m = pmpi_comp_mark_counts();	/* the user's receive completed: its wait ends */
+	n = status_fix(st);
+	if (d->packed)
+		unpack(d, d->hdr + pmpi_wire.len, n);
+	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
+		pb.host = pmpi_pb_same_host(pb.rank) ? pmpi_comp_host() : 0;
+		pmpi_comp_merge(c, &pb, &m);
+		late_sender(c, &pb);
+		pmpi_cp_merge(c, &pb, true);
+		if (pmpi_wire.check)
+			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
+	}
+	pmpi_comp_piggyback(&m);
+}
+
+int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
+		MPI_Comm comm, MPI_Status *st)
+{
+	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
+	struct p2p_side d;
+	MPI_Status own;
+	int rc;
+
+	if (!pmpi_wire.len || src == MPI_PROC_NULL)
+		return PMPI_Recv(buf, count, type, src, tag, comm, st);
+	if (st == MPI_STATUS_IGNORE)
+		st = &own;
+	rc = side_make(&d, buf, count, type, stack, false);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
+	side_untype(&d);
+	if (rc == MPI_SUCCESS)
+		pmpi_p2p_arrived(c, &d, comm, st);
+	pmpi_p2p_release(&d);
+	return rc;
+}
+
+int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+		 MPI_Status *st)
+{
+	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
+	MPI_Comm comm = pmpi_pb_message_comm(*msg);
+	struct p2p_side d;
+	MPI_Status own;
+	int rc;
+
+	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC)
+		return PMPI_Mrecv(buf, count, type, msg, st);
+	if (st == MPI_STATUS_IGNORE)
+		st = &own;
+	rc = side_make(&d, buf, count, type, stack, false);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
+	side_untype(&d);
+	if (rc == MPI_SUCCESS)
+		pmpi_p2p_arrived(c, &d, comm, st);
+	pmpi_p2p_release(&d);
+	return rc;
+}
+
+/* Irecv, Imrecv (msg not NULL) and Recv_init (persistent). */
+int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
+		 MPI_Comm comm, MPI_Message *msg, bool persistent, MPI_Request *req)
+{
+	struct p2p_side d;
+	int rc;
+
+	if (msg)
+		comm = pmpi_pb_message_comm(*msg);
+	if (!pmpi_wire.len || (msg ? *msg == MPI_MESSAGE_NO_PROC : src == MPI_PROC_NULL)) {
+		d = side_plain(buf, count, type);
+		d.mbuf = buf;
+		d.mcount = count;
+		d.mtype = type;
+	} else if ((rc = side_make(&d, buf, count, type, NULL, false)) != MPI_SUCCESS) {
+		return rc;
+	}
+	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
+	     persistent ? PMPI_Recv_init(d.mbuf, d.mcount, d.mtype, src, tag, comm, req) :
+	     PMPI_Irecv(d.mbuf, d.mcount, d.mtype, src, tag, comm, req);
+	side_untype(&d);
+	if (!d.hdr) {	/* no header: followed for the statistics only */
+		if (rc == MPI_SUCCESS && c)
+			pmpi_req_track_side(c, *req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
+		return rc;
+	}
+	if (rc == MPI_SUCCESS)
+		pmpi_req_track_side(c, *req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
+	else
+		pmpi_p2p_release(&d);
+	return rc;
+}
+
+int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+		    int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src,
+		    int rtag, MPI_Comm comm, MPI_Status *st, bool replace)
+{
+	unsigned char sstack[WIRE_MAX + PMPI_P2P_SMALL], rstack[WIRE_MAX + PMPI_P2P_SMALL];
+	struct p2p_side s = { .mbuf = (void *)(uintptr_t)sbuf, .mcount = scount, .mtype = stype, .packed = true };
+	struct p2p_side r = { .mbuf = rbuf, .mcount = rcount, .mtype = rtype, .packed = true };
+	MPI_Status own;
+	int rc = MPI_SUCCESS;
+
+	if (!pmpi_wire.len || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL))
+		return replace ? PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag, src, rtag,
+						       comm, st) :
+		       PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
+				     comm, st);
+	if (st == MPI_STATUS_IGNORE)
+		st = &own;
+	/* MPI_Sendrecv_replace sends from a copy, the receive lands in place:
+	 * the two buffers MPI sees are apart, even on a side that moves nothing */
+	if (replace && dest == MPI_PROC_NULL)
+		s = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
+	if (replace && src == MPI_PROC_NULL)
+		r = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
+	if (dest != MPI_PROC_NULL)
+		rc = side_send(&s, c, sbuf, scount, stype, stag, sstack, replace);
+	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+		rc = side_make(&r, rbuf, rcount, rtype, rstack, false);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
+				   src, rtag, comm, st);
+	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+		pmpi_p2p_arrived(c, &r, comm, st);
+	if (dest != MPI_PROC_NULL)
+		pmpi_p2p_release(&s);
+	if (src != MPI_PROC_NULL)
+		pmpi_p2p_release(&r);
+	return rc;
+}
+
+/* --- probes: the size MPI saw, less the header */
+
+int pmpi_x_probe(int rc, const int *flag, MPI_Status *st)
+{
+	if (rc == MPI_SUCCESS && pmpi_wire.len && st != MPI_STATUS_IGNORE && (!flag || *flag) &&
+	    st->MPI_SOURCE != MPI_PROC_NULL)
+		status_fix(st);
+	return rc;
+}
+
+/* --- buffered mode: room for a header per message in the attached buffer */
+
+static struct {
+	pthread_mutex_t lock;
+	void *user, *ours;
+	int size;
+} attached = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+int pmpi_x_buffer_attach(void *buf, int size)
+{
+	int rc, more;
+	void *ours;
+
+	if (!pmpi_wire.len || size < 0)
+		return PMPI_Buffer_attach(buf, size);
+	/* every message takes at least MPI_BSEND_OVERHEAD bytes of it */
+	more = (size / MPI_BSEND_OVERHEAD + 1) * (int)pmpi_wire.len;
+	if (size > INT_MAX - more || !(ours = malloc((size_t)size + (size_t)more)))
+		return PMPI_Buffer_attach(buf, size);
+	pthread_mutex_lock(&attached.lock);
+	rc = PMPI_Buffer_attach(ours, size + more);
+	if (rc == MPI_SUCCESS) {
+		attached.user = buf;
+		attached.ours = ours;
+		attached.size = size;
+	} else {
+		free(ours);
+	}
+	pthread_mutex_unlock(&attached.lock);
+	return rc;
+}
+
+int pmpi_x_buffer_detach(void *addr, int *size)
+{
+	void *p = NULL;
+	int rc = PMPI_Buffer_detach(&p, size);
+
+	pthread_mutex_lock(&attached.lock);
+	if (rc == MPI_SUCCESS && p && p == attached.ours) {
+		free(p);
+		p = attached.user;
+		*size = attached.size;
+		attached.ours = NULL;
+	}
+	pthread_mutex_unlock(&attached.lock);
+	if (rc == MPI_SUCCESS)
+		memcpy(addr, &p, sizeof(p));
+	return rc;
+}
+
+/* --- check mode and late senders */
+
+static atomic_uint_fast64_t n_late, late_ns;
+
+static void late_sender(const struct pmpi_call *c, const struct pmpi_pb *pb)
+{
+	if (pb->t_send > c->t0) {
+		atomic_fetch_add(&n_late, 1);
+		atomic_fetch_add(&late_ns, pb->t_send - c->t0);
+	}
+}
+
+void pmpi_p2p_late(uint64_t *n, uint64_t *ns)
+{
+	*n = n_late;
+	*ns = late_ns;
+}
+
+/* The send functions by mode, for the tables in p2p.h. */
+int (*const pmpi_p2p_send_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm) = {
+	[P2P_STANDARD] = PMPI_Send, [P2P_BUFFERED] = PMPI_Bsend,
+	[P2P_SYNCHRONOUS] = PMPI_Ssend, [P2P_READY] = PMPI_Rsend,
+};
+int (*const pmpi_p2p_isend_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) = {
+	[P2P_STANDARD] = PMPI_Isend, [P2P_BUFFERED] = PMPI_Ibsend,
+	[P2P_SYNCHRONOUS] = PMPI_Issend, [P2P_READY] = PMPI_Irsend,
+};
+int (*const pmpi_p2p_init_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) = {
+	[P2P_STANDARD] = PMPI_Send_init, [P2P_BUFFERED] = PMPI_Bsend_init,
+	[P2P_SYNCHRONOUS] = PMPI_Ssend_init, [P2P_READY] = PMPI_Rsend_init,
+};

@@ -1,0 +1,89 @@
+/*
+ * p2p.h - the point-to-point piggyback (p2p.c): what the generated
+ * wrappers call instead of the PMPI send, receive and probe functions, and
+ * what requests.c calls when a request it follows starts or completes.
+ * Every function takes the profiled call (NULL when the call is not
+ * profiled: the message still carries its header) and otherwise the
+ * arguments of the MPI function it stands for.
+ */
+#ifndef CPPERF_PMPI_P2P_H
+#define CPPERF_PMPI_P2P_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+/* Data up to this size is copied behind the header; larger data travels
+ * in place through a struct datatype (docs/mpi.md "Piggyback"). */
+#define PMPI_P2P_SMALL 4096
+
+/* The job's header layout; len 0 when messages carry none. */
+extern struct wire_layout pmpi_wire;
+
+/* One side (send or receive) of a message as the transport hands it to
+ * MPI, and the user's buffer behind it. */
+struct p2p_side {
+	void *ubuf;		/* the user's buffer, count and datatype */
+	int count;
+	MPI_Datatype type;
+	int tsize;		/* size of one element */
+	uint64_t bytes;		/* size of the user's data */
+	void *contig;		/* where the data lies when contiguous, else NULL */
+	bool packed;		/* copied behind the header (else a struct datatype) */
+	unsigned char *hdr;	/* the header; the packed data follows it */
+	void *heap;		/* what the side allocated (hdr's memory), or NULL */
+	void *mbuf;		/* what MPI gets */
+	int mcount;
+	MPI_Datatype mtype;
+};
+
+enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };
+/* What requests.c follows for a point-to-point request. */
+enum p2p_kind { P2P_SEND, P2P_PSEND, P2P_RECV, P2P_PRECV };
+
+extern int (*const pmpi_p2p_send_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+extern int (*const pmpi_p2p_isend_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+					MPI_Request *);
+extern int (*const pmpi_p2p_init_fn[])(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+				       MPI_Request *);
+
+struct pmpi_call;
+
+/* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms. */
+int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
+/* MPI_Recv, MPI_Mrecv; MPI_Irecv, Imrecv (msg) and Recv_init (persistent). */
+int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
+		MPI_Comm comm, MPI_Status *st);
+int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+		 MPI_Status *st);
+int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
+		 MPI_Comm comm, MPI_Message *msg, bool persistent, MPI_Request *req);
+/* MPI_Sendrecv, and MPI_Sendrecv_replace (replace: sbuf is rbuf). */
+int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datatype stype,
+		    int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src,
+		    int rtag, MPI_Comm comm, MPI_Status *st, bool replace);
+/* After MPI_Probe, Iprobe, Mprobe, Improbe returned rc: the status's count
+ * without the header.  Returns rc. */
+int pmpi_x_probe(int rc, const int *flag, MPI_Status *st);
+/* MPI_Buffer_attach and detach: the program's buffer, grown by a header
+ * per message it can hold. */
+int pmpi_x_buffer_attach(void *buf, int size);
+int pmpi_x_buffer_detach(void *addr, int *size);
+
+/* requests.c's side: a receive completed with status st (its count is
+ * corrected, its data unpacked, its piggyback merged into call c); a
+ * persistent send restamped before its start; a side's memory freed. */
+void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st);
+void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag);
+void pmpi_p2p_release(struct p2p_side *d);
+/* Late senders seen so far: count and total lateness. */
+void pmpi_p2p_late(uint64_t *n, uint64_t *ns);
+
+#endif

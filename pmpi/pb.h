@@ -1,0 +1,54 @@
+/*
+ * pb.h - the piggyback as the MPI layer uses it: what a rank knows of the
+ * critical path and of the tool's delay when its data leave, merged by
+ * the receiver (piggyback.h moves it; wire.h encodes it on messages).
+ * No MPI types here: the unit tests use it as it is.
+ */
+#ifndef CPPERF_PMPI_PB_H
+#define CPPERF_PMPI_PB_H
+
+#include <stdint.h>
+
+#define PMPI_PB_VERSION 4
+#define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
+
+/* flags */
+#define PMPI_PB_F_COLL 1u	/* a collective's companion, not a message */
+#define PMPI_PB_F_MISMATCH 2u	/* merged companions of different collectives */
+#define PMPI_PB_F_CPFN 4u	/* carries zeroing data: fn, share, net */
+#define PMPI_PB_F_HOSTS 8u	/* merged from ranks on different hosts */
+
+/*
+ * The piggyback as the runtime uses it.  A collective's companion moves it
+ * whole, as bytes (one contiguous datatype): all ranks of a job run the
+ * same cpperf, so layout and byte order agree.  A message carries the
+ * fields wire.h encodes.
+ */
+struct pmpi_pb {
+	uint16_t version;	/* PMPI_PB_VERSION */
+	uint16_t flags;		/* PMPI_PB_F_* */
+	int32_t rank;		/* sender's MPI_COMM_WORLD rank */
+	int32_t site;		/* sender's call-site id, -1 when unknown */
+	int32_t tag;		/* tag of the user's message (check mode) */
+	uint64_t seq;		/* send sequence number of the sender; for a
+				 * collective, its number on the communicator */
+	uint64_t t_send;	/* CLOCK_MONOTONIC ns when the user's data left
+				 * (collective: the latest) */
+	uint64_t bytes;		/* size of the user's message (check mode) */
+	uint64_t event;		/* sender's critical-path event (collective:
+				 * the winner's), 0 when it has no path yet */
+	int64_t cp;		/* critical-path length at that event, ns */
+	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
+	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
+	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
+	int64_t delay;		/* overhead-compensation delay x, ns, at t_send
+				 * (merged: the least) */
+	uint64_t t_free;	/* t_send - delay: when the data would have been
+				 * ready without measurement (merged: the latest) */
+	uint64_t host;		/* hash of the sender's host: t_free is comparable
+				 * with local clocks only on the same host */
+};
+
+_Static_assert(sizeof(struct pmpi_pb) == 272, "piggyback layout changed: bump PMPI_PB_VERSION");
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * wire.c - encoding of the piggyback header (wire.h).  The core holds in
+ * 32 bytes what every message needs: times and lengths as 48-bit
+ * nanoseconds (78 hours), the delay as 40 bits (18 minutes, saturated),
+ * the site as 24 bits.  Byte order is the host's: all ranks of a job run
+ * on one architecture (MPI's homogeneous case).
+ */
+#include <string.h>
+
+#include "wire.h"
+
+#define BITS(n) ((1ull << (n)) - 1)
+
+enum { F_CPFN = 1, F_CHECK = 2, F_CP = 4 };
+
+static void put(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static uint64_t clamp(uint64_t v, int bits)
+{
+	return v > BITS(bits) ? BITS(bits) : v;
+}
+
+struct wire_layout wire_layout(int zero, int check)
+{
+	return (struct wire_layout){ WIRE_CORE + (zero ? WIRE_ZERO : 0) + (check ? WIRE_CHECK : 0),
+				     !!zero, !!check };
+}
+
+void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out)
+{
+	unsigned char *z = out + WIRE_CORE, *k = z + (l->zero ? WIRE_ZERO : 0);
+	int flags = (l->zero && (pb->flags & PMPI_PB_F_CPFN) ? F_CPFN : 0) | (l->check ? F_CHECK : 0) |
+		    (pb->event && pb->cp >= 0 ? F_CP : 0);
+
+	out[0] = WIRE_VERSION;
+	out[1] = (unsigned char)flags;
+	put(out + 2, (uint32_t)pb->rank, 4);
+	put(out + 6, pb->site < 0 ? 0 : clamp((uint64_t)pb->site + 1, 24), 3);
+	put(out + 9, pb->t_send & BITS(48), 6);
+	put(out + 15, flags & F_CP ? clamp(pb->event, 48) : 0, 6);
+	put(out + 21, flags & F_CP ? clamp((uint64_t)pb->cp, 48) : 0, 6);
+	put(out + 27, pb->delay > 0 ? clamp((uint64_t)pb->delay, 40) : 0, 5);
+	if (l->zero)
+		for (int f = 0; f < PMPI_PB_SHARES; f++) {
+			put(z + 24 * f, (uint64_t)pb->share[f], 8);
+			put(z + 24 * f + 8, (uint64_t)pb->net[f], 8);
+			put(z + 24 * f + 16, pb->fn[f], 8);
+		}
+	if (l->check) {
+		put(k, (uint32_t)pb->tag, 4);
+		put(k + 4, pb->bytes, 8);
+		put(k + 12, 0, 4);
+	}
+}
+
+int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,
+		struct pmpi_pb *pb)
+{
+	const unsigned char *z = in + WIRE_CORE, *k = z + (l->zero ? WIRE_ZERO : 0);
+	int flags = in[1];
+	uint64_t t48 = get(in + 9, 6), site = get(in + 6, 3);
+
+	memset(pb, 0, sizeof(*pb));
+	if (in[0] != WIRE_VERSION || !(flags & F_CHECK) != !l->check)
+		return 0;
+	pb->version = PMPI_PB_VERSION;
+	pb->rank = (int32_t)(uint32_t)get(in + 2, 4);
+	pb->site = site ? (int32_t)site - 1 : -1;
+	/* the latest time not after now whose low 48 bits are t48 */
+	pb->t_send = now - ((now - t48) & BITS(48));
+	if (flags & F_CP) {
+		pb->event = get(in + 15, 6);
+		pb->cp = (int64_t)get(in + 21, 6);
+	} else {
+		pb->cp = -1;
+	}
+	pb->delay = (int64_t)get(in + 27, 5);
+	pb->t_free = pb->t_send > (uint64_t)pb->delay ? pb->t_send - (uint64_t)pb->delay : 0;
+	if (l->zero && (flags & F_CPFN)) {
+		pb->flags |= PMPI_PB_F_CPFN;
+		for (int f = 0; f < PMPI_PB_SHARES; f++) {
+			pb->share[f] = (int64_t)get(z + 24 * f, 8);
+			pb->net[f] = (int64_t)get(z + 24 * f + 8, 8);
+			pb->fn[f] = get(z + 24 * f + 16, 8);
+		}
+	}
+	if (l->check) {
+		pb->tag = (int32_t)(uint32_t)get(k, 4);
+		pb->bytes = get(k + 4, 8);
+	}
+	return 1;
+}

@@ -1,0 +1,135 @@
+/*
+ * test-wire.c - unit tests of the piggyback's header on messages
+ * (pmpi/wire.c): the layouts' lengths, a round trip of every field, the
+ * byte positions of the core (the format other ranks read), saturation of
+ * fields past their width, the send time rebuilt across a wrap of its 48
+ * bits, and headers refused for their version or layout.
+ */
+#include <string.h>
+#include "tap.h"
+#include "../../pmpi/wire.h"
+
+#define S 1000000000ull
+
+static struct pmpi_pb sample(void)
+{
+	struct pmpi_pb pb = { .rank = 70000, .site = 12, .t_send = 5 * S + 123, .event = 4321,
+			      .cp = 3 * S + 7, .delay = 250000, .tag = -5, .bytes = 1u << 20 };
+
+	for (int f = 0; f < PMPI_PB_SHARES; f++) {
+		pb.share[f] = 1000 * f + 1;
+		pb.net[f] = 2000 * f + 2;
+		pb.fn[f] = 0x1234567890abcdefull + (uint64_t)f;
+	}
+	pb.flags = PMPI_PB_F_CPFN;
+	return pb;
+}
+
+static void test_layouts(void)
+{
+	is_int(wire_layout(0, 0).len, 32, "the core alone is 32 bytes");
+	is_int(wire_layout(1, 0).len, 32 + PMPI_PB_SHARES * 24, "zeroing adds a share, net and name per function");
+	is_int(wire_layout(0, 1).len, 48, "check mode adds tag and size");
+	is_int(wire_layout(1, 1).len, WIRE_MAX, "both: the largest header");
+}
+
+static void test_round_trip(void)
+{
+	struct wire_layout l = wire_layout(1, 1);
+	struct pmpi_pb in = sample(), out;
+	unsigned char b[WIRE_MAX];
+	int same = 1;
+
+	wire_encode(&l, &in, b);
+	ok(wire_decode(&l, b, in.t_send + 5 * S, &out), "a header of this layout is read");
+	is_int(out.rank, in.rank, "rank");
+	is_int(out.site, in.site, "site");
+	is_int(out.t_send, in.t_send, "send time");
+	is_int(out.event, in.event, "critical-path event");
+	is_int(out.cp, in.cp, "critical-path length");
+	is_int(out.delay, in.delay, "delay");
+	is_int(out.t_free, in.t_send - (uint64_t)in.delay, "free time is the send time less the delay");
+	is_int(out.tag, in.tag, "check: tag");
+	is_int(out.bytes, in.bytes, "check: size");
+	ok(out.flags & PMPI_PB_F_CPFN, "zeroing data flagged");
+	for (int f = 0; f < PMPI_PB_SHARES; f++)
+		same &= out.share[f] == in.share[f] && out.net[f] == in.net[f] && out.fn[f] == in.fn[f];
+	ok(same, "zeroing shares, nets and names");
+}
+
+static void test_positions(void)
+{
+	struct wire_layout l = wire_layout(0, 0);
+	struct pmpi_pb in = sample();
+	unsigned char b[WIRE_MAX];
+
+	memset(b, 0xee, sizeof(b));
+	wire_encode(&l, &in, b);
+	is_int(b[0], WIRE_VERSION, "byte 0: version");
+	is_int(b[1], 4, "byte 1: flags (a critical path, no zeroing block, no check block)");
+	is_int(b[2] | b[3] << 8 | b[4] << 16 | b[5] << 24, 70000, "bytes 2-5: rank, little-endian");
+	is_int(b[6] | b[7] << 8 | b[8] << 16, 13, "bytes 6-8: site + 1");
+	is_int(b[32], 0xee, "nothing written past the core");
+}
+
+static void test_limits(void)
+{
+	struct wire_layout l = wire_layout(0, 0);
+	struct pmpi_pb in = sample(), out;
+	unsigned char b[WIRE_MAX];
+
+	in.site = 1 << 25;
+	in.delay = (int64_t)1 << 45;
+	in.event = 0;		/* no critical path yet */
+	wire_encode(&l, &in, b);
+	wire_decode(&l, b, in.t_send, &out);
+	is_int(out.site, (1 << 24) - 2, "a site past 24 bits saturates");
+	is_int(out.delay, ((int64_t)1 << 40) - 1, "a delay past 40 bits saturates");
+	is_int(out.cp, -1, "no event: no critical path");
+	is_int(out.event, 0, "no event travels");
+	in.site = -1;
+	in.delay = -5;
+	wire_encode(&l, &in, b);
+	wire_decode(&l, b, in.t_send, &out);
+	is_int(out.site, -1, "an unknown site stays unknown");
+	is_int(out.delay, 0, "a negative delay travels as none");
+	ok(!(out.flags & PMPI_PB_F_CPFN), "no zeroing block: no zeroing data");
+}
+
+static void test_wrap(void)
+{
+	struct wire_layout l = wire_layout(0, 0);
+	struct pmpi_pb in = sample(), out;
+	unsigned char b[WIRE_MAX];
+	uint64_t wrap = 1ull << 48;
+
+	in.t_send = 3 * wrap - 10;	/* just before the 48 bits wrap */
+	wire_encode(&l, &in, b);
+	wire_decode(&l, b, 3 * wrap + 1000, &out);
+	is_int(out.t_send, in.t_send, "send time rebuilt when the reader's clock wrapped since");
+	wire_decode(&l, b, in.t_send, &out);
+	is_int(out.t_send, in.t_send, "send time rebuilt at the same instant");
+}
+
+static void test_refused(void)
+{
+	struct wire_layout plain = wire_layout(0, 0), check = wire_layout(0, 1);
+	struct pmpi_pb in = sample(), out;
+	unsigned char b[WIRE_MAX];
+
+	wire_encode(&plain, &in, b);
+	ok(!wire_decode(&check, b, in.t_send, &out), "a header without the check block is refused in check mode");
+	b[0] = WIRE_VERSION + 1;
+	ok(!wire_decode(&plain, b, in.t_send, &out), "another version is refused");
+}
+
+int main(void)
+{
+	test_layouts();
+	test_round_trip();
+	test_positions();
+	test_limits();
+	test_wrap();
+	test_refused();
+	return tap_done();
+}
