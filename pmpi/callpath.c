@@ -157,7 +157,7 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 
 	if (site < 0)
 		return;
-	m = pmpi_comp_mark_counts();	/* the unwinder may keep it waiting */
+	m = pmpi_comp_mark();	/* the unwinder may keep it waiting */
 	drained = rt && rt->sym && !atomic_load(&rt->stop);
 	if (drained && top > 1)
 		k = capture_here(rt, top);

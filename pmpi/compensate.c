@@ -7,17 +7,14 @@
  *   count) on this thread; its exit (statistics, critical path) is timed;
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
  *   an estimate from the stack size, or CPPERF_SAMPLE_COST_NS;
- * - a context switch of the calling thread costs switch_cost_ns more than
- *   without events (sampler/switch-cost.c, calibrated at MPI_Init, or
- *   CPPERF_SWITCH_COST_NS);
- * - the time the calling thread waited for a CPU while it could run (its
- *   run-queue delay) is contention: with the drain thread, other ranks'
- *   tool work and the switches' own cost sharing its cores, the rank is
- *   kept waiting, and only that waiting shows what it cost the rank;
- * - switches and run delay (sampler/sched-counts.c) are charged at the
- *   next call's entry, those inside a receive or collective only for the
- *   share after its data were there (sched_after), those inside timed
- *   tool work not at all (they are in its time);
+ * - a context switch costs switch_cost_ns more than without events
+ *   (sampler/switch-cost.c, calibrated at MPI_Init, or
+ *   CPPERF_SWITCH_COST_NS); those of the drain thread are charged, each of
+ *   which may take a core from the rank and give it back;
+ * - the time the rank waits for a CPU is not charged: other processes and
+ *   the program's own threads cause it as much as we do, and what we cause
+ *   is the drain thread's CPU time and switches, charged as such; nothing
+ *   is read from /proc on the calling thread;
  * - piggyback traffic and samples folded on the rank's thread are timed;
  * - the drain thread's CPU time is charged as it grows: it unwinds the
  *   rank's samples on the rank's cores;
@@ -52,6 +49,7 @@ static struct {
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
+	uint64_t drain_switches_seen;	/* and its context switches */
 	uint64_t x;		/* delay */
 	uint64_t wait, wait_comp;
 	uint64_t start, end, end_x;
@@ -69,33 +67,6 @@ static void busy(uint64_t ns)
 
 	while (rt_now_ns() < until)
 		sched_yield();
-}
-
-/* The calling thread's counts at its last charge, and when that was; none
- * are charged before its first wrapped call after the start. */
-static _Thread_local struct {
-	bool on;
-	uint64_t t;
-	struct sched_counts s;
-} seen;
-
-static uint64_t minus(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
-/* The calling thread's counts since its last charge, which is now. */
-static struct sched_counts new_sched(void)
-{
-	struct sched_counts now = sched_counts_now(), d = { 0, 0 };
-
-	if (seen.on)
-		d = (struct sched_counts){ minus(now.switches, seen.s.switches),
-					   minus(now.run_delay, seen.s.run_delay) };
-	seen.on = true;
-	seen.s = now;
-	seen.t = rt_now_ns();
-	return d;
 }
 
 static uint64_t env_ns(const char *name, uint64_t dflt)
@@ -130,7 +101,7 @@ static uint64_t calibrate_call(void)
 		uint64_t t0 = rt_now_ns();
 
 		for (int i = 0; i < CALIBRATE_CALLS; i++) {
-			sink += rt_now_ns() + sched_counts_now().switches;
+			sink += rt_now_ns();
 			for (int k = 0; k < 3; k++) {
 				pthread_mutex_lock(&m);
 				sink += (uint64_t)k;
@@ -189,9 +160,8 @@ void pmpi_comp_start(uint64_t t0)
 	comp.start = t0;
 	comp.host = host_hash();
 	atomic_store(&samples_seen, 0);
-	seen.on = false;
-	new_sched();
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
+	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
 	rt_unlock(&comp.lock);
 }
@@ -207,17 +177,27 @@ static void charge(uint64_t ns)
 	comp.x += ns;
 }
 
+static void charge_switches(uint64_t n);
+
 /* Charge the drain thread's CPU time since the last call: it unwinds the
- * rank's samples on the rank's cores.  Caller holds comp.lock. */
+ * rank's samples on the rank's cores; and its context switches, each of
+ * which may take a rank's core from it and give it back.  Caller holds
+ * comp.lock. */
 static void charge_drain_thread(void)
 {
 	struct rt_state *rt = rt_current();
 	uint64_t now = rt ? atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) : 0;
 
+	uint64_t sw = rt ? atomic_load_explicit(&rt->drain_switches, memory_order_relaxed) : 0;
+
 	if (now > comp.drain_seen) {
 		comp.ovh.drain_ns += now - comp.drain_seen;
 		charge(now - comp.drain_seen);
 		comp.drain_seen = now;
+	}
+	if (sw > comp.drain_switches_seen) {
+		charge_switches(sw - comp.drain_switches_seen);
+		comp.drain_switches_seen = sw;
 	}
 }
 
@@ -229,25 +209,13 @@ static void charge_switches(uint64_t n)
 	charge(n * comp.ovh.switch_cost_ns);
 }
 
-/* Charge ns the rank's thread waited for a CPU while it could run.
- * Caller holds comp.lock. */
-static void charge_contention(uint64_t ns)
-{
-	comp.ovh.contention_ns += ns;
-	charge(ns);
-}
-
 void pmpi_comp_enter(void)
 {
 	uint64_t n, inject;
-	struct sched_counts d;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return;
-	d = new_sched();
 	rt_lock(&comp.lock);
-	charge_switches(d.switches);
-	charge_contention(d.run_delay);
 	charge_drain_thread();
 	n = atomic_load_explicit(&samples_seen, memory_order_relaxed) - comp.ovh.samples;
 	comp.ovh.samples += n;
@@ -262,7 +230,6 @@ void pmpi_comp_enter(void)
 
 		busy(inject);
 		spent = rt_now_ns() - t;
-		new_sched();	/* the spin's own yields are in spent */
 		rt_lock(&comp.lock);
 		comp.ovh.inject_ns += spent;
 		charge(spent);
@@ -272,34 +239,16 @@ void pmpi_comp_enter(void)
 
 struct comp_mark pmpi_comp_mark(void)
 {
-	return (struct comp_mark){ rt_now_ns(), false, { 0, 0 } };
+	return (struct comp_mark){ rt_now_ns() };
 }
 
-struct comp_mark pmpi_comp_mark_counts(void)
-{
-	struct comp_mark m = pmpi_comp_mark();
-
-	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED)) {
-		m.s = sched_counts_now();
-		m.counted = true;
-	}
-	return m;
-}
-
-/* Charge the tool time since m to *source; the switches and waits for a
- * CPU in it are in that time, so they are not charged again. */
+/* Charge the tool time since m to *source. */
 static void charge_since(const struct comp_mark *m, uint64_t *source)
 {
 	uint64_t ns = rt_now_ns() - m->t;
 
 	if (!comp.on || comp.ended)
 		return;
-	if (m->counted && seen.on) {
-		struct sched_counts now = sched_counts_now();
-
-		seen.s.switches += minus(now.switches, m->s.switches);
-		seen.s.run_delay += minus(now.run_delay, m->s.run_delay);
-	}
 	rt_lock(&comp.lock);
 	*source += ns;
 	charge(ns);
@@ -335,29 +284,6 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 	rt_unlock(&comp.lock);
 }
 
-/* The calling thread's switches and waits for a CPU in a call, from its
- * last charge up to m, that delayed the call's completion: in proportion
- * to time, those after its data were all there (arrive).  Those before
- * came while it waited for the data, which takes as long whatever they
- * cost: they are no overhead. */
-static struct sched_counts sched_after(const struct comp_mark *m, uint64_t arrive)
-{
-	struct sched_counts d = { 0, 0 };
-	uint64_t from = seen.t;
-
-	if (!seen.on || !m->counted)
-		return d;
-	d = (struct sched_counts){ minus(m->s.switches, seen.s.switches), minus(m->s.run_delay, seen.s.run_delay) };
-	seen.s = m->s;
-	seen.t = m->t;
-	if (arrive <= from || m->t <= from)
-		return d;
-	if (m->t <= arrive)
-		return (struct sched_counts){ 0, 0 };
-	return (struct sched_counts){ d.switches * (m->t - arrive) / (m->t - from),
-				      d.run_delay * (m->t - arrive) / (m->t - from) };
-}
-
 /*
  * The rule at a completion (docs/compensation.md).  The call entered at t0,
  * x late; its data left (latest) at A_s = t_send, x_s late, and would have
@@ -375,11 +301,9 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	bool local = pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS) && pb->t_free && pb->t_send;
 	uint64_t arrive = local && pb->t_send > c->t0 ? pb->t_send : c->t0;
 	uint64_t start, ready, x;
-	struct sched_counts d;
 
 	if (!comp.on || comp.ended)
 		return;
-	d = sched_after(m, local ? arrive : now);
 	rt_lock(&comp.lock);
 	start = c->t0 > comp.x ? c->t0 - comp.x : 0;
 	if (local) {
@@ -392,8 +316,6 @@ void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const 
 	comp.wait += w;
 	comp.wait_comp += ready > start ? ready - start : 0;
 	comp.x = x;
-	charge_switches(d.switches);
-	charge_contention(d.run_delay);
 	rt_unlock(&comp.lock);
 }
 

@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sampler/sched-counts.h"
 
 struct rt_state;
 struct pmpi_call;
@@ -33,18 +32,11 @@ void pmpi_comp_start(uint64_t t0);
 void pmpi_comp_enter(void);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
-/* A stretch of tool time on the calling thread starts: when, and for a
- * stretch that may wait (a completion's merge and what follows it), the
- * thread's scheduler counts then: the switches and waits for a CPU in it
- * are in the time measured and are not charged again.  Short stretches
- * skip the counts (a read costs about 1 us in a running rank). */
+/* A stretch of tool time on the calling thread starts: when. */
 struct comp_mark {
 	uint64_t t;
-	bool counted;
-	struct sched_counts s;
 };
 struct comp_mark pmpi_comp_mark(void);
-struct comp_mark pmpi_comp_mark_counts(void);
 /* Tool time on the rank's thread since m: piggyback traffic, or samples
  * folded there. */
 void pmpi_comp_piggyback(const struct comp_mark *m);

@@ -314,7 +314,7 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 
 	if (!d->hdr || !status_has_message(st))
 		return;
-	m = pmpi_comp_mark_counts();	/* the user's receive completed: its wait ends */
+	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
 	n = status_fix(st);
 	if (d->packed)
 		unpack(d, d->hdr + pmpi_wire.len, n);

@@ -228,7 +228,7 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 {
-	struct comp_mark m = pmpi_comp_mark_counts();	/* the user's collective completed */
+	struct comp_mark m = pmpi_comp_mark();	/* the user's collective completed */
 	bool ok;
 
 	/* every rank the result depends on has joined the user's collective:

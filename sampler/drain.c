@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rt.h"
+#include "sched-counts.h"
 
 #define DRAIN_TIMEOUT_MS 50
 
@@ -183,6 +184,7 @@ static void *drain_main(void *arg)
 		}
 		drain_all(rt);
 		atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
+		atomic_store_explicit(&rt->drain_switches, sched_counts_now().switches, memory_order_relaxed);
 	}
 	free(ps.fds);
 	free(ps.who);

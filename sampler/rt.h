@@ -98,6 +98,7 @@ struct rt_state {
 	pthread_t drain;
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
+	atomic_uint_fast64_t drain_switches;	/* and its context switches */
 	const struct rt_hooks *_Atomic hooks;	/* NULL until a layer sets them */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
