@@ -40,8 +40,6 @@ struct comp_mark pmpi_comp_mark(void);
 /* Tool time on the rank's thread since m: piggyback traffic, or samples
  * folded there. */
 void pmpi_comp_piggyback(const struct comp_mark *m);
-/* The wrapper's exit, from m (its statistics and critical-path work). */
-void pmpi_comp_leave(const struct comp_mark *m);
 void pmpi_comp_drain(const struct comp_mark *m);
 /* The hash of this host, which a piggyback from a rank on it carries. */
 uint64_t pmpi_comp_host(void);

@@ -173,7 +173,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 	struct pmpi_pb pb;
 
 	if (c) {
-		pmpi_pb_fill(&pb, c, site, 0);
+		pmpi_pb_fill(&pb, c, site);
 	} else {
 		memset(&pb, 0, sizeof(pb));
 		pb.rank = pmpi_pb_rank();
@@ -194,17 +194,15 @@ static int site_of(struct pmpi_call *c)
 	return c ? pmpi_site(c) : -1;
 }
 
-/* A send side of call c: laid out and stamped, its cost charged as the
- * piggyback's. */
+/* A send side of call c: laid out and stamped (its cost is in the call's
+ * calibrated cost: compensate.c). */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
 		     MPI_Datatype type, int tag, unsigned char *stack, bool bounce)
 {
-	struct comp_mark m = pmpi_comp_mark();
 	int rc = side_make(d, buf, count, type, stack, bounce);
 
 	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
-	pmpi_comp_piggyback(&m);
 	return rc;
 }
 
@@ -272,13 +270,8 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag)
 {
-	struct comp_mark m;
-
-	if (!d->hdr)
-		return;
-	m = pmpi_comp_mark();
-	side_stamp(d, c, site, tag);
-	pmpi_comp_piggyback(&m);
+	if (d->hdr)
+		side_stamp(d, c, site, tag);
 }
 
 /* --- receiving */
@@ -315,6 +308,8 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 	if (!d->hdr || !status_has_message(st))
 		return;
 	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
+	if (c)
+		c->t_done = m.t;	/* and the call's, as far as its statistics go */
 	n = status_fix(st);
 	if (d->packed)
 		unpack(d, d->hdr + pmpi_wire.len, n);
@@ -326,7 +321,6 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
 	}
-	pmpi_comp_piggyback(&m);
 }
 
 int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,

@@ -80,29 +80,44 @@ void pmpi_pb_coll_stop(void)
 		PMPI_Op_free(&merge_op);
 }
 
-/* Start the companion on x->comm; false when MPI refused (no companion then). */
+/* Start the companion on x->comm: a non-blocking collective's beside the
+ * user's, a blocking one's run to its end at once (MPI's blocking
+ * collectives are much cheaper than the non-blocking ones); false when MPI
+ * refused (no companion then). */
 static bool start(struct pmpi_pb_coll *x)
 {
 	MPI_Datatype t = pmpi_pb_type;
-	MPI_Comm sh = x->comm;
-	int root = x->root;
+	MPI_Comm comm = x->comm;
+	MPI_Request *r = x->heap ? &x->req : NULL;
+	int root = x->root, rc;
 
+	x->req = MPI_REQUEST_NULL;
 	switch (x->dir) {
 	case PMPI_PB_FROMROOT:
-		return PMPI_Ibcast(&x->out, 1, t, root, sh, &x->req) == MPI_SUCCESS;
+		rc = r ? PMPI_Ibcast(&x->out, 1, t, root, comm, r) : PMPI_Bcast(&x->out, 1, t, root, comm);
+		break;
 	case PMPI_PB_TOROOT:
-		return PMPI_Ireduce(&x->in, &x->out, 1, t, merge_op, root, sh, &x->req) == MPI_SUCCESS;
+		rc = r ? PMPI_Ireduce(&x->in, &x->out, 1, t, merge_op, root, comm, r) :
+		     PMPI_Reduce(&x->in, &x->out, 1, t, merge_op, root, comm);
+		break;
 	case PMPI_PB_PREFIX:
-		return PMPI_Iscan(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
+		rc = r ? PMPI_Iscan(&x->in, &x->out, 1, t, merge_op, comm, r) :
+		     PMPI_Scan(&x->in, &x->out, 1, t, merge_op, comm);
+		break;
 	case PMPI_PB_NBR:
 		x->nnbr = pmpi_npeers(x->comm, PMPI_PEERS_NIN);
 		x->nbr = calloc(x->nnbr > 0 ? (size_t)x->nnbr : 1, sizeof(*x->nbr));
-		return x->nbr && PMPI_Ineighbor_allgather(&x->in, 1, t, x->nbr, 1, t, sh, &x->req) ==
-			MPI_SUCCESS;
-	case PMPI_PB_ALL:
+		if (!x->nbr)
+			return false;
+		rc = r ? PMPI_Ineighbor_allgather(&x->in, 1, t, x->nbr, 1, t, comm, r) :
+		     PMPI_Neighbor_allgather(&x->in, 1, t, x->nbr, 1, t, comm);
+		break;
+	default:
+		rc = r ? PMPI_Iallreduce(&x->in, &x->out, 1, t, merge_op, comm, r) :
+		     PMPI_Allreduce(&x->in, &x->out, 1, t, merge_op, comm);
 		break;
 	}
-	return PMPI_Iallreduce(&x->in, &x->out, 1, t, merge_op, sh, &x->req) == MPI_SUCCESS;
+	return rc == MPI_SUCCESS;
 }
 
 /*
@@ -188,7 +203,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 		return NULL;
 	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq,
 				    .comm = comm, .root = root };
-	pmpi_pb_fill(&x->in, c, -1, 0);
+	pmpi_pb_fill(&x->in, c, -1);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	x->out = x->in;	/* what a rank that receives nothing keeps */

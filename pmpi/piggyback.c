@@ -24,13 +24,13 @@ static int world_rank;
 static unsigned char *same_host;	/* a bit per world rank */
 static int same_host_n;
 
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead)
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 {
 	memset(pb, 0, sizeof(*pb));
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
-	pb->t_send = rt_now_ns() + lead;
+	pb->t_send = c->t0;
 	pmpi_cp_stamp(c, pb);
 	pmpi_comp_stamp(pb, c->t0);
 }

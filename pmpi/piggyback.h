@@ -93,8 +93,8 @@ extern MPI_Datatype pmpi_pb_type;	/* one struct pmpi_pb, contiguous bytes */
 /* The next collective number on comm; false when it cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data
- * will leave lead ns from now. */
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t lead);
+ * leave as it starts (its entry time: a clock read saved). */
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site);
 /* This rank in MPI_COMM_WORLD; whether a world rank runs on this host. */
 int pmpi_pb_rank(void);
 bool pmpi_pb_same_host(int rank);

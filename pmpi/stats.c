@@ -65,6 +65,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->peer_bytes = 0;
 	c->nsizes = 0;
 	c->comm_size = -1;
+	c->t_done = 0;
 	if (!(flags & PMPI_CALL_INIT))
 		pmpi_comp_enter();	/* before the call's clock: tool time, not MPI time */
 	c->t0 = rt_now_ns();
@@ -177,8 +178,10 @@ static void start_path(void)
 
 void pmpi_leave(struct pmpi_call *c)
 {
-	struct comp_mark m = pmpi_comp_mark();	/* the wrapper's exit is tool time */
-	uint64_t t = m.t, dt = t - c->t0;
+	/* the call ends when its data are in (a receive's completion read
+	 * the clock then); the exit's own work is in the call's calibrated
+	 * cost (compensate.c) */
+	uint64_t t = c->t_done ? c->t_done : rt_now_ns(), dt = t - c->t0;
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
 	bool fresh = false;
 
@@ -213,15 +216,12 @@ void pmpi_leave(struct pmpi_call *c)
 	rt_unlock(&pmpi_stats_lock);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
-		m = pmpi_comp_mark();
-		t = m.t;
+		t = rt_now_ns();
 	}
-	if (c->flags & PMPI_CALL_INIT) {
+	if (c->flags & PMPI_CALL_INIT)
 		start_path();
-	} else {
+	else
 		pmpi_cp_leave(c, t);
-		pmpi_comp_leave(&m);
-	}
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)

@@ -31,7 +31,7 @@ mpi_tools() {
 mpi_build() {
 	case $2 in
 	*.f90) "$MPIFC" -g -O1 -o "$WORK/$1" "$TOP/tests/progs/$2" ;;
-	*) "$MPICC" -std=gnu17 -g -O1 -Wno-stringop-overflow -o "$WORK/$1" "$TOP/tests/progs/$2" -lpthread ;;
+	*) "$MPICC" -std=gnu17 -g -O1 -Wno-stringop-overflow -Wno-stringop-overread -o "$WORK/$1" "$TOP/tests/progs/$2" -lpthread ;;
 	esac
 }
 

@@ -4,7 +4,9 @@
  * flags) in a deterministic order, and rank 0 prints every rank's log.
  * Besides the basics: receives completing in another order than they
  * matched, the empty statuses of null and inactive requests, and threads
- * with a thousand requests each in flight.
+ * with a thousand requests each in flight, a distributed graph with
+ * different in- and out-neighbours, attribute copy callbacks counted, and
+ * communicators made by several threads at once.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -356,6 +358,55 @@ static void empty_statuses(void)
 	MPI_Request_free(&p);
 }
 
+/* A distributed graph whose ranks have different in- and out-neighbours:
+ * rank r sends to r+1, and rank 0 to 2 as well. */
+static void dist_graph(void)
+{
+	int out[2] = { (rank + 1) % 4, 2 }, nout = rank == 0 ? 2 : 1;
+	int in[2] = { (rank + 3) % 4, 0 }, nin = rank == 2 ? 2 : 1;
+	int send = rank * 11, recv[2] = { -1, -1 }, sum = rank;
+	MPI_Comm g;
+
+	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nin, in, MPI_UNWEIGHTED, nout, out,
+				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
+	MPI_Neighbor_allgather(&send, 1, MPI_INT, recv, 1, MPI_INT, g);
+	MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, g);
+	say("dist graph: from in-neighbours %d %d, sum %d\n", recv[0], nin > 1 ? recv[1] : -1, sum);
+	MPI_Comm_free(&g);
+}
+
+/* An attribute whose copy callback counts its calls: MPI_Comm_dup runs it
+ * once per dup, and nothing else may. */
+static int copies;
+
+static int count_copy(MPI_Comm comm, int key, void *extra, void *in, void *out, int *flag)
+{
+	(void)comm;
+	(void)key;
+	(void)extra;
+	copies++;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+static void attribute_copies(void)
+{
+	int key;
+	MPI_Comm c, d;
+
+	MPI_Comm_create_keyval(count_copy, MPI_COMM_NULL_DELETE_FN, &key, NULL);
+	MPI_Comm_dup(MPI_COMM_WORLD, &c);
+	MPI_Comm_set_attr(c, key, &copies);
+	MPI_Comm_dup(c, &d);
+	MPI_Comm_free(&d);
+	MPI_Comm_dup(c, &d);
+	MPI_Comm_free(&d);
+	say("attribute copies: %d\n", copies);
+	MPI_Comm_free(&c);
+	MPI_Comm_free_keyval(&key);
+}
+
 /* 4 threads under MPI_THREAD_MULTIPLE: pairs (0,1) and (2,3) exchange per thread */
 static MPI_Comm tcomm;
 
@@ -367,6 +418,29 @@ static void *thread_main(void *arg)
 		MPI_Sendrecv(&mine, 1, MPI_INT, rank ^ 1, t, &theirs, 1, MPI_INT, rank ^ 1, t, tcomm,
 			     MPI_STATUS_IGNORE);
 	return (void *)(long)theirs;
+}
+
+/* Each thread makes a communicator of its pair with MPI_Comm_create_group
+ * (its own tag), reduces over it and frees it, ten times. */
+static void *group_main(void *arg)
+{
+	int t = (int)(long)arg, pair[2] = { rank & ~1, rank | 1 }, sum = 0;
+	MPI_Group world, g;
+	MPI_Comm c;
+
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	MPI_Group_incl(world, 2, pair, &g);
+	for (int i = 0; i < 10; i++) {
+		int x = rank + t + i, y = 0;
+
+		MPI_Comm_create_group(MPI_COMM_WORLD, g, 200 + t, &c);
+		MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, c);
+		sum += y;
+		MPI_Comm_free(&c);
+	}
+	MPI_Group_free(&g);
+	MPI_Group_free(&world);
+	return (void *)(long)sum;
 }
 
 /* Each thread of the lower rank of a pair posts MANY Isends (standard,
@@ -431,6 +505,12 @@ static void threads(void)
 	}
 	MPI_Buffer_detach(&bbuf, &bsize);
 	free(bbuf);
+	for (long t = 0; t < 4; t++)
+		pthread_create(&th[t], NULL, group_main, (void *)t);
+	for (int t = 0; t < 4; t++) {
+		pthread_join(th[t], &res);
+		say("thread %d group: %ld\n", t, (long)res);
+	}
 	MPI_Comm_free(&tcomm);
 }
 
@@ -456,6 +536,8 @@ int main(int argc, char **argv)
 	reorder();
 	empty_statuses();
 	collectives();
+	dist_graph();
+	attribute_copies();
 	if (provided == MPI_THREAD_MULTIPLE)
 		threads();
 	if (rank == 0)
