@@ -21,8 +21,9 @@
  * (a new request with its handle gets an entry of its own beside it), and
  * is removed or released by its serial number, not by handle.
  *
- * A request freed while active (MPI_Request_free) keeps its buffers for
- * good: nothing tells when MPI is done with them.
+ * The buffers of a request we lose sight of while MPI may still use them
+ * (freed while active, its handle seen again before we saw it complete)
+ * are left allocated: nothing tells when MPI is done with them.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -77,14 +78,6 @@ static void unlink_entry(unsigned b, struct entry *e)
 	atomic_fetch_sub(&ntracked, 1);
 }
 
-/* The buffers of a request MPI may still be using when we lose sight of
- * it (freed while active, or its handle seen again): they are left
- * allocated, as nothing tells when MPI is done with them. */
-static void orphan(void *heap)
-{
-	(void)heap;
-}
-
 /* Add an entry, dropping a stale unclaimed one of the same handle (its
  * request completed where we did not see it); false when out of memory. */
 static bool insert(const struct pmpi_tracked *t)
@@ -106,10 +99,7 @@ static bool insert(const struct pmpi_tracked *t)
 	bucket[b] = e;
 	atomic_fetch_add(&ntracked, 1);
 	pthread_mutex_unlock(lock_of(b));
-	if (stale) {
-		orphan(stale->t.side.heap);
-		free(stale);
-	}
+	free(stale);	/* its buffers stay: MPI may still use them */
 	return true;
 }
 
@@ -123,8 +113,8 @@ void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kin
 
 	if (kind == P2P_PSEND)
 		t.peer = pmpi_world_rank(comm, peer);
-	if (!insert(&t))
-		orphan(d->heap);
+	/* out of memory, the request goes untracked and its buffers stay */
+	insert(&t);
 }
 
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
@@ -176,10 +166,8 @@ void pmpi_req_forget(MPI_Request req)
 	pthread_mutex_unlock(lock_of(b));
 	if (!e)
 		return;
-	if (e->t.persistent && !e->t.active)
+	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
 		free(e->t.side.heap);
-	else
-		orphan(e->t.side.heap);
 	free(e);
 }
 
