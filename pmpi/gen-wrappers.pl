@@ -212,10 +212,12 @@ sub cflags {
 	return @c ? join(' | ', @c) : '0';
 }
 
-# The call's statements with C standing for the call ($cv).
+# The call's statements with C standing for the call ($cv) and P for its
+# collective's piggyback (none when the call is not profiled).
 sub with_call {
 	my ($cv, @stmts) = @_;
-	return map { (my $t = $_) =~ s/\bC\b/$cv/g; $t } @stmts;
+	my $pv = $cv eq 'NULL' ? 'NULL' : 'pb_';
+	return map { (my $t = $_) =~ s/\bC\b/$cv/g; $t =~ s/\bP\b/$pv/g; $t } @stmts;
 }
 
 # Fortran side of a transport call: declarations and conversions of the
@@ -235,6 +237,8 @@ sub fortran_xport {
 			$arg{$n} = "PMPI_Type_f2c(*$n)";
 		} elsif ($t eq 'MPI_Comm') {
 			$arg{$n} = "PMPI_Comm_f2c(*$n)";
+		} elsif ($t eq 'MPI_Op') {
+			$arg{$n} = "PMPI_Op_f2c(*$n)";
 		} elsif ($t eq 'int') {
 			$arg{$n} = "(int)*$n";
 		} elsif ($t eq 'int *') {

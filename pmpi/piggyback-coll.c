@@ -30,7 +30,7 @@ static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
  * sender; net lengths and the latest entry are maxima, the delay the
  * minimum (docs/critical-path.md, docs/compensation.md); different
  * collective numbers mark a mismatch. */
-static void merge_one(const struct pmpi_pb *a, struct pmpi_pb *b)
+void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 {
 	struct pmpi_pb r = *b;
 
@@ -66,7 +66,7 @@ static void pmpi_pb_merge(void *in, void *inout, int *len, MPI_Datatype *type)
 {
 	(void)type;
 	for (int i = 0; i < *len; i++)
-		merge_one((const struct pmpi_pb *)in + i, (struct pmpi_pb *)inout + i);
+		pmpi_pb_merge_into((const struct pmpi_pb *)in + i, (struct pmpi_pb *)inout + i);
 }
 
 static void make_op(void)
@@ -202,7 +202,8 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	if (!x)
 		return NULL;
 	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq,
-				    .comm = comm, .root = root };
+				    .comm = comm, .root = root, .req = MPI_REQUEST_NULL,
+				    .who_req = MPI_REQUEST_NULL };
 	pmpi_pb_fill(&x->in, c, -1);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
@@ -235,7 +236,7 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 	for (int i = 0; i < x->nnbr; i++) {
 		if (x->nbr[i].version == 0)
 			continue;
-		merge_one(&x->nbr[i], &x->out);
+		pmpi_pb_merge_into(&x->nbr[i], &x->out);
 		ok = ok && x->nbr[i].seq == x->seq;
 	}
 	return ok;
@@ -248,7 +249,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 
 	/* every rank the result depends on has joined the user's collective:
 	 * what is left of the companion is the piggyback's own cost */
-	if (!x->started && !start_all(x))
+	if (!x->fused && !x->started && !start_all(x))
 		goto out;
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (x->who)

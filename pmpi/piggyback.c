@@ -227,6 +227,7 @@ void pmpi_pb_finalize(void)
 	if (!pmpi_pb_on)
 		return;
 	pmpi_pb_coll_stop();
+	pmpi_x_allreduce_stop();
 	PMPI_Type_free(&pmpi_pb_type);
 	pmpi_p2p_late(&late, &late_ns);
 	if (pmpi_pb_checking)

@@ -41,6 +41,7 @@ struct pmpi_pb_who {
 struct pmpi_pb_coll {
 	bool heap;		/* allocated (a non-blocking collective's) */
 	bool started;		/* the companion is under way */
+	bool fused;		/* carried inside the user's call (allreduce.c): out is in */
 	MPI_Request req;
 	MPI_Comm comm;		/* the user's communicator */
 	int root;
@@ -86,6 +87,16 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
+/* b = the merge of a and b (the companion's operator). */
+void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b);
+
+/* allreduce.c: MPI_Allreduce, carrying the piggyback inside it when every
+ * rank can (x->fused then, x->out the merged piggyback), else the user's
+ * call alone (x's companion follows); x is NULL for a call not profiled. */
+int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+/* At MPI_Finalize: free its datatypes and operator. */
+void pmpi_x_allreduce_stop(void);
 
 /* piggyback.c, for p2p.c and piggyback-coll.c */
 extern bool pmpi_pb_on, pmpi_pb_checking;

@@ -1,0 +1,190 @@
+/*
+ * allreduce.c - the piggyback of a small MPI_Allreduce carried inside it
+ * (docs/mpi.md "Piggyback"): one allreduce of [piggyback | data] with an
+ * operator of ours, which merges the piggybacks and applies the program's
+ * operator to the data with MPI_Reduce_local, instead of the user's
+ * allreduce and a companion after it.
+ *
+ * Every rank must decide alike, from what MPI makes the same on all of
+ * them: a predefined operator, an intracommunicator, the size of the data
+ * and the basic type the datatype is made of (derived datatypes are
+ * followed down to it; one without padding, as MPI_Reduce_local works on
+ * the data packed).  --cp-trace gathers the contributors with the
+ * companion, so it keeps the companion.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmpi.h"
+#include "piggyback.h"
+#include "critpath.h"
+
+#define FUSED_MAX 1024		/* bytes of data carried this way */
+
+/* A (datatype, count, operator) seen before: the datatype and basic type
+ * of its fused allreduce.  Found again by the operator from the datatype. */
+struct fused {
+	MPI_Datatype type, base, bytes;	/* the program's, its basic one, ours */
+	int count, nbase, size;		/* the program's count; basic elements, bytes */
+	MPI_Op op;
+	struct fused *next;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fused *known;
+static MPI_Op fused_op = MPI_OP_NULL;
+static pthread_once_t op_once = PTHREAD_ONCE_INIT;
+
+static bool is_predefined(MPI_Op op)
+{
+	const MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR,
+			       MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC };
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (op == ops[i])
+			return true;
+	return false;
+}
+
+/* The one basic datatype type is made of, MPI_DATATYPE_NULL when it has
+ * several or is not followed. */
+static MPI_Datatype basic_type(MPI_Datatype type)
+{
+	int ni, na, nd, comb;
+	int *ints;
+	MPI_Aint *addrs;
+	MPI_Datatype *types, base = MPI_DATATYPE_NULL;
+
+	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return MPI_DATATYPE_NULL;
+	if (comb == MPI_COMBINER_NAMED)
+		return type;
+	ints = malloc(((size_t)ni + 1) * sizeof(*ints));
+	addrs = malloc(((size_t)na + 1) * sizeof(*addrs));
+	types = malloc(((size_t)nd + 1) * sizeof(*types));
+	if (ints && addrs && types && nd > 0 &&
+	    PMPI_Type_get_contents(type, ni, na, nd, ints, addrs, types) == MPI_SUCCESS) {
+		base = basic_type(types[0]);
+		for (int i = 1; i < nd; i++)
+			if (basic_type(types[i]) != base)
+				base = MPI_DATATYPE_NULL;
+		for (int i = 0; i < nd; i++) {
+			int n, a, d, c;
+
+			/* the contents' derived types are copies of ours to free */
+			if (PMPI_Type_get_envelope(types[i], &n, &a, &d, &c) == MPI_SUCCESS &&
+			    c != MPI_COMBINER_NAMED)
+				PMPI_Type_free(&types[i]);
+		}
+	}
+	free(ints);
+	free(addrs);
+	free(types);
+	return base;
+}
+
+/* The operator: the piggybacks merged, the data reduced as the program's
+ * operator does. */
+static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	struct fused *f;
+	size_t unit;
+
+	pthread_mutex_lock(&lock);
+	for (f = known; f && f->bytes != *type; f = f->next)
+		;
+	pthread_mutex_unlock(&lock);
+	if (!f)
+		return;
+	unit = sizeof(struct pmpi_pb) + (size_t)f->size;
+	for (int i = 0; i < *len; i++) {
+		unsigned char *a = (unsigned char *)in + i * unit, *b = (unsigned char *)inout + i * unit;
+
+		pmpi_pb_merge_into((const struct pmpi_pb *)(void *)a, (struct pmpi_pb *)(void *)b);
+		PMPI_Reduce_local(a + sizeof(struct pmpi_pb), b + sizeof(struct pmpi_pb), f->nbase,
+				  f->base, f->op);
+	}
+}
+
+static void make_op(void)
+{
+	PMPI_Op_create(reduce, 1, &fused_op);	/* predefined operators commute */
+}
+
+/* The entry of (type, count, op) when its allreduce can carry the
+ * piggyback, NULL when not. */
+static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm)
+{
+	struct fused *f;
+	MPI_Datatype base;
+	MPI_Aint lb, extent;
+	int size = 0, bsize = 0, inter = 1;
+
+	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || !is_predefined(op) ||
+	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+	    PMPI_Type_size(type, &size) != MPI_SUCCESS || (uint64_t)size * (uint64_t)count > FUSED_MAX)
+		return NULL;
+	pthread_mutex_lock(&lock);
+	for (f = known; f && !(f->type == type && f->count == count && f->op == op); f = f->next)
+		;
+	pthread_mutex_unlock(&lock);
+	if (f)
+		return f;
+	base = basic_type(type);
+	if (base == MPI_DATATYPE_NULL || PMPI_Type_size(base, &bsize) != MPI_SUCCESS || bsize <= 0 ||
+	    PMPI_Type_get_extent(base, &lb, &extent) != MPI_SUCCESS || extent != bsize ||
+	    !(f = calloc(1, sizeof(*f))))
+		return NULL;
+	*f = (struct fused){ .type = type, .base = base, .count = count, .op = op,
+			     .size = size * count, .nbase = size * count / bsize };
+	if (PMPI_Type_contiguous((int)sizeof(struct pmpi_pb) + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
+	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
+		free(f);
+		return NULL;
+	}
+	pthread_once(&op_once, make_op);
+	pthread_mutex_lock(&lock);
+	f->next = known;
+	known = f;
+	pthread_mutex_unlock(&lock);
+	return f;
+}
+
+int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX], out[sizeof(struct pmpi_pb) + FUSED_MAX];
+	struct fused *f = fusable(type, count, op, comm);
+	struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
+	int pos = 0, rc;
+
+	if (!f)
+		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+	memcpy(in, x ? &x->in : &pb, sizeof(pb));
+	rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + sizeof(pb), f->size,
+		       &pos, MPI_COMM_SELF);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	pos = 0;
+	rc = PMPI_Unpack(out + sizeof(pb), f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
+	if (x) {
+		memcpy(&x->out, out, sizeof(pb));
+		x->fused = true;
+	}
+	return rc;
+}
+
+void pmpi_x_allreduce_stop(void)
+{
+	while (known) {
+		struct fused *f = known;
+
+		known = f->next;
+		PMPI_Type_free(&f->bytes);
+		free(f);
+	}
+	if (fused_op != MPI_OP_NULL)
+		PMPI_Op_free(&fused_op);
+}
