@@ -287,38 +287,19 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 	rt_unlock(&comp.lock);
 }
 
-/*
- * The rule at a completion (docs/compensation.md).  The call entered at t0,
- * x late; its data left (latest) at A_s = t_send, x_s late, and would have
- * been ready without measurement at U_s = t_free = A_s - x_s.  Measured,
- * the exchange could finish once both were there, at max(A_s, t0);
- * without measurement at max(U_s, t0 - x), the transfer itself taking as
- * long in both.  So the rank is now x' = max(A_s, t0) - max(U_s, t0 - x)
- * late, and it would have waited max(0, U_s - (t0 - x)).  That needs
- * clocks that agree: on one host they do; across hosts the paper's rule
- * takes the data as ready when the wait ended (x' = min(x_s, x + w)).
- */
+/* The rule at a completion (pb-rules.c, docs/compensation.md). */
 void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m)
 {
-	uint64_t now = m->t, w = now > c->t0 ? now - c->t0 : 0, xs = pb->delay > 0 ? (uint64_t)pb->delay : 0;
-	bool local = pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS) && pb->t_free && pb->t_send;
-	uint64_t arrive = local && pb->t_send > c->t0 ? pb->t_send : c->t0;
-	uint64_t start, ready, x;
+	struct comp_step r;
 
 	if (!comp.on || comp.ended)
 		return;
 	rt_lock(&comp.lock);
-	start = c->t0 > comp.x ? c->t0 - comp.x : 0;
-	if (local) {
-		ready = pb->t_free;
-		x = arrive - (ready > start ? ready : start);
-	} else {
-		ready = now > xs ? now - xs : 0;
-		x = xs < comp.x + w ? xs : comp.x + w;
-	}
-	comp.wait += w;
-	comp.wait_comp += ready > start ? ready - start : 0;
-	comp.x = x;
+	r = pb_comp_rule(c->t0, m->t, comp.x, pb,
+			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
+	comp.wait += r.wait;
+	comp.wait_comp += r.wait_comp;
+	comp.x = r.x;
 	rt_unlock(&comp.lock);
 }
 

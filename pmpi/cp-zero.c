@@ -176,14 +176,8 @@ void cpz_merge(uint64_t e, uint64_t entry_length, const struct pmpi_pb *pb, bool
 		if (z.nfns)
 			begin(PROF_CP_FN_MERGE, e, entry_length);
 	}
-	if (z.how == PROF_CP_FN_NONE)
-		return;
-	for (int f = 0; f < z.nfns; f++) {
-		if (took)
-			z.share[f] = carries ? pb->share[f] : 0;
-		if (carries && pb->net[f] > z.net[f])
-			z.net[f] = pb->net[f];
-	}
+	if (z.how != PROF_CP_FN_NONE)
+		pb_zero_rule(z.nfns, z.share, z.net, pb, took);
 }
 
 void cpz_end(void)

@@ -196,15 +196,16 @@ void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
 {
 	struct prof_cp_link *l;
+	bool took;
 
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
 	rt_lock(&cp.lock);
 	if (edge)
 		add_edge(c, pb->rank, pb->event);
-	cpz_merge(c->event, cp.entry_length, pb, (uint64_t)pb->cp > cp.length);
-	if ((uint64_t)pb->cp > cp.length) {
-		cp.length = (uint64_t)pb->cp;
+	took = pb_path_rule(&cp.length, pb);
+	cpz_merge(c->event, cp.entry_length, pb, took);
+	if (took) {
 		l = cp.links.n ? (struct prof_cp_link *)cp.links.v + cp.links.n - 1 : NULL;
 		if (!l || l->event != c->event)	/* one link per event: the last winner */
 			l = grow(&cp.links, sizeof(*l));

@@ -26,42 +26,6 @@
 static MPI_Op merge_op = MPI_OP_NULL;
 static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
 
-/* b = merge(a, b): the longer critical path wins with its shares and its
- * sender; net lengths and the latest entry are maxima, the delay the
- * minimum (docs/critical-path.md, docs/compensation.md); different
- * collective numbers mark a mismatch. */
-void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
-{
-	struct pmpi_pb r = *b;
-
-	if (a->cp > b->cp || (a->cp == b->cp && a->rank > b->rank)) {
-		r.cp = a->cp;
-		r.event = a->event;
-		r.rank = a->rank;
-		r.site = a->site;
-		memcpy(r.share, a->share, sizeof(r.share));
-	}
-	if (a->flags & PMPI_PB_F_CPFN) {	/* only those that carry zeroing data */
-		if (!(b->flags & PMPI_PB_F_CPFN)) {
-			memcpy(r.net, a->net, sizeof(r.net));
-			memcpy(r.fn, a->fn, sizeof(r.fn));
-		}
-		for (int i = 0; i < PMPI_PB_SHARES; i++)
-			r.net[i] = a->net[i] > r.net[i] ? a->net[i] : r.net[i];
-		r.flags |= PMPI_PB_F_CPFN;
-	}
-	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
-	r.delay = a->delay < b->delay ? a->delay : b->delay;
-	r.t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
-	if (a->host != b->host)
-		r.flags |= PMPI_PB_F_HOSTS;
-	r.flags |= a->flags & PMPI_PB_F_HOSTS;
-	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
-	if (a->seq != b->seq)
-		r.flags |= PMPI_PB_F_MISMATCH;
-	*b = r;
-}
-
 static void pmpi_pb_merge(void *in, void *inout, int *len, MPI_Datatype *type)
 {
 	(void)type;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pb.h"
+#include "pb-rules.h"
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
 enum pmpi_pb_dir {
@@ -87,8 +88,6 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
-/* b = the merge of a and b (the companion's operator). */
-void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b);
 
 /* allreduce.c: MPI_Allreduce, carrying the piggyback inside it when every
  * rank can (x->fused then, x->out the merged piggyback), else the user's

@@ -1,0 +1,94 @@
+/*
+ * pb-rules.c - the rules that combine piggybacks (pb-rules.h).
+ */
+#include <string.h>
+
+#include "pb-rules.h"
+
+bool pb_path_rule(uint64_t *length, const struct pmpi_pb *pb)
+{
+	if (pb->cp < 0 || (uint64_t)pb->cp <= *length)
+		return false;
+	*length = (uint64_t)pb->cp;
+	return true;
+}
+
+void pb_zero_rule(int nfns, int64_t *share, int64_t *net, const struct pmpi_pb *pb, bool took)
+{
+	bool carries = pb->flags & PMPI_PB_F_CPFN;
+
+	for (int f = 0; f < nfns; f++) {
+		if (took)
+			share[f] = carries ? pb->share[f] : 0;
+		if (carries && pb->net[f] > net[f])
+			net[f] = pb->net[f];
+	}
+}
+
+/*
+ * The call entered at t0, x late; its data left (latest) at A_s = t_send,
+ * x_s late, and would have been ready without measurement at U_s = t_free
+ * = A_s - x_s.  Measured, the exchange could finish once both were there,
+ * at max(A_s, t0); without measurement at max(U_s, t0 - x), the transfer
+ * itself taking as long in both.  So the rank is now x' = max(A_s, t0) -
+ * max(U_s, t0 - x) late, and it would have waited max(0, U_s - (t0 - x)).
+ * That needs clocks that agree: on one host they do; across hosts the
+ * paper's rule takes the data as ready when the wait ended
+ * (x' = min(x_s, x + w)).
+ */
+struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struct pmpi_pb *pb,
+			      bool local)
+{
+	uint64_t w = now > t0 ? now - t0 : 0, xs = pb->delay > 0 ? (uint64_t)pb->delay : 0;
+	uint64_t start = t0 > x ? t0 - x : 0, arrive, ready;
+	struct comp_step r = { .wait = w };
+
+	local = local && pb->t_free && pb->t_send;
+	if (local) {
+		arrive = pb->t_send > t0 ? pb->t_send : t0;
+		ready = pb->t_free;
+		r.x = arrive - (ready > start ? ready : start);
+	} else {
+		ready = now > xs ? now - xs : 0;
+		r.x = xs < x + w ? xs : x + w;
+	}
+	r.wait_comp = ready > start ? ready - start : 0;
+	return r;
+}
+
+/* b = merge(a, b): the longer critical path wins with its shares and its
+ * sender; net lengths and the latest entry are maxima, the delay the
+ * minimum (docs/critical-path.md, docs/compensation.md); different
+ * collective numbers mark a mismatch. */
+void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
+{
+	struct pmpi_pb r = *b;
+
+	if (a->cp > b->cp || (a->cp == b->cp && a->rank > b->rank)) {
+		r.cp = a->cp;
+		r.event = a->event;
+		r.rank = a->rank;
+		r.site = a->site;
+		memcpy(r.share, a->share, sizeof(r.share));
+	}
+	if (a->flags & PMPI_PB_F_CPFN) {	/* only those that carry zeroing data */
+		if (!(b->flags & PMPI_PB_F_CPFN)) {
+			memcpy(r.net, a->net, sizeof(r.net));
+			memcpy(r.fn, a->fn, sizeof(r.fn));
+		}
+		for (int i = 0; i < PMPI_PB_SHARES; i++)
+			r.net[i] = a->net[i] > r.net[i] ? a->net[i] : r.net[i];
+		r.flags |= PMPI_PB_F_CPFN;
+	}
+	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
+	r.delay = a->delay < b->delay ? a->delay : b->delay;
+	r.t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
+	if (a->host != b->host)
+		r.flags |= PMPI_PB_F_HOSTS;
+	r.flags |= a->flags & PMPI_PB_F_HOSTS;
+	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
+	if (a->seq != b->seq)
+		r.flags |= PMPI_PB_F_MISMATCH;
+	*b = r;
+}
+
