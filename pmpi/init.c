@@ -130,7 +130,7 @@ void pmpi_init_done(struct pmpi_call *c)
 	rt_set_hooks(rt, &hooks);
 	agree_output(rt, rank);
 	pmpi_pb_start(rt->opt.piggyback, rank, size, rt);
-	pmpi_activate(size);
+	pmpi_calls_start(size);
 	region.cpu_start = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	region.start = rt_now_ns();
 	atomic_store(&region.started, true);

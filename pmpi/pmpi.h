@@ -48,12 +48,14 @@ struct pmpi_call {
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
 };
 
-/* stats.c: begin a call; false means "just call PMPI" (not profiling, MPI
+/* call.c: begin a call; false means "just call PMPI" (not profiling, MPI
  * not initialised, or already inside a wrapper of this thread, e.g. the
  * MPI library's Fortran binding calling the C function).  Cannot fail. */
 bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
 /* End the call: time, blocked time, bytes, peers into its site. */
 void pmpi_leave(struct pmpi_call *c);
+/* Wrappers record from now on (at MPI_Init, when profiling). */
+void pmpi_calls_start(int world_size);
 /* The call's site index (looked up on first use), -1 when the table is full. */
 int pmpi_site(struct pmpi_call *c);
 /* Add a received message of `bytes` to a site (a receive completed later
@@ -61,8 +63,11 @@ int pmpi_site(struct pmpi_call *c);
  * now.  peer < 0: no peer. */
 void pmpi_site_recv(int site, uint64_t bytes);
 void pmpi_site_send(int site, uint64_t bytes, int64_t peer);
-/* stats.c: whether wrappers record; set at MPI_Init when profiling. */
+/* stats.c: the tables for a job of world_size ranks; a call's time dt,
+ * bytes and peer into its site (*fresh: the site is new, its path to be
+ * captured). */
 void pmpi_activate(int world_size);
+void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
 
 /* stats.c: facts of a call.  Counts and types are read only here. */
 uint64_t pmpi_bytes(int count, MPI_Datatype type);

@@ -11,16 +11,11 @@
  * nothing; one mutex guards them (wrappers of several threads may run at
  * once under MPI_THREAD_MULTIPLE).
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "pmpi.h"
-#include "critpath.h"
-#include "cp-monitor.h"
-#include "compensate.h"
-#include "piggyback.h"
 #include "stats.h"
 
 pthread_mutex_t pmpi_stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -28,13 +23,6 @@ struct pmpi_site pmpi_sites[PMPI_SITES];
 struct pmpi_coll pmpi_colls[PMPI_COLLS];
 uint64_t *pmpi_peer_count, *pmpi_peer_bytes;
 int pmpi_world_size;
-
-/* Set once at MPI_Init by the thread that calls it; read by every wrapper. */
-static atomic_bool active;
-/* Wrapper nesting of this thread: a wrapper entered from inside another
- * (the library's Fortran binding calling the C function) only passes on. */
-static __thread unsigned depth __attribute__((tls_model("initial-exec")));
-
 
 void pmpi_activate(int world_size)
 {
@@ -47,30 +35,6 @@ void pmpi_activate(int world_size)
 		world_size = 0;	/* no matrix, statistics otherwise whole */
 	}
 	pmpi_world_size = world_size;
-	atomic_store(&active, true);
-}
-
-bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
-{
-	if (depth || (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&active, memory_order_relaxed)))
-		return false;
-	depth++;
-	c->ra = ra;
-	c->fn = fn;
-	c->flags = flags;
-	c->site = -1;
-	c->completed = false;
-	c->sent = c->recv = 0;
-	c->peer = -1;
-	c->peer_bytes = 0;
-	c->nsizes = 0;
-	c->comm_size = -1;
-	c->t_done = 0;
-	if (!(flags & PMPI_CALL_INIT))
-		pmpi_comp_enter();	/* before the call's clock: tool time, not MPI time */
-	c->t0 = rt_now_ns();
-	pmpi_cp_enter(c);
-	return true;
 }
 
 /*
@@ -153,44 +117,13 @@ static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
 	return NULL;
 }
 
-/* MPI_Init's exit: the critical path and the compensation start (they
- * ride on the piggyback), once compensation has calibrated its costs
- * (tens of ms): that is MPI_Init's time, not the program's.  The ranks
- * calibrate one after another on a host, so a barrier on the shadow of
- * MPI_COMM_WORLD makes them leave MPI_Init together, as without the tool:
- * otherwise the first to finish would wait for the others at its first
- * call, a wait that neither the profile nor the delay should show. */
-static void start_path(void)
+void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh)
 {
-	struct rt_state *rt = rt_current();
-	uint64_t t;
-
-	if (pmpi_pb_on && rt) {
-		pmpi_comp_calibrate(rt);
-		if (rt->opt.cp_interval > 0)	/* collective: before the barrier */
-			pmpi_cpmon_open();
-		PMPI_Barrier(MPI_COMM_WORLD);
-		t = rt_now_ns();
-		pmpi_comp_start(t);
-		pmpi_cp_start(rt, t);
-	}
-}
-
-void pmpi_leave(struct pmpi_call *c)
-{
-	/* the call ends when its data are in (a receive's completion read
-	 * the clock then); the exit's own work is in the call's calibrated
-	 * cost (compensate.c) */
-	uint64_t t = c->t_done ? c->t_done : rt_now_ns(), dt = t - c->t0;
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
-	bool fresh = false;
 
-	depth--;
-	if (!atomic_load_explicit(&active, memory_order_relaxed))
-		return;
 	rt_lock(&pmpi_stats_lock);
 	if (c->site < 0)
-		c->site = find_site(c, &fresh);
+		c->site = find_site(c, fresh);
 	if (c->site >= 0) {
 		struct pmpi_site *s = &pmpi_sites[c->site];
 
@@ -214,14 +147,6 @@ void pmpi_leave(struct pmpi_call *c)
 		}
 	}
 	rt_unlock(&pmpi_stats_lock);
-	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
-		pmpi_path_capture(c, c->site);	/* charged as drain time */
-		t = rt_now_ns();
-	}
-	if (c->flags & PMPI_CALL_INIT)
-		start_path();
-	else
-		pmpi_cp_leave(c, t);
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)
