@@ -48,19 +48,17 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR_MAX("cp_fn_how", PS_COUNTER, PK_U64, cp_fn_how, PROF_CP_FN_MERGE),
 	SCALAR("cp_fn_start", PS_COUNTER, PK_U64, cp_fn_start),
 	SCALAR_MAX("comp_on", PS_COUNTER, PK_U64, comp_on, 1),
-	SCALAR("ovh_samples", PS_COUNTER, PK_U64, ovh.samples),
-	SCALAR("ovh_sample_ns", PS_COUNTER, PK_U64, ovh.sample_ns),
-	SCALAR("ovh_sample_cost_ns", PS_COUNTER, PK_U64, ovh.sample_cost_ns),
-	SCALAR("ovh_calls", PS_COUNTER, PK_U64, ovh.calls),
-	SCALAR("ovh_wrapper_ns", PS_COUNTER, PK_U64, ovh.wrapper_ns),
-	SCALAR("ovh_call_cost_ns", PS_COUNTER, PK_U64, ovh.call_cost_ns),
-	SCALAR("ovh_piggyback_ns", PS_COUNTER, PK_U64, ovh.piggyback_ns),
-	SCALAR("ovh_drain_ns", PS_COUNTER, PK_U64, ovh.drain_ns),
-	SCALAR("ovh_inject_ns", PS_COUNTER, PK_U64, ovh.inject_ns),
-	SCALAR("ovh_switches", PS_COUNTER, PK_U64, ovh.switches),
-	SCALAR("ovh_switch_ns", PS_COUNTER, PK_U64, ovh.switch_ns),
-	SCALAR("ovh_switch_cost_ns", PS_COUNTER, PK_U64, ovh.switch_cost_ns),
-	SCALAR("ovh_contention_ns", PS_COUNTER, PK_U64, ovh.contention_ns),
+#define OVH_FIELD_none
+#define OVH_FIELD(f) SCALAR("ovh_" #f, PS_COUNTER, PK_U64, ovh.f),
+#define OVH_FIELD_samples OVH_FIELD(samples)
+#define OVH_FIELD_sample_cost_ns OVH_FIELD(sample_cost_ns)
+#define OVH_FIELD_calls OVH_FIELD(calls)
+#define OVH_FIELD_call_cost_ns OVH_FIELD(call_cost_ns)
+#define OVH_FIELD_switches OVH_FIELD(switches)
+#define OVH_FIELD_switch_cost_ns OVH_FIELD(switch_cost_ns)
+#define OVH_SCALARS(name, count, cost, how) \
+	OVH_FIELD_##count OVH_FIELD(name##_ns) OVH_FIELD_##cost
+	PROF_OVH_SOURCES(OVH_SCALARS)
 	SCALAR("comp_wall_ns", PS_COUNTER, PK_U64, comp_wall_ns),
 	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),

@@ -128,6 +128,22 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
  * how much later than without measurement its next event happens, carried
  * on every message and merged at every receive and collective.
  */
+/*
+ * The overhead sources, one line each: X(NAME, COUNT, COST, HOW).  NAME_ns
+ * in struct prof_overhead is what the source charged; COUNT the count it
+ * is made of and COST the cost of one (members, or none); HOW what the
+ * text report says of it.  The profile's scalars, the sum o, the text rows
+ * and the JSON keys are made from this list.
+ */
+#define PROF_OVH_SOURCES(X) \
+	X(sample, samples, sample_cost_ns, "samples x estimated kernel cost") \
+	X(wrapper, calls, call_cost_ns, "calls x cost calibrated at MPI_Init (entry, exit, header)") \
+	X(piggyback, none, none, "measured (collective companions)") \
+	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
+	X(inject, none, none, "measured (CPPERF_INJECT_*)") \
+	X(switch, switches, switch_cost_ns, "drain thread's context switches x cost calibrated at MPI_Init") \
+	X(contention, none, none, "not charged (waits for a CPU)")
+
 struct prof_overhead {
 	uint64_t samples;	/* samples of the rank's threads charged below */
 	uint64_t sample_ns;	/* taking them: samples x sample_cost_ns */
@@ -135,15 +151,15 @@ struct prof_overhead {
 	uint64_t calls;		/* wrapped MPI calls charged below */
 	uint64_t wrapper_ns;	/* the wrappers: calls x call_cost_ns */
 	uint64_t call_cost_ns;	/* calibrated at MPI_Init */
-	uint64_t piggyback_ns;	/* sending and receiving piggybacks: measured */
+	uint64_t piggyback_ns;	/* the collectives' piggyback companions: measured */
 	uint64_t drain_ns;	/* samples folded on the rank's own thread: measured */
 	uint64_t inject_ns;	/* CPPERF_INJECT_SAMPLE_NS / _MPI_NS: busy time added */
-	uint64_t switches;	/* context switches of the rank's MPI thread charged below */
+	uint64_t switches;	/* context switches of the drain thread charged below */
 	uint64_t switch_ns;	/* switches x switch_cost_ns */
 	uint64_t switch_cost_ns;	/* extra cost of one context switch of a profiled
 				 * thread, calibrated at MPI_Init */
-	uint64_t contention_ns;	/* the rank's MPI thread waiting for a CPU outside its
-				 * waits for data (run-queue delay): measured */
+	uint64_t contention_ns;	/* 0: waits for a CPU are not charged; kept for the
+				 * layout */
 };
 
 struct profile {

@@ -109,8 +109,9 @@ bool comp_present(const struct rep_data *d)
 
 uint64_t comp_overhead_ns(const struct prof_overhead *o)
 {
-	return o->sample_ns + o->wrapper_ns + o->piggyback_ns + o->drain_ns + o->inject_ns +
-	       o->switch_ns + o->contention_ns;
+#define OVH_ADD(name, count, cost, how) +o->name##_ns
+	return 0 PROF_OVH_SOURCES(OVH_ADD);
+#undef OVH_ADD
 }
 
 static uint64_t minus(uint64_t a, uint64_t b)

@@ -28,11 +28,9 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 		json_null(w);
 }
 
-#define REP_COMP_METHOD "samples x estimated kernel cost; calls x entry cost " \
-	"calibrated at MPI_Init plus exits measured; context switches x switch cost " \
-	"calibrated at MPI_Init; waits for a CPU outside MPI waits measured " \
-	"(run-queue delay); piggyback, drain thread and own-thread draining " \
-	"measured; injection measured"
+/* "sample: HOW; wrapper: HOW; ..." from the sources' table */
+#define OVH_METHOD(name, count, cost, how) "; " #name ": " how
+#define REP_COMP_METHOD (PROF_OVH_SOURCES(OVH_METHOD) + 2)
 
 /* The compensation keys of a rank entry: numbers when r has compensation
  * data, null otherwise. */
@@ -59,13 +57,9 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	put_seconds(w, keys[6], r->comp_wait_comp_ns);
 	json_key(w, keys[7]);
 	json_begin_object(w);
-	put_seconds(w, "sample", o->sample_ns);
-	put_seconds(w, "wrapper", o->wrapper_ns);
-	put_seconds(w, "piggyback", o->piggyback_ns);
-	put_seconds(w, "drain", o->drain_ns);
-	put_seconds(w, "inject", o->inject_ns);
-	put_seconds(w, "switch", o->switch_ns);
-	put_seconds(w, "contention", o->contention_ns);
+#define OVH_JSON(name, count, cost, how) put_seconds(w, #name, o->name##_ns);
+	PROF_OVH_SOURCES(OVH_JSON)
+#undef OVH_JSON
 	json_key(w, "samples");
 	json_u64(w, o->samples);
 	json_key(w, "calls");

@@ -53,6 +53,21 @@ static void put_rank_rows(FILE *out, const struct rep_mpi *m)
 	}
 }
 
+/* A source's count in a row ("N samples x ..."), when it has one. */
+#define OVH_COUNT_none(o) -1
+#define OVH_COUNT_samples(o) (long long)(o)->samples
+#define OVH_COUNT_calls(o) (long long)(o)->calls
+#define OVH_COUNT_switches(o) (long long)(o)->switches
+
+static void put_source(FILE *out, const char *name, uint64_t ns, uint64_t all, long long count,
+		       const char *how)
+{
+	fprintf(out, "  %-10s %10.6f %7.2f  ", name, secs(ns), rep_pct(ns, all));
+	if (count >= 0)
+		fprintf(out, "%lld ", count);
+	fprintf(out, "%s\n", how);
+}
+
 static void put_sources(FILE *out, const struct rep_mpi *m)
 {
 	struct prof_overhead s = { 0 };
@@ -65,36 +80,19 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 			continue;
 		n++;
 		s.samples += o->samples;
-		s.sample_ns += o->sample_ns;
 		s.calls += o->calls;
-		s.wrapper_ns += o->wrapper_ns;
-		s.piggyback_ns += o->piggyback_ns;
-		s.drain_ns += o->drain_ns;
-		s.inject_ns += o->inject_ns;
 		s.switches += o->switches;
-		s.switch_ns += o->switch_ns;
-		s.contention_ns += o->contention_ns;
+#define OVH_SUM(name, count, cost, how) s.name##_ns += o->name##_ns;
+		PROF_OVH_SOURCES(OVH_SUM)
+#undef OVH_SUM
 	}
 	uint64_t all = comp_overhead_ns(&s);
 
 	fprintf(out, "#\n# overhead by source, summed over %u rank%s (seconds, %% of the "
 		"overhead)\n", n, n == 1 ? "" : "s");
-	fprintf(out, "  sample     %10.6f %7.2f  %llu samples x estimated kernel cost\n",
-		secs(s.sample_ns), rep_pct(s.sample_ns, all), (unsigned long long)s.samples);
-	fprintf(out, "  wrapper    %10.6f %7.2f  %llu calls x entry cost calibrated at "
-		"MPI_Init, exits measured\n", secs(s.wrapper_ns), rep_pct(s.wrapper_ns, all),
-		(unsigned long long)s.calls);
-	fprintf(out, "  piggyback  %10.6f %7.2f  measured\n", secs(s.piggyback_ns),
-		rep_pct(s.piggyback_ns, all));
-	fprintf(out, "  drain      %10.6f %7.2f  measured (the drain thread, and unwinding "
-		"on the rank's thread)\n", secs(s.drain_ns), rep_pct(s.drain_ns, all));
-	fprintf(out, "  inject     %10.6f %7.2f  measured (CPPERF_INJECT_*)\n",
-		secs(s.inject_ns), rep_pct(s.inject_ns, all));
-	fprintf(out, "  switch     %10.6f %7.2f  %llu context switches x cost calibrated at "
-		"MPI_Init\n", secs(s.switch_ns), rep_pct(s.switch_ns, all),
-		(unsigned long long)s.switches);
-	fprintf(out, "  contention %10.6f %7.2f  measured (the MPI thread waiting for a CPU "
-		"outside its waits)\n", secs(s.contention_ns), rep_pct(s.contention_ns, all));
+#define OVH_ROW(name, count, cost, how) put_source(out, #name, s.name##_ns, all, OVH_COUNT_##count(&s), how);
+	PROF_OVH_SOURCES(OVH_ROW)
+#undef OVH_ROW
 	fprintf(out, "  total      %10.6f\n", secs(all));
 }
 

@@ -307,10 +307,11 @@ static void test_json(const struct rep_data *d)
 	       "sample,wrapper,piggyback,drain,inject,switch,contention,samples,calls,switches,"
 	       "sample_cost_ns,call_cost_ns,switch_cost_ns,method", "overhead_sources keys, in order");
 	is_str(jq(p, ".ranks[0].overhead_sources.method"),
-	       "samples x estimated kernel cost; calls x entry cost calibrated at MPI_Init plus "
-	       "exits measured; context switches x switch cost calibrated at MPI_Init; "
-	       "waits for a CPU outside MPI waits measured (run-queue delay); "
-	       "piggyback, drain thread and own-thread draining measured; injection measured",
+	       "sample: samples x estimated kernel cost; wrapper: calls x cost calibrated at "
+	       "MPI_Init (entry, exit, header); piggyback: measured (collective companions); "
+	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
+	       "inject: measured (CPPERF_INJECT_*); switch: drain thread's context switches x "
+	       "cost calibrated at MPI_Init; contention: not charged (waits for a CPU)",
 	       "overhead_sources.method");
 	is_str(jq(p, ".ranks[2].overhead_sources"), "null", "rank 2: overhead_sources null");
 	is_str(jq(p, ".ranks[0] | keys_unsorted | join(\",\")"),
@@ -446,16 +447,15 @@ static void test_text(const struct rep_data *d)
 			  "          -          -\n"), "compensation view: one row per rank");
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
 			  "  sample       0.030000   21.43  1500 samples x estimated kernel cost\n"
-			  "  wrapper      0.070000   50.00  700 calls x entry cost calibrated at MPI_Init, "
-			  "exits measured\n"
-			  "  piggyback    0.009000    6.43  measured\n"
+			  "  wrapper      0.070000   50.00  700 calls x cost calibrated at MPI_Init "
+			  "(entry, exit, header)\n"
+			  "  piggyback    0.009000    6.43  measured (collective companions)\n"
 			  "  drain        0.006000    4.29  measured (the drain thread, and unwinding on "
 			  "the rank's thread)\n"
 			  "  inject       0.013000    9.29  measured (CPPERF_INJECT_*)\n"
-			  "  switch       0.007000    5.00  1400 context switches x cost calibrated "
-			  "at MPI_Init\n"
-			  "  contention   0.005000    3.57  measured (the MPI thread waiting for a CPU "
-			  "outside its waits)\n"
+			  "  switch       0.007000    5.00  1400 drain thread's context switches x cost "
+			  "calibrated at MPI_Init\n"
+			  "  contention   0.005000    3.57  not charged (waits for a CPU)\n"
 			  "  total        0.140000\n"), "compensation view: sources summed over ranks");
 	if (out && !strstr(out, "wait'"))
 		printf("# %s", out);
