@@ -95,7 +95,7 @@ sub pb_body {
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @$pre, "pmpi_pb_comm_free(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
-	push @$pre, 'pmpi_region_end();', 'pmpi_pb_finalize();' if $f{fini};
+	push @$pre, 'pmpi_finalize_enter();' if $f{fini};
 	if ($f{coll}) {
 		my $dir = (grep { $f{$_} } qw(fromroot toroot prefix nbr))[0] // 'all';
 		my $req = with_role($fn, 'req');

@@ -136,13 +136,22 @@ void pmpi_init_done(struct pmpi_call *c)
 	atomic_store(&region.started, true);
 }
 
-void pmpi_region_end(void)
+/* The MPI region ends at the entry of MPI_Finalize. */
+static void region_end(void)
 {
 	if (!atomic_load(&region.started) || atomic_load(&region.ended))
 		return;
 	region.end = rt_now_ns();
 	region.cpu_end = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	atomic_store(&region.ended, true);
+}
+
+void pmpi_finalize_enter(void)
+{
+	region_end();
+	pmpi_pb_finalize();
+	pmpi_pb_coll_stop();
+	pmpi_x_allreduce_stop();
 }
 
 bool pmpi_region_fill(struct profile *p)

@@ -18,7 +18,6 @@
  * which calls back here when the request completes or starts.
  */
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +28,6 @@
 #include "critpath.h"
 #include "compensate.h"
 
-struct wire_layout pmpi_wire;	/* len 0: messages travel as the program sent them */
 
 /* --- the user's data: its size, and where it lies when contiguous */
 
@@ -276,8 +274,6 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 
 /* --- receiving */
 
-static void late_sender(const struct pmpi_call *c, const struct pmpi_pb *pb);
-
 /* The user's byte count in a status that counted the header too. */
 static uint64_t status_fix(MPI_Status *st)
 {
@@ -316,7 +312,7 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
 		pb.host = pmpi_pb_same_host(pb.rank) ? pmpi_comp_host() : 0;
 		pmpi_comp_merge(c, &pb, &m);
-		late_sender(c, &pb);
+		pmpi_pb_late(c, &pb);
 		pmpi_cp_merge(c, &pb, true);
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
@@ -500,24 +496,6 @@ int pmpi_x_buffer_detach(void *addr, int *size)
 	if (rc == MPI_SUCCESS)
 		memcpy(addr, &p, sizeof(p));
 	return rc;
-}
-
-/* --- check mode and late senders */
-
-static atomic_uint_fast64_t n_late, late_ns;
-
-static void late_sender(const struct pmpi_call *c, const struct pmpi_pb *pb)
-{
-	if (pb->t_send > c->t0) {
-		atomic_fetch_add(&n_late, 1);
-		atomic_fetch_add(&late_ns, pb->t_send - c->t0);
-	}
-}
-
-void pmpi_p2p_late(uint64_t *n, uint64_t *ns)
-{
-	*n = n_late;
-	*ns = late_ns;
 }
 
 /* The send functions by mode, for the tables in p2p.h. */

@@ -19,9 +19,6 @@
  * in place through a struct datatype (docs/mpi.md "Piggyback"). */
 #define PMPI_P2P_SMALL 4096
 
-/* The job's header layout; len 0 when messages carry none. */
-extern struct wire_layout pmpi_wire;
-
 /* One side (send or receive) of a message as the transport hands it to
  * MPI, and the user's buffer behind it. */
 struct p2p_side {
@@ -83,7 +80,5 @@ int pmpi_x_buffer_detach(void *addr, int *size);
 void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st);
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag);
 void pmpi_p2p_release(struct p2p_side *d);
-/* Late senders seen so far: count and total lateness. */
-void pmpi_p2p_late(uint64_t *n, uint64_t *ns);
 
 #endif

@@ -13,12 +13,12 @@
 
 #include "pmpi.h"
 #include "piggyback.h"
-#include "p2p.h"
 #include "critpath.h"
 #include "cp-zero.h"
 #include "compensate.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
+struct wire_layout pmpi_wire;
 MPI_Datatype pmpi_pb_type = MPI_DATATYPE_NULL;
 static int world_rank;
 static unsigned char *same_host;	/* a bit per world rank */
@@ -112,7 +112,15 @@ void pmpi_pb_comm_free(MPI_Comm comm)
 
 /* --- check mode */
 
-static atomic_uint_fast64_t n_msgs, n_colls, n_bad;
+static atomic_uint_fast64_t n_msgs, n_colls, n_bad, n_late, late_ns;
+
+void pmpi_pb_late(const struct pmpi_call *c, const struct pmpi_pb *pb)
+{
+	if (pb->t_send > c->t0) {
+		atomic_fetch_add(&n_late, 1);
+		atomic_fetch_add(&late_ns, pb->t_send - c->t0);
+	}
+}
 
 void pmpi_pb_count(bool coll, bool mismatch)
 {
@@ -221,20 +229,14 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 
 void pmpi_pb_finalize(void)
 {
-	uint64_t late = 0, late_ns = 0;
-
 	pmpi_cp_end();
 	if (!pmpi_pb_on)
 		return;
-	pmpi_pb_coll_stop();
-	pmpi_x_allreduce_stop();
-	PMPI_Type_free(&pmpi_pb_type);
-	pmpi_p2p_late(&late, &late_ns);
 	if (pmpi_pb_checking)
 		fprintf(stderr, "cpperf: rank %d piggyback check: %llu messages, %llu collectives, "
 			"%llu mismatches; late sender %llu times, %.6f s\n", world_rank,
 			(unsigned long long)n_msgs, (unsigned long long)n_colls,
-			(unsigned long long)n_bad, (unsigned long long)late, (double)late_ns / 1e9);
-	/* messages sent after MPI_Finalize's entry cannot be: they carry no header */
+			(unsigned long long)n_bad, (unsigned long long)n_late, (double)late_ns / 1e9);
 	pmpi_pb_on = false;
+	PMPI_Type_free(&pmpi_pb_type);
 }

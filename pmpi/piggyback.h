@@ -22,6 +22,7 @@
 
 #include "pb.h"
 #include "pb-rules.h"
+#include "wire.h"
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
 enum pmpi_pb_dir {
@@ -66,7 +67,8 @@ struct rt_state;
  * which wrappers may call the rest): on unless --no-piggyback; the header's
  * layout agreed between the ranks; which ranks share this host. */
 void pmpi_pb_start(bool on, int world_rank, int world_size, const struct rt_state *rt);
-/* MPI_Finalize: report the check (CPPERF_PIGGYBACK_CHECK). */
+/* MPI_Finalize: report the check (CPPERF_PIGGYBACK_CHECK); no piggyback
+ * after it. */
 void pmpi_pb_finalize(void);
 /* A communicator the program frees: its collective numbers start again. */
 void pmpi_pb_comm_free(MPI_Comm comm);
@@ -99,6 +101,8 @@ void pmpi_x_allreduce_stop(void);
 
 /* piggyback.c, for p2p.c and piggyback-coll.c */
 extern bool pmpi_pb_on, pmpi_pb_checking;
+/* The job's header layout (wire.h); len 0 when messages carry none. */
+extern struct wire_layout pmpi_wire;
 extern MPI_Datatype pmpi_pb_type;	/* one struct pmpi_pb, contiguous bytes */
 /* The next collective number on comm; false when it cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
@@ -112,5 +116,8 @@ bool pmpi_pb_same_host(int rank);
  * with status st; count a received piggyback, and one that did not match. */
 bool pmpi_pb_matches(const struct pmpi_pb *pb, MPI_Comm comm, const MPI_Status *st, uint64_t bytes);
 void pmpi_pb_count(bool coll, bool mismatch);
+/* A received piggyback of call c: was its sender late (its send started
+ * after c was entered)?  Counted per rank. */
+void pmpi_pb_late(const struct pmpi_call *c, const struct pmpi_pb *pb);
 
 #endif

@@ -158,8 +158,8 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 /* init.c: after MPI_Init*: rank, size, library, experiment directory,
  * run; the MPI region starts. */
 void pmpi_init_done(struct pmpi_call *c);
-/* At the entry of MPI_Finalize: the MPI region ends. */
-void pmpi_region_end(void);
+/* The entry of MPI_Finalize: the region ends, the piggyback stops. */
+void pmpi_finalize_enter(void);
 /* The region's wall and CPU time into p (up to now when it has not
  * ended); returns whether MPI_Finalize was reached (true when MPI_Init
  * was not). */
