@@ -221,6 +221,20 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	return rc;
 }
 
+/* After the call that made request *req of side d returned rc: the
+ * request table keeps d's buffers until the request completes, or they go
+ * now. */
+static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p2p_kind kind,
+			   struct p2p_side *d, MPI_Comm comm, int peer, int tag)
+{
+	side_untype(d);
+	if (rc == MPI_SUCCESS)
+		pmpi_req_track_side(c, *req, kind, d, comm, peer, tag);
+	else
+		pmpi_p2p_release(d);
+	return rc;
+}
+
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
@@ -233,12 +247,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
-	side_untype(&d);
-	if (rc == MPI_SUCCESS)
-		pmpi_req_track_side(c, *req, P2P_SEND, &d, comm, dest, tag);
-	else
-		pmpi_p2p_release(&d);
-	return rc;
+	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
 }
 
 int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
@@ -258,12 +267,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = pmpi_p2p_init_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
-	side_untype(&d);
-	if (rc == MPI_SUCCESS)
-		pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
-	else
-		pmpi_p2p_release(&d);
-	return rc;
+	return side_to_request(rc, c, req, P2P_PSEND, &d, comm, dest, tag);
 }
 
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag)
@@ -386,17 +390,9 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
 	     persistent ? PMPI_Recv_init(d.mbuf, d.mcount, d.mtype, src, tag, comm, req) :
 	     PMPI_Irecv(d.mbuf, d.mcount, d.mtype, src, tag, comm, req);
-	side_untype(&d);
-	if (!d.hdr) {	/* no header: followed for the statistics only */
-		if (rc == MPI_SUCCESS && c)
-			pmpi_req_track_side(c, *req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
+	if (!d.hdr && !c)	/* no header, no statistics: nothing to follow */
 		return rc;
-	}
-	if (rc == MPI_SUCCESS)
-		pmpi_req_track_side(c, *req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
-	else
-		pmpi_p2p_release(&d);
-	return rc;
+	return side_to_request(rc, c, req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
 }
 
 int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datatype stype,
