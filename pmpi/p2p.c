@@ -110,6 +110,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	describe(d, buf, count, type);
 	d->heap = NULL;
 	d->mtype = MPI_DATATYPE_NULL;
+	d->unpacked = false;
 	d->packed = bounce || d->bytes <= PMPI_P2P_SMALL;
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
@@ -311,7 +312,7 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 	if (c)
 		c->t_done = m.t;	/* and the call's, as far as its statistics go */
 	n = status_fix(st);
-	if (d->packed)
+	if (d->packed && !d->unpacked)
 		unpack(d, d->hdr + pmpi_wire.len, n);
 	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
 		pb.host = pmpi_pb_same_host(pb.rank) ? pmpi_comp_host() : 0;
@@ -321,6 +322,18 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
 	}
+}
+
+void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
+{
+	uint64_t n;
+
+	if (!d->hdr || !status_has_message(st))
+		return;
+	n = status_fix(st);
+	if (d->packed && !d->unpacked)
+		unpack(d, d->hdr + pmpi_wire.len, n);
+	d->unpacked = true;
 }
 
 int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,

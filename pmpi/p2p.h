@@ -29,6 +29,8 @@ struct p2p_side {
 	uint64_t bytes;		/* size of the user's data */
 	void *contig;		/* where the data lies when contiguous, else NULL */
 	bool packed;		/* copied behind the header (else a struct datatype) */
+	bool unpacked;		/* its data are in the user's buffer already
+				 * (MPI_Request_get_status saw it complete) */
 	unsigned char *hdr;	/* the header; the packed data follows it */
 	void *heap;		/* what the side allocated (hdr's memory), or NULL */
 	void *mbuf;		/* what MPI gets */
@@ -78,6 +80,9 @@ int pmpi_x_buffer_detach(void *addr, int *size);
  * corrected, its data unpacked, its piggyback merged into call c); a
  * persistent send restamped before its start; a side's memory freed. */
 void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st);
+/* A receive seen complete before its completion call (st as MPI gave
+ * it): the count corrected, the data unpacked once (d->unpacked). */
+void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st);
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag);
 void pmpi_p2p_release(struct p2p_side *d);
 

@@ -107,6 +107,9 @@ struct pmpi_pb_coll;
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
 void pmpi_req_forget(MPI_Request req);
+/* MPI_Request_get_status: a receive it sees complete gets its count
+ * corrected and its data unpacked (p2p.c) before the program looks. */
+int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st);
 /* A tracked request: what its completion does (requests.c's own; here
  * for the size of a snapshot). */
 struct pmpi_tracked {

@@ -138,10 +138,11 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 
 		pthread_mutex_lock(lock_of(b));
 		e = lookup(b, reqs[i]);
-		if (e)
+		if (e) {
 			e->t.active = true;
-		if (e)
+			e->t.side.unpacked = false;
 			t = e->t;
+		}
 		pthread_mutex_unlock(lock_of(b));
 		if (!e || t.kind != P2P_PSEND)
 			continue;
@@ -150,6 +151,26 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 		if (c)
 			pmpi_site_send(t.site, t.side.bytes, t.peer);
 	}
+}
+
+int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+{
+	MPI_Status own;
+	unsigned b = home(req);
+	struct entry *e;
+	int rc;
+
+	if (st == MPI_STATUS_IGNORE)
+		st = &own;	/* the data of a small receive are unpacked now */
+	rc = PMPI_Request_get_status(req, flag, st);
+	if (rc != MPI_SUCCESS || !*flag || !atomic_load_explicit(&ntracked, memory_order_relaxed))
+		return rc;
+	pthread_mutex_lock(lock_of(b));
+	e = lookup(b, req);
+	if (e && (e->t.kind == P2P_RECV || e->t.kind == P2P_PRECV))
+		pmpi_p2p_seen(&e->t.side, st);
+	pthread_mutex_unlock(lock_of(b));
+	return rc;
 }
 
 void pmpi_req_forget(MPI_Request req)

@@ -3,7 +3,8 @@
  * ranks: each rank logs what it observes (sources, tags, counts, values,
  * flags) in a deterministic order, and rank 0 prints every rank's log.
  * Besides the basics: receives completing in another order than they
- * matched, the empty statuses of null and inactive requests, and threads
+ * matched, MPI_Request_get_status, the empty statuses of null and
+ * inactive requests, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
  * communicators made by several threads at once.
@@ -315,6 +316,27 @@ static void reorder(void)
 	say("reorder any_source: %d %d %d %d %d %d\n", any[0], any[1], any[2], any[3], any[4], any[5]);
 }
 
+/* MPI_Request_get_status on a receive: its count and data once it says
+ * complete, then the Wait's status. */
+static void get_status(void)
+{
+	int v[8] = { 0 }, w[8] = { 7, 8, 9 }, flag = 0;
+	MPI_Request r;
+	MPI_Status st;
+
+	if (rank == 0)
+		MPI_Send(w, 3, MPI_INT, 1, 9, MPI_COMM_WORLD);
+	if (rank != 1)
+		return;
+	MPI_Irecv(v, 8, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+	while (!flag)
+		MPI_Request_get_status(r, &flag, &st);
+	status_line("get_status", &st, MPI_INT);
+	say("get_status data: %d %d %d\n", v[0], v[1], v[2]);
+	MPI_Wait(&r, &st);
+	status_line("get_status wait", &st, MPI_INT);
+}
+
 /* The empty status of MPI_REQUEST_NULL and of an inactive persistent
  * request, in every completion call. */
 static void empty_line(const char *what, const MPI_Status *st)
@@ -534,6 +556,7 @@ int main(int argc, char **argv)
 	requests();
 	completion();
 	reorder();
+	get_status();
 	empty_statuses();
 	collectives();
 	dist_graph();
