@@ -133,7 +133,7 @@ static uint64_t estimate_sample_cost(const struct rt_state *rt)
 	return env_ns("CPPERF_SAMPLE_COST_NS", 500 + copy);
 }
 
-static uint64_t host_hash(void)
+uint64_t pmpi_host_hash(void)
 {
 	char name[256] = "";
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -166,7 +166,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.start = t0;
-	comp.host = host_hash();
+	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;

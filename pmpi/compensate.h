@@ -41,7 +41,9 @@ struct comp_mark pmpi_comp_mark(void);
  * folded there. */
 void pmpi_comp_piggyback(const struct comp_mark *m);
 void pmpi_comp_drain(const struct comp_mark *m);
-/* The hash of this host, which a piggyback from a rank on it carries. */
+/* The hash of this host's name; the one a piggyback from a rank on it
+ * carries (set at the start). */
+uint64_t pmpi_host_hash(void);
 uint64_t pmpi_comp_host(void);
 /* The delay for a piggyback of a call entered at t0 whose data leave at
  * pb->t_send: the tool's time in between is delay too. */

@@ -176,27 +176,23 @@ MPI_Comm pmpi_pb_message_comm(MPI_Message msg)
 
 /* --- start and end */
 
-/* Which world ranks share this rank's host: a bit each. */
+/* Which world ranks share this rank's host: a bit each, from every rank's
+ * host hash (a blocking allgather: a communicator made here would have
+ * Open MPI poll its non-blocking collectives' engine for the rest of the
+ * run, a few per cent of a small message's latency). */
 static void find_host_peers(int size)
 {
-	MPI_Comm node;
-	int n = 0, *ranks;
+	uint32_t mine = (uint32_t)pmpi_host_hash(), *all = malloc((size_t)size * sizeof(*all));
 
-	if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
-	    MPI_SUCCESS)
-		return;
-	PMPI_Comm_size(node, &n);
-	ranks = malloc((size_t)n * sizeof(*ranks));
 	same_host = calloc((size_t)size / 8 + 1, 1);
-	if (ranks && same_host &&
-	    PMPI_Allgather(&world_rank, 1, MPI_INT, ranks, 1, MPI_INT, node) == MPI_SUCCESS) {
-		for (int i = 0; i < n; i++)
-			if (ranks[i] >= 0 && ranks[i] < size)
-				same_host[ranks[i] / 8] |= (unsigned char)(1u << (ranks[i] % 8));
+	if (all && same_host &&
+	    PMPI_Allgather(&mine, 1, MPI_UINT32_T, all, 1, MPI_UINT32_T, MPI_COMM_WORLD) == MPI_SUCCESS) {
+		for (int i = 0; i < size; i++)
+			if (all[i] == mine)
+				same_host[i / 8] |= (unsigned char)(1u << (i % 8));
 		same_host_n = size;
 	}
-	free(ranks);
-	PMPI_Comm_free(&node);
+	free(all);
 }
 
 /* Collective over MPI_COMM_WORLD: the layout every rank's messages will
