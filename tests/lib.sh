@@ -54,3 +54,21 @@ report_json() { local dir=$1; shift; "$CPPERF" report "$dir" --format=json "$@" 
 
 # jqr FILTER: evaluate FILTER on the last report.
 jqr() { jq -r "$1" "$WORK/report.json"; }
+
+# papi_disabled NAME CMD...: CMD (a TAP producer) run as if PAPI had no
+# component (CPPERF_PAPI_DISABLE=all); its TAP shown as diagnostics, and
+# it must pass with every component seen disabled.  Leaves its output in
+# $PAPI_OFF_OUT for further checks.
+papi_disabled() {
+	local name=$1 st
+	shift
+	PAPI_OFF_OUT=$(CPPERF_PAPI_DISABLE=all "$@" 2>&1); st=$?
+	echo "$PAPI_OFF_OUT" | sed 's/^/# /'
+	is "$name with every component disabled passes" "$st" 0
+	is "none of its tests failed" "$(grep -c '^not ok' <<< "$PAPI_OFF_OUT")" 0
+	if pkg-config --exists papi; then
+		check "PAPI's components were disabled" grep -q 'Disabled by PAPI_disable_component' <<< "$PAPI_OFF_OUT"
+	else
+		skip "PAPI's components were disabled" "built without PAPI"
+	fi
+}
