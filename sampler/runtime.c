@@ -245,6 +245,7 @@ static void after_fork_child(void)
 
 __attribute__((constructor)) static void rt_constructor(void)
 {
+	rt_clock_start();
 	pthread_atfork(NULL, NULL, after_fork_child);
 	rt_start();
 }
