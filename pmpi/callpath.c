@@ -90,7 +90,7 @@ bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c)
 {
 	const uint8_t *base = (const uint8_t *)c;
 
-	if (s->path == PMPI_PATH_PENDING || !s->depth)
+	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_PENDING || !s->depth)
 		return true;	/* statistics stay on the key meanwhile */
 	for (uint32_t i = 0; i < s->ncheck; i++)
 		if (*(const volatile uint64_t *)(const volatile void *)(base + s->check[i].off) !=
@@ -103,7 +103,7 @@ bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c)
  * holds pmpi_stats_lock. */
 static void publish(int site)
 {
-	pmpi_sites[site].path = PMPI_PATH_DONE;
+	__atomic_store_n(&pmpi_sites[site].path, PMPI_PATH_DONE, __ATOMIC_RELEASE);	/* after the checks */
 	pthread_cond_broadcast(&resolved);
 }
 

@@ -6,6 +6,9 @@
  * The cache is direct-mapped: a communicator whose slot another one took is
  * asked again (local calls only, no communication).  MPI_Comm_free and
  * MPI_Comm_disconnect drop the entry, since MPI may reuse the handle.
+ * Each thread keeps a copy of the facts of the communicator it used last,
+ * valid while no entry has changed since (a generation count): the
+ * wrappers' common case takes no lock.
  */
 #include <stdlib.h>
 
@@ -20,6 +23,7 @@ struct comm_info {
 	bool inter;
 	int npeers;		/* size, or remote size of an intercommunicator */
 	int nin, nout;		/* neighbours of a topology, else npeers */
+	bool same;		/* peer i is world rank i (MPI_COMM_WORLD, its copies) */
 	int *world;		/* [npeers] world rank of each peer, -1 when none */
 	int cap;		/* entries world has room for */
 };
@@ -27,6 +31,11 @@ struct comm_info {
 /* Guards cache; held while a missing entry is filled (local MPI calls). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct comm_info cache[CACHE];
+/* Entries filled or dropped so far; written under lock. */
+static uint64_t generation;
+/* This thread's copy of an entry (world NULL) and the generation it is of. */
+static __thread struct comm_info last __attribute__((tls_model("initial-exec")));
+static __thread uint64_t last_gen __attribute__((tls_model("initial-exec")));
 
 static unsigned slot_of(MPI_Comm comm)
 {
@@ -79,9 +88,12 @@ static void translate(struct comm_info *e)
 		}
 		PMPI_Group_free(&g);
 	}
-	for (int i = 0; i < e->npeers; i++)
+	e->same = true;
+	for (int i = 0; i < e->npeers; i++) {
 		if (e->world[i] == MPI_UNDEFINED)
 			e->world[i] = -1;
+		e->same = e->same && e->world[i] == i;
+	}
 	free(ranks);
 }
 
@@ -93,7 +105,9 @@ static struct comm_info *info(MPI_Comm comm)
 
 	if (e->valid && e->comm == comm)
 		return e;
+	__atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
 	e->valid = true;
+	e->same = false;
 	e->comm = comm;
 	PMPI_Comm_rank(comm, &e->rank);
 	PMPI_Comm_size(comm, &e->size);
@@ -108,16 +122,18 @@ static struct comm_info *info(MPI_Comm comm)
 }
 
 /* A copy of comm's scalar facts (world stays NULL: it is only read under
- * the lock). */
+ * the lock), this thread's when still valid. */
 static struct comm_info facts(MPI_Comm comm)
 {
-	struct comm_info e;
-
+	if (last.valid && last.comm == comm &&
+	    last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
+		return last;
 	pthread_mutex_lock(&lock);
-	e = *info(comm);
+	last = *info(comm);
+	last_gen = generation;
 	pthread_mutex_unlock(&lock);
-	e.world = NULL;
-	return e;
+	last.world = NULL;
+	return last;
 }
 
 int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
@@ -139,11 +155,14 @@ int pmpi_comm_size(MPI_Comm comm)
 
 int64_t pmpi_world_rank(MPI_Comm comm, int r)
 {
-	struct comm_info *e;
+	struct comm_info f, *e;
 	int64_t w = -1;
 
 	if (r < 0)
 		return -1;
+	f = facts(comm);
+	if (f.same)
+		return r < f.npeers ? r : -1;
 	pthread_mutex_lock(&lock);
 	e = info(comm);
 	if (r < e->npeers && e->world)
@@ -179,7 +198,9 @@ void pmpi_comm_forget(MPI_Comm comm)
 	struct comm_info *e = &cache[slot_of(comm)];
 
 	pthread_mutex_lock(&lock);
-	if (e->valid && e->comm == comm)
+	if (e->valid && e->comm == comm) {
 		e->valid = false;
+		__atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&lock);
 }

@@ -43,43 +43,46 @@ static void merge_into(struct prof_mpi_site *d, struct prof_mpi_site *s)
 	free(s->frames);
 }
 
-/* One profile site from a table site; false when memory is short. */
-static bool make_site(struct rt_state *rt, const struct pmpi_site *s, struct prof_mpi_site *d)
+/* One profile site from a table site and its counts; false when memory is
+ * short. */
+static bool make_site(struct rt_state *rt, const struct pmpi_site *s, const struct pmpi_counts *n,
+		      struct prof_mpi_site *d)
 {
 	uint32_t one[MAX_FRAMES];
 	const uint32_t *frames = s->frames ? s->frames : one;
-	int n = s->frames ? (int)s->nframes :
-		rt->sym ? sym_resolve(rt->sym, (uint64_t)(uintptr_t)s->ra - 1, one, MAX_FRAMES) : 0;
+	int nf = s->frames ? (int)s->nframes :
+		 rt->sym ? sym_resolve(rt->sym, (uint64_t)(uintptr_t)s->ra - 1, one, MAX_FRAMES) : 0;
 
 	memset(d, 0, sizeof(*d));
 	d->function = strdup(pmpi_fn_names[s->fn]);
-	d->frames = malloc((n > 0 ? (size_t)n : 1) * sizeof(uint32_t));
+	d->frames = malloc((nf > 0 ? (size_t)nf : 1) * sizeof(uint32_t));
 	if (!d->function || !d->frames) {
 		free(d->function);
 		free(d->frames);
 		return false;
 	}
-	memcpy(d->frames, frames, (size_t)(n > 0 ? n : 0) * sizeof(uint32_t));
-	d->nframes = n > 0 ? (uint32_t)n : 0;
-	d->calls = s->calls;
-	d->bytes_sent = s->sent;
-	d->bytes_recv = s->recv;
-	d->time_ns = s->time_ns;
-	d->blocked_ns = s->blocked_ns;
-	memcpy(d->hist, s->hist, sizeof(d->hist));
+	memcpy(d->frames, frames, (size_t)(nf > 0 ? nf : 0) * sizeof(uint32_t));
+	d->nframes = nf > 0 ? (uint32_t)nf : 0;
+	d->calls = n->calls;
+	d->bytes_sent = n->sent;
+	d->bytes_recv = n->recv;
+	d->time_ns = n->time_ns;
+	d->blocked_ns = n->blocked_ns;
+	memcpy(d->hist, n->hist, sizeof(d->hist));
 	return true;
 }
 
-static void fill_sites(struct rt_state *rt, struct profile *p)
+static void fill_sites(struct rt_state *rt, struct profile *p, const struct pmpi_totals *t)
 {
 	uint32_t n = 0, k = 0;
 
 	for (int i = 0; i < PMPI_SITES; i++)
-		n += pmpi_sites[i].used && pmpi_sites[i].calls;
+		n += pmpi_sites[i].used && t->sites[i].calls;
 	if (!n || !(p->mpi_sites = calloc(n, sizeof(*p->mpi_sites))))
 		return;
 	for (int i = 0; i < PMPI_SITES; i++)
-		if (pmpi_sites[i].used && pmpi_sites[i].calls && make_site(rt, &pmpi_sites[i], &p->mpi_sites[k]))
+		if (pmpi_sites[i].used && t->sites[i].calls &&
+		    make_site(rt, &pmpi_sites[i], &t->sites[i], &p->mpi_sites[k]))
 			k++;
 	qsort(p->mpi_sites, k, sizeof(*p->mpi_sites), site_cmp);
 	p->nmpi_sites = 0;
@@ -93,42 +96,43 @@ static void fill_sites(struct rt_state *rt, struct profile *p)
 	}
 }
 
-static void fill_peers(struct profile *p)
+static void fill_peers(struct profile *p, const struct pmpi_totals *t)
 {
 	uint32_t n = 0;
 
 	for (int r = 0; r < pmpi_world_size; r++)
-		n += pmpi_peer_count[r] > 0;
+		n += t->peer_count[r] > 0;
 	if (!n || !(p->mpi_peers = calloc(n, sizeof(*p->mpi_peers))))
 		return;
 	for (int r = 0; r < pmpi_world_size; r++)
-		if (pmpi_peer_count[r]) {
+		if (t->peer_count[r]) {
 			struct prof_mpi_peer *d = &p->mpi_peers[p->nmpi_peers++];
 
 			d->peer = r;
-			d->count = pmpi_peer_count[r];
-			d->bytes = pmpi_peer_bytes[r];
+			d->count = t->peer_count[r];
+			d->bytes = t->peer_bytes[r];
 		}
 }
 
-static void fill_colls(struct profile *p)
+static void fill_colls(struct profile *p, const struct pmpi_totals *t)
 {
 	uint32_t n = 0;
 
 	for (int i = 0; i < PMPI_COLLS; i++)
-		n += pmpi_colls[i].used;
+		n += pmpi_colls[i].used && t->colls[i].calls;
 	if (!n || !(p->mpi_colls = calloc(n, sizeof(*p->mpi_colls))))
 		return;
 	for (int i = 0; i < PMPI_COLLS; i++) {
 		const struct pmpi_coll *x = &pmpi_colls[i];
+		const struct pmpi_coll_counts *c = &t->colls[i];
 		struct prof_mpi_coll *d = &p->mpi_colls[p->nmpi_colls];
 
-		if (!x->used || !(d->function = strdup(pmpi_fn_names[x->fn])))
+		if (!x->used || !c->calls || !(d->function = strdup(pmpi_fn_names[x->fn])))
 			continue;
 		d->comm_size = x->comm_size;
-		d->calls = x->calls;
-		d->bytes = x->bytes;
-		d->time_ns = x->time_ns;
+		d->calls = c->calls;
+		d->bytes = c->bytes;
+		d->time_ns = c->time_ns;
 		p->nmpi_colls++;
 	}
 }
@@ -141,6 +145,7 @@ static void fill_colls(struct profile *p)
 void pmpi_fill_profile(struct rt_state *rt, bool final)
 {
 	struct profile *p = &rt->prof;
+	struct pmpi_totals t;
 	bool finalized;
 
 	if (p->rank < 0)
@@ -148,9 +153,12 @@ void pmpi_fill_profile(struct rt_state *rt, bool final)
 	if (rt->sym)
 		pmpi_resolve_paths(rt);	/* captured after the drain thread's last round */
 	rt_lock(&pmpi_stats_lock);
-	fill_sites(rt, p);
-	fill_peers(p);
-	fill_colls(p);
+	if (pmpi_stats_total(&t)) {
+		fill_sites(rt, p, &t);
+		fill_peers(p, &t);
+		fill_colls(p, &t);
+		pmpi_totals_free(&t);
+	}
 	rt_unlock(&pmpi_stats_lock);
 	finalized = pmpi_region_fill(p);
 	if (!final)

@@ -1,15 +1,18 @@
 /*
  * stats.c - per-call-site MPI statistics: what each wrapper call adds (time,
  * blocked time, bytes, message sizes, the peer of a send, collectives by
- * communicator size), kept in fixed tables until the end of the run.
+ * communicator size), kept until the end of the run.
  *
  * A call site is keyed by (MPI function, the caller's return address, the
  * depth of the call on its thread's stack) and told apart further by its
- * call path, which callpath.c captures at the site's first call.  All
- * tables are
- * static or allocated once at MPI_Init, so a wrapper call allocates
- * nothing; one mutex guards them (wrappers of several threads may run at
- * once under MPI_THREAD_MULTIPLE).
+ * call path, which callpath.c captures at the site's first call.  The
+ * table of sites is shared; a wrapper finds its site without a lock and
+ * takes pmpi_stats_lock only to add one.  What the calls add goes to the
+ * calling thread's own counters, written with plain stores: a wrapper
+ * executes no locked instruction, which would wait for the stores the MPI
+ * call just made to lines its peer process is polling (a shared-memory
+ * transport), and threads do not contend.  The profile sums the threads'
+ * counters (pmpi_stats_total), reading them as they are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,51 +21,139 @@
 #include "pmpi.h"
 #include "stats.h"
 
+#define CHUNK 64		/* sites per block of a thread's counters */
+
+/* One thread's counters, reached from the list of all threads' (never
+ * freed: the counts of threads that have exited stay in the profile).
+ * Only the owner writes them; blocks of sites are allocated at the first
+ * call of a site in the block. */
+struct thread_counts {
+	struct thread_counts *next;
+	struct pmpi_counts *sites[PMPI_SITES / CHUNK];
+	struct pmpi_coll_counts colls[PMPI_COLLS];
+	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] or NULL */
+};
+
 pthread_mutex_t pmpi_stats_lock = PTHREAD_MUTEX_INITIALIZER;
 struct pmpi_site pmpi_sites[PMPI_SITES];
 struct pmpi_coll pmpi_colls[PMPI_COLLS];
-uint64_t *pmpi_peer_count, *pmpi_peer_bytes;
 int pmpi_world_size;
+
+static struct thread_counts *all_threads;	/* pushed with release */
+static __thread struct thread_counts *mine __attribute__((tls_model("initial-exec")));
 
 void pmpi_activate(int world_size)
 {
-	pmpi_peer_count = calloc((size_t)world_size, sizeof(uint64_t));
-	pmpi_peer_bytes = calloc((size_t)world_size, sizeof(uint64_t));
-	if (!pmpi_peer_count || !pmpi_peer_bytes) {
-		free(pmpi_peer_count);
-		free(pmpi_peer_bytes);
-		pmpi_peer_count = pmpi_peer_bytes = NULL;
-		world_size = 0;	/* no matrix, statistics otherwise whole */
-	}
 	pmpi_world_size = world_size;
 }
 
+/* Add v to a counter of this thread's, which others may be reading. */
+static inline void bump(uint64_t *x, uint64_t v)
+{
+	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t peek(const uint64_t *x)
+{
+	return __atomic_load_n(x, __ATOMIC_RELAXED);
+}
+
+/* The calling thread's counters, made at its first call; NULL when memory
+ * is short (its statistics are then lost). */
+static struct thread_counts *my_counts(void)
+{
+	struct thread_counts *t = mine;
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	if (pmpi_world_size > 0) {
+		t->peer_count = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
+		t->peer_bytes = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
+		if (!t->peer_count || !t->peer_bytes) {	/* no matrix, statistics otherwise whole */
+			free(t->peer_count);
+			free(t->peer_bytes);
+			t->peer_count = t->peer_bytes = NULL;
+		}
+	}
+	t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+	return mine = t;
+}
+
+/* This thread's counters of a site. */
+static struct pmpi_counts *site_counts(int site)
+{
+	struct thread_counts *t = my_counts();
+	struct pmpi_counts **b;
+
+	if (!t || site < 0)
+		return NULL;
+	b = &t->sites[site / CHUNK];
+	if (!*b) {
+		struct pmpi_counts *n = calloc(CHUNK, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		__atomic_store_n(b, n, __ATOMIC_RELEASE);
+	}
+	return &(*b)[site % CHUNK];
+}
+
+static uint64_t site_hash(const struct pmpi_call *c, uint64_t depth)
+{
+	return ((uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 48) ^ (depth << 20)) *
+	       0x9e3779b97f4a7c15ull;
+}
+
+static bool site_is(const struct pmpi_site *s, const struct pmpi_call *c, uint64_t depth)
+{
+	return s->fn == c->fn && s->ra == c->ra && s->depth == depth && pmpi_path_matches(s, c);
+}
+
 /*
- * The site of call c, created when new (*fresh: its path is to be
- * captured); -1 when the table is full.  Sites of one key with different
- * call paths sit side by side in the probe sequence.  Caller holds
- * pmpi_stats_lock.
+ * The site of call c: searched without the lock up to the first free
+ * slot, then again under it, where a new site takes that slot (*fresh:
+ * its path is to be captured); -1 when the table is full.  Sites of one
+ * key with different call paths sit side by side in the probe sequence.
  */
 static int find_site(const struct pmpi_call *c, bool *fresh)
 {
 	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
-	uint64_t h = ((uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 48) ^ (sd << 20)) *
-		     0x9e3779b97f4a7c15ull;
+	unsigned k0 = (unsigned)(site_hash(c, sd) >> 52) & (PMPI_SITES - 1), k = k0, i;
+	int found = -1;
 
 	*fresh = false;
-	for (unsigned i = 0, k = (unsigned)(h >> 52) & (PMPI_SITES - 1); i < PMPI_SITES;
-	     i++, k = (k + 1) & (PMPI_SITES - 1)) {
+	for (i = 0; i < PMPI_SITES; i++, k = (k + 1) & (PMPI_SITES - 1)) {
+		if (!__atomic_load_n(&pmpi_sites[k].used, __ATOMIC_ACQUIRE))
+			break;
+		if (site_is(&pmpi_sites[k], c, sd))
+			return (int)k;
+	}
+	if (i == PMPI_SITES)
+		return -1;
+	rt_lock(&pmpi_stats_lock);
+	for (; i < PMPI_SITES; i++, k = (k + 1) & (PMPI_SITES - 1)) {
 		struct pmpi_site *s = &pmpi_sites[k];
 
 		if (!s->used) {
-			*s = (struct pmpi_site){ .used = true, .fn = c->fn, .ra = c->ra, .depth = sd };
+			*s = (struct pmpi_site){ .fn = c->fn, .ra = c->ra, .depth = sd };
+			__atomic_store_n(&s->used, true, __ATOMIC_RELEASE);
 			*fresh = true;
-			return (int)k;
+			found = (int)k;
+			break;
 		}
-		if (s->fn == c->fn && s->ra == c->ra && s->depth == sd && pmpi_path_matches(s, c))
-			return (int)k;
+		if (site_is(s, c, sd)) {	/* added by another thread meanwhile */
+			found = (int)k;
+			break;
+		}
 	}
-	return -1;
+	rt_unlock(&pmpi_stats_lock);
+	return found;
 }
 
 int pmpi_site(struct pmpi_call *c)
@@ -70,9 +161,7 @@ int pmpi_site(struct pmpi_call *c)
 	bool fresh = false;
 
 	if (c->site < 0) {
-		rt_lock(&pmpi_stats_lock);
 		c->site = find_site(c, &fresh);
-		rt_unlock(&pmpi_stats_lock);
 		if (fresh)
 			pmpi_path_capture(c, c->site);
 	}
@@ -87,87 +176,166 @@ static unsigned bucket(uint64_t size)
 	return k < PROF_MPI_HIST ? k : PROF_MPI_HIST - 1;
 }
 
-/* Count a point-to-point message to a world rank.  Caller holds the lock. */
+/* Count a point-to-point message to a world rank. */
 static void add_peer(int64_t peer, uint64_t bytes)
 {
-	if (peer >= 0 && peer < pmpi_world_size) {
-		pmpi_peer_count[peer]++;
-		pmpi_peer_bytes[peer] += bytes;
+	struct thread_counts *t = my_counts();
+
+	if (t && t->peer_count && peer >= 0 && peer < pmpi_world_size) {
+		bump(&t->peer_count[peer], 1);
+		bump(&t->peer_bytes[peer], bytes);
 	}
 }
 
-/* Collective (fn, comm size) entry; NULL when the table is full.  Caller
- * holds the lock. */
-static struct pmpi_coll *find_coll(unsigned fn, int64_t size)
+/* The (fn, comm size) pair's index, added when new (under the lock);
+ * -1 when the table is full. */
+static int find_coll(unsigned fn, int64_t size)
 {
 	uint64_t h = ((uint64_t)fn * 0x9e3779b97f4a7c15ull) ^ (uint64_t)size;
+	unsigned k = (unsigned)(h % PMPI_COLLS), i;
+	int found = -1;
 
-	for (unsigned i = 0, k = (unsigned)(h % PMPI_COLLS); i < PMPI_COLLS; i++, k = (k + 1) % PMPI_COLLS) {
+	for (i = 0; i < PMPI_COLLS; i++, k = (k + 1) % PMPI_COLLS) {
+		const struct pmpi_coll *x = &pmpi_colls[k];
+
+		if (!__atomic_load_n(&x->used, __ATOMIC_ACQUIRE))
+			break;
+		if (x->fn == fn && x->comm_size == size)
+			return (int)k;
+	}
+	rt_lock(&pmpi_stats_lock);
+	for (; i < PMPI_COLLS; i++, k = (k + 1) % PMPI_COLLS) {
 		struct pmpi_coll *x = &pmpi_colls[k];
 
 		if (!x->used) {
-			x->used = true;
 			x->fn = fn;
 			x->comm_size = size;
-			return x;
+			__atomic_store_n(&x->used, true, __ATOMIC_RELEASE);
 		}
-		if (x->fn == fn && x->comm_size == size)
-			return x;
+		if (x->fn == fn && x->comm_size == size) {
+			found = (int)k;
+			break;
+		}
 	}
-	return NULL;
+	rt_unlock(&pmpi_stats_lock);
+	return found;
+}
+
+static void add_coll(const struct pmpi_call *c, uint64_t dt)
+{
+	struct thread_counts *t = my_counts();
+	int k = find_coll(c->fn, c->comm_size);
+
+	if (t && k >= 0) {
+		struct pmpi_coll_counts *x = &t->colls[k];
+
+		bump(&x->calls, 1);
+		bump(&x->bytes, c->sent + c->recv);
+		bump(&x->time_ns, dt);
+	}
 }
 
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh)
 {
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
+	struct pmpi_counts *s;
 
-	rt_lock(&pmpi_stats_lock);
 	if (c->site < 0)
 		c->site = find_site(c, fresh);
-	if (c->site >= 0) {
-		struct pmpi_site *s = &pmpi_sites[c->site];
-
-		s->calls++;
-		s->time_ns += dt;
-		s->blocked_ns += blocked ? dt : 0;
-		s->sent += c->sent;
-		s->recv += c->recv;
+	s = site_counts(c->site);
+	if (s) {
+		bump(&s->calls, 1);
+		bump(&s->time_ns, dt);
+		bump(&s->blocked_ns, blocked ? dt : 0);
+		bump(&s->sent, c->sent);
+		bump(&s->recv, c->recv);
 		for (unsigned i = 0; i < c->nsizes; i++)
-			s->hist[bucket(c->sizes[i])]++;
+			bump(&s->hist[bucket(c->sizes[i])], 1);
 	}
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);
-	if (c->comm_size >= 0) {
-		struct pmpi_coll *x = find_coll(c->fn, c->comm_size);
-
-		if (x) {
-			x->calls++;
-			x->bytes += c->sent + c->recv;
-			x->time_ns += dt;
-		}
-	}
-	rt_unlock(&pmpi_stats_lock);
+	if (c->comm_size >= 0)
+		add_coll(c, dt);
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)
 {
-	if (site < 0)
-		return;
-	rt_lock(&pmpi_stats_lock);
-	pmpi_sites[site].recv += bytes;
-	pmpi_sites[site].hist[bucket(bytes)]++;
-	rt_unlock(&pmpi_stats_lock);
+	struct pmpi_counts *s = site_counts(site);
+
+	if (s) {
+		bump(&s->recv, bytes);
+		bump(&s->hist[bucket(bytes)], 1);
+	}
 }
 
 void pmpi_site_send(int site, uint64_t bytes, int64_t peer)
 {
-	if (site < 0)
-		return;
-	rt_lock(&pmpi_stats_lock);
-	pmpi_sites[site].sent += bytes;
-	pmpi_sites[site].hist[bucket(bytes)]++;
-	add_peer(peer, bytes);
-	rt_unlock(&pmpi_stats_lock);
+	struct pmpi_counts *s = site_counts(site);
+
+	if (s) {
+		bump(&s->sent, bytes);
+		bump(&s->hist[bucket(bytes)], 1);
+	}
+	if (site >= 0)
+		add_peer(peer, bytes);
+}
+
+/* Add counters a into sum. */
+static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a)
+{
+	sum->calls += peek(&a->calls);
+	sum->sent += peek(&a->sent);
+	sum->recv += peek(&a->recv);
+	sum->time_ns += peek(&a->time_ns);
+	sum->blocked_ns += peek(&a->blocked_ns);
+	for (int i = 0; i < PROF_MPI_HIST; i++)
+		sum->hist[i] += peek(&a->hist[i]);
+}
+
+static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
+{
+	for (int b = 0; b < PMPI_SITES / CHUNK; b++) {
+		const struct pmpi_counts *block = __atomic_load_n(&t->sites[b], __ATOMIC_ACQUIRE);
+
+		for (int i = 0; block && i < CHUNK; i++)
+			sum_counts(&sum->sites[b * CHUNK + i], &block[i]);
+	}
+	for (int k = 0; k < PMPI_COLLS; k++) {
+		sum->colls[k].calls += peek(&t->colls[k].calls);
+		sum->colls[k].bytes += peek(&t->colls[k].bytes);
+		sum->colls[k].time_ns += peek(&t->colls[k].time_ns);
+	}
+	for (int r = 0; t->peer_count && r < pmpi_world_size; r++) {
+		sum->peer_count[r] += peek(&t->peer_count[r]);
+		sum->peer_bytes[r] += peek(&t->peer_bytes[r]);
+	}
+}
+
+bool pmpi_stats_total(struct pmpi_totals *sum)
+{
+	size_t np = pmpi_world_size > 0 ? (size_t)pmpi_world_size : 1;
+
+	sum->sites = calloc(PMPI_SITES, sizeof(*sum->sites));
+	sum->colls = calloc(PMPI_COLLS, sizeof(*sum->colls));
+	sum->peer_count = calloc(np, sizeof(uint64_t));
+	sum->peer_bytes = calloc(np, sizeof(uint64_t));
+	if (!sum->sites || !sum->colls || !sum->peer_count || !sum->peer_bytes) {
+		pmpi_totals_free(sum);
+		return false;
+	}
+	for (const struct thread_counts *t = __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE); t;
+	     t = t->next)
+		sum_thread(sum, t);
+	return true;
+}
+
+void pmpi_totals_free(struct pmpi_totals *t)
+{
+	free(t->sites);
+	free(t->colls);
+	free(t->peer_count);
+	free(t->peer_bytes);
+	memset(t, 0, sizeof(*t));
 }
 
 uint64_t pmpi_bytes(int count, MPI_Datatype type)
@@ -228,13 +396,16 @@ uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 	return (uint64_t)n;
 }
 
+/* A blocking receive, which cannot have been cancelled: a message unless
+ * from MPI_PROC_NULL. */
 void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
 {
-	bool msg;
-	uint64_t b = pmpi_status_bytes(st, &msg);
+	MPI_Count n = 0;
+	uint64_t b;
 
-	if (!msg)
+	if (st->MPI_SOURCE == MPI_PROC_NULL)
 		return;
+	b = PMPI_Get_elements_x(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0 ? (uint64_t)n : 0;
 	c->recv += b;
 	c->sizes[c->nsizes++] = b;
 }

@@ -1,7 +1,8 @@
 /*
- * stats.h - the statistics tables that stats.c fills while the program runs
- * and fill.c copies into the profile at the end, with the call paths that
- * callpath.c gives their sites.  All guarded by pmpi_stats_lock.
+ * stats.h - the statistics that stats.c gathers while the program runs and
+ * fill.c copies into the profile: the table of call sites, with the call
+ * paths that callpath.c gives them, and what the calls of each site added,
+ * kept per thread and summed when the profile is written.
  */
 #ifndef CPPERF_PMPI_STATS_H
 #define CPPERF_PMPI_STATS_H
@@ -26,8 +27,13 @@ struct pmpi_check {
 /* Whether a site's call path is known yet (callpath.c). */
 enum pmpi_path { PMPI_PATH_PENDING, PMPI_PATH_DONE };
 
-/* A call site: the key (fn, ra, depth), then the call path that the drain
- * thread found for it (checks, frames), then the statistics. */
+/*
+ * A call site: the key (fn, ra, depth), then the call path that the drain
+ * thread found for it (checks, frames).  Wrappers look sites up without a
+ * lock: the key is written before used is set (release), the checks
+ * before path becomes PMPI_PATH_DONE (release); both are read with
+ * acquire.  Sites are added, and frames set, under pmpi_stats_lock.
+ */
 struct pmpi_site {
 	bool used;
 	unsigned fn;		/* index into pmpi_fn_names */
@@ -38,29 +44,48 @@ struct pmpi_site {
 	struct pmpi_check *check;
 	uint32_t nframes;	/* the call path, outermost first, ending in the */
 	uint32_t *frames;	/* caller (0: only ra is known) */
+};
+
+/* What the calls of one site added. */
+struct pmpi_counts {
 	uint64_t calls, sent, recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
 };
 
+/* A (collective, communicator size) pair, keyed like the sites. */
 struct pmpi_coll {
 	bool used;
 	unsigned fn;
 	int64_t comm_size;
+};
+
+struct pmpi_coll_counts {
 	uint64_t calls, bytes, time_ns;
+};
+
+/* Every thread's additions summed (pmpi_stats_total): sites and colls
+ * index like the tables, peers by world rank. */
+struct pmpi_totals {
+	struct pmpi_counts *sites;		/* [PMPI_SITES] */
+	struct pmpi_coll_counts *colls;		/* [PMPI_COLLS] */
+	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] */
 };
 
 extern pthread_mutex_t pmpi_stats_lock;
 extern struct pmpi_site pmpi_sites[PMPI_SITES];
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
-/* messages and bytes sent to each world rank, [pmpi_world_size] */
-extern uint64_t *pmpi_peer_count, *pmpi_peer_bytes;
 extern int pmpi_world_size;
+
+/* The sums of every thread's statistics so far; false when memory is
+ * short.  pmpi_totals_free releases them. */
+bool pmpi_stats_total(struct pmpi_totals *t);
+void pmpi_totals_free(struct pmpi_totals *t);
 
 /* callpath.c: the depth of a call for the key, 0 when the thread's stack
  * is unknown. */
 uint64_t pmpi_call_depth(const struct pmpi_call *c);
 /* Whether call c (of s's key) has s's call path: the return addresses of
- * s->check are where they were.  Caller holds pmpi_stats_lock. */
+ * s->check are where they were.  Needs no lock. */
 bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c);
 /* The first call of a new site: capture its stack for the drain thread and
  * wait (bounded) until the path is known, so that the next calls can be
