@@ -30,8 +30,7 @@ struct fused {
 	struct fused *next;
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct fused *known;
+static struct fused *known;	/* pushed with release, never removed */
 static MPI_Op fused_op = MPI_OP_NULL;
 static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 
@@ -90,10 +89,8 @@ static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 	struct fused *f;
 	size_t unit;
 
-	pthread_mutex_lock(&lock);
-	for (f = known; f && f->bytes != *type; f = f->next)
+	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE); f && f->bytes != *type; f = f->next)
 		;
-	pthread_mutex_unlock(&lock);
 	if (!f)
 		return;
 	unit = sizeof(struct pmpi_pb) + (size_t)f->size;
@@ -124,10 +121,9 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
 	    PMPI_Type_size(type, &size) != MPI_SUCCESS || (uint64_t)size * (uint64_t)count > FUSED_MAX)
 		return NULL;
-	pthread_mutex_lock(&lock);
-	for (f = known; f && !(f->type == type && f->count == count && f->op == op); f = f->next)
+	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
+	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
 		;
-	pthread_mutex_unlock(&lock);
 	if (f)
 		return f;
 	base = basic_type(type);
@@ -143,10 +139,10 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		return NULL;
 	}
 	pthread_once(&op_once, make_op);
-	pthread_mutex_lock(&lock);
-	f->next = known;
-	known = f;
-	pthread_mutex_unlock(&lock);
+	f->next = __atomic_load_n(&known, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&known, &f->next, f, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
 	return f;
 }
 

@@ -23,8 +23,14 @@ static atomic_bool active;
  * (the library's Fortran binding calling the C function) only passes on. */
 static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
+bool pmpi_one_thread;
+
 void pmpi_calls_start(int world_size)
 {
+	int level = MPI_THREAD_MULTIPLE;
+
+	PMPI_Query_thread(&level);
+	pmpi_one_thread = level < MPI_THREAD_MULTIPLE;
 	pmpi_activate(world_size);
 	atomic_store(&active, true);
 }

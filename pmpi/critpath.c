@@ -6,7 +6,14 @@
  * Samples reach the drain thread late (at the ring's watermark), so the
  * entry and exit times of the last WINDOW events are kept to place a
  * sample by its timestamp; a sample older than that is counted as
- * unplaced.  Everything else grows with what the run needs to keep: one
+ * unplaced.
+ *
+ * cp.lock serialises the wrappers of several threads, and the drain
+ * thread's use of zeroing's state.  When one thread at a time calls MPI
+ * and zeroing is off (cp.solo), the wrappers take no lock: the drain
+ * thread then only reads the window, whose slots are written before
+ * cp.events counts them (release), and it discards a placement whose
+ * slots were reused while it searched.  Everything else grows with what the run needs to keep: one
  * link per winning merge, one cp_seg per (segment, tree node) with samples.
  */
 #include <stdlib.h>
@@ -31,6 +38,7 @@ struct growable {
 static struct {
 	pthread_mutex_t lock;
 	bool on, trace, ended;
+	bool solo;		/* wrappers take no lock (above) */
 	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
 	unsigned inside;	/* threads inside a numbered call */
@@ -68,6 +76,30 @@ static void *grow(struct growable *g, size_t sz)
 	return (char *)g->v + (size_t)g->n++ * sz;
 }
 
+/* The wrappers' side of cp.lock (above). */
+static void cp_lock(void)
+{
+	if (!cp.solo)
+		rt_lock(&cp.lock);
+}
+
+static void cp_unlock(void)
+{
+	if (!cp.solo)
+		rt_unlock(&cp.lock);
+}
+
+/* A slot of the window, which the drain thread may be reading. */
+static void set_slot(uint64_t *v, uint64_t e, uint64_t t)
+{
+	__atomic_store_n(&v[e % WINDOW], t, __ATOMIC_RELAXED);
+}
+
+static uint64_t slot(const uint64_t *v, uint64_t e)
+{
+	return __atomic_load_n(&v[e % WINDOW], __ATOMIC_RELAXED);
+}
+
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
 	rt_lock(&cp.lock);
@@ -79,6 +111,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.length = 0;
 	cp.start = cp.last_exit = t_exit;
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
+	cp.solo = pmpi_one_thread && !cpz_active();
 	rt_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -103,7 +136,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 		rt_drain_self(rt_current());
 		pmpi_comp_drain(&m);
 	}
-	rt_lock(&cp.lock);
+	cp_lock();
 	/*
 	 * The path model is one sequence of calls per rank; when calls of two
 	 * threads overlap, a call's completion may depend on a later call of
@@ -113,12 +146,13 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	cp.overlap |= cp.inside > 0;
 	cp.inside++;
 	seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
-	c->event = cp.events++;
+	c->event = cp.events;
 	cp.length += seg;
 	cp.entry_length = cp.length;
 	cpz_enter(c->event, c->t0, seg, cp.length);
-	cp.t_entry[c->event % WINDOW] = c->t0;
-	cp.t_exit[c->event % WINDOW] = 0;	/* in the call */
+	set_slot(cp.t_entry, c->event, c->t0);
+	set_slot(cp.t_exit, c->event, 0);	/* in the call */
+	__atomic_store_n(&cp.events, c->event + 1, __ATOMIC_RELEASE);	/* after its slots */
 	if (cp.trace) {
 		struct prof_cp_event *e = grow(&cp.evs, sizeof(*e));
 
@@ -126,7 +160,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 			*e = (struct prof_cp_event){ c->event, seg, c->t0, c->t0 };
 	}
 	length = cp.length;
-	rt_unlock(&cp.lock);
+	cp_unlock();
 	if (cp.monitor)
 		pmpi_cpmon_tick(c->t0, length);
 }
@@ -153,27 +187,27 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 {
 	if (!c->event)
 		return;
-	rt_lock(&cp.lock);
+	cp_lock();
 	cp.inside--;
 	if (t > cp.last_exit)
 		cp.last_exit = t;
 	if (cp.events - c->event <= WINDOW)
-		cp.t_exit[c->event % WINDOW] = t;
+		set_slot(cp.t_exit, c->event, t);
 	if (cp.trace) {
 		struct prof_cp_event *e = trace_event(c->event);
 
 		if (e)
 			e->t_exit = t;
 	}
-	rt_unlock(&cp.lock);
+	cp_unlock();
 }
 
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 {
-	rt_lock(&cp.lock);
+	cp_lock();
 	pb->cp = (int64_t)cp.length;
 	cpz_stamp(pb);
-	rt_unlock(&cp.lock);
+	cp_unlock();
 	pb->event = c->event;
 }
 
@@ -188,9 +222,9 @@ static void add_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 
 void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 {
-	rt_lock(&cp.lock);
+	cp_lock();
 	add_edge(c, rank, event);
-	rt_unlock(&cp.lock);
+	cp_unlock();
 }
 
 void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
@@ -200,7 +234,7 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
-	rt_lock(&cp.lock);
+	cp_lock();
 	if (edge)
 		add_edge(c, pb->rank, pb->event);
 	took = pb_path_rule(&cp.length, pb);
@@ -212,7 +246,7 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 		if (l)
 			*l = (struct prof_cp_link){ c->event, pb->rank, pb->event };
 	}
-	rt_unlock(&cp.lock);
+	cp_unlock();
 }
 
 void pmpi_cp_end(void)
@@ -239,19 +273,21 @@ void pmpi_cp_end(void)
 /*
  * The segment a sample taken at t belongs to: e >= 1 with t between the
  * exit of event e-1 and the entry of event e; 0 when it fell inside an MPI
- * call, before MPI_Init's exit or out of the window.  Caller holds cp.lock.
+ * call, before MPI_Init's exit or out of the window.  Caller holds cp.lock
+ * (which solo wrappers do not take: slots of events from lo on are
+ * reused once cp.events reaches lo + WINDOW).
  */
 static uint64_t segment_at(uint64_t t)
 {
-	uint64_t lo, hi, n = cp.events;
+	uint64_t lo, hi, n = __atomic_load_n(&cp.events, __ATOMIC_ACQUIRE), seg;
 
 	if (n < 1 || t < cp.start)
 		return 0;
-	if (cp.t_exit[(n - 1) % WINDOW] && t >= cp.t_exit[(n - 1) % WINDOW])
+	if (slot(cp.t_exit, n - 1) && t >= slot(cp.t_exit, n - 1))
 		return n;	/* the open segment */
 	lo = n > WINDOW ? n - WINDOW + 1 : 1;
 	hi = n - 1;
-	if (t < cp.t_entry[lo % WINDOW] && lo > 1) {
+	if (t < slot(cp.t_entry, lo) && lo > 1) {
 		samples.unplaced++;
 		return 0;
 	}
@@ -259,14 +295,19 @@ static uint64_t segment_at(uint64_t t)
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (cp.t_entry[mid % WINDOW] > t)
+		if (slot(cp.t_entry, mid) > t)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	if (cp.t_entry[lo % WINDOW] <= t)
+	if (slot(cp.t_entry, lo) <= t)
 		return 0;	/* inside the last call */
-	return t >= cp.t_exit[(lo - 1) % WINDOW] ? lo : 0;
+	seg = t >= slot(cp.t_exit, lo - 1) ? lo : 0;
+	if (__atomic_load_n(&cp.events, __ATOMIC_ACQUIRE) >= lo - 1 + WINDOW) {
+		samples.unplaced++;	/* its slots were reused meanwhile */
+		return 0;
+	}
+	return seg;
 }
 
 static uint64_t seg_key(uint64_t seg, uint32_t node)

@@ -56,6 +56,37 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 void pmpi_leave(struct pmpi_call *c);
 /* Wrappers record from now on (at MPI_Init, when profiling). */
 void pmpi_calls_start(int world_size);
+/* The MPI library gave a thread level below MPI_THREAD_MULTIPLE: one
+ * thread at a time calls MPI, so what only wrappers share needs no lock
+ * (call.c, set at MPI_Init). */
+extern bool pmpi_one_thread;
+
+/* A lock that only wrappers take: none then.  A locked instruction right
+ * after an MPI call waits for the call's stores to the lines its peer
+ * polls, as long as a shared-memory message's latency. */
+static inline void pmpi_lock(pthread_mutex_t *m)
+{
+	if (!pmpi_one_thread)
+		pthread_mutex_lock(m);
+}
+
+static inline void pmpi_unlock(pthread_mutex_t *m)
+{
+	if (!pmpi_one_thread)
+		pthread_mutex_unlock(m);
+}
+
+/* *x += v for a count that only wrappers change; the new value. */
+static inline int64_t pmpi_add(int64_t *x, int64_t v)
+{
+	int64_t n;
+
+	if (!pmpi_one_thread)
+		return __atomic_add_fetch(x, v, __ATOMIC_RELAXED);
+	n = __atomic_load_n(x, __ATOMIC_RELAXED) + v;
+	__atomic_store_n(x, n, __ATOMIC_RELAXED);
+	return n;
+}
 /* The call's site index (looked up on first use), -1 when the table is full. */
 int pmpi_site(struct pmpi_call *c);
 /* Add a received message of `bytes` to a site (a receive completed later

@@ -25,7 +25,6 @@
  * (freed while active, its handle seen again before we saw it complete)
  * are left allocated: nothing tells when MPI is done with them.
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,8 +44,8 @@ struct entry {
 
 static struct entry *bucket[BUCKETS];
 static pthread_mutex_t stripe[STRIPES] = { [0 ... STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER };
-static atomic_uint_fast64_t serial;
-static atomic_int ntracked;
+static int64_t serial;
+static int64_t ntracked;
 
 static unsigned home(MPI_Request r)
 {
@@ -75,7 +74,7 @@ static void unlink_entry(unsigned b, struct entry *e)
 	while (*p != e)
 		p = &(*p)->next;
 	*p = e->next;
-	atomic_fetch_sub(&ntracked, 1);
+	pmpi_add(&ntracked, -1);
 }
 
 /* Add an entry, dropping a stale unclaimed one of the same handle (its
@@ -90,15 +89,15 @@ static bool insert(const struct pmpi_tracked *t)
 	e->t = *t;
 	e->t.used = true;
 	e->t.claimed = false;
-	e->t.serial = atomic_fetch_add(&serial, 1) + 1;
-	pthread_mutex_lock(lock_of(b));
+	e->t.serial = (uint64_t)pmpi_add(&serial, 1);
+	pmpi_lock(lock_of(b));
 	stale = lookup(b, t->req);
 	if (stale)
 		unlink_entry(b, stale);
 	e->next = bucket[b];
 	bucket[b] = e;
-	atomic_fetch_add(&ntracked, 1);
-	pthread_mutex_unlock(lock_of(b));
+	pmpi_add(&ntracked, 1);
+	pmpi_unlock(lock_of(b));
 	free(stale);	/* its buffers stay: MPI may still use them */
 	return true;
 }
@@ -129,21 +128,21 @@ void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_co
  * message (from the Send_init's site); mark persistent requests active. */
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 {
-	if (!atomic_load_explicit(&ntracked, memory_order_relaxed))
+	if (!__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
 		return;
 	for (int i = 0; i < n; i++) {
 		unsigned b = home(reqs[i]);
 		struct pmpi_tracked t;
 		struct entry *e;
 
-		pthread_mutex_lock(lock_of(b));
+		pmpi_lock(lock_of(b));
 		e = lookup(b, reqs[i]);
 		if (e) {
 			e->t.active = true;
 			e->t.side.unpacked = false;
 			t = e->t;
 		}
-		pthread_mutex_unlock(lock_of(b));
+		pmpi_unlock(lock_of(b));
 		if (!e || t.kind != P2P_PSEND)
 			continue;
 		/* one request is started by one thread at a time: its header is ours */
@@ -163,13 +162,13 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;	/* the data of a small receive are unpacked now */
 	rc = PMPI_Request_get_status(req, flag, st);
-	if (rc != MPI_SUCCESS || !*flag || !atomic_load_explicit(&ntracked, memory_order_relaxed))
+	if (rc != MPI_SUCCESS || !*flag || !__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
 		return rc;
-	pthread_mutex_lock(lock_of(b));
+	pmpi_lock(lock_of(b));
 	e = lookup(b, req);
 	if (e && (e->t.kind == P2P_RECV || e->t.kind == P2P_PRECV))
 		pmpi_p2p_seen(&e->t.side, st);
-	pthread_mutex_unlock(lock_of(b));
+	pmpi_unlock(lock_of(b));
 	return rc;
 }
 
@@ -178,13 +177,13 @@ void pmpi_req_forget(MPI_Request req)
 	unsigned b = home(req);
 	struct entry *e;
 
-	if (!atomic_load_explicit(&ntracked, memory_order_relaxed))
+	if (!__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
 		return;
-	pthread_mutex_lock(lock_of(b));
+	pmpi_lock(lock_of(b));
 	e = lookup(b, req);
 	if (e)
 		unlink_entry(b, e);
-	pthread_mutex_unlock(lock_of(b));
+	pmpi_unlock(lock_of(b));
 	if (!e)
 		return;
 	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
@@ -205,14 +204,14 @@ static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked *ent)
 		ent[i].used = false;
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		pthread_mutex_lock(lock_of(b));
+		pmpi_lock(lock_of(b));
 		e = lookup(b, reqs[i]);
 		if (e) {
 			e->t.claimed = true;
 			ent[i] = e->t;
 			got++;
 		}
-		pthread_mutex_unlock(lock_of(b));
+		pmpi_unlock(lock_of(b));
 	}
 	return got;
 }
@@ -233,7 +232,7 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 	s->ent = s->small_ent;
 	s->st = s->small_st;
 	s->fst = NULL;
-	if (n <= 0 || !atomic_load_explicit(&ntracked, memory_order_relaxed) ||
+	if (n <= 0 || !__atomic_load_n(&ntracked, __ATOMIC_RELAXED) ||
 	    !(s->ent = room(s->small_ent, (size_t)n, sizeof(*s->ent))))
 		return;
 	if (!claim(n, reqs, s->ent))
@@ -261,7 +260,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 	unsigned b = home(t->req);
 	struct entry *e, *gone = NULL;
 
-	pthread_mutex_lock(lock_of(b));
+	pmpi_lock(lock_of(b));
 	for (e = bucket[b]; e && e->t.serial != t->serial; e = e->next)
 		;
 	if (e && completed && !t->persistent) {
@@ -271,7 +270,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		e->t.claimed = false;
 		e->t.active = e->t.active && !completed;
 	}
-	pthread_mutex_unlock(lock_of(b));
+	pmpi_unlock(lock_of(b));
 	free(gone);
 	if (!completed)
 		return;
