@@ -16,19 +16,28 @@ struct pair {
 };
 
 __thread struct rt_clock_anchor rt_clock_here __attribute__((tls_model("initial-exec")));
-uint64_t rt_clock_span;
+static bool counter_ok;
 static struct pair origin;	/* the reference: the rate is measured from it */
 
 #define ANCHOR_NS 1000000ull	/* how long an anchor serves */
 #define RATE_AFTER_NS 1000000ull	/* the rate is known after this long */
+#define PAIR_TICKS 200000ull	/* a reading longer than this (20 us at 10 GHz) was interrupted */
+#define PAIR_TRIES 4
 
-/* The counter read on both sides of the clock: the clock's reading
- * belongs to their middle. */
-static struct pair read_pair(void)
+/* The counter read on both sides of the clock; the clock's reading
+ * belongs to their middle.  False when every try was interrupted (a
+ * preemption between the reads would put the middle milliseconds off). */
+static bool read_pair(struct pair *p)
 {
-	uint64_t t0 = __rdtsc(), ns = rt_clock_ns(CLOCK_MONOTONIC), t1 = __rdtsc();
+	for (int i = 0; i < PAIR_TRIES; i++) {
+		uint64_t t0 = __rdtsc(), ns = rt_clock_ns(CLOCK_MONOTONIC), t1 = __rdtsc();
 
-	return (struct pair){ t0 + (t1 - t0) / 2, ns };
+		if (t1 >= t0 && t1 - t0 < PAIR_TICKS) {
+			*p = (struct pair){ t0 + (t1 - t0) / 2, ns };
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The counter ticks at a constant rate whatever the core's frequency and
@@ -49,30 +58,30 @@ static bool invariant_tsc(void)
 
 void rt_clock_start(void)
 {
-	if (rt_clock_span || !invariant_tsc())
-		return;
-	origin = read_pair();
-	rt_clock_span = 1;	/* every reading anchors until the rate is known */
+	if (!counter_ok && invariant_tsc() && read_pair(&origin))
+		counter_ok = true;
 }
 
+/* The anchor is the real reading itself: an error of the extrapolation
+ * never carries over; the reading returned keeps the thread's clock from
+ * going back. */
 uint64_t rt_clock_anchor(void)
 {
 	struct rt_clock_anchor *a = &rt_clock_here;
 	struct pair p;
-	uint64_t span;
 
-	if (!rt_clock_span)
-		return rt_clock_ns(CLOCK_MONOTONIC);
-	p = read_pair();
-	if (p.ns < origin.ns + RATE_AFTER_NS || p.tsc <= origin.tsc) {
+	if (!counter_ok || !read_pair(&p)) {
 		a->mult = 0;
+		p.ns = rt_clock_ns(CLOCK_MONOTONIC);
+	} else if (p.ns < origin.ns + RATE_AFTER_NS || p.tsc <= origin.tsc) {
+		a->mult = 0;	/* every reading anchors until the rate is known */
 	} else {
 		a->mult = (uint64_t)(((unsigned __int128)(p.ns - origin.ns) << 32) / (p.tsc - origin.tsc));
-		span = (uint64_t)(((unsigned __int128)ANCHOR_NS << 32) / (a->mult ? a->mult : 1));
-		__atomic_store_n(&rt_clock_span, span > 1 ? span : 1, __ATOMIC_RELAXED);
+		a->span = a->mult ? (uint64_t)(((unsigned __int128)ANCHOR_NS << 32) / a->mult) : 0;
+		a->tsc = p.tsc;
+		a->ns = p.ns;
 	}
-	a->tsc = p.tsc;
-	a->ns = p.ns < a->last ? a->last : p.ns;
-	a->last = a->ns;
-	return a->ns;
+	if (p.ns > a->last)
+		a->last = p.ns;
+	return a->last;
 }

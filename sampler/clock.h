@@ -12,7 +12,8 @@
  * thread anchors itself on a real reading at least every millisecond
  * (clock.c), with a rate measured against the clock since the runtime
  * started, so it stays within tens of nanoseconds of CLOCK_MONOTONIC,
- * kernel timestamps of samples included.  It never goes back on a thread.
+ * kernel timestamps of samples included.  It never goes back on a thread:
+ * a reading that would is the thread's latest one again.
  */
 #ifndef CPPERF_CLOCK_H
 #define CPPERF_CLOCK_H
@@ -30,14 +31,14 @@ static inline uint64_t rt_clock_ns(clockid_t id)
 }
 
 /* A thread's anchor: CLOCK_MONOTONIC was ns when the counter read tsc;
- * mult is nanoseconds per tick in 32.32 fixed point, 0 while unknown. */
+ * mult is nanoseconds per tick in 32.32 fixed point, 0 when the counter
+ * does not serve (yet); the anchor serves for span ticks (a millisecond);
+ * last is the latest reading returned. */
 struct rt_clock_anchor {
-	uint64_t tsc, ns, mult, last;
+	uint64_t tsc, ns, mult, span, last;
 };
 
 extern __thread struct rt_clock_anchor rt_clock_here __attribute__((tls_model("initial-exec")));
-/* Ticks an anchor is used for (about a millisecond); 0: no counter. */
-extern uint64_t rt_clock_span;
 
 /* clock.c: a real reading, and a new anchor when the counter serves. */
 uint64_t rt_clock_anchor(void);
@@ -50,11 +51,11 @@ void rt_clock_start(void);
 static inline uint64_t rt_now_ns(void)
 {
 	struct rt_clock_anchor *a = &rt_clock_here;
-	uint64_t tsc = a->tsc, ns = a->ns, mult = a->mult, d, t;
+	uint64_t tsc = a->tsc, ns = a->ns, mult = a->mult, span = a->span, d, t;
 
 	__asm__ __volatile__("" ::: "memory");
 	d = __rdtsc() - tsc;
-	if (!mult || d >= rt_clock_span)	/* also when the counter went back */
+	if (!mult || d >= span)	/* also when the counter went back */
 		return rt_clock_anchor();
 	t = ns + (uint64_t)(((unsigned __int128)d * mult) >> 32);
 	if (t < a->last)
