@@ -18,6 +18,7 @@
 #include "pmpi.h"
 #include "piggyback.h"
 #include "critpath.h"
+#include "p2p.h"
 
 #define FUSED_MAX 1024		/* bytes of data carried this way */
 
@@ -26,6 +27,8 @@
 struct fused {
 	MPI_Datatype type, base, bytes;	/* the program's, its basic one, ours */
 	int count, nbase, size;		/* the program's count; basic elements, bytes */
+	bool contig;			/* the data lies in one piece */
+	MPI_Aint at;			/* from the buffer's address */
 	MPI_Op op;
 	struct fused *next;
 };
@@ -133,6 +136,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		return NULL;
 	*f = (struct fused){ .type = type, .base = base, .count = count, .op = op,
 			     .size = size * count, .nbase = size * count / bsize };
+	f->contig = pmpi_contiguous(type, count, size, &f->at);
 	if (PMPI_Type_contiguous((int)sizeof(struct pmpi_pb) + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
 		free(f);
@@ -152,19 +156,26 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 	unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX], out[sizeof(struct pmpi_pb) + FUSED_MAX];
 	struct fused *f = fusable(type, count, op, comm);
 	struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
-	int pos = 0, rc;
+	int pos = 0, rc = MPI_SUCCESS;
 
 	if (!f)
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 	memcpy(in, x ? &x->in : &pb, sizeof(pb));
-	rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + sizeof(pb), f->size,
-		       &pos, MPI_COMM_SELF);
+	if (f->contig)
+		memcpy(in + sizeof(pb), (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at,
+		       (size_t)f->size);
+	else
+		rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + sizeof(pb), f->size,
+			       &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	pos = 0;
-	rc = PMPI_Unpack(out + sizeof(pb), f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
+	if (f->contig)
+		memcpy((char *)rbuf + f->at, out + sizeof(pb), (size_t)f->size);
+	else
+		rc = PMPI_Unpack(out + sizeof(pb), f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
 	if (x) {
 		memcpy(&x->out, out, sizeof(pb));
 		x->fused = true;

@@ -31,10 +31,19 @@
 
 /* --- the user's data: its size, and where it lies when contiguous */
 
+bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
+{
+	MPI_Aint lb, extent, textent;
+
+	return PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+	       PMPI_Type_get_true_extent(type, at, &textent) == MPI_SUCCESS &&
+	       textent == size && (count <= 1 || extent == size);
+}
+
 static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatype type)
 {
 	int size = 0;
-	MPI_Aint lb, extent, tlb, textent;
+	MPI_Aint at;
 
 	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
 	d->count = count;
@@ -44,10 +53,8 @@ static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 		size = 0;
 	d->tsize = size;
 	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
-	if (PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
-	    PMPI_Type_get_true_extent(type, &tlb, &textent) == MPI_SUCCESS &&
-	    textent == size && (count <= 1 || extent == size))
-		d->contig = (void *)((uintptr_t)buf + (uintptr_t)tlb);
+	if (pmpi_contiguous(type, count, size, &at))
+		d->contig = (void *)((uintptr_t)buf + (uintptr_t)at);
 }
 
 static int pack(const struct p2p_side *d, unsigned char *to)
