@@ -326,7 +326,12 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base)
 {
-	int done = ncompleted(rc, index, flag, outcount), small[PMPI_SNAP_SMALL], *at = small;
+	int cls = MPI_SUCCESS, small[PMPI_SNAP_SMALL], *at = small;
+	/* MPI_ERR_IN_STATUS: each status says whether its request completed
+	 * (successfully or with an error) or is still pending */
+	bool in_status = rc != MPI_SUCCESS && PMPI_Error_class(rc, &cls) == MPI_SUCCESS &&
+			 cls == MPI_ERR_IN_STATUS;
+	int done = ncompleted(in_status ? MPI_SUCCESS : rc, index, flag, outcount);
 
 	if (s->n > PMPI_SNAP_SMALL)
 		at = malloc((size_t)s->n * sizeof(*at));
@@ -334,10 +339,16 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 		status_index(s, done, index, outcount, indices, base, at);
 	/* without the map nothing is known completed: the claims are only
 	 * released (completed entries stay, stale, until their handle returns) */
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
+		MPI_Status *st = at && at[i] >= 0 && !s->skip ? &statuses[at[i]] : NULL;
+		bool completed = at && at[i] >= 0 &&
+				 (!in_status || (st && st->MPI_ERROR != MPI_ERR_PENDING));
+
+		if (in_status && st && st->MPI_ERROR != MPI_SUCCESS)
+			st = NULL;	/* failed: its data, as MPI left them */
 		if (s->ent[i].used)
-			finish(c, &s->ent[i], at && at[i] >= 0, !s->skip,
-			       at && at[i] >= 0 && !s->skip ? &statuses[at[i]] : NULL);
+			finish(c, &s->ent[i], completed, !s->skip, completed ? st : NULL);
+	}
 	if (c)
 		c->completed = done > 0;
 	if (at != small)

@@ -4,7 +4,7 @@
  * flags) in a deterministic order, and rank 0 prints every rank's log.
  * Besides the basics: receives completing in another order than they
  * matched, MPI_Request_get_status, the empty statuses of null and
- * inactive requests, and threads
+ * inactive requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
  * communicators made by several threads at once.
@@ -337,6 +337,38 @@ static void get_status(void)
 	status_line("get_status wait", &st, MPI_INT);
 }
 
+/* MPI_Waitall over a truncated receive and a good one, errors returned:
+ * MPI_ERR_IN_STATUS and each status's error; a request still pending is
+ * waited for again; then the good one's data.  MPICH only: Open MPI 4.1's
+ * MPI_Waitall does not return when one of its receives is truncated. */
+static void error_in_status(void)
+{
+#ifdef MPICH_VERSION
+	int w[4] = { 41, 42, 43, 44 }, a[2] = { 0 }, b[4] = { 0 }, rc, cls;
+	MPI_Request r[2];
+	MPI_Status st[2];
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	if (rank == 0) {
+		MPI_Send(w, 4, MPI_INT, 1, 3, MPI_COMM_WORLD);
+		MPI_Send(w, 4, MPI_INT, 1, 4, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		MPI_Irecv(a, 2, MPI_INT, 0, 3, MPI_COMM_WORLD, &r[0]);	/* too small */
+		MPI_Irecv(b, 4, MPI_INT, 0, 4, MPI_COMM_WORLD, &r[1]);
+		rc = MPI_Waitall(2, r, st);
+		MPI_Error_class(rc, &cls);
+		say("error in status: %s, truncated %d, pending %d\n",
+		    cls == MPI_ERR_IN_STATUS ? "in_status" : "other",
+		    st[0].MPI_ERROR == MPI_ERR_TRUNCATE, st[1].MPI_ERROR == MPI_ERR_PENDING);
+		if (st[1].MPI_ERROR == MPI_ERR_PENDING)
+			MPI_Wait(&r[1], &st[1]);
+		status_line("error in status, the good one", &st[1], MPI_INT);
+		say("error in status data: truncated %d %d, good %d %d\n", a[0], a[1], b[0], b[3]);
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#endif
+}
+
 /* The empty status of MPI_REQUEST_NULL and of an inactive persistent
  * request, in every completion call. */
 static void empty_line(const char *what, const MPI_Status *st)
@@ -557,6 +589,7 @@ int main(int argc, char **argv)
 	completion();
 	reorder();
 	get_status();
+	error_in_status();
 	empty_statuses();
 	collectives();
 	dist_graph();
