@@ -67,7 +67,7 @@ CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) \
-	$(filter-out report/main.c,$(REPORT_SRC)) pmpi/wire.c pmpi/pb-rules.c)
+	$(filter-out report/main.c,$(REPORT_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c)
 
 LIBS := $(DW_LIBS) -lpfm -lpthread
 RT_LIBS := $(LIBS) $(PAPI_LIBS) -ldl

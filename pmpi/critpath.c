@@ -22,6 +22,7 @@
 
 #include "pmpi.h"
 #include "critpath.h"
+#include "cp-links.h"
 #include "piggyback.h"
 #include "cp-zero.h"
 #include "cp-monitor.h"
@@ -49,7 +50,8 @@ static struct {
 	uint64_t start;		/* exit of MPI_Init */
 	uint64_t end_length, end_time, end_events;
 	uint64_t t_entry[WINDOW], t_exit[WINDOW];	/* by event % WINDOW */
-	struct growable links, evs, edges;
+	struct cp_links links;
+	struct growable evs, edges;
 } cp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Samples by (segment, node); the drain thread's alone, then fill's. */
@@ -229,7 +231,6 @@ void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 
 void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
 {
-	struct prof_cp_link *l;
 	bool took;
 
 	if (!c->event || !pb->event || pb->cp < 0)
@@ -239,13 +240,8 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 		add_edge(c, pb->rank, pb->event);
 	took = pb_path_rule(&cp.length, pb);
 	cpz_merge(c->event, cp.entry_length, pb, took);
-	if (took) {
-		l = cp.links.n ? (struct prof_cp_link *)cp.links.v + cp.links.n - 1 : NULL;
-		if (!l || l->event != c->event)	/* one link per event: the last winner */
-			l = grow(&cp.links, sizeof(*l));
-		if (l)
-			*l = (struct prof_cp_link){ c->event, pb->rank, pb->event };
-	}
+	if (took)
+		cpl_set(&cp.links, c->event, pb->rank, pb->event);
 	cp_unlock();
 }
 
@@ -418,6 +414,24 @@ static void hand_over(struct growable *g, void *v, uint32_t *n)
 	*g = (struct growable){ 0 };
 }
 
+/* The links into the profile, by event: calls of several threads may
+ * complete out of their entry order.  Links that found no memory, or
+ * none to be decoded into, are said. */
+static void take_links(struct rt_state *rt, struct profile *p)
+{
+	struct growable g = { 0 };
+
+	if (cpl_decode(&cp.links, (struct prof_cp_link **)&g.v, &g.n))
+		cp.links.lost += cp.links.n;
+	if (cp.links.lost)
+		rt_notice(rt, "rank %lld: %llu critical-path links lost (memory was short): "
+			  "the path's profile is incomplete", (long long)p->rank,
+			  (unsigned long long)cp.links.lost);
+	cpl_free(&cp.links);
+	sort_by_event(&g, sizeof(struct prof_cp_link));
+	hand_over(&g, &p->cp_links, &p->ncp_links);
+}
+
 static void free_samples(void)
 {
 	for (uint32_t i = 0; i < samples.n; i++)
@@ -455,9 +469,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 	p->cp_length_ns = cp.end_length;
 	p->cp_wall_ns = cp.end_time - cp.start;
 	p->cp_trace = cp.trace;
-	/* calls of several threads may complete out of their entry order */
-	sort_by_event(&cp.links, sizeof(struct prof_cp_link));
-	hand_over(&cp.links, &p->cp_links, &p->ncp_links);
+	take_links(rt, p);
 	while (p->ncp_links && p->cp_links[p->ncp_links - 1].event >= p->cp_events)
 		p->ncp_links--;
 	if (cp.trace) {

@@ -1,0 +1,157 @@
+/*
+ * cp-links.c - the critical path's links as varint deltas in chunks
+ * (cp-links.h).
+ *
+ * A record is zigzag(event - last.event), zigzag(rank - last.rank),
+ * zigzag(from - last.from), each an LEB128 varint: a ping-pong's links
+ * differ from the previous by small steps, so a record is three bytes.
+ * A record never spans two chunks, so the latest one can be rewritten in
+ * place of itself.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cp-links.h"
+
+#define CPL_CHUNK 65536u	/* bytes of records per chunk */
+#define CPL_RECORD 30u		/* the longest record: three 10-byte varints */
+
+struct cpl_chunk {
+	struct cpl_chunk *next;
+	uint32_t used;
+	unsigned char b[CPL_CHUNK];
+};
+
+static uint64_t zigzag(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static uint64_t unzigzag(uint64_t z, uint64_t base)
+{
+	return base + ((z >> 1) ^ (0 - (z & 1)));
+}
+
+static unsigned put_varint(unsigned char *p, uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+/* A varint at p, within end; 0 bytes read when it runs past end. */
+static unsigned get_varint(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+	unsigned n = 0;
+
+	*v = 0;
+	while (p + n < end && n < 10) {
+		*v |= (uint64_t)(p[n] & 0x7f) << (7 * n);
+		if (!(p[n++] & 0x80))
+			return n;
+	}
+	return 0;
+}
+
+/* The chunk with room for a record: tail, or a new one. */
+static struct cpl_chunk *room(struct cp_links *l)
+{
+	struct cpl_chunk *c;
+
+	if (l->tail && l->tail->used + CPL_RECORD <= CPL_CHUNK)
+		return l->tail;
+	if (!(c = malloc(sizeof(*c))))
+		return NULL;
+	c->next = NULL;
+	c->used = 0;
+	if (l->tail)
+		l->tail->next = c;
+	else
+		l->head = c;
+	l->tail = c;
+	return c;
+}
+
+void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
+{
+	struct cpl_chunk *c;
+	unsigned char *p;
+
+	if (l->n && l->last.event == event) {	/* the same event: rewrite it */
+		l->tail->used = l->last_at;
+		l->last = l->base;
+		l->n--;
+	}
+	if (!(c = room(l))) {
+		l->lost++;
+		return;
+	}
+	p = c->b + c->used;
+	l->last_at = c->used;
+	p += put_varint(p, zigzag(event, l->last.event));
+	p += put_varint(p, zigzag((uint64_t)rank, (uint64_t)l->last.rank));
+	p += put_varint(p, zigzag(from, l->last.from));
+	c->used = (uint32_t)(p - c->b);
+	l->base = l->last;
+	l->last = (struct prof_cp_link){ event, rank, from };
+	l->n++;
+}
+
+int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
+{
+	struct prof_cp_link at = { 0 }, *v;
+	uint32_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!l->n)
+		return 0;
+	if (l->n > UINT32_MAX || !(v = malloc((size_t)l->n * sizeof(*v))))
+		return -1;
+	for (const struct cpl_chunk *c = l->head; c; c = c->next) {
+		const unsigned char *p = c->b, *end = c->b + c->used;
+
+		while (p < end && k < l->n) {
+			uint64_t d[3];
+			unsigned used;
+
+			for (int i = 0; i < 3; i++, p += used)
+				if (!(used = get_varint(p, end, &d[i]))) {
+					free(v);
+					return -1;	/* cannot happen: we wrote it */
+				}
+			at.event = unzigzag(d[0], at.event);
+			at.rank = (int64_t)unzigzag(d[1], (uint64_t)at.rank);
+			at.from = unzigzag(d[2], at.from);
+			v[k++] = at;
+		}
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+uint64_t cpl_bytes(const struct cp_links *l)
+{
+	uint64_t b = 0;
+
+	for (const struct cpl_chunk *c = l->head; c; c = c->next)
+		b += c->used;
+	return b;
+}
+
+void cpl_free(struct cp_links *l)
+{
+	for (struct cpl_chunk *c = l->head, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	memset(l, 0, sizeof(*l));
+}

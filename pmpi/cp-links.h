@@ -1,0 +1,45 @@
+/*
+ * cp-links.h - the links of a rank's critical path (critpath.c), kept
+ * compactly while the run goes on: each link is the three differences to
+ * the previous one as zigzag varints, usually three or four bytes instead
+ * of a struct's 24, in chunks that are filled and never moved.  A long
+ * run of small messages adds a link per message: at 24 bytes each, the
+ * memory touched for the first time cost more than the rest of the
+ * piggyback (docs/mpi.md "Measured cost").
+ * Pure memory work, no MPI: the unit tests drive it.
+ */
+#ifndef CPPERF_PMPI_CP_LINKS_H
+#define CPPERF_PMPI_CP_LINKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/profile.h"
+
+struct cpl_chunk;
+
+struct cp_links {
+	struct cpl_chunk *head, *tail;
+	uint64_t n;			/* links held */
+	uint64_t lost;			/* links dropped: memory was short */
+	struct prof_cp_link last;	/* the latest link: the next one's base */
+	struct prof_cp_link base;	/* the latest link's base, to rewrite it */
+	uint32_t last_at;		/* where the latest link starts in tail */
+};
+
+/*
+ * The link of event: the path came from rank's event from.  One link per
+ * event, the last winner: a link of the latest link's event replaces it.
+ * A link that finds no memory is counted in l->lost.  Cannot fail
+ * otherwise.
+ */
+void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from);
+/* The links in the order they were set, as an array the caller frees
+ * (NULL when there are none); -1 when memory is short. */
+int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n);
+/* Bytes the encoded links take in their chunks. */
+uint64_t cpl_bytes(const struct cp_links *l);
+/* Free the chunks; l is left empty. */
+void cpl_free(struct cp_links *l);
+
+#endif

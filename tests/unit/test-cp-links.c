@@ -1,0 +1,118 @@
+/*
+ * test-cp-links.c - unit tests of the critical path's link log
+ * (pmpi/cp-links.c): an empty log, a ping-pong's links over many chunks
+ * and their size, a link replaced by a later winner of the same event
+ * (across chunk boundaries too), and values whose differences need the
+ * widest varints or go backwards.
+ */
+#include <stdlib.h>
+#include "tap.h"
+#include "../../pmpi/cp-links.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Whether l decodes to the n links of want. */
+static int holds(const struct cp_links *l, const struct prof_cp_link *want, uint32_t n)
+{
+	struct prof_cp_link *got;
+	uint32_t k;
+	int same;
+
+	if (cpl_decode(l, &got, &k) || k != n)
+		return 0;
+	same = 1;
+	for (uint32_t i = 0; i < n; i++)
+		same &= got[i].event == want[i].event && got[i].rank == want[i].rank &&
+			got[i].from == want[i].from;
+	free(got);
+	return same;
+}
+
+static void test_empty(void)
+{
+	struct cp_links l = { 0 };
+	struct prof_cp_link *v = (void *)&l;
+	uint32_t n = 7;
+
+	is_int(cpl_decode(&l, &v, &n), 0, "an empty log decodes");
+	ok(!v && !n, "to no links");
+	cpl_free(&l);
+}
+
+static void test_ping_pong(void)
+{
+	enum { N = 200000 };
+	struct prof_cp_link *want = malloc(N * sizeof(*want));
+	struct cp_links l = { 0 };
+
+	for (uint32_t i = 0; i < N; i++) {
+		want[i] = (struct prof_cp_link){ 2 * i + 3, 1, 2 * i + 2 };
+		cpl_set(&l, want[i].event, want[i].rank, want[i].from);
+	}
+	is_int(l.n, N, "every link is held");
+	ok(holds(&l, want, N), "a ping-pong's links come back in order");
+	ok(cpl_bytes(&l) <= 3ull * N, "three bytes a link or less");
+	is_int(l.lost, 0, "none lost");
+	cpl_free(&l);
+	ok(!l.head && !l.n, "freed and empty");
+	free(want);
+}
+
+static void test_replace(void)
+{
+	enum { N = 100000 };
+	struct prof_cp_link *want = malloc(N * sizeof(*want));
+	struct cp_links l = { 0 };
+
+	cpl_set(&l, 5, 1, 3);
+	cpl_set(&l, 5, 2, 9);
+	ok(holds(&l, (struct prof_cp_link[]){ { 5, 2, 9 } }, 1), "a later winner of one event replaces it");
+	cpl_set(&l, 6, 2, 10);
+	ok(holds(&l, (struct prof_cp_link[]){ { 5, 2, 9 }, { 6, 2, 10 } }, 2),
+	   "the next link is read against the replacement");
+	cpl_free(&l);
+	/* every event won twice, values of every width: some replacements
+	 * begin a chunk */
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t e = 10 * (uint64_t)i + 1;
+
+		cpl_set(&l, e, (int64_t)(next() % 5000), next() >> (next() % 64));
+		want[i] = (struct prof_cp_link){ e, (int64_t)(next() % 5000), next() >> (next() % 64) };
+		cpl_set(&l, e, want[i].rank, want[i].from);
+	}
+	ok(cpl_bytes(&l) > 4 * 65536, "the log spans several 64 KiB chunks");
+	ok(holds(&l, want, N), "the last winner of each event is kept, over chunk boundaries");
+	cpl_free(&l);
+	free(want);
+}
+
+static void test_extremes(void)
+{
+	const struct prof_cp_link want[] = {
+		{ UINT64_MAX, INT64_MAX, UINT64_MAX }, { 0, 0, 0 }, { 1ull << 63, -1, 1 },
+		{ 3, INT64_MIN, UINT64_MAX - 1 }, { 2, 7, 0 },
+	};
+	struct cp_links l = { 0 };
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cpl_set(&l, want[i].event, want[i].rank, want[i].from);
+	ok(holds(&l, want, sizeof(want) / sizeof(want[0])), "widest and backward differences come back");
+	cpl_free(&l);
+}
+
+int main(void)
+{
+	test_empty();
+	test_ping_pong();
+	test_replace();
+	test_extremes();
+	return tap_done();
+}
