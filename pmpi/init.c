@@ -129,6 +129,7 @@ void pmpi_init_done(struct pmpi_call *c)
 	set_identity(rt, rank, size);
 	rt_set_hooks(rt, &hooks);
 	agree_output(rt, rank);
+	pmpi_types_start();
 	pmpi_pb_start(rt->opt.piggyback, rank, size, rt);
 	pmpi_calls_start(size);
 	region.cpu_start = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);

@@ -31,25 +31,16 @@
 
 /* --- the user's data: its size, and where it lies when contiguous */
 
-bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
-{
-	MPI_Aint lb, extent, textent;
-
-	return PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
-	       PMPI_Type_get_true_extent(type, at, &textent) == MPI_SUCCESS &&
-	       textent == size && (count <= 1 || extent == size);
-}
-
 static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatype type)
 {
-	int size = 0;
+	int size = pmpi_type_size(type);
 	MPI_Aint at;
 
 	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
 	d->count = count;
 	d->type = type;
 	d->contig = NULL;
-	if (PMPI_Type_size(type, &size) != MPI_SUCCESS || count < 0)
+	if (size < 0 || count < 0)
 		size = 0;
 	d->tsize = size;
 	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
@@ -307,13 +298,15 @@ static bool status_has_message(const MPI_Status *st)
 	       PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && !cancelled;
 }
 
-void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
+/* A message arrived on side d with status st: its data to the user, its
+ * piggyback merged. */
+static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
 {
 	struct comp_mark m;
 	struct pmpi_pb pb;
 	uint64_t n;
 
-	if (!d->hdr || !status_has_message(st))
+	if (!d->hdr)
 		return;
 	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
 	if (c)
@@ -329,6 +322,12 @@ void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm co
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
 	}
+}
+
+void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
+{
+	if (status_has_message(st))
+		arrived(c, d, comm, st);
 }
 
 void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
@@ -360,8 +359,8 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 		return rc;
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
-	if (rc == MPI_SUCCESS)
-		pmpi_p2p_arrived(c, &d, comm, st);
+	if (rc == MPI_SUCCESS)	/* a blocking receive cannot be cancelled */
+		arrived(c, &d, comm, st);
 	pmpi_p2p_release(&d);
 	return rc;
 }
@@ -385,7 +384,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
 	if (rc == MPI_SUCCESS)
-		pmpi_p2p_arrived(c, &d, comm, st);
+		arrived(c, &d, comm, st);
 	pmpi_p2p_release(&d);
 	return rc;
 }
@@ -446,7 +445,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);
 	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
-		pmpi_p2p_arrived(c, &r, comm, st);
+		arrived(c, &r, comm, st);
 	if (dest != MPI_PROC_NULL)
 		pmpi_p2p_release(&s);
 	if (src != MPI_PROC_NULL)

@@ -51,10 +51,6 @@ extern int (*const pmpi_p2p_init_fn[])(const void *, int, MPI_Datatype, int, int
 struct pmpi_call;
 
 /* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms. */
-/* Whether count elements of type (size bytes each) lie in one piece, at
- * *at bytes from the buffer's address. */
-bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at);
-
 int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,

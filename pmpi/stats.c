@@ -342,8 +342,7 @@ uint64_t pmpi_bytes(int count, MPI_Datatype type)
 {
 	int size;
 
-	if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
-	    size <= 0)
+	if (count <= 0 || (size = pmpi_type_size(type)) <= 0)
 		return 0;
 	return (uint64_t)count * (uint64_t)size;
 }

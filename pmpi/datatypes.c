@@ -1,0 +1,83 @@
+/*
+ * datatypes.c - the size and layout of a call's datatype, which every
+ * wrapper that moves data needs.  Asking MPI costs three calls; the
+ * predefined datatypes, which a program cannot free, are asked once at
+ * MPI_Init and then found in a short table, the common ones first.
+ */
+#include "pmpi.h"
+
+#define NAMED 40
+
+struct named {
+	MPI_Datatype type;
+	int size;
+};
+
+/* Predefined datatypes whose elements lie end to end (extent == size,
+ * no gap before or inside): filled before the wrappers are active, read
+ * only after. */
+static struct named named[NAMED];
+static int nnamed;
+
+static const struct named *find_named(MPI_Datatype type)
+{
+	for (int i = 0; i < nnamed; i++)
+		if (named[i].type == type)
+			return &named[i];
+	return NULL;
+}
+
+/* Whether count elements of type lie in one piece, asked of MPI. */
+static bool ask_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
+{
+	MPI_Aint lb, extent, textent;
+
+	return PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+	       PMPI_Type_get_true_extent(type, at, &textent) == MPI_SUCCESS &&
+	       textent == size && (count <= 1 || extent == size);
+}
+
+void pmpi_types_start(void)
+{
+	/* MPI_DATATYPE_NULL stands for a type this MPI lacks (MPICH without
+	 * Fortran) */
+	const MPI_Datatype all[] = {
+		MPI_BYTE, MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_DOUBLE_PRECISION, MPI_FLOAT,
+		MPI_LONG, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG,
+		MPI_INTEGER, MPI_REAL, MPI_UNSIGNED_CHAR, MPI_SIGNED_CHAR, MPI_SHORT,
+		MPI_UNSIGNED_SHORT, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T,
+		MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_C_BOOL, MPI_LONG_DOUBLE, MPI_PACKED,
+		MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_CHARACTER, MPI_LOGICAL, MPI_C_FLOAT_COMPLEX,
+		MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX,
+	};
+	_Static_assert(sizeof(all) / sizeof(all[0]) <= NAMED, "NAMED too small");
+
+	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		MPI_Aint at;
+		int size;
+
+		if (all[i] != MPI_DATATYPE_NULL && !find_named(all[i]) &&
+		    PMPI_Type_size(all[i], &size) == MPI_SUCCESS && size > 0 &&
+		    ask_contiguous(all[i], 2, size, &at) && !at)
+			named[nnamed++] = (struct named){ all[i], size };
+	}
+}
+
+int pmpi_type_size(MPI_Datatype type)
+{
+	const struct named *n = find_named(type);
+	int size;
+
+	if (n)
+		return n->size;
+	return type != MPI_DATATYPE_NULL && PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : -1;
+}
+
+bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
+{
+	if (find_named(type)) {
+		*at = 0;
+		return true;
+	}
+	return ask_contiguous(type, count, size, at);
+}
