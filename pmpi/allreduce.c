@@ -96,13 +96,12 @@ static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 		;
 	if (!f)
 		return;
-	unit = sizeof(struct pmpi_pb) + (size_t)f->size;
+	unit = pmpi_pb_bytes + (size_t)f->size;
 	for (int i = 0; i < *len; i++) {
 		unsigned char *a = (unsigned char *)in + i * unit, *b = (unsigned char *)inout + i * unit;
 
 		pmpi_pb_merge_into((const struct pmpi_pb *)(void *)a, (struct pmpi_pb *)(void *)b);
-		PMPI_Reduce_local(a + sizeof(struct pmpi_pb), b + sizeof(struct pmpi_pb), f->nbase,
-				  f->base, f->op);
+		PMPI_Reduce_local(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->nbase, f->base, f->op);
 	}
 }
 
@@ -122,7 +121,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 
 	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || !is_predefined(op) ||
 	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-	    PMPI_Type_size(type, &size) != MPI_SUCCESS || (uint64_t)size * (uint64_t)count > FUSED_MAX)
+	    (size = pmpi_type_size(type)) < 0 || (uint64_t)size * (uint64_t)count > FUSED_MAX)
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
@@ -137,7 +136,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	*f = (struct fused){ .type = type, .base = base, .count = count, .op = op,
 			     .size = size * count, .nbase = size * count / bsize };
 	f->contig = pmpi_contiguous(type, count, size, &f->at);
-	if (PMPI_Type_contiguous((int)sizeof(struct pmpi_pb) + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
+	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
 		free(f);
 		return NULL;
@@ -153,19 +152,20 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-	unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX], out[sizeof(struct pmpi_pb) + FUSED_MAX];
+	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX];
+	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + FUSED_MAX];
 	struct fused *f = fusable(type, count, op, comm);
 	struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
 	int pos = 0, rc = MPI_SUCCESS;
 
 	if (!f)
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	memcpy(in, x ? &x->in : &pb, sizeof(pb));
+	memcpy(in, x ? &x->in : &pb, pmpi_pb_bytes);
 	if (f->contig)
-		memcpy(in + sizeof(pb), (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at,
+		memcpy(in + pmpi_pb_bytes, (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at,
 		       (size_t)f->size);
 	else
-		rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + sizeof(pb), f->size,
+		rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + pmpi_pb_bytes, f->size,
 			       &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm);
@@ -173,11 +173,11 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 		return rc;
 	pos = 0;
 	if (f->contig)
-		memcpy((char *)rbuf + f->at, out + sizeof(pb), (size_t)f->size);
+		memcpy((char *)rbuf + f->at, out + pmpi_pb_bytes, (size_t)f->size);
 	else
-		rc = PMPI_Unpack(out + sizeof(pb), f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
+		rc = PMPI_Unpack(out + pmpi_pb_bytes, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
 	if (x) {
-		memcpy(&x->out, out, sizeof(pb));
+		memcpy(&x->out, out, pmpi_pb_bytes);
 		x->fused = true;
 	}
 	return rc;

@@ -57,38 +57,43 @@ struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struc
 }
 
 /* b = merge(a, b): the longer critical path wins with its shares and its
- * sender; net lengths and the latest entry are maxima, the delay the
- * minimum (docs/critical-path.md, docs/compensation.md); different
- * collective numbers mark a mismatch. */
+ * sender, the lower world rank on a tie (as the reference walk's edges,
+ * logged in rank order, decide); net lengths and the latest entry are
+ * maxima, the delay the minimum (docs/critical-path.md,
+ * docs/compensation.md); different collective numbers mark a mismatch.
+ * Works in place, so that it reads and writes no zeroing block where the
+ * job's companions carry none. */
 void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 {
-	struct pmpi_pb r = *b;
+	/* b's zeroing block exists only when a contribution carries one: a
+	 * job without zeroing moves PMPI_PB_CORE bytes (pb.h) */
+	bool zeroing = (a->flags | b->flags) & PMPI_PB_F_CPFN;
 
-	if (a->cp > b->cp || (a->cp == b->cp && a->rank > b->rank)) {
-		r.cp = a->cp;
-		r.event = a->event;
-		r.rank = a->rank;
-		r.site = a->site;
-		memcpy(r.share, a->share, sizeof(r.share));
+	if (a->cp > b->cp || (a->cp == b->cp && a->rank < b->rank)) {
+		b->cp = a->cp;
+		b->event = a->event;
+		b->rank = a->rank;
+		b->site = a->site;
+		if (zeroing)	/* a share travels only with the flag */
+			for (int i = 0; i < PMPI_PB_SHARES; i++)
+				b->share[i] = a->flags & PMPI_PB_F_CPFN ? a->share[i] : 0;
 	}
 	if (a->flags & PMPI_PB_F_CPFN) {	/* only those that carry zeroing data */
 		if (!(b->flags & PMPI_PB_F_CPFN)) {
-			memcpy(r.net, a->net, sizeof(r.net));
-			memcpy(r.fn, a->fn, sizeof(r.fn));
+			memcpy(b->net, a->net, sizeof(b->net));
+			memcpy(b->fn, a->fn, sizeof(b->fn));
 		}
 		for (int i = 0; i < PMPI_PB_SHARES; i++)
-			r.net[i] = a->net[i] > r.net[i] ? a->net[i] : r.net[i];
-		r.flags |= PMPI_PB_F_CPFN;
+			b->net[i] = a->net[i] > b->net[i] ? a->net[i] : b->net[i];
+		b->flags |= PMPI_PB_F_CPFN;
 	}
-	r.t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
-	r.delay = a->delay < b->delay ? a->delay : b->delay;
-	r.t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
+	b->t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
+	b->delay = a->delay < b->delay ? a->delay : b->delay;
+	b->t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
 	if (a->host != b->host)
-		r.flags |= PMPI_PB_F_HOSTS;
-	r.flags |= a->flags & PMPI_PB_F_HOSTS;
-	r.flags |= a->flags & PMPI_PB_F_MISMATCH;
+		b->flags |= PMPI_PB_F_HOSTS;
+	b->flags |= a->flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH);
 	if (a->seq != b->seq)
-		r.flags |= PMPI_PB_F_MISMATCH;
-	*b = r;
+		b->flags |= PMPI_PB_F_MISMATCH;
 }
 

@@ -7,9 +7,10 @@
 #ifndef CPPERF_PMPI_PB_H
 #define CPPERF_PMPI_PB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 4
+#define PMPI_PB_VERSION 5
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
@@ -20,9 +21,10 @@
 
 /*
  * The piggyback as the runtime uses it.  A collective's companion moves it
- * whole, as bytes (one contiguous datatype): all ranks of a job run the
- * same cpperf, so layout and byte order agree.  A message carries the
- * fields wire.h encodes.
+ * as bytes (a contiguous datatype): all ranks of a job run the same
+ * cpperf, so layout and byte order agree.  The zeroing block is last, so
+ * that a job without zeroing moves only the PMPI_PB_CORE bytes before it.
+ * A message carries the fields wire.h encodes.
  */
 struct pmpi_pb {
 	uint16_t version;	/* PMPI_PB_VERSION */
@@ -38,17 +40,21 @@ struct pmpi_pb {
 	uint64_t event;		/* sender's critical-path event (collective:
 				 * the winner's), 0 when it has no path yet */
 	int64_t cp;		/* critical-path length at that event, ns */
-	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
-	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
-	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
 	int64_t delay;		/* overhead-compensation delay x, ns, at t_send
 				 * (merged: the least) */
 	uint64_t t_free;	/* t_send - delay: when the data would have been
 				 * ready without measurement (merged: the latest) */
 	uint64_t host;		/* hash of the sender's host: t_free is comparable
 				 * with local clocks only on the same host */
+	/* zeroing (PMPI_PB_F_CPFN): present when the job's layout has it */
+	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
+	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
+	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
 };
 
-_Static_assert(sizeof(struct pmpi_pb) == 272, "piggyback layout changed: bump PMPI_PB_VERSION");
+#define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
+
+_Static_assert(sizeof(struct pmpi_pb) == 272 && PMPI_PB_CORE == 80,
+	       "piggyback layout changed: bump PMPI_PB_VERSION");
 
 #endif

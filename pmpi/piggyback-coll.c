@@ -109,15 +109,35 @@ static bool start_who(struct pmpi_pb_coll *x)
 					 (int)sizeof(x->me), MPI_BYTE, x->comm, &x->who_req) == MPI_SUCCESS;
 }
 
-/* --cp-trace: the contributors the result of call c depends on. */
-static void log_who(const struct pmpi_pb_coll *x, const struct pmpi_call *c)
+static int who_by_rank(const void *a, const void *b)
 {
+	const struct pmpi_pb_who *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int pb_by_rank(const void *a, const void *b)
+{
+	const struct pmpi_pb *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* --cp-trace: the contributors the result of call c depends on, in world
+ * rank order: of equal paths the reference takes the first edge, as the
+ * merge takes the lowest rank.  Sorted in place: what x keeps after this
+ * is merged in any order. */
+static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
+{
+	int n = 0;
+
 	switch (x->dir) {
 	case PMPI_PB_FROMROOT:
 		if (x->out.rank != x->in.rank)
 			pmpi_cp_edge(c, x->out.rank, x->out.event);
 		return;
 	case PMPI_PB_NBR:
+		qsort(x->nbr, (size_t)x->nnbr, sizeof(*x->nbr), pb_by_rank);
 		for (int i = 0; i < x->nnbr; i++)
 			pmpi_cp_edge(c, x->nbr[i].rank, x->nbr[i].event);
 		return;
@@ -131,7 +151,10 @@ static void log_who(const struct pmpi_pb_coll *x, const struct pmpi_call *c)
 	}
 	for (int i = 0; i < x->nwho; i++)
 		if (x->inter || (i != x->myrank && (x->dir != PMPI_PB_PREFIX || i < x->myrank)))
-			pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
+			x->who[n++] = x->who[i];
+	qsort(x->who, (size_t)n, sizeof(*x->who), who_by_rank);
+	for (int i = 0; i < n; i++)
+		pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
 }
 
 /* Start x's companion (and its --cp-trace gathering), timed as piggyback

@@ -20,6 +20,7 @@
 bool pmpi_pb_on, pmpi_pb_checking;
 struct wire_layout pmpi_wire;
 MPI_Datatype pmpi_pb_type = MPI_DATATYPE_NULL;
+size_t pmpi_pb_bytes;
 static int world_rank;
 static unsigned char *same_host;	/* a bit per world rank */
 static int same_host_n;
@@ -210,12 +211,30 @@ static void agree_layout(bool on, const struct rt_state *rt)
 	pmpi_wire = wire_layout(all & 4, all & 2);
 }
 
+/* The datatype of one piggyback in a collective's companion: its bytes
+ * without the zeroing block unless the job zeroes, at the stride of the
+ * struct (neighbours' arrays). */
+static int make_pb_type(void)
+{
+	MPI_Datatype bytes;
+	int rc;
+
+	pmpi_pb_bytes = pmpi_wire.zero ? sizeof(struct pmpi_pb) : PMPI_PB_CORE;
+	rc = PMPI_Type_contiguous((int)pmpi_pb_bytes, MPI_BYTE, &bytes);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Type_create_resized(bytes, 0, (MPI_Aint)sizeof(struct pmpi_pb), &pmpi_pb_type);
+	PMPI_Type_free(&bytes);
+	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&pmpi_pb_type)) != MPI_SUCCESS)
+		PMPI_Type_free(&pmpi_pb_type);
+	return rc;
+}
+
 void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 {
 	world_rank = rank;
 	agree_layout(on, rt);
-	if (!pmpi_wire.len || PMPI_Type_contiguous((int)sizeof(struct pmpi_pb), MPI_BYTE, &pmpi_pb_type) != MPI_SUCCESS ||
-	    PMPI_Type_commit(&pmpi_pb_type) != MPI_SUCCESS) {
+	if (!pmpi_wire.len || make_pb_type() != MPI_SUCCESS) {
 		pmpi_wire.len = 0;
 		return;
 	}

@@ -103,7 +103,11 @@ void pmpi_x_allreduce_stop(void);
 extern bool pmpi_pb_on, pmpi_pb_checking;
 /* The job's header layout (wire.h); len 0 when messages carry none. */
 extern struct wire_layout pmpi_wire;
-extern MPI_Datatype pmpi_pb_type;	/* one struct pmpi_pb, contiguous bytes */
+/* One struct pmpi_pb in a companion: its first pmpi_pb_bytes bytes
+ * (PMPI_PB_CORE, or all of it when the job zeroes), its extent the
+ * struct's. */
+extern MPI_Datatype pmpi_pb_type;
+extern size_t pmpi_pb_bytes;
 /* The next collective number on comm; false when it cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data

@@ -17,9 +17,11 @@
  *   another host: x' = min(x_s, x + w) = min(10, 30 + 200) = 10; ready
  *         without measurement at now - x_s = 1190, a wait of 220.
  * collective merge: the longer path wins with its sender and shares, ties
- *         go to the higher rank; nets and send times maxima, the delay the
- *         minimum; different hosts and collective numbers are flagged.
+ *         go to the lower rank; nets and send times maxima, the delay the
+ *         minimum; different hosts and collective numbers are flagged;
+ *         contributions of the core alone (no zeroing block) merge in place.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "../../pmpi/pb-rules.h"
@@ -99,7 +101,10 @@ static void test_merge(void)
 	t.cp = 500;
 	r = a;
 	pmpi_pb_merge_into(&t, &r);
-	is_int(r.rank, 3, "a tie goes to the higher rank");
+	ok(r.rank == 1 && r.event == 2 && r.site == 1, "a tie goes to the lower rank, with its event and site");
+	r = t;
+	pmpi_pb_merge_into(&a, &r);
+	is_int(r.rank, 1, "whichever side it comes from");
 	t.host = 2;
 	t.seq = 6;
 	r = a;
@@ -108,11 +113,33 @@ static void test_merge(void)
 	ok(r.flags & PMPI_PB_F_MISMATCH, "different collective numbers are flagged");
 }
 
+/* A job without zeroing moves only the core: merging two contributions
+ * of PMPI_PB_CORE bytes must stay inside them (the sanitizer would stop
+ * this test on a byte beyond). */
+static void test_merge_core(void)
+{
+	struct pmpi_pb a = { .cp = 700, .rank = 2, .event = 5, .delay = 4 };
+	struct pmpi_pb b = { .cp = 600, .rank = 1, .delay = 9 }, r = { 0 };
+	unsigned char *ca = malloc(PMPI_PB_CORE), *cb = malloc(PMPI_PB_CORE);
+
+	if (!ca || !cb)
+		tap_bail("out of memory");
+	memcpy(ca, &a, PMPI_PB_CORE);
+	memcpy(cb, &b, PMPI_PB_CORE);
+	pmpi_pb_merge_into((const struct pmpi_pb *)(void *)ca, (struct pmpi_pb *)(void *)cb);
+	memcpy(&r, cb, PMPI_PB_CORE);
+	ok(r.cp == 700 && r.rank == 2 && r.event == 5 && r.delay == 4,
+	   "core only: the longer path and the least delay, nothing read or written past the core");
+	free(ca);
+	free(cb);
+}
+
 int main(void)
 {
 	test_path();
 	test_zero();
 	test_comp();
 	test_merge();
+	test_merge_core();
 	return tap_done();
 }
