@@ -63,11 +63,16 @@ RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
 # environment (sampler/launcher.c).
 RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launcher.c \
 	$(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC)
-CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC)
+# The report page's template, style and scripts, embedded into cpperf as C
+# strings (report/html/embed.pl); the joined script is also kept for lint.
+HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js views.js)
+HTML_GEN := build/gen/html-assets.c
+CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC) $(HTML_GEN)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) \
-	$(filter-out report/main.c,$(REPORT_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c)
+	$(filter-out report/main.c,$(REPORT_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
+	$(HTML_GEN))
 
 LIBS := $(DW_LIBS) -lpfm -lpthread
 RT_LIBS := $(LIBS) $(PAPI_LIBS) -ldl
@@ -97,6 +102,10 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
 	$(CC) -o $@ $^ -lpfm $(PAPI_LIBS)
+
+$(HTML_GEN): report/html/embed.pl report/html/page.html report/html/page.css $(HTML_JS)
+	@mkdir -p $(dir $@)
+	perl report/html/embed.pl $@ build/gen/page.js report/html/page.html report/html/page.css $(HTML_JS)
 
 # MPI runtimes: the runtime's objects plus pmpi/ and the wrappers generated
 # from pmpi/mpi-api.def, compiled per MPI (objects in build/obj/pmpi-MPI).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh - `make demo`: profile a small MPI stencil on 2 ranks under
 # cpperf-record, then print its flat, call-path, MPI, critical-path and
-# overhead-compensation reports.
+# overhead-compensation reports, and write its HTML page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -20,3 +20,6 @@ echo "== cpperf report $dir --view=cp"
 bin/cpperf report "$dir" --view=cp --min-pct=2
 echo "== cpperf report $dir --view=compensation"
 bin/cpperf report "$dir" --view=compensation
+page=build/demo/cpperf-demo.html
+bin/cpperf report "$dir" --format=html -o "$page"
+echo "== the page of every view: $(pwd)/$page (open it in a browser)"

@@ -5,7 +5,8 @@
 set -eu
 
 PKGS="gcc make pkg-config perl jq libdw-dev libelf-dev libpfm4-dev libpapi-dev
-gfortran clang libclang-rt-dev openmpi-bin libopenmpi-dev mpich libmpich-dev linux-perf procps strace"
+gfortran clang libclang-rt-dev openmpi-bin libopenmpi-dev mpich libmpich-dev linux-perf procps strace
+chromium chromium-driver python3-selenium"
 
 missing=""
 for p in $PKGS; do

@@ -51,8 +51,8 @@ static int pick(const char *opt, const char *value, const char *const *names,
 
 static int set_format(struct report_cli *c, const char *v, char *err, size_t errlen)
 {
-	static const char *const names[] = { "text", "json", "folded", NULL };
-	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED };
+	static const char *const names[] = { "text", "json", "folded", "html", NULL };
+	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
 	int i = pick("format", v, names, err, errlen);
 
 	if (i >= 0)
@@ -146,8 +146,9 @@ static int set_help(struct report_cli *c, const char *v, char *err, size_t errle
 }
 
 static const struct report_option report_options[] = {
-	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md) or "
-	  "folded (FlameGraph, speedscope)", set_format },
+	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md), "
+	  "folded (FlameGraph, speedscope) or html (one offline page of all views; "
+	  "docs/html.md)", set_format },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
 	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path) or "
 	  "compensation (overhead per rank and source); text only, and folded "
@@ -161,7 +162,7 @@ static const struct report_option report_options[] = {
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
-	  "for text, 0 for json; folded is never pruned)", set_min_pct },
+	  "for text, 0.01 for html, 0 for json; folded is never pruned)", set_min_pct },
 	{ "run", 0, "ID", "report this run of the directory (default: the newest; "
 	  "the header lists the others)", set_run },
 	{ "output", 'o', "FILE", "write to FILE (replaced atomically), not stdout",

@@ -58,11 +58,11 @@ static void put_fns(struct json_w *w, const struct rep_data *d, const struct cpa
 	json_end_array(w);
 }
 
-static void put_path(struct json_w *w, const struct cpath_result *r)
+static void put_path(struct json_w *w, const struct cpath_result *r, bool runs)
 {
 	json_key(w, "path");
 	json_begin_array(w);
-	for (uint32_t i = 0; r && i < r->nruns; i++) {
+	for (uint32_t i = 0; r && runs && i < r->nruns; i++) {
 		json_begin_object(w);
 		json_key(w, "rank");
 		json_i64(w, r->runs[i].rank);
@@ -118,7 +118,7 @@ static void put_series(struct json_w *w, const struct rep_data *d,
 
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		   const struct cpath_result *r, const char *why, double min_pct,
-		   enum rep_comp comp)
+		   enum rep_comp comp, bool runs)
 {
 	uint64_t lc;
 
@@ -141,7 +141,7 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		return -1;
 	put_zero(w, r);
 	put_series(w, d, r);
-	put_path(w, r);
+	put_path(w, r, runs);
 	json_key(w, "reference");
 	json_bool(w, r && r->reference);
 	json_key(w, "unavailable");

@@ -294,7 +294,7 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered)
+	     double min_pct, enum rep_comp comp, bool filtered, bool page)
 {
 	struct json_w w;
 
@@ -307,9 +307,10 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	json_key(&w, "callpath");
 	if (rep_json_tree(&w, d, cp, min_pct, filtered) < 0)
 		return -1;
-	put_threads(&w, d);
+	if (!page)
+		put_threads(&w, d);
 	rep_json_mpi(&w, d);
-	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp) < 0)
+	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
 		return -1;
 	put_compensation(&w, d, comp);
 	json_end_object(&w);

@@ -32,12 +32,15 @@ const char *rep_module_name(const struct rep_data *d, uint32_t module)
 }
 
 /* The threshold o asks for, or the format's default: text hides what is
- * below REP_TEXT_MIN_PCT, JSON and folded keep everything. */
+ * below REP_TEXT_MIN_PCT, the page below REP_HTML_MIN_PCT, JSON and folded
+ * keep everything. */
 static double min_pct_of(const struct rep_opts *o)
 {
 	if (o->min_pct >= 0)
 		return o->min_pct;
-	return o->format == REP_TEXT ? REP_TEXT_MIN_PCT : 0.0;
+	if (o->format == REP_TEXT)
+		return REP_TEXT_MIN_PCT;
+	return o->format == REP_HTML ? REP_HTML_MIN_PCT : 0.0;
 }
 
 static bool view_cp(const struct rep_opts *o)
@@ -49,7 +52,7 @@ static bool view_cp(const struct rep_opts *o)
  * and folded only for --view=cp. */
 static bool wants_cpath(const struct rep_opts *o)
 {
-	return o->format == REP_JSON || view_cp(o);
+	return o->format == REP_JSON || o->format == REP_HTML || view_cp(o);
 }
 
 /* Append rank r to the list in buf (at bytes used, n ranks so far). */
@@ -155,7 +158,9 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 {
 	switch (o->format) {
 	case REP_JSON:
-		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
+		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, false);
+	case REP_HTML:
+		return rep_html(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
 	case REP_FOLDED:
 		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
 	case REP_TEXT:
@@ -206,7 +211,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		return -1;
 	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;
-	sort_ev = o->format == REP_JSON ? 0 : ev;
+	sort_ev = o->format == REP_JSON || o->format == REP_HTML ? 0 : ev;
 	if (cp_build(&cp, rc ? &ct.tree : &d->tree, sort_ev, err, errlen) < 0) {
 		comp_tree_release(&ct);
 		return -1;

@@ -24,8 +24,9 @@
  *                 --reference recomputation, the path's tree and functions
  *                 (cpath_*);
  *   text.c, text-mpi.c, text-cp.c, text-comp.c, out-json.c,
- *   out-json-mpi.c, out-json-cp.c, folded.c   the renderers (rep_text_*, rep_json*,
- *                 rep_folded), driven by report.c (rep_render);
+ *   out-json-mpi.c, out-json-cp.c, folded.c, out-html.c   the renderers
+ *                 (rep_text_*, rep_json*, rep_folded, rep_html), driven by
+ *                 report.c (rep_render);
  *   outfile.c     -o FILE written atomically (of_*).
  * Library functions never print and never exit: they return -1 with a
  * message in the caller's buffer, and cmd-report.c reports it once.  The
@@ -532,12 +533,13 @@ void cpath_release(struct cpath_result *r);
 
 /* ---- rendering (report.c, text.c, out-json.c, folded.c) ---- */
 
-enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED };
+enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
 		REP_COMPENSATION };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
+#define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
 
 struct rep_opts {
 	enum rep_format format;
@@ -576,8 +578,15 @@ struct json_w;
  * ("critical_path" is then filled, else written empty, with cp_why saying
  * why when not NULL); comp is the --compensate mode ("compensation", the
  * "ranks" times); filtered says cp and f had the tool's samples removed
- * ("callpath" then leaves out nodes left without counts). */
+ * ("callpath" then leaves out nodes left without counts); page leaves out
+ * what the HTML page does not show and what grows with the run's length
+ * ("threads", the runs of "path"). */
 int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
+	     double min_pct, enum rep_comp comp, bool filtered, bool page);
+/* The page of the whole report (out-html.c): rep_json's data for a page,
+ * arguments alike, in one self-contained HTML file. */
+int rep_html(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered);
 /* A call-path tree as JSON at the writer's position (the "callpath"
@@ -585,11 +594,12 @@ int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
 		  double min_pct, bool skip_zero);
 /* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
- * NULL writes it empty, "unavailable" saying why (why, or no data).
+ * NULL writes it empty, "unavailable" saying why (why, or no data); runs
+ * false leaves "path" empty.
  * Returns 0 or -1 (memory). */
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		   const struct cpath_result *r, const char *why, double min_pct,
-		   enum rep_comp comp);
+		   enum rep_comp comp, bool runs);
 /* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
  * tree. */
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,

@@ -1,0 +1,117 @@
+/*
+ * base.js - the page's common parts: the report's data (the JSON of
+ * `cpperf report --format=json`, embedded in the page), element building
+ * that only ever sets text (never markup from the profile), number
+ * formats, and the tabs, each reachable by its URL fragment.
+ */
+'use strict';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/* An element with attributes and children; strings become text nodes. */
+function el(tag, attrs, ...children) {
+	const e = document.createElement(tag);
+
+	for (const [k, v] of Object.entries(attrs || {})) {
+		if (k === 'on')
+			for (const [ev, fn] of Object.entries(v))
+				e.addEventListener(ev, fn);
+		else if (v !== undefined && v !== null && v !== false)
+			e.setAttribute(k, v === true ? '' : String(v));
+	}
+	for (const c of children.flat())
+		if (c !== undefined && c !== null && c !== false)
+			e.appendChild(typeof c === 'string' || typeof c === 'number' ?
+				document.createTextNode(String(c)) : c);
+	return e;
+}
+
+/* An SVG element with attributes. */
+function svg(tag, attrs) {
+	const e = document.createElementNS(SVG_NS, tag);
+
+	for (const [k, v] of Object.entries(attrs || {}))
+		e.setAttribute(k, String(v));
+	return e;
+}
+
+function svgText(x, y, text, attrs) {
+	const t = svg('text', Object.assign({ x, y }, attrs || {}));
+
+	t.textContent = text;
+	return t;
+}
+
+function fmtPct(p) {
+	return p === undefined || p === null ? '' : p.toFixed(p >= 10 ? 1 : 2) + ' %';
+}
+
+function fmtSec(s) {
+	if (s === undefined || s === null)
+		return '';
+	if (s >= 1)
+		return s.toFixed(3) + ' s';
+	if (s >= 1e-3)
+		return (s * 1e3).toFixed(3) + ' ms';
+	return (s * 1e6).toFixed(1) + ' µs';
+}
+
+function fmtCount(n) {
+	return n === undefined || n === null ? '' : n.toLocaleString('en-US');
+}
+
+function fmtBytes(b) {
+	const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+	let i = 0;
+
+	while (b >= 1024 && i < units.length - 1) {
+		b /= 1024;
+		i++;
+	}
+	return (i ? b.toFixed(1) : String(b)) + ' ' + units[i];
+}
+
+function where(n) {
+	return n.file ? n.file + ':' + n.line : n.module_name || n.module || '';
+}
+
+/* The page's views, in tab order: id, title, builder (called once, when
+ * first shown). */
+const VIEWS = [];
+
+function addView(id, title, build) {
+	VIEWS.push({ id, title, build, built: false });
+}
+
+function showView(id) {
+	const v = VIEWS.find((x) => x.id === id) || VIEWS[0];
+
+	for (const x of VIEWS) {
+		const sec = document.getElementById('view-' + x.id);
+		const tab = document.getElementById('tab-' + x.id);
+
+		sec.hidden = x !== v;
+		tab.setAttribute('aria-selected', x === v ? 'true' : 'false');
+	}
+	if (!v.built) {
+		v.built = true;
+		v.build(document.getElementById('view-' + v.id));
+	}
+}
+
+function startPage(data) {
+	const nav = document.getElementById('tabs');
+	const main = document.getElementById('views');
+
+	for (const v of VIEWS) {
+		nav.appendChild(el('a', { id: 'tab-' + v.id, href: '#' + v.id, role: 'tab' }, v.title));
+		main.appendChild(el('section', { id: 'view-' + v.id, hidden: true }));
+	}
+	window.addEventListener('hashchange', () => showView(currentHash()));
+	showView(currentHash());
+	document.title = 'cpperf: ' + (data.experiment.command || []).join(' ');
+}
+
+function currentHash() {
+	return window.location.hash.replace(/^#/, '');
+}

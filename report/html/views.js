@@ -1,0 +1,244 @@
+/*
+ * views.js - the page's views over the report's data (docs/html.md):
+ * summary, flame graph, functions, ranks, MPI, critical path and
+ * compensation.  Each is built the first time it is shown.
+ */
+'use strict';
+
+function eventNames(data) {
+	return (data.experiment.events || []).map((e) => e.name);
+}
+
+function warnings(data) {
+	const x = data.experiment, w = [];
+
+	if ((x.ranks_missing || []).length)
+		w.push(`ranks missing: ${x.ranks_missing.join(', ')}`);
+	for (const p of x.partial || [])
+		w.push(`partial profile: ${JSON.stringify(p)}`);
+	if (x.lost)
+		w.push(`${fmtCount(x.lost)} samples lost (the ring buffer was full)`);
+	if (x.throttled)
+		w.push(`${fmtCount(x.throttled)} samples throttled by the kernel`);
+	if (x.unwind_complete_pct !== undefined && x.unwind_complete_pct < 99)
+		w.push(`only ${fmtPct(x.unwind_complete_pct)} of the call stacks were unwound to their root`);
+	if (data.critical_path && data.critical_path.unavailable)
+		w.push(`no critical path: ${data.critical_path.unavailable}`);
+	return w;
+}
+
+function dl(pairs) {
+	return el('dl', { class: 'facts' }, pairs.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+}
+
+function buildSummary(box, data) {
+	const x = data.experiment, ranks = data.ranks || [];
+	const hosts = [...new Set(ranks.map((r) => r.host))];
+	const wall = Math.max(0, ...ranks.map((r) => r.wall || 0));
+	const w = warnings(data);
+
+	box.append(el('h2', {}, 'Summary'));
+	if (w.length)
+		box.append(el('ul', { class: 'warnings' }, w.map((t) => el('li', {}, t))));
+	box.append(dl([
+		['command', (x.command || []).join(' ')],
+		['ranks', `${fmtCount(x.ranks)} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}` +
+			(hosts.length ? ` (${hosts.slice(0, 8).join(', ')}${hosts.length > 8 ? ', …' : ''})` : '')],
+		['MPI', x.mpi || 'not an MPI program'],
+		['events', (x.events || []).map((e) => e.frequency ? `${e.name} at ${e.frequency} Hz` :
+			`${e.name} every ${fmtCount(e.period)}`).join(', ')],
+		['samples', `${fmtCount(x.samples)} (lost ${fmtCount(x.lost)}, throttled ${fmtCount(x.throttled)})`],
+		['unwinding', `${fmtPct(x.unwind_complete_pct)} of stacks complete, ` +
+			`${(x.unwind_us_per_sample || 0).toFixed(1)} µs a sample`],
+		['run time', wall ? fmtSec(wall) + ' (the longest rank\'s wall time)' : ''],
+		['compensation', data.compensation && data.compensation.available ?
+			data.compensation.mode : 'none'],
+		['critical path', data.critical_path && data.critical_path.length ?
+			`${fmtSec(data.critical_path.length)} of ${fmtSec(data.critical_path.wall)} wall` : 'none'],
+		['cpperf', data.cpperf_version],
+	]));
+}
+
+function prunedNote(minPct) {
+	return minPct > 0 ? ` Frames below ${minPct} % of all samples are left out of the page ` +
+		'(cpperf report --min-pct); the numbers of those shown are whole.' : '';
+}
+
+function buildFlame(box, data, minPct) {
+	box.append(el('h2', {}, 'Flame graph'), el('p', { class: 'note' },
+		'The call-path tree of all ranks merged (root on top). Click a frame to zoom, ' +
+		'click the top frame or "whole tree" to come back.' + prunedNote(minPct)));
+	flameGraph(box, data.callpath, eventNames(data));
+}
+
+function buildFunctions(box, data) {
+	const ev = eventNames(data)[0];
+
+	box.append(el('h2', {}, 'Functions'), el('p', { class: 'note' },
+		`Self and total samples of ${ev} over all ranks; percentages of all samples.`));
+	sortableTable(box, data.flat || [], [
+		{ title: 'function', get: (r) => r.function },
+		{ title: 'self', get: (r) => r.self[ev] || 0, show: (r) => fmtCount(r.self[ev] || 0), num: true },
+		{ title: 'self %', get: (r) => r.self_pct, show: (r) => pctBar(r.self_pct), num: true },
+		{ title: 'total', get: (r) => r.total[ev] || 0, show: (r) => fmtCount(r.total[ev] || 0), num: true },
+		{ title: 'total %', get: (r) => r.total_pct, show: (r) => fmtPct(r.total_pct), num: true },
+		{ title: 'module', get: (r) => r.module_name || '' },
+		{ title: 'file:line', get: (r) => r.file ? `${r.file}:${r.line}` : '' },
+	], { sortBy: 1, cls: 'functions' });
+}
+
+function buildRanks(box, data) {
+	const ranks = (data.ranks || []).slice();
+	const order = el('select', { class: 'rank-order', 'aria-label': 'order' },
+		el('option', { value: 'rank' }, 'rank order'), el('option', { value: 'load' }, 'by compute time'));
+	const chart = el('div');
+	const compute = (r) => Math.max((r.wall || 0) - (r.mpi_time || 0), 0);
+
+	box.append(el('h2', {}, 'Ranks'));
+	if (!ranks.length) {
+		box.append(el('p', {}, 'No per-rank data.'));
+		return;
+	}
+	const most = ranks.reduce((a, r) => compute(r) > compute(a) ? r : a);
+	const least = ranks.reduce((a, r) => compute(r) < compute(a) ? r : a);
+
+	box.append(el('p', { class: 'note' }, `Wall time of each rank split into computation (outside MPI), ` +
+		`time in MPI and time blocked in MPI. Most loaded: rank ${most.rank} ` +
+		`(${fmtSec(compute(most))} computing); least: rank ${least.rank} (${fmtSec(compute(least))}).`),
+	el('div', { class: 'toolbar' }, order), chart);
+	function draw() {
+		const rs = ranks.slice();
+
+		if (order.value === 'load')
+			rs.sort((a, b) => compute(b) - compute(a));
+		chart.replaceChildren();
+		stackedBars(chart, rs.map((r) => ({ label: String(r.rank), parts: [compute(r),
+			Math.max((r.mpi_time || 0) - (r.mpi_blocked || 0), 0), r.mpi_blocked || 0] })),
+		['compute', 'MPI', 'blocked in MPI'], ['c-compute', 'c-mpi', 'c-blocked'], 'seconds',
+		{ [most.rank]: 'most', [least.rank]: 'least' });
+	}
+	order.addEventListener('change', draw);
+	draw();
+}
+
+function buildMpi(box, data) {
+	const m = data.mpi || {};
+	const sites = m.callsites || [];
+	const mpiTime = sites.reduce((a, s) => a + (s.time || 0), 0) || 1;
+	const which = el('select', { class: 'matrix-what', 'aria-label': 'matrix' },
+		el('option', { value: 'count' }, 'messages'), el('option', { value: 'bytes' }, 'bytes'));
+	const mat = el('div', { class: 'matrix' });
+
+	box.append(el('h2', {}, 'MPI call sites'));
+	if (!sites.length) {
+		box.append(el('p', {}, 'No MPI calls were recorded.'));
+		return;
+	}
+	sortableTable(box, sites, [
+		{ title: 'function', get: (s) => s.function },
+		{ title: 'calls', get: (s) => s.calls, show: (s) => fmtCount(s.calls), num: true },
+		{ title: 'time', get: (s) => s.time, show: (s) => fmtSec(s.time), num: true },
+		{ title: '% of MPI time', get: (s) => 100 * s.time / mpiTime,
+			show: (s) => pctBar(100 * s.time / mpiTime), num: true },
+		{ title: 'bytes', get: (s) => (s.bytes_sent || 0) + (s.bytes_recv || 0),
+			show: (s) => fmtBytes((s.bytes_sent || 0) + (s.bytes_recv || 0)), num: true },
+		{ title: 'call path', get: (s) => (s.callpath || []).slice(-3).map((f) => f.function).join(' ← ') },
+	], { sortBy: 2, cls: 'callsites' });
+	box.append(el('h2', {}, 'Communication matrix'), el('div', { class: 'toolbar' }, which), mat);
+	function draw() {
+		mat.replaceChildren();
+		if (m.matrix && m.matrix[which.value])
+			heatmap(mat, m.matrix[which.value], which.value === 'bytes' ? fmtBytes : fmtCount);
+	}
+	which.addEventListener('change', draw);
+	draw();
+}
+
+function buildCp(box, data) {
+	const cp = data.critical_path || {};
+
+	box.append(el('h2', {}, 'Critical path'));
+	if (!cp.length) {
+		box.append(el('p', {}, cp.unavailable || 'No critical path in this experiment.'));
+		return;
+	}
+	box.append(dl([['length', `${fmtSec(cp.length)} of ${fmtSec(cp.wall)} wall ` +
+		`(${fmtPct(100 * cp.length / (cp.wall || 1))})`],
+	['compensated length', cp.length_compensated ? fmtSec(cp.length_compensated) : '']]));
+	box.append(el('h3', {}, 'Functions on the path'), el('p', { class: 'note' },
+		'Share of the path (CP %) beside the share of all samples (CPU %).'));
+	sortableTable(box, cp.functions || [], [
+		{ title: 'function', get: (f) => f.function },
+		{ title: 'CP time', get: (f) => f.cp_time, show: (f) => fmtSec(f.cp_time), num: true },
+		{ title: 'CP %', get: (f) => f.cp_pct, show: (f) => pctBar(f.cp_pct, 'cp'), num: true },
+		{ title: 'CPU %', get: (f) => f.cpu_pct, show: (f) => pctBar(f.cpu_pct, 'cpu'), num: true },
+	], { sortBy: 1, cls: 'cp-functions' });
+	if ((cp.zeroing || []).length) {
+		box.append(el('h3', {}, 'Zeroing'));
+		sortableTable(box, cp.zeroing, [
+			{ title: 'function', get: (z) => z.function },
+			{ title: 'path without it', get: (z) => z.net_length, show: (z) => fmtSec(z.net_length), num: true },
+			{ title: 'saving', get: (z) => z.saving, show: (z) => fmtSec(z.saving), num: true },
+			{ title: 'saving %', get: (z) => z.saving_pct, show: (z) => fmtPct(z.saving_pct), num: true },
+		], { sortBy: 2, cls: 'zeroing' });
+	}
+	if ((cp.series || []).length) {
+		const chart = el('div');
+
+		box.append(el('h3', {}, 'Path length during the run'), chart);
+		lineChart(chart, [[0, 0], ...cp.series.map((p) => [p.t, p.length])],
+			'time since MPI_Init (s)', 'path length', fmtSec);
+	}
+	box.append(el('h3', {}, 'Call paths on the critical path'));
+	flameGraph(box, cp.callpath, eventNames(data).slice(0, 1));
+}
+
+function buildCompensation(box, data) {
+	const ranks = data.ranks || [];
+	const comp = data.compensation || {};
+
+	box.append(el('h2', {}, 'Compensation'));
+	if (!comp.available || !ranks.some((r) => r.overhead_sources)) {
+		box.append(el('p', {}, 'No overhead compensation data (not MPI, or --no-piggyback).'));
+		return;
+	}
+	box.append(el('p', { class: 'note' }, `Mode ${comp.mode}: wall time as measured, without this ` +
+		'rank\'s own overhead (local), and without the overhead that reached it through messages (parallel).'));
+	sortableTable(box, ranks, [
+		{ title: 'rank', get: (r) => r.rank, num: true },
+		{ title: 'measured', get: (r) => r.wall_measured, show: (r) => fmtSec(r.wall_measured), num: true },
+		{ title: 'local', get: (r) => r.wall_local_compensated,
+			show: (r) => fmtSec(r.wall_local_compensated), num: true },
+		{ title: 'parallel', get: (r) => r.wall_compensated, show: (r) => fmtSec(r.wall_compensated), num: true },
+		{ title: 'overhead', get: (r) => r.overhead, show: (r) => fmtSec(r.overhead), num: true },
+	], { sortBy: 0, desc: false, cls: 'compensation' });
+	const sources = {};
+
+	for (const r of ranks)
+		for (const [k, v] of Object.entries(r.overhead_sources || {}))
+			if (typeof v === 'number' && !/^(samples|calls|switches)$|_ns$/.test(k))
+				sources[k] = (sources[k] || 0) + v;
+	const total = Object.values(sources).reduce((a, v) => a + v, 0) || 1;
+
+	box.append(el('h3', {}, 'Overhead by source, all ranks'));
+	box.append(el('table', { class: 'data sources' }, el('tbody', {}, Object.entries(sources)
+		.sort((a, b) => b[1] - a[1]).map(([k, v]) =>
+			el('tr', {}, el('td', {}, k), el('td', { class: 'num' }, fmtSec(v)),
+				el('td', { class: 'num' }, pctBar(100 * v / total)))))));
+}
+
+function main() {
+	const blob = JSON.parse(document.getElementById('cpperf-data').textContent);
+	const data = blob.report;
+
+	addView('summary', 'Summary', (b) => buildSummary(b, data));
+	addView('flame', 'Flame graph', (b) => buildFlame(b, data, blob.min_pct));
+	addView('functions', 'Functions', (b) => buildFunctions(b, data));
+	addView('ranks', 'Ranks', (b) => buildRanks(b, data));
+	addView('mpi', 'MPI', (b) => buildMpi(b, data));
+	addView('cp', 'Critical path', (b) => buildCp(b, data));
+	addView('compensation', 'Compensation', (b) => buildCompensation(b, data));
+	startPage(data);
+}
+
+main();

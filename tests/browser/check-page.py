@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""check-page.py - the report page in headless Chromium, checked against
+the JSON report of the same experiment (tests/integration/html.t).
+
+Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER
+
+Prints TAP lines (numbered from FIRST_TAP_NUMBER, no plan) and, last,
+"# count N" with the number of tests it printed.  Exits 2 when Selenium or
+the browser cannot start, after saying why on stdout as "# skip: WHY".
+"""
+import json
+import os
+import sys
+import tempfile
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError as e:
+    print(f"# skip: python3-selenium is not installed ({e})")
+    sys.exit(2)
+
+page, report_path, shots, hostile, first = sys.argv[1:6]
+report = json.load(open(report_path))
+n = int(first) - 1
+count = 0
+
+
+def tap(ok, name, *diag):
+    global n, count
+    n += 1
+    count += 1
+    print(f"{'ok' if ok else 'not ok'} {n} - {name}")
+    if not ok:
+        for d in diag:
+            print(f"#   {d}")
+
+
+def start():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    # no network at all: the page must not need it, and the browser's own
+    # services would only fail on a closed network
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+              "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync",
+              "--window-size=1400,1000", f"--user-data-dir={tempfile.mkdtemp()}"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(service=service, options=opts)
+
+
+try:
+    drv = start()
+except WebDriverException as e:
+    print(f"# skip: headless Chromium did not start: {str(e).splitlines()[0]}")
+    sys.exit(2)
+
+url = "file://" + os.path.abspath(page)
+
+
+def show(view):
+    drv.get(url + "#" + view)
+    drv.execute_script("window.location.hash = arguments[0];", view)
+    return drv.find_element(By.ID, "view-" + view)
+
+
+def shot(view):
+    os.makedirs(shots, exist_ok=True)
+    drv.save_screenshot(os.path.join(shots, view + ".png"))
+
+
+def no_alert():
+    try:
+        drv.switch_to.alert
+        return False
+    except NoAlertPresentException:
+        return True
+
+
+def fmt_pct(p):
+    return f"{p:.1f} %" if p >= 10 else f"{p:.2f} %"
+
+
+try:
+    # every view builds, with no error in the console and no request
+    views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"]
+    for v in views:
+        sec = show(v)
+        tap(sec.is_displayed() and len(sec.text) > 20, f"view {v}: shown, with content",
+            f"text: {sec.text[:200]!r}")
+        shot(v)
+    errors = [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+    tap(not errors, "no console errors", *[e["message"][:300] for e in errors])
+    resources = drv.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    tap(resources == [], "no network request of any kind", f"requests: {resources[:5]}")
+    tap(drv.title.startswith("cpperf: "), "the title names the command", f"title {drv.title!r}")
+
+    # functions: the top function and its share, as in the JSON
+    show("functions")
+    ev = report["experiment"]["events"][0]["name"]
+    top = max(report["flat"], key=lambda f: f["self"].get(ev, 0))
+    cells = drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr:first-child td")
+    got = [c.text for c in cells]
+    tap(got[:1] == [top["function"]], "functions: the top function is the JSON's",
+        f"page {got[:1]}", f"json {top['function']!r}")
+    tap(len(got) > 2 and got[2].endswith(fmt_pct(top["self_pct"])),
+        "functions: its self % is the JSON's", f"page {got[2:3]}", f"json {fmt_pct(top['self_pct'])}")
+    drv.find_element(By.CSS_SELECTOR, "table.functions th[data-col='0']").click()
+    names = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:first-child")]
+    in_order = drv.execute_script(
+        "const n = arguments[0]; return n.every((x, i) => !i || n[i - 1].localeCompare(x) <= 0)", names)
+    tap(len(names) > 3 and in_order and names[0] != top["function"],
+        "functions: sorting by function puts the names in order", f"first names: {names[:5]}")
+    files = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:last-child")]
+    tap(any(hostile in f for f in files), "the markup in a file name shows as text",
+        f"files: {files[:5]}")
+    tap(no_alert() and drv.execute_script("return document.querySelectorAll('img').length") == 0,
+        "and runs nothing: no alert, no image element")
+
+    # flame graph: zoom and search
+    show("flame")
+    frames = drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect")
+    before = len(frames)
+    target = [r for r in frames if r.get_attribute("data-function") == "compute_a"]
+    tap(bool(target), "flame: a frame for compute_a is drawn", f"{before} frames")
+    if target:
+        width = float(drv.find_element(By.CSS_SELECTOR, ".flame-svg").get_attribute("width"))
+        drv.execute_script("arguments[0].parentNode.dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                           target[0])
+        first_rect = drv.find_element(By.CSS_SELECTOR, ".flame-svg rect")
+        zoomed_w = float(first_rect.get_attribute("width"))
+        tap(first_rect.get_attribute("data-function") == "compute_a" and zoomed_w >= width - 2,
+            "flame: clicking compute_a zooms into it (it spans the width)",
+            f"top frame {first_rect.get_attribute('data-function')!r} width {zoomed_w} of {width}")
+        shot("flame-zoomed")
+        drv.find_element(By.CSS_SELECTOR, ".flame-reset").click()
+        tap(len(drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect")) == before,
+            "flame: 'whole tree' draws the tree again")
+
+    def search_share(node):
+        if "compute" in node["function"].lower():
+            return node["total"].get(ev, 0)
+        return sum(search_share(c) for c in node.get("children", []))
+    want = 100 * search_share(report["callpath"]) / report["callpath"]["total"][ev]
+    box = drv.find_element(By.CSS_SELECTOR, ".flame-search")
+    box.send_keys("compute")
+    info = drv.find_element(By.CSS_SELECTOR, ".flame-info")
+    got_share = float(info.get_attribute("data-share") or -1)
+    hits = drv.execute_script(
+        "return [...document.querySelectorAll('.flame-svg rect')]"
+        ".filter(r => r.getAttribute('fill') === 'var(--hit)').length")
+    tap(hits > 0 and abs(got_share - want) < 0.01,
+        "flame: searching 'compute' highlights frames and reports their share",
+        f"{hits} highlighted, share {got_share} want {want:.4f}", f"info {info.text!r}")
+    shot("flame-search")
+
+    # MPI: the matrix cell (r, r + 1) holds the JSON count
+    show("mpi")
+    m = report["mpi"]["matrix"]["count"]
+    bad = []
+    for r in range(len(m) - 1):
+        cell = drv.find_elements(By.CSS_SELECTOR, f".heatmap rect[data-from='{r}'][data-to='{r + 1}']")
+        got = cell[0].get_attribute("data-value") if cell else None
+        if got != str(m[r][r + 1]):
+            bad.append(f"cell ({r},{r + 1}): page {got} json {m[r][r + 1]}")
+    tap(len(m) >= 2 and not bad, f"mpi: matrix cells (r, r+1) hold the JSON counts ({len(m)} ranks)", *bad)
+    rows = drv.find_elements(By.CSS_SELECTOR, "table.callsites tbody tr")
+    tap(len(rows) == len(report["mpi"]["callsites"]), "mpi: one row per call site",
+        f"page {len(rows)} json {len(report['mpi']['callsites'])}")
+
+    # ranks: one bar per rank
+    show("ranks")
+    bars = drv.find_elements(By.CSS_SELECTOR, ".stacked g.bar")
+    tap(len(bars) == len(report["ranks"]), "ranks: one bar per rank",
+        f"page {len(bars)} json {len(report['ranks'])}")
+finally:
+    drv.quit()
+print(f"# count {count}")
