@@ -49,29 +49,33 @@ endif
 COMMON_SRC := $(wildcard common/*.c)
 SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
-SAMPLER_CMD_SRC := $(wildcard sampler/cmd-*.c)
 SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
 	sampler/options.c
 # cpperf-record alone reads the program's ELF.
 SAMPLER_RECORD_SRC := sampler/elf-needed.c
-SAMPLER_RT_SRC := $(filter-out $(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
+SAMPLER_RT_SRC := $(filter-out $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
+# The commands, thin over the libraries: cpperf (report, list) and
+# cpperf-record.
+CLI_CPPERF_SRC := cli/main.c cli/cmd-report.c cli/cmd-list.c
+CLI_RECORD_SRC := cli/cmd-record.c
 
 RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)
 # sampler/papi.c checks PAPI events before the program starts; only
 # cpperf-record and the runtime link PAPI.  Both read the launcher's
 # environment (sampler/launcher.c).
 RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launcher.c \
-	$(SAMPLER_CMD_SRC) $(SAMPLER_RECORD_SRC)
+	$(CLI_RECORD_SRC) $(SAMPLER_RECORD_SRC)
 # The report page's template, style and scripts, embedded into cpperf as C
 # strings (report/html/embed.pl); the joined script is also kept for lint.
 HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js views.js)
 HTML_GEN := build/gen/html-assets.c
-CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC) $(HTML_GEN)
+CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC) $(HTML_GEN) \
+	$(CLI_CPPERF_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) \
-	$(filter-out report/main.c,$(REPORT_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
+	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
 	$(HTML_GEN))
 
 LIBS := $(DW_LIBS) -lpfm -lpthread

@@ -29,7 +29,7 @@
  *                 report.c (rep_render);
  *   outfile.c     -o FILE written atomically (of_*).
  * Library functions never print and never exit: they return -1 with a
- * message in the caller's buffer, and cmd-report.c reports it once.  The
+ * message in the caller's buffer, and cli/cmd-report.c reports it once.  The
  * tests in tests/unit/test-report.c call these functions directly.
  */
 #ifndef CPPERF_REPORT_H

@@ -38,7 +38,7 @@
 #include "files.h"
 #include "tap.h"
 #include "../../report/report.h"
-#include "../../report/commands.h"
+#include "../../cli/commands.h"
 
 #define ERRLEN 1024
 #define MS 1000000ull		/* ns in a millisecond */

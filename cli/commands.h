@@ -1,5 +1,5 @@
 /*
- * commands.h - the `cpperf` subcommands that report/main.c dispatches to.
+ * commands.h - the `cpperf` subcommands that cli/main.c dispatches to.
  * Each takes the arguments after `cpperf` (argv[0] is the command's own
  * name), writes its output to stdout and its errors, prefixed "cpperf: ",
  * to stderr, and returns the process exit status (0 ok, 1 failure, 2 usage).
@@ -7,11 +7,11 @@
 #ifndef CPPERF_COMMANDS_H
 #define CPPERF_COMMANDS_H
 
-/* `cpperf list [--all]`: the perf events this host offers (report/cmd-list.c). */
+/* `cpperf list [--all]`: the perf events this host offers (cli/cmd-list.c). */
 int cmd_list(int argc, char **argv);
 
 /* `cpperf report [DIR] [options]`: read, merge and render an experiment
- * (report/cmd-report.c). */
+ * (cli/cmd-report.c). */
 int cmd_report(int argc, char **argv);
 
 #endif

@@ -17,7 +17,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "report", cmd_report, "read an experiment and print its profile (text, json, folded)" },
+	{ "report", cmd_report, "read an experiment and print its profile (text, json, folded, html)" },
 	{ "list", cmd_list, "list the events this host can sample" },
 };
 

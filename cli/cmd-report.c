@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "report.h"
+#include "../report/report.h"
 
 struct report_cli {
 	struct rep_opts opts;

@@ -20,11 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "elf-needed.h"
-#include "events.h"
-#include "launcher.h"
-#include "options.h"
-#include "papi.h"
+#include "../sampler/elf-needed.h"
+#include "../sampler/events.h"
+#include "../sampler/launcher.h"
+#include "../sampler/options.h"
+#include "../sampler/papi.h"
 
 #define RUNTIME_NAME "libcpperf.so"
 
