@@ -221,6 +221,7 @@ bench: all
 	./bench/cp.sh
 	./bench/comp.sh
 	./bench/checkpoint.sh
+	./bench/html.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
