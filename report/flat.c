@@ -162,6 +162,7 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *c
 	f->all = calloc((size_t)d->nevents + 1, sizeof(*f->all));
 	if (fn_of_frame && f->fns && f->counts && f->all &&
 	    assign_functions(f, d, cp->cct, fn_of_frame) == 0 &&
+	    spread_functions(&d->spread, f, fn_of_frame) == 0 &&
 	    (w.on_path = calloc((size_t)f->nfns + 1, sizeof(*w.on_path)))) {
 		w.fn_of_frame = fn_of_frame;
 		rc = cp_walk(cp, enter_node, leave_node, &w);

@@ -9,7 +9,8 @@
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
  * map, and the critical-path data kept by merge-cp.c with the node map
- * (compensate.c keeps the samples of cpperf's runtime the same way).
+ * (compensate.c keeps the samples of cpperf's runtime the same way, and
+ * spread.c each rank's self samples by frame).
  * After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
@@ -76,6 +77,7 @@ void merge_release(struct rep_data *d)
 	mpi_merge_release(&d->mpi);
 	cpath_merge_release(&d->cpath);
 	comp_merge_release(&d->tool);
+	spread_release(&d->spread);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -304,8 +306,11 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
-		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0)
-		rc = 0;
+		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
+		rc = spread_add(&d->spread, p, fmap, emap);
+		if (rc < 0)
+			oom(err, errlen);
+	}
 	free(emap);
 	free(fmap);
 	free(nmap);

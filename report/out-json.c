@@ -177,6 +177,26 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_end_object(w);
 }
 
+/* "ranks": the function's self samples of the first event over the MPI
+ * ranks (spread.c). */
+static void put_spread(struct json_w *w, const struct flat_fn *fn)
+{
+	json_key(w, "ranks");
+	json_begin_object(w);
+	json_key(w, "min");
+	json_u64(w, fn->rank_min);
+	json_key(w, "mean");
+	json_double(w, fn->rank_mean);
+	json_key(w, "max");
+	json_u64(w, fn->rank_max);
+	json_key(w, "max_rank");
+	if (fn->rank_max_at < 0)
+		json_null(w);
+	else
+		json_i64(w, fn->rank_max_at);
+	json_end_object(w);
+}
+
 static void put_flat(struct json_w *w, const struct rep_data *d, const struct flat *f,
 		     uint64_t grand)
 {
@@ -188,6 +208,8 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 		json_begin_object(w);
 		put_location(w, d, fn->name, fn->module, fn->file, fn->line);
 		put_samples(w, d, fn->self, fn->total, grand);
+		if (fn->nranks)
+			put_spread(w, fn);
 		json_end_object(w);
 	}
 	json_end_array(w);

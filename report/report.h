@@ -199,6 +199,36 @@ struct rep_run {
 	uint64_t start_ns;	/* the latest start among them */
 };
 
+/* ---- the spread of functions over ranks (spread.c) ---- */
+
+struct rep_frame_count {
+	uint32_t frame;		/* merged frame id */
+	uint64_t count;
+};
+
+/* One MPI rank's self samples of the first event, by frame (ascending). */
+struct rep_rank_self {
+	int64_t rank;
+	uint32_t n;
+	struct rep_frame_count *v;
+};
+
+struct rep_spread {
+	struct rep_rank_self *ranks;	/* in merge order */
+	uint32_t n, alloc;
+};
+
+struct flat;
+/* Keep p's self samples by merged frame (fmap, emap as in merge_add);
+ * nothing for a process that is not an MPI rank.  Returns 0, or -1 when
+ * memory is short. */
+int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fmap,
+	       const uint32_t *emap);
+/* Each function's rank_* fields of f from s (fn_of_frame: flat_build's
+ * map).  Returns 0, or -1 when memory is short. */
+int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t *fn_of_frame);
+void spread_release(struct rep_spread *s);
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
 	char *run;		/* the run reported */
@@ -226,6 +256,7 @@ struct rep_data {
 	struct rep_mpi mpi;
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */
 	struct rep_tool tool;	/* empty without compensation data */
+	struct rep_spread spread;	/* empty when not MPI */
 };
 
 /* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
@@ -415,6 +446,13 @@ struct flat_fn {
 	uint32_t line;
 	uint64_t *self;		/* [nevents] */
 	uint64_t *total;	/* [nevents]: samples with the function on the path */
+	/* over the nranks MPI ranks (0 when not MPI), the function's self
+	 * samples of the first event: min, mean, max and the (lowest) rank
+	 * of the max, -1 when no rank has any (spread.c) */
+	uint32_t nranks;
+	uint64_t rank_min, rank_max;
+	double rank_mean;
+	int64_t rank_max_at;
 };
 
 struct flat {

@@ -73,15 +73,27 @@ function buildFlame(box, data, minPct) {
 
 function buildFunctions(box, data) {
 	const ev = eventNames(data)[0];
+	const fns = data.flat || [];
+	const spread = fns.some((r) => r.ranks) ? [
+		{ title: 'rank min', get: (r) => r.ranks ? r.ranks.min : 0, show: (r) => fmtCount(r.ranks && r.ranks.min), num: true },
+		{ title: 'rank mean', get: (r) => r.ranks ? r.ranks.mean : 0,
+			show: (r) => r.ranks ? r.ranks.mean.toFixed(1) : '', num: true },
+		{ title: 'rank max', get: (r) => r.ranks ? r.ranks.max : 0, show: (r) => fmtCount(r.ranks && r.ranks.max), num: true },
+		{ title: 'max at rank', get: (r) => r.ranks && r.ranks.max_rank !== null ? r.ranks.max_rank : -1,
+			show: (r) => r.ranks && r.ranks.max_rank !== null ? String(r.ranks.max_rank) : '', num: true },
+	] : [];
 
 	box.append(el('h2', {}, 'Functions'), el('p', { class: 'note' },
-		`Self and total samples of ${ev} over all ranks; percentages of all samples.`));
-	sortableTable(box, data.flat || [], [
+		`Self and total samples of ${ev} over all ranks; percentages of all samples.` +
+		(spread.length ? ' Rank min, mean and max: the self samples of one rank; max at rank: ' +
+			'the rank that has the most (imbalance at a glance).' : '')));
+	sortableTable(box, fns, [
 		{ title: 'function', get: (r) => r.function },
 		{ title: 'self', get: (r) => r.self[ev] || 0, show: (r) => fmtCount(r.self[ev] || 0), num: true },
 		{ title: 'self %', get: (r) => r.self_pct, show: (r) => pctBar(r.self_pct), num: true },
 		{ title: 'total', get: (r) => r.total[ev] || 0, show: (r) => fmtCount(r.total[ev] || 0), num: true },
 		{ title: 'total %', get: (r) => r.total_pct, show: (r) => fmtPct(r.total_pct), num: true },
+		...spread,
 		{ title: 'module', get: (r) => r.module_name || '' },
 		{ title: 'file:line', get: (r) => r.file ? `${r.file}:${r.line}` : '' },
 	], { sortBy: 1, cls: 'functions' });

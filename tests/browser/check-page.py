@@ -109,6 +109,14 @@ try:
         f"page {got[:1]}", f"json {top['function']!r}")
     tap(len(got) > 2 and got[2].endswith(fmt_pct(top["self_pct"])),
         "functions: its self % is the JSON's", f"page {got[2:3]}", f"json {fmt_pct(top['self_pct'])}")
+    heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, "table.functions th")]
+    rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
+            for r in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr")]
+    row_b = next((r for r in rows if r and r[0] == "compute_b"), None)
+    want_b = next(f["ranks"]["max_rank"] for f in report["flat"] if f["function"] == "compute_b")
+    at = heads.index("max at rank") if "max at rank" in heads else -1
+    tap(row_b is not None and at >= 0 and row_b[at] == str(want_b),
+        "functions: compute_b's rank of the max is the JSON's", f"headers {heads}", f"row {row_b}")
     drv.find_element(By.CSS_SELECTOR, "table.functions th[data-col='0']").click()
     names = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:first-child")]
     in_order = drv.execute_script(

@@ -1,9 +1,10 @@
 /*
  * html-page.c - the program behind the report page's browser test
  * (tests/integration/html.t), which compiles it under a file name made of
- * markup: 4 ranks or more, each computing in compute_a about twice as
- * long as in compute_b, and rank r sending r + 1 messages of 64 bytes to
- * rank r + 1 (so the matrix's cell (r, r + 1) holds r + 1).
+ * markup: 4 ranks or more, each computing in compute_a, and in compute_b
+ * for a time that grows with its rank (rank r: (r + 1) / 4 of
+ * compute_a's), and rank r sending r + 1 messages of 64 bytes to rank
+ * r + 1 (so the matrix's cell (r, r + 1) holds r + 1).
  * Usage: html-page [MILLISECONDS]   (per rank, default 600)
  */
 #include <mpi.h>
@@ -31,7 +32,15 @@ static void __attribute__((noinline)) spin(double ms)
 }
 
 static void __attribute__((noinline)) compute_a(double ms) { spin(ms); }
-static void __attribute__((noinline)) compute_b(double ms) { spin(ms); }
+/* its own loop, so that its time is its self time */
+static void __attribute__((noinline)) compute_b(double ms)
+{
+	double end = now_ms() + ms;
+
+	while (now_ms() < end)
+		for (int i = 0; i < 1000; i++)
+			sink = sink * 0.25 + i;
+}
 
 int main(int argc, char **argv)
 {
@@ -44,7 +53,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	for (int step = 0; step < 10; step++) {
 		compute_a(ms / 15);
-		compute_b(ms / 30);
+		compute_b(ms / 60 * (rank + 1));
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 	if (rank + 1 < size)

@@ -1,0 +1,124 @@
+/*
+ * spread.c - how each function's time spreads over the ranks: min, mean
+ * and max over the MPI ranks of its self samples of the first event, and
+ * the rank of the max (docs/json.md "flat"), imbalance at a glance.
+ *
+ * merge_add keeps, per rank, its self samples by merged frame (only the
+ * frames that have some: a few hundred per rank); flat_build folds them
+ * into functions.  Linear in ranks x frames with samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+static int by_frame(const void *a, const void *b)
+{
+	const struct rep_frame_count *x = a, *y = b;
+
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fmap,
+	       const uint32_t *emap)
+{
+	const struct cct *t = &p->tree;
+	struct rep_frame_count *v;
+	struct rep_rank_self *r;
+	uint32_t e0 = 0, n = 0, k = 0;
+
+	if (p->rank < 0)
+		return 0;	/* not an MPI rank */
+	while (e0 < p->nevents && emap[e0] != 0)
+		e0++;
+	if (e0 == p->nevents)
+		return 0;
+	if (s->n == s->alloc) {
+		uint32_t alloc = s->alloc ? 2 * s->alloc : 64;
+		struct rep_rank_self *ranks = realloc(s->ranks, alloc * sizeof(*ranks));
+
+		if (!ranks)
+			return -1;
+		s->ranks = ranks;
+		s->alloc = alloc;
+	}
+	if (!(v = malloc(((size_t)t->nnodes + 1) * sizeof(*v))))
+		return -1;
+	for (uint32_t i = 1; i < t->nnodes; i++) {
+		uint64_t c = cct_self(t, i)[e0];
+
+		if (c)
+			v[n++] = (struct rep_frame_count){ fmap[t->frame[i]], c };
+	}
+	qsort(v, n, sizeof(*v), by_frame);
+	for (uint32_t i = 0; i < n; i++) {
+		if (k && v[k - 1].frame == v[i].frame)
+			v[k - 1].count += v[i].count;
+		else
+			v[k++] = v[i];
+	}
+	r = &s->ranks[s->n++];
+	r->rank = p->rank;
+	r->n = k;
+	r->v = v;
+	return 0;
+}
+
+void spread_release(struct rep_spread *s)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		free(s->ranks[i].v);
+	free(s->ranks);
+	memset(s, 0, sizeof(*s));
+}
+
+int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t *fn_of_frame)
+{
+	uint64_t *acc = calloc((size_t)f->nfns + 1, sizeof(*acc)), *sum;
+	uint32_t *seen = calloc((size_t)f->nfns + 1, sizeof(*seen));
+
+	sum = calloc((size_t)f->nfns + 1, sizeof(*sum));
+	if (!acc || !seen || !sum) {
+		free(acc);
+		free(seen);
+		free(sum);
+		return -1;
+	}
+	for (uint32_t i = 0; i < f->nfns; i++)
+		f->fns[i].rank_min = UINT64_MAX;
+	for (uint32_t r = 0; r < s->n; r++) {
+		const struct rep_rank_self *rs = &s->ranks[r];
+
+		for (uint32_t i = 0; i < rs->n; i++)	/* a function's frames are not together */
+			acc[fn_of_frame[rs->v[i].frame]] += rs->v[i].count;
+		for (uint32_t i = 0; i < rs->n; i++) {
+			uint32_t fn = fn_of_frame[rs->v[i].frame];
+			struct flat_fn *x = &f->fns[fn];
+
+			if (!acc[fn])
+				continue;	/* this function's frames were taken already */
+			if (!seen[fn]++ || acc[fn] > x->rank_max ||
+			    (acc[fn] == x->rank_max && rs->rank < x->rank_max_at)) {
+				x->rank_max = acc[fn];
+				x->rank_max_at = rs->rank;
+			}
+			if (acc[fn] < x->rank_min)
+				x->rank_min = acc[fn];
+			sum[fn] += acc[fn];
+			acc[fn] = 0;
+		}
+	}
+	for (uint32_t i = 0; i < f->nfns; i++) {
+		struct flat_fn *x = &f->fns[i];
+
+		x->nranks = s->n;
+		if (seen[i] < s->n)
+			x->rank_min = 0;	/* a rank without the function */
+		x->rank_mean = s->n ? (double)sum[i] / s->n : 0;
+		if (!seen[i])
+			x->rank_max_at = -1;
+	}
+	free(acc);
+	free(seen);
+	free(sum);
+	return 0;
+}
