@@ -1,8 +1,11 @@
 #!/bin/sh
 # install-deps.sh - install the Debian/Ubuntu packages cpperf needs to build,
-# test and run its demo, skipping those already present.  Runs apt-get as
+# test and run its demo, skipping those already present, and ESLint for the
+# report page's scripts from npm into build/npm (Debian's eslint runs only
+# with Debian's own Node.js), where Node.js is installed.  Runs apt-get as
 # root, or through sudo otherwise.
 set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 PKGS="gcc make pkg-config perl jq libdw-dev libelf-dev libpfm4-dev libpapi-dev
 gfortran clang libclang-rt-dev openmpi-bin libopenmpi-dev mpich libmpich-dev linux-perf procps strace
@@ -13,9 +16,14 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+	echo "install-deps: installing:$missing" >&2
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
 
-if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-echo "install-deps: installing:$missing" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+if command -v npm >/dev/null && [ ! -x "$top/build/npm/node_modules/.bin/eslint" ]; then
+	echo "install-deps: installing ESLint 8 into build/npm" >&2
+	npm install --silent --no-audit --no-fund --prefix "$top/build/npm" eslint@8 >/dev/null
+fi
