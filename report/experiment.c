@@ -385,15 +385,13 @@ bool exp_live(const struct rep_data *d)
 	return false;
 }
 
-/* Read dir/name and merge it into d. */
-static int load_one(struct rep_data *d, const char *dir, const char *name,
-		    char *err, size_t errlen)
+/* Read path and merge it into d. */
+static int load_path(struct rep_data *d, const char *path, char *err, size_t errlen)
 {
 	struct profile p;
-	char path[4096], msg[512];
+	char msg[512];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	profile_init(&p);
 	if (profile_read(&p, path, msg, sizeof(msg)) < 0) {
 		/* The reader may or may not name the file itself. */
@@ -406,6 +404,30 @@ static int load_one(struct rep_data *d, const char *dir, const char *name,
 	rc = merge_add(d, &p, path, err, errlen);
 	profile_release(&p);
 	return rc;
+}
+
+/* Read dir/name and merge it into d. */
+static int load_one(struct rep_data *d, const char *dir, const char *name,
+		    char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return load_path(d, path, err, errlen);
+}
+
+int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen)
+{
+	if (merge_init(d) < 0 || !(d->dir = strdup(path))) {
+		merge_release(d);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (load_path(d, path, err, errlen) < 0 || merge_finish(d, err, errlen) < 0) {
+		merge_release(d);
+		return -1;
+	}
+	return 0;
 }
 
 /* Choose, read and merge the files of one run. */

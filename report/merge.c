@@ -307,7 +307,7 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
-		rc = spread_add(&d->spread, p, fmap, emap);
+		rc = spread_add(&d->spread, p, name, fmap, emap);
 		if (rc < 0)
 			oom(err, errlen);
 	}

@@ -1,18 +1,23 @@
 /*
  * out-html.c - `cpperf report --format=html`: one self-contained page
  * (docs/html.md) made of the template, style sheet and scripts of
- * report/html around the JSON report.  The data travel inside
- * <script type="application/json"> with every '<' written as \u003c (a
- * '<' only occurs inside JSON strings), so no name from a profile can
- * close the script or open markup; the scripts set every text from the
- * data as text, never as markup.
+ * report/html around the data: the JSON report, and the call-path trees
+ * of a few ranks of their own (every rank of a small job; else the ranks
+ * that compute most and least, and rank 0), read again one file each.
+ * The data travel inside <script type="application/json"> with every '<'
+ * written as \u003c (a '<' only occurs inside JSON strings), so no name
+ * from a profile can close the script or open markup; the scripts set
+ * every text from the data as text, never as markup.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
+#include "json.h"
 #include "out-html.h"
 
-/* The JSON report, '<' escaped. */
+#define PAGE_RANK_TREES 16	/* a job up to this size has every rank's tree */
+
+/* The JSON data, '<' escaped. */
 static int put_data(FILE *out, const char *json, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -22,25 +27,22 @@ static int put_data(FILE *out, const char *json, size_t n)
 }
 
 /* The template with each marker replaced by its part. */
-static int put_page(FILE *out, const char *json, size_t n, double min_pct)
+static int put_page(FILE *out, const char *data, size_t n)
 {
 	static const char *const markers[] = { "@STYLE@", "@DATA@", "@SCRIPT@" };
 	const char *at = rep_html_page;
 
 	for (size_t k = 0; k < sizeof(markers) / sizeof(markers[0]); k++) {
 		const char *m = strstr(at, markers[k]);
-		int rc = 0;
+		int rc;
 
 		if (!m)
 			return -1;
 		fwrite(at, 1, (size_t)(m - at), out);
-		if (k == 0)
-			rc = fputs(rep_html_style, out) < 0 ? -1 : 0;
-		else if (k == 1)
-			rc = fprintf(out, "{\"min_pct\":%g,\"report\":", min_pct) < 0 ||
-			     put_data(out, json, n) || fputs("}", out) < 0 ? -1 : 0;
+		if (k == 1)
+			rc = put_data(out, data, n);
 		else
-			rc = fputs(rep_html_script, out) < 0 ? -1 : 0;
+			rc = fputs(k == 0 ? rep_html_style : rep_html_script, out) < 0 ? -1 : 0;
 		if (rc)
 			return -1;
 		at = m + strlen(markers[k]);
@@ -49,23 +51,103 @@ static int put_page(FILE *out, const char *json, size_t n, double min_pct)
 	return ferror(out) ? -1 : 0;
 }
 
+/* Computation of a rank: its MPI region less its time in MPI. */
+static uint64_t computing(const struct rep_rank *r)
+{
+	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
+}
+
+/* Whether rank's tree goes on the page (above). */
+static bool rank_tree_shown(const struct rep_data *d, int64_t rank)
+{
+	const struct rep_mpi *m = &d->mpi;
+	const struct rep_rank *most = NULL, *least = NULL;
+
+	if (d->spread.n <= PAGE_RANK_TREES || rank == 0)
+		return true;
+	for (uint32_t i = 0; i < m->nranks; i++) {
+		if (!most || computing(&m->ranks[i]) > computing(most))
+			most = &m->ranks[i];
+		if (!least || computing(&m->ranks[i]) < computing(least))
+			least = &m->ranks[i];
+	}
+	return (most && most->rank == rank) || (least && least->rank == rank);
+}
+
+/* {"rank", "callpath"} of one rank read alone from its file, its tree
+ * compensated as the report's.  Returns 0, or -1 when the file or memory
+ * fails. */
+static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double min_pct,
+			 enum rep_comp comp)
+{
+	struct rep_data one;
+	struct comp_tree ct;
+	struct cp_tree cp;
+	char err[1024];
+	int filtered, rc;
+
+	if (exp_load_file(&one, r->file, err, sizeof(err)) < 0)
+		return -1;
+	filtered = comp_tree_build(&ct, &one, comp, err, sizeof(err));
+	if (filtered < 0) {
+		merge_release(&one);
+		return -1;
+	}
+	rc = cp_build(&cp, filtered ? &ct.tree : &one.tree, 0, err, sizeof(err));
+	if (rc == 0) {
+		json_begin_object(w);
+		rep_json_rank(w, r->rank);
+		json_key(w, "callpath");
+		rc = rep_json_tree(w, &one, &cp, min_pct, filtered);
+		json_end_object(w);
+		cp_release(&cp);
+	}
+	comp_tree_release(&ct);
+	merge_release(&one);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The page's data: {"min_pct", "report", "rank_trees"}. */
+static int put_blob(FILE *m, const struct rep_data *d, const struct cp_tree *cp,
+		    const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
+		    double min_pct, enum rep_comp comp, bool filtered)
+{
+	struct json_w w;
+
+	fprintf(m, "{\"min_pct\":%g,\"report\":", min_pct);
+	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true) < 0)
+		return -1;
+	fputs(",\"rank_trees\":", m);
+	json_init(&w, m);
+	json_begin_array(&w);
+	for (uint32_t i = 0; i < d->spread.n; i++)
+		if (rank_tree_shown(d, d->spread.ranks[i].rank) &&
+		    put_rank_tree(&w, &d->spread.ranks[i], min_pct, comp) < 0)
+			return -1;
+	json_end_array(&w);
+	if (json_finish(&w) < 0)
+		return -1;
+	fputs("}", m);
+	return ferror(m) ? -1 : 0;
+}
+
 int rep_html(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered)
 {
-	char *json = NULL;
+	char *data = NULL;
 	size_t n = 0;
-	FILE *m = open_memstream(&json, &n);
+	FILE *m = open_memstream(&data, &n);
 	int rc;
 
 	if (!m)
 		return -1;
-	rc = rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true);
+	rc = put_blob(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered);
 	if (fclose(m) || rc < 0) {
-		free(json);
+		free(data);
 		return -1;
 	}
-	rc = put_page(out, json, n, min_pct);
-	free(json);
+	rc = put_page(out, data, n);
+	free(data);
 	return rc;
 }

@@ -206,9 +206,11 @@ struct rep_frame_count {
 	uint64_t count;
 };
 
-/* One MPI rank's self samples of the first event, by frame (ascending). */
+/* One MPI rank's self samples of the first event, by frame (ascending),
+ * and the profile they came from. */
 struct rep_rank_self {
 	int64_t rank;
+	char *file;
 	uint32_t n;
 	struct rep_frame_count *v;
 };
@@ -219,11 +221,11 @@ struct rep_spread {
 };
 
 struct flat;
-/* Keep p's self samples by merged frame (fmap, emap as in merge_add);
- * nothing for a process that is not an MPI rank.  Returns 0, or -1 when
- * memory is short. */
-int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fmap,
-	       const uint32_t *emap);
+/* Keep p's self samples by merged frame (fmap, emap as in merge_add) and
+ * the name of its file; nothing for a process that is not an MPI rank.
+ * Returns 0, or -1 when memory is short. */
+int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
+	       const uint32_t *fmap, const uint32_t *emap);
 /* Each function's rank_* fields of f from s (fn_of_frame: flat_build's
  * map).  Returns 0, or -1 when memory is short. */
 int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t *fn_of_frame);
@@ -401,6 +403,10 @@ int exp_find_newest(const char *parent, char *out, size_t outlen,
  * there when run is not one of them); d is then released.
  */
 int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen);
+/* Read the one profile at path into d, which this function initialises
+ * (a rank's own view).  Returns 0, or -1 with a message; d is then
+ * released. */
+int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen);
 /* Whether some checkpoint of d was written by a process that still runs. */
 bool exp_live(const struct rep_data *d);
 

@@ -18,8 +18,8 @@ static int by_frame(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fmap,
-	       const uint32_t *emap)
+int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
+	       const uint32_t *fmap, const uint32_t *emap)
 {
 	const struct cct *t = &p->tree;
 	struct rep_frame_count *v;
@@ -56,7 +56,12 @@ int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fm
 		else
 			v[k++] = v[i];
 	}
-	r = &s->ranks[s->n++];
+	r = &s->ranks[s->n];
+	if (!(r->file = strdup(file))) {
+		free(v);
+		return -1;
+	}
+	s->n++;
 	r->rank = p->rank;
 	r->n = k;
 	r->v = v;
@@ -65,8 +70,10 @@ int spread_add(struct rep_spread *s, const struct profile *p, const uint32_t *fm
 
 void spread_release(struct rep_spread *s)
 {
-	for (uint32_t i = 0; i < s->n; i++)
+	for (uint32_t i = 0; i < s->n; i++) {
 		free(s->ranks[i].v);
+		free(s->ranks[i].file);
+	}
 	free(s->ranks);
 	memset(s, 0, sizeof(*s));
 }

@@ -74,10 +74,13 @@ function stackedBars(box, items, names, classes, unit, marks) {
 		el('span', {}, el('i', { class: classes[k] }), n))));
 }
 
-/* Heatmap of m[r][c] (rows send to columns); blocks of ranks above
- * MATRIX_CELLS a side, each the sum of its cells. */
-function heatmap(box, m, unitFmt) {
-	const n = m.length;
+/*
+ * Heatmap of m[r][c] (rows send to columns) for senders r0.. and
+ * receivers c0.. (n of each; the whole matrix by default); blocks of
+ * ranks above MATRIX_CELLS a side, each the sum of its cells: click a
+ * block to zoom into its ranks, click "whole matrix" to come back.
+ */
+function heatmap(box, m, unitFmt, r0 = 0, c0 = 0, n = m.length) {
 	const per = Math.ceil(n / MATRIX_CELLS);
 	const k = Math.ceil(n / per);
 	const cells = [];
@@ -88,13 +91,15 @@ function heatmap(box, m, unitFmt) {
 		for (let j = 0; j < k; j++) {
 			let v = 0;
 
-			for (let r = i * per; r < Math.min(n, (i + 1) * per); r++)
-				for (let c = j * per; c < Math.min(n, (j + 1) * per); c++)
+			for (let r = r0 + i * per; r < Math.min(m.length, r0 + (i + 1) * per, r0 + n); r++)
+				for (let c = c0 + j * per; c < Math.min(m.length, c0 + (j + 1) * per, c0 + n); c++)
 					v += m[r][c];
 			cells[i].push(v);
 			max = Math.max(max, v);
 		}
 	}
+	const range = (x, i) => per > 1 ?
+		`${x + i * per}-${Math.min(m.length, x + n, x + (i + 1) * per) - 1}` : x + i;
 	const side = Math.min(Math.max(box.clientWidth || 600, 300), 640) - 70;
 	const cs = side / k;
 	const s = svg('svg', { width: side + 70, height: side + 60, class: 'chart heatmap', role: 'img' });
@@ -105,17 +110,29 @@ function heatmap(box, m, unitFmt) {
 			const rect = svg('rect', { x: 60 + j * cs, y: 10 + i * cs, width: Math.max(cs - 0.5, 0.5),
 				height: Math.max(cs - 0.5, 0.5), class: 'cell',
 				'fill-opacity': v ? 0.15 + 0.85 * v / max : 0.04,
-				'data-from': per > 1 ? `${i * per}-${Math.min(n, (i + 1) * per) - 1}` : i,
-				'data-to': per > 1 ? `${j * per}-${Math.min(n, (j + 1) * per) - 1}` : j,
-				'data-value': v });
+				'data-from': range(r0, i), 'data-to': range(c0, j), 'data-value': v });
 			const title = svg('title');
 
-			title.textContent = `rank ${rect.dataset.from} → ${rect.dataset.to}: ${unitFmt(v)}`;
+			title.textContent = `rank ${rect.dataset.from} → ${rect.dataset.to}: ${unitFmt(v)}` +
+				(per > 1 ? ' (click to zoom)' : '');
 			rect.appendChild(title);
+			if (per > 1)
+				rect.addEventListener('click', () => {
+					box.replaceChildren(el('div', { class: 'toolbar' }, el('button', { type: 'button',
+						class: 'matrix-reset', on: { click: () => {
+							box.replaceChildren();
+							heatmap(box, m, unitFmt);
+						} } }, 'whole matrix')));
+					heatmap(box, m, unitFmt, r0 + i * per, c0 + j * per, per);
+				});
 			s.appendChild(rect);
 		}
-	axisLabel(s, 60 + side / 2, side + 45, per > 1 ? `receiver (blocks of ${per} ranks)` : 'receiver rank');
-	axisLabel(s, 20, 10 + side / 2, per > 1 ? `sender (blocks of ${per} ranks)` : 'sender rank', true);
+	const span = (x) => `${x}-${x + n - 1}`;
+
+	axisLabel(s, 60 + side / 2, side + 45, (per > 1 ? `receiver (blocks of ${per} ranks)` : 'receiver rank') +
+		(n < m.length ? `, ranks ${span(c0)}` : ''));
+	axisLabel(s, 20, 10 + side / 2, (per > 1 ? `sender (blocks of ${per} ranks)` : 'sender rank') +
+		(n < m.length ? `, ranks ${span(r0)}` : ''), true);
 	box.appendChild(s);
 }
 

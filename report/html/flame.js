@@ -4,7 +4,8 @@
  * hover for self, total, share and file:line; a search highlights the
  * frames whose function matches and says what share of the samples they
  * hold; the inverted mode shows the tree bottom-up (callers below each
- * function that spent the samples).
+ * function that spent the samples); a selector switches between trees
+ * (the whole job's, one rank's).
  *
  * A tree node is { function, module_name, file, line, self: {event: n},
  * total: {event: n}, children: [...] } as in docs/json.md.
@@ -61,9 +62,15 @@ function frameHue(name) {
 	return h;
 }
 
-/* Draw tree into box; events: the event names for the selector. */
-function flameGraph(box, tree, events, opts) {
+/*
+ * Draw into box the first of trees, [{ label, tree }], with a selector
+ * when there are several; events: the event names for the selector.
+ */
+function flameGraph(box, trees, events, opts) {
 	const state = { ev: events[0], inverted: false, zoom: [], search: '' };
+	const treeSel = el('select', { 'aria-label': 'tree', class: 'flame-tree' },
+		trees.map((t, i) => el('option', { value: i }, t.label)));
+	let tree = trees[0].tree;
 	const bar = el('div', { class: 'toolbar' });
 	const evSel = el('select', { 'aria-label': 'event', class: 'flame-event' },
 		events.map((e) => el('option', { value: e }, e)));
@@ -74,6 +81,8 @@ function flameGraph(box, tree, events, opts) {
 	const pic = el('div', { class: 'flame' });
 	const tip = el('div', { class: 'flame-tip', hidden: true });
 
+	if (trees.length > 1)
+		bar.append(el('label', {}, 'ranks ', treeSel));
 	bar.append(el('label', {}, 'event ', evSel), el('label', {}, inv, ' inverted'), find, reset, info);
 	box.append(bar, pic, tip);
 	if (opts && opts.note)
@@ -178,6 +187,12 @@ function flameGraph(box, tree, events, opts) {
 			(state.zoom.length ? `zoomed into ${top.function}` : '');
 		info.dataset.share = state.search ? searchShare(r).toFixed(4) : '';
 	}
+	treeSel.addEventListener('change', () => {
+		tree = trees[Number(treeSel.value)].tree;
+		inverted = null;
+		state.zoom = [];
+		draw();
+	});
 	evSel.addEventListener('change', () => { state.ev = evSel.value; state.zoom = []; draw(); });
 	inv.addEventListener('change', () => { state.inverted = inv.checked; state.zoom = []; draw(); });
 	find.addEventListener('input', () => { state.search = find.value.trim().toLowerCase(); draw(); });

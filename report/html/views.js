@@ -64,11 +64,27 @@ function prunedNote(minPct) {
 		'(cpperf report --min-pct); the numbers of those shown are whole.' : '';
 }
 
-function buildFlame(box, data, minPct) {
+/* The whole job's tree, then the ranks' own that the page carries, the
+ * ranks that compute most and least named. */
+function flameChoices(data, rankTrees) {
+	const compute = new Map((data.ranks || []).map((r) => [r.rank,
+		Math.max((r.wall || 0) - (r.mpi_time || 0), 0)]));
+	const known = rankTrees.filter((t) => compute.has(t.rank));
+	const most = known.length ? known.reduce((a, t) => compute.get(t.rank) > compute.get(a.rank) ? t : a) : null;
+	const least = known.length ? known.reduce((a, t) => compute.get(t.rank) < compute.get(a.rank) ? t : a) : null;
+
+	return [{ label: 'whole job', tree: data.callpath }, ...rankTrees.map((t) => ({
+		label: `rank ${t.rank}` + (t === most && most !== least ? ' (computes most)' :
+			t === least && most !== least ? ' (computes least)' : ''),
+		tree: t.callpath,
+	}))];
+}
+
+function buildFlame(box, data, minPct, rankTrees) {
 	box.append(el('h2', {}, 'Flame graph'), el('p', { class: 'note' },
-		'The call-path tree of all ranks merged (root on top). Click a frame to zoom, ' +
+		'The call-path tree of all ranks merged (root on top), or of one rank. Click a frame to zoom, ' +
 		'click the top frame or "whole tree" to come back.' + prunedNote(minPct)));
-	flameGraph(box, data.callpath, eventNames(data));
+	flameGraph(box, flameChoices(data, rankTrees || []), eventNames(data));
 }
 
 function buildFunctions(box, data) {
@@ -202,7 +218,7 @@ function buildCp(box, data) {
 			'time since MPI_Init (s)', 'path length', fmtSec);
 	}
 	box.append(el('h3', {}, 'Call paths on the critical path'));
-	flameGraph(box, cp.callpath, eventNames(data).slice(0, 1));
+	flameGraph(box, [{ label: 'critical path', tree: cp.callpath }], eventNames(data).slice(0, 1));
 }
 
 function buildCompensation(box, data) {
@@ -244,7 +260,7 @@ function main() {
 	const data = blob.report;
 
 	addView('summary', 'Summary', (b) => buildSummary(b, data));
-	addView('flame', 'Flame graph', (b) => buildFlame(b, data, blob.min_pct));
+	addView('flame', 'Flame graph', (b) => buildFlame(b, data, blob.min_pct, blob.rank_trees));
 	addView('functions', 'Functions', (b) => buildFunctions(b, data));
 	addView('ranks', 'Ranks', (b) => buildRanks(b, data));
 	addView('mpi', 'MPI', (b) => buildMpi(b, data));

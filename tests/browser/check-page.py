@@ -2,7 +2,10 @@
 """check-page.py - the report page in headless Chromium, checked against
 the JSON report of the same experiment (tests/integration/html.t).
 
-Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER
+Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER [blocks]
+
+With "blocks" (a job of more than 128 ranks) only the matrix is checked:
+its blocks of ranks hold the JSON's sums, and a click zooms into one.
 
 Prints TAP lines (numbered from FIRST_TAP_NUMBER, no plan) and, last,
 "# count N" with the number of tests it printed.  Exits 2 when Selenium or
@@ -23,6 +26,7 @@ except ImportError as e:
     sys.exit(2)
 
 page, report_path, shots, hostile, first = sys.argv[1:6]
+blocks_only = sys.argv[6:7] == ["blocks"]
 report = json.load(open(report_path))
 n = int(first) - 1
 count = 0
@@ -85,110 +89,158 @@ def fmt_pct(p):
     return f"{p:.1f} %" if p >= 10 else f"{p:.2f} %"
 
 
-try:
-    # every view builds, with no error in the console and no request
-    views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"]
-    for v in views:
-        sec = show(v)
-        tap(sec.is_displayed() and len(sec.text) > 20, f"view {v}: shown, with content",
-            f"text: {sec.text[:200]!r}")
-        shot(v)
-    errors = [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
-    tap(not errors, "no console errors", *[e["message"][:300] for e in errors])
-    resources = drv.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
-    tap(resources == [], "no network request of any kind", f"requests: {resources[:5]}")
-    tap(drv.title.startswith("cpperf: "), "the title names the command", f"title {drv.title!r}")
-
-    # functions: the top function and its share, as in the JSON
-    show("functions")
-    ev = report["experiment"]["events"][0]["name"]
-    top = max(report["flat"], key=lambda f: f["self"].get(ev, 0))
-    cells = drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr:first-child td")
-    got = [c.text for c in cells]
-    tap(got[:1] == [top["function"]], "functions: the top function is the JSON's",
-        f"page {got[:1]}", f"json {top['function']!r}")
-    tap(len(got) > 2 and got[2].endswith(fmt_pct(top["self_pct"])),
-        "functions: its self % is the JSON's", f"page {got[2:3]}", f"json {fmt_pct(top['self_pct'])}")
-    heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, "table.functions th")]
-    rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
-            for r in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr")]
-    row_b = next((r for r in rows if r and r[0] == "compute_b"), None)
-    want_b = next(f["ranks"]["max_rank"] for f in report["flat"] if f["function"] == "compute_b")
-    at = heads.index("max at rank") if "max at rank" in heads else -1
-    tap(row_b is not None and at >= 0 and row_b[at] == str(want_b),
-        "functions: compute_b's rank of the max is the JSON's", f"headers {heads}", f"row {row_b}")
-    drv.find_element(By.CSS_SELECTOR, "table.functions th[data-col='0']").click()
-    names = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:first-child")]
-    in_order = drv.execute_script(
-        "const n = arguments[0]; return n.every((x, i) => !i || n[i - 1].localeCompare(x) <= 0)", names)
-    tap(len(names) > 3 and in_order and names[0] != top["function"],
-        "functions: sorting by function puts the names in order", f"first names: {names[:5]}")
-    files = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:last-child")]
-    tap(any(hostile in f for f in files), "the markup in a file name shows as text",
-        f"files: {files[:5]}")
-    tap(no_alert() and drv.execute_script("return document.querySelectorAll('img').length") == 0,
-        "and runs nothing: no alert, no image element")
-
-    # flame graph: zoom and search
-    show("flame")
-    frames = drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect")
-    before = len(frames)
-    target = [r for r in frames if r.get_attribute("data-function") == "compute_a"]
-    tap(bool(target), "flame: a frame for compute_a is drawn", f"{before} frames")
-    if target:
-        drv.execute_script("arguments[0].parentNode.dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                           target[0])
-        # the graph's width after the zoom (a scroll bar may have come or gone)
-        width = float(drv.find_element(By.CSS_SELECTOR, ".flame-svg").get_attribute("width"))
-        first_rect = drv.find_element(By.CSS_SELECTOR, ".flame-svg rect")
-        zoomed_w = float(first_rect.get_attribute("width"))
-        tap(first_rect.get_attribute("data-function") == "compute_a" and zoomed_w >= width - 2,
-            "flame: clicking compute_a zooms into it (it spans the width)",
-            f"top frame {first_rect.get_attribute('data-function')!r} width {zoomed_w} of {width}")
-        shot("flame-zoomed")
-        drv.find_element(By.CSS_SELECTOR, ".flame-reset").click()
-        top_rect = drv.find_element(By.CSS_SELECTOR, ".flame-svg rect")
-        after = len(drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect"))
-        tap(top_rect.get_attribute("data-function") == "<root>" and abs(after - before) <= before // 10,
-            "flame: 'whole tree' draws the tree again from its root",
-            f"top frame {top_rect.get_attribute('data-function')!r}, {after} frames against {before}")
-
-    def search_share(node):
-        if "compute" in node["function"].lower():
-            return node["total"].get(ev, 0)
-        return sum(search_share(c) for c in node.get("children", []))
-    want = 100 * search_share(report["callpath"]) / report["callpath"]["total"][ev]
-    box = drv.find_element(By.CSS_SELECTOR, ".flame-search")
-    box.send_keys("compute")
-    info = drv.find_element(By.CSS_SELECTOR, ".flame-info")
-    got_share = float(info.get_attribute("data-share") or -1)
-    hits = drv.execute_script(
-        "return [...document.querySelectorAll('.flame-svg rect')]"
-        ".filter(r => r.getAttribute('fill') === 'var(--hit)').length")
-    tap(hits > 0 and abs(got_share - want) < 0.01,
-        "flame: searching 'compute' highlights frames and reports their share",
-        f"{hits} highlighted, share {got_share} want {want:.4f}", f"info {info.text!r}")
-    shot("flame-search")
-
-    # MPI: the matrix cell (r, r + 1) holds the JSON count
+def check_blocks():
+    """The matrix of a large job: blocks summed, a click zooms into one."""
     show("mpi")
     m = report["mpi"]["matrix"]["count"]
-    bad = []
-    for r in range(len(m) - 1):
-        cell = drv.find_elements(By.CSS_SELECTOR, f".heatmap rect[data-from='{r}'][data-to='{r + 1}']")
-        got = cell[0].get_attribute("data-value") if cell else None
-        if got != str(m[r][r + 1]):
-            bad.append(f"cell ({r},{r + 1}): page {got} json {m[r][r + 1]}")
-    tap(len(m) >= 2 and not bad, f"mpi: matrix cells (r, r+1) hold the JSON counts ({len(m)} ranks)", *bad)
-    rows = drv.find_elements(By.CSS_SELECTOR, "table.callsites tbody tr")
-    tap(len(rows) == len(report["mpi"]["callsites"]), "mpi: one row per call site",
-        f"page {len(rows)} json {len(report['mpi']['callsites'])}")
+    cells = drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")
+    first = cells[0].get_attribute("data-from") if cells else ""
+    lo, hi = (int(x) for x in first.split("-")) if "-" in first else (0, -1)
+    want = sum(m[r][c] for r in range(lo, hi + 1) for c in range(lo, hi + 1))
+    tap(len(cells) == 128 * 128 and cells[0].get_attribute("data-value") == str(want),
+        f"matrix of {len(m)} ranks: 128 x 128 blocks, the first the JSON's sum over ranks {first}",
+        f"{len(cells)} cells, first {first} value {cells[0].get_attribute('data-value') if cells else None} want {want}")
+    # the block on the diagonal's second row: neighbours exchange there
+    blk = drv.find_element(By.CSS_SELECTOR, ".heatmap rect[data-from='%d-%d'][data-to='%d-%d']"
+                           % (hi + 1, 2 * hi + 1, hi + 1, 2 * hi + 1))
+    drv.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", blk)
+    zoomed = drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")
+    bad = [f"cell ({z.get_attribute('data-from')},{z.get_attribute('data-to')}): {z.get_attribute('data-value')}"
+           for z in zoomed
+           if z.get_attribute("data-value") != str(m[int(z.get_attribute("data-from"))][int(z.get_attribute("data-to"))])]
+    tap(len(zoomed) == (hi + 1) ** 2 and not bad, "a click on a block zooms into its ranks, cell by cell as the JSON",
+        f"{len(zoomed)} cells", *bad[:5])
+    shot("mpi-zoomed")
+    drv.find_element(By.CSS_SELECTOR, ".matrix-reset").click()
+    tap(len(drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")) == 128 * 128, "'whole matrix' comes back")
 
-    # ranks: one bar per rank
-    show("ranks")
-    bars = drv.find_elements(By.CSS_SELECTOR, ".stacked g.bar")
-    tap(len(bars) == len(report["ranks"]), "ranks: one bar per rank",
-        f"page {len(bars)} json {len(report['ranks'])}")
+
+try:
+    if blocks_only:
+        check_blocks()
+    else:
+        # every view builds, with no error in the console and no request
+        views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"]
+        for v in views:
+            sec = show(v)
+            tap(sec.is_displayed() and len(sec.text) > 20, f"view {v}: shown, with content",
+                f"text: {sec.text[:200]!r}")
+            shot(v)
+        errors = [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+        tap(not errors, "no console errors", *[e["message"][:300] for e in errors])
+        resources = drv.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        tap(resources == [], "no network request of any kind", f"requests: {resources[:5]}")
+        tap(drv.title.startswith("cpperf: "), "the title names the command", f"title {drv.title!r}")
+
+        # functions: the top function and its share, as in the JSON
+        show("functions")
+        ev = report["experiment"]["events"][0]["name"]
+        top = max(report["flat"], key=lambda f: f["self"].get(ev, 0))
+        cells = drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr:first-child td")
+        got = [c.text for c in cells]
+        tap(got[:1] == [top["function"]], "functions: the top function is the JSON's",
+            f"page {got[:1]}", f"json {top['function']!r}")
+        tap(len(got) > 2 and got[2].endswith(fmt_pct(top["self_pct"])),
+            "functions: its self % is the JSON's", f"page {got[2:3]}", f"json {fmt_pct(top['self_pct'])}")
+        heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, "table.functions th")]
+        rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
+                for r in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr")]
+        row_b = next((r for r in rows if r and r[0] == "compute_b"), None)
+        want_b = next(f["ranks"]["max_rank"] for f in report["flat"] if f["function"] == "compute_b")
+        at = heads.index("max at rank") if "max at rank" in heads else -1
+        tap(row_b is not None and at >= 0 and row_b[at] == str(want_b),
+            "functions: compute_b's rank of the max is the JSON's", f"headers {heads}", f"row {row_b}")
+        drv.find_element(By.CSS_SELECTOR, "table.functions th[data-col='0']").click()
+        names = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:first-child")]
+        in_order = drv.execute_script(
+            "const n = arguments[0]; return n.every((x, i) => !i || n[i - 1].localeCompare(x) <= 0)", names)
+        tap(len(names) > 3 and in_order and names[0] != top["function"],
+            "functions: sorting by function puts the names in order", f"first names: {names[:5]}")
+        files = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:last-child")]
+        tap(any(hostile in f for f in files), "the markup in a file name shows as text",
+            f"files: {files[:5]}")
+        tap(no_alert() and drv.execute_script("return document.querySelectorAll('img').length") == 0,
+            "and runs nothing: no alert, no image element")
+
+        # flame graph: zoom and search
+        show("flame")
+        frames = drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect")
+        before = len(frames)
+        target = [r for r in frames if r.get_attribute("data-function") == "compute_a"]
+        tap(bool(target), "flame: a frame for compute_a is drawn", f"{before} frames")
+        if target:
+            drv.execute_script("arguments[0].parentNode.dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                               target[0])
+            # the graph's width after the zoom (a scroll bar may have come or gone)
+            width = float(drv.find_element(By.CSS_SELECTOR, ".flame-svg").get_attribute("width"))
+            first_rect = drv.find_element(By.CSS_SELECTOR, ".flame-svg rect")
+            zoomed_w = float(first_rect.get_attribute("width"))
+            tap(first_rect.get_attribute("data-function") == "compute_a" and zoomed_w >= width - 2,
+                "flame: clicking compute_a zooms into it (it spans the width)",
+                f"top frame {first_rect.get_attribute('data-function')!r} width {zoomed_w} of {width}")
+            shot("flame-zoomed")
+            drv.find_element(By.CSS_SELECTOR, ".flame-reset").click()
+            top_rect = drv.find_element(By.CSS_SELECTOR, ".flame-svg rect")
+            after = len(drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect"))
+            tap(top_rect.get_attribute("data-function") == "<root>" and abs(after - before) <= before // 10,
+                "flame: 'whole tree' draws the tree again from its root",
+                f"top frame {top_rect.get_attribute('data-function')!r}, {after} frames against {before}")
+
+        # the ranks' own trees: every rank of this 4-rank job, the ranks that
+        # compute most and least named as the JSON's times say
+        opts = [o.text for o in drv.find_elements(By.CSS_SELECTOR, ".flame-tree option")]
+        comp = {r["rank"]: max(r["wall"] - r["mpi_time"], 0) for r in report["ranks"]}
+        most, least = max(comp, key=comp.get), min(comp, key=comp.get)
+        tap(len(opts) == 1 + len(report["ranks"]) and opts[0] == "whole job" and
+            f"rank {most} (computes most)" in opts and f"rank {least} (computes least)" in opts,
+            "flame: a tree per rank, the most and least computing named", f"options {opts}",
+            f"compute {comp}")
+        whole = float(drv.find_element(By.CSS_SELECTOR, ".flame-svg rect").get_attribute("data-total"))
+        drv.execute_script("const s = document.querySelector('.flame-tree'); s.value = '4';"
+                           "s.dispatchEvent(new Event('change'))")
+        one = float(drv.find_element(By.CSS_SELECTOR, ".flame-svg rect").get_attribute("data-total"))
+        tap(0.1 * whole < one < 0.6 * whole, "flame: rank 3's tree holds its part of the samples",
+            f"rank 3 {one} of {whole}")
+        shot("flame-rank3")
+        drv.execute_script("const s = document.querySelector('.flame-tree'); s.value = '0';"
+                           "s.dispatchEvent(new Event('change'))")
+
+        def search_share(node):
+            if "compute" in node["function"].lower():
+                return node["total"].get(ev, 0)
+            return sum(search_share(c) for c in node.get("children", []))
+        want = 100 * search_share(report["callpath"]) / report["callpath"]["total"][ev]
+        box = drv.find_element(By.CSS_SELECTOR, ".flame-search")
+        box.send_keys("compute")
+        info = drv.find_element(By.CSS_SELECTOR, ".flame-info")
+        got_share = float(info.get_attribute("data-share") or -1)
+        hits = drv.execute_script(
+            "return [...document.querySelectorAll('.flame-svg rect')]"
+            ".filter(r => r.getAttribute('fill') === 'var(--hit)').length")
+        tap(hits > 0 and abs(got_share - want) < 0.01,
+            "flame: searching 'compute' highlights frames and reports their share",
+            f"{hits} highlighted, share {got_share} want {want:.4f}", f"info {info.text!r}")
+        shot("flame-search")
+
+        # MPI: the matrix cell (r, r + 1) holds the JSON count
+        show("mpi")
+        m = report["mpi"]["matrix"]["count"]
+        bad = []
+        for r in range(len(m) - 1):
+            cell = drv.find_elements(By.CSS_SELECTOR, f".heatmap rect[data-from='{r}'][data-to='{r + 1}']")
+            got = cell[0].get_attribute("data-value") if cell else None
+            if got != str(m[r][r + 1]):
+                bad.append(f"cell ({r},{r + 1}): page {got} json {m[r][r + 1]}")
+        tap(len(m) >= 2 and not bad, f"mpi: matrix cells (r, r+1) hold the JSON counts ({len(m)} ranks)", *bad)
+        rows = drv.find_elements(By.CSS_SELECTOR, "table.callsites tbody tr")
+        tap(len(rows) == len(report["mpi"]["callsites"]), "mpi: one row per call site",
+            f"page {len(rows)} json {len(report['mpi']['callsites'])}")
+
+        # ranks: one bar per rank
+        show("ranks")
+        bars = drv.find_elements(By.CSS_SELECTOR, ".stacked g.bar")
+        tap(len(bars) == len(report["ranks"]), "ranks: one bar per rank",
+            f"page {len(bars)} json {len(report['ranks'])}")
 finally:
     drv.quit()
 print(f"# count {count}")

@@ -38,7 +38,7 @@ is "no address but SVG's namespace" "$(grep -oE 'https?://[^"'"'"' )]*|src="//' 
 	"http://www.w3.org/2000/svg "
 is "no external src or href" "$(grep -cE '(src|href)="[^#]' "$page")" 0
 is "the hostile name is in the data, its '<' escaped" \
-	"$(grep -c 'u003cimg src=x onerror=alert(1)>' "$page"):$(grep -c '<img src=x' "$page")" "1:0"
+	"$(grep -q 'u003cimg src=x onerror=alert(1)>' "$page" && echo there):$(grep -c '<img src=x' "$page")" "there:0"
 is "the data are the JSON report's" \
 	"$(perl -0777 -ne 'print $1 if m{<script type="application/json" id="cpperf-data">(.*?)</script>}s' "$page" |
 		jq -c '.report.flat[0:3]')" "$(jq -c '.flat[0:3]' "$WORK/report.json")"
@@ -56,16 +56,33 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CHROMEDRIVER:-/usr/bin
 	done_testing
 	exit
 fi
+
+# browser_tap WHAT: count the TAP that check-page.py left in $WORK/browser.tap
+# (status $st) as this file's
+browser_tap() {
+	cat "$WORK/browser.tap"
+	if [ "$st" = 2 ]; then
+		skip "$1" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
+	else
+		n=$(sed -n 's/^# count //p' "$WORK/browser.tap")
+		_n=$((_n + ${n:-0}))
+		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
+		[ -n "$n" ] || fail "$1: the browser check ran to its end" "status $st"
+	fi
+}
 /usr/bin/python3 "$TOP/tests/browser/check-page.py" "$page" "$WORK/report.json" "$TOP/build/html-screens" \
 	"$HOSTILE" $((_n + 1)) > "$WORK/browser.tap"
 st=$?
-cat "$WORK/browser.tap"
-if [ "$st" = 2 ]; then
-	skip "the page in a browser" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
-else
-	n=$(sed -n 's/^# count //p' "$WORK/browser.tap")
-	_n=$((_n + ${n:-0}))
-	_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
-	[ -n "$n" ] || fail "the browser check ran to its end" "status $st"
-fi
+browser_tap "the page in a browser"
+
+# a larger job (the same profiles renumbered into 256 ranks): the matrix
+# in blocks of ranks, zoomed into one
+/usr/bin/python3 "$TOP/bench/synth-ranks.py" "$d" "$WORK/big" 256
+report_json "$WORK/big"
+"$CPPERF" report "$WORK/big" --format=html -o "$WORK/big.html" 2> "$WORK/big.err"
+is "256 ranks: report --format=html" "$?:$(head -c 300 "$WORK/big.err")" "0:"
+/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$WORK/big.html" "$WORK/report.json" \
+	"$TOP/build/html-screens" "$HOSTILE" $((_n + 1)) blocks > "$WORK/browser.tap"
+st=$?
+browser_tap "the matrix of 256 ranks in a browser"
 done_testing
