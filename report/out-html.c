@@ -75,8 +75,9 @@ static bool rank_tree_shown(const struct rep_data *d, int64_t rank)
 }
 
 /* {"rank", "callpath"} of one rank read alone from its file, its tree
- * compensated as the report's.  Returns 0, or -1 when the file or memory
- * fails. */
+ * compensated as the report's; nothing when the file can no longer be
+ * read (the page goes without that rank's own tree).  Returns 0, or -1
+ * when memory is short. */
 static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double min_pct,
 			 enum rep_comp comp)
 {
@@ -87,7 +88,7 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 	int filtered, rc;
 
 	if (exp_load_file(&one, r->file, err, sizeof(err)) < 0)
-		return -1;
+		return 0;
 	filtered = comp_tree_build(&ct, &one, comp, err, sizeof(err));
 	if (filtered < 0) {
 		merge_release(&one);
