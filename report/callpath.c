@@ -7,7 +7,7 @@
  * node's total into its parent's; a counting pass then lays the children of
  * every node out contiguously (compressed rows), and each row is sorted by
  * total once.  The renderers (text, JSON, folded) and the flat profile all
- * walk the tree through cp_walk, which keeps its own stack instead of
+ * walk the tree through tree_walk, which keeps its own stack instead of
  * recursing, so a very deep tree cannot overflow the C stack.
  */
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "report.h"
 
 struct sort_ctx {
-	const struct cp_tree *cp;
+	const struct tree_view *cp;
 	uint32_t event;
 };
 
@@ -23,21 +23,21 @@ static int cmp_kids(const void *a, const void *b, void *arg)
 {
 	const struct sort_ctx *s = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t tx = cp_total(s->cp, x)[s->event], ty = cp_total(s->cp, y)[s->event];
+	uint64_t tx = tree_total(s->cp, x)[s->event], ty = tree_total(s->cp, y)[s->event];
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
-static void sum_totals(struct cp_tree *cp)
+static void sum_totals(struct tree_view *cp)
 {
 	const struct cct *t = cp->cct;
 	size_t n = (size_t)t->nnodes * t->nevents;
 
 	memcpy(cp->total, t->self, n * sizeof(*cp->total));
 	for (uint32_t i = t->nnodes; i-- > 1;) {
-		const uint64_t *mine = cp_total(cp, i);
+		const uint64_t *mine = tree_total(cp, i);
 		uint64_t *up = cp->total + (size_t)t->parent[i] * t->nevents;
 
 		for (uint32_t e = 0; e < t->nevents; e++)
@@ -45,7 +45,7 @@ static void sum_totals(struct cp_tree *cp)
 	}
 }
 
-static void lay_out_children(struct cp_tree *cp, uint32_t sort_event)
+static void lay_out_children(struct tree_view *cp, uint32_t sort_event)
 {
 	const struct cct *t = cp->cct;
 	struct sort_ctx s = { cp, sort_event };
@@ -69,8 +69,8 @@ static void lay_out_children(struct cp_tree *cp, uint32_t sort_event)
 				sizeof(*cp->kids), cmp_kids, &s);
 }
 
-int cp_build(struct cp_tree *cp, const struct cct *t, uint32_t sort_event,
-	     char *err, size_t errlen)
+int tree_build(struct tree_view *cp, const struct cct *t, uint32_t sort_event,
+	       char *err, size_t errlen)
 {
 	memset(cp, 0, sizeof(*cp));
 	cp->cct = t;
@@ -79,7 +79,7 @@ int cp_build(struct cp_tree *cp, const struct cct *t, uint32_t sort_event,
 	cp->first = calloc((size_t)t->nnodes + 1, sizeof(*cp->first));
 	cp->kids = malloc(((size_t)t->nnodes + 1) * sizeof(*cp->kids));
 	if (!cp->total || !cp->first || !cp->kids) {
-		cp_release(cp);
+		tree_release(cp);
 		snprintf(err, errlen, "out of memory summing the call-path tree");
 		return -1;
 	}
@@ -88,7 +88,7 @@ int cp_build(struct cp_tree *cp, const struct cct *t, uint32_t sort_event,
 	return 0;
 }
 
-void cp_release(struct cp_tree *cp)
+void tree_release(struct tree_view *cp)
 {
 	free(cp->total);
 	free(cp->first);
@@ -96,7 +96,7 @@ void cp_release(struct cp_tree *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
-int cp_walk(const struct cp_tree *cp, cp_visit enter, cp_visit leave, void *ctx)
+int tree_walk(const struct tree_view *cp, tree_visit enter, tree_visit leave, void *ctx)
 {
 	uint32_t n = cp->cct->nnodes;
 	uint32_t *node = malloc(((size_t)n + 1) * sizeof(*node));

@@ -166,7 +166,7 @@ void cpath_release(struct cpath_result *r)
 	free(r->zero);
 	free(r->runs);
 	free(r->fns);
-	cp_release(&r->cp);
+	tree_release(&r->cp);
 	cct_release(&r->tree);
 	memset(r, 0, sizeof(*r));
 }
@@ -844,7 +844,7 @@ int cpath_build(struct cpath_result *r, const struct rep_data *d, const struct f
 	if (rc < 0)
 		return -1;
 	if (sum_runs(r, d, err, errlen) < 0 ||
-	    cp_build(&r->cp, &r->tree, 0, err, errlen) < 0) {
+	    tree_build(&r->cp, &r->tree, 0, err, errlen) < 0) {
 		cpath_release(r);
 		return -1;
 	}

@@ -22,7 +22,7 @@ struct fn_index {
 
 struct flat_walk {
 	struct flat *f;
-	const struct cp_tree *cp;
+	const struct tree_view *cp;
 	const uint32_t *fn_of_frame;
 	uint32_t *on_path;	/* [nfns] */
 };
@@ -68,7 +68,7 @@ static int enter_node(void *ctx, uint32_t node, uint32_t depth)
 	uint32_t fn = w->fn_of_frame[w->cp->cct->frame[node]];
 
 	if (w->on_path[fn]++ == 0) {
-		const uint64_t *tot = cp_total(w->cp, node);
+		const uint64_t *tot = tree_total(w->cp, node);
 
 		for (uint32_t e = 0; e < w->f->nevents; e++)
 			w->f->fns[fn].total[e] += tot[e];
@@ -147,7 +147,7 @@ static void drop_unsampled(struct flat *f)
 	f->nfns = kept;
 }
 
-int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *cp,
+int flat_build(struct flat *f, const struct rep_data *d, const struct tree_view *cp,
 	       uint32_t sort_event, char *err, size_t errlen)
 {
 	size_t nfr = (size_t)d->syms.nframes + 1;
@@ -165,7 +165,7 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *c
 	    spread_functions(&d->spread, f, fn_of_frame) == 0 &&
 	    (w.on_path = calloc((size_t)f->nfns + 1, sizeof(*w.on_path)))) {
 		w.fn_of_frame = fn_of_frame;
-		rc = cp_walk(cp, enter_node, leave_node, &w);
+		rc = tree_walk(cp, enter_node, leave_node, &w);
 	}
 	free(fn_of_frame);
 	free(w.on_path);
@@ -174,7 +174,7 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *c
 		snprintf(err, errlen, "out of memory building the flat profile");
 		return -1;
 	}
-	memcpy(f->all, cp_total(cp, CCT_ROOT), d->nevents * sizeof(*f->all));
+	memcpy(f->all, tree_total(cp, CCT_ROOT), d->nevents * sizeof(*f->all));
 	drop_unsampled(f);
 	struct sort_ctx s = { sort_event, d };
 

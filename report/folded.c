@@ -14,7 +14,7 @@
 struct folded {
 	FILE *out;
 	const struct rep_data *d;
-	const struct cp_tree *cp;
+	const struct tree_view *cp;
 	uint32_t event;
 	uint32_t *path;		/* frame ids of the current path, by depth */
 };
@@ -35,7 +35,7 @@ static int folded_enter(void *ctx, uint32_t node, uint32_t depth)
 
 	if (node != CCT_ROOT)
 		f->path[depth] = f->cp->cct->frame[node];
-	if (cp_total(f->cp, node)[f->event] == 0)
+	if (tree_total(f->cp, node)[f->event] == 0)
 		return 0;
 	if (n == 0)
 		return 1;
@@ -50,7 +50,7 @@ static int folded_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
-int rep_folded(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_folded(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	       uint32_t event)
 {
 	struct folded f = { out, d, cp, event, NULL };
@@ -59,7 +59,7 @@ int rep_folded(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	f.path = malloc(((size_t)cp->cct->nnodes + 1) * sizeof(*f.path));
 	if (!f.path)
 		return -1;
-	rc = cp_walk(cp, folded_enter, NULL, &f);
+	rc = tree_walk(cp, folded_enter, NULL, &f);
 	free(f.path);
 	return rc < 0 || ferror(out) ? -1 : 0;
 }

@@ -83,7 +83,7 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 {
 	struct rep_data one;
 	struct comp_tree ct;
-	struct cp_tree cp;
+	struct tree_view cp;
 	char err[1024];
 	int filtered, rc;
 
@@ -94,14 +94,14 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 		merge_release(&one);
 		return -1;
 	}
-	rc = cp_build(&cp, filtered ? &ct.tree : &one.tree, 0, err, sizeof(err));
+	rc = tree_build(&cp, filtered ? &ct.tree : &one.tree, 0, err, sizeof(err));
 	if (rc == 0) {
 		json_begin_object(w);
 		rep_json_rank(w, r->rank);
 		json_key(w, "callpath");
 		rc = rep_json_tree(w, &one, &cp, min_pct, filtered);
 		json_end_object(w);
-		cp_release(&cp);
+		tree_release(&cp);
 	}
 	comp_tree_release(&ct);
 	merge_release(&one);
@@ -109,7 +109,7 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 }
 
 /* The page's data: {"min_pct", "report", "rank_trees"}. */
-static int put_blob(FILE *m, const struct rep_data *d, const struct cp_tree *cp,
+static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *cp,
 		    const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 		    double min_pct, enum rep_comp comp, bool filtered)
 {
@@ -132,7 +132,7 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct cp_tree *cp,
 	return ferror(m) ? -1 : 0;
 }
 
-int rep_html(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered)
 {

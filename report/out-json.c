@@ -5,7 +5,7 @@
  * The keys are a contract documented in docs/json.md (tests and users parse
  * them): extend it, never rename or remove.  Percentages are of all samples
  * of the first event; counts are objects keyed by event name.  The call-path
- * tree is emitted through cp_walk (no recursion) and pruned below min_pct
+ * tree is emitted through tree_walk (no recursion) and pruned below min_pct
  * of the first event (0 keeps every node).  The MPI keys are written by
  * out-json-mpi.c, "critical_path" by out-json-cp.c.  Under --compensate=local
  * or parallel "flat" and "callpath" are the profile without the samples of
@@ -18,7 +18,7 @@
 struct json_tree {
 	struct json_w *w;
 	const struct rep_data *d;
-	const struct cp_tree *cp;
+	const struct tree_view *cp;
 	uint64_t grand;		/* all samples of the first event */
 	double min_pct;
 	bool skip_zero;		/* leave out nodes without any count */
@@ -220,7 +220,7 @@ static bool shown(const struct json_tree *t, uint32_t node)
 	if (node == CCT_ROOT)
 		return true;
 	if (t->skip_zero) {
-		const uint64_t *total = cp_total(t->cp, node);
+		const uint64_t *total = tree_total(t->cp, node);
 		uint32_t e = 0;
 
 		while (e < t->d->nevents && total[e] == 0)
@@ -230,14 +230,14 @@ static bool shown(const struct json_tree *t, uint32_t node)
 	}
 	if (t->min_pct <= 0 || t->d->nevents == 0)
 		return true;
-	return rep_pct(cp_total(t->cp, node)[0], t->grand) >= t->min_pct;
+	return rep_pct(tree_total(t->cp, node)[0], t->grand) >= t->min_pct;
 }
 
 static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 {
 	struct json_tree *t = ctx;
 	struct json_w *w = t->w;
-	const uint64_t *self = cct_self(t->cp->cct, node), *total = cp_total(t->cp, node);
+	const uint64_t *self = cct_self(t->cp->cct, node), *total = tree_total(t->cp, node);
 
 	(void)depth;
 	if (!shown(t, node))
@@ -292,13 +292,13 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 }
 
 /* See report.h. */
-int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
+int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
 		  double min_pct, bool skip_zero)
 {
-	struct json_tree t = { w, d, cp, d->nevents ? cp_total(cp, CCT_ROOT)[0] : 0,
+	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
 			       min_pct, skip_zero };
 
-	return cp_walk(cp, tree_enter, tree_leave, &t);
+	return tree_walk(cp, tree_enter, tree_leave, &t);
 }
 
 /* "compensation": the mode asked for and whether the experiment has data. */
@@ -314,7 +314,7 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 	json_end_object(w);
 }
 
-int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered, bool page)
 {

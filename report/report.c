@@ -152,7 +152,7 @@ static int check_comp(const struct rep_data *d, const struct rep_opts *o,
 /* removed: the samples --compensate took out of cp and f, NULL if none;
  * cp_why: why cpr is NULL, when known. */
 static int render_with(const struct rep_data *d, const struct rep_opts *o,
-		       enum rep_comp comp, uint32_t ev, const struct cp_tree *cp,
+		       enum rep_comp comp, uint32_t ev, const struct tree_view *cp,
 		       const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 		       const uint64_t *removed, FILE *out)
 {
@@ -191,7 +191,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 	char gap_buf[1024], why[1024];
 	const char *gap = cpath_gap(d, gap_buf, sizeof(gap_buf)), *cp_why = gap;
 	struct comp_tree ct;
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	uint32_t ev = 0, sort_ev;
 	int rc;
@@ -212,12 +212,12 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;
 	sort_ev = o->format == REP_JSON || o->format == REP_HTML ? 0 : ev;
-	if (cp_build(&cp, rc ? &ct.tree : &d->tree, sort_ev, err, errlen) < 0) {
+	if (tree_build(&cp, rc ? &ct.tree : &d->tree, sort_ev, err, errlen) < 0) {
 		comp_tree_release(&ct);
 		return -1;
 	}
 	if (flat_build(&f, d, &cp, sort_ev, err, errlen) < 0) {
-		cp_release(&cp);
+		tree_release(&cp);
 		comp_tree_release(&ct);
 		return -1;
 	}
@@ -227,7 +227,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		} else if (view_cp(o)) {
 			snprintf(err, errlen, "%s", why);
 			flat_release(&f);
-			cp_release(&cp);
+			tree_release(&cp);
 			comp_tree_release(&ct);
 			return -1;
 		} else {	/* the other views do not depend on it */
@@ -240,7 +240,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 	if (have_cp)
 		cpath_release(&cpr);
 	flat_release(&f);
-	cp_release(&cp);
+	tree_release(&cp);
 	comp_tree_release(&ct);
 	return rc;
 }

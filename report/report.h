@@ -17,7 +17,7 @@
  *                 times and the profile without the tool's samples
  *                 (comp_*);
  *   callpath.c    inclusive totals and sorted children of the merged tree,
- *                 and a depth-first walk over it (cp_*);
+ *                 and a depth-first walk over it (tree_*);
  *   flat.c        self and total per function, recursion counted once
  *                 (flat_*);
  *   critpath.c    the critical path: the walk over the links, the
@@ -412,7 +412,7 @@ bool exp_live(const struct rep_data *d);
 
 /* ---- call-path tree analysis (callpath.c) ---- */
 
-struct cp_tree {
+struct tree_view {
 	const struct cct *cct;
 	uint32_t nevents;
 	uint64_t *total;	/* [nnodes * nevents] inclusive counts */
@@ -423,11 +423,11 @@ struct cp_tree {
 /* Compute inclusive totals and children lists of t (sorted by the total of
  * event sort_event, then by node id).  Linear apart from the sorts.  Returns
  * 0, or -1 when memory is short. */
-int cp_build(struct cp_tree *cp, const struct cct *t, uint32_t sort_event,
-	     char *err, size_t errlen);
-void cp_release(struct cp_tree *cp);
+int tree_build(struct tree_view *cp, const struct cct *t, uint32_t sort_event,
+	       char *err, size_t errlen);
+void tree_release(struct tree_view *cp);
 
-static inline const uint64_t *cp_total(const struct cp_tree *cp, uint32_t node)
+static inline const uint64_t *tree_total(const struct tree_view *cp, uint32_t node)
 {
 	return cp->total + (size_t)node * cp->nevents;
 }
@@ -435,12 +435,12 @@ static inline const uint64_t *cp_total(const struct cp_tree *cp, uint32_t node)
 /*
  * Visit the tree depth first, children in sorted order, starting with the
  * root at depth 0.  enter returns 1 to descend into the node's children, 0 to
- * skip them, or a negative value to stop the walk (cp_walk then returns that
+ * skip them, or a negative value to stop the walk (tree_walk then returns that
  * value).  leave, when not NULL, is called for every node entered, after its
  * children.  Uses no recursion; returns 0, or -1 when memory is short.
  */
-typedef int (*cp_visit)(void *ctx, uint32_t node, uint32_t depth);
-int cp_walk(const struct cp_tree *cp, cp_visit enter, cp_visit leave, void *ctx);
+typedef int (*tree_visit)(void *ctx, uint32_t node, uint32_t depth);
+int tree_walk(const struct tree_view *cp, tree_visit enter, tree_visit leave, void *ctx);
 
 /* ---- flat profile (flat.c) ---- */
 
@@ -473,7 +473,7 @@ struct flat {
  * of d's frames with other counts (the critical path's).  Totals count
  * a sample once per function even under recursion.  Returns 0, or -1 when
  * memory is short. */
-int flat_build(struct flat *f, const struct rep_data *d, const struct cp_tree *cp,
+int flat_build(struct flat *f, const struct rep_data *d, const struct tree_view *cp,
 	       uint32_t sort_event, char *err, size_t errlen);
 void flat_release(struct flat *f);
 
@@ -512,7 +512,7 @@ struct cpath_result {
 	struct cpath_run *runs;	/* earliest first */
 	uint32_t nruns;
 	struct cct tree;	/* path samples; node ids are d->tree's */
-	struct cp_tree cp;	/* over tree, children by total of event 0 */
+	struct tree_view cp;	/* over tree, children by total of event 0 */
 	struct cpath_fn *fns;	/* by samples desc, then name */
 	uint32_t nfns;
 	uint64_t all;		/* path samples of event 0 */
@@ -611,11 +611,11 @@ const char *rep_module_path(const struct rep_data *d, uint32_t module);
  * f or cp (the header says how many of the shown event). */
 int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 		  uint32_t event, double min_pct, const uint64_t *removed);
-int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		      uint32_t event, double min_pct, const uint64_t *removed);
 /* The call-path tree under the column titles, pruned below min_pct of
  * event; a note for what was hidden.  Returns 0 or -1 (memory). */
-int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		  uint32_t event, double min_pct);
 struct json_w;
 /* JSON of the whole report; cpr, when not NULL, is the critical path
@@ -625,17 +625,17 @@ struct json_w;
  * ("callpath" then leaves out nodes left without counts); page leaves out
  * what the HTML page does not show and what grows with the run's length
  * ("threads", the runs of "path"). */
-int rep_json(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered, bool page);
 /* The page of the whole report (out-html.c): rep_json's data for a page,
  * arguments alike, in one self-contained HTML file. */
-int rep_html(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root. */
-int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct cp_tree *cp,
+int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
 		  double min_pct, bool skip_zero);
 /* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
  * NULL writes it empty, "unavailable" saying why (why, or no data); runs
@@ -667,7 +667,7 @@ int rep_text_comp(FILE *out, const struct rep_data *d);
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */
 void rep_put_clean(FILE *out, const char *s, int width);
-int rep_folded(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_folded(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	       uint32_t event);
 
 /* ---- -o FILE (outfile.c) ---- */

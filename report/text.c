@@ -195,7 +195,7 @@ int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 struct text_tree {
 	FILE *out;
 	const struct rep_data *d;
-	const struct cp_tree *cp;
+	const struct tree_view *cp;
 	uint32_t event;
 	uint64_t grand;
 	double min_pct;
@@ -205,7 +205,7 @@ struct text_tree {
 static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 {
 	struct text_tree *t = ctx;
-	uint64_t total = cp_total(t->cp, node)[t->event];
+	uint64_t total = tree_total(t->cp, node)[t->event];
 	uint64_t self = cct_self(t->cp->cct, node)[t->event];
 
 	if (node == CCT_ROOT)
@@ -231,13 +231,13 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 }
 
 /* See report.h. */
-int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		  uint32_t event, double min_pct)
 {
-	struct text_tree t = { out, d, cp, event, cp_total(cp, CCT_ROOT)[event], min_pct, 0 };
+	struct text_tree t = { out, d, cp, event, tree_total(cp, CCT_ROOT)[event], min_pct, 0 };
 
 	fputs("# total%   self%  call path (outermost first)\n", out);
-	if (cp_walk(cp, tree_enter, NULL, &t) < 0)
+	if (tree_walk(cp, tree_enter, NULL, &t) < 0)
 		return -1;
 	if (t.grand == 0)
 		fputs("# no samples of this event\n", out);
@@ -247,7 +247,7 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
 	return ferror(out) ? -1 : 0;
 }
 
-int rep_text_callpath(FILE *out, const struct rep_data *d, const struct cp_tree *cp,
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		      uint32_t event, double min_pct, const uint64_t *removed)
 {
 	put_header(out, d, event, removed);

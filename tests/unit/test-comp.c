@@ -355,7 +355,7 @@ static void test_json(const struct rep_data *d)
 static void test_trees(const struct rep_data *d)
 {
 	struct comp_tree ct;
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	char err[ERRLEN];
 
@@ -367,7 +367,7 @@ static void test_trees(const struct rep_data *d)
 	is_int(ct.removed[0], 16, "16 cycles samples removed");
 	is_int(ct.removed[1], 2, "2 instructions samples removed");
 	is_int(ct.tree.nnodes, d->tree.nnodes, "same nodes as the merged tree");
-	if (cp_build(&cp, &ct.tree, 0, err, sizeof(err)) == 0) {
+	if (tree_build(&cp, &ct.tree, 0, err, sizeof(err)) == 0) {
 		if (flat_build(&f, d, &cp, 0, err, sizeof(err)) == 0) {
 			const struct flat_fn *fn = find_fn(&f, "rt_inject");
 
@@ -377,12 +377,12 @@ static void test_trees(const struct rep_data *d)
 			is_int(f.all[0], 44, "flat: all samples 44");
 			flat_release(&f);
 		}
-		cp_release(&cp);
+		tree_release(&cp);
 	}
 	comp_tree_release(&ct);
-	if (cp_build(&cp, &d->tree, 0, err, sizeof(err)) == 0) {
-		is_int(cp_total(&cp, CCT_ROOT)[0], 60, "the merged tree keeps every sample");
-		cp_release(&cp);
+	if (tree_build(&cp, &d->tree, 0, err, sizeof(err)) == 0) {
+		is_int(tree_total(&cp, CCT_ROOT)[0], 60, "the merged tree keeps every sample");
+		tree_release(&cp);
 	}
 }
 

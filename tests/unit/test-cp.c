@@ -315,7 +315,7 @@ static void test_online(void)
 	struct profile p[3];
 	struct rep_data d;
 	struct cpath_result r;
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	char err[ERRLEN];
 	int rc;
@@ -327,13 +327,13 @@ static void test_online(void)
 	}
 	is_int(d.cpath.nranks, 3, "online: three ranks kept");
 	is_int(d.cpath.ranks[1].nsegs, 5, "online: rank 1's segments kept");
-	if (cp_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
+	if (tree_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
 	    flat_build(&f, &d, &cp, 0, err, ERRLEN) < 0)
 		abort();
 	if (ok(cpath_build(&r, &d, &f, false, err, ERRLEN) == 0, "online: walk")) {
 		check_job_path(&r, "online");
 		ok(!r.reference, "online: not the reference");
-		is_int(cp_total(&r.cp, CCT_ROOT)[0], 29, "online: tree root total");
+		is_int(tree_total(&r.cp, CCT_ROOT)[0], 29, "online: tree root total");
 		cpath_release(&r);
 	} else {
 		printf("#   %s\n", err);
@@ -341,7 +341,7 @@ static void test_online(void)
 	ok(cpath_build(&r, &d, &f, true, err, ERRLEN) < 0 &&
 	   !strcmp(err, CPATH_NEED_TRACE), "online only: --reference refused");
 	flat_release(&f);
-	cp_release(&cp);
+	tree_release(&cp);
 
 	const char *out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, 0 }, &rc);
 
@@ -370,7 +370,7 @@ static void test_reference(bool swap)
 	struct profile p[3];
 	struct rep_data d;
 	struct cpath_result r;
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	char err[ERRLEN], name[128];
 
@@ -379,7 +379,7 @@ static void test_reference(bool swap)
 		printf("#   %s\n", err);
 		return;
 	}
-	if (cp_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
+	if (tree_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
 	    flat_build(&f, &d, &cp, 0, err, ERRLEN) < 0)
 		abort();
 	snprintf(name, sizeof(name), "%s: computed", what);
@@ -402,7 +402,7 @@ static void test_reference(bool swap)
 		printf("#   %s\n", err);
 	}
 	flat_release(&f);
-	cp_release(&cp);
+	tree_release(&cp);
 	if (!swap) {
 		int rc;
 		const char *out = render(&d, (struct rep_opts){ REP_JSON, REP_CP_REFERENCE,
@@ -616,12 +616,12 @@ static void check_zero(const struct cpath_result *r, const char *fn, uint64_t ne
 static int both_paths(const struct rep_data *d, struct cpath_result *on,
 		      struct cpath_result *ref, const char *what)
 {
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	char err[ERRLEN], name[128];
 	int rc = 0;
 
-	if (cp_build(&cp, &d->tree, 0, err, ERRLEN) < 0 ||
+	if (tree_build(&cp, &d->tree, 0, err, ERRLEN) < 0 ||
 	    flat_build(&f, d, &cp, 0, err, ERRLEN) < 0)
 		abort();
 	snprintf(name, sizeof(name), "%s: online path", what);
@@ -637,7 +637,7 @@ static int both_paths(const struct rep_data *d, struct cpath_result *on,
 		rc = -1;
 	}
 	flat_release(&f);
-	cp_release(&cp);
+	tree_release(&cp);
 	return rc;
 }
 
@@ -856,10 +856,10 @@ static void test_zero_auto(void)
 	make_auto(p, 1, 0);
 	if (ok(merge(&d, p, 2, err) == 0, "auto, bad start: merge")) {
 		struct cpath_result r;
-		struct cp_tree cp;
+		struct tree_view cp;
 		struct flat f;
 
-		if (cp_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
+		if (tree_build(&cp, &d.tree, 0, err, ERRLEN) < 0 ||
 		    flat_build(&f, &d, &cp, 0, err, ERRLEN) < 0)
 			abort();
 		ok(cpath_build(&r, &d, &f, true, err, ERRLEN) < 0, "auto, bad start: refused");
@@ -870,7 +870,7 @@ static void test_zero_auto(void)
 		   "auto, bad start: the online result does not need the trace");
 		cpath_release(&r);
 		flat_release(&f);
-		cp_release(&cp);
+		tree_release(&cp);
 		merge_release(&d);
 	}
 }

@@ -282,7 +282,7 @@ static char *render(const struct rep_data *d, const struct rep_opts *o, int *rc)
 /* Checks that hold for the two-process experiment wherever it is stored. */
 static void check_merged(const struct rep_data *d, const char *what)
 {
-	struct cp_tree cp;
+	struct tree_view cp;
 	struct flat f;
 	char err[ERRLEN], name[256];
 
@@ -291,13 +291,13 @@ static void check_merged(const struct rep_data *d, const char *what)
 	is_str(d->events[0].name, "cycles", "first event is the first profile's");
 	is_int(d->samples, 44 + 12, "samples summed over processes");
 	is_int(d->nthreads, 4, "threads of both processes");
-	if (cp_build(&cp, &d->tree, 0, err, sizeof(err)) < 0 ||
+	if (tree_build(&cp, &d->tree, 0, err, sizeof(err)) < 0 ||
 	    flat_build(&f, d, &cp, 0, err, sizeof(err)) < 0) {
 		ok(0, err);
 		return;
 	}
-	is_int(cp_total(&cp, CCT_ROOT)[0], 30, "root total cycles");
-	is_int(cp_total(&cp, CCT_ROOT)[1], 26, "root total instructions (events matched by name)");
+	is_int(tree_total(&cp, CCT_ROOT)[0], 30, "root total cycles");
+	is_int(tree_total(&cp, CCT_ROOT)[1], 26, "root total instructions (events matched by name)");
 	static const struct { const char *fn; uint64_t self, total, itotal; } want[] = {
 		{ "main", 2, 30, 26 }, { "a", 5, 19, 23 }, { "b", 14, 14, 22 },
 		{ "c", 3, 3, 3 }, { "foo::bar(int, char)", 6, 6, 0 },
@@ -320,7 +320,7 @@ static void check_merged(const struct rep_data *d, const char *what)
 	is_str(f.fns[0].name, "b", "flat sorted by self: b first");
 	is_str(f.fns[4].name, "main", "main last (self 2)");
 	flat_release(&f);
-	cp_release(&cp);
+	tree_release(&cp);
 }
 
 static void test_load_and_merge(const char *exp)
