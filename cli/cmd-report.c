@@ -2,7 +2,7 @@
  * cmd-report.c - `cpperf report [DIR] [options]`.
  *
  * A thin command in the git manner: it parses its options from one table,
- * then calls the report library (report.h): find the experiment, load and
+ * then calls the report library (report/): find the experiment, load and
  * merge it, render it, write it (atomically with -o).  Errors come back from
  * the library as messages and are printed here once, prefixed "cpperf: ".
  * Exit status: 0 done, 1 the experiment or the output is wrong (missing,
@@ -10,10 +10,16 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "../report/report.h"
+#include "../report/compensation.h"
+#include "../report/data.h"
+#include "../report/experiment.h"
+#include "../report/merge.h"
+#include "../report/outfile.h"
+#include "../report/render.h"
 
 struct report_cli {
 	struct rep_opts opts;

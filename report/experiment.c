@@ -18,12 +18,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "report.h"
+#include "data.h"
+#include "experiment.h"
+#include "merge.h"
 
 #define EXP_PREFIX "cpperf-"
 

@@ -10,9 +10,14 @@
  * node's inclusive count only at the function's outermost occurrence.  The
  * walk visits each node once: linear in the tree size.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "data.h"
+#include "flat.h"
+#include "render.h"
+#include "spread.h"
+#include "tree.h"
 #include "../common/hash.h"
 
 struct fn_index {

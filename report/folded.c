@@ -8,8 +8,11 @@
  * ':', spaces '_', control characters '?'.  Samples with no frame at all
  * (the root's own count) are written as "[unknown]".  Nothing is pruned.
  */
+#include <stdio.h>
 #include <stdlib.h>
-#include "report.h"
+#include "data.h"
+#include "folded.h"
+#include "tree.h"
 
 struct folded {
 	FILE *out;

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include "json.h"
 
 void json_init(struct json_w *w, FILE *f)

@@ -2,7 +2,7 @@
  * merge-cp.c - keep, per rank, what the critical-path walk needs.
  *
  * The report merges profiles one at a time and drops each after merging,
- * but the walk (critpath.c) follows links across ranks, so it can only run
+ * but the walk (cpath.c) follows links across ranks, so it can only run
  * once every rank is in.  This keeps, per rank that computed a path, its
  * links, its lengths, and its segment samples with node ids re-keyed to the
  * merged tree (through the same node map merge.c builds) and counts in the
@@ -15,9 +15,11 @@
  * Everything is validated here, once, against the rank's own numbers, so
  * the walk only has to check what spans ranks.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "data.h"
+#include "merge-cp.h"
 
 static int cm_oom(char *err, size_t errlen)
 {

@@ -11,9 +11,11 @@
  * as (src, dst) pairs, one per peer record (a rank appears once, so pairs
  * never repeat).  mpi_merge_finish sorts everything for the renderers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "data.h"
+#include "merge-mpi.h"
 #include "../common/hash.h"
 
 static int mpi_oom(char *err, size_t errlen)

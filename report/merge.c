@@ -9,14 +9,20 @@
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
  * map, and the critical-path data kept by merge-cp.c with the node map
- * (compensate.c keeps the samples of cpperf's runtime the same way, and
+ * (compensation.c keeps the samples of cpperf's runtime the same way, and
  * spread.c each rank's self samples by frame).
  * After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "data.h"
+#include "merge-cp.h"
+#include "merge-mpi.h"
+#include "merge.h"
+#include "spread.h"
 #include "../symbolize/demangle.h"
 
 static int oom(char *err, size_t errlen)

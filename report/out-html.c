@@ -9,11 +9,19 @@
  * from a profile can close the script or open markup; the scripts set
  * every text from the data as text, never as markup.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "experiment.h"
+#include "flat.h"
 #include "json.h"
+#include "merge.h"
 #include "out-html.h"
+#include "out-json.h"
+#include "tree.h"
 
 #define PAGE_RANK_TREES 16	/* a job up to this size has every rank's tree */
 

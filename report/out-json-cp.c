@@ -8,8 +8,12 @@
  * "zeroing" holds one entry per selected function (net length, saving,
  * share on the path), "series" the monitor rank's lengths during the run.
  */
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
 #include "json.h"
+#include "out-json.h"
+#include "render.h"
 
 static void put_empty_tree(struct json_w *w, const struct rep_data *d)
 {

@@ -8,8 +8,11 @@
  * written row by row from the sorted sparse pairs, so it costs no
  * size x size memory.
  */
-#include "report.h"
+#include "compensation.h"
+#include "data.h"
 #include "json.h"
+#include "out-json.h"
+#include "render.h"
 
 static void put_seconds(struct json_w *w, const char *key, uint64_t ns)
 {

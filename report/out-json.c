@@ -9,11 +9,19 @@
  * of the first event (0 keeps every node).  The MPI keys are written by
  * out-json-mpi.c, "critical_path" by out-json-cp.c.  Under --compensate=local
  * or parallel "flat" and "callpath" are the profile without the samples of
- * cpperf's runtime (compensate.c); nodes left without counts are omitted.
+ * cpperf's runtime (compensation.c); nodes left without counts are omitted.
  */
+#include <stdio.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "experiment.h"
+#include "flat.h"
 #include "json.h"
+#include "out-json.h"
+#include "render.h"
+#include "tree.h"
 
 struct json_tree {
 	struct json_w *w;
@@ -64,7 +72,7 @@ static void put_location(struct json_w *w, const struct rep_data *d, const char 
 	json_u64(w, line);
 }
 
-/* See report.h. */
+/* See out-json.h. */
 void rep_json_rank(struct json_w *w, int64_t rank)
 {
 	json_key(w, "rank");
@@ -291,7 +299,7 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 }
 
-/* See report.h. */
+/* See out-json.h. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
 		  double min_pct, bool skip_zero)
 {

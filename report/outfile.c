@@ -6,10 +6,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "report.h"
+#include "outfile.h"
 
 int of_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {

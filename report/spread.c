@@ -9,7 +9,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "data.h"
+#include "flat.h"
+#include "spread.h"
 
 static int by_frame(const void *a, const void *b)
 {

@@ -11,8 +11,12 @@
  * line per source of overhead summed over the ranks, with how each is
  * obtained.  rep_render checks that the experiment has compensation data.
  */
+#include <stdio.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "data.h"
+#include "render.h"
+#include "text.h"
 
 #define REP_COMP_MAX_HOST 30	/* widest host column */
 

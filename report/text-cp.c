@@ -13,8 +13,13 @@
  * printer).  Per-function numbers use the first event; the tree shows the
  * event asked for.
  */
+#include <stdio.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "render.h"
+#include "text.h"
 
 #define REP_CP_RUNS 12		/* runs of the path shown */
 #define REP_CP_MAX_NAME 60	/* widest function column */

@@ -13,10 +13,14 @@
  * without MPI data gets one line saying so.  JSON holds everything; text
  * shows the top of each list and says what it left out.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "report.h"
+#include "compensation.h"
+#include "data.h"
+#include "render.h"
+#include "text.h"
 
 #define REP_MPI_TOP_SITES 20	/* call sites shown */
 #define REP_MPI_PATH 3		/* innermost user frames of a call path */

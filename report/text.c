@@ -10,12 +10,18 @@
  * event shown and say how much they hid.  Names are printed with control
  * characters replaced so a hostile name cannot break the layout.
  */
+#include <stdio.h>
 #include <string.h>
-#include "report.h"
+#include "data.h"
+#include "experiment.h"
+#include "flat.h"
+#include "render.h"
+#include "text.h"
+#include "tree.h"
 
 #define TEXT_MAX_NAME 60	/* widest function column */
 
-/* See report.h. */
+/* See text.h. */
 void rep_put_clean(FILE *out, const char *s, int width)
 {
 	int n = 0;
@@ -88,7 +94,7 @@ static void put_warnings(FILE *out, const struct rep_data *d)
 	}
 }
 
-/* See report.h. */
+/* See text.h. */
 void rep_text_intro(FILE *out, const struct rep_data *d)
 {
 	fputs("# cpperf report: ", out);
@@ -230,7 +236,7 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
-/* See report.h. */
+/* See text.h. */
 int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		  uint32_t event, double min_pct)
 {

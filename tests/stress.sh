@@ -11,7 +11,7 @@
 # seeds, and its files (command, output, sanitizer logs, experiment) stay
 # in build/stress/failures/N.  First, sanitized builds of the plain
 # runtime record threaded programs without MPI (STRESS_PLAIN=0 skips
-# them): ThreadSanitizer's threads.c and thread-churn.c, ASan's
+# them): ThreadSanitizer's two-threads.c and thread-churn.c, ASan's
 # exit-thread.c.
 #
 # Environment: STRESS_SECONDS, STRESS_SEED (the draws; default: the
@@ -52,7 +52,7 @@ PROGRAMS=(
 	"mpi-exact-f mpi-exact.f90 2,3,4"
 	"mpi-callpath mpi-callpath.c 2"
 	"cp-serial cp-serial.c 2,3,4"
-	"cp-zero cp-zero.c 3 1"
+	"cp-zeroing cp-zeroing.c 3 1"
 	"cp-interval cp-interval.c 2,3,4 1.5"
 	"comp-mw comp-mw.c 4 30 2000 4"
 	"comp-tworecv comp-tworecv.c 3 100 500"
@@ -253,20 +253,20 @@ run_one() {
 # --- the plain runtime (no MPI) with sanitizers, on threaded programs
 
 # sanitized_plain: ThreadSanitizer's build of the runtime on
-# tests/progs/threads.c and thread-churn.c (threads begin and end all the
+# tests/progs/two-threads.c and thread-churn.c (threads begin and end all the
 # time, some still run at exit), ASan's on exit-thread.c (a library's
 # thread that ends after our destructor); any report fails.
 sanitized_plain() {
 	local dir=$OUT/plain run lib prog rc env
 	mkdir -p "$dir"
-	for prog in threads thread-churn; do
+	for prog in two-threads thread-churn; do
 		cc -std=gnu17 -g -O1 -o "$dir/$prog" "$TOP/tests/progs/$prog.c" -lpthread || return 0
 	done
 	cc -std=gnu17 -g -O1 -shared -fPIC -DEXIT_THREAD_LIB -o "$dir/libexit-thread.so" \
 		"$TOP/tests/progs/exit-thread.c" -lpthread &&
 		cc -std=gnu17 -g -O1 -o "$dir/exit-thread" "$TOP/tests/progs/exit-thread.c" \
 			-L"$dir" -lexit-thread -Wl,-rpath,"$dir" || return 0
-	for run in tsan:threads tsan:thread-churn asan:exit-thread tsan:threads tsan:thread-churn \
+	for run in tsan:two-threads tsan:thread-churn asan:exit-thread tsan:two-threads tsan:thread-churn \
 		   asan:exit-thread; do
 		prog=${run#*:}
 		if [ "${run%%:*}" = tsan ]; then

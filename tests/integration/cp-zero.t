@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cp-zero.t - critical-path zeroing (docs/critical-path.md "Zeroing") on
-# tests/progs/cp-zero.c, 3 ranks: f_main is most of the path but rank 1's
+# tests/progs/cp-zeroing.c, 3 ranks: f_main is most of the path but rank 1's
 # g_sub limits what removing it gains.
 #  a. --cp-functions=f_main,g_sub: the online saving of each function equals
 #     the offline reference's (--reference over the --cp-trace graph) within
@@ -17,7 +17,7 @@ if ! mpi_tools openmpi; then
 	done_testing
 	exit
 fi
-mpi_build cp-zero cp-zero.c
+mpi_build cp-zeroing cp-zeroing.c
 # waiting ranks poll without yielding, as they would with a core each
 export OMPI_MCA_mpi_yield_when_idle=0
 
@@ -26,13 +26,13 @@ zv() { jq -r --arg f "$2" ".critical_path.zeroing[] | select(.function == \$f) |
 # tol2 REF: the tolerance for REF: 2 % of it, at least 1 ms
 tol2() { awk -v b="$1" 'BEGIN { t = b * 0.02; if (t < 0.001) t = 0.001; print t }'; }
 
-# run_both PART NAME ITERATIONS RECORD-OPTIONS...: record cp-zero on 3 ranks
+# run_both PART NAME ITERATIONS RECORD-OPTIONS...: record cp-zeroing on 3 ranks
 # into $WORK/NAME, then its CP view online into $WORK/NAME.on.json and
 # offline into $WORK/NAME.ref.json, one test each.
 run_both() {
 	local part=$1 d=$WORK/$2 iters=$3; shift 3
-	mpi_run 3 "$RECORD" -q --cp-trace "$@" -o "$d" "$WORK/cp-zero" "$iters" > "$d.out" 2>&1
-	is "$part: program ran" "$(cat "$d.out")" "cp-zero ranks=3 ok"
+	mpi_run 3 "$RECORD" -q --cp-trace "$@" -o "$d" "$WORK/cp-zeroing" "$iters" > "$d.out" 2>&1
+	is "$part: program ran" "$(cat "$d.out")" "cp-zeroing ranks=3 ok"
 	"$CPPERF" report "$d" --view=cp --format=json > "$d.on.json" 2> "$d.on.err"
 	is "$part: online report" "$?" 0
 	"$CPPERF" report "$d" --view=cp --format=json --reference > "$d.ref.json" 2> "$d.ref.err"

@@ -42,8 +42,8 @@ else
 	skip "Fortran main program" "gfortran is not installed"
 fi
 
-build threads threads.c -O2 -g -pthread
-record "$WORK/exp-thr" "$WORK/threads" 2
+build two-threads two-threads.c -O2 -g -pthread
+record "$WORK/exp-thr" "$WORK/two-threads" 2
 report_json "$WORK/exp-thr"
 for f in work_a work_b; do
 	atleast "$f self_pct" "$(jqr ".flat[] | select(.function==\"$f\") | .self_pct")" 35

@@ -1,6 +1,6 @@
 /*
  * test-comp.c - unit tests of overhead compensation in the report
- * (--compensate, --view=compensation; report/compensate.c).
+ * (--compensate, --view=compensation; report/compensation.c).
  *
  * A job of three ranks is built in memory: ranks 0 and 1 carry compensation
  * data (overhead by source, final delay, waits) with values chosen so every
@@ -31,13 +31,20 @@
  */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "files.h"
 #include "tap.h"
-#include "../../report/report.h"
+#include "../../report/compensation.h"
+#include "../../report/cpath.h"
+#include "../../report/data.h"
+#include "../../report/flat.h"
+#include "../../report/merge.h"
+#include "../../report/render.h"
+#include "../../report/tree.h"
 #include "../../cli/commands.h"
 
 #define ERRLEN 1024

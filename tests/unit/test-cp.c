@@ -1,5 +1,5 @@
 /*
- * test-cp.c - unit tests of the critical path (report/critpath.c,
+ * test-cp.c - unit tests of the critical path (report/cpath.c,
  * merge-cp.c, text-cp.c, out-json-cp.c).
  *
  * Three ranks are built in memory, each with five events (MPI_Init, three
@@ -26,10 +26,16 @@
  * constants; test_series checks the series in JSON and its thinning in text.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "../../report/report.h"
+#include "../../report/cpath.h"
+#include "../../report/data.h"
+#include "../../report/flat.h"
+#include "../../report/merge.h"
+#include "../../report/render.h"
+#include "../../report/tree.h"
 
 #define ERRLEN 1024
 #define MS 1000000ull

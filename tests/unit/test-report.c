@@ -1,5 +1,5 @@
 /*
- * test-report.c - unit tests of the report library (report/report.h).
+ * test-report.c - unit tests of the report library (report/).
  *
  * Profiles are built in memory (a recursive path a->b->a->b, a C++ frame,
  * two processes sharing frames under different ids), written with
@@ -17,14 +17,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "files.h"
 #include "tap.h"
-#include "../../report/report.h"
+#include "../../report/compensation.h"
+#include "../../report/data.h"
+#include "../../report/experiment.h"
+#include "../../report/flat.h"
 #include "../../report/json.h"
+#include "../../report/merge.h"
+#include "../../report/render.h"
+#include "../../report/text.h"
+#include "../../report/tree.h"
 
 #define ERRLEN 1024
 

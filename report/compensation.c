@@ -1,5 +1,5 @@
 /*
- * compensate.c - overhead compensation in the report (--compensate,
+ * compensation.c - overhead compensation in the report (--compensate,
  * --view=compensation; docs/report.md; after Malony, Shende, Morris, Wolf).
  *
  * The runtime measures, per MPI rank with the piggyback on, its overhead o
@@ -13,9 +13,12 @@
  * node, counts) entries, so a rank without compensation data keeps all of
  * its samples; rendering subtracts them from a copy of the tree's counts.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
 
 static int comp_oom(char *err, size_t errlen)
 {

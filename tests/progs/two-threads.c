@@ -1,5 +1,5 @@
 /*
- * threads.c - two worker threads running different functions (work_a,
+ * two-threads.c - two worker threads running different functions (work_a,
  * work_b) while the main thread waits.  Usage: threads SECONDS
  */
 #include <pthread.h>

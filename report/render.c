@@ -1,16 +1,27 @@
 /*
- * report.c - what `cpperf report` renders, given a loaded experiment.
+ * render.c - what `cpperf report` renders, given a loaded experiment.
  *
  * rep_render resolves the event and the pruning threshold, removes the
- * samples of cpperf's own runtime when --compensate asks (compensate.c),
+ * samples of cpperf's own runtime when --compensate asks (compensation.c),
  * builds the call-path totals (children sorted by the event that is shown;
  * JSON sorts and prunes by the first event, as docs/json.md says) and the
  * flat profile, the critical path when the output holds it (JSON,
  * --view=cp), and hands them to the renderer of the chosen format.  Small
  * helpers the renderers share live here too.
  */
+#include <stdio.h>
 #include <string.h>
-#include "report.h"
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "flat.h"
+#include "folded.h"
+#include "merge.h"
+#include "out-html.h"
+#include "out-json.h"
+#include "render.h"
+#include "text.h"
+#include "tree.h"
 
 double rep_pct(uint64_t part, uint64_t whole)
 {

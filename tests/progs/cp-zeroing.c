@@ -1,5 +1,5 @@
 /*
- * cp-zero.c - critical-path zeroing where a sub-critical path limits the
+ * cp-zeroing.c - critical-path zeroing where a sub-critical path limits the
  * gain, for cp-zero.t.  Every iteration ends in an MPI_Allreduce; before
  * it, rank 0 runs f_main (250 ms), f_other (50 ms), f_tiny1 (20 ms) and
  * f_tiny2 (10 ms), rank 1 g_sub (200 ms), the others h_small (50 ms).  The
@@ -10,8 +10,8 @@
  * what --cp-auto=4 should pick.
  *
  * Spins are measured with CLOCK_MONOTONIC (the path is wall time).  Prints
- * only "cp-zero ranks=N ok" (rank 0); a wrong reduction exits 1.
- * Usage: cp-zero [ITERATIONS]   (default 4)
+ * only "cp-zeroing ranks=N ok" (rank 0); a wrong reduction exits 1.
+ * Usage: cp-zeroing [ITERATIONS]   (default 4)
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -72,12 +72,12 @@ int main(int argc, char **argv)
 		}
 		MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 		if (sum != nranks * (nranks - 1) / 2 + nranks * it) {
-			fprintf(stderr, "cp-zero: rank %d: Allreduce %d gave %d\n", rank, it, sum);
+			fprintf(stderr, "cp-zeroing: rank %d: Allreduce %d gave %d\n", rank, it, sum);
 			bad = 1;
 		}
 	}
 	if (rank == 0 && !bad)
-		printf("cp-zero ranks=%d ok\n", nranks);
+		printf("cp-zeroing ranks=%d ok\n", nranks);
 	MPI_Finalize();
 	return bad;
 }

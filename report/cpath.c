@@ -1,5 +1,5 @@
 /*
- * critpath.c - the critical path: the walk, the reference, the profile.
+ * cpath.c - the critical path: the walk, the reference, the profile.
  *
  * Online, every rank carried its path length in the piggyback and kept a
  * link wherever a remote length won at the exit of an event; the report
@@ -20,9 +20,14 @@
  * pass as L, with f's time in a segment apportioned from the segment's
  * samples whose call path holds f.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "cpath.h"
+#include "data.h"
+#include "flat.h"
+#include "render.h"
+#include "tree.h"
 
 static int cpath_oom(char *err, size_t errlen)
 {

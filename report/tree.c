@@ -1,5 +1,5 @@
 /*
- * callpath.c - inclusive totals and ordered children of a call-path tree,
+ * tree.c - inclusive totals and ordered children of a call-path tree,
  * and a depth-first walk over it.
  *
  * A cct stores only parent links and exclusive counts.  Because a node's
@@ -10,9 +10,10 @@
  * walk the tree through tree_walk, which keeps its own stack instead of
  * recursing, so a very deep tree cannot overflow the C stack.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "tree.h"
 
 struct sort_ctx {
 	const struct tree_view *cp;

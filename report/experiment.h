@@ -1,0 +1,36 @@
+/*
+ * experiment.h - find an experiment directory, read every profile of one run
+ * in it and merge them (experiment.c).
+ */
+#ifndef CPPERF_REPORT_EXPERIMENT_H
+#define CPPERF_REPORT_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "data.h"
+
+/* Find the newest (by mtime) directory named cpperf-* in parent and write its
+ * path to out.  Returns 0, or -1 with a message when there is none. */
+int exp_find_newest(const char *parent, char *out, size_t outlen,
+		    char *err, size_t errlen);
+
+/*
+ * Read the *.cpprof files of dir that belong to one run (files whose name
+ * starts with '.' are temporaries and skipped) and merge them into d,
+ * which this function initialises: run when not NULL, else the newest run
+ * (the one whose latest process started last); the other runs are listed
+ * in d.  Of two files of one process (its name changed when MPI_Init gave
+ * it a rank) the later is read.  Partial profiles, and the ranks of the
+ * job that left none, are listed in d too.  Returns 0, or -1 with a
+ * message naming the directory or the file that is wrong (or the runs
+ * there when run is not one of them); d is then released.
+ */
+int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen);
+/* Read the one profile at path into d, which this function initialises
+ * (a rank's own view).  Returns 0, or -1 with a message; d is then
+ * released. */
+int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen);
+/* Whether some checkpoint of d was written by a process that still runs. */
+bool exp_live(const struct rep_data *d);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * merge.h - fold profiles one at a time into a struct rep_data (merge.c).
+ */
+#ifndef CPPERF_REPORT_MERGE_H
+#define CPPERF_REPORT_MERGE_H
+
+#include <stddef.h>
+#include "data.h"
+
+/* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
+int merge_init(struct rep_data *d);
+void merge_release(struct rep_data *d);
+
+/*
+ * Fold profile p (read from the file called name, used in messages) into d:
+ * its modules and frames are re-interned into d->syms, its nodes replayed
+ * into d->tree, its threads appended.  Events are matched by name; every
+ * profile must have the same set.  Time is linear in p's size.  Returns 0, or
+ * -1 with a message in err (d stays valid but partly merged).
+ */
+int merge_add(struct rep_data *d, const struct profile *p, const char *name,
+	      char *err, size_t errlen);
+
+/* Demangle every frame name once and sort the threads.  Call after the last
+ * merge_add.  Returns 0, or -1 when memory is short. */
+int merge_finish(struct rep_data *d, char *err, size_t errlen);
+
+/* Index of the event called name, or -1 with err listing the events. */
+int rep_event_index(const struct rep_data *d, const char *name,
+		    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * out-json.h - the JSON report (out-json.c, out-json-mpi.c, out-json-cp.c);
+ * its keys are documented in docs/json.md.
+ */
+#ifndef CPPERF_REPORT_OUT_JSON_H
+#define CPPERF_REPORT_OUT_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "flat.h"
+#include "json.h"
+#include "tree.h"
+
+/* JSON of the whole report; cpr, when not NULL, is the critical path
+ * ("critical_path" is then filled, else written empty, with cp_why saying
+ * why when not NULL); comp is the --compensate mode ("compensation", the
+ * "ranks" times); filtered says cp and f had the tool's samples removed
+ * ("callpath" then leaves out nodes left without counts); page leaves out
+ * what the HTML page does not show and what grows with the run's length
+ * ("threads", the runs of "path"). */
+int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
+	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
+	     double min_pct, enum rep_comp comp, bool filtered, bool page);
+/* A call-path tree as JSON at the writer's position (the "callpath"
+ * shape); skip_zero leaves out nodes without counts below the root. */
+int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
+		  double min_pct, bool skip_zero);
+/* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
+ * NULL writes it empty, "unavailable" saying why (why, or no data); runs
+ * false leaves "path" empty.
+ * Returns 0 or -1 (memory). */
+int rep_json_cpath(struct json_w *w, const struct rep_data *d,
+		   const struct cpath_result *r, const char *why, double min_pct,
+		   enum rep_comp comp, bool runs);
+/* The MPI keys of the JSON report (out-json-mpi.c): inside "experiment",
+ * and the top-level "ranks" (wall and blocked as comp says, plus the
+ * compensation keys) and "mpi". */
+void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
+/* "rank": the MPI rank, null for a process outside the job (-1). */
+void rep_json_rank(struct json_w *w, int64_t rank);
+void rep_json_mpi(struct json_w *w, const struct rep_data *d);
+
+#endif

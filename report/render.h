@@ -1,0 +1,42 @@
+/*
+ * render.h - `cpperf report`'s views and formats, and what every renderer
+ * shares (render.c).
+ */
+#ifndef CPPERF_REPORT_RENDER_H
+#define CPPERF_REPORT_RENDER_H
+
+#include <stdio.h>
+#include "compensation.h"
+#include "data.h"
+
+enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
+/* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
+enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
+		REP_COMPENSATION };
+
+#define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
+#define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
+
+struct rep_opts {
+	enum rep_format format;
+	enum rep_view view;
+	const char *event;	/* NULL: the first event */
+	double min_pct;		/* < 0: the format's default */
+};
+
+/* Render d as o asks onto out, compensated as comp says (--compensate).
+ * Returns 0, 2 when o->event is unknown (err lists the events), or -1 with
+ * a message (memory, write error, a view the experiment has no data for). */
+int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
+		    enum rep_comp comp, FILE *out, char *err, size_t errlen);
+/* rep_render_comp with the default, REP_COMP_PARALLEL. */
+int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
+	       char *err, size_t errlen);
+
+/* Percentage part/whole*100, 0 when whole is 0. */
+double rep_pct(uint64_t part, uint64_t whole);
+/* The last path component of a module path ("" for no module). */
+const char *rep_module_name(const struct rep_data *d, uint32_t module);
+const char *rep_module_path(const struct rep_data *d, uint32_t module);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * text.h - the text renderers: flat and call-path views (text.c), MPI
+ * (text-mpi.c), critical path (text-cp.c), compensation (text-comp.c).
+ */
+#ifndef CPPERF_REPORT_TEXT_H
+#define CPPERF_REPORT_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "compensation.h"
+#include "cpath.h"
+#include "data.h"
+#include "flat.h"
+#include "tree.h"
+
+/* removed: when not NULL, the samples per event --compensate took out of
+ * f or cp (the header says how many of the shown event). */
+int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
+		  uint32_t event, double min_pct, const uint64_t *removed);
+int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
+		      uint32_t event, double min_pct, const uint64_t *removed);
+/* The call-path tree under the column titles, pruned below min_pct of
+ * event; a note for what was hidden.  Returns 0 or -1 (memory). */
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
+		  uint32_t event, double min_pct);
+/* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
+ * tree. */
+int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
+		   uint32_t event, double min_pct, enum rep_comp comp);
+/* Text --view=mpi: per-rank time (wall and blocked as comp says), top call
+ * sites, matrix, collectives; on an experiment without MPI data one line
+ * saying so. */
+int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp);
+/* Text --view=compensation (text-comp.c): per rank the measured, local-
+ * and parallel-compensated walls, overhead, delay, waits; the overhead
+ * sources summed over the ranks.  d must have compensation data. */
+int rep_text_comp(FILE *out, const struct rep_data *d);
+/* The first header lines of text output: directory and command. */
+void rep_text_intro(FILE *out, const struct rep_data *d);
+/* Print s with control characters as '?', then pad to width. */
+void rep_put_clean(FILE *out, const char *s, int width);
+
+#endif
