@@ -66,6 +66,23 @@ void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned
 	}
 }
 
+/*
+ * The time whose low 48 bits are t48 nearest to now (within 2^47 ns, 39
+ * hours), no later than now.  The sender's clock may be a little ahead of
+ * ours (each process extrapolates its own), so a send time "after" now is
+ * skew, taken as now: read as the latest time not after now it would be
+ * 2^48 ns early, or, on a host up for less than that, wrap below zero.
+ */
+static uint64_t send_time(uint64_t t48, uint64_t now)
+{
+	uint64_t ahead = (t48 - now) & BITS(48);	/* t48 - now, mod 2^48 */
+
+	if (ahead < (1ull << 47))
+		return now;
+	ahead = (1ull << 48) - ahead;		/* how far behind now */
+	return now > ahead ? now - ahead : 0;
+}
+
 int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,
 		struct pmpi_pb *pb)
 {
@@ -79,8 +96,7 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = (int32_t)(uint32_t)get(in + 2, 4);
 	pb->site = site ? (int32_t)site - 1 : -1;
-	/* the latest time not after now whose low 48 bits are t48 */
-	pb->t_send = now - ((now - t48) & BITS(48));
+	pb->t_send = send_time(t48, now);
 	if (flags & F_CP) {
 		pb->event = get(in + 15, 6);
 		pb->cp = (int64_t)get(in + 21, 6);

@@ -109,6 +109,15 @@ static void test_wrap(void)
 	is_int(out.t_send, in.t_send, "send time rebuilt when the reader's clock wrapped since");
 	wire_decode(&l, b, in.t_send, &out);
 	is_int(out.t_send, in.t_send, "send time rebuilt at the same instant");
+	wire_decode(&l, b, in.t_send - 40, &out);
+	is_int(out.t_send, in.t_send - 40, "a sender's clock ahead of the reader's is skew: the send time is now");
+	in.t_send = 5000;		/* a host up for 5 us */
+	wire_encode(&l, &in, b);
+	wire_decode(&l, b, 4900, &out);
+	is_int(out.t_send, 4900, "skew on a host up for less than 2^48 ns does not wrap below zero");
+	is_int(out.t_free, 0, "nor does the time the data were free (delay 250 us)");
+	wire_decode(&l, b, 5000 + wrap / 3, &out);
+	is_int(out.t_send, 5000, "a send a third of the wrap (26 hours) ago is rebuilt");
 }
 
 static void test_refused(void)
