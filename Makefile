@@ -51,8 +51,8 @@ SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
 SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
 	sampler/options.c
-# cpperf-record alone reads the program's ELF.
-SAMPLER_RECORD_SRC := sampler/elf-needed.c
+# cpperf-record alone reads the program's ELF and launches it.
+SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/record-launch.c
 SAMPLER_RT_SRC := $(filter-out $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 # The commands, thin over the libraries: cpperf (report, list) and
@@ -74,7 +74,7 @@ CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC
 	$(CLI_CPPERF_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
-	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) \
+	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) $(SAMPLER_RECORD_SRC) \
 	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
 	$(HTML_GEN))
 

@@ -1,0 +1,397 @@
+/*
+ * test-launch.c - unit tests for sampler/record-launch.c, cpperf-record's
+ * steps before the exec: option parsing up to the program, the program's
+ * lookup on a PATH made here, the experiment directory's name and making,
+ * the runtime's choice in fake build and install trees, the event checks'
+ * default event, CPPERF_RUN and LD_PRELOAD.  Checks that open events pick
+ * their expectation from the host (PMU or not, perf_event_paranoid).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../sampler/events.h"
+#include "../../sampler/record-launch.h"
+#include "files.h"
+#include "tap.h"
+
+static char tmp[PATH_MAX - 128];
+static char err[PATH_MAX + 256], notice[PATH_MAX + 256];
+static struct rt_options O;
+
+static int has(const char *s, const char *sub)
+{
+	if (!strstr(s, sub)) {
+		printf("#   '%s' does not contain '%s'\n", s, sub);
+		return 0;
+	}
+	return 1;
+}
+
+/* tmp/rel into buf (PATH_MAX bytes); returns buf. */
+static const char *at(char *buf, const char *rel)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", tmp, rel);
+	return buf;
+}
+
+static void mkfile(const char *rel, mode_t mode)
+{
+	char path[PATH_MAX];
+
+	save(at(path, rel), "");
+	chmod(path, mode);
+}
+
+/* Parse the arguments after "cpperf-record" into O, from the defaults. */
+static int parse(int n, const char **args)
+{
+	char *argv[16] = { "cpperf-record" };
+
+	for (int i = 0; i < n; i++)
+		argv[i + 1] = (char *)args[i];
+	opt_defaults(&O);
+	err[0] = '\0';
+	return launch_parse_args(n + 1, argv, &O, err, sizeof(err));
+}
+
+static void test_parse(void)
+{
+	is_int(parse(6, (const char *[]){ "-F", "333", "-q", "--call-graph=fp", "prog", "-x" }), 5,
+	       "options taken, program at index 5");
+	is_int(O.freq, 333, "-F VALUE sets the frequency");
+	ok(O.quiet, "-q sets quiet");
+	is_int(O.call_graph, CG_FP, "--call-graph=fp sets the mode");
+	is_str(getenv("CPPERF_FREQ"), "333", "-F exported as CPPERF_FREQ");
+	is_str(getenv("CPPERF_CALL_GRAPH"), "fp", "--call-graph exported");
+	is_str(getenv("CPPERF_QUIET"), "1", "a flag exports 1");
+
+	setenv("CPPERF_PERIOD", "5", 1);
+	is_int(parse(2, (const char *[]){ "-F444", "prog" }), 2, "-FVALUE: program at index 2");
+	is_int(O.freq, 444, "attached short value taken");
+	ok(!getenv("CPPERF_PERIOD"), "--freq unsets the CPPERF_PERIOD it overrides");
+	is_int(parse(2, (const char *[]){ "--no-piggyback", "prog" }), 2, "--no-piggyback parses");
+	is_str(getenv("CPPERF_PIGGYBACK"), "0", "a flag with its own value exports it");
+
+	is_int(parse(3, (const char *[]){ "-q", "--", "-prog" }), 3, "-- ends the options");
+	is_int(parse(1, (const char *[]){ "-" }), 1, "a lone - is the program");
+	is_int(parse(3, (const char *[]){ "prog", "-F", "1" }), 1, "options after the program are its own");
+
+	is_int(parse(2, (const char *[]){ "--bogus", "prog" }), LAUNCH_USAGE_ERROR, "unknown option refused");
+	is_str(err, "unknown option '--bogus'; see cpperf-record --help", "unknown option's message");
+	is_int(parse(2, (const char *[]){ "-Z", "prog" }), LAUNCH_USAGE_ERROR, "unknown short option refused");
+	is_str(err, "unknown option '-Z'; see cpperf-record --help", "unknown short option's message");
+	is_int(parse(1, (const char *[]){ "-F" }), LAUNCH_USAGE_ERROR, "missing value refused");
+	is_str(err, "--freq needs a value (HZ)", "missing value's message");
+	is_int(parse(2, (const char *[]){ "--quiet=1", "prog" }), LAUNCH_USAGE_ERROR, "value on a flag refused");
+	is_str(err, "--quiet takes no value", "value on a flag's message");
+	is_int(parse(3, (const char *[]){ "-F", "abc", "prog" }), LAUNCH_USAGE_ERROR, "bad value refused");
+	ok(has(err, "--freq") && has(err, "'abc'"), "bad value's message names the option and the value");
+
+	is_int(parse(3, (const char *[]){ "-q", "--help", "prog" }), LAUNCH_HELP, "--help");
+	is_int(parse(1, (const char *[]){ "-h" }), LAUNCH_HELP, "-h");
+	is_int(parse(1, (const char *[]){ "-q" }), LAUNCH_NO_PROGRAM, "no program");
+	is_str(err, "no program given", "no program's message");
+	is_int(parse(0, NULL), LAUNCH_NO_PROGRAM, "no arguments at all: no program");
+	unsetenv("CPPERF_QUIET");
+}
+
+static int resolve(const char *prog, const char *path_env, char *path)
+{
+	err[0] = '\0';
+	return launch_resolve_program(prog, path_env, path, PATH_MAX, err, sizeof(err));
+}
+
+static void test_resolve(void)
+{
+	char bin[PATH_MAX], want[PATH_MAX + 128], path_env[PATH_MAX + 32], path[PATH_MAX], file[PATH_MAX];
+
+	mkdir(at(bin, "bin"), 0755);
+	mkfile("bin/hello", 0755);
+	mkfile("bin/plain", 0644);
+	snprintf(path_env, sizeof(path_env), "/nonexistent:%s", bin);
+
+	is_int(resolve("hello", path_env, path), 0, "found on PATH");
+	is_str(path, at(want, "bin/hello"), "found in the second PATH directory");
+	is_int(resolve("nope", path_env, path), 127, "not on PATH: 127");
+	is_str(err, "nope: command not found", "not on PATH's message");
+	is_int(resolve("plain", path_env, path), 127, "not executable on PATH: skipped as execvp, 127");
+	is_int(resolve(at(file, "bin/plain"), path_env, path), 126, "a path not executable: 126");
+	snprintf(want, sizeof(want), "%s: %s", file, strerror(EACCES));
+	is_str(err, want, "not executable's message");
+	is_int(resolve(at(file, "bin/none"), path_env, path), 127, "a path that does not exist: 127");
+	snprintf(want, sizeof(want), "%s: %s", file, strerror(ENOENT));
+	is_str(err, want, "missing path's message");
+	is_int(resolve(at(file, "bin/hello"), "", path), 0, "a path with / ignores PATH");
+	is_str(path, file, "a path with / is kept");
+	is_int(resolve("sh", NULL, path), 0, "no PATH: /usr/bin:/bin");
+	ok(!strcmp(path, "/usr/bin/sh") || !strcmp(path, "/bin/sh"), "no PATH: sh found in /usr/bin or /bin");
+}
+
+static void test_output_name(void)
+{
+	char name[PATH_MAX], want[256];
+	char longprog[200];
+
+	launch_output_name(name, sizeof(name), "/a/b/prog", "job42", 0, 123);
+	is_str(name, "cpperf-prog-job42", "with a job id: cpperf-PROG-JOB");
+	launch_output_name(name, sizeof(name), "prog", NULL, 86400 + 3661, 123);
+	is_str(name, "cpperf-prog-19700102-010101-123", "without: cpperf-PROG-TIME-PID");
+	memset(longprog, 'x', sizeof(longprog) - 1);
+	longprog[sizeof(longprog) - 1] = '\0';
+	launch_output_name(name, sizeof(name), longprog, "j", 0, 1);
+	snprintf(want, sizeof(want), "cpperf-%.64s-j", longprog);
+	is_str(name, want, "the program's name is cut at 64 characters");
+}
+
+static int make_output(const char *dir, bool *created)
+{
+	snprintf(O.output, sizeof(O.output), "%s", dir);
+	err[0] = '\0';
+	return launch_make_output(&O, "/some/where/prog", created, err, sizeof(err));
+}
+
+static void test_make_output(void)
+{
+	char dir[PATH_MAX], file[PATH_MAX], want[PATH_MAX + 128], real[PATH_MAX];
+	struct stat sb;
+	bool created = false;
+
+	opt_defaults(&O);
+	is_int(make_output(at(dir, "out/a/b"), &created), 0, "makes the directory and its parents");
+	ok(created, "says it made it");
+	ok(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), "the directory exists");
+	ok(realpath(dir, real) && getenv("CPPERF_OUTPUT") && !strcmp(getenv("CPPERF_OUTPUT"), real),
+	   "CPPERF_OUTPUT is its absolute path");
+	ok(rmdir(dir) == 0, "empty: the probe file is gone");
+	mkdir(dir, 0755);
+	is_int(make_output(dir, &created), 0, "an existing directory is fine");
+	ok(!created, "an existing directory is not said to be made");
+
+	mkfile("afile", 0644);
+	is_int(make_output(at(file, "afile"), &created), -1, "a file is refused");
+	snprintf(want, sizeof(want), "-o %s: exists and is not a directory; choose a writable directory", file);
+	is_str(err, want, "a file's message");
+	is_int(make_output(at(file, "afile/sub"), &created), -1, "a directory under a file is refused");
+	snprintf(want, sizeof(want), "-o %s: %s; choose a writable directory", file, strerror(ENOTDIR));
+	is_str(err, want, "a directory under a file's message");
+	is_int(make_output("/proc/cpperf", &created), -1, "somewhere unwritable is refused");
+	ok(has(err, "-o /proc/cpperf: ") && has(err, "; choose a writable directory"),
+	   "unwritable's message names the directory");
+}
+
+/* The default directory is made in the current directory (tmp here). */
+static void test_default_output(void)
+{
+	char cwd[PATH_MAX], pid[32];
+	bool created;
+
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(tmp))
+		tap_bail("cannot change to the temporary directory");
+	setenv("SLURM_JOB_ID", "77", 1);
+	setenv("SLURM_STEP_ID", "3", 1);
+	setenv("CPPERF_OUTPUT_AGREE", "1", 1);
+	is_int(make_output("", &created), 0, "default directory with a job id");
+	is_str(O.output, "cpperf-prog-77.3", "named after the program and the job");
+	ok(!getenv("CPPERF_OUTPUT_AGREE"), "with a job id the ranks need not agree later");
+	unsetenv("SLURM_JOB_ID");
+	unsetenv("SLURM_STEP_ID");
+
+	snprintf(pid, sizeof(pid), "-%d", (int)getpid());
+	setenv("PMI_RANK", "0", 1);
+	is_int(make_output("", &created), 0, "default directory without a job id, under a launcher");
+	ok(!strncmp(O.output, "cpperf-prog-", 12) && has(O.output, pid), "named after the program, time and pid");
+	is_str(getenv("CPPERF_OUTPUT_AGREE"), "1", "ranks told to agree at MPI_Init");
+	unsetenv("PMI_RANK");
+	is_int(make_output("", &created), 0, "default directory without a launcher");
+	ok(!getenv("CPPERF_OUTPUT_AGREE"), "no launcher: nothing to agree on");
+	if (chdir(cwd))
+		tap_bail("cannot change back");
+}
+
+static int find_runtime(const char *exe_dir, char *path)
+{
+	err[0] = notice[0] = '\0';
+	return launch_find_runtime("/bin/true", exe_dir, path, PATH_MAX, notice, sizeof(notice), err,
+				   sizeof(err));
+}
+
+static void test_runtime(void)
+{
+	char bin[PATH_MAX], inst[PATH_MAX], path[PATH_MAX], want[PATH_MAX + 128], exe[PATH_MAX];
+
+	mkdir(at(path, "tree"), 0755);
+	mkdir(at(path, "tree/lib"), 0755);
+	mkdir(at(bin, "tree/bin"), 0755);
+	is_int(find_runtime(bin, path), -1, "no runtime beside the executable");
+	is_str(err, "cannot find libcpperf.so next to this program; set CPPERF_RUNTIME to its path",
+	       "no runtime's message");
+	is_int(find_runtime(NULL, path), -1, "executable's directory unknown: no runtime");
+
+	mkfile("tree/lib/libcpperf.so", 0644);
+	is_int(find_runtime(bin, path), 0, "build tree: found");
+	snprintf(want, sizeof(want), "%s/../lib/libcpperf.so", bin);
+	is_str(path, want, "a program without MPI gets the plain runtime");
+	is_str(notice, "", "without a notice");
+
+	mkfile("tree/lib/libcpperf-openmpi.so", 0644);
+	setenv("CPPERF_MPI", "openmpi", 1);
+	is_int(find_runtime(bin, path), 0, "CPPERF_MPI=openmpi");
+	snprintf(want, sizeof(want), "%s/../lib/libcpperf-openmpi.so", bin);
+	is_str(path, want, "CPPERF_MPI=openmpi: the Open MPI runtime");
+	setenv("CPPERF_MPI", "mpich", 1);
+	is_int(find_runtime(bin, path), 0, "CPPERF_MPI=mpich, not built: still runs");
+	snprintf(want, sizeof(want), "%s/../lib/libcpperf.so", bin);
+	is_str(path, want, "MPI runtime not built: the plain one");
+	is_str(notice, "/bin/true uses MPICH but libcpperf-mpich.so was not built (make with that MPI's "
+	       "mpicc); profiling without MPI statistics", "MPI runtime not built: the notice");
+	setenv("CPPERF_MPI", "none", 1);
+	is_int(find_runtime(bin, path), 0, "CPPERF_MPI=none");
+	is_str(path, want, "CPPERF_MPI=none: the plain runtime beside an MPI one");
+	setenv("CPPERF_MPI", "lam", 1);
+	is_int(find_runtime(bin, path), -1, "CPPERF_MPI=lam refused");
+	is_str(err, "CPPERF_MPI=lam: not one of openmpi, mpich, none", "bad CPPERF_MPI's message");
+	unsetenv("CPPERF_MPI");
+
+	mkdir(at(path, "inst"), 0755);
+	mkdir(at(path, "inst/lib"), 0755);
+	mkdir(at(path, "inst/lib/cpperf"), 0755);
+	mkdir(at(inst, "inst/bin"), 0755);
+	mkfile("inst/lib/cpperf/libcpperf.so", 0644);
+	is_int(find_runtime(inst, path), 0, "installed tree: found");
+	snprintf(want, sizeof(want), "%s/../lib/cpperf/libcpperf.so", inst);
+	is_str(path, want, "installed tree: lib/cpperf/");
+
+	setenv("CPPERF_RUNTIME", at(exe, "tree/lib/libcpperf-openmpi.so"), 1);
+	is_int(find_runtime(inst, path), 0, "CPPERF_RUNTIME names a file");
+	is_str(path, exe, "CPPERF_RUNTIME's file is used");
+	setenv("CPPERF_RUNTIME", at(exe, "missing.so"), 1);
+	is_int(find_runtime(inst, path), -1, "CPPERF_RUNTIME missing refused");
+	snprintf(want, sizeof(want), "CPPERF_RUNTIME=%s: %s", exe, strerror(ENOENT));
+	is_str(err, want, "CPPERF_RUNTIME missing's message");
+	unsetenv("CPPERF_RUNTIME");
+
+	is_int(launch_exe_dir(exe, sizeof(exe)), 0, "the executable's directory is found");
+	snprintf(want, sizeof(want), "%s/test-launch", exe);
+	ok(access(want, X_OK) == 0, "and holds this test");
+}
+
+static void test_events(void)
+{
+	int rc;
+
+	opt_defaults(&O);
+	strcpy(O.events, "task-clok");
+	is_int(launch_check_events(&O, notice, sizeof(notice), err, sizeof(err)), -1, "unknown event refused");
+	ok(has(err, "task-clock") && has(err, "cpperf list"),
+	   "unknown event: the message suggests task-clock and cpperf list");
+
+	opt_defaults(&O);
+	unsetenv("CPPERF_EVENT");
+	rc = launch_check_events(&O, notice, sizeof(notice), err, sizeof(err));
+	if (ev_host_has_pmu()) {
+		is_str(O.events, "cycles", "a PMU: cycles by default");
+		is_str(notice, "", "a PMU: no notice");
+	} else {
+		is_str(O.events, "task-clock", "no PMU: task-clock by default");
+		is_str(notice, "no hardware PMU on this host, sampling task-clock", "no PMU: the notice");
+	}
+	is_str(getenv("CPPERF_EVENT"), O.events, "the default event is exported");
+	if (rc && has(err, "perf_event_paranoid"))
+		tap_skip("the default event opens", err);
+	else
+		is_int(rc, 0, "the default event opens");
+
+	opt_defaults(&O);
+	O.backend = BACKEND_PAPI;
+	unsetenv("CPPERF_EVENT");
+	rc = launch_check_events(&O, notice, sizeof(notice), err, sizeof(err));
+	if (rc) {
+		ok(has(err, "PAPI_TOT_CYC"), "PAPI samples nothing here: PAPI_TOT_CYC's refusal says why");
+		is_str(O.events, "PAPI_TOT_CYC", "PAPI samples nothing here: the default event is kept");
+	} else if (!strcmp(O.events, "PAPI_TOT_CYC")) {
+		is_str(notice, "", "PAPI samples PAPI_TOT_CYC: no notice");
+	} else {
+		is_str(notice, "PAPI cannot sample PAPI_TOT_CYC here, sampling perf::TASK-CLOCK",
+		       "PAPI falls back to perf::TASK-CLOCK with the notice");
+	}
+	unsetenv("CPPERF_EVENT");
+}
+
+static void test_environment(void)
+{
+	char pid[32];
+
+	setenv("CPPERF_RUN", "kept", 1);
+	launch_set_run();
+	is_str(getenv("CPPERF_RUN"), "kept", "CPPERF_RUN kept when set");
+	unsetenv("CPPERF_RUN");
+	launch_set_run();
+	snprintf(pid, sizeof(pid), ".%d.", (int)getpid());
+	ok(getenv("CPPERF_RUN") && has(getenv("CPPERF_RUN"), pid), "no launcher: the run is HOST.PID.TIME");
+	unsetenv("CPPERF_RUN");
+	setenv("OMPI_MCA_ess_base_jobid", "job/9", 1);
+	launch_set_run();
+	is_str(getenv("CPPERF_RUN"), "job_9", "under a launcher: the run is its job id");
+	unsetenv("OMPI_MCA_ess_base_jobid");
+	unsetenv("CPPERF_RUN");
+
+	launch_preload("/x/libcpperf.so");
+	is_str(getenv("LD_PRELOAD"), "/x/libcpperf.so", "LD_PRELOAD unset: the runtime alone");
+	setenv("LD_PRELOAD", "libm.so.6", 1);
+	launch_preload("/x/libcpperf.so");
+	is_str(getenv("LD_PRELOAD"), "/x/libcpperf.so:libm.so.6", "LD_PRELOAD set: the runtime first");
+	setenv("LD_PRELOAD", "", 1);
+	launch_preload("/x/libcpperf.so");
+	is_str(getenv("LD_PRELOAD"), "/x/libcpperf.so", "LD_PRELOAD empty: the runtime alone");
+	unsetenv("LD_PRELOAD");
+
+	opt_defaults(&O);
+	ok(launch_notices_on(&O), "notices on by default");
+	setenv("PMI_RANK", "1", 1);
+	ok(!launch_notices_on(&O), "no notices on rank 1");
+	setenv("PMI_RANK", "0", 1);
+	ok(launch_notices_on(&O), "notices on rank 0");
+	unsetenv("PMI_RANK");
+	O.quiet = true;
+	ok(!launch_notices_on(&O), "no notices with -q");
+}
+
+/* The launcher's and cpperf's variables this test sets, unset so that the
+ * environment it runs in changes nothing. */
+static void clean_environment(void)
+{
+	static const char *const vars[] = { "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "SLURM_JOB_ID",
+		"SLURM_STEP_ID", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+		"CPPERF_RUNTIME", "CPPERF_MPI", "CPPERF_RUN", "CPPERF_OUTPUT", "CPPERF_OUTPUT_AGREE",
+		"CPPERF_EVENT", "CPPERF_FREQ", "CPPERF_PERIOD", "LD_PRELOAD" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+int main(void)
+{
+	char cmd[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s/cpperf-launch-test.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmp))
+		tap_bail("mkdtemp failed");
+	clean_environment();
+	setenv("TZ", "UTC", 1);
+	tzset();
+	test_parse();
+	test_resolve();
+	test_output_name();
+	test_make_output();
+	test_default_output();
+	test_runtime();
+	test_events();
+	test_environment();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
+	return tap_done();
+}
