@@ -1,0 +1,246 @@
+/*
+ * args.c - `cpperf report`'s options (args.h): one table gives the names,
+ * the help and the function that checks and stores each value, so that
+ * parsing and help cannot disagree.  An unknown value is answered with the
+ * values allowed.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+struct rep_option {
+	const char *name;
+	char short_name;	/* 0 when none */
+	const char *arg;	/* NULL for a flag */
+	const char *help;
+	int (*set)(struct rep_args *a, const char *value, char *err, size_t errlen);
+};
+
+/* Find value in names[] (NULL-terminated); returns its index, or -1 with an
+ * error naming the option and the allowed values. */
+static int pick(const char *opt, const char *value, const char *const *names,
+		char *err, size_t errlen)
+{
+	size_t at;
+
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(value, names[i]))
+			return i;
+	at = (size_t)snprintf(err, errlen, "--%s: unknown value '%s'; allowed:", opt, value);
+	for (int i = 0; names[i] && at < errlen; i++)
+		at += (size_t)snprintf(err + at, errlen - at, "%s %s", i ? "," : "", names[i]);
+	return -1;
+}
+
+static int set_format(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "text", "json", "folded", "html", NULL };
+	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
+	int i = pick("format", v, names, err, errlen);
+
+	if (i >= 0)
+		a->opts.format = fmt[i];
+	return i < 0 ? -1 : 0;
+}
+
+static int set_view(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "flat", "callpath", "mpi", "cp",
+		"compensation", NULL };
+	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
+		REP_COMPENSATION };
+	int i = pick("view", v, names, err, errlen);
+
+	if (i >= 0)
+		a->opts.view = view[i];
+	return i < 0 ? -1 : 0;
+}
+
+static int set_compensate(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "none", "local", "parallel", NULL };
+	static const enum rep_comp comp[] = { REP_COMP_NONE, REP_COMP_LOCAL,
+		REP_COMP_PARALLEL };
+	int i = pick("compensate", v, names, err, errlen);
+
+	if (i >= 0)
+		a->comp = comp[i];
+	return i < 0 ? -1 : 0;
+}
+
+static int set_event(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "--event: empty event name; give one of the "
+			 "recorded events (see the report's header)");
+		return -1;
+	}
+	a->opts.event = v;
+	return 0;
+}
+
+static int set_min_pct(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	double p = strtod(v, &end);
+
+	if (!*v || *end || !isfinite(p) || p < 0 || p > 100) {
+		snprintf(err, errlen, "--min-pct: '%s' is not a percentage; allowed: a "
+			 "number from 0 to 100 (0 shows everything)", v);
+		return -1;
+	}
+	a->opts.min_pct = p;
+	return 0;
+}
+
+static int set_output(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "-o: empty file name; give a file, or - for stdout");
+		return -1;
+	}
+	a->output = v;
+	return 0;
+}
+
+static int set_run(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	if (!*v) {
+		snprintf(err, errlen, "--run: empty run; the report's header names the runs "
+			 "of the directory");
+		return -1;
+	}
+	a->run = v;
+	return 0;
+}
+
+static int set_reference(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->reference = true;
+	return 0;
+}
+
+static int set_help(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->help = true;
+	return 0;
+}
+
+static const struct rep_option rep_options[] = {
+	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md), "
+	  "folded (FlameGraph, speedscope) or html (one offline page of all views; "
+	  "docs/html.md)", set_format },
+	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
+	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path) or "
+	  "compensation (overhead per rank and source); text only, and folded "
+	  "with cp", set_view },
+	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
+	  "compensated waits), local (walls minus the rank's own overhead) or none "
+	  "(as measured); local and parallel also drop the samples in cpperf's "
+	  "runtime", set_compensate },
+	{ "reference", 0, NULL, "critical path recomputed from the --cp-trace records "
+	  "(with --view=cp or --format=json)", set_reference },
+	{ "event", 0, "NAME", "the event text and folded show (default: the first "
+	  "recorded)", set_event },
+	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
+	  "for text, 0.01 for html, 0 for json; folded is never pruned)", set_min_pct },
+	{ "run", 0, "ID", "report this run of the directory (default: the newest; "
+	  "the header lists the others)", set_run },
+	{ "output", 'o', "FILE", "write to FILE (replaced atomically), not stdout",
+	  set_output },
+	{ "help", 'h', NULL, "show this help", set_help },
+};
+
+#define REP_NOPTS (sizeof(rep_options) / sizeof(rep_options[0]))
+
+void rep_args_describe(FILE *out)
+{
+	for (size_t i = 0; i < REP_NOPTS; i++) {
+		const struct rep_option *o = &rep_options[i];
+		char lhs[64];
+
+		snprintf(lhs, sizeof(lhs), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
+			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
+			 o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+		fprintf(out, "  %-20s %s\n", lhs + !o->short_name, o->help);
+	}
+}
+
+/* The options of the table for getopt_long: long ones return 256 + their
+ * index, short ones their letter. */
+static void getopt_tables(struct option *longopts, char *shorts)
+{
+	size_t ns = 0;
+
+	shorts[ns++] = ':';	/* a missing value is ':', not '?' */
+	for (size_t i = 0; i < REP_NOPTS; i++) {
+		const struct rep_option *o = &rep_options[i];
+
+		longopts[i] = (struct option){ o->name, o->arg ? required_argument :
+					       no_argument, NULL, 256 + (int)i };
+		if (o->short_name) {
+			shorts[ns++] = o->short_name;
+			if (o->arg)
+				shorts[ns++] = ':';
+		}
+	}
+	memset(&longopts[REP_NOPTS], 0, sizeof(longopts[REP_NOPTS]));
+	shorts[ns] = '\0';
+}
+
+/* The table's entry getopt_long returned ch for. */
+static const struct rep_option *option_for(int ch)
+{
+	for (size_t i = 0; i < REP_NOPTS; i++)
+		if (ch == 256 + (int)i || ch == rep_options[i].short_name)
+			return &rep_options[i];
+	return NULL;
+}
+
+/* The rules between options and the operands, once all are parsed. */
+static int check_operands(struct rep_args *a, int argc, char **argv, char *err, size_t errlen)
+{
+	if (optind < argc)
+		a->dir = argv[optind++];
+	if (optind < argc) {
+		snprintf(err, errlen, "one experiment directory at a time: '%s' and '%s'",
+			 a->dir, argv[optind]);
+		return -1;
+	}
+	if (a->reference && a->opts.view != REP_CP && a->opts.format != REP_JSON) {
+		snprintf(err, errlen, "--reference goes with --view=cp or --format=json");
+		return -1;
+	}
+	if (a->reference)
+		a->opts.view = REP_CP_REFERENCE;
+	return 0;
+}
+
+int rep_args_parse(struct rep_args *a, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longopts[REP_NOPTS + 1];
+	char shorts[2 * REP_NOPTS + 2];
+	int ch, idx;
+
+	*a = (struct rep_args){ .opts = { REP_TEXT, REP_FLAT, NULL, -1.0 },
+				.comp = REP_COMP_PARALLEL };
+	getopt_tables(longopts, shorts);
+	optind = 0;	/* glibc: also resets its internal state */
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
+		if (ch == '?' || ch == ':') {
+			snprintf(err, errlen, ch == '?' ? "unknown option '%s'" :
+				 "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		}
+		if (option_for(ch)->set(a, optarg ? optarg : "", err, errlen) < 0)
+			return -1;
+	}
+	return check_operands(a, argc, argv, err, errlen);
+}
