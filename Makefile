@@ -49,8 +49,9 @@ endif
 COMMON_SRC := $(wildcard common/*.c)
 SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
-SAMPLER_SHARED_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c \
-	sampler/options.c
+# The event tables: the runtime, cpperf-record and `cpperf list` use them.
+SAMPLER_EVENTS_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c
+SAMPLER_SHARED_SRC := $(SAMPLER_EVENTS_SRC) sampler/options.c
 # cpperf-record alone reads the program's ELF and launches it.
 SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/record-launch.c
 SAMPLER_RT_SRC := $(filter-out $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
@@ -70,7 +71,7 @@ RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launche
 # strings (report/html/embed.pl); the joined script is also kept for lint.
 HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js views.js)
 HTML_GEN := build/gen/html-assets.c
-CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_SHARED_SRC) $(HTML_GEN) \
+CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_EVENTS_SRC) $(HTML_GEN) \
 	$(CLI_CPPERF_SRC)
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
