@@ -58,8 +58,11 @@ function sortableTable(box, rows, columns, opts) {
 	draw();
 }
 
-/* A bar in a cell: a share of 100 as a filled span, with its text. */
+/* A bar in a cell: a share of 100 as a filled track, its text beside it
+ * (never under it, where a long bar would hide it). */
 function pctBar(p, cls) {
 	return el('span', { class: 'pctbar ' + (cls || '') },
-		el('span', { class: 'fill', style: `width:${Math.min(Math.max(p, 0), 100)}%` }), fmtPct(p));
+		el('span', { class: 'track' },
+			el('span', { class: 'fill', style: `width:${Math.min(Math.max(p, 0), 100)}%` })),
+		el('span', {}, fmtPct(p)));
 }
