@@ -146,8 +146,10 @@ function flameGraph(box, trees, events, opts) {
 		for (const f of rows) {
 			const g = svg('g', { class: 'frame', transform: `translate(${f.x},${f.d * FLAME_ROW})` });
 			const hit = matches(f.n);
+			/* while searching, the other frames lose their colour so the hits stand out */
+			const sat = state.search ? 0 : 60;
 			const rect = svg('rect', { width: Math.max(f.w - 0.5, 0.5), height: FLAME_ROW - 1,
-				fill: hit ? 'var(--hit)' : `hsl(${frameHue(f.n.function)},60%,var(--frame-l))` });
+				fill: hit ? 'var(--hit)' : `hsl(${frameHue(f.n.function)},${sat}%,var(--frame-l))` });
 
 			if (hit)
 				nmatch++;
