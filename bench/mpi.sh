@@ -9,7 +9,10 @@
 # deep, no message), and as half the 0-byte latency's growth (a one-way
 # trip passes a send and a receive wrapper), which also counts what the
 # wrappers change in the MPI library's polling.  The micro-benchmarks run
-# on 2 ranks.
+# on 2 ranks.  With MPIP_LIB set to mpiP's libmpiP.so (mpiP is not a Debian
+# package: build it by hand), mpiP without its call-site stack walk
+# (MPIP="-k 0"), preloaded, runs beside them as the peer that wraps MPI
+# and samples nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_MPI_ROUNDS:-5}
@@ -29,6 +32,15 @@ configs=(plain no-piggyback piggyback)
 prefix_plain=()
 prefix_no_piggyback=(bin/cpperf-record -q --no-piggyback -o "$W/exp")
 prefix_piggyback=(bin/cpperf-record -q -o "$W/exp")
+if [ -n "${MPIP_LIB:-}" ]; then
+	if [ -r "$MPIP_LIB" ]; then
+		configs+=(mpip)
+		prefix_mpip=(env LD_PRELOAD="$MPIP_LIB" MPIP="-k 0 -f $W/mpip-reports")
+		mkdir -p "$W/mpip-reports"
+	else
+		echo "mpi bench: MPIP_LIB=$MPIP_LIB: not readable; mpiP left out" >&2
+	fi
+fi
 
 run() { # CONFIG NP -> "name value" lines
 	local c=$1 np=$2 pre
