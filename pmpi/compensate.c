@@ -21,10 +21,13 @@
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
  *   call's entry (the samples' share since the previous call), timed like
  *   the rest (a spin preempted on a busy host lasts longer than asked), so
- *   tests can make the dilation as large as they need.  The spin yields
- *   the CPU to any other thread that can run: on a host with fewer cores
- *   than ranks, a spin that kept its core would also slow the ranks that
- *   share it, which no rank's own accounting can see.
+ *   tests can make the dilation as large as they need.  On a host with
+ *   more ranks than CPUs the spin yields the CPU to any other thread that
+ *   can run: one that kept its core would also slow the ranks that share
+ *   it, which no rank's own accounting can see.  Otherwise it keeps the
+ *   CPU, as the tool's own work does: a spin that gave its CPU to another
+ *   process at every turn would gain the rank the scheduler's favour
+ *   later, and compensation would remove more than the run lost.
  * Samples are charged at the next call's entry: the kernel took them on
  * this rank's time, and that is where the delay must start to travel.
  */
@@ -49,6 +52,7 @@ static struct {
 	bool on;
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
+	bool inject_yields;	/* more ranks on this host than CPUs */
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
 	uint64_t drain_switches_seen;	/* and its context switches */
 	uint64_t x;		/* delay */
@@ -67,7 +71,8 @@ static void busy(uint64_t ns)
 	uint64_t until = rt_now_ns() + ns;
 
 	while (rt_now_ns() < until)
-		sched_yield();
+		if (comp.inject_yields)
+			sched_yield();
 }
 
 static uint64_t env_ns(const char *name, uint64_t dflt)
@@ -166,6 +171,7 @@ void pmpi_comp_start(uint64_t t0)
 	rt_lock(&comp.lock);
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
+	comp.inject_yields = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
 	comp.start = t0;
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);

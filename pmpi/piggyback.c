@@ -24,6 +24,7 @@ size_t pmpi_pb_bytes;
 static int world_rank;
 static unsigned char *same_host;	/* a bit per world rank */
 static int same_host_n;
+static int host_ranks = 1;	/* world ranks on this host, this one included */
 
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 {
@@ -39,6 +40,11 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 int pmpi_pb_rank(void)
 {
 	return world_rank;
+}
+
+int pmpi_pb_host_ranks(void)
+{
+	return host_ranks;
 }
 
 bool pmpi_pb_same_host(int rank)
@@ -188,9 +194,12 @@ static void find_host_peers(int size)
 	same_host = calloc((size_t)size / 8 + 1, 1);
 	if (all && same_host &&
 	    PMPI_Allgather(&mine, 1, MPI_UINT32_T, all, 1, MPI_UINT32_T, MPI_COMM_WORLD) == MPI_SUCCESS) {
+		host_ranks = 0;
 		for (int i = 0; i < size; i++)
-			if (all[i] == mine)
+			if (all[i] == mine) {
 				same_host[i / 8] |= (unsigned char)(1u << (i % 8));
+				host_ranks++;
+			}
 		same_host_n = size;
 	}
 	free(all);

@@ -113,9 +113,11 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave as it starts (its entry time: a clock read saved). */
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site);
-/* This rank in MPI_COMM_WORLD; whether a world rank runs on this host. */
+/* This rank in MPI_COMM_WORLD; whether a world rank runs on this host;
+ * how many do (1 when the piggyback is off). */
 int pmpi_pb_rank(void);
 bool pmpi_pb_same_host(int rank);
+int pmpi_pb_host_ranks(void);
 /* Check mode: does pb belong to the message of bytes received on comm
  * with status st; count a received piggyback, and one that did not match. */
 bool pmpi_pb_matches(const struct pmpi_pb *pb, MPI_Comm comm, const MPI_Status *st, uint64_t bytes);
