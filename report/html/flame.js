@@ -32,10 +32,12 @@ function invertTree(root, ev) {
 		c.total[ev] = (c.total[ev] || 0) + n;
 		return c;
 	}
+	/* stack: node and its callers, outermost first */
 	function walk(node, stack) {
 		const n = (node.self && node.self[ev]) || 0;
 
-		if (n > 0 && stack.length) {
+		stack.push(node);
+		if (n > 0) {
 			let at = top;
 
 			top.total[ev] = (top.total[ev] || 0) + n;
@@ -43,7 +45,6 @@ function invertTree(root, ev) {
 				at = add(at, stack[i], n);
 			at.self[ev] = (at.self[ev] || 0) + n;
 		}
-		stack.push(node);
 		for (const c of node.children || [])
 			walk(c, stack);
 		stack.pop();

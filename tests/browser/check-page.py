@@ -205,6 +205,23 @@ try:
         drv.execute_script("const s = document.querySelector('.flame-tree'); s.value = '0';"
                            "s.dispatchEvent(new Event('change'))")
 
+        # inverted: the frames under the root are the functions that spent
+        # the samples, the widest the JSON's top function by self samples
+        drv.find_element(By.CSS_SELECTOR, ".flame-inverted").click()
+        row1 = drv.execute_script(
+            "return [...document.querySelectorAll('.flame-svg g.frame')]"
+            ".filter(g => /,\\s*18\\)$/.test(g.getAttribute('transform')))"
+            ".map(g => g.querySelector('rect'))"
+            ".map(r => [r.dataset.function, +r.dataset.total])")
+        top_fn = report["flat"][0]
+        widest = max(row1, key=lambda r: r[1]) if row1 else ["", 0]
+        want_self = top_fn["self"].get(ev, 0)
+        tap(widest[0] == top_fn["function"] and abs(widest[1] - want_self) <= 0.01 * want_self,
+            "flame: inverted, the widest caller-less frame is the top function with its self samples",
+            f"widest {widest}, json {top_fn['function']!r} self {want_self}", f"{len(row1)} frames in the row")
+        shot("flame-inverted")
+        drv.find_element(By.CSS_SELECTOR, ".flame-inverted").click()
+
         def search_share(node):
             if "compute" in node["function"].lower():
                 return node["total"].get(ev, 0)
