@@ -164,19 +164,21 @@ uint64_t rt_switch_cost_ns(const struct rt_state *rt)
 	return (with - bare) / TURNS / 2;
 }
 
-/* The cost already in the file at fd, or 0. */
-static uint64_t read_cost(int fd)
+/* The cost another rank wrote in the file at fd into *cost; false when
+ * there is none yet.  A measured 0 counts: a host where switches cost
+ * nothing measurable must not be measured again by every rank, one after
+ * another. */
+static bool read_cost(int fd, uint64_t *cost)
 {
 	char buf[32];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	char *end;
-	uint64_t v;
 
 	if (n <= 1 || buf[n - 1] != '\n')
-		return 0;
+		return false;
 	buf[n] = '\0';
-	v = strtoull(buf, &end, 10);
-	return *end == '\n' ? v : 0;
+	*cost = strtoull(buf, &end, 10);
+	return *end == '\n';
 }
 
 uint64_t rt_switch_cost_shared(const struct rt_state *rt)
@@ -197,8 +199,8 @@ uint64_t rt_switch_cost_shared(const struct rt_state *rt)
 			close(fd);
 		return rt_switch_cost_ns(rt);	/* no sharing: measure here */
 	}
-	cost = read_cost(fd);
-	if (!cost && (cost = rt_switch_cost_ns(rt))) {
+	if (!read_cost(fd, &cost)) {
+		cost = rt_switch_cost_ns(rt);
 		n = snprintf(line, sizeof(line), "%" PRIu64 "\n", cost);
 		if (pwrite(fd, line, (size_t)n, 0) != n)
 			(void)ftruncate(fd, 0);	/* the next rank measures again */

@@ -4,9 +4,12 @@
  * thread without a ring and close without leaking a descriptor; an event
  * the host refuses gives -errno with nothing left open; the switch cost
  * is measured with a software clock (which every Linux host has), is
- * bounded, and is 0 for the PAPI backend.
+ * bounded, and is 0 for the PAPI backend; the ranks of a host share one
+ * measurement through a file, a measured 0 included.
  */
 #include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "../../sampler/rt.h"
 #include "files.h"
@@ -95,10 +98,58 @@ static void test_cost(void)
 	ok(rt_switch_cost_ns(&rt) == 0, "no events: 0");
 }
 
+/* The file rt_switch_cost_shared keeps the host's cost in, for run "t". */
+static void cost_file(const struct rt_state *rt, char *path, size_t len)
+{
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(path, len, "%s/.switch-cost.t.%s", rt->opt.output, host);
+}
+
+static void test_shared(void)
+{
+	static struct rt_state rt;
+	char why[1024], path[PATH_MAX + 300], line[64] = "";
+	uint64_t c;
+	FILE *f;
+
+	if (!setup(&rt, "task-clock", why, sizeof(why))) {
+		tap_skip("switch cost shared by the ranks of a host", why);
+		return;
+	}
+	snprintf(rt.opt.output, sizeof(rt.opt.output), "/tmp/cpperf-test-switch.XXXXXX");
+	if (!ok(mkdtemp(rt.opt.output) != NULL, "a directory for the shared cost"))
+		return;
+	rt.prof.run = "t";
+	cost_file(&rt, path, sizeof(path));
+	c = rt_switch_cost_shared(&rt);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	printf("# measured %llu ns, file '%.20s'\n", (unsigned long long)c, line);
+	ok(strtoull(line, NULL, 10) == c && strchr(line, '\n'),
+	   "the first rank measures and writes what it measured");
+	save(path, "1234\n");
+	ok(rt_switch_cost_shared(&rt) == 1234, "a later rank reads the cost written");
+	save(path, "0\n");
+	ok(rt_switch_cost_shared(&rt) == 0, "a measured 0 is read too, not measured again");
+	save(path, "12");
+	c = rt_switch_cost_shared(&rt);
+	printf("# measured again: %llu ns\n", (unsigned long long)c);
+	ok(c != 12, "a cost without its newline (a writer that died) is measured again");
+	unlink(path);
+	rmdir(rt.opt.output);
+}
+
 int main(void)
 {
 	test_bare_open();
 	test_bare_refused();
 	test_cost();
+	test_shared();
 	return tap_done();
 }
