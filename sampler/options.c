@@ -117,6 +117,11 @@ static int set_follow_fork(struct rt_options *o, const char *v, char *err, size_
 	return set_flag(&o->follow_fork, v, err, n);
 }
 
+static int set_separate_debug(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->separate_debug, v, err, n);
+}
+
 static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	return set_flag(&o->piggyback, v, err, n);
@@ -259,6 +264,10 @@ const struct opt_desc opt_table[] = {
 	  "what was measured (default 60; 0: off)", set_checkpoint, NULL, NULL },
 	{ 0, "follow-fork", "CPPERF_FOLLOW_FORK", NULL,
 	  "also profile the children the program forks", set_follow_fork, NULL, NULL },
+	{ 0, "separate-debug", "CPPERF_SEPARATE_DEBUG", NULL,
+	  "also name frames from separate debug files (distribution debug packages): inline frames "
+	  "and source files of those libraries, for their decompression in every process",
+	  set_separate_debug, NULL, NULL },
 	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
 	{ 0, "papi-disable", "CPPERF_PAPI_DISABLE", "COMPONENTS",
 	  "PAPI: components to disable before PAPI starts, comma-separated, or all "

@@ -33,6 +33,7 @@ struct rt_options {
 	char output[PATH_MAX];	/* experiment directory */
 	bool quiet;
 	bool follow_fork;
+	bool separate_debug;	/* DWARF of separate debug files names frames */
 	enum opt_backend backend;
 	char papi_disable[256];	/* PAPI components to disable, "" none, "all" */
 	bool piggyback;		/* MPI piggyback transport (default on) */

@@ -163,6 +163,7 @@ static void rt_start(void)
 		profile_release(&rt->prof);
 		return;
 	}
+	sym_use_separate_debug(rt->sym, rt->opt.separate_debug);
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
 	atomic_store(&rt->end, RT_END_RUNNING);

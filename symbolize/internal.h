@@ -61,6 +61,7 @@ struct sym_session {
 	pid_t pid;
 	bool changed;		/* an mmap was seen since the last reload */
 	bool attached;		/* dwfl_attach_state succeeded */
+	bool separate_debug;	/* DWARF from separate debug files names frames */
 	/* The sample being unwound and where its addresses go; set by
 	 * sym_unwind around dwfl_getthread_frames only. */
 	const struct sym_stack *cur;

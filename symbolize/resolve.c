@@ -8,7 +8,9 @@
  * function.  Each function is a frame named by its linkage name when it has
  * one (C++ and Fortran names stay mangled; the report demangles them all
  * the same way), with the file and line where it is declared.  Without
- * DWARF the ELF symbol names the frame (file "", line 0).  An address in no
+ * DWARF the ELF symbol names the frame (file "", line 0); so does a module
+ * whose DWARF is in a separate debug file, unless the session was asked
+ * to read those (sym_use_separate_debug).  An address in no
  * module is named "[0x<address>]" with no module; an address in a module
  * but in no symbol "[0x<offset in module>]" with that module, so that
  * equal code gives equal frames across processes despite ASLR.
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include "internal.h"
 
 /* Deepest inline chain kept for one address. */
@@ -86,6 +89,29 @@ static uint32_t sym_die_frame(struct sym_session *s, uint32_t module,
 			    file ? file : "", (uint32_t)line);
 }
 
+/* Whether the module's own file holds DWARF (.debug_info, compressed or
+ * not), as a program or library built with -g does; one without has it,
+ * if anywhere, in a separate debug file. */
+static bool sym_own_dwarf(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+
+		if (name && sh->sh_type != SHT_NOBITS &&
+		    (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The function DIEs at addr, innermost first, into fn[]; at most max.
  * Returns the count, 0 without DWARF for addr.
@@ -136,7 +162,8 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 	char hex[32];
 	uint32_t module = sym_module_index(s, mod);
 	const char *elf_name = NULL;
-	int nfn = sym_dwarf_chain(mod, addr, fn, SYM_MAX_INLINE);
+	int nfn = s->separate_debug || sym_own_dwarf(mod) ?
+		  sym_dwarf_chain(mod, addr, fn, SYM_MAX_INLINE) : 0;
 
 	if (nfn == 0) {
 		uint32_t id = symtab_frame(s->st, module,

@@ -103,6 +103,11 @@ void sym_close(struct sym_session *s)
 	free(s);
 }
 
+void sym_use_separate_debug(struct sym_session *s, bool on)
+{
+	s->separate_debug = on;
+}
+
 /* Mark the module list stale; it is re-read on the next miss.  Can't fail. */
 void sym_modules_changed(struct sym_session *s)
 {

@@ -42,6 +42,13 @@ struct sym_session;
 struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen);
 void sym_close(struct sym_session *s);
 
+/* Whether DWARF in separate debug files (a distribution's debug packages,
+ * found by build id or debug link) names frames: off by default, when a
+ * module whose own file has no DWARF is named from its symbol table,
+ * because reading a separate file costs every process its decompression
+ * (docs/unwinding.md). */
+void sym_use_separate_debug(struct sym_session *s, bool on);
+
 /* Note that the address space changed (a PERF_RECORD_MMAP was seen); the
  * module list is re-read the next time an address is not found. */
 void sym_modules_changed(struct sym_session *s);
