@@ -136,7 +136,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
  * and the JSON keys are made from this list.
  */
 #define PROF_OVH_SOURCES(X) \
-	X(sample, samples, sample_cost_ns, "samples x estimated kernel cost") \
+	X(sample, samples, sample_cost_ns, "samples x kernel cost measured at MPI_Init") \
 	X(wrapper, calls, call_cost_ns, "calls x cost calibrated at MPI_Init (entry, exit, header)") \
 	X(piggyback, none, none, "measured (collective companions)") \
 	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
@@ -147,7 +147,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
 struct prof_overhead {
 	uint64_t samples;	/* samples of the rank's threads charged below */
 	uint64_t sample_ns;	/* taking them: samples x sample_cost_ns */
-	uint64_t sample_cost_ns;	/* the estimated kernel cost of one sample */
+	uint64_t sample_cost_ns;	/* the kernel's cost of one sample, measured */
 	uint64_t calls;		/* wrapped MPI calls charged below */
 	uint64_t wrapper_ns;	/* the wrappers: calls x call_cost_ns */
 	uint64_t call_cost_ns;	/* calibrated at MPI_Init */

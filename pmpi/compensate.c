@@ -6,7 +6,8 @@
  *   timing its fixed work (clock reads, lock round trips, the switch
  *   count) on this thread; its exit (statistics, critical path) is timed;
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
- *   an estimate from the stack size, or CPPERF_SAMPLE_COST_NS;
+ *   the interrupt measured at MPI_Init (sampler/sample-cost.c) and the
+ *   copy estimated from the stack size, or CPPERF_SAMPLE_COST_NS;
  * - a context switch costs switch_cost_ns more than without events
  *   (sampler/switch-cost.c, calibrated at MPI_Init, or
  *   CPPERF_SWITCH_COST_NS); those of the drain thread are charged, each of
@@ -129,14 +130,18 @@ static uint64_t calibrate_call(void)
 	return per[CALIBRATE_ROUNDS / 2];
 }
 
-/* The kernel's cost of one sample: an interrupt and, with DWARF
+/* The kernel's cost of one sample: measured once per host
+ * (sampler/sample-cost.c), else estimated as an interrupt and, with DWARF
  * unwinding, the copy of the stack (about 1.5 us per 16 KiB measured on
  * the development VM; docs/compensation.md). */
-static uint64_t estimate_sample_cost(const struct rt_state *rt)
+static uint64_t sample_cost(const struct rt_state *rt)
 {
 	uint64_t copy = rt->opt.call_graph == CG_DWARF ? (uint64_t)rt->opt.stack_size * 1500 / 16384 : 0;
+	uint64_t cost = env_ns("CPPERF_SAMPLE_COST_NS", UINT64_MAX);
 
-	return env_ns("CPPERF_SAMPLE_COST_NS", 500 + copy);
+	if (cost == UINT64_MAX)
+		cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns);
+	return cost ? cost : 500 + copy;
 }
 
 uint64_t pmpi_host_hash(void)
@@ -152,11 +157,11 @@ uint64_t pmpi_host_hash(void)
 
 void pmpi_comp_calibrate(struct rt_state *rt)
 {
-	uint64_t call = calibrate_call(), sample = estimate_sample_cost(rt);
+	uint64_t call = calibrate_call(), sample = sample_cost(rt);
 	uint64_t sw = env_ns("CPPERF_SWITCH_COST_NS", UINT64_MAX);
 
 	if (sw == UINT64_MAX)
-		sw = rt_switch_cost_shared(rt);
+		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns);
 	rt_lock(&comp.lock);
 	comp.ovh.call_cost_ns = call;
 	comp.ovh.sample_cost_ns = sample;

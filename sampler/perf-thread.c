@@ -156,7 +156,7 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
 	return t;
 }
 
-int rt_events_open_bare(const struct rt_state *rt, int *fds)
+int rt_events_open_bare(const struct rt_state *rt, int *fds, uint64_t period)
 {
 	for (int i = 0; i < rt->events.n; i++) {
 		const struct ev_spec *ev = &rt->events.ev[i];
@@ -164,6 +164,10 @@ int rt_events_open_bare(const struct rt_state *rt, int *fds)
 
 		fill_attr(rt, i, false, &a);
 		a.disabled = 0;
+		if (period && ev->leader == i) {
+			a.freq = 0;
+			a.sample_period = period;
+		}
 		fds[i] = perf_open(&a, 0, ev->leader == i ? -1 : fds[ev->leader]);
 		if (fds[i] < 0) {
 			int err = errno;

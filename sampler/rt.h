@@ -123,18 +123,29 @@ void rt_thread_close(struct rt_thread *t);
 void rt_thread_enable(struct rt_thread *t, bool on);
 /* The perf backend's event list opened for the calling thread, enabled,
  * with no ring buffer (the kernel drops the samples): fds gets
- * rt->events.n descriptors.  0, or -errno with nothing left open.  For
- * switch-cost.c; close with rt_events_close_bare(rt, fds, rt->events.n). */
-int rt_events_open_bare(const struct rt_state *rt, int *fds);
+ * rt->events.n descriptors; the leaders sample every period events when
+ * period is not 0, else as the run does.  0, or -errno with nothing left
+ * open.  For switch-cost.c and sample-cost.c; close with
+ * rt_events_close_bare(rt, fds, rt->events.n). */
+int rt_events_open_bare(const struct rt_state *rt, int *fds, uint64_t period);
 void rt_events_close_bare(const struct rt_state *rt, int *fds, int n);
 
 /* switch-cost.c: how much longer a context switch takes for a thread that
  * carries the run's events than for one without (ns); 0 when it cannot be
  * measured (PAPI backend, events refused, no threads). */
 uint64_t rt_switch_cost_ns(const struct rt_state *rt);
-/* The same, measured once per host and experiment by the first rank there
- * while the others wait (<output>/.switch-cost.<host>). */
-uint64_t rt_switch_cost_shared(const struct rt_state *rt);
+/* sample-cost.c: what one sample costs the sampled thread (ns): the
+ * kernel's interrupt, measured, and in dwarf mode the stack copy,
+ * estimated; 0 when it is not measured (PAPI backend, events refused, a
+ * sampling event other than task-clock or cpu-clock). */
+uint64_t rt_sample_cost_ns(const struct rt_state *rt);
+
+/* host-cost.c: measure(rt), once per host and experiment by the first rank
+ * there while the others wait (<output>/.NAME.<run>.<host>). */
+uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
+			uint64_t (*measure)(const struct rt_state *));
+/* Run the calling thread on cpu only; false when the kernel refuses. */
+bool rt_pin_to_cpu(int cpu);
 
 /* threads.c: profile the calling thread (0 on success), or the threads
  * that already exist besides the caller; the real pthread_create for

@@ -18,27 +18,20 @@
  * switches each thread out and in once).
  *
  * Ranks that share a host would disturb each other's measurement (their
- * threads take turns on the same CPUs), so the first rank of a host to
- * lock <experiment>/.switch-cost.<run>.<host> measures, alone, while the others
- * sleep on the lock, and writes the result there for them.
+ * threads take turns on the same CPUs), so one rank of a host measures
+ * while the others wait for its result (host-cost.c).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
 
-#define BATCHES 48
+#define BATCHES 16
 #define TURNS 32
 
 struct pingpong {
@@ -72,25 +65,16 @@ static bool take_turn(struct pingpong *pp, int me)
 	return true;
 }
 
-static bool pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
-
 static void *side_run(void *arg)
 {
 	struct side *s = arg;
 	struct pingpong *pp = s->pp;
 	int fds[EV_MAX], err = 0;
 
-	if (!pin(pp->cpu))
+	if (!rt_pin_to_cpu(pp->cpu))
 		err = -errno;
 	else if (pp->events)
-		err = rt_events_open_bare(pp->rt, fds);
+		err = rt_events_open_bare(pp->rt, fds, 0);
 	if (err) {
 		atomic_store(&pp->err, err);
 		atomic_store(&pp->turn, -1);
@@ -162,50 +146,4 @@ uint64_t rt_switch_cost_ns(const struct rt_state *rt)
 	if (!bare || !with || with <= bare)
 		return 0;
 	return (with - bare) / TURNS / 2;
-}
-
-/* The cost another rank wrote in the file at fd into *cost; false when
- * there is none yet.  A measured 0 counts: a host where switches cost
- * nothing measurable must not be measured again by every rank, one after
- * another. */
-static bool read_cost(int fd, uint64_t *cost)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	char *end;
-
-	if (n <= 1 || buf[n - 1] != '\n')
-		return false;
-	buf[n] = '\0';
-	*cost = strtoull(buf, &end, 10);
-	return *end == '\n';
-}
-
-uint64_t rt_switch_cost_shared(const struct rt_state *rt)
-{
-	char host[256] = "", path[PATH_MAX + 300], line[32];
-	uint64_t cost;
-	int fd, n;
-
-	gethostname(host, sizeof(host) - 1);
-	/* per run too: two runs sharing a directory never share a cost */
-	snprintf(path, sizeof(path), "%s/.switch-cost.%.128s.%s", rt->opt.output,
-		 rt->prof.run ? rt->prof.run : "", host);
-	for (char *s = path + strlen(rt->opt.output) + 1; *s; s++)
-		*s = *s == '/' ? '_' : *s;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
-		if (fd >= 0)
-			close(fd);
-		return rt_switch_cost_ns(rt);	/* no sharing: measure here */
-	}
-	if (!read_cost(fd, &cost)) {
-		cost = rt_switch_cost_ns(rt);
-		n = snprintf(line, sizeof(line), "%" PRIu64 "\n", cost);
-		if (pwrite(fd, line, (size_t)n, 0) != n)
-			(void)ftruncate(fd, 0);	/* the next rank measures again */
-	}
-	flock(fd, LOCK_UN);
-	close(fd);
-	return cost;
 }

@@ -314,7 +314,7 @@ static void test_json(const struct rep_data *d)
 	       "sample,wrapper,piggyback,drain,inject,switch,contention,samples,calls,switches,"
 	       "sample_cost_ns,call_cost_ns,switch_cost_ns,method", "overhead_sources keys, in order");
 	is_str(jq(p, ".ranks[0].overhead_sources.method"),
-	       "sample: samples x estimated kernel cost; wrapper: calls x cost calibrated at "
+	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x cost calibrated at "
 	       "MPI_Init (entry, exit, header); piggyback: measured (collective companions); "
 	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
 	       "inject: measured (CPPERF_INJECT_*); switch: drain thread's context switches x "
@@ -453,7 +453,7 @@ static void test_text(const struct rep_data *d)
 			  "       2  n2             -          -          -          -          -"
 			  "          -          -\n"), "compensation view: one row per rank");
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
-			  "  sample       0.030000   21.43  1500 samples x estimated kernel cost\n"
+			  "  sample       0.030000   21.43  1500 samples x kernel cost measured at MPI_Init\n"
 			  "  wrapper      0.070000   50.00  700 calls x cost calibrated at MPI_Init "
 			  "(entry, exit, header)\n"
 			  "  piggyback    0.009000    6.43  measured (collective companions)\n"

@@ -4,8 +4,9 @@
  * thread without a ring and close without leaking a descriptor; an event
  * the host refuses gives -errno with nothing left open; the switch cost
  * is measured with a software clock (which every Linux host has), is
- * bounded, and is 0 for the PAPI backend; the ranks of a host share one
- * measurement through a file, a measured 0 included.
+ * bounded, and is 0 for the PAPI backend; so is the cost of a sample
+ * (sampler/sample-cost.c), 0 also for an event other than a clock; the ranks of a host share
+ * one measurement through a file, a measured 0 included.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ static void test_bare_open(void)
 		return;
 	}
 	before = open_fds();
-	ok(rt_events_open_bare(&rt, fds) == 0 && open_fds() == before + 2,
+	ok(rt_events_open_bare(&rt, fds, 0) == 0 && open_fds() == before + 2,
 	   "task-clock and its member open for this thread: two descriptors");
 	rt_events_close_bare(&rt, fds, rt.events.n);
 	ok(open_fds() == before, "closed: no descriptor left");
@@ -73,7 +74,7 @@ static void test_bare_refused(void)
 	opt_defaults(&rt.opt);
 	if (!ok(ev_parse("task-clock,cycles", &rt.events, why, sizeof(why)) == 0, "parse task-clock,cycles"))
 		return;
-	ok(rt_events_open_bare(&rt, fds) < 0, "cycles without a PMU: -errno");
+	ok(rt_events_open_bare(&rt, fds, 0) < 0, "cycles without a PMU: -errno");
 	ok(open_fds() == before, "task-clock, opened first, was closed again");
 }
 
@@ -98,7 +99,40 @@ static void test_cost(void)
 	ok(rt_switch_cost_ns(&rt) == 0, "no events: 0");
 }
 
-/* The file rt_switch_cost_shared keeps the host's cost in, for run "t". */
+static void test_sample_cost(void)
+{
+	static struct rt_state rt;
+	char why[1024];
+	uint64_t c = 0, with_copy;
+
+	if (!setup(&rt, "task-clock", why, sizeof(why))) {
+		tap_skip("sample cost of task-clock", why);
+		return;
+	}
+	rt.opt.call_graph = CG_NONE;
+	/* a busy host can hide a cost of a few us in one measurement */
+	for (int i = 0; i < 3 && !c; i++)
+		c = rt_sample_cost_ns(&rt);
+	printf("# task-clock, no stack: %llu ns per sample\n", (unsigned long long)c);
+	ok(c > 0, "a sample of a software clock costs the thread something");
+	ok(c < 1000000, "less than a millisecond");
+	rt.opt.call_graph = CG_DWARF;
+	with_copy = rt_sample_cost_ns(&rt);
+	printf("# task-clock, dwarf, %u-byte stack: %llu ns per sample\n", rt.opt.stack_size,
+	       (unsigned long long)with_copy);
+	ok(with_copy == 0 || with_copy >= (uint64_t)rt.opt.stack_size * 1500 / 16384,
+	   "dwarf mode adds the stack copy");
+	rt.events.ev[0].attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	ok(rt_sample_cost_ns(&rt) == 0, "page-faults, not a clock: not measured (0)");
+	rt.events.ev[0].attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	rt.opt.backend = BACKEND_PAPI;
+	ok(rt_sample_cost_ns(&rt) == 0, "PAPI backend: 0");
+	rt.opt.backend = BACKEND_PERF;
+	rt.events.n = 0;
+	ok(rt_sample_cost_ns(&rt) == 0, "no events: 0");
+}
+
+/* The file rt_cost_shared keeps the host's cost in, for run "t". */
 static void cost_file(const struct rt_state *rt, char *path, size_t len)
 {
 	char host[256] = "";
@@ -123,7 +157,7 @@ static void test_shared(void)
 		return;
 	rt.prof.run = "t";
 	cost_file(&rt, path, sizeof(path));
-	c = rt_switch_cost_shared(&rt);
+	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns);
 	f = fopen(path, "r");
 	if (f) {
 		if (!fgets(line, sizeof(line), f))
@@ -134,11 +168,11 @@ static void test_shared(void)
 	ok(strtoull(line, NULL, 10) == c && strchr(line, '\n'),
 	   "the first rank measures and writes what it measured");
 	save(path, "1234\n");
-	ok(rt_switch_cost_shared(&rt) == 1234, "a later rank reads the cost written");
+	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns) == 1234, "a later rank reads the cost written");
 	save(path, "0\n");
-	ok(rt_switch_cost_shared(&rt) == 0, "a measured 0 is read too, not measured again");
+	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns) == 0, "a measured 0 is read too, not measured again");
 	save(path, "12");
-	c = rt_switch_cost_shared(&rt);
+	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns);
 	printf("# measured again: %llu ns\n", (unsigned long long)c);
 	ok(c != 12, "a cost without its newline (a writer that died) is measured again");
 	unlink(path);
@@ -150,6 +184,7 @@ int main(void)
 	test_bare_open();
 	test_bare_refused();
 	test_cost();
+	test_sample_cost();
 	test_shared();
 	return tap_done();
 }
