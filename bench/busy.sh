@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# busy.sh - the busy-core part of `make bench`: 2-rank MPI programs that
+# keep both cores of a 2-core host busy (busy-mpi.c: compute only, a
+# stencil with many small messages, and a run of about 1 s where start-up
+# and the final write weigh most), each run plain, under cpperf-record at
+# the default rate and, when perf can sample here, under
+# `perf record --call-graph dwarf` at the same rate (one per rank),
+# alternating, ROUNDS times.  Prints each case's median walls and ratios,
+# then where cpperf's time went, from the report of its last run: per
+# overhead source (docs/compensation.md) in % of the ranks' wall, their
+# sum against the median dilation measured, the unwinder's cost per sample and
+# the drain thread's CPU in % of wall.  Only ratios from one run mean
+# anything on a shared machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${BENCH_BUSY_ROUNDS:-3}
+SCALE=${BENCH_BUSY_SCALE:-1}
+NP=2
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
+	echo "busy-core bench: needs mpicc and jq, skipped"
+	exit 0
+fi
+W=$(mktemp -d /tmp/cpperf-busybench.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
+
+wall() { # CMD... -> seconds on stdout, command output discarded
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" > /dev/null 2>&1
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+have_perf=0
+perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1 && have_perf=1
+printf "%-8s %5s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec cpperf/p perf/p
+for c in compute stencil short; do
+	for i in $(seq "$ROUNDS"); do
+		rm -rf "$W/exp-$c"
+		p=$(wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE")
+		k=$(wall mpirun -np $NP bin/cpperf-record -q -o "$W/exp-$c" "$W/busy-mpi" "$c" "$SCALE")
+		r=-
+		[ $have_perf = 1 ] && r=$(wall mpirun -np $NP sh -c \
+			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+			"$W/perf-$c" "$W/busy-mpi" "$c" "$SCALE")
+		echo "$p $k $r" >> "$W/times-$c"
+		printf "%-8s %5s %8s %8s %8s %8.3f %8s\n" "$c" "$i" "$p" "$k" "$r" \
+			"$(awk -v a="$k" -v b="$p" 'BEGIN { print a / b }')" \
+			"$(awk -v a="$r" -v b="$p" 'BEGIN { if (a == "-") print "-"; else printf "%.3f\n", a / b }')"
+	done
+done
+echo
+printf "%-8s %9s %9s %10s  (medians of %s rounds; targets: compute and stencil <= 1.03, short <= 1.05)\n" \
+	case plain cpperf/p perf-rec/p "$ROUNDS"
+for c in compute stencil short; do
+	printf "%-8s %9s %9.3f %10s\n" "$c" "$(awk '{ print $1 }' "$W/times-$c" | median)" \
+		"$(awk '{ print $2 / $1 }' "$W/times-$c" | median)" \
+		"$([ $have_perf = 1 ] && awk '{ print $3 / $1 }' "$W/times-$c" | median | xargs printf '%.3f' || echo -)"
+done
+[ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
+echo
+echo "where cpperf's time went (last round's report; % of the ranks' wall):"
+printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n" case sample wrapper pb drain switch sum measured unwind-us drain-cpu
+for c in compute stencil short; do
+	bin/cpperf report "$W/exp-$c" --format=json > "$W/r-$c.json"
+	jq -r --argjson dil "$(awk '{ print 100 * ($2 - $1) / $1 }' "$W/times-$c" | median)" --arg c "$c" '
+		(.ranks | map(.wall) | add) as $w
+		| def pct(k): 100 * (.ranks | map(.overhead_sources[k]) | add) / $w;
+		[$c, pct("sample"), pct("wrapper"), pct("piggyback"), pct("drain"), pct("switch"),
+		 100 * (.ranks | map(.overhead) | add) / $w, $dil,
+		 .experiment.unwind_us_per_sample, 100 * .experiment.drain_cpu_seconds / $w]
+		| "\(.[0]) \(.[1:] | map(. * 100 | round / 100) | join(" "))"' "$W/r-$c.json" |
+		awk '{ printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
+done
+echo "(sum: the overhead the ranks charged in the last round; measured: the median dilation of the rounds, mpirun included)"
