@@ -1,7 +1,8 @@
 /*
  * test-symbolize.c - unit tests for symbolize/: unwinding this very process
  * from a captured register set and stack copy, resolving frames with
- * inline expansion, the module reload after a dlopen, and demangling.
+ * inline expansion, the module reload after a dlopen, libc named from its
+ * symbol table unless separate debug files are asked for, and demangling.
  *
  * The capture point sits at the end of a known chain of functions
  * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
@@ -26,6 +27,7 @@
 #define COPY_MAX (64 * 1024)
 #define MAX_ADDRS 256
 #define MAX_NAMES 1024
+#define SYM_MAX_FRAMES_TEST 64
 
 /* A captured sample: registers, stack copy and the thread's stack bounds. */
 struct capture {
@@ -428,6 +430,58 @@ static void test_demangle(void)
 	}
 }
 
+/* The frame an address of libc's qsort resolves to in a new session. */
+static const struct sym_frame *qsort_frame(struct symtab *st, bool separate, char *module_id, size_t len)
+{
+	char err[256];
+	uint32_t f[SYM_MAX_FRAMES_TEST];
+	struct sym_session *s = sym_open(st, err, sizeof err);
+	const struct sym_frame *fr = NULL;
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	void *fn = libc ? dlsym(libc, "qsort") : NULL;	/* libc's, not a sanitizer's */
+
+	if (libc)
+		dlclose(libc);
+	if (!s || !fn) {
+		sym_close(s);
+		return NULL;
+	}
+	sym_use_separate_debug(s, separate);
+	int n = sym_resolve(s, (uint64_t)(uintptr_t)fn + 1, f, SYM_MAX_FRAMES_TEST);
+	if (n > 0) {
+		fr = &st->frames[f[n - 1]];
+		if (fr->module != SYMTAB_NO_MODULE)
+			snprintf(module_id, len, "%s", st->modules[fr->module].build_id);
+	}
+	sym_close(s);
+	return fr;
+}
+
+static void test_separate_debug(void)
+{
+	struct symtab a, b;
+	char id[160] = "", path[256];
+	const struct sym_frame *fa, *fb;
+
+	symtab_init(&a);
+	symtab_init(&b);
+	fa = qsort_frame(&a, false, id, sizeof id);
+	if (ok(fa != NULL, "an address in libc's qsort resolves")) {
+		is_str(fa->function, "qsort", "named from the symbol table");
+		is_str(fa->file, "", "without a source file by default");
+	}
+	snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id[0] ? id + 2 : "");
+	if (!id[0] || access(path, R_OK)) {
+		tap_skip("separate debug file of libc names its frames", "no separate debug file for libc here");
+	} else {
+		fb = qsort_frame(&b, true, id, sizeof id);
+		printf("# with --separate-debug: '%s' in '%s'\n", fb ? fb->function : "", fb ? fb->file : "");
+		ok(fb && fb->file[0], "with separate debug files asked for, libc's DWARF gives the source file");
+	}
+	symtab_release(&a);
+	symtab_release(&b);
+}
+
 int main(void)
 {
 	struct symtab st;
@@ -450,6 +504,7 @@ int main(void)
 	measure(s, 8);
 	sym_close(s);
 	symtab_release(&st);
+	test_separate_debug();
 	test_demangle();
 	return tap_done();
 }
