@@ -23,19 +23,12 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 fi
 W=$(mktemp -d /tmp/cpperf-busybench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
 mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
 
-wall() { # CMD... -> seconds on stdout, command output discarded
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" > /dev/null 2>&1
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 have_perf=0
-perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1 && have_perf=1
+perf_usable && have_perf=1
 printf "%-8s %5s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec cpperf/p perf/p
 for c in compute stencil short; do
 	for i in $(seq "$ROUNDS"); do

@@ -17,15 +17,9 @@ if ! command -v jq > /dev/null; then
 fi
 W=$(mktemp -d /tmp/cpperf-ckptbench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
 cc -O2 -g -o "$W/recurse" tests/progs/recurse.c
 
-wall() { # CMD... -> seconds
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" > /dev/null 2>&1
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-}
 
 printf "%-6s %10s %10s %12s %12s %10s %9s\n" round "wall(ckpt)" "wall(off)" checkpoints "written(ms)" bytes "cost(%)"
 for i in $(seq "$ROUNDS"); do

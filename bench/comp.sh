@@ -21,6 +21,7 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 fi
 W=$(mktemp -d /tmp/cpperf-compbench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
 
 # name, ranks, arguments (about 2 s a run without the tool)
 scenarios=(
@@ -32,9 +33,6 @@ scenarios=(
 	"allreduce 4 1400"
 )
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 # rank_key JSON R KEY: rank R's KEY in the report
 rank_key() {
 	jq -r --argjson r "$2" --arg k "$3" \

@@ -23,6 +23,7 @@ if ! command -v mpicc > /dev/null; then
 fi
 W=$(mktemp -d /tmp/cpperf-cpbench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
 mpicc -std=c17 -Wall -Wextra -Werror -O2 -g -o "$W/cp-bench" bench/cp-bench.c
 
 # configurations: name and the command prefix placed after mpirun's options
@@ -64,7 +65,6 @@ if [ -n "${BENCH_CP_VERBOSE:-}" ]; then	# every round: rate and the wall times
 	echo "rate plain piggyback fn1 fn4 fn8 plain2"
 	cat "$W/times"
 fi
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { # RATE EXPR -> EXPR over the rounds of RATE, median ($2 plain, $3 piggyback,
 	# $4 fn1, $5 fn4, $6 fn8, $7 plain2; b the no-tool base of the round)
 	awk -v r="$1" '$1 == r { b = ($2 + $7) / 2; print '"$2"' }' "$W/times" | median

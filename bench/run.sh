@@ -12,19 +12,12 @@ PAIRS=${BENCH_PAIRS:-3}
 FREQ=1000
 W=$(mktemp -d /tmp/cpperf-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
 cc -O2 -g -o "$W/cpu-bound" bench/cpu-bound.c
 
-wall() { # CMD... -> seconds on stdout, command output discarded
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" > /dev/null 2>&1
-	t1=$(date +%s.%N)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 have_perf=0
-perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1 && have_perf=1
+perf_usable && have_perf=1
 printf "%-5s %10s %10s %10s\n" pair plain cpperf perf-rec
 for i in $(seq "$PAIRS"); do
 	p=$(wall "$W/cpu-bound" "$ROUNDS")

@@ -1,0 +1,22 @@
+# lib.sh - what the benchmark scripts share; sourced after they set W (their
+# scratch directory).
+
+# wall CMD...: CMD's wall time in seconds on stdout, its output discarded
+wall() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" > /dev/null 2>&1
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+# median: of the numbers on stdin, one a line (nothing for none)
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# perf_usable: perf record can sample here (linux-perf installed,
+# perf_event_paranoid permitting)
+perf_usable() {
+	perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1
+}
