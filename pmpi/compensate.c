@@ -136,12 +136,12 @@ static uint64_t calibrate_call(void)
  * the development VM; docs/compensation.md). */
 static uint64_t sample_cost(const struct rt_state *rt)
 {
-	uint64_t copy = rt->opt.call_graph == CG_DWARF ? (uint64_t)rt->opt.stack_size * 1500 / 16384 : 0;
 	uint64_t cost = env_ns("CPPERF_SAMPLE_COST_NS", UINT64_MAX);
 
-	if (cost == UINT64_MAX)
-		cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns);
-	return cost ? cost : 500 + copy;
+	if (cost != UINT64_MAX)
+		return cost;
+	cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns);
+	return cost ? cost : 500 + rt_stack_copy_ns(&rt->opt);
 }
 
 uint64_t pmpi_host_hash(void)

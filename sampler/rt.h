@@ -139,6 +139,8 @@ uint64_t rt_switch_cost_ns(const struct rt_state *rt);
  * estimated; 0 when it is not measured (PAPI backend, events refused, a
  * sampling event other than task-clock or cpu-clock). */
 uint64_t rt_sample_cost_ns(const struct rt_state *rt);
+/* The estimated cost of copying the user stack of one sample (ns). */
+uint64_t rt_stack_copy_ns(const struct rt_options *o);
 
 /* host-cost.c: measure(rt), once per host and experiment by the first rank
  * there while the others wait (<output>/.NAME.<run>.<host>). */

@@ -21,7 +21,6 @@
  * clocks are measured: their period is a time; a PMU's interrupt costs
  * about a microsecond, the estimate.
  */
-#include <errno.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -137,6 +136,11 @@ static bool software_clock(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
+uint64_t rt_stack_copy_ns(const struct rt_options *o)
+{
+	return o->call_graph == CG_DWARF ? (uint64_t)o->stack_size * COPY_NS / 16384 : 0;
+}
+
 uint64_t rt_sample_cost_ns(const struct rt_state *rt)
 {
 	struct calibration c = { .rt = rt, .cpu = sched_getcpu() };
@@ -150,6 +154,5 @@ uint64_t rt_sample_cost_ns(const struct rt_state *rt)
 	pthread_join(th, NULL);
 	if (!c.cost)
 		return 0;
-	return c.cost + (rt->opt.call_graph == CG_DWARF ?
-			 (uint64_t)rt->opt.stack_size * COPY_NS / 16384 : 0);
+	return c.cost + rt_stack_copy_ns(&rt->opt);
 }
