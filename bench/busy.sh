@@ -21,14 +21,11 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 	echo "busy-core bench: needs mpicc and jq, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-busybench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 . bench/lib.sh
+scratch busybench
 mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
 
-
-have_perf=0
-perf_usable && have_perf=1
+perf_usable && have_perf=1 || have_perf=0
 printf "%-8s %5s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec cpperf/p perf/p
 for c in compute stencil short; do
 	for i in $(seq "$ROUNDS"); do

@@ -15,11 +15,9 @@ if ! command -v jq > /dev/null; then
 	echo "checkpoint bench: no jq, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-ckptbench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 . bench/lib.sh
+scratch ckptbench
 cc -O2 -g -o "$W/recurse" tests/progs/recurse.c
-
 
 printf "%-6s %10s %10s %12s %12s %10s %9s\n" round "wall(ckpt)" "wall(off)" checkpoints "written(ms)" bytes "cost(%)"
 for i in $(seq "$ROUNDS"); do

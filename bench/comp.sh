@@ -19,9 +19,8 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 	echo "comp bench: no mpicc or jq, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-compbench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 . bench/lib.sh
+scratch compbench
 
 # name, ranks, arguments (about 2 s a run without the tool)
 scenarios=(

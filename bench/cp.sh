@@ -21,9 +21,8 @@ if ! command -v mpicc > /dev/null; then
 	echo "cp bench: no mpicc, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-cpbench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 . bench/lib.sh
+scratch cpbench
 mpicc -std=c17 -Wall -Wextra -Werror -O2 -g -o "$W/cp-bench" bench/cp-bench.c
 
 # configurations: name and the command prefix placed after mpirun's options

@@ -13,8 +13,8 @@ if ! command -v mpicc > /dev/null; then
 	echo "html bench: no mpicc, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-htmlbench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
+scratch htmlbench
 mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
 mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$W/src" "$W/demo-mpi" 3000 > /dev/null
 /usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/big" "$RANKS"

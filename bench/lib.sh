@@ -1,5 +1,11 @@
-# lib.sh - what the benchmark scripts share; sourced after they set W (their
-# scratch directory).
+# lib.sh - what the benchmark scripts share; sourced from the top of the
+# tree.
+
+# scratch NAME: a scratch directory in W, removed when the script exits
+scratch() {
+	W=$(mktemp -d "/tmp/cpperf-$1.XXXXXX")
+	trap 'rm -rf "$W"' EXIT
+}
 
 # wall CMD...: CMD's wall time in seconds on stdout, its output discarded
 wall() {
@@ -16,7 +22,7 @@ median() {
 }
 
 # perf_usable: perf record can sample here (linux-perf installed,
-# perf_event_paranoid permitting)
+# perf_event_paranoid permitting); needs W
 perf_usable() {
 	perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1
 }

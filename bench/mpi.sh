@@ -22,8 +22,8 @@ if ! command -v mpicc > /dev/null; then
 	echo "mpi bench: no mpicc, skipped"
 	exit 0
 fi
-W=$(mktemp -d /tmp/cpperf-mpibench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+. bench/lib.sh
+scratch mpibench
 mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
 mpicc -O2 -g -o "$W/mpi-calls" bench/mpi-calls.c
 
@@ -58,8 +58,7 @@ for i in $(seq "$ROUNDS"); do
 done
 
 median_of() { # FILE NAME
-	awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -g |
-		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	awk -v n="$2" '$1 == n { print $2 }' "$1" | median
 }
 
 printf "%-20s %12s" measurement plain

@@ -10,14 +10,11 @@ cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_ROUNDS:-6500}
 PAIRS=${BENCH_PAIRS:-3}
 FREQ=1000
-W=$(mktemp -d /tmp/cpperf-bench.XXXXXX)
-trap 'rm -rf "$W"' EXIT
 . bench/lib.sh
+scratch bench
 cc -O2 -g -o "$W/cpu-bound" bench/cpu-bound.c
 
-
-have_perf=0
-perf_usable && have_perf=1
+perf_usable && have_perf=1 || have_perf=0
 printf "%-5s %10s %10s %10s\n" pair plain cpperf perf-rec
 for i in $(seq "$PAIRS"); do
 	p=$(wall "$W/cpu-bound" "$ROUNDS")
