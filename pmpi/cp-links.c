@@ -6,7 +6,10 @@
  * zigzag(from - last.from), each an LEB128 varint: a ping-pong's links
  * differ from the previous by small steps, so a record is three bytes.
  * A record never spans two chunks, so the latest one can be rewritten in
- * place of itself.
+ * place of itself.  A chunk's first record is relative to the chunk's
+ * base, the link before it, so that chunks decode on their own and the
+ * oldest can be freed.  With a limit, a chunk holds at most a quarter of
+ * it, so that dropping whole chunks keeps the log near its limit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +21,10 @@
 
 struct cpl_chunk {
 	struct cpl_chunk *next;
-	uint32_t used;
-	unsigned char b[CPL_CHUNK];
+	uint32_t used, size;		/* bytes of b written; allocated */
+	uint64_t count;			/* links it holds */
+	struct prof_cp_link base;	/* the link before its first */
+	unsigned char b[];
 };
 
 static uint64_t zigzag(uint64_t a, uint64_t b)
@@ -60,17 +65,35 @@ static unsigned get_varint(const unsigned char *p, const unsigned char *end, uin
 	return 0;
 }
 
-/* The chunk with room for a record: tail, or a new one. */
+/* Links a chunk may hold: a quarter of the limit, so that dropping a
+ * chunk frees a quarter at most. */
+static uint64_t chunk_links(const struct cp_links *l)
+{
+	return !l->max ? UINT64_MAX : l->max / 4 ? l->max / 4 : 1;
+}
+
+/* Bytes of records a chunk gets. */
+static uint32_t chunk_size(const struct cp_links *l)
+{
+	uint64_t n = chunk_links(l);
+
+	return n >= CPL_CHUNK / CPL_RECORD ? CPL_CHUNK : (uint32_t)n * CPL_RECORD;
+}
+
+/* The chunk with room for a record: tail, or a new one based on the
+ * latest link. */
 static struct cpl_chunk *room(struct cp_links *l)
 {
 	struct cpl_chunk *c;
+	uint32_t size;
 
-	if (l->tail && l->tail->used + CPL_RECORD <= CPL_CHUNK)
+	if (l->tail && l->tail->used + CPL_RECORD <= l->tail->size &&
+	    l->tail->count < chunk_links(l))
 		return l->tail;
-	if (!(c = malloc(sizeof(*c))))
+	size = chunk_size(l);
+	if (!(c = malloc(sizeof(*c) + size)))
 		return NULL;
-	c->next = NULL;
-	c->used = 0;
+	*c = (struct cpl_chunk){ .size = size, .base = l->last };
 	if (l->tail)
 		l->tail->next = c;
 	else
@@ -79,13 +102,28 @@ static struct cpl_chunk *room(struct cp_links *l)
 	return c;
 }
 
+/* Past the limit: free the oldest chunks but the latest until at most
+ * three quarters of it are held; the cut follows the last link freed. */
+static void drop_oldest(struct cp_links *l)
+{
+	while (l->n > l->max - l->max / 4 && l->head != l->tail) {
+		struct cpl_chunk *c = l->head;
+
+		l->head = c->next;
+		l->n -= c->count;
+		l->cut = l->head->base.event + 1;
+		free(c);
+	}
+}
+
 void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 {
 	struct cpl_chunk *c;
 	unsigned char *p;
 
-	if (l->n && l->last.event == event) {	/* the same event: rewrite it */
+	if (l->n && l->last.event == event && l->tail->count) {	/* the same event: rewrite it */
 		l->tail->used = l->last_at;
+		l->tail->count--;
 		l->last = l->base;
 		l->n--;
 	}
@@ -99,14 +137,17 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 	p += put_varint(p, zigzag((uint64_t)rank, (uint64_t)l->last.rank));
 	p += put_varint(p, zigzag(from, l->last.from));
 	c->used = (uint32_t)(p - c->b);
+	c->count++;
 	l->base = l->last;
 	l->last = (struct prof_cp_link){ event, rank, from };
 	l->n++;
+	if (l->max && l->n > l->max)
+		drop_oldest(l);
 }
 
 int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 {
-	struct prof_cp_link at = { 0 }, *v;
+	struct prof_cp_link at, *v;
 	uint32_t k = 0;
 
 	*out = NULL;
@@ -118,6 +159,7 @@ int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 	for (const struct cpl_chunk *c = l->head; c; c = c->next) {
 		const unsigned char *p = c->b, *end = c->b + c->used;
 
+		at = c->base;
 		while (p < end && k < l->n) {
 			uint64_t d[3];
 			unsigned used;

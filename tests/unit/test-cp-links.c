@@ -2,8 +2,9 @@
  * test-cp-links.c - unit tests of the critical path's link log
  * (pmpi/cp-links.c): an empty log, a ping-pong's links over many chunks
  * and their size, a link replaced by a later winner of the same event
- * (across chunk boundaries too), and values whose differences need the
- * widest varints or go backwards.
+ * (across chunk boundaries too), values whose differences need the
+ * widest varints or go backwards, and a limit: the latest links kept, the
+ * cut after the last dropped.
  */
 #include <stdlib.h>
 #include "tap.h"
@@ -108,11 +109,58 @@ static void test_extremes(void)
 	cpl_free(&l);
 }
 
+/* A limit of max links over n ping-pong links, each event won twice. */
+static void limit_case(uint64_t max, uint32_t n)
+{
+	struct prof_cp_link *want = malloc(n * sizeof(*want)), *got = NULL;
+	struct cp_links l = { .max = max };
+	uint32_t most = 0, k, first;
+	char name[160];
+	int goes_on;
+
+	for (uint32_t i = 0; i < n; i++) {
+		want[i] = (struct prof_cp_link){ 2 * (uint64_t)i + 3, 1, 2 * (uint64_t)i + 2 };
+		cpl_set(&l, want[i].event, 0, 1);
+		cpl_set(&l, want[i].event, want[i].rank, want[i].from);
+		most = l.n > most ? (uint32_t)l.n : most;
+	}
+	first = n - (uint32_t)l.n;
+	snprintf(name, sizeof(name), "limit %llu over %u links: %u held at most, %llu at the end, "
+		 "cut %llu", (unsigned long long)max, n, most, (unsigned long long)l.n,
+		 (unsigned long long)l.cut);
+	ok(most <= max && l.n >= max / 2 && first > 0, name);
+	ok(holds(&l, want + first, (uint32_t)l.n), "the latest links come back in order");
+	ok(l.cut == want[first - 1].event + 1 && l.cut <= want[first].event,
+	   "the cut follows the last link dropped");
+	cpl_set(&l, 2 * (uint64_t)n + 3, 7, 8);
+	goes_on = !cpl_decode(&l, &got, &k) && k >= 1 && got[k - 1].rank == 7 &&
+		  got[k - 1].from == 8 && (k == 1 || got[k - 2].event == want[n - 1].event);
+	ok(goes_on, "the log goes on after dropping");
+	free(got);
+	cpl_free(&l);
+	free(want);
+}
+
+static void test_limit(void)
+{
+	struct cp_links l = { .max = 100 };
+
+	for (uint64_t e = 1; e <= 60; e++)
+		cpl_set(&l, e, 0, e);
+	ok(l.n == 60 && l.cut == 0, "under the limit nothing is dropped and there is no cut");
+	cpl_free(&l);
+	limit_case(1, 10);
+	limit_case(40, 10000);
+	limit_case(1000, 100000);
+	limit_case(100000, 300000);	/* chunks of 64 KiB */
+}
+
 int main(void)
 {
 	test_empty();
 	test_ping_pong();
 	test_replace();
 	test_extremes();
+	test_limit();
 	return tap_done();
 }
