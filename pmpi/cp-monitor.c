@@ -31,7 +31,8 @@
 
 #define TAG 0x4350		/* on our own communicator: any tag will do */
 #define RING 16u		/* reports in flight per rank */
-#define MIN_INTERVAL 1000000ull	/* 1 ms: bounds the points (16 bytes each) */
+#define MIN_INTERVAL 1000000ull	/* 1 ms */
+#define MAX_POINTS 4096u	/* then every other is dropped: 64 KiB at most */
 
 struct report {
 	uint64_t round, length, final;
@@ -63,6 +64,7 @@ static struct {
 	int nfinal;
 	struct prof_cp_point *pts;
 	uint32_t npts, cap;
+	uint64_t stride, skipped;	/* keep one point in stride */
 } mon = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_due = UINT64_MAX, .comm = MPI_COMM_NULL };
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -135,15 +137,35 @@ void pmpi_cpmon_start(uint64_t interval_ns, uint64_t t0)
 
 /* --- rank 0; the caller holds mon.lock */
 
-/* Append a point, raised to the previous one; dropped when memory is short. */
-static void add_point(uint64_t t, uint64_t length)
+/* MAX_POINTS held: keep every other (the latest among them), and from
+ * now on one point in twice as many, so the series stays evenly spaced
+ * and bounded however long the run. */
+static void thin_points(void)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 1; i < mon.npts; i += 2)
+		mon.pts[k++] = mon.pts[i];
+	mon.npts = k;
+	mon.stride = mon.stride ? mon.stride * 2 : 2;
+	mon.skipped = 0;
+}
+
+/* Append a point, raised to the previous one, unless the stride skips it
+ * (the last point, last, never is); dropped when memory is short. */
+static void add_point(uint64_t t, uint64_t length, bool last)
 {
 	if (!mon.val)
 		return;
+	if (!last && mon.stride && ++mon.skipped < mon.stride)
+		return;
+	mon.skipped = 0;
 	if (mon.npts) {
 		t = max64(t, mon.pts[mon.npts - 1].t_ns);
 		length = max64(length, mon.pts[mon.npts - 1].length_ns);
 	}
+	if (mon.npts == MAX_POINTS)
+		thin_points();
 	if (mon.npts == mon.cap) {
 		uint32_t cap = mon.cap ? mon.cap * 2 : 64;
 		struct prof_cp_point *v = realloc(mon.pts, (size_t)cap * sizeof(*v));
@@ -211,7 +233,7 @@ static void advance(uint64_t t)
 			m = max64(m, mon.val[r]);
 		}
 		if (mon.known)
-			add_point(k * mon.interval, m);
+			add_point(k * mon.interval, m, false);
 	}
 	mon.next_pt = k + 1;
 	mon.horizon = max64(mon.horizon, mon.next_pt);
@@ -329,7 +351,7 @@ void pmpi_cpmon_end(uint64_t now, uint64_t length)
 		}
 		now = max64(now, rt_now_ns());
 		advance(now);
-		add_point(now > mon.t0 ? now - mon.t0 : 0, mon.final_max);
+		add_point(now > mon.t0 ? now - mon.t0 : 0, mon.final_max, true);
 		free(mon.val);
 		free(mon.ahead);
 		free(mon.ahead_round);
