@@ -52,7 +52,7 @@ struct prof_scalar {
 	uint64_t max;
 };
 
-#define PROF_NSCALARS 47
+#define PROF_NSCALARS 49
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -101,6 +101,12 @@ int prof_cp_point_ok(const struct prof_cp_point *prev, const struct prof_cp_poin
  * cp_events for ENTRY and MERGE.  Returns NULL, or a description written
  * into why. */
 const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n);
+
+/* Check cp_cut against cp_events and the records (docs/format.md): 0
+ * without a path; otherwise at most cp_events, no link of an earlier event
+ * and, without cp_trace, no segment before it.  Returns NULL, or a
+ * description written into why. */
+const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n);
 
 /* Check p's critical-path records as the reader would (none when
  * cp_events is 0, events in range and in order, cp_ev and cp_edge only

@@ -231,7 +231,8 @@ int pr_cp_finish(struct parser *ps)
 {
 	char why[200];
 
-	if (prof_cp_fn_how_check(ps->p, why, sizeof(why)))
+	if (prof_cp_fn_how_check(ps->p, why, sizeof(why)) ||
+	    prof_cp_cut_check(ps->p, why, sizeof(why)))
 		return pr_err(ps, "%s", why);
 	return 0;
 }

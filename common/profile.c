@@ -45,6 +45,8 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("cp_length_ns", PS_COUNTER, PK_U64, cp_length_ns),
 	SCALAR("cp_wall_ns", PS_COUNTER, PK_U64, cp_wall_ns),
 	SCALAR_MAX("cp_trace", PS_COUNTER, PK_U64, cp_trace, 1),
+	SCALAR("cp_budget", PS_COUNTER, PK_U64, cp_budget),
+	SCALAR("cp_cut", PS_COUNTER, PK_U64, cp_cut),
 	SCALAR_MAX("cp_fn_how", PS_COUNTER, PK_U64, cp_fn_how, PROF_CP_FN_MERGE),
 	SCALAR("cp_fn_start", PS_COUNTER, PK_U64, cp_fn_start),
 	SCALAR_MAX("comp_on", PS_COUNTER, PK_U64, comp_on, 1),
@@ -212,6 +214,33 @@ const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n)
 	return why;
 }
 
+/* See profile-int.h. */
+const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n)
+{
+	uint64_t cut = p->cp_cut;
+
+	if (!p->cp_events && cut) {
+		snprintf(why, n, "cp_cut %" PRIu64 " but cp_events is 0", cut);
+		return why;
+	}
+	if (cut > p->cp_events) {
+		snprintf(why, n, "cp_cut %" PRIu64 " beyond cp_events %" PRIu64, cut, p->cp_events);
+		return why;
+	}
+	if (p->ncp_links && p->cp_links[0].event < cut) {
+		snprintf(why, n, "cp_link of event %" PRIu64 " before cp_cut %" PRIu64
+			 " (dropped links are not written)", p->cp_links[0].event, cut);
+		return why;
+	}
+	for (uint32_t i = 0; !p->cp_trace && i < p->ncp_segs; i++)
+		if (p->cp_segs[i].seg < cut) {
+			snprintf(why, n, "cp_seg of segment %" PRIu64 " before cp_cut %" PRIu64
+				 " without cp_trace", p->cp_segs[i].seg, cut);
+			return why;
+		}
+	return NULL;
+}
+
 /* The cp_fn and cp_point records of p (see prof_cp_check). */
 static const char *cp_fn_check(const struct profile *p, char *why, size_t n)
 {
@@ -277,6 +306,8 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 		snprintf(why, n, "cp_trace %" PRIu64 " is not 0 or 1", p->cp_trace);
 		return why;
 	}
+	if (prof_cp_cut_check(p, why, n))
+		return why;
 	if (!p->cp_events && (p->ncp_links || p->ncp_segs || p->ncp_evs || p->ncp_edges ||
 			      p->ncp_fns || p->ncp_points)) {
 		snprintf(why, n, "critical-path records but cp_events is 0");

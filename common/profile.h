@@ -17,7 +17,7 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 6
+#define PROFILE_VERSION 7
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -215,6 +215,11 @@ struct profile {
 	uint64_t cp_length_ns;	/* path length at the entry of the last event */
 	uint64_t cp_wall_ns;	/* exit of event 0 to entry of the last event */
 	uint64_t cp_trace;	/* 1: cp_ev and cp_edge records are complete */
+	uint64_t cp_budget;	/* bytes of path records the rank could keep, 0 no limit */
+	uint64_t cp_cut;	/* 0: every link and segment kept; else the first
+				 * event whose link and segment are (older ones
+				 * were dropped past cp_budget; segments stay with
+				 * cp_trace) */
 	struct prof_cp_link *cp_links;	/* at most one per event, by event */
 	uint32_t ncp_links;
 	struct prof_cp_seg *cp_segs;	/* no two with the same (seg, node) */

@@ -13,8 +13,16 @@
  * and zeroing is off (cp.solo), the wrappers take no lock: the drain
  * thread then only reads the window, whose slots are written before
  * cp.events counts them (release), and it discards a placement whose
- * slots were reused while it searched.  Everything else grows with what the run needs to keep: one
- * link per winning merge, one cp_seg per (segment, tree node) with samples.
+ * slots were reused while it searched.
+ *
+ * The rest grows with the run: one link per winning merge, one cp_seg per
+ * (segment, tree node) with samples.  --cp-budget bounds both, half each,
+ * counted as the records will be written: past its half, a side drops its
+ * oldest records and moves its cut, and the segments' side also drops
+ * those that the links' cut has left unreachable.  The profile says from which event on links and
+ * segments are whole (cp_cut), and the report walks the path back to there
+ * (docs/critical-path.md "Budget").  With --cp-trace the segments are kept
+ * whole: the offline reference needs them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +38,9 @@
 
 #define WINDOW 65536u		/* events a sample can still be placed among */
 #define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
+#define LINK_BYTES 24u		/* a cp_link line, as --cp-budget counts it */
+#define SEG_BYTES 16u		/* a cp_seg line without its counts */
+#define COUNT_BYTES 8u		/* and per count */
 
 struct growable {
 	void *v;
@@ -50,6 +61,8 @@ static struct {
 	uint64_t start;		/* exit of MPI_Init */
 	uint64_t end_length, end_time, end_events;
 	uint64_t t_entry[WINDOW], t_exit[WINDOW];	/* by event % WINDOW */
+	uint64_t budget;	/* --cp-budget */
+	uint64_t link_cut;	/* links.cut, for the drain thread */
 	struct cp_links links;
 	struct growable evs, edges;
 } cp = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -61,6 +74,8 @@ static struct {
 	uint32_t *slot;		/* index + 1, 0 empty */
 	uint32_t nslot;
 	uint64_t unplaced;
+	uint32_t max;		/* records to keep at most, 0 no limit */
+	uint64_t cut;		/* segments before it were dropped past max */
 } samples;
 
 /* Room for one more element of size sz in g; NULL when memory is short. */
@@ -102,11 +117,24 @@ static uint64_t slot(const uint64_t *v, uint64_t e)
 	return __atomic_load_n(&v[e % WINDOW], __ATOMIC_RELAXED);
 }
 
+/* Half of the budget for each side; none for segments with --cp-trace. */
+static void set_budget(uint64_t budget, uint32_t nevents)
+{
+	uint64_t links = budget / 2 / LINK_BYTES;
+	uint64_t segs = budget / 2 / (SEG_BYTES + COUNT_BYTES * (uint64_t)nevents);
+
+	cp.budget = budget;
+	cp.links.max = budget ? (links ? links : 1) : 0;
+	samples.max = budget && !cp.trace ? (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ?
+						       segs : UINT32_MAX / 2) : 0;
+}
+
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
 	rt_lock(&cp.lock);
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
 	cp.trace = rt->opt.cp_trace;
+	set_budget(rt->opt.cp_budget, (uint32_t)rt->events.n);
 	cpz_start(rt, (int)rt->prof.rank, t_exit);
 	cp.monitor = rt->opt.cp_interval > 0;
 	cp.events = 1;
@@ -240,8 +268,11 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 		add_edge(c, pb->rank, pb->event);
 	took = pb_path_rule(&cp.length, pb);
 	cpz_merge(c->event, cp.entry_length, pb, took);
-	if (took)
+	if (took) {
 		cpl_set(&cp.links, c->event, pb->rank, pb->event);
+		if (cp.links.cut != cp.link_cut)
+			__atomic_store_n(&cp.link_cut, cp.links.cut, __ATOMIC_RELAXED);
+	}
 	cp_unlock();
 }
 
@@ -311,10 +342,9 @@ static uint64_t seg_key(uint64_t seg, uint32_t node)
 	return (seg * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
 }
 
-/* Double the hash and re-insert; false when memory is short. */
-static bool rehash(void)
+/* A hash of n slots over the records; false when memory is short. */
+static bool reindex(uint32_t n)
 {
-	uint32_t n = samples.nslot ? samples.nslot * 2 : SEG_HASH0;
 	uint32_t *slot = calloc(n, sizeof(*slot));
 
 	if (!slot)
@@ -333,13 +363,57 @@ static bool rehash(void)
 	return true;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Keep the records of segments from cut on. */
+static void keep_from(uint64_t cut)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < samples.n; i++) {
+		if (samples.segs[i].seg >= cut)
+			samples.segs[k++] = samples.segs[i];
+		else
+			free(samples.segs[i].counts);
+	}
+	samples.n = k;
+	samples.cut = cut;
+	reindex(samples.nslot);	/* never larger: cannot fail for want of room */
+}
+
+/* At the limit: drop the oldest quarter of the segments, or those the
+ * links' cut left without a link.  False when nothing could be dropped
+ * (memory for sorting was short). */
+static bool drop_oldest_segs(void)
+{
+	uint64_t *v = malloc((size_t)samples.n * sizeof(*v)), cut;
+
+	if (!v)
+		return false;
+	for (uint32_t i = 0; i < samples.n; i++)
+		v[i] = samples.segs[i].seg;
+	qsort(v, samples.n, sizeof(*v), by_u64);
+	cut = v[samples.n / 4] + 1;
+	free(v);
+	keep_from(cut);
+	return true;
+}
+
 /* The cp_seg of (seg, node), created with nevents zero counts. */
 static struct prof_cp_seg *seg_entry(uint64_t seg, uint32_t node, uint32_t nevents)
 {
 	uint32_t at;
 	struct prof_cp_seg *s;
 
-	if ((samples.n + 1) * 2 > samples.nslot && !rehash())
+	if (samples.max && samples.n >= samples.max && !drop_oldest_segs())
+		return NULL;
+	if ((samples.n + 1) * 2 > samples.nslot &&
+	    !reindex(samples.nslot ? samples.nslot * 2 : SEG_HASH0))
 		return NULL;
 	at = (uint32_t)(seg_key(seg, node) >> 32) & (samples.nslot - 1);
 	for (; samples.slot[at]; at = (at + 1) & (samples.nslot - 1)) {
@@ -377,7 +451,9 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	if (seg)
 		cpz_sample(rt, seg, node, w);
 	rt_unlock(&cp.lock);
-	if (seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
+	if (samples.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.cut)
+		keep_from(__atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
+	if (seg >= samples.cut && seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
 }
@@ -432,6 +508,18 @@ static void take_links(struct rt_state *rt, struct profile *p)
 	hand_over(&g, &p->cp_links, &p->ncp_links);
 }
 
+/* Drop p's links of events before cut. */
+static void keep_links_from(struct profile *p, uint64_t cut)
+{
+	uint32_t k = 0;
+
+	while (k < p->ncp_links && p->cp_links[k].event < cut)
+		k++;
+	if (k)
+		memmove(p->cp_links, p->cp_links + k, (p->ncp_links - k) * sizeof(*p->cp_links));
+	p->ncp_links -= k;
+}
+
 static void free_samples(void)
 {
 	for (uint32_t i = 0; i < samples.n; i++)
@@ -469,9 +557,14 @@ void pmpi_cp_fill(struct rt_state *rt)
 	p->cp_length_ns = cp.end_length;
 	p->cp_wall_ns = cp.end_time - cp.start;
 	p->cp_trace = cp.trace;
+	p->cp_budget = cp.budget;
+	p->cp_cut = cp.links.cut > samples.cut ? cp.links.cut : samples.cut;
+	if (p->cp_cut > p->cp_events)
+		p->cp_cut = p->cp_events;
 	take_links(rt, p);
 	while (p->ncp_links && p->cp_links[p->ncp_links - 1].event >= p->cp_events)
 		p->ncp_links--;
+	keep_links_from(p, p->cp_cut);
 	if (cp.trace) {
 		hand_over(&cp.evs, &p->cp_evs, &p->ncp_evs);
 		while (p->ncp_evs && p->cp_evs[p->ncp_evs - 1].event >= p->cp_events)
@@ -486,7 +579,9 @@ void pmpi_cp_fill(struct rt_state *rt)
 		pmpi_cpmon_fill(p);
 	rt_unlock(&cp.lock);
 	for (uint32_t i = 0; i < samples.n; i++) {
-		if (samples.segs[i].seg < p->cp_events)
+		const struct prof_cp_seg *g = &samples.segs[i];
+
+		if (g->seg < p->cp_events && (g->seg >= p->cp_cut || cp.trace))
 			samples.segs[k++] = samples.segs[i];
 		else
 			free(samples.segs[i].counts);

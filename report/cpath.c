@@ -35,10 +35,12 @@ static int cpath_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* The links a walk follows, per rank (index into c->ranks). */
+/* The links a walk follows, per rank (index into c->ranks), whole from
+ * event cut on (0: all of them). */
 struct link_view {
 	const struct prof_cp_link *links;
 	uint32_t nlinks;
+	uint64_t cut;
 };
 
 /* Index of rank in c (sorted by rank), or -1. */
@@ -94,11 +96,20 @@ static int push_segment(struct cpath_result *r, uint32_t *alloc, int64_t rank, u
 	return 0;
 }
 
+static void cut_at(struct cpath_result *r, const struct rep_cp_rank *rk, uint64_t e)
+{
+	r->cut = true;
+	r->cut_rank = rk->rank;
+	r->cut_event = e;
+	r->cut_budget = rk->budget;
+}
+
 /*
  * Walk back from (rank index start, its last event) through the links of
  * v.  State (i, e): segment e of rank i is on the path; at the exit of e-1
  * a link moves to (link.rank, link.from), otherwise to (i, e-1); the exit
- * of event 0 ends the walk.
+ * of event 0 ends the walk, and so does a segment or a link the rank
+ * dropped (before its cut): r->cut then says where.
  */
 static int walk_from(const struct rep_cpath *c, const struct link_view *v, uint32_t start,
 		     struct cpath_result *r, char *err, size_t errlen)
@@ -113,6 +124,10 @@ static int walk_from(const struct rep_cpath *c, const struct link_view *v, uint3
 	while (e >= 1) {
 		const struct rep_cp_rank *rk = &c->ranks[i];
 
+		if (e < v[i].cut) {
+			cut_at(r, rk, e);
+			break;
+		}
 		if (++steps > bound) {
 			snprintf(err, errlen, "critical path: the links form a cycle (still "
 				 "walking at rank %lld event %llu after %llu steps, more than "
@@ -124,6 +139,10 @@ static int walk_from(const struct rep_cpath *c, const struct link_view *v, uint3
 			return cpath_oom(err, errlen);
 		if (e - 1 == 0)
 			break;
+		if (e - 1 < v[i].cut) {	/* its link, if any, was dropped */
+			cut_at(r, rk, e - 1);
+			break;
+		}
 
 		const struct prof_cp_link *l = find_link(&v[i], e - 1);
 
@@ -251,7 +270,7 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 	if (!(v = malloc((size_t)c->nranks * sizeof(*v))))
 		return cpath_oom(err, errlen);
 	for (uint32_t i = 0; i < c->nranks; i++) {
-		v[i] = (struct link_view){ c->ranks[i].links, c->ranks[i].nlinks };
+		v[i] = (struct link_view){ c->ranks[i].links, c->ranks[i].nlinks, c->ranks[i].cut };
 		if (c->ranks[i].length_ns > c->ranks[start].length_ns)
 			start = i;	/* strictly: the lowest rank wins ties */
 	}
@@ -663,7 +682,7 @@ int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t 
 
 		if (li > s.rr[start].lent[c->ranks[start].events - 1])
 			start = i;
-		v[i] = (struct link_view){ s.rr[i].links, s.rr[i].nlinks };
+		v[i] = (struct link_view){ s.rr[i].links, s.rr[i].nlinks, 0 };
 	}
 	r->reference = true;
 	r->end_rank = c->ranks[start].rank;

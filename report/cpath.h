@@ -39,6 +39,13 @@ struct cpath_zero {
 
 struct cpath_result {
 	bool reference;		/* computed from the --cp-trace records */
+	/* The walk reached segment cut_event of rank cut_rank, before which
+	 * that rank dropped its records past its budget: the runs and the
+	 * profile are the path's latest part (docs/critical-path.md
+	 * "Budget").  cut is false for a whole path. */
+	bool cut;
+	int64_t cut_rank;
+	uint64_t cut_event, cut_budget;
 	int64_t end_rank;	/* the rank where the path ends */
 	uint64_t length_ns;
 	uint64_t wall_ns;	/* max over ranks of cp_wall_ns */
@@ -63,7 +70,8 @@ static inline bool cpath_present(const struct rep_cpath *c)
 
 /*
  * The online path: start at the rank with the largest cp_length_ns (lowest
- * rank on ties) and follow its links back to MPI_Init.  Fills length_ns,
+ * rank on ties) and follow its links back to MPI_Init, or to where a rank
+ * dropped its records past its budget (r->cut).  Fills length_ns,
  * wall_ns, end_rank and runs of r (which this initialises), and the online
  * zeroing (net, saving and share per selected function; cp_time is left 0
  * for cpath_build).  Steps are

@@ -123,6 +123,8 @@ struct rep_cp_rank {
 	uint64_t length_ns;	/* path length at the entry of the last event */
 	uint64_t wall_ns;
 	bool trace;		/* recorded with --cp-trace */
+	uint64_t budget;	/* cp_budget */
+	uint64_t cut;		/* cp_cut: 0, or links and segments from here on */
 	struct prof_cp_link *links;	/* by event, at most one per event */
 	uint32_t nlinks;
 	struct rep_cp_seg *segs;	/* by (seg, node), no duplicates */

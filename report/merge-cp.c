@@ -360,6 +360,8 @@ int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t
 	r->events = p->cp_events;
 	r->length_ns = p->cp_length_ns;
 	r->wall_ns = p->cp_wall_ns;
+	r->budget = p->cp_budget;
+	r->cut = p->cp_cut;
 	if (keep_links(r, p, name, err, errlen) < 0 ||
 	    keep_segs(r, p, nmap, emap, nevents, name, err, errlen) < 0 ||
 	    keep_trace(r, p, name, err, errlen) < 0 ||

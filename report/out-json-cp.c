@@ -120,6 +120,26 @@ static void put_series(struct json_w *w, const struct rep_data *d,
 	json_end_array(w);
 }
 
+/* "form": "whole", or "latest" with where the walk stopped ("cut"). */
+static void put_form(struct json_w *w, const struct cpath_result *r)
+{
+	json_key(w, "form");
+	json_string(w, r && r->cut ? "latest" : "whole");
+	json_key(w, "cut");
+	if (!r || !r->cut) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	json_key(w, "rank");
+	json_i64(w, r->cut_rank);
+	json_key(w, "event");
+	json_u64(w, r->cut_event);
+	json_key(w, "budget");
+	json_u64(w, r->cut_budget);
+	json_end_object(w);
+}
+
 int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		   const struct cpath_result *r, const char *why, double min_pct,
 		   enum rep_comp comp, bool runs)
@@ -148,6 +168,7 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 	put_path(w, r, runs);
 	json_key(w, "reference");
 	json_bool(w, r && r->reference);
+	put_form(w, r);
 	json_key(w, "unavailable");
 	if (r)
 		json_null(w);

@@ -41,7 +41,14 @@ static void put_header(FILE *out, const struct rep_data *d, const struct cpath_r
 	if (r->nruns > REP_CP_RUNS)
 		fprintf(out, " > ... (%u more; --format=json lists them all)",
 			r->nruns - REP_CP_RUNS);
-	fputs("\n#\n", out);
+	fputc('\n', out);
+	if (r->cut)
+		fprintf(out, "# form: latest part: the walk stopped at rank %lld event %llu, whose "
+			"older records were dropped past --cp-budget (%llu bytes); the runs and "
+			"shares below are of the path's latest part, its CP times extrapolate "
+			"them to the whole length\n", (long long)r->cut_rank,
+			(unsigned long long)r->cut_event, (unsigned long long)r->cut_budget);
+	fputs("#\n", out);
 }
 
 static void put_fns(FILE *out, const struct rep_data *d, const struct cpath_result *r,

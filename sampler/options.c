@@ -209,6 +209,43 @@ static int set_cp_interval(struct rt_options *o, const char *v, char *err, size_
 	return 0;
 }
 
+/* Bytes, with an optional K, M or G (powers of 1024), into *out. */
+static int parse_bytes(const char *v, uint64_t *out)
+{
+	static const char units[] = "KMG";
+	char num[32];
+	size_t len = strlen(v);
+	const char *u = len ? strchr(units, v[len - 1]) : NULL;
+	uint64_t x, scale = 1;
+
+	if (u && *u) {
+		scale = 1ull << (10 * (u - units + 1));
+		len--;
+	}
+	if (len >= sizeof(num))
+		return -1;
+	memcpy(num, v, len);
+	num[len] = 0;
+	if (parse_u64(num, 0, UINT64_MAX / scale, &x))
+		return -1;
+	*out = x * scale;
+	return 0;
+}
+
+static int set_cp_budget(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	uint64_t b;
+
+	if (parse_bytes(v, &b) || (b && b < OPT_MIN_CP_BUDGET)) {
+		snprintf(err, n, "'%s' is not 0 (no limit) or a number of bytes of at least %llu "
+			 "(K, M and G multiply by 1024, 1024^2 and 1024^3)", v,
+			 (unsigned long long)OPT_MIN_CP_BUDGET);
+		return -1;
+	}
+	o->cp_budget = b;
+	return 0;
+}
+
 static int set_checkpoint(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (parse_seconds(v, 0, 86400, &o->checkpoint) ||
@@ -288,6 +325,9 @@ const struct opt_desc opt_table[] = {
 	{ 0, "cp-interval", "CPPERF_CP_INTERVAL", "SECONDS",
 	  "MPI: record the run's critical-path length every SECONDS on rank 0 (0: off)",
 	  set_cp_interval, NULL, NULL },
+	{ 0, "cp-budget", "CPPERF_CP_BUDGET", "BYTES",
+	  "MPI: bytes of critical-path records a rank keeps (default 1M; 0: no limit); past it "
+	  "the oldest are dropped and the report walks the path's latest part", set_cp_budget, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -301,6 +341,7 @@ void opt_defaults(struct rt_options *o)
 	o->piggyback = true;
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
+	o->cp_budget = OPT_DEFAULT_CP_BUDGET;
 }
 
 int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,

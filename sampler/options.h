@@ -23,6 +23,8 @@ enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
 #define OPT_CP_FNS 8		/* functions zeroing can follow (PROF_CP_FNS) */
 #define OPT_DEFAULT_CP_WARMUP 1.0
 #define OPT_DEFAULT_CHECKPOINT 60.0	/* docs/record.md says why */
+#define OPT_DEFAULT_CP_BUDGET (1ull << 20)	/* docs/critical-path.md "Budget" */
+#define OPT_MIN_CP_BUDGET 1024ull
 
 struct rt_options {
 	char events[1024];	/* "" until defaulted */
@@ -42,6 +44,7 @@ struct rt_options {
 	uint32_t cp_auto;	/* zeroing: top K functions after the warm-up */
 	double cp_warmup;	/* seconds before --cp-auto chooses */
 	double cp_interval;	/* seconds between intermediate values, 0 off */
+	uint64_t cp_budget;	/* bytes of critical-path records per rank, 0 no limit */
 	double checkpoint;	/* seconds between checkpoints, 0 off */
 };
 

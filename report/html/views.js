@@ -192,7 +192,10 @@ function buildCp(box, data) {
 	}
 	box.append(dl([['length', `${fmtSec(cp.length)} of ${fmtSec(cp.wall)} wall ` +
 		`(${fmtPct(100 * cp.length / (cp.wall || 1))})`],
-	['compensated length', cp.length_compensated ? fmtSec(cp.length_compensated) : '']]));
+	['compensated length', cp.length_compensated ? fmtSec(cp.length_compensated) : ''],
+	['form', cp.form === 'latest' ? `latest part: the walk stopped at rank ${cp.cut.rank} ` +
+		`event ${cp.cut.event}, whose older records were dropped past the budget of ` +
+		`${fmtCount(cp.cut.budget)} bytes; shares are of that part` : 'whole path']]));
 	box.append(el('h3', {}, 'Functions on the path'), el('p', { class: 'note' },
 		'Share of the path (CP %) beside the share of all samples (CPU %).'));
 	sortableTable(box, cp.functions || [], [

@@ -8,10 +8,17 @@
 #  b. tests/progs/cp-serial.c on 4 ranks (Hollingsworth's NAS IS case):
 #     serial_setup is at least twice as big a share of the critical path as
 #     of the CPU time, and at least 10 % of the path.
-#  c. --view=cp fails with a message naming the critical path on a non-MPI
+#  c. --cp-budget (docs/critical-path.md "Budget"): tests/progs/cp-budget.c,
+#     a ping-pong that adds a link per message, with a budget far below what
+#     it needs.  With the trace: the walk stops where rank records were
+#     dropped and says so, and the shares of its latest part are the
+#     reference's (whole path) within 2 points.  Without: each rank's
+#     cp_link and cp_seg lines stay within its budget.  The random programs
+#     of part a fit the default budget: their paths are whole.
+#  d. --view=cp fails with a message naming the critical path on a non-MPI
 #     experiment and on an MPI one recorded with --no-piggyback.
-# CP_RUNS="SEED:RANKS[:STEPS] ..." replaces the runs of part a and skips b
-# and c (tests/cp-long.sh uses it).
+# CP_RUNS="SEED:RANKS[:STEPS] ..." replaces the runs of part a and skips b,
+# c and d (tests/cp-long.sh uses it).
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -26,6 +33,7 @@ if ! mpi_tools openmpi && ! mpi_tools mpich; then
 fi
 mpi_build cp-random cp-random.c
 mpi_build cp-serial cp-serial.c
+mpi_build cp-budget cp-budget.c
 
 # (lib.sh's fail() loops over a global l: the test names below are in $name)
 
@@ -74,6 +82,7 @@ for run in $RUNS; do
 			"online '$on' reference '$ref' wall '$wall' (reference flags online:reference '$isref', want false:true)" \
 			"$(why "$d.online")" "$(why "$d.ref")"
 	fi
+	is "$name: the online path is whole (default budget)" "$(cpv "$d.online" .form)" whole
 	pon=$(jq -c '.critical_path.path' "$d.online" 2> /dev/null)
 	pref=$(jq -c '.critical_path.path' "$d.ref" 2> /dev/null)
 	runs=$(jq '.critical_path.path | length' "$d.ref" 2> /dev/null)
@@ -113,7 +122,37 @@ else
 	fail "cp-serial: CP length in [1.45 s, wall]" "length '$len' wall '$wall'" "$(why "$d.online")"
 fi
 
-# --- c. no critical path without MPI or without piggybacks
+# --- c. the budget
+# share FILE FUNCTION: the function's cp_pct in the CP view FILE
+share() { cpv "$1" "(.functions[] | select(.function == \"$2\") | .cp_pct)"; }
+d=$WORK/budget
+mpi_run 2 "$RECORD" -q -F 2000 --cp-trace --cp-budget=256K -o "$d" "$WORK/cp-budget" 6 600 400 \
+	> "$d.out" 2> "$d.err"
+is "budget: program output" "$?:$(sed 's/=.*//' "$d.out")" "0:cp-budget rounds"
+cp_json "$d" "$d.online"
+cp_json "$d" "$d.ref" --reference
+is "budget: the walk says it holds the latest part" \
+	"$(cpv "$d.online" .form):$(cpv "$d.online" .cut.budget)" latest:262144
+is "budget: the reference walks the whole path" "$(cpv "$d.ref" .form)" whole
+for fn in work_a work_b; do
+	within "budget: $fn's share of the latest part = the whole path's (reference)" \
+		"$(share "$d.online" $fn)" "$(share "$d.ref" $fn)" 2
+done
+# bytes FILE KEY: bytes of FILE's lines of record KEY
+bytes() { grep "^$2 " "$1" | wc -c; }
+d=$WORK/budget-small
+mpi_run 2 "$RECORD" -q --cp-budget=64K -o "$d" "$WORK/cp-budget" 3 > "$d.out" 2> "$d.err"
+is "budget 64K: program output" "$?:$(sed 's/=.*//' "$d.out")" "0:cp-budget rounds"
+for f in "$d"/*.cpprof; do
+	r=$(sed -n 's/^rank //p' "$f")
+	atleast "budget 64K: rank $r dropped records (cp_cut)" "$(sed -n 's/^cp_cut //p' "$f")" 1
+	atmost "budget 64K: rank $r's cp_link and cp_seg lines" \
+		$(($(bytes "$f" cp_link) + $(bytes "$f" cp_seg))) 65536
+done
+cp_json "$d" "$d.online"
+is "budget 64K: the report walks the latest part" "$(cpv "$d.online" .form)" latest
+
+# --- d. no critical path without MPI or without piggybacks
 # refused NAME DIR: --view=cp on DIR exits non-zero and says why
 refused() {
 	cp_json "$2" "$WORK/refused.json"

@@ -360,13 +360,50 @@ static void test_online(void)
 	is_int(rc, 0, "json renders");
 	ok(strstr(out, "\"path\":[{\"rank\":1,\"from\":1,\"to\":2},{\"rank\":2,\"from\":3,"
 		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false,"
-		  "\"unavailable\":null}"),
+		  "\"form\":\"whole\",\"cut\":null,\"unavailable\":null}"),
 	   "json: critical_path.path and reference");
 	ok(strstr(out, "\"critical_path\":{\"length\":0.14,\"length_compensated\":null,"
 		  "\"wall\":0.21,\"functions\":"
 		  "[{\"function\":\"compute\",\"module\":\"/opt/app\",\"cp_time\":0.115862,"
 		  "\"cp_pct\":82.7586,\"cpu_pct\":73.1707}"), "json: length, wall, first function");
 	ok(strstr(out, "\"zeroing\":[],\"series\":[]"), "json: zeroing and series empty");
+	merge_release(&d);
+}
+
+/* Rank 2 dropped its records before event 3 (past its budget): the walk
+ * stops there, and every view says it holds the path's latest part. */
+static void test_cut(void)
+{
+	struct profile p[3];
+	struct rep_data d;
+	struct cpath_result r;
+	char err[ERRLEN];
+	const char *out;
+	int rc;
+
+	make_job(p, false, false);
+	p[2].cp_cut = 3;
+	p[2].cp_budget = 4096;
+	if (!ok(merge(&d, p, 3, err) == 0, "cut: merge three ranks")) {
+		printf("#   %s\n", err);
+		return;
+	}
+	if (ok(cpath_walk(&d.cpath, &r, err, ERRLEN) == 0, "cut: walk")) {
+		is_str(runs_str(&r), "2:3-3 0:4-4", "cut: the path's latest part, to rank 2's cut");
+		ok(r.cut && r.cut_rank == 2 && r.cut_event == 2 && r.cut_budget == 4096,
+		   "cut: where the walk stopped, and the budget");
+		is_int(r.length_ns, 140000000, "cut: the length stays the whole path's");
+		cpath_release(&r);
+	} else {
+		printf("#   %s\n", err);
+	}
+	out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, 0 }, &rc);
+	ok(rc == 0 && strstr(out, "# form: latest part: the walk stopped at rank 2 event 2, whose "
+			     "older records were dropped past --cp-budget (4096 bytes)"),
+	   "cut: text says so");
+	out = render(&d, (struct rep_opts){ REP_JSON, REP_CP, NULL, -1 }, &rc);
+	ok(rc == 0 && strstr(out, "\"form\":\"latest\",\"cut\":{\"rank\":2,\"event\":2,"
+			     "\"budget\":4096}"), "cut: json says so");
 	merge_release(&d);
 }
 
@@ -415,7 +452,7 @@ static void test_reference(bool swap)
 								NULL, -1 }, &rc);
 
 		ok(rc == 0 && strstr(out, "{\"rank\":0,\"from\":4,\"to\":4}],\"reference\""
-				     ":true,\"unavailable\":null}"), "reference: json says so");
+				     ":true,\"form\":\"whole\",\"cut\":null,\"unavailable\":null}"), "reference: json says so");
 		out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP_REFERENCE, NULL, -1 }, &rc);
 		ok(rc == 0 && strstr(out, "# critical path (reference, recomputed from the "
 				     "--cp-trace records): 0.140000 s"), "reference: text says so");
@@ -546,7 +583,8 @@ static void test_absent(void)
 		  "\"wall\":0,\"functions\":[],"
 		  "\"callpath\":{\"function\":\"<root>\",\"self\":{\"cycles\":0},\"total\":"
 		  "{\"cycles\":0},\"self_pct\":0,\"total_pct\":0,\"children\":[]},\"zeroing\":"
-		  "[],\"series\":[],\"path\":[],\"reference\":false,\"unavailable\":"
+		  "[],\"series\":[],\"path\":[],\"reference\":false,\"form\":\"whole\","
+		  "\"cut\":null,\"unavailable\":"
 		  "\"no critical-path data: not an MPI program, or recorded with --no-piggyback\"}"),
 	   "no data: json empty, says why");
 	merge_release(&d);
@@ -1013,6 +1051,7 @@ static void test_series(void)
 int main(void)
 {
 	test_online();
+	test_cut();
 	test_reference(false);
 	test_reference(true);
 	test_ties();

@@ -90,6 +90,22 @@ static void test_parse(void)
 	is_int(parse(3, (const char *[]){ "-F", "abc", "prog" }), LAUNCH_USAGE_ERROR, "bad value refused");
 	ok(has(err, "--freq") && has(err, "'abc'"), "bad value's message names the option and the value");
 
+	is_int(O.cp_budget, 1 << 20, "--cp-budget's default is 1 MiB");
+	is_int(parse(2, (const char *[]){ "--cp-budget=64K", "prog" }), 2, "--cp-budget=64K parses");
+	is_int(O.cp_budget, 65536, "K multiplies by 1024");
+	is_int(parse(2, (const char *[]){ "--cp-budget=2G", "prog" }), 2, "--cp-budget=2G parses");
+	is_int(O.cp_budget, 2ll << 30, "G multiplies by 1024^3");
+	is_int(parse(2, (const char *[]){ "--cp-budget=0", "prog" }), 2, "--cp-budget=0 parses");
+	is_int(O.cp_budget, 0, "0: no limit");
+	for (int i = 0; i < 5; i++) {
+		const char *bad[] = { "--cp-budget=100", "--cp-budget=1T", "--cp-budget=K",
+				      "--cp-budget=-1", "--cp-budget=99999999999999999999G" };
+
+		is_int(parse(2, (const char *[]){ bad[i], "prog" }), LAUNCH_USAGE_ERROR, bad[i]);
+		ok(has(err, "--cp-budget") && has(err, "at least 1024"), err);
+	}
+	unsetenv("CPPERF_CP_BUDGET");
+
 	is_int(parse(3, (const char *[]){ "-q", "--help", "prog" }), LAUNCH_HELP, "--help");
 	is_int(parse(1, (const char *[]){ "-h" }), LAUNCH_HELP, "-h");
 	is_int(parse(1, (const char *[]){ "-q" }), LAUNCH_NO_PROGRAM, "no program");

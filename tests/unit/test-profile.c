@@ -476,7 +476,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 6\nargv ./app\n"
+	static const char want[] = "cpperf-profile 7\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -513,7 +513,7 @@ static void test_round_trip(const char *dir)
 	ok(buf && strstr(buf, "\ncpu_ns 987654321\nmpi_wall_ns 6000000001\nmpi_cpu_ns 987654000\n"
 			 "checkpoints 3\ncheckpoint_ns 18446744073709551615\n"
 			 "cp_events 1000\ncp_length_ns 5000000000\n"
-			 "cp_wall_ns 6000000000\ncp_trace 1\ncp_fn_how 3\ncp_fn_start 999\n"
+			 "cp_wall_ns 6000000000\ncp_trace 1\ncp_budget 0\ncp_cut 0\ncp_fn_how 3\ncp_fn_start 999\n"
 			 "comp_on 1\n"), "MPI region, checkpoint and critical-path scalars after cpu_ns");
 	ok(buf && strstr(buf, "\ncp_fn_start 999\ncomp_on 1\novh_samples 4294967296\n"
 			 "ovh_sample_ns 18446744069414584320\novh_sample_cost_ns 4294967295\n"
@@ -572,7 +572,7 @@ static void test_empty(const char *dir)
 	   strstr(buf, "\ncpu_ns 0\nmpi_wall_ns 0\nmpi_cpu_ns 0\ncheckpoints 0\ncheckpoint_ns 0\n"),
 	   "MPI, run and checkpoint scalars written for a non-MPI profile");
 	ok(b.run && !*b.run && b.partial && !*b.partial, "no run, not partial: read back empty");
-	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n"
+	ok(buf && strstr(buf, "\ncp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\ncp_budget 0\ncp_cut 0\n"
 			 "cp_fn_how 0\ncp_fn_start 0\n") &&
 	   !strstr(buf, "\ncp_link") && !strstr(buf, "\ncp_seg") && !strstr(buf, "\ncp_fn ") &&
 	   !strstr(buf, "\ncp_point"),
@@ -657,7 +657,7 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HRS(rank, size) "cpperf-profile 6\nhost h\npid 1\nrank " rank "\nsize " size \
+#define HRS(rank, size) "cpperf-profile 7\nhost h\npid 1\nrank " rank "\nsize " size \
 	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n"
 #define HD(size) HRS("-1", size)
 #define H HD("0")
@@ -665,7 +665,7 @@ static void test_corruptions(const char *dir)
 #define C0 "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\nunwind_ns 0\ndrain_cpu_ns 0\ncpu_ns 0\n" \
 	"mpi_wall_ns 0\nmpi_cpu_ns 0\ncheckpoints 0\ncheckpoint_ns 0\n"
 #define FN0 "cp_fn_how 0\ncp_fn_start 0\n"
-#define CPS0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" FN0
+#define CPS0 "cp_events 0\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\ncp_budget 0\ncp_cut 0\n" FN0
 /* The ovh_ scalars, in the writer's order (OVHW without waits for a CPU,
  * OVH without context switches either), then with comp_on and the other
  * comp_ scalars. */
@@ -693,7 +693,7 @@ static void test_corruptions(const char *dir)
 /* Counters with a critical path of events events and length 7, traced or
  * not, zeroing started as how says at event start. */
 #define CPZ(events, trace, how, start) C0 "cp_events " events "\ncp_length_ns 7\n" \
-	"cp_wall_ns 9\ncp_trace " trace "\ncp_fn_how " how "\ncp_fn_start " start "\n" COMP0
+	"cp_wall_ns 9\ncp_trace " trace "\ncp_budget 0\ncp_cut 0\ncp_fn_how " how "\ncp_fn_start " start "\n" COMP0
 #define CP(events, trace) CPZ(events, trace, "0", "0")
 /* A 4-rank job with a critical path of 10 events (the tree has nodes 0-2). */
 #define CPH(trace) HD("4") E CP("10", trace) S T
@@ -719,19 +719,19 @@ static const struct {
 	{ H "x-future anything  at all \n" E C S "x-more\n" T, NULL },
 	{ H "argv a\n" E "event 1 x 5 0 2\n" C S T, "line 15: leader 2 out of range" },
 	{ H E "event 1 x 5 0 0\n" C S "thread 1 2 3\nroot 0 0\n", NULL },
-	{ "cpperf-profile 6\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
+	{ "cpperf-profile 7\nhost h\npid -9223372036854775808\nrank -1\nsize 0\n"
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 6)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 6)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 6)" },
-	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads version 6)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 7)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 7)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 7)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads version 7)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
 	{ H "host h2\n" E C S T, "second 'host'" },
-	{ "cpperf-profile 6\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 7\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n" E C S T, "no 'host' record" },
 	{ HD("4") E C S T "mpi_site 0 MPI_Send 2 0 1 3 300 0 50 10" HIST "\n"
 	  "mpi_site 1 MPI_Send 1 0 1 0 0 0 0" HIST "\nmpi_site 2 MPI_Recv 2 0 1 1 0 8 9 9" HIST
@@ -741,7 +741,7 @@ static const struct {
 	{ H E C S T SITE("1", "1 0"), "mpi_site index 1, expected 0" },
 	{ H E C S T SITE("0", "1 2"), "call-path frame 2 out of range" },
 	{ H E C S T SITE("0", "99 0"), "nframes 99 exceeds the fields" },
-	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 58: duplicate of mpi_site 0" },
+	{ H E C S T SITE("0", "1 0") SITE("1", "1 0"), "line 60: duplicate of mpi_site 0" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 5" HIST " 6\n", "extra field '6'" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4" HIST "\n", "missing field: histogram bucket" },
 	{ H E C S T "mpi_site 0 f 1 0 1 2 3 4 " HIST "\n", "empty field" },
@@ -758,7 +758,7 @@ static const struct {
 	{ H E C S T "mpi_coll f 1 1 1 1\nmpi_peer 1 1 1\n", "'mpi_peer' record after mpi_coll" },
 	{ HD("0") E "samples 0\nlost 0\nthrottled 0\nunwind_complete 0\nunwind_truncated 0\n"
 	  "unwind_ns 0\ndrain_cpu_ns 0\n" S T, "no 'cpu_ns' record" },
-	{ "cpperf-profile 6\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
+	{ "cpperf-profile 7\nhost h\npid 1\nrank -1\nsize 0\nstart_ns 0\nend_ns 0\n"
 	  "backend perf\ncall_graph fp\nrun r\npartial -\n" E C S T, "no 'mpi_library' record" },
 	{ H E C S "thread 7 3\n", "no 'root' record" },
 	{ H "event 0 cycles 0 1000 1\n" C S T, "leader 1 out of range" },
@@ -806,12 +806,12 @@ static const struct {
 	/* critical path: scalars */
 	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_wall_ns 0\ncp_trace 2\n" S T,
 	  "cp_trace 2 out of range (at most 1)" },
-	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" S T,
+	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\ncp_budget 0\ncp_cut 0\n" S T,
 	  "no 'cp_events' record" },
-	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_trace 0\n" S T,
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_trace 0\ncp_budget 0\ncp_cut 0\n" S T,
 	  "no 'cp_wall_ns' record" },
 	{ HD("4") E C "cp_events 1\n" S T, "second 'cp_events'" },
-	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\n" S T "cp_link 1 0 1\n",
+	{ HD("4") E C0 "cp_length_ns 0\ncp_wall_ns 0\ncp_trace 0\ncp_budget 0\ncp_cut 0\n" S T "cp_link 1 0 1\n",
 	  "cp_link record without a 'cp_events' record" },
 	{ HD("4") E C0 "cp_events 10\ncp_length_ns 0\ncp_wall_ns 0\n" S T "cp_ev 1 0 0 0\n",
 	  "cp_ev record without a 'cp_trace' record" },
@@ -824,7 +824,7 @@ static const struct {
 	{ CPH("0") "cp_link 0 0 1\n", "cp_link event 0 out of range (must be 1 to 9)" },
 	{ CPH("0") "cp_link 10 0 1\n", "cp_link event 10 out of range" },
 	{ CPH("0") "cp_link 3 0 1\ncp_link 3 1 1\n",
-	  "line 58: cp_link event 3 not after the previous cp_link's 3" },
+	  "line 60: cp_link event 3 not after the previous cp_link's 3" },
 	{ CPH("0") "cp_link 5 0 1\ncp_link 3 1 1\n", "cp_link event 3 not after" },
 	{ CPH("0") "cp_link 1 4 1\n", "cp_link rank 4 is not a rank of this job (size 4)" },
 	{ CPH("0") "cp_link 1 -1 1\n", "cp_link rank -1 is not a rank" },
@@ -837,7 +837,7 @@ static const struct {
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
-	  "line 59: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	  "line 61: duplicate of cp_seg 0 (same segment 2 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -874,16 +874,16 @@ static const struct {
 	/* zeroing: the scalars */
 	{ CPF("4", "0"), "cp_fn_how 4 out of range (at most 3)" },
 	{ CPF("-1", "0"), "cp_fn_how: '-1' is not an unsigned decimal" },
-	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_budget 0\ncp_cut 0\ncp_fn_start 0\n"
 	  S T, "no 'cp_fn_how' record" },
-	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_how 0\n"
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_budget 0\ncp_cut 0\ncp_fn_how 0\n"
 	  S T, "no 'cp_fn_start' record" },
 	{ HD("4") E C "cp_fn_start 0\n" S T, "second 'cp_fn_start'" },
-	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_fn_start 0\n"
+	{ HD("4") E C0 "cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace 0\ncp_budget 0\ncp_cut 0\ncp_fn_start 0\n"
 	  S T FN("0", "f", "0", "0"), "cp_fn record without a 'cp_fn_how' record before it" },
 	/* zeroing: how NONE exactly when there is no cp_fn record */
-	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 57: cp_fn record but cp_fn_how is 0 (none)" },
-	{ CPF("1", "0"), "line 57: cp_fn_how 1 (init) but no cp_fn record" },
+	{ CPF("0", "0") FN("0", "f", "0", "0"), "line 59: cp_fn record but cp_fn_how is 0 (none)" },
+	{ CPF("1", "0"), "line 59: cp_fn_how 1 (init) but no cp_fn record" },
 	{ CPF("3", "5") "cp_point 1 1\n", "cp_fn_how 3 (merge) but no cp_fn record" },
 	/* zeroing: how != NONE needs a critical path */
 	{ HD("4") E CPZ("0", "0", "1", "0") S T, "cp_fn_how 1 (init) but cp_events is 0" },
@@ -901,9 +901,9 @@ static const struct {
 	{ CPF("1", "0") FN("0", "a", "0", "0") FN("1", "b", "0", "0") FN("2", "c", "0", "0")
 	  FN("3", "d", "0", "0") FN("4", "e", "0", "0") FN("5", "f", "0", "0")
 	  FN("6", "g", "0", "0") FN("7", "h", "0", "0") FN("8", "i", "0", "0"),
-	  "line 65: more than 8 cp_fn records" },
+	  "line 67: more than 8 cp_fn records" },
 	{ CPF("1", "0") FN("0", "f", "0", "0") FN("1", "g", "0", "0") FN("2", "f", "1", "1"),
-	  "line 59: duplicate of cp_fn 0 (same name)" },
+	  "line 61: duplicate of cp_fn 0 (same name)" },
 	{ CPF("1", "0") FN("0", "-", "0", "0") FN("1", "-", "1", "1"), "duplicate of cp_fn 0" },
 	{ CPF("1", "0") FN("0", "f", "8", "0"), "cp_fn net_ns 8 exceeds cp_length_ns 7" },
 	{ CPF("1", "0") FN("0", "f", "0", "8"), "cp_fn share_ns 8 exceeds cp_length_ns 7" },
@@ -913,7 +913,7 @@ static const struct {
 	/* the length series: cp_point records */
 	{ HD("4") E C S T "cp_point 0 0\n", "cp_point record but cp_events is 0" },
 	{ CPH("0") "cp_point 5 1\ncp_point 4 2\n",
-	  "line 58: cp_point t_ns 4 before the previous cp_point's 5" },
+	  "line 60: cp_point t_ns 4 before the previous cp_point's 5" },
 	{ CPH("0") "cp_point 5 4\ncp_point 6 3\n",
 	  "cp_point length_ns 3 below the previous cp_point's 4" },
 	{ CPH("0") "cp_point 5\n", "missing field: length_ns" },
@@ -952,7 +952,7 @@ static const struct {
 	{ H E C S "comp_on 0\n" T, "'comp_on' record after frame records" },
 	/* overhead and compensation: comp_on 0 makes every other one 0 */
 	{ CMP("2", COMPS("0", OVH("1", "0", "0", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
-			 "0")), "line 57: comp_on 0 but ovh_samples is 1 (must be 0 without "
+			 "0")), "line 59: comp_on 0 but ovh_samples is 1 (must be 0 without "
 	  "compensation)" },
 	{ CMP("2", COMPS("0", OVH("0", "0", "10", "0", "0", "0", "0", "0", "0"), "0", "0", "0",
 			 "0")), "comp_on 0 but ovh_sample_cost_ns is 10" },
@@ -968,7 +968,7 @@ static const struct {
 	{ CMP("2", COMPS("0", OVH0, "0", "0", "0", "1")), "comp_on 0 but comp_wait_comp_ns is 1" },
 	/* overhead and compensation: comp_on 1 only on an MPI rank */
 	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
-	  "line 57: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
+	  "line 59: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
 	/* overhead and compensation: the products */
 	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
 			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
@@ -986,9 +986,9 @@ static const struct {
 	{ CMP("2", COMPS("1", OVHW("0", "0", "0", "0", "0", "0", "0", "0", "0",
 				   "9223372036854775808", "0", "2"), "0", "0", "0", "0")),
 	  "ovh_switches * ovh_switch_cost_ns overflows (9223372036854775808 * 2)" },
-	{ "cpperf-profile 6\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
-	{ "cpperf-profile 6\nhost h\npid -0\n", "not a decimal integer" },
-	{ "cpperf-profile 6\nhost h\npid -\n", "not a decimal integer" },
+	{ "cpperf-profile 7\nhost h\npid 9223372036854775808\n", "not a decimal integer" },
+	{ "cpperf-profile 7\nhost h\npid -0\n", "not a decimal integer" },
+	{ "cpperf-profile 7\nhost h\npid -\n", "not a decimal integer" },
 };
 
 static void test_records(void)
@@ -1022,17 +1022,17 @@ static const struct {
 	const char *want;
 } trailers[] = {
 	{ "", "not a cpperf profile" },
-	{ "cpperf-profile 6", "truncated after the first line" },
-	{ "cpperf-profile 6\n", "last line is not the 'end" },
-	{ "cpperf-profile 6\nend 17 00000000", "does not end with a newline" },
-	{ "cpperf-profile 6\nend 17 00000000\nhost h\n", "last line is not the 'end" },
-	{ "cpperf-profile 6\nend 16 a4c2bc95\n", "says 16 bytes precede it, found 17" },
-	{ "cpperf-profile 6\nend 17 a4c2bc96\n", "CRC-32 mismatch" },
-	{ "cpperf-profile 6\nend 17 A4C2BC95\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 6\nend 17 bdd98dd\n", "not 8 lowercase hex" },
-	{ "cpperf-profile 6\nend 17 a4c2bc95 x\n", "extra field" },
-	{ "cpperf-profile 6\nend 17\n", "missing field: trailer crc32" },
-	{ "cpperf-profile 6\nend 17 8fefef56\n", "line 2: no 'host' record" },
+	{ "cpperf-profile 7", "truncated after the first line" },
+	{ "cpperf-profile 7\n", "last line is not the 'end" },
+	{ "cpperf-profile 7\nend 17 00000000", "does not end with a newline" },
+	{ "cpperf-profile 7\nend 17 00000000\nhost h\n", "last line is not the 'end" },
+	{ "cpperf-profile 7\nend 16 a4c2bc95\n", "says 16 bytes precede it, found 17" },
+	{ "cpperf-profile 7\nend 17 a4c2bc96\n", "CRC-32 mismatch" },
+	{ "cpperf-profile 7\nend 17 A4C2BC95\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 7\nend 17 bdd98dd\n", "not 8 lowercase hex" },
+	{ "cpperf-profile 7\nend 17 a4c2bc95 x\n", "extra field" },
+	{ "cpperf-profile 7\nend 17\n", "missing field: trailer crc32" },
+	{ "cpperf-profile 7\nend 17 96f4de17\n", "line 2: no 'host' record" },
 };
 
 static void test_trailers(void)
@@ -1389,7 +1389,7 @@ static void test_head(const char *dir)
 	ok(profile_parse_head(&b, "cpperf-profile 5\n", 17, err, sizeof(err)) < 0 &&
 	   strstr(err, "unsupported format version"), "another version is refused");
 	profile_init(&b);
-	ok(profile_parse_head(&b, "cpperf-profile 6\nhost h\nevent 0 c 0 1 0\n", 40, err, sizeof(err)) < 0 &&
+	ok(profile_parse_head(&b, "cpperf-profile 7\nhost h\nevent 0 c 0 1 0\n", 40, err, sizeof(err)) < 0 &&
 	   strstr(err, "no 'pid' record in the header"), "a header without a once record is refused");
 	snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
 	profile_init(&b);
