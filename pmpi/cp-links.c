@@ -22,7 +22,7 @@
 struct cpl_chunk {
 	struct cpl_chunk *next;
 	uint32_t used, size;		/* bytes of b written; allocated */
-	uint64_t count;			/* links it holds */
+	uint64_t count, bytes;		/* links it holds, their lines' bytes */
 	struct prof_cp_link base;	/* the link before its first */
 	unsigned char b[];
 };
@@ -65,30 +65,49 @@ static unsigned get_varint(const unsigned char *p, const unsigned char *end, uin
 	return 0;
 }
 
-/* Links a chunk may hold: a quarter of the limit, so that dropping a
- * chunk frees a quarter at most. */
-static uint64_t chunk_links(const struct cp_links *l)
+static unsigned digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+unsigned cpl_line_bytes(uint64_t event, int64_t rank, uint64_t from)
+{
+	uint64_t r = rank < 0 ? 0 - (uint64_t)rank : (uint64_t)rank;
+
+	return (unsigned)(sizeof("cp_link   \n") - 1) + digits(event) + (rank < 0) + digits(r) +
+	       digits(from);
+}
+
+/* Lines a chunk may hold, in bytes: a quarter of the limit, so that
+ * dropping a chunk frees a quarter at most. */
+static uint64_t chunk_lines(const struct cp_links *l)
 {
 	return !l->max ? UINT64_MAX : l->max / 4 ? l->max / 4 : 1;
 }
 
-/* Bytes of records a chunk gets. */
+/* Bytes of records a chunk gets: a line is longer than its record. */
 static uint32_t chunk_size(const struct cp_links *l)
 {
-	uint64_t n = chunk_links(l);
+	uint64_t n = chunk_lines(l);
 
-	return n >= CPL_CHUNK / CPL_RECORD ? CPL_CHUNK : (uint32_t)n * CPL_RECORD;
+	return n >= CPL_CHUNK ? CPL_CHUNK : n < CPL_RECORD ? CPL_RECORD : (uint32_t)n;
 }
 
-/* The chunk with room for a record: tail, or a new one based on the
- * latest link. */
-static struct cpl_chunk *room(struct cp_links *l)
+/* The chunk with room for a record whose line takes line bytes: tail, or
+ * a new one based on the latest link. */
+static struct cpl_chunk *room(struct cp_links *l, unsigned line)
 {
 	struct cpl_chunk *c;
 	uint32_t size;
 
 	if (l->tail && l->tail->used + CPL_RECORD <= l->tail->size &&
-	    l->tail->count < chunk_links(l))
+	    (!l->tail->count || l->tail->bytes + line <= chunk_lines(l)))
 		return l->tail;
 	size = chunk_size(l);
 	if (!(c = malloc(sizeof(*c) + size)))
@@ -102,15 +121,17 @@ static struct cpl_chunk *room(struct cp_links *l)
 	return c;
 }
 
-/* Past the limit: free the oldest chunks but the latest until at most
- * three quarters of it are held; the cut follows the last link freed. */
+/* Past the limit: free the oldest chunks but the latest while three
+ * quarters of it stay held; the cut follows the last link freed.  Chunks
+ * hold a quarter at most, so what stays is within the limit. */
 static void drop_oldest(struct cp_links *l)
 {
-	while (l->n > l->max - l->max / 4 && l->head != l->tail) {
+	while (l->head != l->tail && l->bytes - l->head->bytes >= l->max - l->max / 4) {
 		struct cpl_chunk *c = l->head;
 
 		l->head = c->next;
 		l->n -= c->count;
+		l->bytes -= c->bytes;
 		l->cut = l->head->base.event + 1;
 		free(c);
 	}
@@ -120,14 +141,18 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 {
 	struct cpl_chunk *c;
 	unsigned char *p;
+	unsigned line;
 
 	if (l->n && l->last.event == event && l->tail->count) {	/* the same event: rewrite it */
 		l->tail->used = l->last_at;
 		l->tail->count--;
+		l->tail->bytes -= l->last_bytes;
+		l->bytes -= l->last_bytes;
 		l->last = l->base;
 		l->n--;
 	}
-	if (!(c = room(l))) {
+	line = cpl_line_bytes(event, rank, from);
+	if (!(c = room(l, line))) {
 		l->lost++;
 		return;
 	}
@@ -137,11 +162,14 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 	p += put_varint(p, zigzag((uint64_t)rank, (uint64_t)l->last.rank));
 	p += put_varint(p, zigzag(from, l->last.from));
 	c->used = (uint32_t)(p - c->b);
+	l->last_bytes = line;
 	c->count++;
+	c->bytes += l->last_bytes;
 	l->base = l->last;
 	l->last = (struct prof_cp_link){ event, rank, from };
 	l->n++;
-	if (l->max && l->n > l->max)
+	l->bytes += l->last_bytes;
+	if (l->max && l->bytes > l->max)
 		drop_oldest(l);
 }
 

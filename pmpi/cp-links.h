@@ -8,9 +8,10 @@
  * piggyback (docs/mpi.md "Measured cost").
  *
  * Each chunk starts from the link before its first, so the oldest chunks
- * can be dropped when the log holds more links than its limit
- * (--cp-budget, docs/critical-path.md "Budget"): the log then keeps the
- * links of the latest events, and says from which event on.
+ * can be dropped when the log's links would take more than its limit in
+ * the profile (their cp_link lines: --cp-budget, docs/critical-path.md
+ * "Budget"): the log then keeps the links of the latest events, and says
+ * from which event on.
  * Pure memory work, no MPI: the unit tests drive it.
  */
 #ifndef CPPERF_PMPI_CP_LINKS_H
@@ -26,27 +27,31 @@ struct cpl_chunk;
 struct cp_links {
 	struct cpl_chunk *head, *tail;
 	uint64_t n;			/* links held */
+	uint64_t bytes;			/* their cp_link lines' bytes */
 	uint64_t lost;			/* links dropped: memory was short */
-	uint64_t max;			/* links to hold at most, 0 no limit */
+	uint64_t max;			/* bytes to hold at most, 0 no limit */
 	uint64_t cut;			/* links of events before it were dropped
 					 * past max; 0 when none was */
 	struct prof_cp_link last;	/* the latest link: the next one's base */
 	struct prof_cp_link base;	/* the latest link's base, to rewrite it */
 	uint32_t last_at;		/* where the latest link starts in tail */
+	uint32_t last_bytes;		/* the latest link's line */
 };
 
 /*
  * The link of event: the path came from rank's event from.  One link per
  * event, the last winner: a link of the latest link's event replaces it.
- * A link that finds no memory is counted in l->lost.  Past l->max links,
- * the oldest chunks are dropped until at most three quarters of max are
- * held (never the latest chunk), and l->cut moves past their events.
+ * A link that finds no memory is counted in l->lost.  Past l->max bytes,
+ * the oldest chunks are dropped (never the latest) while three quarters of
+ * max stay held, and l->cut moves past their events.
  * Cannot fail otherwise.
  */
 void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from);
 /* The links in the order they were set, as an array the caller frees
  * (NULL when there are none); -1 when memory is short. */
 int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n);
+/* Bytes of the cp_link line of a link (docs/format.md), newline included. */
+unsigned cpl_line_bytes(uint64_t event, int64_t rank, uint64_t from);
 /* Bytes the encoded links take in their chunks. */
 uint64_t cpl_bytes(const struct cp_links *l);
 /* Free the chunks; l is left empty. */

@@ -17,7 +17,8 @@
  *
  * The rest grows with the run: one link per winning merge, one cp_seg per
  * (segment, tree node) with samples.  --cp-budget bounds both, half each,
- * counted as the records will be written: past its half, a side drops its
+ * counted as the records will be written (links exactly, segments at an
+ * estimated size): past its half, a side drops its
  * oldest records and moves its cut, and the segments' side also drops
  * those that the links' cut has left unreachable.  The profile says from which event on links and
  * segments are whole (cp_cut), and the report walks the path back to there
@@ -38,8 +39,7 @@
 
 #define WINDOW 65536u		/* events a sample can still be placed among */
 #define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
-#define LINK_BYTES 24u		/* a cp_link line, as --cp-budget counts it */
-#define SEG_BYTES 16u		/* a cp_seg line without its counts */
+#define SEG_BYTES 16u		/* a cp_seg line without its counts, as --cp-budget counts it */
 #define COUNT_BYTES 8u		/* and per count */
 
 struct growable {
@@ -120,11 +120,10 @@ static uint64_t slot(const uint64_t *v, uint64_t e)
 /* Half of the budget for each side; none for segments with --cp-trace. */
 static void set_budget(uint64_t budget, uint32_t nevents)
 {
-	uint64_t links = budget / 2 / LINK_BYTES;
 	uint64_t segs = budget / 2 / (SEG_BYTES + COUNT_BYTES * (uint64_t)nevents);
 
 	cp.budget = budget;
-	cp.links.max = budget ? (links ? links : 1) : 0;
+	cp.links.max = budget / 2;
 	samples.max = budget && !cp.trace ? (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ?
 						       segs : UINT32_MAX / 2) : 0;
 }
@@ -386,21 +385,31 @@ static void keep_from(uint64_t cut)
 	reindex(samples.nslot);	/* never larger: cannot fail for want of room */
 }
 
-/* At the limit: drop the oldest quarter of the segments, or those the
- * links' cut left without a link.  False when nothing could be dropped
- * (memory for sorting was short). */
-static bool drop_oldest_segs(void)
+/* The segment of the k-th record (k < samples.n) in segment order into
+ * *seg; false when memory for sorting is short. */
+static bool nth_seg(uint32_t k, uint64_t *seg)
 {
-	uint64_t *v = malloc((size_t)samples.n * sizeof(*v)), cut;
+	uint64_t *v = malloc((size_t)samples.n * sizeof(*v));
 
 	if (!v)
 		return false;
 	for (uint32_t i = 0; i < samples.n; i++)
 		v[i] = samples.segs[i].seg;
 	qsort(v, samples.n, sizeof(*v), by_u64);
-	cut = v[samples.n / 4] + 1;
+	*seg = v[k];
 	free(v);
-	keep_from(cut);
+	return true;
+}
+
+/* At the limit: drop the oldest quarter of the segments.  False when
+ * nothing could be dropped. */
+static bool drop_oldest_segs(void)
+{
+	uint64_t seg;
+
+	if (!nth_seg(samples.n / 4, &seg))
+		return false;
+	keep_from(seg + 1);
 	return true;
 }
 
@@ -508,6 +517,36 @@ static void take_links(struct rt_state *rt, struct profile *p)
 	hand_over(&g, &p->cp_links, &p->ncp_links);
 }
 
+/*
+ * The profile's cut: 0 when nothing was dropped.  Otherwise each side held
+ * between three quarters of its limit and all of it, depending on when it
+ * last dropped; both are cut to three quarters, so that a run writes the
+ * same amount however long it ran past its budget.  The links' limit and
+ * cut are given: p holds the links now, and cp.links is empty.
+ */
+static uint64_t final_cut(const struct profile *p, uint64_t link_max, uint64_t link_cut)
+{
+	uint64_t cut = link_cut > samples.cut ? link_cut : samples.cut;
+	uint64_t keep_bytes = link_max - link_max / 4, keep_segs = samples.max - samples.max / 4;
+	uint64_t seg, bytes = 0;
+
+	if (!cut)
+		return 0;
+	for (uint32_t i = p->ncp_links; i-- > 0;) {
+		const struct prof_cp_link *l = &p->cp_links[i];
+
+		bytes += cpl_line_bytes(l->event, l->rank, l->from);
+		if (bytes > keep_bytes) {
+			cut = l->event + 1 > cut ? l->event + 1 : cut;
+			break;
+		}
+	}
+	if (samples.max && samples.n > keep_segs &&
+	    nth_seg((uint32_t)(samples.n - keep_segs), &seg) && seg > cut)
+		cut = seg;
+	return cut;
+}
+
 /* Drop p's links of events before cut. */
 static void keep_links_from(struct profile *p, uint64_t cut)
 {
@@ -532,6 +571,7 @@ static void free_samples(void)
 void pmpi_cp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
+	uint64_t link_max, link_cut;
 	uint32_t k = 0;
 
 	rt_lock(&cp.lock);
@@ -558,12 +598,14 @@ void pmpi_cp_fill(struct rt_state *rt)
 	p->cp_wall_ns = cp.end_time - cp.start;
 	p->cp_trace = cp.trace;
 	p->cp_budget = cp.budget;
-	p->cp_cut = cp.links.cut > samples.cut ? cp.links.cut : samples.cut;
-	if (p->cp_cut > p->cp_events)
-		p->cp_cut = p->cp_events;
+	link_max = cp.links.max;
+	link_cut = cp.links.cut;
 	take_links(rt, p);
 	while (p->ncp_links && p->cp_links[p->ncp_links - 1].event >= p->cp_events)
 		p->ncp_links--;
+	p->cp_cut = final_cut(p, link_max, link_cut);
+	if (p->cp_cut > p->cp_events)
+		p->cp_cut = p->cp_events;
 	keep_links_from(p, p->cp_cut);
 	if (cp.trace) {
 		hand_over(&cp.evs, &p->cp_evs, &p->ncp_evs);

@@ -126,13 +126,13 @@ fi
 # share FILE FUNCTION: the function's cp_pct in the CP view FILE
 share() { cpv "$1" "(.functions[] | select(.function == \"$2\") | .cp_pct)"; }
 d=$WORK/budget
-mpi_run 2 "$RECORD" -q -F 2000 --cp-trace --cp-budget=256K -o "$d" "$WORK/cp-budget" 6 600 400 \
+mpi_run 2 "$RECORD" -q -F 2000 --cp-trace --cp-budget=128K -o "$d" "$WORK/cp-budget" 6 600 400 \
 	> "$d.out" 2> "$d.err"
 is "budget: program output" "$?:$(sed 's/=.*//' "$d.out")" "0:cp-budget rounds"
 cp_json "$d" "$d.online"
 cp_json "$d" "$d.ref" --reference
 is "budget: the walk says it holds the latest part" \
-	"$(cpv "$d.online" .form):$(cpv "$d.online" .cut.budget)" latest:262144
+	"$(cpv "$d.online" .form):$(cpv "$d.online" .cut.budget)" latest:131072
 is "budget: the reference walks the whole path" "$(cpv "$d.ref" .form)" whole
 for fn in work_a work_b; do
 	within "budget: $fn's share of the latest part = the whole path's (reference)" \

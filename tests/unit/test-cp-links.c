@@ -109,26 +109,39 @@ static void test_extremes(void)
 	cpl_free(&l);
 }
 
-/* A limit of max links over n ping-pong links, each event won twice. */
+/* Bytes of the cp_link lines of n links from v. */
+static uint64_t line_bytes(const struct prof_cp_link *v, uint32_t n)
+{
+	uint64_t b = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		b += cpl_line_bytes(v[i].event, v[i].rank, v[i].from);
+	return b;
+}
+
+/* A limit of max bytes over n ping-pong links, each event won twice. */
 static void limit_case(uint64_t max, uint32_t n)
 {
 	struct prof_cp_link *want = malloc(n * sizeof(*want)), *got = NULL;
 	struct cp_links l = { .max = max };
-	uint32_t most = 0, k, first;
-	char name[160];
+	uint64_t most = 0;
+	uint32_t k, first;
+	char name[200];
 	int goes_on;
 
 	for (uint32_t i = 0; i < n; i++) {
 		want[i] = (struct prof_cp_link){ 2 * (uint64_t)i + 3, 1, 2 * (uint64_t)i + 2 };
 		cpl_set(&l, want[i].event, 0, 1);
 		cpl_set(&l, want[i].event, want[i].rank, want[i].from);
-		most = l.n > most ? (uint32_t)l.n : most;
+		most = l.bytes > most ? l.bytes : most;
 	}
 	first = n - (uint32_t)l.n;
-	snprintf(name, sizeof(name), "limit %llu over %u links: %u held at most, %llu at the end, "
-		 "cut %llu", (unsigned long long)max, n, most, (unsigned long long)l.n,
+	snprintf(name, sizeof(name), "limit %llu bytes over %u links: %llu held at most, %llu in "
+		 "%llu links at the end, cut %llu", (unsigned long long)max, n,
+		 (unsigned long long)most, (unsigned long long)l.bytes, (unsigned long long)l.n,
 		 (unsigned long long)l.cut);
-	ok(most <= max && l.n >= max / 2 && first > 0, name);
+	ok(most <= max && l.bytes >= max - max / 4 && first > 0, name);
+	ok(l.bytes == line_bytes(want + first, (uint32_t)l.n), "the bytes are their lines'");
 	ok(holds(&l, want + first, (uint32_t)l.n), "the latest links come back in order");
 	ok(l.cut == want[first - 1].event + 1 && l.cut <= want[first].event,
 	   "the cut follows the last link dropped");
@@ -143,16 +156,20 @@ static void limit_case(uint64_t max, uint32_t n)
 
 static void test_limit(void)
 {
-	struct cp_links l = { .max = 100 };
+	struct cp_links l = { .max = 10000 };
 
+	is_int(cpl_line_bytes(12, 3, 456), sizeof("cp_link 12 3 456\n") - 1, "a line's bytes");
+	is_int(cpl_line_bytes(UINT64_MAX, INT64_MIN, 0),
+	       sizeof("cp_link 18446744073709551615 -9223372036854775808 0\n") - 1,
+	       "the widest line's bytes");
 	for (uint64_t e = 1; e <= 60; e++)
 		cpl_set(&l, e, 0, e);
 	ok(l.n == 60 && l.cut == 0, "under the limit nothing is dropped and there is no cut");
 	cpl_free(&l);
-	limit_case(1, 10);
-	limit_case(40, 10000);
-	limit_case(1000, 100000);
-	limit_case(100000, 300000);	/* chunks of 64 KiB */
+	limit_case(60, 10);
+	limit_case(1000, 10000);
+	limit_case(24000, 100000);
+	limit_case(2400000, 300000);	/* chunks of 64 KiB */
 }
 
 int main(void)
