@@ -79,7 +79,7 @@ TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
 	$(HTML_GEN))
 
-LIBS := $(DW_LIBS) -lpfm -lpthread
+LIBS := $(DW_LIBS) -lz -lpfm -lpthread
 RT_LIBS := $(LIBS) $(PAPI_LIBS) -ldl
 CPPERF_LIBS := $(LIBS) -lstdc++
 
@@ -106,7 +106,7 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 	$(CC) -shared -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
-	$(CC) -o $@ $^ -lpfm $(PAPI_LIBS)
+	$(CC) -o $@ $^ -lz -lpfm $(PAPI_LIBS)
 
 $(HTML_GEN): report/html/embed.pl report/html/page.html report/html/page.css $(HTML_JS)
 	@mkdir -p $(dir $@)
@@ -149,7 +149,7 @@ build/san/bin/cpperf: $(call san,$(CPPERF_SRC))
 	$(CC) $(SAN) -o $@ $^ $(CPPERF_LIBS)
 build/fuzz/profile-fuzz: tests/fuzz/profile-fuzz.c $(COMMON_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -o $@ $^
+	$(FUZZ_CC) -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -o $@ $^ -lz
 
 TEST_BINS := $(UNIT_BIN) build/san/bin/cpperf build/fuzz/profile-fuzz
 check: all $(TEST_BINS)

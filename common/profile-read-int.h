@@ -25,8 +25,11 @@ struct parser {
 	struct idset sites, peers, colls;	/* the MPI records so far */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far */
+	int cp_allowed;		/* bit t: a record with trace t was allowed (the
+				 * scalars that decide it come before, once) */
 	uint32_t cp_fns_alloc, cp_points_alloc;
 	int head_only;		/* stop before the first record after the header */
+	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
 	char *err;
 	size_t errlen;
 };

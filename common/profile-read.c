@@ -50,9 +50,8 @@ int pr_field(struct parser *ps, struct cursor *c, const char *what,
 		return pr_err(ps, "missing field: %s", what);
 	if (*c->p == ' ')
 		return pr_err(ps, "empty field before %s (two spaces?)", what);
-	e = memchr(c->p, ' ', (size_t)(c->end - c->p));
-	if (!e)
-		e = c->end;
+	for (e = c->p; e < c->end && *e != ' '; e++)	/* fields are short: no call */
+		;
 	*tok = c->p;
 	*n = (size_t)(e - c->p);
 	c->p = e;
@@ -79,9 +78,12 @@ static int pr_digits(const char *s, size_t n, uint64_t *v)
 	for (size_t i = 0; i < n; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
+		if (d > 9)
 			return -1;
-		x = x * 10 + d;
+		if (i < 19)	/* 19 digits always fit */
+			x = x * 10 + d;
+		else if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, d, &x))
+			return -1;
 	}
 	*v = x;
 	return 0;
@@ -365,7 +367,7 @@ static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 	return rc ? rc : pr_done(ps, c);
 }
 
-static const struct {
+static const struct pr_record {
 	const char *key;
 	enum prof_section section;
 	int (*parse)(struct parser *ps, struct cursor *c);
@@ -417,13 +419,60 @@ static int pr_enter(struct parser *ps, enum prof_section s, const char *key)
 }
 
 /* Parse one record line [s, end) (without its newline). */
+#define PR_NRECORDS (sizeof(pr_records) / sizeof(pr_records[0]))
+
+/* Bytes at the start of [s, end), a multiple of 8, known to be printable
+ * ASCII (0x20-0x7e): eight at a time, the byte loop after it does the
+ * rest and names the first bad byte. */
+static size_t printable_prefix(const char *s, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; end - s - (ptrdiff_t)i >= 8; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		/* a high bit, a byte below 0x20, or a byte 0x7f */
+		if ((w & high) || ((w - 0x20 * ones) & ~w & high) ||
+		    (((w ^ 0x7f * ones) - ones) & ~(w ^ 0x7f * ones) & high))
+			break;
+	}
+	return i;
+}
+
+/* The key of kind k: a record of pr_records, then the scalars. */
+static const char *pr_kind_key(size_t k)
+{
+	return k < PR_NRECORDS ? pr_records[k].key : prof_scalars[k - PR_NRECORDS].key;
+}
+
+static bool pr_same_kind(size_t k, const char *key, size_t n)
+{
+	const char *want = k < PR_NRECORDS + PROF_NSCALARS ? pr_kind_key(k) : "";
+
+	return !strncmp(want, key, n) && !want[n];
+}
+
+/* The kind whose key is key[0..n) into *k; false when there is none.
+ * Records come in runs of one kind, so the caller tries the last first. */
+static bool pr_find_kind(const char *key, size_t n, size_t *k)
+{
+	for (size_t i = 0; i < PR_NRECORDS + PROF_NSCALARS; i++)
+		if (pr_same_kind(i, key, n)) {
+			*k = i;
+			return true;
+		}
+	return false;
+}
+
 static int pr_line(struct parser *ps, const char *s, const char *end)
 {
 	struct cursor c = { s, end };
 	const char *key;
 	size_t n;
 
-	for (const char *q = s; q < end; q++)
+	for (const char *q = s + printable_prefix(s, end); q < end; q++)
 		if (*q < 0x20 || *q > 0x7e)
 			return pr_err(ps, "byte 0x%02x not allowed (strings must be "
 				      "%%-encoded)", (unsigned char)*q);
@@ -431,20 +480,19 @@ static int pr_line(struct parser *ps, const char *s, const char *end)
 		return -1;
 	if (n > 2 && !memcmp(key, "x-", 2))
 		return 0;
-	for (size_t i = 0; i < sizeof(pr_records) / sizeof(pr_records[0]); i++)
-		if (strlen(pr_records[i].key) == n && !memcmp(pr_records[i].key, key, n)) {
-			int rc = pr_enter(ps, pr_records[i].section, pr_records[i].key);
+	if (!pr_same_kind(ps->last_kind, key, n) && !pr_find_kind(key, n, &ps->last_kind))
+		return pr_err(ps, "unknown record '%.*s' (only 'x-' records may be "
+			      "skipped)", (int)(n > 40 ? 40 : n), key);
+	if (ps->last_kind < PR_NRECORDS) {
+		const struct pr_record *r = &pr_records[ps->last_kind];
+		int rc = pr_enter(ps, r->section, r->key);
 
-			return rc ? rc : pr_records[i].parse(ps, &c);
-		}
-	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (strlen(prof_scalars[i].key) == n && !memcmp(prof_scalars[i].key, key, n)) {
-			int rc = pr_enter(ps, prof_scalars[i].section, prof_scalars[i].key);
+		return rc ? rc : r->parse(ps, &c);
+	}
+	const struct prof_scalar *sc = &prof_scalars[ps->last_kind - PR_NRECORDS];
+	int rc = pr_enter(ps, sc->section, sc->key);
 
-			return rc ? rc : rec_scalar(ps, &c, i);
-		}
-	return pr_err(ps, "unknown record '%.*s' (only 'x-' records may be "
-		      "skipped)", (int)(n > 40 ? 40 : n), key);
+	return rc ? rc : rec_scalar(ps, &c, ps->last_kind - PR_NRECORDS);
 }
 
 /* After the last record: everything required was there, and the rules

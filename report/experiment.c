@@ -5,9 +5,10 @@
  * cpperf-<prog>-<time>-<id>; `cpperf report` without DIR takes the newest
  * such directory in the current directory (by modification time).  Loading
  * first reads every file's header (who wrote it, in which run, whether it
- * is whole) to choose the files of one run, then reads those one at a time
- * and merges each into a struct rep_data as soon as it is read (merge.c),
- * so memory holds one profile plus the merged result.  Files are read in
+ * is whole) to choose the files of one run, then reads those on several
+ * threads and merges each into a struct rep_data in name order as soon as
+ * it is read (read-ahead.c, merge.c), so memory holds a few profiles plus
+ * the merged result.  Files are read in
  * name order, so the result does not depend on readdir's order.  Names
  * starting with '.' are the writer's temporaries and locks and are
  * skipped; anything wrong with a profile stops the load with the file's
@@ -27,6 +28,7 @@
 #include "data.h"
 #include "experiment.h"
 #include "merge.h"
+#include "read-ahead.h"
 
 #define EXP_PREFIX "cpperf-"
 
@@ -409,14 +411,35 @@ static int load_path(struct rep_data *d, const char *path, char *err, size_t err
 	return rc;
 }
 
-/* Read dir/name and merge it into d. */
-static int load_one(struct rep_data *d, const char *dir, const char *name,
-		    char *err, size_t errlen)
+static int merge_one(void *d, struct profile *p, const char *path, char *err, size_t errlen)
 {
-	char path[4096];
+	return merge_add(d, p, path, err, errlen);
+}
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return load_path(d, path, err, errlen);
+/* Read the chosen files of f and merge them into d, in name order. */
+static int load_chosen(struct rep_data *d, const struct exp_file *f, size_t n,
+		       char *err, size_t errlen)
+{
+	char **paths = calloc(n ? n : 1, sizeof(*paths));
+	size_t k = 0;
+	int rc = -1;
+
+	if (!paths)
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		if (f[i].chosen && asprintf(&paths[k++], "%s/%s", d->dir, f[i].name) < 0) {
+			paths[--k] = NULL;
+			goto oom;
+		}
+	rc = read_ahead((const char *const *)paths, k, merge_one, d, err, errlen);
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	for (size_t i = 0; paths && i < k; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
 }
 
 int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen)
@@ -443,10 +466,7 @@ static int load_run(struct rep_data *d, struct exp_file *f, size_t n, const char
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (f[i].chosen && load_one(d, d->dir, f[i].name, err, errlen) < 0)
-			return -1;
-	if (merge_finish(d, err, errlen) < 0)
+	if (load_chosen(d, f, n, err, errlen) < 0 || merge_finish(d, err, errlen) < 0)
 		return -1;
 	if (note_partial(d, f, n) < 0 || note_missing(d) < 0) {
 		snprintf(err, errlen, "out of memory");

@@ -132,7 +132,11 @@ static int keep_links(struct rep_cp_rank *r, const struct profile *p, const char
 		return cm_oom(err, errlen);
 	memcpy(r->links, p->cp_links, (size_t)p->ncp_links * sizeof(*r->links));
 	r->nlinks = p->ncp_links;
-	qsort(r->links, r->nlinks, sizeof(*r->links), cmp_link);
+	for (uint32_t i = 1; i < r->nlinks; i++)	/* a profile read from a file is sorted */
+		if (r->links[i].event < r->links[i - 1].event) {
+			qsort(r->links, r->nlinks, sizeof(*r->links), cmp_link);
+			break;
+		}
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		const struct prof_cp_link *l = &r->links[i];
 
