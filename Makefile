@@ -224,6 +224,7 @@ bench: all
 	./bench/comp.sh
 	./bench/checkpoint.sh
 	./bench/html.sh
+	./bench/scale.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf

@@ -122,8 +122,21 @@ int rec_cp_link(struct parser *ps, struct cursor *c)
 	uint32_t i = p->ncp_links;
 	struct prof_cp_link *l;
 
-	if (pr_cp_allowed(ps, "cp_link", 0) ||
-	    pr_grow(ps, (void **)&p->cp_links, i, &ps->cp_links_alloc, sizeof(*l)))
+	if (pr_cp_allowed(ps, "cp_link", 0))
+		return -1;
+	if (!ps->cp_links_alloc && ps->body_end && c->end < ps->body_end) {
+		/* Room for the links the rest of the file holds, about one per 16
+		 * bytes: a long run's links are most of it, and growing by
+		 * doubling copied them several times. */
+		size_t guess = (size_t)(ps->body_end - c->end) / 16 + 1;
+
+		ps->cp_links_alloc = guess < UINT32_MAX / 4 ? (uint32_t)guess : UINT32_MAX / 4;
+		if (!(p->cp_links = malloc(ps->cp_links_alloc * sizeof(*l)))) {
+			ps->cp_links_alloc = 0;
+			return pr_err(ps, "out of memory");
+		}
+	}
+	if (pr_grow(ps, (void **)&p->cp_links, i, &ps->cp_links_alloc, sizeof(*l)))
 		return -1;
 	l = &p->cp_links[i];
 	memset(l, 0, sizeof(*l));

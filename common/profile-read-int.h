@@ -30,6 +30,7 @@ struct parser {
 	uint32_t cp_fns_alloc, cp_points_alloc;
 	int head_only;		/* stop before the first record after the header */
 	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
+	const char *body_end;	/* the end of the records: bounds what is left */
 	char *err;
 	size_t errlen;
 };

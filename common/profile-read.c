@@ -631,6 +631,7 @@ int profile_parse_flags(struct profile *p, const char *buf, size_t len,
 	if (!body)
 		goto fail;
 	ps.section = PS_MAGIC;
+	ps.body_end = buf + body;
 	for (ps.lineno = 2; pos < body; ps.lineno++) {
 		const char *s = buf + pos, *nl = memchr(s, '\n', body - pos);
 

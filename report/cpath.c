@@ -35,9 +35,11 @@ static int cpath_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* The links a walk follows, per rank (index into c->ranks), whole from
- * event cut on (0: all of them). */
+/* The links a walk follows, per rank (index into c->ranks): the online
+ * ones packed, whole from event cut on (0: all of them), or the
+ * reference's array (pack NULL). */
 struct link_view {
+	const struct link_pack *pack;
 	const struct prof_cp_link *links;
 	uint32_t nlinks;
 	uint64_t cut;
@@ -59,9 +61,13 @@ static long rank_index(const struct rep_cpath *c, int64_t rank)
 	return lo < c->nranks && c->ranks[lo].rank == rank ? (long)lo : -1;
 }
 
-static const struct prof_cp_link *find_link(const struct link_view *v, uint64_t event)
+/* The link of event in v into *out; false when there is none. */
+static bool find_link(const struct link_view *v, uint64_t event, struct prof_cp_link *out)
 {
 	uint32_t lo = 0, hi = v->nlinks;
+
+	if (v->pack)
+		return link_pack_find(v->pack, event, out);
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -71,7 +77,10 @@ static const struct prof_cp_link *find_link(const struct link_view *v, uint64_t 
 		else
 			hi = mid;
 	}
-	return lo < v->nlinks && v->links[lo].event == event ? &v->links[lo] : NULL;
+	if (lo == v->nlinks || v->links[lo].event != event)
+		return false;
+	*out = v->links[lo];
+	return true;
 }
 
 /* Append segment e of rank to the runs, which are built latest first. */
@@ -144,9 +153,10 @@ static int walk_from(const struct rep_cpath *c, const struct link_view *v, uint3
 			break;
 		}
 
-		const struct prof_cp_link *l = find_link(&v[i], e - 1);
+		struct prof_cp_link found;
+		const struct prof_cp_link *l = &found;
 
-		if (!l) {
+		if (!find_link(&v[i], e - 1, &found)) {
 			e--;
 			continue;
 		}
@@ -270,7 +280,7 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 	if (!(v = malloc((size_t)c->nranks * sizeof(*v))))
 		return cpath_oom(err, errlen);
 	for (uint32_t i = 0; i < c->nranks; i++) {
-		v[i] = (struct link_view){ c->ranks[i].links, c->ranks[i].nlinks, c->ranks[i].cut };
+		v[i] = (struct link_view){ &c->ranks[i].links, NULL, 0, c->ranks[i].cut };
 		if (c->ranks[i].length_ns > c->ranks[start].length_ns)
 			start = i;	/* strictly: the lowest rank wins ties */
 	}
@@ -682,7 +692,7 @@ int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t 
 
 		if (li > s.rr[start].lent[c->ranks[start].events - 1])
 			start = i;
-		v[i] = (struct link_view){ s.rr[i].links, s.rr[i].nlinks, 0 };
+		v[i] = (struct link_view){ NULL, s.rr[i].links, s.rr[i].nlinks, 0 };
 	}
 	r->reference = true;
 	r->end_rank = c->ranks[start].rank;

@@ -32,6 +32,7 @@
 #include "../common/idset.h"
 #include "../common/profile.h"
 #include "../common/symtab.h"
+#include "link-pack.h"
 
 struct rep_event {
 	char *name;
@@ -125,8 +126,7 @@ struct rep_cp_rank {
 	bool trace;		/* recorded with --cp-trace */
 	uint64_t budget;	/* cp_budget */
 	uint64_t cut;		/* cp_cut: 0, or links and segments from here on */
-	struct prof_cp_link *links;	/* by event, at most one per event */
-	uint32_t nlinks;
+	struct link_pack links;	/* by event, at most one per event */
 	struct rep_cp_seg *segs;	/* by (seg, node), no duplicates */
 	uint32_t nsegs;
 	uint64_t *counts;	/* [nsegs * nevents] */

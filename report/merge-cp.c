@@ -29,7 +29,7 @@ static int cm_oom(char *err, size_t errlen)
 
 static void rank_release(struct rep_cp_rank *r)
 {
-	free(r->links);
+	link_pack_release(&r->links);
 	free(r->segs);
 	free(r->counts);
 	free(r->seg_ns);
@@ -122,33 +122,37 @@ static int cmp_link(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
+/* The links of p, checked (in the rank's events, one per event, sorted
+ * by event as a profile read from a file is) and packed. */
 static int keep_links(struct rep_cp_rank *r, const struct profile *p, const char *name,
 		      char *err, size_t errlen)
 {
-	if (p->ncp_links == 0)
-		return 0;
-	r->links = malloc((size_t)p->ncp_links * sizeof(*r->links));
-	if (!r->links)
-		return cm_oom(err, errlen);
-	memcpy(r->links, p->cp_links, (size_t)p->ncp_links * sizeof(*r->links));
-	r->nlinks = p->ncp_links;
-	for (uint32_t i = 1; i < r->nlinks; i++)	/* a profile read from a file is sorted */
-		if (r->links[i].event < r->links[i - 1].event) {
-			qsort(r->links, r->nlinks, sizeof(*r->links), cmp_link);
+	struct prof_cp_link *sorted = NULL;
+	const struct prof_cp_link *v = p->cp_links;
+	uint32_t n = p->ncp_links;
+	int rc = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (v[i].event < v[i - 1].event) {
+			if (!(sorted = malloc((size_t)n * sizeof(*sorted))))
+				return cm_oom(err, errlen);
+			memcpy(sorted, v, (size_t)n * sizeof(*sorted));
+			qsort(sorted, n, sizeof(*sorted), cmp_link);
+			v = sorted;
 			break;
 		}
-	for (uint32_t i = 0; i < r->nlinks; i++) {
-		const struct prof_cp_link *l = &r->links[i];
-
-		if (l->event >= p->cp_events || (i && l->event == r->links[i - 1].event)) {
+	for (uint32_t i = 0; i < n && rc == 0; i++)
+		if (v[i].event >= p->cp_events || (i && v[i].event == v[i - 1].event)) {
 			snprintf(err, errlen, "%s: rank %lld: critical-path link at event %llu "
-				 "%s", name, (long long)p->rank, (unsigned long long)l->event,
-				 l->event >= p->cp_events ? "past the rank's events" :
+				 "%s", name, (long long)p->rank, (unsigned long long)v[i].event,
+				 v[i].event >= p->cp_events ? "past the rank's events" :
 				 "given twice");
-			return -1;
+			rc = -1;
 		}
-	}
-	return 0;
+	if (rc == 0 && link_pack_build(&r->links, v, n) < 0)
+		rc = cm_oom(err, errlen);
+	free(sorted);
+	return rc;
 }
 
 struct edge_key {

@@ -13,7 +13,8 @@
  * segment samples with node ids mapped through nmap (p's node -> merged
  * node) and counts through emap (p's event -> merged event of nevents);
  * its zeroing results (how, start, N_f and S_f per selected function) and
- * its series of path lengths.  Memory is O(links + segments) per rank, plus
+ * its series of path lengths.  The links are kept packed (link-pack.h),
+ * a few bytes each.  Memory is O(links + segments) per rank, plus
  * O(events + edges) with --cp-trace.  Fails, naming the file, on a segment
  * or link outside the rank's events, a node outside p's tree, a trace that
  * does not cover the events, data from a process without a rank, zeroing

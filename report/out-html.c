@@ -65,21 +65,20 @@ static uint64_t computing(const struct rep_rank *r)
 	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
 }
 
-/* Whether rank's tree goes on the page (above). */
-static bool rank_tree_shown(const struct rep_data *d, int64_t rank)
+/* The ranks that compute most and least, whose trees go on the page of a
+ * large job (above); -1 when there are no ranks. */
+static void extreme_ranks(const struct rep_mpi *m, int64_t *most, int64_t *least)
 {
-	const struct rep_mpi *m = &d->mpi;
-	const struct rep_rank *most = NULL, *least = NULL;
+	const struct rep_rank *hi = NULL, *lo = NULL;
 
-	if (d->spread.n <= PAGE_RANK_TREES || rank == 0)
-		return true;
 	for (uint32_t i = 0; i < m->nranks; i++) {
-		if (!most || computing(&m->ranks[i]) > computing(most))
-			most = &m->ranks[i];
-		if (!least || computing(&m->ranks[i]) < computing(least))
-			least = &m->ranks[i];
+		if (!hi || computing(&m->ranks[i]) > computing(hi))
+			hi = &m->ranks[i];
+		if (!lo || computing(&m->ranks[i]) < computing(lo))
+			lo = &m->ranks[i];
 	}
-	return (most && most->rank == rank) || (least && least->rank == rank);
+	*most = hi ? hi->rank : -1;
+	*least = lo ? lo->rank : -1;
 }
 
 /* {"rank", "callpath"} of one rank read alone from its file, its tree
@@ -122,17 +121,23 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *c
 		    double min_pct, enum rep_comp comp, bool filtered)
 {
 	struct json_w w;
+	int64_t most, least;
 
+	extreme_ranks(&d->mpi, &most, &least);
 	fprintf(m, "{\"min_pct\":%g,\"report\":", min_pct);
 	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true) < 0)
 		return -1;
 	fputs(",\"rank_trees\":", m);
 	json_init(&w, m);
 	json_begin_array(&w);
-	for (uint32_t i = 0; i < d->spread.n; i++)
-		if (rank_tree_shown(d, d->spread.ranks[i].rank) &&
-		    put_rank_tree(&w, &d->spread.ranks[i], min_pct, comp) < 0)
+	for (uint32_t i = 0; i < d->spread.n; i++) {
+		int64_t rank = d->spread.ranks[i].rank;
+		bool shown = d->spread.n <= PAGE_RANK_TREES || rank == 0 || rank == most ||
+			     rank == least;
+
+		if (shown && put_rank_tree(&w, &d->spread.ranks[i], min_pct, comp) < 0)
 			return -1;
+	}
 	json_end_array(&w);
 	if (json_finish(&w) < 0)
 		return -1;

@@ -3,10 +3,10 @@
  * (docs/json.md): "experiment.ranks" and "experiment.mpi", the per-process
  * "ranks" array (wall and blocked time as --compensate says, and each
  * rank's overhead compensation: walls, overhead, delay, waits, sources)
- * and the "mpi" object (call sites by time, the dense communication
- * matrix, collectives).  Times are seconds.  The matrix is
- * written row by row from the sorted sparse pairs, so it costs no
- * size x size memory.
+ * and the "mpi" object (call sites by time, the communication matrix as
+ * its pairs, and dense up to REP_DENSE_RANKS ranks, collectives).  Times
+ * are seconds.  The dense matrix is written row by row from the sorted
+ * pairs, so it costs no size x size memory, only output.
  */
 #include "compensation.h"
 #include "data.h"
@@ -30,10 +30,6 @@ void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d)
 	else
 		json_null(w);
 }
-
-/* "sample: HOW; wrapper: HOW; ..." from the sources' table */
-#define OVH_METHOD(name, count, cost, how) "; " #name ": " how
-#define REP_COMP_METHOD (PROF_OVH_SOURCES(OVH_METHOD) + 2)
 
 /* The compensation keys of a rank entry: numbers when r has compensation
  * data, null otherwise. */
@@ -75,8 +71,6 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	json_u64(w, o->call_cost_ns);
 	json_key(w, "switch_cost_ns");
 	json_u64(w, o->switch_cost_ns);
-	json_key(w, "method");
-	json_string(w, REP_COMP_METHOD);
 	json_end_object(w);
 }
 
@@ -150,6 +144,25 @@ static void put_site(struct json_w *w, const struct rep_data *d, const struct re
 	json_end_object(w);
 }
 
+/* "pairs": [[src, dst, count, bytes], ...] for every pair that
+ * exchanged, by sender then receiver: the matrix however many ranks. */
+static void put_pairs(struct json_w *w, const struct rep_mpi *m)
+{
+	json_key(w, "pairs");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < m->npairs; i++) {
+		const struct rep_pair *q = &m->pairs[i];
+
+		json_begin_array(w);
+		json_i64(w, q->src);
+		json_i64(w, q->dst);
+		json_u64(w, q->count);
+		json_u64(w, q->bytes);
+		json_end_array(w);
+	}
+	json_end_array(w);
+}
+
 /* One size x size matrix of the pairs' counts (bytes false) or bytes. */
 static void put_matrix(struct json_w *w, const struct rep_mpi *m, const char *key,
 		       bool bytes)
@@ -208,8 +221,13 @@ void rep_json_mpi(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 	json_key(w, "matrix");
 	json_begin_object(w);
-	put_matrix(w, m, "count", false);
-	put_matrix(w, m, "bytes", true);
+	json_key(w, "ranks");
+	json_i64(w, m->size);
+	put_pairs(w, m);
+	if (m->size <= REP_DENSE_RANKS) {	/* quadratic: small jobs only */
+		put_matrix(w, m, "count", false);
+		put_matrix(w, m, "bytes", true);
+	}
 	json_end_object(w);
 	put_colls(w, m);
 	json_end_object(w);

@@ -309,7 +309,13 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_
 	return tree_walk(cp, tree_enter, tree_leave, &t);
 }
 
-/* "compensation": the mode asked for and whether the experiment has data. */
+/* "sample: HOW; wrapper: HOW; ..." from the sources' table */
+#define OVH_METHOD(name, count, cost, how) "; " #name ": " how
+#define REP_COMP_METHOD (PROF_OVH_SOURCES(OVH_METHOD) + 2)
+
+/* "compensation": the mode asked for, whether the experiment has data, and
+ * how each overhead source is measured (the same for every rank, so said
+ * once rather than in every rank's overhead_sources). */
 static void put_compensation(struct json_w *w, const struct rep_data *d,
 			     enum rep_comp comp)
 {
@@ -319,6 +325,8 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 	json_string(w, comp_mode_name(comp));
 	json_key(w, "available");
 	json_bool(w, comp_present(d));
+	json_key(w, "method");
+	json_string(w, REP_COMP_METHOD);
 	json_end_object(w);
 }
 

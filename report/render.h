@@ -16,6 +16,7 @@ enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 #define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
+#define REP_DENSE_RANKS 64	/* up to this many ranks, the JSON matrix is also dense */
 
 struct rep_opts {
 	enum rep_format format;

@@ -75,31 +75,31 @@ function stackedBars(box, items, names, classes, unit, marks) {
 }
 
 /*
- * Heatmap of m[r][c] (rows send to columns) for senders r0.. and
+ * Heatmap of the matrix of size ranks given as pairs [src, dst, count,
+ * bytes] (rows send to columns), value column col, for senders r0.. and
  * receivers c0.. (n of each; the whole matrix by default); blocks of
  * ranks above MATRIX_CELLS a side, each the sum of its cells: click a
- * block to zoom into its ranks, click "whole matrix" to come back.
+ * block to zoom into its ranks, click "whole matrix" to come back.  Only
+ * the pairs that exchanged are visited, so a large job costs its pairs,
+ * not its size squared.
  */
-function heatmap(box, m, unitFmt, r0 = 0, c0 = 0, n = m.length) {
+function heatmap(box, pairs, size, col, unitFmt, r0 = 0, c0 = 0, n = size) {
 	const per = Math.ceil(n / MATRIX_CELLS);
 	const k = Math.ceil(n / per);
-	const cells = [];
+	const cells = Array.from({ length: k }, () => new Array(k).fill(0));
 	let max = 0;
 
-	for (let i = 0; i < k; i++) {
-		cells.push([]);
-		for (let j = 0; j < k; j++) {
-			let v = 0;
+	for (const p of pairs) {
+		const r = p[0] - r0, c = p[1] - c0;
 
-			for (let r = r0 + i * per; r < Math.min(m.length, r0 + (i + 1) * per, r0 + n); r++)
-				for (let c = c0 + j * per; c < Math.min(m.length, c0 + (j + 1) * per, c0 + n); c++)
-					v += m[r][c];
-			cells[i].push(v);
-			max = Math.max(max, v);
-		}
+		if (r >= 0 && r < n && c >= 0 && c < n)
+			cells[Math.floor(r / per)][Math.floor(c / per)] += p[col];
 	}
+	for (const row of cells)
+		for (const v of row)
+			max = Math.max(max, v);
 	const range = (x, i) => per > 1 ?
-		`${x + i * per}-${Math.min(m.length, x + n, x + (i + 1) * per) - 1}` : x + i;
+		`${x + i * per}-${Math.min(size, x + n, x + (i + 1) * per) - 1}` : x + i;
 	const side = Math.min(Math.max(box.clientWidth || 600, 300), 640) - 70;
 	const cs = side / k;
 	const s = svg('svg', { width: side + 70, height: side + 60, class: 'chart heatmap', role: 'img' });
@@ -121,18 +121,18 @@ function heatmap(box, m, unitFmt, r0 = 0, c0 = 0, n = m.length) {
 					box.replaceChildren(el('div', { class: 'toolbar' }, el('button', { type: 'button',
 						class: 'matrix-reset', on: { click: () => {
 							box.replaceChildren();
-							heatmap(box, m, unitFmt);
+							heatmap(box, pairs, size, col, unitFmt);
 						} } }, 'whole matrix')));
-					heatmap(box, m, unitFmt, r0 + i * per, c0 + j * per, per);
+					heatmap(box, pairs, size, col, unitFmt, r0 + i * per, c0 + j * per, per);
 				});
 			s.appendChild(rect);
 		}
 	const span = (x) => `${x}-${x + n - 1}`;
 
 	axisLabel(s, 60 + side / 2, side + 45, (per > 1 ? `receiver (blocks of ${per} ranks)` : 'receiver rank') +
-		(n < m.length ? `, ranks ${span(c0)}` : ''));
+		(n < size ? `, ranks ${span(c0)}` : ''));
 	axisLabel(s, 20, 10 + side / 2, (per > 1 ? `sender (blocks of ${per} ranks)` : 'sender rank') +
-		(n < m.length ? `, ranks ${span(r0)}` : ''), true);
+		(n < size ? `, ranks ${span(r0)}` : ''), true);
 	box.appendChild(s);
 }
 

@@ -175,8 +175,9 @@ function buildMpi(box, data) {
 	box.append(el('h2', {}, 'Communication matrix'), el('div', { class: 'toolbar' }, which), mat);
 	function draw() {
 		mat.replaceChildren();
-		if (m.matrix && m.matrix[which.value])
-			heatmap(mat, m.matrix[which.value], which.value === 'bytes' ? fmtBytes : fmtCount);
+		if (m.matrix && m.matrix.ranks > 0)
+			heatmap(mat, m.matrix.pairs, m.matrix.ranks, which.value === 'bytes' ? 3 : 2,
+				which.value === 'bytes' ? fmtBytes : fmtCount);
 	}
 	which.addEventListener('change', draw);
 	draw();

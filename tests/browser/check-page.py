@@ -89,10 +89,19 @@ def fmt_pct(p):
     return f"{p:.1f} %" if p >= 10 else f"{p:.2f} %"
 
 
+def dense_counts(matrix):
+    """The message counts of the JSON matrix as rows, from its pairs."""
+    n = matrix["ranks"]
+    m = [[0] * n for _ in range(n)]
+    for src, dst, count, _ in matrix["pairs"]:
+        m[src][dst] = count
+    return m
+
+
 def check_blocks():
     """The matrix of a large job: blocks summed, a click zooms into one."""
     show("mpi")
-    m = report["mpi"]["matrix"]["count"]
+    m = dense_counts(report["mpi"]["matrix"])
     cells = drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")
     first = cells[0].get_attribute("data-from") if cells else ""
     lo, hi = (int(x) for x in first.split("-")) if "-" in first else (0, -1)
@@ -241,7 +250,7 @@ try:
 
         # MPI: the matrix cell (r, r + 1) holds the JSON count
         show("mpi")
-        m = report["mpi"]["matrix"]["count"]
+        m = dense_counts(report["mpi"]["matrix"])
         bad = []
         for r in range(len(m) - 1):
             cell = drv.find_elements(By.CSS_SELECTOR, f".heatmap rect[data-from='{r}'][data-to='{r + 1}']")

@@ -79,6 +79,9 @@ browser_tap "the page in a browser"
 # in blocks of ranks, zoomed into one
 /usr/bin/python3 "$TOP/bench/synth-ranks.py" "$d" "$WORK/big" 256
 report_json "$WORK/big"
+is "256 ranks: the JSON matrix is its pairs alone (no 256 x 256 arrays)" \
+	"$(jq -c '.mpi.matrix | [.ranks, (.pairs | length > 0), has("count"), has("bytes")]' "$WORK/report.json")" \
+	'[256,true,false,false]'
 "$CPPERF" report "$WORK/big" --format=html -o "$WORK/big.html" 2> "$WORK/big.err"
 is "256 ranks: report --format=html" "$?:$(head -c 300 "$WORK/big.err")" "0:"
 /usr/bin/python3 "$TOP/tests/browser/check-page.py" "$WORK/big.html" "$WORK/report.json" \

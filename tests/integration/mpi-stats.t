@@ -15,6 +15,8 @@ check_exact() {
 	is "$l: messages r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.count[$r][$r+1]] | join(" ")')" "1 2 3"
 	is "$l: bytes r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.bytes[$r][$r+1]] | join(" ")')" "1000 2000 3000"
 	is "$l: no other messages" "$(jqr '[.mpi.matrix.count[][]] | add')" 6
+	is "$l: the matrix's pairs, the same" "$(jqr '[.mpi.matrix.pairs[] | map(tostring) | join(":")] | join(" ")')" \
+		"0:1:1:1000 1:2:2:2000 2:3:3:3000"
 	site() { jqr "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
 	is "$l: MPI_Send calls" "$(site MPI_Send calls)" 6
 	is "$l: MPI_Send bytes" "$(site MPI_Send bytes_sent)" 6000

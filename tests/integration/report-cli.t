@@ -61,7 +61,8 @@ grep -q '^# most MPI time: rank 1 (0.850 s, 42.50% of wall); least: rank 0' "$WO
 grep -q '^    1  MPI_Recv  .* main > solve > exchange$' "$WORK/out" && ok "--view=mpi: top call site first" || fail "--view=mpi: top call site first" "$(cat "$WORK/out")"
 is "--view=mpi: per-rank rows" "$(grep -c '^       [01]  n[01] ' "$WORK/out")" 2
 run 0 "$CPPERF" report "$MPIDATA" --format=json
-is "json: MPI matrix" "$(jq -c '.mpi.matrix' "$WORK/out")" '{"count":[[0,3],[1,0]],"bytes":[[0,3000],[8,0]]}'
+is "json: MPI matrix, as pairs and dense" "$(jq -c '.mpi.matrix' "$WORK/out")" \
+	'{"ranks":2,"pairs":[[0,1,3,3000],[1,0,1,8]],"count":[[0,3],[1,0]],"bytes":[[0,3000],[8,0]]}'
 is "json: ranks" "$(jq -r '[.experiment.ranks, (.ranks | length)] | join(" ")' "$WORK/out")" "2 2"
 run 0 "$CPPERF" help report
 grep -q 'mpi (ranks, call sites, matrix)' "$WORK/out" && ok "help report lists --view=mpi" || fail "help report lists --view=mpi"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scale.sh - `cpperf report` over many ranks, for `make bench`: the demo's
+# 2-rank experiment made into 1 024 and 10 240 ranks (bench/synth-ranks.py),
+# then the text, JSON and HTML reports' wall time (median of
+# BENCH_SCALE_ROUNDS, default 3) and peak memory, each against its target.
+# BENCH_SCALE_RANKS replaces the list of sizes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SIZES=${BENCH_SCALE_RANKS:-"1024 10240"}
+ROUNDS=${BENCH_SCALE_ROUNDS:-3}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if ! command -v mpicc > /dev/null || [ ! -x /usr/bin/time ]; then
+	echo "scale bench: needs mpicc and /usr/bin/time, skipped"
+	exit 0
+fi
+. bench/lib.sh
+scratch scalebench
+mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
+mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$W/src" "$W/demo-mpi" 3000 > /dev/null
+
+# target RANKS FORMAT: the wall-time target in seconds, "-" for none
+target() {
+	case "$1:$2" in
+	1024:text) echo 0.5 ;;
+	10240:text) echo 5 ;;
+	10240:html) echo 8 ;;
+	*) echo - ;;
+	esac
+}
+
+for n in $SIZES; do
+	/usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/r$n" "$n"
+	echo "cpperf report over $n ranks ($(du -sh "$W/r$n" | cut -f1) of profiles; $(nproc) CPUs):"
+	for fmt in text json html; do
+		: > "$W/times"
+		for ((r = 0; r < ROUNDS; r++)); do
+			/usr/bin/time -f "%e %M" -o "$W/one" bin/cpperf report "$W/r$n" \
+				--format=$fmt -o "$W/out.$fmt" 2> /dev/null
+			cat "$W/one" >> "$W/times"
+		done
+		t=$(cut -d' ' -f1 "$W/times" | median)
+		mem=$(cut -d' ' -f2 "$W/times" | sort -n | tail -1)
+		awk -v f=$fmt -v t="$t" -v m="$mem" -v want="$(target "$n" $fmt)" \
+		    -v size="$(stat -c %s "$W/out.$fmt")" 'BEGIN {
+			printf "  %-4s %7.2f s%s   peak %5.0f MB (target <= 1024)   output %.1f MB\n", f, t,
+			       want == "-" ? "              " : sprintf(" (target <= %s)", want),
+			       m / 1024, size / 1e6 }'
+	done
+	rm -rf "$W/r$n"
+done

@@ -1,0 +1,149 @@
+/*
+ * link-pack.c - a rank's links in blocks of BLOCK (link-pack.h): a block
+ * starts with an absolute link in the block table, the rest of its links
+ * follow in the byte stream as the differences to the link before them,
+ * zigzag LEB128 varints (a ping-pong's take three bytes instead of 24).
+ * Finding the link of an event is a binary search over the blocks and
+ * the decoding of one block.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "link-pack.h"
+
+#define BLOCK 64u	/* links per block: the decoding a lookup pays at most */
+
+struct link_block {
+	struct prof_cp_link first;
+	uint32_t off;	/* where the block's other links start in bytes */
+};
+
+static uint64_t zigzag(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static uint64_t unzigzag(uint64_t z, uint64_t base)
+{
+	return base + ((z >> 1) ^ (0 - (z & 1)));
+}
+
+static unsigned put_varint(unsigned char *p, uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+static unsigned varint_len(uint64_t v)
+{
+	unsigned n = 1;
+
+	for (; v >= 0x80; v >>= 7)
+		n++;
+	return n;
+}
+
+/* A varint written by put_varint (the pack's own bytes: no bound check). */
+static const unsigned char *get_varint(const unsigned char *p, uint64_t *v)
+{
+	*v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		*v |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80))
+			return p;
+	}
+}
+
+/* The three differences of link l to the one before it. */
+static void deltas(const struct prof_cp_link *l, uint64_t d[3])
+{
+	d[0] = zigzag(l->event, l[-1].event);
+	d[1] = zigzag((uint64_t)l->rank, (uint64_t)l[-1].rank);
+	d[2] = zigzag(l->from, l[-1].from);
+}
+
+int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t n)
+{
+	uint32_t nblocks = (n + BLOCK - 1) / BLOCK;
+	size_t size = 0, used = 0;
+	uint64_t d[3];
+
+	memset(lp, 0, sizeof(*lp));
+	if (!n)
+		return 0;
+	for (uint32_t i = 1; i < n; i++)	/* the exact size first */
+		if (i % BLOCK) {
+			deltas(&v[i], d);
+			size += varint_len(d[0]) + varint_len(d[1]) + varint_len(d[2]);
+		}
+	if (size > UINT32_MAX)
+		return -1;
+	lp->blocks = malloc((size_t)nblocks * sizeof(*lp->blocks));
+	lp->bytes = malloc(size ? size : 1);
+	if (!lp->blocks || !lp->bytes) {
+		link_pack_release(lp);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i % BLOCK == 0) {
+			lp->blocks[i / BLOCK] = (struct link_block){ v[i], (uint32_t)used };
+			continue;
+		}
+		deltas(&v[i], d);
+		for (int k = 0; k < 3; k++)
+			used += put_varint(lp->bytes + used, d[k]);
+	}
+	lp->n = n;
+	lp->nblocks = nblocks;
+	lp->nbytes = (uint32_t)size;
+	return 0;
+}
+
+bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
+{
+	uint32_t lo = 0, hi = lp->nblocks, b, left;
+	struct prof_cp_link at;
+	const unsigned char *p;
+
+	while (lo < hi) {	/* the last block whose first event is <= event */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (lp->blocks[mid].first.event <= event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	b = lo - 1;
+	at = lp->blocks[b].first;
+	p = lp->bytes + lp->blocks[b].off;
+	left = (b + 1 == lp->nblocks ? lp->n - b * BLOCK : BLOCK) - 1;
+	while (at.event < event && left--) {
+		uint64_t d[3];
+
+		for (int k = 0; k < 3; k++)
+			p = get_varint(p, &d[k]);
+		at.event = unzigzag(d[0], at.event);
+		at.rank = (int64_t)unzigzag(d[1], (uint64_t)at.rank);
+		at.from = unzigzag(d[2], at.from);
+	}
+	if (at.event != event)
+		return false;
+	*out = at;
+	return true;
+}
+
+void link_pack_release(struct link_pack *lp)
+{
+	free(lp->bytes);
+	free(lp->blocks);
+	memset(lp, 0, sizeof(*lp));
+}

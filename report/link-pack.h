@@ -1,0 +1,30 @@
+/*
+ * link-pack.h - a rank's critical-path links kept compactly by the report
+ * until the walk (link-pack.c): a long run's links are most of what a
+ * large experiment keeps, three 8-byte numbers each, which differ from the
+ * previous link's by a little.
+ */
+#ifndef CPPERF_REPORT_LINK_PACK_H
+#define CPPERF_REPORT_LINK_PACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../common/profile.h"
+
+struct link_block;
+
+struct link_pack {
+	unsigned char *bytes;		/* the links as varint deltas, by block */
+	struct link_block *blocks;	/* each block's first link and offset */
+	uint32_t n, nblocks;		/* links; blocks */
+	uint32_t nbytes;		/* of bytes */
+};
+
+/* Pack the n links of v (by strictly increasing event) into lp.  Returns 0,
+ * or -1 when memory is short (lp is then empty). */
+int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t n);
+/* The link of event into *out; false when there is none. */
+bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out);
+void link_pack_release(struct link_pack *lp);
+
+#endif
