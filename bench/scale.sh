@@ -30,6 +30,7 @@ target() {
 
 for n in $SIZES; do
 	/usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/r$n" "$n"
+	sync	# the profiles just written are not flushed while a report reads them
 	echo "cpperf report over $n ranks ($(du -sh "$W/r$n" | cut -f1) of profiles; $(nproc) CPUs):"
 	for fmt in text json html; do
 		: > "$W/times"

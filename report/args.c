@@ -125,6 +125,13 @@ static int set_reference(struct rep_args *a, const char *v, char *err, size_t er
 	return 0;
 }
 
+static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->opts.all_ranks = true;
+	return 0;
+}
+
 static int set_help(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -146,6 +153,9 @@ static const struct rep_option rep_options[] = {
 	  "runtime", set_compensate },
 	{ "reference", 0, NULL, "critical path recomputed from the --cp-trace records "
 	  "(with --view=cp or --format=json)", set_reference },
+	{ "all-ranks", 0, NULL, "list every rank of a job of more than 64 (text and json; "
+	  "by default rank 0, the ranks with the most and least MPI time, and "
+	  "distributions over all)", set_all_ranks },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "

@@ -4,14 +4,17 @@
  * "ranks" array (wall and blocked time as --compensate says, and each
  * rank's overhead compensation: walls, overhead, delay, waits, sources)
  * and the "mpi" object (call sites by time, the communication matrix as
- * its pairs, and dense up to REP_DENSE_RANKS ranks, collectives).  Times
+ * its pairs, and dense up to REP_LISTED_RANKS ranks, collectives).  Times
  * are seconds.  The dense matrix is written row by row from the sorted
  * pairs, so it costs no size x size memory, only output.
  */
+#include <stdlib.h>
+
 #include "compensation.h"
 #include "data.h"
 #include "json.h"
 #include "out-json.h"
+#include "rank-list.h"
 #include "render.h"
 
 static void put_seconds(struct json_w *w, const char *key, uint64_t ns)
@@ -74,13 +77,89 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	json_end_object(w);
 }
 
-static void put_ranks(struct json_w *w, const struct rep_mpi *m)
+static double wall_of(const struct rep_rank *r)
 {
+	return (double)r->wall_ns / 1e9;
+}
+
+static double cpu_of(const struct rep_rank *r)
+{
+	return (double)r->cpu_ns / 1e9;
+}
+
+static double mpi_of(const struct rep_rank *r)
+{
+	return (double)r->mpi_ns / 1e9;
+}
+
+static double blocked_of(const struct rep_rank *r)
+{
+	return (double)r->blocked_ns / 1e9;
+}
+
+
+/* "ranks_summary": every rank's measured times as distributions, when
+ * "ranks" lists some of them (rank-list.h); null when it lists all. */
+static int put_summary(struct json_w *w, const struct rep_mpi *m, long listed)
+{
+	static const struct {
+		const char *key;
+		double (*value)(const struct rep_rank *);
+	} cols[] = {
+		{ "wall", wall_of }, { "cpu", cpu_of }, { "mpi_time", mpi_of },
+		{ "mpi_blocked", blocked_of },
+	};
+
+	json_key(w, "ranks_summary");
+	if (listed == (long)m->nranks) {
+		json_null(w);
+		return 0;
+	}
+	json_begin_object(w);
+	json_key(w, "ranks");
+	json_u64(w, m->nranks);
+	json_key(w, "listed");
+	json_u64(w, (uint64_t)listed);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		struct rep_dist x;
+
+		if (rep_rank_dist(m, cols[c].value, &x) < 0)
+			return -1;
+		json_key(w, cols[c].key);
+		json_begin_object(w);
+		json_key(w, "min");
+		json_double(w, x.min);
+		json_key(w, "median");
+		json_double(w, x.median);
+		json_key(w, "mean");
+		json_double(w, x.mean);
+		json_key(w, "max");
+		json_double(w, x.max);
+		json_key(w, "max_rank");
+		json_i64(w, x.max_rank);
+		json_end_object(w);
+	}
+	json_end_object(w);
+	return 0;
+}
+
+/* "ranks": the ranks rank-list.h lists (every one when all), then
+ * "ranks_summary".  Returns 0 or -1 when memory is short. */
+static int put_ranks(struct json_w *w, const struct rep_mpi *m, bool all)
+{
+	bool *listed;
+	long n = rep_rank_listing(m, all, &listed);
+	int rc;
+
+	if (n < 0)
+		return -1;
 	json_key(w, "ranks");
 	json_begin_array(w);
 	for (uint32_t i = 0; i < m->nranks; i++) {
 		const struct rep_rank *r = &m->ranks[i];
 
+		if (!listed[i])
+			continue;
 		json_begin_object(w);
 		rep_json_rank(w, r->rank);
 		json_key(w, "host");
@@ -97,6 +176,9 @@ static void put_ranks(struct json_w *w, const struct rep_mpi *m)
 		json_end_object(w);
 	}
 	json_end_array(w);
+	rc = put_summary(w, m, n);
+	free(listed);
+	return rc;
 }
 
 static void put_frame(struct json_w *w, const struct rep_data *d, uint32_t fr)
@@ -207,11 +289,12 @@ static void put_colls(struct json_w *w, const struct rep_mpi *m)
 	json_end_array(w);
 }
 
-void rep_json_mpi(struct json_w *w, const struct rep_data *d)
+int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks)
 {
 	const struct rep_mpi *m = &d->mpi;
 
-	put_ranks(w, m);
+	if (put_ranks(w, m, all_ranks) < 0)
+		return -1;
 	json_key(w, "mpi");
 	json_begin_object(w);
 	json_key(w, "callsites");
@@ -224,11 +307,12 @@ void rep_json_mpi(struct json_w *w, const struct rep_data *d)
 	json_key(w, "ranks");
 	json_i64(w, m->size);
 	put_pairs(w, m);
-	if (m->size <= REP_DENSE_RANKS) {	/* quadratic: small jobs only */
+	if (m->size <= REP_LISTED_RANKS) {	/* quadratic: small jobs only */
 		put_matrix(w, m, "count", false);
 		put_matrix(w, m, "bytes", true);
 	}
 	json_end_object(w);
 	put_colls(w, m);
 	json_end_object(w);
+	return 0;
 }

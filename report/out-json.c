@@ -332,7 +332,7 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 
 int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page)
+	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks)
 {
 	struct json_w w;
 
@@ -347,7 +347,8 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		return -1;
 	if (!page)
 		put_threads(&w, d);
-	rep_json_mpi(&w, d);
+	if (rep_json_mpi(&w, d, page || all_ranks) < 0)
+		return -1;
 	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
 		return -1;
 	put_compensation(&w, d, comp);

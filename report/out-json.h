@@ -21,10 +21,12 @@
  * "ranks" times); filtered says cp and f had the tool's samples removed
  * ("callpath" then leaves out nodes left without counts); page leaves out
  * what the HTML page does not show and what grows with the run's length
- * ("threads", the runs of "path"). */
+ * ("threads", the runs of "path") and lists every rank, as all_ranks does
+ * (otherwise "ranks" of a large job lists some: rank-list.h).  Returns 0
+ * or -1. */
 int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page);
+	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
@@ -42,6 +44,8 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 void rep_json_mpi_experiment(struct json_w *w, const struct rep_data *d);
 /* "rank": the MPI rank, null for a process outside the job (-1). */
 void rep_json_rank(struct json_w *w, int64_t rank);
-void rep_json_mpi(struct json_w *w, const struct rep_data *d);
+/* all_ranks: list every rank in "ranks", not only those of rank-list.h.
+ * Returns 0 or -1 (memory). */
+int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks);
 
 #endif

@@ -169,7 +169,8 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 {
 	switch (o->format) {
 	case REP_JSON:
-		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, false);
+		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, false,
+				o->all_ranks);
 	case REP_HTML:
 		return rep_html(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
 	case REP_FOLDED:
@@ -180,9 +181,9 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 	if (view_cp(o))
 		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o), comp);
 	if (o->view == REP_MPI)
-		return rep_text_mpi(out, d, comp);
+		return rep_text_mpi(out, d, comp, o->all_ranks);
 	if (o->view == REP_COMPENSATION)
-		return rep_text_comp(out, d);
+		return rep_text_comp(out, d, o->all_ranks);
 	if (o->view == REP_CALLPATH)
 		return rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed);
 	return rep_text_flat(out, d, f, ev, min_pct_of(o), removed);

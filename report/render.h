@@ -16,13 +16,13 @@ enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 #define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
-#define REP_DENSE_RANKS 64	/* up to this many ranks, the JSON matrix is also dense */
 
 struct rep_opts {
 	enum rep_format format;
 	enum rep_view view;
 	const char *event;	/* NULL: the first event */
 	double min_pct;		/* < 0: the format's default */
+	bool all_ranks;		/* list every rank of a large job (rank-list.h) */
 };
 
 /* Render d as o asks onto out, compensated as comp says (--compensate).

@@ -12,9 +12,11 @@
  * obtained.  rep_render checks that the experiment has compensation data.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "compensation.h"
 #include "data.h"
+#include "rank-list.h"
 #include "render.h"
 #include "text.h"
 
@@ -25,9 +27,18 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-static void put_rank_rows(FILE *out, const struct rep_mpi *m)
+static int put_rank_rows(FILE *out, const struct rep_mpi *m, bool all)
 {
 	size_t hw = strlen("host");
+	bool *listed;
+	long n = rep_rank_listing(m, all, &listed);
+
+	if (n < 0)
+		return -1;
+	if (n < (long)m->nranks)
+		fprintf(out, "# %u ranks: listed are rank 0 and the %d with the most and the %d "
+			"with the least MPI time (--all-ranks lists every rank)\n", m->nranks,
+			REP_EXTREME_RANKS, REP_EXTREME_RANKS);
 
 	for (uint32_t i = 0; i < m->nranks; i++)
 		hw = strlen(m->ranks[i].host) > hw ? strlen(m->ranks[i].host) : hw;
@@ -39,6 +50,8 @@ static void put_rank_rows(FILE *out, const struct rep_mpi *m)
 	for (uint32_t i = 0; i < m->nranks; i++) {
 		const struct rep_rank *r = &m->ranks[i];
 
+		if (!listed[i])
+			continue;
 		if (r->rank < 0)
 			fprintf(out, "%8s  ", "-");
 		else
@@ -55,6 +68,8 @@ static void put_rank_rows(FILE *out, const struct rep_mpi *m)
 			secs(r->comp_delay_ns), secs(r->comp_wait_ns),
 			secs(r->comp_wait_comp_ns));
 	}
+	free(listed);
+	return 0;
 }
 
 /* A source's count in a row ("N samples x ..."), when it has one. */
@@ -100,14 +115,15 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 	fprintf(out, "  total      %10.6f\n", secs(all));
 }
 
-int rep_text_comp(FILE *out, const struct rep_data *d)
+int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks)
 {
 	rep_text_intro(out, d);
 	fputs("# overhead compensation: local removes each rank's own overhead, parallel "
 	      "its final delay\n# (its overhead and the other ranks' that reached it "
 	      "through messages); wait' is the\n# time waited in receives and "
 	      "collectives after compensation\n#\n", out);
-	put_rank_rows(out, &d->mpi);
+	if (put_rank_rows(out, &d->mpi, all_ranks) < 0)
+		return -1;
 	put_sources(out, &d->mpi);
 	return ferror(out) ? -1 : 0;
 }

@@ -19,6 +19,7 @@
 #include <strings.h>
 #include "compensation.h"
 #include "data.h"
+#include "rank-list.h"
 #include "render.h"
 #include "text.h"
 
@@ -60,11 +61,61 @@ static void put_rank_comp(FILE *out, const struct rep_rank *r, enum rep_comp com
 		secs(comp_rank_blocked_ns(r, comp)));
 }
 
-static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
+static double wall_of(const struct rep_rank *r)
+{
+	return secs(r->wall_ns);
+}
+
+static double cpu_of(const struct rep_rank *r)
+{
+	return secs(r->cpu_ns);
+}
+
+static double mpi_of(const struct rep_rank *r)
+{
+	return secs(r->mpi_ns);
+}
+
+static double blocked_of(const struct rep_rank *r)
+{
+	return secs(r->blocked_ns);
+}
+
+/* Each measured column over every rank, when only some are listed. */
+static int put_dists(FILE *out, const struct rep_mpi *m, long listed)
+{
+	static const struct {
+		const char *name;
+		double (*value)(const struct rep_rank *);
+	} cols[] = {
+		{ "wall", wall_of }, { "cpu", cpu_of }, { "MPI", mpi_of }, { "blocked", blocked_of },
+	};
+
+	fprintf(out, "# %u ranks: listed below are rank 0 and the %d with the most and the "
+		"%d with the least MPI time, %ld in all (--all-ranks lists every rank); over "
+		"all ranks (seconds):\n#  %-8s %9s %9s %9s %9s  rank of max\n", m->nranks,
+		REP_EXTREME_RANKS, REP_EXTREME_RANKS, listed, "", "min", "median", "mean", "max");
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		struct rep_dist x;
+
+		if (rep_rank_dist(m, cols[c].value, &x) < 0)
+			return -1;
+		fprintf(out, "#  %-8s %9.3f %9.3f %9.3f %9.3f  %lld\n", cols[c].name, x.min,
+			x.median, x.mean, x.max, (long long)x.max_rank);
+	}
+	return 0;
+}
+
+static int put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp, bool all)
 {
 	const struct rep_mpi *m = &d->mpi;
 	bool compensated = comp != REP_COMP_NONE && comp_present(d);
 	size_t hw = strlen("host");
+	bool *listed;
+	long n = rep_rank_listing(m, all, &listed);
+
+	if (n < 0)
+		return -1;
 
 	for (uint32_t i = 0; i < m->nranks; i++)
 		hw = strlen(m->ranks[i].host) > hw ? strlen(m->ranks[i].host) : hw;
@@ -80,12 +131,18 @@ static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
 			"wall(comp) is the region minus the rank's overhead, blocked(comp) as measured" :
 			"wall(comp) is the region minus the final delay, blocked(comp) the "
 			"compensated waits");
+	if (n < (long)m->nranks && put_dists(out, m, n) < 0) {
+		free(listed);
+		return -1;
+	}
 	fprintf(out, "#   rank  %-*s  %9s %9s %9s %9s %9s", w, "host", "wall", "cpu", "MPI",
 		"MPI%wall", "blocked");
 	fputs(compensated ? "  wall(comp) blocked(comp)\n" : "\n", out);
 	for (uint32_t i = 0; i < m->nranks; i++) {
 		const struct rep_rank *r = &m->ranks[i];
 
+		if (!listed[i])
+			continue;
 		if (r->rank < 0)
 			fprintf(out, "%8s  ", "-");
 		else
@@ -98,6 +155,8 @@ static void put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp)
 			put_rank_comp(out, r, comp);
 		fputc('\n', out);
 	}
+	free(listed);
+	return 0;
 }
 
 /* The MPI ranks with the most and the least MPI time (lowest rank on ties). */
@@ -266,7 +325,7 @@ static void put_colls(FILE *out, const struct rep_mpi *m)
 		fputs("# none\n", out);
 }
 
-int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp)
+int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp, bool all_ranks)
 {
 	const struct rep_mpi *m = &d->mpi;
 
@@ -275,7 +334,8 @@ int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp)
 		return ferror(out) ? -1 : 0;
 	}
 	put_header(out, d);
-	put_ranks(out, d, comp);
+	if (put_ranks(out, d, comp, all_ranks) < 0)
+		return -1;
 	put_extremes(out, m);
 	put_sites(out, d);
 	if (put_matrix(out, m) < 0)

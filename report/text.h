@@ -27,14 +27,16 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *c
  * tree. */
 int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
 		   uint32_t event, double min_pct, enum rep_comp comp);
-/* Text --view=mpi: per-rank time (wall and blocked as comp says), top call
- * sites, matrix, collectives; on an experiment without MPI data one line
- * saying so. */
-int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp);
-/* Text --view=compensation (text-comp.c): per rank the measured, local-
- * and parallel-compensated walls, overhead, delay, waits; the overhead
- * sources summed over the ranks.  d must have compensation data. */
-int rep_text_comp(FILE *out, const struct rep_data *d);
+/* Text --view=mpi: per-rank time (wall and blocked as comp says) of the
+ * ranks rank-list.h lists, or all, with each column's distribution when
+ * some are left out; top call sites, matrix, collectives; on an experiment
+ * without MPI data one line saying so. */
+int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp, bool all_ranks);
+/* Text --view=compensation (text-comp.c): per rank (those rank-list.h
+ * lists, or all) the measured, local- and parallel-compensated walls,
+ * overhead, delay, waits; the overhead sources summed over the ranks.  d
+ * must have compensation data. */
+int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */

@@ -30,6 +30,7 @@
 #include "../../report/flat.h"
 #include "../../report/json.h"
 #include "../../report/merge.h"
+#include "../../report/out-json.h"
 #include "../../report/render.h"
 #include "../../report/text.h"
 #include "../../report/tree.h"
@@ -350,7 +351,7 @@ static void test_load_and_merge(const char *exp)
 
 static void test_folded(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_FOLDED, REP_FLAT, NULL, -1 };
+	struct rep_opts o = { REP_FOLDED, REP_FLAT, NULL, -1, false };
 	int rc;
 	char *out = render(d, &o, &rc);
 
@@ -371,7 +372,7 @@ static void test_folded(const struct rep_data *d)
 
 static void test_json(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1 };
+	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1, false };
 	char path[512];
 	int rc;
 	char *out = render(d, &o, &rc);
@@ -381,7 +382,7 @@ static void test_json(const struct rep_data *d)
 	save(path, out ? out : "");
 	free(out);
 	is_str(jq(path, "keys | join(\",\")"),
-	       "callpath,compensation,cpperf_version,critical_path,experiment,flat,mpi,ranks,threads",
+	       "callpath,compensation,cpperf_version,critical_path,experiment,flat,mpi,ranks,ranks_summary,threads",
 	       "json top-level keys");
 	is_str(jq(path, ".compensation | del(.method) | tojson"), "{\"mode\":\"parallel\",\"available\":false}",
 	       "compensation: the default mode, no data");
@@ -437,7 +438,7 @@ static void test_json(const struct rep_data *d)
 
 static void test_text(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_TEXT, REP_FLAT, NULL, -1 };
+	struct rep_opts o = { REP_TEXT, REP_FLAT, NULL, -1, false };
 	int rc;
 	char *out = render(d, &o, &rc);
 
@@ -467,7 +468,7 @@ static void test_text(const struct rep_data *d)
 /* The JSON of the two-rank experiment in dir against hand-worked numbers. */
 static void check_mpi_json(const char *dir, const char *what)
 {
-	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1 };
+	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1, false };
 	struct rep_data d;
 	char err[ERRLEN], path[512], name[128];
 	int rc;
@@ -508,7 +509,7 @@ static void check_mpi_json(const char *dir, const char *what)
 
 static void test_mpi_text(const char *dir)
 {
-	struct rep_opts o = { REP_TEXT, REP_MPI, NULL, -1 };
+	struct rep_opts o = { REP_TEXT, REP_MPI, NULL, -1, false };
 	struct rep_data d;
 	char err[ERRLEN];
 	int rc;
@@ -555,7 +556,7 @@ static void test_mpi_top_pairs(void)
 		d.mpi.pairs[i] = (struct rep_pair){ i % 20, (i + 1 + i / 20) % 20,
 						    (uint64_t)i + 1, 100 * ((uint64_t)i + 1) };
 	f = open_memstream(&buf, &len);
-	is_int(rep_text_mpi(f, &d, REP_COMP_PARALLEL), 0, "text --view=mpi of 20 ranks");
+	is_int(rep_text_mpi(f, &d, REP_COMP_PARALLEL, false), 0, "text --view=mpi of 20 ranks");
 	fclose(f);
 	ok(buf && strstr(buf, "#   from      to       count        bytes\n"
 			  "       4       6          25         2500\n"), "busiest pair first");
@@ -565,6 +566,68 @@ static void test_mpi_top_pairs(void)
 	   "says how many pairs it left out");
 	ok(buf && !strstr(buf, "#  from"), "no dense table for 20 ranks");
 	free(buf);
+	merge_release(&d);
+}
+
+/* d's MPI view into a string the caller frees: text, or the JSON report's
+ * MPI keys ("ranks", "ranks_summary", "mpi") in an object. */
+static char *mpi_view(const struct rep_data *d, bool json, bool all)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_w w;
+
+	if (!json) {
+		rep_text_mpi(f, d, REP_COMP_PARALLEL, all);
+	} else {
+		json_init(&w, f);
+		json_begin_object(&w);
+		rep_json_mpi(&w, d, all);
+		json_end_object(&w);
+		json_finish(&w);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Beyond REP_LISTED_RANKS ranks the views list rank 0 and the extremes
+ * of MPI time, with the distributions; --all-ranks lists them all. */
+static void test_many_ranks(void)
+{
+	struct rep_data d;
+	char *text, *json, *all;
+	int rows = 0;
+
+	if (merge_init(&d) < 0)
+		return;
+	d.mpi.size = 100;
+	d.mpi.nranks = d.mpi.ranks_alloc = 100;
+	d.mpi.ranks = calloc(100, sizeof(*d.mpi.ranks));
+	for (int64_t i = 0; i < 100; i++)	/* MPI time grows with the rank, 37 the most */
+		d.mpi.ranks[i] = (struct rep_rank){ .rank = i, .pid = 1000 + i, .host = strdup("h"),
+			.wall_ns = 2000000000, .mpi_ns = 1000000 * (uint64_t)(i == 37 ? 999 : i),
+			.blocked_ns = 1000 };
+	text = mpi_view(&d, false, false);
+	for (const char *p = text; p && (p = strstr(p, "  h     ")); p++)	/* a row's host */
+		rows++;
+	ok(text && strstr(text, "# 100 ranks: listed below are rank 0 and the 8 with the most and the "
+			  "8 with the least MPI time, 16 in all"), "text says which ranks it lists");
+	ok(text && strstr(text, "#  MPI          0.000     0.051     0.059     0.999  37\n"),
+	   "text: MPI time's min, median, mean, max and the rank of the max over all ranks");
+	ok(rows == 16 && strstr(text, "\n      37  h") && strstr(text, "\n      93  h") &&
+	   !strstr(text, "\n      50  h"), "text: 16 rows, the extremes, not the middle");
+	json = mpi_view(&d, true, false);
+	ok(json && strstr(json, "\"ranks_summary\":{\"ranks\":100,\"listed\":16,"),
+	   "json: ranks_summary says 16 of 100 listed");
+	ok(json && strstr(json, "\"mpi_time\":{\"min\":0,\"median\":0.0505,\"mean\":0.05912,"
+			  "\"max\":0.999,\"max_rank\":37}"), "json: the distribution of mpi_time");
+	all = mpi_view(&d, true, true);
+	ok(all && strstr(all, "{\"rank\":50,") && strstr(all, "\"ranks_summary\":null"),
+	   "--all-ranks: every rank, no summary");
+	free(text);
+	free(json);
+	free(all);
 	merge_release(&d);
 }
 
@@ -744,6 +807,7 @@ int main(int argc, char **argv)
 	test_mpi_text(mpi);
 	test_mpi_errors(mpi);
 	test_mpi_top_pairs();
+	test_many_ranks();
 	test_newest();
 	test_json_escaping();
 	test_committed_data();
