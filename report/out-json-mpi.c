@@ -77,39 +77,10 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	json_end_object(w);
 }
 
-static double wall_of(const struct rep_rank *r)
-{
-	return (double)r->wall_ns / 1e9;
-}
-
-static double cpu_of(const struct rep_rank *r)
-{
-	return (double)r->cpu_ns / 1e9;
-}
-
-static double mpi_of(const struct rep_rank *r)
-{
-	return (double)r->mpi_ns / 1e9;
-}
-
-static double blocked_of(const struct rep_rank *r)
-{
-	return (double)r->blocked_ns / 1e9;
-}
-
-
 /* "ranks_summary": every rank's measured times as distributions, when
  * "ranks" lists some of them (rank-list.h); null when it lists all. */
 static int put_summary(struct json_w *w, const struct rep_mpi *m, long listed)
 {
-	static const struct {
-		const char *key;
-		double (*value)(const struct rep_rank *);
-	} cols[] = {
-		{ "wall", wall_of }, { "cpu", cpu_of }, { "mpi_time", mpi_of },
-		{ "mpi_blocked", blocked_of },
-	};
-
 	json_key(w, "ranks_summary");
 	if (listed == (long)m->nranks) {
 		json_null(w);
@@ -120,12 +91,12 @@ static int put_summary(struct json_w *w, const struct rep_mpi *m, long listed)
 	json_u64(w, m->nranks);
 	json_key(w, "listed");
 	json_u64(w, (uint64_t)listed);
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (int c = 0; c < REP_RANK_COLS; c++) {
 		struct rep_dist x;
 
-		if (rep_rank_dist(m, cols[c].value, &x) < 0)
+		if (rep_rank_dist(m, rep_rank_cols[c].value, &x) < 0)
 			return -1;
-		json_key(w, cols[c].key);
+		json_key(w, rep_rank_cols[c].key);
 		json_begin_object(w);
 		json_key(w, "min");
 		json_double(w, x.min);

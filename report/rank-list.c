@@ -35,10 +35,32 @@ static struct keyed *sorted(const struct rep_mpi *m, double (*value)(const struc
 	return k;
 }
 
-static double mpi_time(const struct rep_rank *r)
+static double wall_of(const struct rep_rank *r)
 {
-	return (double)r->mpi_ns;
+	return (double)r->wall_ns / 1e9;
 }
+
+static double cpu_of(const struct rep_rank *r)
+{
+	return (double)r->cpu_ns / 1e9;
+}
+
+static double mpi_of(const struct rep_rank *r)
+{
+	return (double)r->mpi_ns / 1e9;
+}
+
+static double blocked_of(const struct rep_rank *r)
+{
+	return (double)r->blocked_ns / 1e9;
+}
+
+const struct rep_rank_col rep_rank_cols[REP_RANK_COLS] = {
+	{ "wall", "wall", wall_of },
+	{ "cpu", "cpu", cpu_of },
+	{ "mpi_time", "MPI", mpi_of },
+	{ "mpi_blocked", "blocked", blocked_of },
+};
 
 long rep_rank_listing(const struct rep_mpi *m, bool all, bool **listed)
 {
@@ -53,7 +75,7 @@ long rep_rank_listing(const struct rep_mpi *m, bool all, bool **listed)
 			(*listed)[i] = true;
 		return n;
 	}
-	if (!(by = sorted(m, mpi_time))) {
+	if (!(by = sorted(m, mpi_of))) {
 		free(*listed);
 		*listed = NULL;
 		return -1;

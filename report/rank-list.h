@@ -30,6 +30,16 @@ struct rep_dist {
 	int64_t max_rank;
 };
 
+/* The measured per-rank times the views summarise, in seconds: one table
+ * for the text and the JSON. */
+struct rep_rank_col {
+	const char *key;	/* JSON */
+	const char *name;	/* text */
+	double (*value)(const struct rep_rank *);
+};
+#define REP_RANK_COLS 4
+extern const struct rep_rank_col rep_rank_cols[REP_RANK_COLS];
+
 /* The distribution of value over m's entries; zeros when it has none.
  * Returns 0 or -1 when memory is short. */
 int rep_rank_dist(const struct rep_mpi *m, double (*value)(const struct rep_rank *),

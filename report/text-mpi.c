@@ -61,46 +61,19 @@ static void put_rank_comp(FILE *out, const struct rep_rank *r, enum rep_comp com
 		secs(comp_rank_blocked_ns(r, comp)));
 }
 
-static double wall_of(const struct rep_rank *r)
-{
-	return secs(r->wall_ns);
-}
-
-static double cpu_of(const struct rep_rank *r)
-{
-	return secs(r->cpu_ns);
-}
-
-static double mpi_of(const struct rep_rank *r)
-{
-	return secs(r->mpi_ns);
-}
-
-static double blocked_of(const struct rep_rank *r)
-{
-	return secs(r->blocked_ns);
-}
-
 /* Each measured column over every rank, when only some are listed. */
 static int put_dists(FILE *out, const struct rep_mpi *m, long listed)
 {
-	static const struct {
-		const char *name;
-		double (*value)(const struct rep_rank *);
-	} cols[] = {
-		{ "wall", wall_of }, { "cpu", cpu_of }, { "MPI", mpi_of }, { "blocked", blocked_of },
-	};
-
 	fprintf(out, "# %u ranks: listed below are rank 0 and the %d with the most and the "
 		"%d with the least MPI time, %ld in all (--all-ranks lists every rank); over "
 		"all ranks (seconds):\n#  %-8s %9s %9s %9s %9s  rank of max\n", m->nranks,
 		REP_EXTREME_RANKS, REP_EXTREME_RANKS, listed, "", "min", "median", "mean", "max");
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (int c = 0; c < REP_RANK_COLS; c++) {
 		struct rep_dist x;
 
-		if (rep_rank_dist(m, cols[c].value, &x) < 0)
+		if (rep_rank_dist(m, rep_rank_cols[c].value, &x) < 0)
 			return -1;
-		fprintf(out, "#  %-8s %9.3f %9.3f %9.3f %9.3f  %lld\n", cols[c].name, x.min,
+		fprintf(out, "#  %-8s %9.3f %9.3f %9.3f %9.3f  %lld\n", rep_rank_cols[c].name, x.min,
 			x.median, x.mean, x.max, (long long)x.max_rank);
 	}
 	return 0;
