@@ -15,8 +15,7 @@ if ! command -v mpicc > /dev/null; then
 fi
 . bench/lib.sh
 scratch htmlbench
-mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
-mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$W/src" "$W/demo-mpi" 3000 > /dev/null
+demo_experiment "$W/src"
 /usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/big" "$RANKS"
 t0=$(date +%s.%N)
 bin/cpperf report "$W/big" --format=html -o "$W/page.html" 2> "$W/err"

@@ -26,3 +26,10 @@ median() {
 perf_usable() {
 	perf record -q -e task-clock -o "$W/probe.data" true > /dev/null 2>&1
 }
+
+# demo_experiment DIR: the demo's 2 ranks recorded into DIR (3 000 steps),
+# the source of the synthetic large experiments; needs W and mpicc
+demo_experiment() {
+	mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
+	mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$1" "$W/demo-mpi" 3000 > /dev/null
+}

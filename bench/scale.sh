@@ -15,8 +15,7 @@ if ! command -v mpicc > /dev/null || [ ! -x /usr/bin/time ]; then
 fi
 . bench/lib.sh
 scratch scalebench
-mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
-mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$W/src" "$W/demo-mpi" 3000 > /dev/null
+demo_experiment "$W/src"
 
 # target RANKS FORMAT: the wall-time target in seconds, "-" for none
 target() {

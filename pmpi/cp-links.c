@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/varint.h"
 #include "cp-links.h"
 
 #define CPL_CHUNK 65536u	/* bytes of records per chunk */
-#define CPL_RECORD 30u		/* the longest record: three 10-byte varints */
+#define CPL_RECORD (3 * VARINT_MAX)	/* the longest record */
 
 struct cpl_chunk {
 	struct cpl_chunk *next;
@@ -26,44 +27,6 @@ struct cpl_chunk {
 	struct prof_cp_link base;	/* the link before its first */
 	unsigned char b[];
 };
-
-static uint64_t zigzag(uint64_t a, uint64_t b)
-{
-	int64_t d = (int64_t)(a - b);
-
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-
-static uint64_t unzigzag(uint64_t z, uint64_t base)
-{
-	return base + ((z >> 1) ^ (0 - (z & 1)));
-}
-
-static unsigned put_varint(unsigned char *p, uint64_t v)
-{
-	unsigned n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char)v;
-	return n;
-}
-
-/* A varint at p, within end; 0 bytes read when it runs past end. */
-static unsigned get_varint(const unsigned char *p, const unsigned char *end, uint64_t *v)
-{
-	unsigned n = 0;
-
-	*v = 0;
-	while (p + n < end && n < 10) {
-		*v |= (uint64_t)(p[n] & 0x7f) << (7 * n);
-		if (!(p[n++] & 0x80))
-			return n;
-	}
-	return 0;
-}
 
 static unsigned digits(uint64_t v)
 {
@@ -158,9 +121,9 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 	}
 	p = c->b + c->used;
 	l->last_at = c->used;
-	p += put_varint(p, zigzag(event, l->last.event));
-	p += put_varint(p, zigzag((uint64_t)rank, (uint64_t)l->last.rank));
-	p += put_varint(p, zigzag(from, l->last.from));
+	p += varint_put(p, varint_zigzag(event, l->last.event));
+	p += varint_put(p, varint_zigzag((uint64_t)rank, (uint64_t)l->last.rank));
+	p += varint_put(p, varint_zigzag(from, l->last.from));
 	c->used = (uint32_t)(p - c->b);
 	l->last_bytes = line;
 	c->count++;
@@ -193,13 +156,13 @@ int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 			unsigned used;
 
 			for (int i = 0; i < 3; i++, p += used)
-				if (!(used = get_varint(p, end, &d[i]))) {
+				if (!(used = varint_get(p, end, &d[i]))) {
 					free(v);
 					return -1;	/* cannot happen: we wrote it */
 				}
-			at.event = unzigzag(d[0], at.event);
-			at.rank = (int64_t)unzigzag(d[1], (uint64_t)at.rank);
-			at.from = unzigzag(d[2], at.from);
+			at.event = varint_unzigzag(d[0], at.event);
+			at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
+			at.from = varint_unzigzag(d[2], at.from);
 			v[k++] = at;
 		}
 	}

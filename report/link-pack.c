@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "../common/varint.h"
 #include "link-pack.h"
 
 #define BLOCK 64u	/* links per block: the decoding a lookup pays at most */
@@ -17,56 +18,12 @@ struct link_block {
 	uint32_t off;	/* where the block's other links start in bytes */
 };
 
-static uint64_t zigzag(uint64_t a, uint64_t b)
-{
-	int64_t d = (int64_t)(a - b);
-
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-
-static uint64_t unzigzag(uint64_t z, uint64_t base)
-{
-	return base + ((z >> 1) ^ (0 - (z & 1)));
-}
-
-static unsigned put_varint(unsigned char *p, uint64_t v)
-{
-	unsigned n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char)v;
-	return n;
-}
-
-static unsigned varint_len(uint64_t v)
-{
-	unsigned n = 1;
-
-	for (; v >= 0x80; v >>= 7)
-		n++;
-	return n;
-}
-
-/* A varint written by put_varint (the pack's own bytes: no bound check). */
-static const unsigned char *get_varint(const unsigned char *p, uint64_t *v)
-{
-	*v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		*v |= (uint64_t)(*p & 0x7f) << shift;
-		if (!(*p++ & 0x80))
-			return p;
-	}
-}
-
 /* The three differences of link l to the one before it. */
 static void deltas(const struct prof_cp_link *l, uint64_t d[3])
 {
-	d[0] = zigzag(l->event, l[-1].event);
-	d[1] = zigzag((uint64_t)l->rank, (uint64_t)l[-1].rank);
-	d[2] = zigzag(l->from, l[-1].from);
+	d[0] = varint_zigzag(l->event, l[-1].event);
+	d[1] = varint_zigzag((uint64_t)l->rank, (uint64_t)l[-1].rank);
+	d[2] = varint_zigzag(l->from, l[-1].from);
 }
 
 int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t n)
@@ -98,7 +55,7 @@ int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t
 		}
 		deltas(&v[i], d);
 		for (int k = 0; k < 3; k++)
-			used += put_varint(lp->bytes + used, d[k]);
+			used += varint_put(lp->bytes + used, d[k]);
 	}
 	lp->n = n;
 	lp->nblocks = nblocks;
@@ -110,7 +67,7 @@ bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_l
 {
 	uint32_t lo = 0, hi = lp->nblocks, b, left;
 	struct prof_cp_link at;
-	const unsigned char *p;
+	const unsigned char *p, *end;
 
 	while (lo < hi) {	/* the last block whose first event is <= event */
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -125,15 +82,16 @@ bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_l
 	b = lo - 1;
 	at = lp->blocks[b].first;
 	p = lp->bytes + lp->blocks[b].off;
+	end = lp->bytes + lp->nbytes;
 	left = (b + 1 == lp->nblocks ? lp->n - b * BLOCK : BLOCK) - 1;
 	while (at.event < event && left--) {
 		uint64_t d[3];
 
 		for (int k = 0; k < 3; k++)
-			p = get_varint(p, &d[k]);
-		at.event = unzigzag(d[0], at.event);
-		at.rank = (int64_t)unzigzag(d[1], (uint64_t)at.rank);
-		at.from = unzigzag(d[2], at.from);
+			p += varint_get(p, end, &d[k]);	/* our own bytes: never short */
+		at.event = varint_unzigzag(d[0], at.event);
+		at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
+		at.from = varint_unzigzag(d[2], at.from);
 	}
 	if (at.event != event)
 		return false;
