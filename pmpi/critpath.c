@@ -18,12 +18,12 @@
  * The rest grows with the run: one link per winning merge, one cp_seg per
  * (segment, tree node) with samples.  --cp-budget bounds both, half each,
  * counted as the records will be written (links exactly, segments at an
- * estimated size): past its half, a side drops its
- * oldest records and moves its cut, and the segments' side also drops
- * those that the links' cut has left unreachable.  The profile says from which event on links and
- * segments are whole (cp_cut), and the report walks the path back to there
- * (docs/critical-path.md "Budget").  With --cp-trace the segments are kept
- * whole: the offline reference needs them.
+ * estimated size): past its half, a side drops its oldest records and
+ * moves its cut, and the segments' side also drops those that the links'
+ * cut has left unreachable.  The profile says from which event on links
+ * and segments are whole (cp_cut), and the report walks the path back to
+ * there (docs/critical-path.md "Budget").  With --cp-trace the segments
+ * are kept whole: the offline reference needs them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -341,13 +341,16 @@ static uint64_t seg_key(uint64_t seg, uint32_t node)
 	return (seg * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
 }
 
-/* A hash of n slots over the records; false when memory is short. */
+/* A hash of n slots over the records, in the present array when it has
+ * n slots; false when memory is short (the hash is then unchanged). */
 static bool reindex(uint32_t n)
 {
-	uint32_t *slot = calloc(n, sizeof(*slot));
+	uint32_t *slot = n == samples.nslot ? samples.slot : calloc(n, sizeof(*slot));
 
 	if (!slot)
 		return false;
+	if (slot == samples.slot)
+		memset(slot, 0, (size_t)n * sizeof(*slot));
 	for (uint32_t i = 0; i < samples.n; i++) {
 		uint64_t k = seg_key(samples.segs[i].seg, samples.segs[i].node);
 		uint32_t at = (uint32_t)(k >> 32) & (n - 1);
@@ -356,7 +359,8 @@ static bool reindex(uint32_t n)
 			at = (at + 1) & (n - 1);
 		slot[at] = i + 1;
 	}
-	free(samples.slot);
+	if (slot != samples.slot)
+		free(samples.slot);
 	samples.slot = slot;
 	samples.nslot = n;
 	return true;
@@ -382,7 +386,7 @@ static void keep_from(uint64_t cut)
 	}
 	samples.n = k;
 	samples.cut = cut;
-	reindex(samples.nslot);	/* never larger: cannot fail for want of room */
+	reindex(samples.nslot);	/* in place: cannot fail */
 }
 
 /* The segment of the k-th record (k < samples.n) in segment order into
