@@ -141,6 +141,13 @@ try:
         tap(resources == [], "no network request of any kind", f"requests: {resources[:5]}")
         tap(drv.title.startswith("cpperf: "), "the title names the command", f"title {drv.title!r}")
 
+        # critical path: the form the JSON gives (the whole path here)
+        form = report["critical_path"].get("form")
+        text = show("cp").text
+        want = "whole path" if form == "whole" else "latest part"
+        tap(form in ("whole", "latest") and want in text, f"cp: the view says the path's form ({form})",
+            f"text: {text[:300]!r}")
+
         # functions: the top function and its share, as in the JSON
         show("functions")
         ev = report["experiment"]["events"][0]["name"]
