@@ -99,7 +99,11 @@ static int keep_segs(struct rep_cp_rank *r, const struct profile *p, const uint3
 		}
 		k[i] = (struct seg_key){ s->seg, nmap[s->node], i };
 	}
-	qsort(k, n, sizeof(*k), cmp_seg_key);
+	for (uint32_t i = 1; i < n; i++)	/* written sorted; nmap may keep that */
+		if (cmp_seg_key(&k[i - 1], &k[i]) > 0) {
+			qsort(k, n, sizeof(*k), cmp_seg_key);
+			break;
+		}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prof_cp_seg *s = &p->cp_segs[k[i].at];
 
