@@ -35,8 +35,12 @@ enum prof_section {
 	PS_CP_EV,
 	PS_CP_EDGE,
 	PS_CP_FN,	/* zeroing: cp_fn, */
-	PS_CP_POINT,	/* the length series: cp_point, the last section */
-	PS_LAST = PS_CP_POINT,
+	PS_CP_POINT,	/* the length series: cp_point */
+	PS_M_RANK,	/* merged profiles: m_rank, m_node, m_site, m_fn */
+	PS_M_NODE,
+	PS_M_SITE,
+	PS_M_FN,
+	PS_LAST = PS_M_FN,
 };
 
 enum prof_kind { PK_STR, PK_I64, PK_U64 };
@@ -115,6 +119,11 @@ const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n);
  * say, at most PROF_CP_FNS of them; cp_point records in order).  Returns
  * NULL, or a description written into why. */
 const char *prof_cp_check(const struct profile *p, char *why, size_t n);
+
+/* Check what a merged profile's records must agree on (docs/format.md
+ * "Merged profiles"), and that a rank's profile has none of them.
+ * Returns NULL, or a description written into why. */
+const char *prof_merged_check(const struct profile *p, char *why, size_t n);
 
 /* Check the overhead and compensation scalars (docs/format.md "Overhead
  * and compensation"), which the reader can only apply once the whole file

@@ -30,7 +30,8 @@ static bool peer_eq(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct profile *p = ctx;
 
-	return p->mpi_peers[a].peer == p->mpi_peers[b].peer;
+	return p->mpi_peers[a].peer == p->mpi_peers[b].peer &&
+	       p->mpi_peers[a].src == p->mpi_peers[b].src;
 }
 
 static bool coll_eq(const void *ctx, uint32_t a, uint32_t b)
@@ -56,7 +57,8 @@ uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i)
 /* See profile-int.h. */
 uint32_t prof_mpi_peer_dup(struct idset *s, const struct profile *p, uint32_t i)
 {
-	return idset_add(s, p, i, hash_u64((uint64_t)p->mpi_peers[i].peer), peer_eq);
+	return idset_add(s, p, i, hash_u64((uint64_t)p->mpi_peers[i].peer ^
+						 ((uint64_t)p->mpi_peers[i].src << 32)), peer_eq);
 }
 
 /* See profile-int.h. */

@@ -8,6 +8,7 @@
 #ifndef CPPERF_PROFILE_READ_INT_H
 #define CPPERF_PROFILE_READ_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "profile-int.h"
@@ -28,6 +29,8 @@ struct parser {
 	int cp_allowed;		/* bit t: a record with trace t was allowed (the
 				 * scalars that decide it come before, once) */
 	uint32_t cp_fns_alloc, cp_points_alloc;
+	uint64_t mranks_read;	/* merged profiles: m_rank records so far */
+	uint32_t m_nodes, m_sites, fn_alloc;	/* m_node and m_site records so far */
 	int head_only;		/* stop before the first record after the header */
 	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
 	const char *body_end;	/* the end of the records: bounds what is left */
@@ -82,5 +85,18 @@ int rec_cp_point(struct parser *ps, struct cursor *c);
 /* After the last record: the rules of cp_fn_how and cp_fn_start, which
  * depend on the number of cp_fn records. */
 int pr_cp_finish(struct parser *ps);
+
+int pr_merged_only(struct parser *ps, const char *key, bool merged);
+int rec_merged(struct parser *ps, struct cursor *c);
+int rec_m_thread(struct parser *ps, struct cursor *c);
+int rec_m_pair(struct parser *ps, struct cursor *c);
+int rec_m_rank(struct parser *ps, struct cursor *c);
+int rec_m_node(struct parser *ps, struct cursor *c);
+int rec_m_site(struct parser *ps, struct cursor *c);
+int rec_m_fn(struct parser *ps, struct cursor *c);
+/* pr_merged_start: the rows of a merged profile, once the header is read;
+ * pr_merged_finish: the rules of a merged profile after the last record. */
+int pr_merged_start(struct parser *ps);
+int pr_merged_finish(struct parser *ps);
 
 #endif

@@ -87,7 +87,8 @@ int rec_mpi_peer(struct parser *ps, struct cursor *c)
 	uint32_t i = p->nmpi_peers;
 	struct prof_mpi_peer *m;
 
-	if (pr_grow(ps, (void **)&p->mpi_peers, i, &ps->peers_alloc, sizeof(*m)))
+	if (pr_merged_only(ps, "mpi_peer", false) ||
+	    pr_grow(ps, (void **)&p->mpi_peers, i, &ps->peers_alloc, sizeof(*m)))
 		return -1;
 	m = &p->mpi_peers[i];
 	memset(m, 0, sizeof(*m));

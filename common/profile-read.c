@@ -296,9 +296,11 @@ static int rec_thread(struct parser *ps, struct cursor *c)
 	struct profile *p = ps->p;
 	struct prof_thread *t;
 
-	if (pr_grow(ps, (void **)&p->threads, p->nthreads, &ps->threads_alloc, sizeof(*t)))
+	if (pr_merged_only(ps, "thread", false) ||
+	    pr_grow(ps, (void **)&p->threads, p->nthreads, &ps->threads_alloc, sizeof(*t)))
 		return -1;
 	t = &p->threads[p->nthreads];
+	t->rank = 0;
 	t->samples = calloc(p->nevents ? p->nevents : 1, sizeof(*t->samples));
 	if (!t->samples)
 		return pr_err(ps, "out of memory");
@@ -373,14 +375,17 @@ static const struct pr_record {
 	int (*parse)(struct parser *ps, struct cursor *c);
 } pr_records[] = {
 	{ "argv", PS_META, rec_argv },
+	{ "merged", PS_META, rec_merged },
 	{ "event", PS_EVENT, rec_event },
 	{ "module", PS_MODULE, rec_module },
 	{ "frame", PS_FRAME, rec_frame },
 	{ "thread", PS_THREAD, rec_thread },
+	{ "m_thread", PS_THREAD, rec_m_thread },
 	{ "root", PS_ROOT, rec_root },
 	{ "node", PS_NODE, rec_node },
 	{ "mpi_site", PS_MPI_SITE, rec_mpi_site },
 	{ "mpi_peer", PS_MPI_PEER, rec_mpi_peer },
+	{ "m_pair", PS_MPI_PEER, rec_m_pair },
 	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
 	{ "cp_link", PS_CP_LINK, rec_cp_link },
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
@@ -388,12 +393,17 @@ static const struct pr_record {
 	{ "cp_edge", PS_CP_EDGE, rec_cp_edge },
 	{ "cp_fn", PS_CP_FN, rec_cp_fn },
 	{ "cp_point", PS_CP_POINT, rec_cp_point },
+	{ "m_rank", PS_M_RANK, rec_m_rank },
+	{ "m_node", PS_M_NODE, rec_m_node },
+	{ "m_site", PS_M_SITE, rec_m_site },
+	{ "m_fn", PS_M_FN, rec_m_fn },
 };
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
 	"cp_link", "cp_seg", "cp_ev", "cp_edge", "cp_fn", "cp_point",
+	"m_rank", "m_node", "m_site", "m_fn",
 };
 
 /* A head-only parse ends at the first record after the header. */
@@ -415,6 +425,8 @@ static int pr_enter(struct parser *ps, enum prof_section s, const char *key)
 			return pr_err(ps, "out of memory");
 		ps->tree_ready = 1;
 	}
+	if (s > PS_META && pr_merged_start(ps))
+		return -1;
 	return 0;
 }
 
@@ -508,7 +520,7 @@ static int pr_finish(struct parser *ps)
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
 		return pr_err(ps, "no 'root' record before the trailer");
-	if (pr_cp_finish(ps))
+	if (pr_cp_finish(ps) || pr_merged_finish(ps))
 		return -1;
 	if (prof_comp_check(ps->p, why, sizeof(why)))
 		return pr_err(ps, "%s", why);
@@ -528,10 +540,11 @@ static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 		       PROF_MAGIC, PROFILE_VERSION);
 		return 0;
 	}
-	if (pr_digits(buf + m + 1, n - m - 1, &v) || v != PROFILE_VERSION) {
+	if (pr_digits(buf + m + 1, n - m - 1, &v) || v < PROFILE_VERSION_MIN ||
+	    v > PROFILE_VERSION) {
 		pr_err(ps, "unsupported format version '%.*s' (this cpperf reads "
-		       "version %d)", (int)(n - m - 1 > 20 ? 20 : n - m - 1),
-		       buf + m + 1, PROFILE_VERSION);
+		       "versions %d to %d)", (int)(n - m - 1 > 20 ? 20 : n - m - 1),
+		       buf + m + 1, PROFILE_VERSION_MIN, PROFILE_VERSION);
 		return 0;
 	}
 	if (!nl) {

@@ -24,9 +24,12 @@
 
 #define PW_BUFSIZE 65536
 
-/* Buffered output to fd; the first failure's errno sticks in err. */
+/* Buffered output to fd, or to memory when fd is -1; the first failure's
+ * errno sticks in err. */
 struct pw {
 	int fd;
+	char *mem;		/* fd -1: what was written, mem_len bytes of mem_cap */
+	size_t mem_len, mem_cap;
 	int err;
 	uint64_t len;		/* bytes handed to write(2) so far */
 	uint32_t crc;		/* CRC-32 of those bytes */
@@ -34,6 +37,27 @@ struct pw {
 	const struct prof_cp_seg **segs;	/* the cp_seg records, sorted */
 	char buf[PW_BUFSIZE];
 };
+
+static void pw_flush_mem(struct pw *w, const char *p, size_t n)
+{
+	if (w->err || !n)
+		return;
+	if (w->mem_len + n > w->mem_cap) {
+		size_t cap = w->mem_cap ? w->mem_cap : PW_BUFSIZE;
+		char *m;
+
+		while (cap < w->mem_len + n)
+			cap *= 2;
+		if (!(m = realloc(w->mem, cap))) {
+			w->err = ENOMEM;
+			return;
+		}
+		w->mem = m;
+		w->mem_cap = cap;
+	}
+	memcpy(w->mem + w->mem_len, p, n);
+	w->mem_len += n;
+}
 
 static void pw_flush(struct pw *w)
 {
@@ -43,6 +67,10 @@ static void pw_flush(struct pw *w)
 	w->crc = crc32_update(w->crc, w->buf, w->n);
 	w->len += w->n;
 	w->n = 0;
+	if (w->fd < 0) {
+		pw_flush_mem(w, p, left);
+		return;
+	}
 	while (left && !w->err) {
 		ssize_t r = write(w->fd, p, left);
 
@@ -226,9 +254,13 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 		pw_counts(w, m->hist, PROF_MPI_HIST);
 	}
 	for (uint32_t i = 0; i < p->nmpi_peers; i++) {
-		const uint64_t v[] = { p->mpi_peers[i].count, p->mpi_peers[i].bytes };
+		const struct prof_mpi_peer *m = &p->mpi_peers[i];
+		const uint64_t v[] = { m->count, m->bytes };
 
-		pw_fmt(w, "mpi_peer %" PRId64, p->mpi_peers[i].peer);
+		if (p->merged)
+			pw_fmt(w, "m_pair %" PRId64 " %" PRId64, m->src, m->peer);
+		else
+			pw_fmt(w, "mpi_peer %" PRId64, m->peer);
 		pw_counts(w, v, 2);
 	}
 	for (uint32_t i = 0; i < p->nmpi_colls; i++) {
@@ -301,6 +333,45 @@ static int pw_sort_segs(struct pw *w, const struct profile *p)
 	return 0;
 }
 
+static void pw_spread(struct pw *w, const struct prof_spread *s)
+{
+	pw_u64(w, s->ranks);
+	pw_u64(w, s->min);
+	pw_u64(w, s->max);
+	pw_i64(w, s->max_rank);
+}
+
+/* A merged profile's m_rank, m_node, m_site and m_fn records. */
+static void pw_merged(struct pw *w, const struct profile *p)
+{
+	for (uint64_t i = 0; i < p->merged; i++) {
+		const struct prof_rank *r = &p->mranks[i];
+
+		pw_fmt(w, "m_rank %" PRId64 " %" PRId64, r->rank, r->pid);
+		pw_str(w, r->host);
+#define PW_RANK_VALUE(f) pw_u64(w, r->f);
+		PROF_RANK_VALUES(PW_RANK_VALUE)
+#undef PW_RANK_VALUE
+		pw_counts(w, (const uint64_t *)(const void *)&r->ovh, PROF_OVH_WORDS);
+	}
+	for (uint32_t id = 0; p->merged && id < p->tree.nnodes; id++) {
+		pw_fmt(w, "m_node %" PRIu32, id);
+		for (uint32_t e = 0; e < p->nevents; e++)
+			pw_spread(w, &p->node_spread[(size_t)id * p->nevents + e]);
+		pw_put(w, "\n", 1);
+	}
+	for (uint32_t i = 0; p->merged && i < p->nmpi_sites; i++) {
+		pw_fmt(w, "m_site %" PRIu32, i);
+		pw_spread(w, &p->site_spread[i]);
+		pw_put(w, "\n", 1);
+	}
+	for (uint32_t i = 0; i < p->nfn_spread; i++) {
+		pw_fmt(w, "m_fn %" PRIu32 " %" PRIu64, p->fn_spread[i].frame, p->fn_spread[i].sum);
+		pw_spread(w, &p->fn_spread[i].s);
+		pw_put(w, "\n", 1);
+	}
+}
+
 /* Serialise p into w, trailer included. */
 static void pw_profile(struct pw *w, const struct profile *p)
 {
@@ -313,17 +384,24 @@ static void pw_profile(struct pw *w, const struct profile *p)
 		pw_str(w, p->argv[i]);
 		pw_put(w, "\n", 1);
 	}
+	if (p->merged)
+		pw_fmt(w, "merged %" PRIu64 "\n", p->merged);
 	pw_scalars(w, p, PS_META);
 	pw_events(w, p);
 	pw_scalars(w, p, PS_COUNTER);
 	pw_symbols(w, &p->syms);
 	for (uint32_t i = 0; i < p->nthreads; i++) {
-		pw_fmt(w, "thread %" PRIu64, p->threads[i].tid);
+		if (p->merged)
+			pw_fmt(w, "m_thread %" PRId64 " %" PRIu64, p->threads[i].rank,
+			       p->threads[i].tid);
+		else
+			pw_fmt(w, "thread %" PRIu64, p->threads[i].tid);
 		pw_counts(w, p->threads[i].samples, p->nevents);
 	}
 	pw_tree(w, p);
 	pw_mpi(w, p);
 	pw_cp(w, p);
+	pw_merged(w, p);
 	pw_flush(w);
 	n = snprintf(trailer, sizeof(trailer), "%s %" PRIu64 " %08" PRIx32 "\n",
 		     PROF_TRAILER, w->len, w->crc);
@@ -373,7 +451,8 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 			return why;
 		}
 	}
-	if (prof_mpi_check(p, why, n) || prof_cp_check(p, why, n))
+	if (prof_mpi_check(p, why, n) || prof_cp_check(p, why, n) ||
+	    prof_merged_check(p, why, n))
 		return why;
 	return prof_comp_check(p, why, n);
 }
@@ -496,6 +575,38 @@ int profile_write_commit(struct profile_out *o, char *err, size_t errlen)
 	pw_sync_dir(o->dir);
 	out_free(o);
 	return 0;
+}
+
+/* See profile.h. */
+int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *err, size_t errlen)
+{
+	struct pw *w = calloc(1, sizeof(*w));
+	char why[128];
+	int e;
+
+	if (!w || pw_sort_segs(w, p)) {
+		free(w);
+		snprintf(err, errlen, "cannot serialise the profile: out of memory");
+		return -1;
+	}
+	if (pw_check(p, why, sizeof(why))) {
+		snprintf(err, errlen, "cannot serialise the profile: inconsistent profile: %s", why);
+		e = -1;
+	} else {
+		w->fd = -1;
+		pw_profile(w, p);
+		if ((e = w->err))
+			snprintf(err, errlen, "cannot serialise the profile: %s", strerror(e));
+	}
+	free(w->segs);
+	if (e)
+		free(w->mem);
+	else {
+		*buf = w->mem;
+		*len = w->mem_len;
+	}
+	free(w);
+	return e ? -1 : 0;
 }
 
 /* See profile.h. */

@@ -107,7 +107,50 @@ void profile_release(struct profile *p)
 		free(p->cp_fns[i].name);
 	free(p->cp_fns);
 	free(p->cp_points);
+	for (uint64_t i = 0; p->mranks && i < p->merged; i++)
+		free(p->mranks[i].host);
+	free(p->mranks);
+	free(p->node_spread);
+	free(p->site_spread);
+	free(p->fn_spread);
 	profile_init(p);
+}
+
+/* See profile.h. */
+int prof_mpi_outside_region(const char *fn)
+{
+	return !strcmp(fn, "MPI_Init") || !strcmp(fn, "MPI_Init_thread") ||
+	       !strcmp(fn, "MPI_Finalize");
+}
+
+/* See profile.h. */
+void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns)
+{
+	*mpi_ns = *blocked_ns = 0;
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		const struct prof_mpi_site *s = &p->mpi_sites[i];
+
+		if (s->function && prof_mpi_outside_region(s->function))
+			continue;
+		*mpi_ns += s->time_ns;
+		*blocked_ns += s->blocked_ns;
+	}
+}
+
+/* See profile.h. */
+void prof_spread_add(struct prof_spread *a, const struct prof_spread *b)
+{
+	if (!b->ranks)
+		return;
+	if (!a->ranks || b->min < a->min)
+		a->min = b->min;
+	if (b->max > a->max || (b->max == a->max && b->max && b->max_rank < a->max_rank)) {
+		a->max = b->max;
+		a->max_rank = b->max_rank;
+	}
+	if (!a->max)
+		a->max_rank = -1;
+	a->ranks += b->ranks;
 }
 
 /* See profile.h.  Cannot fail. */

@@ -17,7 +17,8 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 7
+#define PROFILE_VERSION 8
+#define PROFILE_VERSION_MIN 7	/* version 8 only added merged profiles */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -30,6 +31,7 @@ struct prof_event {
 struct prof_thread {
 	uint64_t tid;
 	uint64_t *samples;	/* [nevents] */
+	int64_t rank;		/* a merged profile's: the thread's rank; else 0 */
 };
 
 /* Message-size histogram buckets: bucket 0 counts empty messages, bucket k
@@ -52,6 +54,7 @@ struct prof_mpi_site {
 struct prof_mpi_peer {
 	int64_t peer;
 	uint64_t count, bytes;
+	int64_t src;		/* a merged profile's: the sender; else 0 */
 };
 
 /* Collective calls of one function on communicators of one size. */
@@ -162,6 +165,49 @@ struct prof_overhead {
 				 * layout */
 };
 
+/*
+ * Merged profiles (--merge=mpi; docs/format.md "Merged profiles"): the
+ * profiles of `merged` ranks reduced into one at MPI_Finalize.  The tree,
+ * the call sites and the collectives are summed; threads and point-to-point
+ * pairs keep their rank; each rank keeps a row of what the report shows per
+ * rank (struct prof_rank); and every tree node, call site and function
+ * keeps its spread over the ranks (struct prof_spread), a rank without it
+ * counting 0.
+ */
+struct prof_spread {
+	uint32_t ranks;		/* ranks that have it */
+	uint64_t min, max;	/* over those ranks */
+	int64_t max_rank;	/* the lowest rank holding max; -1 when max is 0 */
+};
+
+/* The values of a prof_rank row, in record order: X(field). */
+#define PROF_RANK_VALUES(X) \
+	X(start_ns) X(end_ns) X(cpu_ns) X(mpi_wall_ns) X(mpi_cpu_ns) X(mpi_ns) \
+	X(blocked_ns) X(cp_events) X(cp_length_ns) X(cp_wall_ns) X(comp_on) \
+	X(comp_wall_ns) X(comp_delay_ns) X(comp_wait_ns) X(comp_wait_comp_ns)
+
+struct prof_rank {
+	int64_t rank, pid;
+	char *host;
+#define PROF_RANK_FIELD(f) uint64_t f;
+	PROF_RANK_VALUES(PROF_RANK_FIELD)
+#undef PROF_RANK_FIELD
+	/* mpi_ns, blocked_ns: its call sites' time and blocked time, but
+	 * MPI_Init's and MPI_Finalize's (prof_mpi_region_time) */
+	struct prof_overhead ovh;
+};
+
+/* Self samples of the first event in one function (the frames of one name
+ * in one module), over the ranks: sum and spread. */
+struct prof_fn_spread {
+	uint32_t frame;		/* one frame of the function */
+	uint64_t sum;
+	struct prof_spread s;
+};
+
+/* struct prof_overhead as the words a record carries */
+#define PROF_OVH_WORDS ((uint32_t)(sizeof(struct prof_overhead) / sizeof(uint64_t)))
+
 struct profile {
 	char **argv;		/* command line of the profiled image */
 	uint32_t argc;
@@ -243,7 +289,32 @@ struct profile {
 	uint64_t comp_delay_ns;	/* x at the entry of MPI_Finalize */
 	uint64_t comp_wait_ns;	/* time waited in receives and collectives (w) */
 	uint64_t comp_wait_comp_ns;	/* the same, parallel-compensated (w') */
+
+	/* Merged profiles only (merged > 0); empty otherwise.  Its own rank
+	 * is -1, its identity rank 0's, its counters the sums. */
+	uint64_t merged;	/* ranks merged into it */
+	struct prof_rank *mranks;	/* [merged], by rank */
+	struct prof_spread *node_spread;	/* [tree.nnodes * nevents] */
+	struct prof_spread *site_spread;	/* [nmpi_sites], of time_ns */
+	struct prof_fn_spread *fn_spread;
+	uint32_t nfn_spread;
 };
+
+/* A rank's time in MPI calls and blocked in them over its MPI region:
+ * all its call sites but MPI_Init's and MPI_Finalize's. */
+void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns);
+/* Whether fn is MPI_Init, MPI_Init_thread or MPI_Finalize. */
+int prof_mpi_outside_region(const char *fn);
+
+/* The spread's minimum over all n ranks of its profile (0 when some lack
+ * it). */
+static inline uint64_t prof_spread_min(const struct prof_spread *s, uint64_t n)
+{
+	return s->ranks < n ? 0 : s->min;
+}
+
+/* Fold b into a (both over disjoint sets of ranks). */
+void prof_spread_add(struct prof_spread *a, const struct prof_spread *b);
 
 /* Initialise to an empty profile (no events, empty tables). */
 void profile_init(struct profile *p);
@@ -269,6 +340,22 @@ struct profile_out;
 int profile_write_start(const struct profile *p, const char *dir, const char *name,
 			struct profile_out **out, char *err, size_t errlen);
 int profile_write_commit(struct profile_out *o, char *err, size_t errlen);
+
+/* The bytes profile_write would write, into a buffer the caller frees.
+ * Returns 0, or -1 with a message in err. */
+int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *err, size_t errlen);
+
+/*
+ * Merging profiles (profile-merge.c; docs/format.md "Merged profiles").
+ * profile_to_merged turns a rank's finished profile into a merged profile
+ * of that one rank (its critical-path records go: the path is walked from
+ * the ranks' own files); profile_merge folds merged profile src into dst,
+ * the two over disjoint ranks of one job recorded with the same events.
+ * Each returns 0, or -1 with a message in err; dst is then still a valid
+ * profile, partly merged.
+ */
+int profile_to_merged(struct profile *p, char *err, size_t errlen);
+int profile_merge(struct profile *dst, const struct profile *src, char *err, size_t errlen);
 
 /*
  * Read a profile from a buffer or a file.  Returns 0 and fills p (which must

@@ -35,6 +35,11 @@ void pmpi_calls_start(int world_size)
 	atomic_store(&active, true);
 }
 
+void pmpi_calls_stop(void)
+{
+	atomic_store(&active, false);
+}
+
 bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
 {
 	if (depth || (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&active, memory_order_relaxed)))

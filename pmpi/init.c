@@ -18,6 +18,7 @@
 #include "pmpi.h"
 #include "critpath.h"
 #include "piggyback.h"
+#include "reduce.h"
 #include "stats.h"
 
 /* What the MPI layer adds to the runtime, from MPI_Init on. */
@@ -129,6 +130,8 @@ void pmpi_init_done(struct pmpi_call *c)
 	set_identity(rt, rank, size);
 	rt_set_hooks(rt, &hooks);
 	agree_output(rt, rank);
+	if (rt->opt.merge == MERGE_MPI)
+		pmpi_reduce_open();
 	pmpi_types_start();
 	pmpi_pb_start(rt->opt.piggyback, rank, size, rt);
 	pmpi_calls_start(size);
@@ -153,6 +156,7 @@ void pmpi_finalize_enter(void)
 	pmpi_pb_finalize();
 	pmpi_pb_coll_stop();
 	pmpi_x_allreduce_stop();
+	pmpi_reduce_at_finalize();
 }
 
 bool pmpi_region_fill(struct profile *p)

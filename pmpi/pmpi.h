@@ -56,6 +56,8 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 void pmpi_leave(struct pmpi_call *c);
 /* Wrappers record from now on (at MPI_Init, when profiling). */
 void pmpi_calls_start(int world_size);
+/* Wrappers only pass on from now on (profiling ended at MPI_Finalize). */
+void pmpi_calls_stop(void);
 /* The MPI library gave a thread level below MPI_THREAD_MULTIPLE: one
  * thread at a time calls MPI, so what only wrappers share needs no lock
  * (call.c, set at MPI_Init). */
@@ -200,7 +202,8 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 /* init.c: after MPI_Init*: rank, size, library, experiment directory,
  * run; the MPI region starts. */
 void pmpi_init_done(struct pmpi_call *c);
-/* The entry of MPI_Finalize: the region ends, the piggyback stops. */
+/* The entry of MPI_Finalize: the region ends, the piggyback stops; with
+ * --merge=mpi the profile ends and the ranks reduce theirs (reduce.h). */
 void pmpi_finalize_enter(void);
 /* The region's wall and CPU time into p (up to now when it has not
  * ended); returns whether MPI_Finalize was reached (true when MPI_Init

@@ -256,6 +256,33 @@ static int set_checkpoint(struct rt_options *o, const char *v, char *err, size_t
 	return 0;
 }
 
+static int set_merge(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!strcmp(v, "none"))
+		o->merge = MERGE_NONE;
+	else if (!strcmp(v, "mpi"))
+		o->merge = MERGE_MPI;
+	else {
+		snprintf(err, n, "'%s' is not one of none, mpi", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_rank_files(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->rank_files, v, err, n);
+}
+
+static int set_merge_timeout(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (parse_seconds(v, 0.1, 3600, &o->merge_timeout)) {
+		snprintf(err, n, "'%s' is not a number of seconds from 0.1 to 3600", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_backend(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	if (!strcmp(v, "perf"))
@@ -328,6 +355,15 @@ const struct opt_desc opt_table[] = {
 	{ 0, "cp-budget", "CPPERF_CP_BUDGET", "BYTES",
 	  "MPI: bytes of critical-path records a rank keeps (default 1M; 0: no limit); past it "
 	  "the oldest are dropped and the report walks the path's latest part", set_cp_budget, NULL, NULL },
+	{ 0, "merge", "CPPERF_MERGE", "MODE",
+	  "MPI: none (default: each rank writes its profile) or mpi (the ranks also reduce "
+	  "their profiles at MPI_Finalize into one, merged.cpprof)", set_merge, NULL, NULL },
+	{ 0, "no-rank-files", "CPPERF_RANK_FILES", NULL,
+	  "MPI, with --merge=mpi: remove each rank's profile once the merged one is written",
+	  set_rank_files, NULL, "0" },
+	{ 0, "merge-timeout", "CPPERF_MERGE_TIMEOUT", "SECONDS",
+	  "MPI, with --merge=mpi: how long a rank waits for the others at each step (default 5); "
+	  "past it the merge is given up and the ranks' files stay", set_merge_timeout, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -342,6 +378,8 @@ void opt_defaults(struct rt_options *o)
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
 	o->cp_budget = OPT_DEFAULT_CP_BUDGET;
+	o->rank_files = true;
+	o->merge_timeout = OPT_DEFAULT_MERGE_TIMEOUT;
 }
 
 int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,

@@ -16,6 +16,7 @@
 
 enum opt_call_graph { CG_DWARF, CG_FP, CG_NONE };
 enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
+enum opt_merge { MERGE_NONE, MERGE_MPI };
 
 #define OPT_DEFAULT_FREQ 1000
 #define OPT_DEFAULT_STACK 16384
@@ -25,6 +26,7 @@ enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
 #define OPT_DEFAULT_CHECKPOINT 60.0	/* docs/record.md says why */
 #define OPT_DEFAULT_CP_BUDGET (1ull << 20)	/* docs/critical-path.md "Budget" */
 #define OPT_MIN_CP_BUDGET 1024ull
+#define OPT_DEFAULT_MERGE_TIMEOUT 5.0	/* docs/record.md "Merging at the end" */
 
 struct rt_options {
 	char events[1024];	/* "" until defaulted */
@@ -46,6 +48,9 @@ struct rt_options {
 	double cp_interval;	/* seconds between intermediate values, 0 off */
 	uint64_t cp_budget;	/* bytes of critical-path records per rank, 0 no limit */
 	double checkpoint;	/* seconds between checkpoints, 0 off */
+	enum opt_merge merge;	/* MPI: reduce the ranks' profiles at MPI_Finalize */
+	bool rank_files;	/* with merge: keep each rank's file (default) */
+	double merge_timeout;	/* seconds a rank waits for a step of the merge */
 };
 
 struct opt_desc {

@@ -198,6 +198,10 @@ static inline const struct rt_hooks *rt_hooks(struct rt_state *rt)
  * the process that started it.  From inside a signal handler of the
  * program (an exit there) the drain thread writes it (rt_end_async). */
 void rt_finish(const char *reason);
+/* rt_finish(NULL), handing the final profile (as written) to p, which the
+ * caller then owns; false when profiling had ended already (p untouched).
+ * For the MPI layer's merge at MPI_Finalize: the profile ends there. */
+bool rt_finish_take(struct profile *p);
 
 /* checkpoint.c: the profile's file.  rt_live_open takes the lock that says
  * the process runs (start-up); when --checkpoint says one is due,

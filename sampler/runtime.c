@@ -188,18 +188,20 @@ static void rt_start(void)
 	rt_thread_begin(rt);
 }
 
-void rt_finish(const char *reason)
+/* End profiling and write the final profile; hand it to take when not
+ * NULL, release it otherwise.  Returns whether this call ended it. */
+static bool finish(const char *reason, struct profile *take)
 {
 	struct rt_state *rt = &rt_global;
 
 	if (!rt->active || rt->pid != getpid())
-		return;
+		return false;
 	if (rt_in_program_handler()) {	/* an exit from a signal handler */
 		rt_end_async(rt, reason);
-		return;
+		return false;
 	}
 	if (!rt_end_claim(rt))
-		return;
+		return false;
 	rt_lock(&rt->lock);
 	rt->ending = true;	/* the threads' structs are freed below */
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
@@ -214,7 +216,22 @@ void rt_finish(const char *reason)
 	rt->threads = rt->retired = NULL;
 	sym_close(rt->sym);
 	rt->sym = NULL;
-	profile_release(&rt->prof);
+	if (take) {
+		*take = rt->prof;
+		profile_init(&rt->prof);
+	} else
+		profile_release(&rt->prof);
+	return true;
+}
+
+void rt_finish(const char *reason)
+{
+	finish(reason, NULL);
+}
+
+bool rt_finish_take(struct profile *p)
+{
+	return finish(NULL, p);
 }
 
 /*

@@ -1,0 +1,555 @@
+/*
+ * profile-merge.c - merged profiles (docs/format.md "Merged profiles"):
+ * a rank's profile made into a merged profile of one rank, two merged
+ * profiles folded into one, and the rules their records keep.  The MPI
+ * layer reduces a job's profiles with these at MPI_Finalize, along a
+ * binomial tree, so no rank ever holds more than two profiles at once.
+ *
+ * Folding re-interns the source's modules and frames into the
+ * destination's symbol table and replays its nodes in id order (parents
+ * first), as the report merges files; call sites, pairs, collectives and
+ * functions are matched through idsets, so a fold is linear in the size
+ * of the two profiles.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hash.h"
+#include "idset.h"
+#include "profile-int.h"
+
+static int merge_oom(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory while merging profiles");
+	return -1;
+}
+
+/* The spread of one rank's value v. */
+static struct prof_spread one_rank(uint64_t v, int64_t rank)
+{
+	return (struct prof_spread){ 1, v, v, v ? rank : -1 };
+}
+
+/* ---- functions: the frames of one name in one module */
+
+struct fn_key_ctx {
+	const struct profile *p;
+	const struct prof_fn_spread *v;
+};
+
+static uint64_t fn_hash(const struct profile *p, uint32_t frame)
+{
+	const struct sym_frame *f = &p->syms.frames[frame];
+
+	return hash_u64(hash_bytes(HASH_SEED, f->function, strlen(f->function)) ^ f->module);
+}
+
+static bool fn_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct fn_key_ctx *k = ctx;
+	const struct sym_frame *x = &k->p->syms.frames[k->v[a].frame];
+	const struct sym_frame *y = &k->p->syms.frames[k->v[b].frame];
+
+	return x->module == y->module && !strcmp(x->function, y->function);
+}
+
+/* Fold spread s of the function of frame (a frame of p) into p's list,
+ * indexed by set. */
+static int fn_add(struct profile *p, struct idset *set, uint32_t *alloc, uint32_t frame,
+		  uint64_t sum, const struct prof_spread *s)
+{
+	uint32_t i = p->nfn_spread, j;
+	struct fn_key_ctx k;
+
+	if (i == *alloc) {
+		uint32_t n = *alloc ? 2 * *alloc : 64;
+		struct prof_fn_spread *v = realloc(p->fn_spread, n * sizeof(*v));
+
+		if (!v)
+			return -1;
+		p->fn_spread = v;
+		*alloc = n;
+	}
+	p->fn_spread[i] = (struct prof_fn_spread){ frame, 0, { 0, 0, 0, -1 } };
+	k = (struct fn_key_ctx){ p, p->fn_spread };
+	if ((j = idset_add(set, &k, i, fn_hash(p, frame), fn_eq)) == UINT32_MAX)
+		return -1;
+	p->nfn_spread += j == i;
+	p->fn_spread[j].sum += sum;
+	prof_spread_add(&p->fn_spread[j].s, s);
+	return 0;
+}
+
+/* Index p's function list, which has no duplicates. */
+static int fn_index(const struct profile *p, struct idset *set)
+{
+	struct fn_key_ctx k = { p, p->fn_spread };
+
+	for (uint32_t i = 0; i < p->nfn_spread; i++)
+		if (idset_add(set, &k, i, fn_hash(p, p->fn_spread[i].frame), fn_eq) == UINT32_MAX)
+			return -1;
+	return 0;
+}
+
+/* A rank's self samples of the first event by function. */
+static int rank_functions(struct profile *p, int64_t rank)
+{
+	const struct cct *t = &p->tree;
+	struct idset set = { 0 };
+	uint32_t alloc = 0;
+	int rc = 0;
+
+	for (uint32_t id = 1; p->nevents && id < t->nnodes && !rc; id++) {
+		uint64_t v = cct_self(t, id)[0];
+		struct prof_spread s = one_rank(v, rank);
+
+		if (v)
+			rc = fn_add(p, &set, &alloc, t->frame[id], v, &s);
+	}
+	/* one rank: each function's spread is its sum */
+	for (uint32_t i = 0; i < p->nfn_spread; i++)
+		p->fn_spread[i].s = one_rank(p->fn_spread[i].sum, rank);
+	idset_release(&set);
+	return rc;
+}
+
+/* ---- a rank's profile as a merged profile of one rank */
+
+static void drop_cp(struct profile *p)
+{
+	free(p->cp_links);
+	for (uint32_t i = 0; i < p->ncp_segs; i++)
+		free(p->cp_segs[i].counts);
+	free(p->cp_segs);
+	free(p->cp_evs);
+	free(p->cp_edges);
+	for (uint32_t i = 0; i < p->ncp_fns; i++)
+		free(p->cp_fns[i].name);
+	free(p->cp_fns);
+	free(p->cp_points);
+	p->cp_links = NULL;
+	p->cp_segs = NULL;
+	p->cp_evs = NULL;
+	p->cp_edges = NULL;
+	p->cp_fns = NULL;
+	p->cp_points = NULL;
+	p->ncp_links = p->ncp_segs = p->ncp_evs = p->ncp_edges = p->ncp_fns = p->ncp_points = 0;
+	p->cp_events = p->cp_length_ns = p->cp_wall_ns = p->cp_trace = 0;
+	p->cp_budget = p->cp_cut = p->cp_fn_how = p->cp_fn_start = 0;
+}
+
+static int make_row(struct profile *p, struct prof_rank *r)
+{
+	r->rank = p->rank;
+	r->pid = p->pid;
+	if (!(r->host = strdup(p->host ? p->host : "")))
+		return -1;
+	r->start_ns = p->start_ns;
+	r->end_ns = p->end_ns;
+	r->cpu_ns = p->cpu_ns;
+	r->mpi_wall_ns = p->mpi_wall_ns;
+	r->mpi_cpu_ns = p->mpi_cpu_ns;
+	prof_mpi_region_time(p, &r->mpi_ns, &r->blocked_ns);
+	r->cp_events = p->cp_events;
+	r->cp_length_ns = p->cp_length_ns;
+	r->cp_wall_ns = p->cp_wall_ns;
+	r->comp_on = p->comp_on;
+	r->ovh = p->ovh;
+	r->comp_wall_ns = p->comp_wall_ns;
+	r->comp_delay_ns = p->comp_delay_ns;
+	r->comp_wait_ns = p->comp_wait_ns;
+	r->comp_wait_comp_ns = p->comp_wait_comp_ns;
+	/* the job's compensation is per rank: the merged profile's own goes */
+	p->comp_on = 0;
+	memset(&p->ovh, 0, sizeof(p->ovh));
+	p->comp_wall_ns = p->comp_delay_ns = p->comp_wait_ns = p->comp_wait_comp_ns = 0;
+	return 0;
+}
+
+/* See profile.h. */
+int profile_to_merged(struct profile *p, char *err, size_t errlen)
+{
+	const struct cct *t = &p->tree;
+	int64_t rank = p->rank;
+	size_t cells = (size_t)t->nnodes * p->nevents;
+
+	if (p->merged || rank < 0) {
+		snprintf(err, errlen, "cannot merge: not an MPI rank's profile");
+		return -1;
+	}
+	p->mranks = calloc(1, sizeof(*p->mranks));
+	p->node_spread = calloc(cells ? cells : 1, sizeof(*p->node_spread));
+	p->site_spread = calloc(p->nmpi_sites ? p->nmpi_sites : 1, sizeof(*p->site_spread));
+	if (!p->mranks || !p->node_spread || !p->site_spread)
+		return merge_oom(err, errlen);
+	p->merged = 1;
+	if (make_row(p, &p->mranks[0]) || rank_functions(p, rank))
+		return merge_oom(err, errlen);
+	for (size_t i = 0; i < cells; i++)
+		p->node_spread[i] = one_rank(t->self[i], rank);
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		p->site_spread[i] = one_rank(p->mpi_sites[i].time_ns, rank);
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		p->threads[i].rank = rank;
+	for (uint32_t i = 0; i < p->nmpi_peers; i++)
+		p->mpi_peers[i].src = rank;
+	drop_cp(p);
+	p->rank = -1;
+	return 0;
+}
+
+/* ---- folding one merged profile into another */
+
+static int same_job(const struct profile *d, const struct profile *s, char *err, size_t errlen)
+{
+	if (!d->merged || !s->merged) {
+		snprintf(err, errlen, "cannot merge: not merged profiles");
+		return -1;
+	}
+	if (d->size != s->size || d->nevents != s->nevents) {
+		snprintf(err, errlen, "cannot merge: ranks of jobs of %" PRId64 " and %" PRId64
+			 " ranks, or with %" PRIu32 " and %" PRIu32 " events", d->size, s->size,
+			 d->nevents, s->nevents);
+		return -1;
+	}
+	for (uint32_t e = 0; e < d->nevents; e++)
+		if (strcmp(d->events[e].name, s->events[e].name)) {
+			snprintf(err, errlen, "cannot merge: ranks sampled %s and %s",
+				 d->events[e].name, s->events[e].name);
+			return -1;
+		}
+	return 0;
+}
+
+/* The rows of both, by rank; s's hosts are copied. */
+static int merge_rows(struct profile *d, const struct profile *s, char *err, size_t errlen)
+{
+	uint64_t n = d->merged + s->merged, i = 0, j = 0, k = 0;
+	struct prof_rank *v;
+
+	for (; i < d->merged && j < s->merged; d->mranks[i].rank < s->mranks[j].rank ? i++ : j++)
+		if (d->mranks[i].rank == s->mranks[j].rank) {
+			snprintf(err, errlen, "cannot merge: rank %" PRId64 " twice",
+				 s->mranks[j].rank);
+			return -1;
+		}
+	if (!(v = calloc(n, sizeof(*v))))
+		return merge_oom(err, errlen);
+	for (j = 0; j < s->merged; j++)
+		if (!(v[j].host = strdup(s->mranks[j].host))) {
+			while (j--)
+				free(v[j].host);
+			free(v);
+			return merge_oom(err, errlen);
+		}
+	/* from the back, so s's copied hosts are read before they are overwritten */
+	for (i = d->merged, j = s->merged, k = n; k--;) {
+		if (j && (!i || s->mranks[j - 1].rank > d->mranks[i - 1].rank)) {
+			char *host = v[j - 1].host;
+
+			j--;
+			v[k] = s->mranks[j];
+			v[k].host = host;
+		} else
+			v[k] = d->mranks[--i];
+	}
+	free(d->mranks);
+	d->mranks = v;
+	d->merged = n;
+	return 0;
+}
+
+/* s's frame ids in d's symbol table, into fmap[s->syms.nframes]. */
+static int map_frames(struct profile *d, const struct profile *s, uint32_t *fmap)
+{
+	uint32_t *mmap = malloc(((size_t)s->syms.nmodules + 1) * sizeof(*mmap));
+
+	if (!mmap)
+		return -1;
+	for (uint32_t m = 0; m < s->syms.nmodules; m++)
+		if ((mmap[m] = symtab_module(&d->syms, s->syms.modules[m].path,
+					     s->syms.modules[m].build_id)) == SYMTAB_NO_MODULE) {
+			free(mmap);
+			return -1;
+		}
+	for (uint32_t f = 0; f < s->syms.nframes; f++) {
+		const struct sym_frame *sf = &s->syms.frames[f];
+		uint32_t m = sf->module == SYMTAB_NO_MODULE ? SYMTAB_NO_MODULE : mmap[sf->module];
+
+		if ((fmap[f] = symtab_frame(&d->syms, m, sf->function, sf->file, sf->line)) ==
+		    UINT32_MAX) {
+			free(mmap);
+			return -1;
+		}
+	}
+	free(mmap);
+	return 0;
+}
+
+/* s's nodes into d's tree, counts and spreads added. */
+static int merge_tree(struct profile *d, const struct profile *s, const uint32_t *fmap)
+{
+	const struct cct *st = &s->tree;
+	uint32_t *nmap = malloc(((size_t)st->nnodes + 1) * sizeof(*nmap)), old = d->tree.nnodes;
+	uint32_t nev = d->nevents;
+	struct prof_spread *sp;
+
+	if (!nmap)
+		return -1;
+	nmap[0] = CCT_ROOT;
+	for (uint32_t id = 1; id < st->nnodes; id++)
+		if ((nmap[id] = cct_child(&d->tree, nmap[st->parent[id]], fmap[st->frame[id]])) ==
+		    CCT_NO_FRAME) {
+			free(nmap);
+			return -1;
+		}
+	sp = realloc(d->node_spread, ((size_t)d->tree.nnodes * nev + 1) * sizeof(*sp));
+	if (!sp) {
+		free(nmap);
+		return -1;
+	}
+	d->node_spread = sp;
+	for (size_t i = (size_t)old * nev; i < (size_t)d->tree.nnodes * nev; i++)
+		sp[i] = (struct prof_spread){ 0, 0, 0, -1 };
+	for (uint32_t id = 0; id < st->nnodes; id++) {
+		uint64_t *to = cct_self(&d->tree, nmap[id]);
+		const uint64_t *from = cct_self(st, id);
+
+		for (uint32_t e = 0; e < nev; e++) {
+			to[e] += from[e];
+			prof_spread_add(&sp[(size_t)nmap[id] * nev + e],
+					&s->node_spread[(size_t)id * nev + e]);
+		}
+	}
+	free(nmap);
+	return 0;
+}
+
+static int merge_threads(struct profile *d, const struct profile *s)
+{
+	struct prof_thread *t = realloc(d->threads, ((size_t)d->nthreads + s->nthreads + 1) *
+					sizeof(*t));
+
+	if (!t)
+		return -1;
+	d->threads = t;
+	for (uint32_t i = 0; i < s->nthreads; i++) {
+		struct prof_thread *to = &t[d->nthreads];
+
+		*to = s->threads[i];
+		if (!(to->samples = malloc(((size_t)d->nevents + 1) * sizeof(uint64_t))))
+			return -1;
+		memcpy(to->samples, s->threads[i].samples, (size_t)d->nevents * sizeof(uint64_t));
+		d->nthreads++;
+	}
+	return 0;
+}
+
+/* Index records 0..n-1 of d (no duplicates among them) with dup. */
+static int index_records(struct idset *set, const struct profile *d, uint32_t n,
+			 uint32_t (*dup)(struct idset *, const struct profile *, uint32_t))
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (dup(set, d, i) == UINT32_MAX)
+			return -1;
+	return 0;
+}
+
+static int merge_sites(struct profile *d, const struct profile *s, const uint32_t *fmap)
+{
+	size_t n = (size_t)d->nmpi_sites + s->nmpi_sites + 1;
+	struct prof_mpi_site *v = realloc(d->mpi_sites, n * sizeof(*v));
+	struct prof_spread *sp;
+	struct idset set = { 0 };
+	int rc = -1;
+
+	if (v)
+		d->mpi_sites = v;
+	if (!v || !(sp = realloc(d->site_spread, n * sizeof(*sp))))
+		return -1;
+	d->site_spread = sp;
+	if (index_records(&set, d, d->nmpi_sites, prof_mpi_site_dup))
+		goto out;
+	for (uint32_t i = 0; i < s->nmpi_sites; i++) {
+		const struct prof_mpi_site *from = &s->mpi_sites[i];
+		struct prof_mpi_site *c = &v[d->nmpi_sites];
+		uint32_t j;
+
+		*c = *from;
+		c->function = strdup(from->function ? from->function : "");
+		c->frames = malloc(((size_t)from->nframes + 1) * sizeof(*c->frames));
+		if (!c->function || !c->frames) {
+			free(c->function);
+			free(c->frames);
+			goto out;
+		}
+		for (uint32_t k = 0; k < from->nframes; k++)
+			c->frames[k] = fmap[from->frames[k]];
+		if ((j = prof_mpi_site_dup(&set, d, d->nmpi_sites)) != d->nmpi_sites) {
+			free(c->function);
+			free(c->frames);
+			if (j == UINT32_MAX)
+				goto out;
+			v[j].calls += from->calls;
+			v[j].bytes_sent += from->bytes_sent;
+			v[j].bytes_recv += from->bytes_recv;
+			v[j].time_ns += from->time_ns;
+			v[j].blocked_ns += from->blocked_ns;
+			for (int k = 0; k < PROF_MPI_HIST; k++)
+				v[j].hist[k] += from->hist[k];
+			prof_spread_add(&sp[j], &s->site_spread[i]);
+		} else
+			sp[d->nmpi_sites++] = s->site_spread[i];
+	}
+	rc = 0;
+out:
+	idset_release(&set);
+	return rc;
+}
+
+static int merge_peers(struct profile *d, const struct profile *s)
+{
+	struct prof_mpi_peer *v = realloc(d->mpi_peers, ((size_t)d->nmpi_peers + s->nmpi_peers + 1) *
+					  sizeof(*v));
+	struct idset set = { 0 };
+	int rc = -1;
+
+	if (!v)
+		return -1;
+	d->mpi_peers = v;
+	if (index_records(&set, d, d->nmpi_peers, prof_mpi_peer_dup))
+		goto out;
+	for (uint32_t i = 0; i < s->nmpi_peers; i++) {
+		uint32_t j;
+
+		v[d->nmpi_peers] = s->mpi_peers[i];
+		if ((j = prof_mpi_peer_dup(&set, d, d->nmpi_peers)) == UINT32_MAX)
+			goto out;
+		if (j == d->nmpi_peers)
+			d->nmpi_peers++;
+		else {
+			v[j].count += s->mpi_peers[i].count;
+			v[j].bytes += s->mpi_peers[i].bytes;
+		}
+	}
+	rc = 0;
+out:
+	idset_release(&set);
+	return rc;
+}
+
+static int merge_colls(struct profile *d, const struct profile *s)
+{
+	struct prof_mpi_coll *v = realloc(d->mpi_colls, ((size_t)d->nmpi_colls + s->nmpi_colls + 1) *
+					  sizeof(*v));
+	struct idset set = { 0 };
+	int rc = -1;
+
+	if (!v)
+		return -1;
+	d->mpi_colls = v;
+	if (index_records(&set, d, d->nmpi_colls, prof_mpi_coll_dup))
+		goto out;
+	for (uint32_t i = 0; i < s->nmpi_colls; i++) {
+		struct prof_mpi_coll *c = &v[d->nmpi_colls];
+		uint32_t j;
+
+		*c = s->mpi_colls[i];
+		if (!(c->function = strdup(c->function ? c->function : "")))
+			goto out;
+		if ((j = prof_mpi_coll_dup(&set, d, d->nmpi_colls)) == d->nmpi_colls) {
+			d->nmpi_colls++;
+			continue;
+		}
+		free(c->function);
+		if (j == UINT32_MAX)
+			goto out;
+		v[j].calls += s->mpi_colls[i].calls;
+		v[j].bytes += s->mpi_colls[i].bytes;
+		v[j].time_ns += s->mpi_colls[i].time_ns;
+	}
+	rc = 0;
+out:
+	idset_release(&set);
+	return rc;
+}
+
+static int merge_functions(struct profile *d, const struct profile *s, const uint32_t *fmap)
+{
+	struct idset set = { 0 };
+	uint32_t alloc = d->nfn_spread;
+	int rc = fn_index(d, &set);
+
+	for (uint32_t i = 0; i < s->nfn_spread && !rc; i++)
+		rc = fn_add(d, &set, &alloc, fmap[s->fn_spread[i].frame], s->fn_spread[i].sum,
+			    &s->fn_spread[i].s);
+	idset_release(&set);
+	return rc;
+}
+
+/* The counters of the job: sums, and the earliest start and latest end. */
+static void merge_counters(struct profile *d, const struct profile *s)
+{
+	uint64_t *const to[] = { &d->samples, &d->lost, &d->throttled, &d->unwind_complete,
+				 &d->unwind_truncated, &d->unwind_ns, &d->drain_cpu_ns, &d->cpu_ns,
+				 &d->mpi_wall_ns, &d->mpi_cpu_ns, &d->checkpoints,
+				 &d->checkpoint_ns };
+	const uint64_t from[] = { s->samples, s->lost, s->throttled, s->unwind_complete,
+				  s->unwind_truncated, s->unwind_ns, s->drain_cpu_ns, s->cpu_ns,
+				  s->mpi_wall_ns, s->mpi_cpu_ns, s->checkpoints, s->checkpoint_ns };
+
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++)
+		*to[i] += from[i];
+	if (s->start_ns < d->start_ns)
+		d->start_ns = s->start_ns;
+	if (s->end_ns > d->end_ns)
+		d->end_ns = s->end_ns;
+}
+
+/* See profile.h.  The rows go first: a rank given twice stops the fold
+ * before anything changed. */
+int profile_merge(struct profile *d, const struct profile *s, char *err, size_t errlen)
+{
+	uint32_t *fmap;
+	int rc;
+
+	if (same_job(d, s, err, errlen) || merge_rows(d, s, err, errlen))
+		return -1;
+	if (!(fmap = malloc(((size_t)s->syms.nframes + 1) * sizeof(*fmap))))
+		return merge_oom(err, errlen);
+	rc = map_frames(d, s, fmap) || merge_tree(d, s, fmap) || merge_threads(d, s) ||
+	     merge_sites(d, s, fmap) || merge_peers(d, s) || merge_colls(d, s) ||
+	     merge_functions(d, s, fmap);
+	free(fmap);
+	if (rc)
+		return merge_oom(err, errlen);
+	merge_counters(d, s);
+	return 0;
+}
+
+/* See profile-int.h. */
+const char *prof_merged_check(const struct profile *p, char *why, size_t n)
+{
+	if (!p->merged) {
+		if (p->mranks || p->node_spread || p->site_spread || p->nfn_spread)
+			snprintf(why, n, "a rank's profile with merged records");
+		return p->mranks || p->node_spread || p->site_spread || p->nfn_spread ? why : NULL;
+	}
+	if (p->rank != -1 || p->cp_events || p->comp_on) {
+		snprintf(why, n, "a merged profile has rank -1 and no critical path or "
+			 "compensation of its own");
+		return why;
+	}
+	if (!p->mranks || (p->tree.nnodes && !p->node_spread) ||
+	    (p->nmpi_sites && !p->site_spread)) {
+		snprintf(why, n, "a merged profile without its rows or spreads");
+		return why;
+	}
+	for (uint32_t i = 0; i < p->nfn_spread; i++)
+		if (p->fn_spread[i].frame >= p->syms.nframes) {
+			snprintf(why, n, "function spread %u has bad frame", i);
+			return why;
+		}
+	return NULL;
+}
