@@ -25,12 +25,6 @@ static int merge_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* The spread of one rank's value v. */
-static struct prof_spread one_rank(uint64_t v, int64_t rank)
-{
-	return (struct prof_spread){ 1, v, v, v ? rank : -1 };
-}
-
 /* ---- functions: the frames of one name in one module */
 
 struct fn_key_ctx {
@@ -102,14 +96,14 @@ static int rank_functions(struct profile *p, int64_t rank)
 
 	for (uint32_t id = 1; p->nevents && id < t->nnodes && !rc; id++) {
 		uint64_t v = cct_self(t, id)[0];
-		struct prof_spread s = one_rank(v, rank);
+		struct prof_spread s = prof_spread_one(v, rank);
 
 		if (v)
 			rc = fn_add(p, &set, &alloc, t->frame[id], v, &s);
 	}
 	/* one rank: each function's spread is its sum */
 	for (uint32_t i = 0; i < p->nfn_spread; i++)
-		p->fn_spread[i].s = one_rank(p->fn_spread[i].sum, rank);
+		p->fn_spread[i].s = prof_spread_one(p->fn_spread[i].sum, rank);
 	idset_release(&set);
 	return rc;
 }
@@ -139,12 +133,12 @@ static void drop_cp(struct profile *p)
 	p->cp_budget = p->cp_cut = p->cp_fn_how = p->cp_fn_start = 0;
 }
 
-static int make_row(struct profile *p, struct prof_rank *r)
+/* See profile.h. */
+void prof_rank_row(const struct profile *p, struct prof_rank *r)
 {
 	r->rank = p->rank;
 	r->pid = p->pid;
-	if (!(r->host = strdup(p->host ? p->host : "")))
-		return -1;
+	r->host = p->host;
 	r->start_ns = p->start_ns;
 	r->end_ns = p->end_ns;
 	r->cpu_ns = p->cpu_ns;
@@ -160,7 +154,15 @@ static int make_row(struct profile *p, struct prof_rank *r)
 	r->comp_delay_ns = p->comp_delay_ns;
 	r->comp_wait_ns = p->comp_wait_ns;
 	r->comp_wait_comp_ns = p->comp_wait_comp_ns;
-	/* the job's compensation is per rank: the merged profile's own goes */
+}
+
+/* p's row, its host copied; the job's compensation is per rank, so the
+ * profile's own goes. */
+static int make_row(struct profile *p, struct prof_rank *r)
+{
+	prof_rank_row(p, r);
+	if (!(r->host = strdup(p->host ? p->host : "")))
+		return -1;
 	p->comp_on = 0;
 	memset(&p->ovh, 0, sizeof(p->ovh));
 	p->comp_wall_ns = p->comp_delay_ns = p->comp_wait_ns = p->comp_wait_comp_ns = 0;
@@ -187,9 +189,9 @@ int profile_to_merged(struct profile *p, char *err, size_t errlen)
 	if (make_row(p, &p->mranks[0]) || rank_functions(p, rank))
 		return merge_oom(err, errlen);
 	for (size_t i = 0; i < cells; i++)
-		p->node_spread[i] = one_rank(t->self[i], rank);
+		p->node_spread[i] = prof_spread_one(t->self[i], rank);
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
-		p->site_spread[i] = one_rank(p->mpi_sites[i].time_ns, rank);
+		p->site_spread[i] = prof_spread_one(p->mpi_sites[i].time_ns, rank);
 	for (uint32_t i = 0; i < p->nthreads; i++)
 		p->threads[i].rank = rank;
 	for (uint32_t i = 0; i < p->nmpi_peers; i++)

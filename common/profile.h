@@ -303,6 +303,8 @@ struct profile {
 /* A rank's time in MPI calls and blocked in them over its MPI region:
  * all its call sites but MPI_Init's and MPI_Finalize's. */
 void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns);
+/* A rank's row as a merged profile keeps it; r->host points into p. */
+void prof_rank_row(const struct profile *p, struct prof_rank *r);
 /* Whether fn is MPI_Init, MPI_Init_thread or MPI_Finalize. */
 int prof_mpi_outside_region(const char *fn);
 
@@ -311,6 +313,12 @@ int prof_mpi_outside_region(const char *fn);
 static inline uint64_t prof_spread_min(const struct prof_spread *s, uint64_t n)
 {
 	return s->ranks < n ? 0 : s->min;
+}
+
+/* The spread of one rank's value v. */
+static inline struct prof_spread prof_spread_one(uint64_t v, int64_t rank)
+{
+	return (struct prof_spread){ 1, v, v, v ? rank : -1 };
 }
 
 /* Fold b into a (both over disjoint sets of ranks). */

@@ -132,6 +132,13 @@ static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t er
 	return 0;
 }
 
+static int set_rank_files(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->rank_files = true;
+	return 0;
+}
+
 static int set_help(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -156,6 +163,8 @@ static const struct rep_option rep_options[] = {
 	{ "all-ranks", 0, NULL, "list every rank of a job of more than 64 (text and json; "
 	  "by default rank 0, the ranks with the most and least MPI time, and "
 	  "distributions over all)", set_all_ranks },
+	{ "rank-files", 0, NULL, "read the ranks' own files even when the run left a merged "
+	  "profile (--merge=mpi): the critical path's profile needs them", set_rank_files },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "

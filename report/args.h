@@ -19,6 +19,7 @@ struct rep_args {
 	const char *output;	/* -o; NULL: stdout */
 	const char *dir;	/* NULL: the newest cpperf-* directory here */
 	const char *run;	/* --run; NULL: the newest */
+	bool rank_files;	/* --rank-files: not the merged profile */
 	bool help;
 	bool reference;		/* --reference: view becomes REP_CP_REFERENCE */
 };

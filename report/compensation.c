@@ -72,8 +72,13 @@ int comp_merge_add(struct rep_data *d, const struct profile *p, const uint32_t *
 		   const uint32_t *emap, char *err, size_t errlen)
 {
 	const struct cct *t = &p->tree;
+	bool on = p->comp_on;
 
-	if (!p->comp_on)
+	/* a merged profile's ranks share their options: one with compensation
+	 * data says they all have it */
+	for (uint64_t i = 0; i < p->merged; i++)
+		on |= p->mranks[i].comp_on != 0;
+	if (!on)
 		return 0;
 	for (uint32_t i = 1; i < t->nnodes; i++) {
 		const uint64_t *self = cct_self(t, i);

@@ -76,6 +76,7 @@ struct rep_site {
 	uint32_t nframes;
 	uint64_t calls, bytes_sent, bytes_recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
+	struct prof_spread time_spread;	/* of time_ns over the MPI ranks */
 };
 
 /* Point-to-point messages rank src sent to rank dst. */
@@ -209,6 +210,11 @@ struct rep_rank_self {
 struct rep_spread {
 	struct rep_rank_self *ranks;	/* in merge order */
 	uint32_t n, alloc;
+	/* a merged profile's function spreads, frames mapped to the merged
+	 * symbol table */
+	struct prof_fn_spread *fns;
+	uint32_t nfns;
+	uint32_t merged_ranks;	/* the ranks those are over */
 };
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
@@ -233,6 +239,11 @@ struct rep_data {
 	uint32_t nthreads, threads_alloc;
 	struct symtab syms;
 	struct cct tree;
+	/* [tree.nnodes * nevents] each node's self counts over the MPI ranks
+	 * (a rank without the node counts 0: prof_spread_min) */
+	struct prof_spread *node_spread;
+	size_t node_spread_n;
+	uint64_t merged_ranks;	/* ranks read from a merged profile (--merge=mpi) */
 	char **names;		/* [syms.nframes] demangled, set by merge_finish */
 	struct rep_mpi mpi;
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */

@@ -272,18 +272,38 @@ static int cmp_process(const void *a, const void *b)
 	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
-/* Mark the files of run d->run, leaving out the earlier file of a process
- * that wrote two (a checkpoint before MPI_Init gave it a rank, whose
- * removal a reader may see late).  Returns 0, or -1 (memory). */
-static int choose_files(const struct rep_data *d, struct exp_file *f, size_t n)
+/* The run's merged profile that covers most ranks (the latest of those),
+ * or NULL. */
+static struct exp_file *merged_file(const struct rep_data *d, struct exp_file *f, size_t n)
 {
-	struct exp_file **by = malloc(n * sizeof(*by));
+	struct exp_file *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (f[i].head.merged && !strcmp(f[i].head.run, d->run) &&
+		    (!best || f[i].head.merged > best->head.merged ||
+		     (f[i].head.merged == best->head.merged && f[i].head.end_ns > best->head.end_ns)))
+			best = &f[i];
+	return best;
+}
+
+/* Mark the files of run d->run: its merged profile alone when there is
+ * one and flags allow, else the ranks' files, leaving out the earlier
+ * file of a process that wrote two (a checkpoint before MPI_Init gave it
+ * a rank, whose removal a reader may see late).  Returns 0, or -1
+ * (memory). */
+static int choose_files(const struct rep_data *d, struct exp_file *f, size_t n, unsigned flags)
+{
+	struct exp_file **by, *merged = flags & EXP_RANK_FILES ? NULL : merged_file(d, f, n);
 	size_t k = 0;
 
-	if (!by)
+	for (size_t i = 0; merged && i < n; i++)
+		f[i].chosen = &f[i] == merged;
+	if (merged)
+		return 0;
+	if (!(by = malloc(n * sizeof(*by))))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if ((f[i].chosen = !strcmp(f[i].head.run, d->run)))
+		if ((f[i].chosen = !strcmp(f[i].head.run, d->run) && !f[i].head.merged))
 			by[k++] = &f[i];
 	qsort(by, k, sizeof(*by), cmp_process);
 	for (size_t i = 1; i < k; i++)
@@ -458,11 +478,11 @@ int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen
 
 /* Choose, read and merge the files of one run. */
 static int load_run(struct rep_data *d, struct exp_file *f, size_t n, const char *run,
-		    char *err, size_t errlen)
+		    unsigned flags, char *err, size_t errlen)
 {
 	if (choose_run(d, f, n, run, err, errlen) < 0)
 		return -1;
-	if (choose_files(d, f, n) < 0) {
+	if (choose_files(d, f, n, flags) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -475,7 +495,8 @@ static int load_run(struct rep_data *d, struct exp_file *f, size_t n, const char
 	return 0;
 }
 
-int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen)
+int exp_load(struct rep_data *d, const char *dir, const char *run, unsigned flags,
+	     char *err, size_t errlen)
 {
 	struct exp_file *files = NULL;
 	char **names = NULL;
@@ -493,7 +514,7 @@ int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, si
 	else
 		rc = read_heads(dir, names, (size_t)n, &files, err, errlen);
 	if (rc == 0)
-		rc = load_run(d, files, (size_t)n, run, err, errlen);
+		rc = load_run(d, files, (size_t)n, run, flags, err, errlen);
 	if (n > 0) {
 		free_files(files, files ? (size_t)n : 0);
 		free_names(names, (size_t)n);

@@ -21,11 +21,15 @@ int exp_find_newest(const char *parent, char *out, size_t outlen,
  * (the one whose latest process started last); the other runs are listed
  * in d.  Of two files of one process (its name changed when MPI_Init gave
  * it a rank) the later is read.  Partial profiles, and the ranks of the
- * job that left none, are listed in d too.  Returns 0, or -1 with a
+ * job that left none, are listed in d too.  When the run left a merged
+ * profile (docs/format.md "Merged profiles") only that is read, unless
+ * flags has EXP_RANK_FILES.  Returns 0, or -1 with a
  * message naming the directory or the file that is wrong (or the runs
  * there when run is not one of them); d is then released.
  */
-int exp_load(struct rep_data *d, const char *dir, const char *run, char *err, size_t errlen);
+#define EXP_RANK_FILES 1u	/* the ranks' files even when a merged profile is there */
+int exp_load(struct rep_data *d, const char *dir, const char *run, unsigned flags,
+	     char *err, size_t errlen);
 /* Read the one profile at path into d, which this function initialises
  * (a rank's own view).  Returns 0, or -1 with a message; d is then
  * released. */

@@ -62,34 +62,42 @@ void mpi_merge_release(struct rep_mpi *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Check p's rank and size against the job so far and mark the rank seen. */
-static int check_rank(struct rep_mpi *m, const struct profile *p, const char *name,
+/* Check a rank and its job's size against the job so far and mark the
+ * rank seen. */
+static int check_rank(struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
 		      char *err, size_t errlen)
 {
-	if (p->rank < 0) {
-		if (p->nmpi_peers == 0)
-			return 0;
-		snprintf(err, errlen, "%s: MPI messages recorded by a process without "
-			 "a rank", name);
-		return -1;
-	}
-	if (p->size <= 0 || p->size > REP_MPI_MAX_SIZE || p->rank >= p->size ||
-	    (m->size && p->size != m->size)) {
+	if (size <= 0 || size > REP_MPI_MAX_SIZE || rank >= size || (m->size && size != m->size)) {
 		snprintf(err, errlen, "%s: rank %lld of a job of size %lld does not fit "
-			 "the other ranks' job (size %lld)", name, (long long)p->rank,
-			 (long long)p->size, (long long)m->size);
+			 "the other ranks' job (size %lld)", name, (long long)rank,
+			 (long long)size, (long long)m->size);
 		return -1;
 	}
-	if (!m->seen && !(m->seen = calloc((size_t)p->size / 8 + 1, 1)))
+	if (!m->seen && !(m->seen = calloc((size_t)size / 8 + 1, 1)))
 		return mpi_oom(err, errlen);
-	m->size = p->size;
-	if (m->seen[p->rank / 8] & (1u << (p->rank % 8))) {
+	m->size = size;
+	if (m->seen[rank / 8] & (1u << (rank % 8))) {
 		snprintf(err, errlen, "%s: rank %lld appears twice in the experiment",
-			 name, (long long)p->rank);
+			 name, (long long)rank);
 		return -1;
 	}
-	m->seen[p->rank / 8] |= (uint8_t)(1u << (p->rank % 8));
+	m->seen[rank / 8] |= (uint8_t)(1u << (rank % 8));
 	return 0;
+}
+
+/* Check p's ranks: its own, or a merged profile's. */
+static int check_ranks(struct rep_mpi *m, const struct profile *p, const char *name,
+		       char *err, size_t errlen)
+{
+	for (uint64_t i = 0; i < p->merged; i++)
+		if (check_rank(m, p->mranks[i].rank, p->size, name, err, errlen) < 0)
+			return -1;
+	if (p->rank >= 0)
+		return check_rank(m, p->rank, p->size, name, err, errlen);
+	if (p->merged || p->nmpi_peers == 0)
+		return 0;
+	snprintf(err, errlen, "%s: MPI messages recorded by a process without a rank", name);
+	return -1;
 }
 
 /* Keep the library string of the lowest rank that names one. */
@@ -98,25 +106,23 @@ static int adopt_library(struct rep_mpi *m, const struct profile *p, char *err,
 {
 	char *lib;
 
-	if (p->rank < 0 || !p->mpi_library || !*p->mpi_library ||
-	    (m->library && p->rank > m->library_rank))
+	int64_t rank = p->merged ? p->mranks[0].rank : p->rank;
+
+	if (rank < 0 || !p->mpi_library || !*p->mpi_library ||
+	    (m->library && rank > m->library_rank))
 		return 0;
 	if (!(lib = strdup(p->mpi_library)))
 		return mpi_oom(err, errlen);
 	free(m->library);
 	m->library = lib;
-	m->library_rank = p->rank;
+	m->library_rank = rank;
 	return 0;
 }
 
-/* MPI_Init and MPI_Finalize lie outside the MPI region, over which a
- * rank's wall, CPU and MPI time are measured (docs/report.md). */
-static bool outside_region(const char *fn)
-{
-	return !strcmp(fn, "MPI_Init") || !strcmp(fn, "MPI_Init_thread") || !strcmp(fn, "MPI_Finalize");
-}
-
-static int add_rank(struct rep_mpi *m, const struct profile *p, char *err, size_t errlen)
+/* A process's row (its own, or one of a merged profile's) as a rank
+ * entry.  MPI_Init and MPI_Finalize lie outside the MPI region, over
+ * which a rank's wall, CPU and MPI time are measured (docs/report.md). */
+static int add_rank(struct rep_mpi *m, const struct prof_rank *row, char *err, size_t errlen)
 {
 	struct rep_rank *r;
 
@@ -124,33 +130,41 @@ static int add_rank(struct rep_mpi *m, const struct profile *p, char *err, size_
 		return mpi_oom(err, errlen);
 	r = &m->ranks[m->nranks];
 	memset(r, 0, sizeof(*r));
-	if (!(r->host = strdup(p->host ? p->host : "")))
+	if (!(r->host = strdup(row->host ? row->host : "")))
 		return mpi_oom(err, errlen);
 	m->nranks++;
-	r->rank = p->rank;
-	r->pid = p->pid;
-	r->process_wall_ns = p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
-	r->process_cpu_ns = p->cpu_ns;
-	r->wall_ns = p->rank >= 0 ? p->mpi_wall_ns : r->process_wall_ns;
-	r->cpu_ns = p->rank >= 0 ? p->mpi_cpu_ns : r->process_cpu_ns;
-	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
-		const struct prof_mpi_site *s = &p->mpi_sites[i];
-
-		m->time_ns += s->time_ns;
-		if (outside_region(s->function))
-			continue;
-		r->mpi_ns += s->time_ns;
-		r->blocked_ns += s->blocked_ns;
-	}
-	r->comp_on = p->comp_on != 0;
+	r->rank = row->rank;
+	r->pid = row->pid;
+	r->process_wall_ns = row->end_ns > row->start_ns ? row->end_ns - row->start_ns : 0;
+	r->process_cpu_ns = row->cpu_ns;
+	r->wall_ns = row->rank >= 0 ? row->mpi_wall_ns : r->process_wall_ns;
+	r->cpu_ns = row->rank >= 0 ? row->mpi_cpu_ns : r->process_cpu_ns;
+	r->mpi_ns = row->mpi_ns;
+	r->blocked_ns = row->blocked_ns;
+	r->comp_on = row->comp_on != 0;
 	if (r->comp_on) {
-		r->ovh = p->ovh;
-		r->comp_wall_ns = p->comp_wall_ns;
-		r->comp_delay_ns = p->comp_delay_ns;
-		r->comp_wait_ns = p->comp_wait_ns;
-		r->comp_wait_comp_ns = p->comp_wait_comp_ns;
+		r->ovh = row->ovh;
+		r->comp_wall_ns = row->comp_wall_ns;
+		r->comp_delay_ns = row->comp_delay_ns;
+		r->comp_wait_ns = row->comp_wait_ns;
+		r->comp_wait_comp_ns = row->comp_wait_comp_ns;
 	}
 	return 0;
+}
+
+static int add_ranks(struct rep_mpi *m, const struct profile *p, char *err, size_t errlen)
+{
+	struct prof_rank row;
+
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		m->time_ns += p->mpi_sites[i].time_ns;
+	for (uint64_t i = 0; i < p->merged; i++)
+		if (add_rank(m, &p->mranks[i], err, errlen) < 0)
+			return -1;
+	if (p->merged)
+		return 0;
+	prof_rank_row(p, &row);
+	return add_rank(m, &row, err, errlen);
 }
 
 static bool site_eq(const void *ctx, uint32_t a, uint32_t b)
@@ -173,11 +187,12 @@ static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 		to->hist[k] += s->hist[k];
 }
 
-/* Merge site s of profile p (frames mapped through fmap) into m: appended
- * as a candidate, then folded into an equal earlier site if there is one. */
+/* Merge site s of profile p (frames mapped through fmap, its time's
+ * spread over the ranks sp) into m: appended as a candidate, then folded
+ * into an equal earlier site if there is one. */
 static int add_site(struct rep_mpi *m, const struct profile *p,
-		    const struct prof_mpi_site *s, const uint32_t *fmap,
-		    const char *name, char *err, size_t errlen)
+		    const struct prof_mpi_site *s, const struct prof_spread *sp,
+		    const uint32_t *fmap, const char *name, char *err, size_t errlen)
 {
 	uint32_t i = m->nsites, j;
 	struct rep_site *c;
@@ -216,6 +231,7 @@ static int add_site(struct rep_mpi *m, const struct profile *p,
 	if (j == UINT32_MAX)
 		return mpi_oom(err, errlen);
 	add_site_counts(&m->sites[j], s);
+	prof_spread_add(&m->sites[j].time_spread, sp);
 	m->nsites += j == i;
 	return 0;
 }
@@ -272,7 +288,8 @@ static int add_pairs(struct rep_mpi *m, const struct profile *p, const char *nam
 			continue;
 		if (grow((void **)&m->pairs, m->npairs, &m->pairs_alloc, sizeof(*m->pairs)) < 0)
 			return mpi_oom(err, errlen);
-		m->pairs[m->npairs++] = (struct rep_pair){ p->rank, q->peer, q->count, q->bytes };
+		m->pairs[m->npairs++] = (struct rep_pair){ p->merged ? q->src : p->rank, q->peer,
+							   q->count, q->bytes };
 	}
 	return 0;
 }
@@ -280,12 +297,18 @@ static int add_pairs(struct rep_mpi *m, const struct profile *p, const char *nam
 int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fmap,
 		  const char *name, char *err, size_t errlen)
 {
-	if (check_rank(m, p, name, err, errlen) < 0 || adopt_library(m, p, err, errlen) < 0 ||
-	    add_rank(m, p, err, errlen) < 0 || add_pairs(m, p, name, err, errlen) < 0)
+	if (check_ranks(m, p, name, err, errlen) < 0 || adopt_library(m, p, err, errlen) < 0 ||
+	    add_ranks(m, p, err, errlen) < 0 || add_pairs(m, p, name, err, errlen) < 0)
 		return -1;
-	for (uint32_t i = 0; i < p->nmpi_sites; i++)
-		if (add_site(m, p, &p->mpi_sites[i], fmap, name, err, errlen) < 0)
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		struct prof_spread one = prof_spread_one(p->mpi_sites[i].time_ns, p->rank);
+		const struct prof_spread *sp = p->merged ? &p->site_spread[i] : &one;
+
+		if (p->rank < 0 && !p->merged)
+			one.ranks = 0;	/* not a rank: no spread over ranks */
+		if (add_site(m, p, &p->mpi_sites[i], sp, fmap, name, err, errlen) < 0)
 			return -1;
+	}
 	for (uint32_t i = 0; i < p->nmpi_colls; i++)
 		if (add_coll(m, &p->mpi_colls[i], err, errlen) < 0)
 			return -1;

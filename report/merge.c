@@ -80,6 +80,7 @@ void merge_release(struct rep_data *d)
 	free_strv(d->names, d->names ? d->syms.nframes : 0);
 	symtab_release(&d->syms);
 	cct_release(&d->tree);
+	free(d->node_spread);
 	mpi_merge_release(&d->mpi);
 	cpath_merge_release(&d->cpath);
 	comp_merge_release(&d->tool);
@@ -184,6 +185,22 @@ static int adopt_command(struct rep_data *d, const struct profile *p,
 	return 0;
 }
 
+/* A merged profile's row of rank r (NULL when it has none). */
+static const struct prof_rank *row_of(const struct profile *p, int64_t r)
+{
+	uint64_t lo = 0, hi = p->merged;
+
+	while (lo < hi) {
+		uint64_t mid = (lo + hi) / 2;
+
+		if (p->mranks[mid].rank < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->merged && p->mranks[lo].rank == r ? &p->mranks[lo] : NULL;
+}
+
 static int add_threads(struct rep_data *d, const struct profile *p,
 		       const uint32_t *emap, char *err, size_t errlen)
 {
@@ -198,11 +215,12 @@ static int add_threads(struct rep_data *d, const struct profile *p,
 	}
 	for (uint32_t i = 0; i < p->nthreads; i++) {
 		struct rep_thread *t = &d->threads[d->nthreads];
+		const struct prof_rank *row = p->merged ? row_of(p, p->threads[i].rank) : NULL;
 
-		t->pid = p->pid;
-		t->rank = p->rank;
+		t->pid = row ? row->pid : p->pid;
+		t->rank = p->merged ? p->threads[i].rank : p->rank;
 		t->tid = p->threads[i].tid;
-		t->host = dup_or_empty(p->host);
+		t->host = dup_or_empty(row ? row->host : p->host);
 		t->samples = calloc(d->nevents ? d->nevents : 1, sizeof(uint64_t));
 		if (!t->host || !t->samples) {
 			free(t->host);
@@ -286,6 +304,34 @@ static int replay_tree(struct rep_data *d, const struct profile *p, const char *
 	return 0;
 }
 
+/* Fold p's nodes (nmap) into the spread of each node over the ranks: a
+ * rank's counts, or a merged profile's spreads. */
+static int add_node_spread(struct rep_data *d, const struct profile *p, const uint32_t *nmap,
+			   const uint32_t *emap, char *err, size_t errlen)
+{
+	size_t have = d->node_spread ? d->node_spread_n : 0, want;
+	struct prof_spread *sp;
+
+	if (p->rank < 0 && !p->merged)
+		return 0;	/* not a rank */
+	want = (size_t)d->tree.nnodes * d->nevents;
+	if (want > have) {
+		if (!(sp = realloc(d->node_spread, (want + 1) * sizeof(*sp))))
+			return oom(err, errlen);
+		memset(sp + have, 0, (want - have) * sizeof(*sp));
+		d->node_spread = sp;
+		d->node_spread_n = want;
+	}
+	for (uint32_t i = 0; i < p->tree.nnodes; i++)
+		for (uint32_t e = 0; e < p->nevents; e++) {
+			struct prof_spread one = prof_spread_one(cct_self(&p->tree, i)[e], p->rank);
+
+			prof_spread_add(&d->node_spread[(size_t)nmap[i] * d->nevents + emap[e]],
+					p->merged ? &p->node_spread[(size_t)i * p->nevents + e] : &one);
+		}
+	return 0;
+}
+
 int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 	      char *err, size_t errlen)
 {
@@ -309,6 +355,7 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 add_threads(d, p, emap, err, errlen) == 0 &&
 		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
+		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
@@ -321,7 +368,8 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 	free(fmap);
 	free(nmap);
 	if (rc == 0) {
-		d->nprocs++;
+		d->nprocs += p->merged ? (uint32_t)p->merged : 1;
+		d->merged_ranks += p->merged;
 		d->samples += p->samples;
 		d->lost += p->lost;
 		d->throttled += p->throttled;

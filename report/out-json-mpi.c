@@ -168,8 +168,25 @@ static void put_frame(struct json_w *w, const struct rep_data *d, uint32_t fr)
 	json_end_object(w);
 }
 
+/* "time_ranks": the site's time over the MPI ranks: min, mean, max (s)
+ * and the rank of the max (-1 when it is 0). */
+static void put_time_spread(struct json_w *w, const struct rep_site *s, uint64_t n)
+{
+	if (!n)
+		return;
+	json_key(w, "time_ranks");
+	json_begin_object(w);
+	put_seconds(w, "min", prof_spread_min(&s->time_spread, n));
+	json_key(w, "mean");
+	json_double(w, (double)s->time_ns / (double)n / 1e9);
+	put_seconds(w, "max", s->time_spread.max);
+	json_key(w, "max_rank");
+	json_i64(w, s->time_spread.max ? s->time_spread.max_rank : -1);
+	json_end_object(w);
+}
+
 static void put_site(struct json_w *w, const struct rep_data *d, const struct rep_site *s,
-		     uint32_t id)
+		     uint32_t id, uint64_t nranks)
 {
 	json_begin_object(w);
 	json_key(w, "id");
@@ -184,6 +201,7 @@ static void put_site(struct json_w *w, const struct rep_data *d, const struct re
 	json_key(w, "calls");
 	json_u64(w, s->calls);
 	put_seconds(w, "time", s->time_ns);
+	put_time_spread(w, s, nranks);
 	put_seconds(w, "blocked", s->blocked_ns);
 	json_key(w, "bytes_sent");
 	json_u64(w, s->bytes_sent);
@@ -263,7 +281,10 @@ static void put_colls(struct json_w *w, const struct rep_mpi *m)
 int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks)
 {
 	const struct rep_mpi *m = &d->mpi;
+	uint64_t nranks = 0;
 
+	for (uint32_t i = 0; i < m->nranks; i++)
+		nranks += m->ranks[i].rank >= 0;
 	if (put_ranks(w, m, all_ranks) < 0)
 		return -1;
 	json_key(w, "mpi");
@@ -271,7 +292,7 @@ int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks)
 	json_key(w, "callsites");
 	json_begin_array(w);
 	for (uint32_t i = 0; i < m->nsites; i++)
-		put_site(w, d, &m->sites[i], i + 1);
+		put_site(w, d, &m->sites[i], i + 1, nranks);
 	json_end_array(w);
 	json_key(w, "matrix");
 	json_begin_object(w);

@@ -30,6 +30,7 @@ struct json_tree {
 	uint64_t grand;		/* all samples of the first event */
 	double min_pct;
 	bool skip_zero;		/* leave out nodes without any count */
+	uint64_t nranks;	/* MPI ranks the nodes' spreads are over; 0: none */
 };
 
 static void put_counts(struct json_w *w, const struct rep_data *d, const char *key,
@@ -223,6 +224,36 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 	json_end_array(w);
 }
 
+/* "ranks": a node's self counts over the MPI ranks (sum: their sums), per
+ * event: min, mean, max and the rank of the max (-1 when it is 0). */
+static void put_node_spread(struct json_w *w, const struct rep_data *d,
+			    const struct prof_spread *sp, const uint64_t *sum, uint64_t nranks)
+{
+	static const char *const keys[] = { "min", "mean", "max", "max_rank" };
+
+	json_key(w, "ranks");
+	json_begin_object(w);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_key(w, keys[k]);
+		json_begin_object(w);
+		for (uint32_t e = 0; e < d->nevents; e++) {
+			const struct prof_spread *s = &sp[e];
+
+			json_key(w, d->events[e].name);
+			if (k == 0)
+				json_u64(w, prof_spread_min(s, nranks));
+			else if (k == 1)
+				json_double(w, (double)sum[e] / (double)nranks);
+			else if (k == 2)
+				json_u64(w, s->max);
+			else
+				json_i64(w, s->max ? s->max_rank : -1);
+		}
+		json_end_object(w);
+	}
+	json_end_object(w);
+}
+
 static bool shown(const struct json_tree *t, uint32_t node)
 {
 	if (node == CCT_ROOT)
@@ -261,6 +292,9 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 		put_location(w, t->d, t->d->names[fr], sf->module, sf->file, sf->line);
 	}
 	put_samples(w, t->d, self, total, t->grand);
+	if (t->nranks && node < t->d->node_spread_n / (t->d->nevents ? t->d->nevents : 1))
+		put_node_spread(w, t->d, t->d->node_spread + (size_t)node * t->d->nevents,
+				cct_self(&t->d->tree, node), t->nranks);
 	json_key(w, "children");
 	json_begin_array(w);
 	return 1;
@@ -304,8 +338,13 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_
 		  double min_pct, bool skip_zero)
 {
 	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
-			       min_pct, skip_zero };
+			       min_pct, skip_zero, 0 };
 
+	/* spreads are kept for the experiment's tree (compensated or not:
+	 * same nodes), not for trees made from it such as the path's */
+	for (uint32_t i = 0; d->node_spread && cp->cct->parent == d->tree.parent &&
+	     i < d->mpi.nranks; i++)
+		t.nranks += d->mpi.ranks[i].rank >= 0;
 	return tree_walk(cp, tree_enter, tree_leave, &t);
 }
 

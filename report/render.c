@@ -95,12 +95,17 @@ static bool only_checkpoint(const struct rep_data *d, int64_t rank)
  * rank hands its path over at its end).  NULL when nothing is missing,
  * else the reason written into buf.
  */
+#define REP_CP_IN_RANK_FILES "the run left a merged profile (--merge=mpi), which does " \
+	"not keep the path's records: `cpperf report --rank-files` walks it from the ranks' files"
+
 static const char *cpath_gap(const struct rep_data *d, char *buf, size_t len)
 {
 	char missing[400] = "", early[400] = "";
 	uint32_t nmissing = 0, nearly = 0;
 	size_t am = 0, ae = 0;
 
+	if (d->merged_ranks && !cpath_present(&d->cpath))
+		return REP_CP_IN_RANK_FILES;
 	if (!cpath_present(&d->cpath) && !d->npartial)
 		return NULL;	/* none computed one: --no-piggyback, or not MPI */
 	for (uint32_t i = 0; i < d->nmissing; i++)

@@ -20,6 +20,23 @@ static int by_frame(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
+/* A merged profile's function spreads, which are over its ranks already. */
+static int add_merged(struct rep_spread *s, const struct profile *p, const uint32_t *fmap)
+{
+	struct prof_fn_spread *v = realloc(s->fns, ((size_t)s->nfns + p->nfn_spread + 1) *
+					   sizeof(*v));
+
+	if (!v)
+		return -1;
+	s->fns = v;
+	for (uint32_t i = 0; i < p->nfn_spread; i++) {
+		v[s->nfns] = p->fn_spread[i];
+		v[s->nfns++].frame = fmap[p->fn_spread[i].frame];
+	}
+	s->merged_ranks += (uint32_t)p->merged;
+	return 0;
+}
+
 int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
 	       const uint32_t *fmap, const uint32_t *emap)
 {
@@ -28,6 +45,8 @@ int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
 	struct rep_rank_self *r;
 	uint32_t e0 = 0, n = 0, k = 0;
 
+	if (p->merged)
+		return add_merged(s, p, fmap);
 	if (p->rank < 0)
 		return 0;	/* not an MPI rank */
 	while (e0 < p->nevents && emap[e0] != 0)
@@ -77,7 +96,28 @@ void spread_release(struct rep_spread *s)
 		free(s->ranks[i].file);
 	}
 	free(s->ranks);
+	free(s->fns);
 	memset(s, 0, sizeof(*s));
+}
+
+/* Fold a merged profile's spread of one function into fns[fn]; seen and
+ * sum count ranks and samples as the per-rank loop does. */
+static void add_function(struct flat *f, uint32_t fn, const struct prof_fn_spread *m,
+			 uint32_t *seen, uint64_t *sum)
+{
+	struct flat_fn *x = &f->fns[fn];
+
+	if (!m->s.ranks)
+		return;
+	if (!seen[fn] || m->s.max > x->rank_max ||
+	    (m->s.max == x->rank_max && m->s.max_rank < x->rank_max_at)) {
+		x->rank_max = m->s.max;
+		x->rank_max_at = m->s.max_rank;
+	}
+	if (m->s.min < x->rank_min)
+		x->rank_min = m->s.min;
+	seen[fn] += m->s.ranks;
+	sum[fn] += m->sum;
 }
 
 int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t *fn_of_frame)
@@ -116,13 +156,16 @@ int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t 
 			acc[fn] = 0;
 		}
 	}
+	for (uint32_t k = 0; k < s->nfns; k++)
+		add_function(f, fn_of_frame[s->fns[k].frame], &s->fns[k], seen, sum);
 	for (uint32_t i = 0; i < f->nfns; i++) {
 		struct flat_fn *x = &f->fns[i];
+		uint32_t n = s->n + s->merged_ranks;
 
-		x->nranks = s->n;
-		if (seen[i] < s->n)
+		x->nranks = n;
+		if (seen[i] < n)
 			x->rank_min = 0;	/* a rank without the function */
-		x->rank_mean = s->n ? (double)sum[i] / s->n : 0;
+		x->rank_mean = n ? (double)sum[i] / n : 0;
 		if (!seen[i])
 			x->rank_max_at = -1;
 	}

@@ -337,7 +337,7 @@ static void test_load_and_merge(const char *exp)
 	struct rep_data d;
 	char err[ERRLEN];
 
-	if (!ok(exp_load(&d, exp, NULL, err, sizeof(err)) == 0, "exp_load of two profiles")) {
+	if (!ok(exp_load(&d, exp, NULL, 0, err, sizeof(err)) == 0, "exp_load of two profiles")) {
 		printf("# %s\n", err);
 		return;
 	}
@@ -474,7 +474,7 @@ static void check_mpi_json(const char *dir, const char *what)
 	int rc;
 
 	snprintf(name, sizeof(name), "%s: MPI experiment loads", what);
-	if (!ok(exp_load(&d, dir, NULL, err, sizeof(err)) == 0, name)) {
+	if (!ok(exp_load(&d, dir, NULL, 0, err, sizeof(err)) == 0, name)) {
 		printf("# %s\n", err);
 		return;
 	}
@@ -514,7 +514,7 @@ static void test_mpi_text(const char *dir)
 	char err[ERRLEN];
 	int rc;
 
-	if (exp_load(&d, dir, NULL, err, sizeof(err)) < 0) {
+	if (exp_load(&d, dir, NULL, 0, err, sizeof(err)) < 0) {
 		ok(0, err);
 		return;
 	}
@@ -636,7 +636,7 @@ static bool load_fails(const char *dir, char *err)
 {
 	struct rep_data d;
 
-	if (exp_load(&d, dir, NULL, err, ERRLEN) < 0)
+	if (exp_load(&d, dir, NULL, 0, err, ERRLEN) < 0)
 		return true;
 	merge_release(&d);
 	return false;
@@ -758,7 +758,7 @@ static void test_committed_data(void)
 	struct rep_data d;
 
 	snprintf(dir, sizeof(dir), "%s/tests/data/report-exp", top ? top : ".");
-	if (!ok(exp_load(&d, dir, NULL, err, sizeof(err)) == 0, "tests/data/report-exp loads")) {
+	if (!ok(exp_load(&d, dir, NULL, 0, err, sizeof(err)) == 0, "tests/data/report-exp loads")) {
 		printf("# %s (regenerate: build/test/test-report --write-data %s)\n", err, dir);
 		return;
 	}
@@ -792,7 +792,7 @@ int main(int argc, char **argv)
 	if (!ok(write_experiment(exp, err) == 0, "write two profiles"))
 		printf("# %s\n", err);
 	test_load_and_merge(exp);
-	if (exp_load(&d, exp, NULL, err, sizeof(err)) == 0) {
+	if (exp_load(&d, exp, NULL, 0, err, sizeof(err)) == 0) {
 		test_folded(&d);
 		test_json(&d);
 		test_text(&d);
