@@ -48,10 +48,14 @@ void pmpi_reduce_open(void)
 	comm = c;
 }
 
+/* What becomes of a request that did not complete in time: a receive is
+ * cancelled, a send goes on by itself; a collective's may be neither
+ * cancelled nor freed (MPI 3.1, 5.12), so it stays. */
+enum req_kind { REQ_RECV, REQ_SEND, REQ_COLL };
+
 /* Wait for r until deadline (CLOCK_MONOTONIC ns).  Returns 0 when it
- * completed; -1 when time ran out or MPI failed (r is then left to MPI:
- * a receive is cancelled, a send goes on by itself). */
-static int wait_until(MPI_Request *r, uint64_t deadline, bool recv)
+ * completed; -1 when time ran out or MPI failed. */
+static int wait_until(MPI_Request *r, uint64_t deadline, enum req_kind kind)
 {
 	const struct timespec nap = { 0, 50000 };
 
@@ -66,8 +70,8 @@ static int wait_until(MPI_Request *r, uint64_t deadline, bool recv)
 			break;
 		nanosleep(&nap, NULL);
 	}
-	if (*r != MPI_REQUEST_NULL) {
-		if (recv)
+	if (*r != MPI_REQUEST_NULL && kind != REQ_COLL) {
+		if (kind == REQ_RECV)
 			PMPI_Cancel(r);
 		PMPI_Request_free(r);
 	}
@@ -80,13 +84,13 @@ static int send_up(int dst, uint64_t len, const char *buf, uint64_t deadline)
 	MPI_Request r;
 
 	if (PMPI_Isend(&len, 1, MPI_UINT64_T, dst, TAG_LEN, comm, &r) != MPI_SUCCESS ||
-	    wait_until(&r, deadline, false))
+	    wait_until(&r, deadline, REQ_SEND))
 		return -1;
 	for (uint64_t at = 0; len != FAILED && at < len; at += CHUNK) {
 		int n = (int)(len - at < CHUNK ? len - at : CHUNK);
 
 		if (PMPI_Isend(buf + at, n, MPI_BYTE, dst, TAG_DATA, comm, &r) != MPI_SUCCESS ||
-		    wait_until(&r, deadline, false))
+		    wait_until(&r, deadline, REQ_SEND))
 			return -1;
 	}
 	return 0;
@@ -101,7 +105,7 @@ static int recv_child(int src, char **buf, uint64_t *len, uint64_t deadline)
 
 	*buf = NULL;
 	if (PMPI_Irecv(len, 1, MPI_UINT64_T, src, TAG_LEN, comm, &r) != MPI_SUCCESS ||
-	    wait_until(&r, deadline, true))
+	    wait_until(&r, deadline, REQ_RECV))
 		return -1;
 	if (*len == FAILED)
 		return 1;
@@ -111,7 +115,7 @@ static int recv_child(int src, char **buf, uint64_t *len, uint64_t deadline)
 		int n = (int)(*len - at < CHUNK ? *len - at : CHUNK);
 
 		if (PMPI_Irecv(*buf + at, n, MPI_BYTE, src, TAG_DATA, comm, &r) != MPI_SUCCESS ||
-		    wait_until(&r, deadline, true)) {
+		    wait_until(&r, deadline, REQ_RECV)) {
 			free(*buf);
 			*buf = NULL;
 			return -1;
@@ -197,7 +201,7 @@ static bool merged_written(int ok, uint64_t deadline)
 	MPI_Request r;
 
 	if (PMPI_Ibcast(&ok, 1, MPI_INT, 0, comm, &r) != MPI_SUCCESS ||
-	    wait_until(&r, deadline, false))
+	    wait_until(&r, deadline, REQ_COLL))
 		return false;
 	return ok == 1;
 }
@@ -224,7 +228,7 @@ void pmpi_reduce_at_finalize(void)
 	memcpy(file, rt->file, sizeof(file));
 	pmpi_calls_stop();
 	t0 = rt_now_ns();
-	if (PMPI_Ibarrier(comm, &r) != MPI_SUCCESS || wait_until(&r, t0 + step, false)) {
+	if (PMPI_Ibarrier(comm, &r) != MPI_SUCCESS || wait_until(&r, t0 + step, REQ_COLL)) {
 		rt_notice(rt, "merge: not every rank reached MPI_Finalize within %.1f s "
 			  "(--merge-timeout); the ranks' files stay", rt->opt.merge_timeout);
 		profile_release(&p);
@@ -238,6 +242,8 @@ void pmpi_reduce_at_finalize(void)
 	if (rank == 0)
 		ok = ok == 0 && write_merged(rt, &p, t0) == 0;
 	profile_release(&p);
+	if (rank != 0 && ok != 0)
+		return;	/* rank 0 has no merged profile: this part never reached it */
 	if (merged_written(rank == 0 ? ok : 0, rt_now_ns() + (levels + 2) * step) &&
 	    !rt->opt.rank_files && file[0]) {
 		char path[PATH_MAX + sizeof(file) + 1];

@@ -100,9 +100,9 @@ static void rich_mpi(struct profile *p, const uint32_t *fr)
 	}
 	p->nmpi_peers = 3;
 	p->mpi_peers = calloc(3, sizeof(*p->mpi_peers));
-	p->mpi_peers[0] = (struct prof_mpi_peer){ 5, 2, 2000 };
-	p->mpi_peers[1] = (struct prof_mpi_peer){ 0, 1, 0 };
-	p->mpi_peers[2] = (struct prof_mpi_peer){ INT64_MAX - 1, UINT64_MAX, 1 };
+	p->mpi_peers[0] = (struct prof_mpi_peer){ 5, 2, 2000, 0 };
+	p->mpi_peers[1] = (struct prof_mpi_peer){ 0, 1, 0, 0 };
+	p->mpi_peers[2] = (struct prof_mpi_peer){ INT64_MAX - 1, UINT64_MAX, 1, 0 };
 	p->nmpi_colls = 3;
 	p->mpi_colls = calloc(3, sizeof(*p->mpi_colls));
 	for (uint32_t i = 0; i < 3; i++)
@@ -476,7 +476,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 7\nargv ./app\n"
+	static const char want[] = "cpperf-profile 8\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -723,10 +723,10 @@ static const struct {
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads version 7)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads version 7)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads version 7)" },
-	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads version 7)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 8)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 8)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 8)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 8)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },

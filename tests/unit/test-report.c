@@ -226,7 +226,7 @@ static int write_mpi_experiment(const char *dir, char *err)
 	add_site(&p0, "MPI_Allreduce", f, 2, (uint64_t[]){ 2, 16, 16, 100000000, 50000000 });
 	p0.nmpi_peers = 1;
 	p0.mpi_peers = calloc(1, sizeof(*p0.mpi_peers));
-	p0.mpi_peers[0] = (struct prof_mpi_peer){ 1, 3, 3000 };
+	p0.mpi_peers[0] = (struct prof_mpi_peer){ 1, 3, 3000, 0 };
 	add_coll(&p0, "MPI_Allreduce", 2, 2, 16, 100000000);
 
 	make_rank(&p1, 1, 1000000000, f);
@@ -236,7 +236,7 @@ static int write_mpi_experiment(const char *dir, char *err)
 	add_site(&p1, "MPI_Send", f, 3, (uint64_t[]){ 1, 8, 0, 50000000, 0 });
 	p1.nmpi_peers = 1;
 	p1.mpi_peers = calloc(1, sizeof(*p1.mpi_peers));
-	p1.mpi_peers[0] = (struct prof_mpi_peer){ 0, 1, 8 };
+	p1.mpi_peers[0] = (struct prof_mpi_peer){ 0, 1, 8, 0 };
 	add_coll(&p1, "MPI_Allreduce", 2, 2, 16, 300000000);
 	add_coll(&p1, "MPI_Bcast", 1, 1, 4, 1000000);
 
@@ -501,7 +501,7 @@ static void check_mpi_json(const char *dir, const char *what)
 	is_str(jq(path, ".mpi.callsites[2].histogram | \"\\(length) \\(.[10]) \\(add)\""), "32 4 4",
 	       "histograms summed");
 	is_str(jq(path, ".mpi.callsites[0] | keys_unsorted | join(\",\")"),
-	       "id,function,callpath,calls,time,blocked,bytes_sent,bytes_recv,histogram",
+	       "id,function,callpath,calls,time,time_ranks,blocked,bytes_sent,bytes_recv,histogram",
 	       "call-site keys");
 	is_str(jq(path, ".mpi.collectives | map(\"\\(.function)/\\(.comm_size)/\\(.calls)/\\(.bytes)/\\(.time)\") | join(\",\")"),
 	       "MPI_Bcast/1/1/4/0.001,MPI_Allreduce/2/4/32/0.4", "collectives merged, by size");
