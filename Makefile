@@ -225,6 +225,7 @@ bench: all
 	./bench/checkpoint.sh
 	./bench/html.sh
 	./bench/scale.sh
+	./bench/merge.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
