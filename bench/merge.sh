@@ -38,8 +38,8 @@ for n in 8 16 32 64; do
 	d=$W/$n-mpi-1
 	merged=$(stat -c %s "$d/merged.cpprof" 2> /dev/null || echo 0)
 	ranks=$(cat "$d"/rank*.cpprof | wc -c)
-	bin/cpperf report "$d" --format=json | jq -S 'del(.critical_path)' > "$W/a.json"
-	bin/cpperf report "$d" --rank-files --format=json | jq -S 'del(.critical_path)' > "$W/b.json"
+	bin/cpperf report "$d" --format=json | jq -S 'del(.critical_path, .experiment.merged)' > "$W/a.json"
+	bin/cpperf report "$d" --rank-files --format=json | jq -S 'del(.critical_path, .experiment.merged)' > "$W/b.json"
 	same=$(cmp -s "$W/a.json" "$W/b.json" && echo yes || echo NO)
 	printf '%6s %12s %12s %12s %9sK %11sK %14s\n' "$n" "$(median < "$W/cost")" \
 		"$(median < "$W/none")" "$(median < "$W/mpi")" "$((merged / 1024))" "$((ranks / 1024))" "$same"

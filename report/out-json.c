@@ -148,6 +148,8 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 	json_key(w, "processes");
 	json_u64(w, d->nprocs);
+	json_key(w, "merged");
+	json_u64(w, d->merged_ranks);
 	json_key(w, "events");
 	json_begin_array(w);
 	for (uint32_t e = 0; e < d->nevents; e++) {

@@ -117,8 +117,9 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
 	uint64_t unw = d->unwind_complete + d->unwind_truncated;
 
 	rep_text_intro(out, d);
-	fprintf(out, "# processes: %u, threads: %u, samples: %llu (lost %llu, "
-		"throttled %llu), complete unwinds: %.1f%%\n", d->nprocs, d->nthreads,
+	fprintf(out, "# processes: %u%s, threads: %u, samples: %llu (lost %llu, "
+		"throttled %llu), complete unwinds: %.1f%%\n", d->nprocs,
+		d->merged_ranks ? " (merged at MPI_Finalize)" : "", d->nthreads,
 		(unsigned long long)d->samples, (unsigned long long)d->lost,
 		(unsigned long long)d->throttled,
 		unw ? rep_pct(d->unwind_complete, unw) : 100.0);

@@ -13,7 +13,7 @@ need_sampling
 
 # The report of $1 as JSON without the critical path (which the merged
 # profile leaves to the ranks' files), keys sorted.
-report_sans_cp() { "$CPPERF" report "$@" --format=json | jq -S 'del(.critical_path)'; }
+report_sans_cp() { "$CPPERF" report "$@" --format=json | jq -S 'del(.critical_path, .experiment.merged)'; }
 
 for mpi in openmpi mpich; do
 	if ! mpi_tools $mpi; then
