@@ -106,7 +106,7 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 		json_begin_object(w);
 		rep_json_rank(w, r->rank);
 		json_key(w, "callpath");
-		rc = rep_json_tree(w, &one, &cp, min_pct, filtered);
+		rc = rep_json_tree(w, &one, &cp, min_pct, filtered, false);
 		json_end_object(w);
 		tree_release(&cp);
 	}

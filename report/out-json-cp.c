@@ -161,7 +161,7 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 	json_key(w, "callpath");
 	if (!r)
 		put_empty_tree(w, d);
-	else if (rep_json_tree(w, d, &r->cp, min_pct, true) < 0)
+	else if (rep_json_tree(w, d, &r->cp, min_pct, true, false) < 0)
 		return -1;
 	put_zero(w, r);
 	put_series(w, d, r);

@@ -337,14 +337,14 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 
 /* See out-json.h. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
-		  double min_pct, bool skip_zero)
+		  double min_pct, bool skip_zero, bool spreads)
 {
 	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
 			       min_pct, skip_zero, 0 };
 
 	/* spreads are kept for the experiment's tree (compensated or not:
 	 * same nodes), not for trees made from it such as the path's */
-	for (uint32_t i = 0; d->node_spread && cp->cct->parent == d->tree.parent &&
+	for (uint32_t i = 0; spreads && d->node_spread && cp->cct->parent == d->tree.parent &&
 	     i < d->mpi.nranks; i++)
 		t.nranks += d->mpi.ranks[i].rank >= 0;
 	return tree_walk(cp, tree_enter, tree_leave, &t);
@@ -384,7 +384,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	put_experiment(&w, d);
 	put_flat(&w, d, f, d->nevents ? f->all[0] : 0);
 	json_key(&w, "callpath");
-	if (rep_json_tree(&w, d, cp, min_pct, filtered) < 0)
+	if (rep_json_tree(&w, d, cp, min_pct, filtered, !page) < 0)
 		return -1;
 	if (!page)
 		put_threads(&w, d);

@@ -28,9 +28,11 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
 	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks);
 /* A call-path tree as JSON at the writer's position (the "callpath"
- * shape); skip_zero leaves out nodes without counts below the root. */
+ * shape); skip_zero leaves out nodes without counts below the root;
+ * spreads adds each node's spread over the MPI ranks (d's own tree only;
+ * the page does without). */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
-		  double min_pct, bool skip_zero);
+		  double min_pct, bool skip_zero, bool spreads);
 /* "critical_path" (out-json-cp.c), its tree pruned like "callpath"; r
  * NULL writes it empty, "unavailable" saying why (why, or no data); runs
  * false leaves "path" empty.
