@@ -2,7 +2,9 @@
 # scale.sh - `cpperf report` over many ranks, for `make bench`: the demo's
 # 2-rank experiment made into 1 024 and 10 240 ranks (bench/synth-ranks.py),
 # then the text, JSON and HTML reports' wall time (median of
-# BENCH_SCALE_ROUNDS, default 3) and peak memory, each against its target.
+# BENCH_SCALE_ROUNDS, default 3) and peak memory, each against its target;
+# then the same over those ranks merged into one profile by `cpperf
+# merge` (what `cpperf-record --merge=mpi` writes at MPI_Finalize).
 # BENCH_SCALE_RANKS replaces the list of sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,24 +29,36 @@ target() {
 	esac
 }
 
-for n in $SIZES; do
-	/usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/r$n" "$n"
-	sync	# the profiles just written are not flushed while a report reads them
-	echo "cpperf report over $n ranks ($(du -sh "$W/r$n" | cut -f1) of profiles; $(nproc) CPUs):"
+# report_times RANKS TAG: each format's median time and peak memory over
+# $W/rRANKS, against the targets (TAG "merged": the merged profile's)
+report_times() {
+	local fmt t mem
 	for fmt in text json html; do
 		: > "$W/times"
 		for ((r = 0; r < ROUNDS; r++)); do
-			/usr/bin/time -f "%e %M" -o "$W/one" bin/cpperf report "$W/r$n" \
+			/usr/bin/time -f "%e %M" -o "$W/one" bin/cpperf report "$W/r$1" \
 				--format=$fmt -o "$W/out.$fmt" 2> /dev/null
 			cat "$W/one" >> "$W/times"
 		done
 		t=$(cut -d' ' -f1 "$W/times" | median)
 		mem=$(cut -d' ' -f2 "$W/times" | sort -n | tail -1)
-		awk -v f=$fmt -v t="$t" -v m="$mem" -v want="$(target "$n" $fmt)" \
+		awk -v f=$fmt -v t="$t" -v m="$mem" -v want="$(target "$1" $fmt)" \
 		    -v size="$(stat -c %s "$W/out.$fmt")" 'BEGIN {
 			printf "  %-4s %7.2f s%s   peak %5.0f MB (target <= 1024)   output %.1f MB\n", f, t,
 			       want == "-" ? "              " : sprintf(" (target <= %s)", want),
 			       m / 1024, size / 1e6 }'
 	done
+}
+
+for n in $SIZES; do
+	/usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/r$n" "$n"
+	sync	# the profiles just written are not flushed while a report reads them
+	echo "cpperf report over $n ranks ($(du -sh "$W/r$n" | cut -f1) of profiles; $(nproc) CPUs):"
+	report_times "$n" ""
+	/usr/bin/time -f "%e %M" -o "$W/one" bin/cpperf merge "$W/r$n" > /dev/null
+	echo "the same ranks merged into one profile (cpperf merge, as --merge=mpi at" \
+	     "MPI_Finalize): $(awk '{ printf "%.2f s, peak %.0f MB", $1, $2 / 1024 }' "$W/one")," \
+	     "$(du -h "$W/r$n/merged.cpprof" | cut -f1); cpperf report over it:"
+	report_times "$n" merged
 	rm -rf "$W/r$n"
 done

@@ -14,4 +14,8 @@ int cmd_list(int argc, char **argv);
  * (cli/cmd-report.c). */
 int cmd_report(int argc, char **argv);
 
+/* `cpperf merge [DIR] [--run=ID]`: a run's ranks' files into one merged
+ * profile (cli/cmd-merge.c). */
+int cmd_merge(int argc, char **argv);
+
 #endif

@@ -436,29 +436,40 @@ static int merge_one(void *d, struct profile *p, const char *path, char *err, si
 	return merge_add(d, p, path, err, errlen);
 }
 
+/* The paths of the chosen files of f, in name order, into *out (k of
+ * them).  Returns 0, or -1 with a message. */
+static int chosen_paths(const char *dir, const struct exp_file *f, size_t n, char ***out,
+			size_t *k, char *err, size_t errlen)
+{
+	char **paths = calloc(n ? n : 1, sizeof(*paths));
+
+	*k = 0;
+	for (size_t i = 0; paths && i < n; i++)
+		if (f[i].chosen && asprintf(&paths[(*k)++], "%s/%s", dir, f[i].name) < 0) {
+			paths[--*k] = NULL;
+			free_names(paths, *k);
+			paths = NULL;
+		}
+	if (!paths) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = paths;
+	return 0;
+}
+
 /* Read the chosen files of f and merge them into d, in name order. */
 static int load_chosen(struct rep_data *d, const struct exp_file *f, size_t n,
 		       char *err, size_t errlen)
 {
-	char **paths = calloc(n ? n : 1, sizeof(*paths));
-	size_t k = 0;
-	int rc = -1;
+	char **paths;
+	size_t k;
+	int rc;
 
-	if (!paths)
-		goto oom;
-	for (size_t i = 0; i < n; i++)
-		if (f[i].chosen && asprintf(&paths[k++], "%s/%s", d->dir, f[i].name) < 0) {
-			paths[--k] = NULL;
-			goto oom;
-		}
+	if (chosen_paths(d->dir, f, n, &paths, &k, err, errlen) < 0)
+		return -1;
 	rc = read_ahead((const char *const *)paths, k, merge_one, d, err, errlen);
-	goto out;
-oom:
-	snprintf(err, errlen, "out of memory");
-out:
-	for (size_t i = 0; paths && i < k; i++)
-		free(paths[i]);
-	free(paths);
+	free_names(paths, k);
 	return rc;
 }
 
@@ -493,6 +504,37 @@ static int load_run(struct rep_data *d, struct exp_file *f, size_t n, const char
 		return -1;
 	}
 	return 0;
+}
+
+/* See experiment.h. */
+int exp_run_paths(const char *dir, const char *run, char ***paths, size_t *npaths,
+		  char *err, size_t errlen)
+{
+	struct exp_file *files = NULL;
+	struct rep_data d;
+	char **names = NULL;
+	long n;
+	int rc = -1;
+
+	if (merge_init(&d) < 0 || !(d.dir = strdup(dir))) {
+		merge_release(&d);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	n = list_profiles(dir, &names, err, errlen);
+	if (n > 0 && read_heads(dir, names, (size_t)n, &files, err, errlen) == 0 &&
+	    choose_run(&d, files, (size_t)n, run, err, errlen) == 0) {
+		if (choose_files(&d, files, (size_t)n, EXP_RANK_FILES) < 0)
+			snprintf(err, errlen, "out of memory");
+		else
+			rc = chosen_paths(dir, files, (size_t)n, paths, npaths, err, errlen);
+	}
+	if (n > 0) {
+		free_files(files, files ? (size_t)n : 0);
+		free_names(names, (size_t)n);
+	}
+	merge_release(&d);
+	return rc;
 }
 
 int exp_load(struct rep_data *d, const char *dir, const char *run, unsigned flags,

@@ -30,6 +30,12 @@ int exp_find_newest(const char *parent, char *out, size_t outlen,
 #define EXP_RANK_FILES 1u	/* the ranks' files even when a merged profile is there */
 int exp_load(struct rep_data *d, const char *dir, const char *run, unsigned flags,
 	     char *err, size_t errlen);
+/* The paths of the ranks' files of one run of dir (run, or the newest),
+ * as exp_load with EXP_RANK_FILES would read them, into *paths (n of
+ * them; the caller frees each and the array).  Returns 0, or -1 with a
+ * message. */
+int exp_run_paths(const char *dir, const char *run, char ***paths, size_t *n,
+		  char *err, size_t errlen);
 /* Read the one profile at path into d, which this function initialises
  * (a rank's own view).  Returns 0, or -1 with a message; d is then
  * released. */

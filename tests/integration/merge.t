@@ -72,6 +72,15 @@ for mpi in openmpi mpich; do
 	check "$mpi: a late rank: no merged profile" test ! -e "$D/merged.cpprof"
 	report_json "$D"
 	is "$mpi: a late rank: 4 whole profiles" "$(jqr '"\(.experiment.processes) \(.experiment.partial | length)"')" "4 0"
+	# merged after the run instead: the same report
+	report_sans_cp "$D" > "$WORK/ranks.json"
+	check "$mpi: cpperf merge after the run" sh -c "'$CPPERF' merge '$D' > '$WORK/out'"
+	is "$mpi: cpperf merge says what it wrote" "$(cat "$WORK/out")" "$D/merged.cpprof: 4 ranks merged"
+	report_sans_cp "$D" > "$WORK/merged.json"
+	check "$mpi: its report = the ranks' files' report" cmp -s "$WORK/merged.json" "$WORK/ranks.json"
+	"$CPPERF" merge "$WORK/kill-$mpi" > /dev/null 2> "$WORK/err"
+	is "$mpi: cpperf merge refuses a partial profile, named" \
+		"$(grep -c "/rank0000[0-3][^ ]*cpprof: a partial profile; only whole MPI ranks' profiles are merged" "$WORK/err")" 1
 done
 
 "$RECORD" --merge=all true > /dev/null 2> "$WORK/err"

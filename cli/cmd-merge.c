@@ -1,0 +1,60 @@
+/*
+ * cmd-merge.c - `cpperf merge [DIR] [--run=ID]`: merge a run's ranks'
+ * files into DIR/merged.cpprof after the run, the file `cpperf-record
+ * --merge=mpi` writes at MPI_Finalize, so that later reports read one
+ * file.  The ranks' files stay.
+ * Exit status: 0 done, 1 the experiment cannot be merged or written, 2
+ * the command line is wrong.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "../report/experiment.h"
+#include "../report/merge-run.h"
+
+#define MERGED_NAME "merged" PROFILE_SUFFIX
+
+static const char usage[] =
+	"usage: cpperf merge [DIR] [--run=ID]\n\n"
+	"Merge the ranks' profiles of one run of the experiment DIR (default: the\n"
+	"newest cpperf-* directory here; --run: that run, not the newest) into\n"
+	"DIR/" MERGED_NAME ", which `cpperf report` then reads instead of them.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *dir = NULL, *run = NULL;
+	char err[1024], newest[4096];
+	struct profile p;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strncmp(argv[i], "--run=", 6) && argv[i][6]) {
+			run = argv[i] + 6;
+		} else if (argv[i][0] != '-' && !dir) {
+			dir = argv[i];
+		} else {
+			fprintf(stderr, "cpperf: merge: unexpected '%s'\n%s", argv[i], usage);
+			return 2;
+		}
+	}
+	if (!dir) {
+		if (exp_find_newest(".", newest, sizeof(newest), err, sizeof(err)) < 0)
+			goto fail;
+		dir = newest;
+	}
+	if (merge_run(dir, run, &p, err, sizeof(err)) < 0)
+		goto fail;
+	if (profile_write(&p, dir, MERGED_NAME, err, sizeof(err)) < 0) {
+		profile_release(&p);
+		goto fail;
+	}
+	printf("%s/%s: %" PRIu64 " ranks merged\n", dir, MERGED_NAME, p.merged);
+	profile_release(&p);
+	return 0;
+fail:
+	fprintf(stderr, "cpperf: %s\n", err);
+	return 1;
+}

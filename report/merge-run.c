@@ -1,0 +1,57 @@
+/*
+ * merge-run.c - a run's ranks' files merged into one merged profile after
+ * the run: the files are read on several threads (read-ahead.c) and folded
+ * in name order with the runtime's own merge (common/profile-merge.c), so
+ * the result is the file --merge=mpi would have written, but for the
+ * order of its records.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "experiment.h"
+#include "merge-run.h"
+#include "read-ahead.h"
+
+/* Fold rank profile p (read from path) into the merged profile acc; the
+ * first one becomes it. */
+static int fold_one(void *arg, struct profile *p, const char *path, char *err, size_t errlen)
+{
+	struct profile *acc = arg;
+	char why[512];
+
+	if (p->rank < 0 || p->merged || (p->partial && *p->partial)) {
+		snprintf(err, errlen, "%s: %s; only whole MPI ranks' profiles are merged "
+			 "(report the ranks' files instead)", path,
+			 p->rank < 0 && !p->merged ? "not an MPI rank's profile" :
+			 p->merged ? "a merged profile" : "a partial profile");
+		return -1;
+	}
+	if (profile_to_merged(p, why, sizeof(why)) < 0 ||
+	    (acc->merged && profile_merge(acc, p, why, sizeof(why)) < 0)) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	if (!acc->merged) {	/* take the first over whole */
+		*acc = *p;
+		profile_init(p);
+	}
+	return 0;
+}
+
+int merge_run(const char *dir, const char *run, struct profile *out, char *err, size_t errlen)
+{
+	char **paths;
+	size_t n;
+	int rc;
+
+	profile_init(out);
+	if (exp_run_paths(dir, run, &paths, &n, err, errlen) < 0)
+		return -1;
+	rc = read_ahead((const char *const *)paths, n, fold_one, out, err, errlen);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	if (rc < 0)
+		profile_release(out);
+	return rc;
+}
