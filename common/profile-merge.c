@@ -224,12 +224,34 @@ static int same_job(const struct profile *d, const struct profile *s, char *err,
 	return 0;
 }
 
+/* s's rows after d's (all of s's ranks are above d's); hosts copied. */
+static int append_rows(struct profile *d, const struct profile *s, char *err, size_t errlen)
+{
+	struct prof_rank *v = realloc(d->mranks, (d->merged + s->merged) * sizeof(*v));
+
+	if (!v)
+		return merge_oom(err, errlen);
+	d->mranks = v;
+	for (uint64_t j = 0; j < s->merged; j++) {
+		v[d->merged + j] = s->mranks[j];
+		if (!(v[d->merged + j].host = strdup(s->mranks[j].host))) {
+			while (j--)
+				free(v[d->merged + j].host);
+			return merge_oom(err, errlen);
+		}
+	}
+	d->merged += s->merged;
+	return 0;
+}
+
 /* The rows of both, by rank; s's hosts are copied. */
 static int merge_rows(struct profile *d, const struct profile *s, char *err, size_t errlen)
 {
 	uint64_t n = d->merged + s->merged, i = 0, j = 0, k = 0;
 	struct prof_rank *v;
 
+	if (!d->merged || s->mranks[0].rank > d->mranks[d->merged - 1].rank)
+		return append_rows(d, s, err, errlen);	/* the common case: s's ranks come after */
 	for (; i < d->merged && j < s->merged; d->mranks[i].rank < s->mranks[j].rank ? i++ : j++)
 		if (d->mranks[i].rank == s->mranks[j].rank) {
 			snprintf(err, errlen, "cannot merge: rank %" PRId64 " twice",
@@ -410,35 +432,19 @@ out:
 	return rc;
 }
 
+/* Point-to-point pairs: their senders are s's ranks, which d lacks
+ * (merge_rows checked), so they are appended. */
 static int merge_peers(struct profile *d, const struct profile *s)
 {
 	struct prof_mpi_peer *v = realloc(d->mpi_peers, ((size_t)d->nmpi_peers + s->nmpi_peers + 1) *
 					  sizeof(*v));
-	struct idset set = { 0 };
-	int rc = -1;
 
 	if (!v)
 		return -1;
 	d->mpi_peers = v;
-	if (index_records(&set, d, d->nmpi_peers, prof_mpi_peer_dup))
-		goto out;
-	for (uint32_t i = 0; i < s->nmpi_peers; i++) {
-		uint32_t j;
-
-		v[d->nmpi_peers] = s->mpi_peers[i];
-		if ((j = prof_mpi_peer_dup(&set, d, d->nmpi_peers)) == UINT32_MAX)
-			goto out;
-		if (j == d->nmpi_peers)
-			d->nmpi_peers++;
-		else {
-			v[j].count += s->mpi_peers[i].count;
-			v[j].bytes += s->mpi_peers[i].bytes;
-		}
-	}
-	rc = 0;
-out:
-	idset_release(&set);
-	return rc;
+	memcpy(v + d->nmpi_peers, s->mpi_peers, (size_t)s->nmpi_peers * sizeof(*v));
+	d->nmpi_peers += s->nmpi_peers;
+	return 0;
 }
 
 static int merge_colls(struct profile *d, const struct profile *s)
