@@ -110,29 +110,6 @@ static int rank_functions(struct profile *p, int64_t rank)
 
 /* ---- a rank's profile as a merged profile of one rank */
 
-static void drop_cp(struct profile *p)
-{
-	free(p->cp_links);
-	for (uint32_t i = 0; i < p->ncp_segs; i++)
-		free(p->cp_segs[i].counts);
-	free(p->cp_segs);
-	free(p->cp_evs);
-	free(p->cp_edges);
-	for (uint32_t i = 0; i < p->ncp_fns; i++)
-		free(p->cp_fns[i].name);
-	free(p->cp_fns);
-	free(p->cp_points);
-	p->cp_links = NULL;
-	p->cp_segs = NULL;
-	p->cp_evs = NULL;
-	p->cp_edges = NULL;
-	p->cp_fns = NULL;
-	p->cp_points = NULL;
-	p->ncp_links = p->ncp_segs = p->ncp_evs = p->ncp_edges = p->ncp_fns = p->ncp_points = 0;
-	p->cp_events = p->cp_length_ns = p->cp_wall_ns = p->cp_trace = 0;
-	p->cp_budget = p->cp_cut = p->cp_fn_how = p->cp_fn_start = 0;
-}
-
 /* See profile.h. */
 void prof_rank_row(const struct profile *p, struct prof_rank *r)
 {
@@ -196,7 +173,7 @@ int profile_to_merged(struct profile *p, char *err, size_t errlen)
 		p->threads[i].rank = rank;
 	for (uint32_t i = 0; i < p->nmpi_peers; i++)
 		p->mpi_peers[i].src = rank;
-	drop_cp(p);
+	profile_release_cp(p);
 	p->rank = -1;
 	return 0;
 }

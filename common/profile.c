@@ -97,6 +97,19 @@ void profile_release(struct profile *p)
 	cct_release(&p->tree);
 	free(p->mpi_library);
 	profile_release_mpi(p);
+	profile_release_cp(p);
+	for (uint64_t i = 0; p->mranks && i < p->merged; i++)
+		free(p->mranks[i].host);
+	free(p->mranks);
+	free(p->node_spread);
+	free(p->site_spread);
+	free(p->fn_spread);
+	profile_init(p);
+}
+
+/* See profile.h.  Cannot fail. */
+void profile_release_cp(struct profile *p)
+{
 	free(p->cp_links);
 	for (uint32_t i = 0; i < p->ncp_segs; i++)
 		free(p->cp_segs[i].counts);
@@ -107,13 +120,15 @@ void profile_release(struct profile *p)
 		free(p->cp_fns[i].name);
 	free(p->cp_fns);
 	free(p->cp_points);
-	for (uint64_t i = 0; p->mranks && i < p->merged; i++)
-		free(p->mranks[i].host);
-	free(p->mranks);
-	free(p->node_spread);
-	free(p->site_spread);
-	free(p->fn_spread);
-	profile_init(p);
+	p->cp_links = NULL;
+	p->cp_segs = NULL;
+	p->cp_evs = NULL;
+	p->cp_edges = NULL;
+	p->cp_fns = NULL;
+	p->cp_points = NULL;
+	p->ncp_links = p->ncp_segs = p->ncp_evs = p->ncp_edges = p->ncp_fns = p->ncp_points = 0;
+	p->cp_events = p->cp_length_ns = p->cp_wall_ns = p->cp_trace = 0;
+	p->cp_budget = p->cp_cut = p->cp_fn_how = p->cp_fn_start = 0;
 }
 
 /* See profile.h. */

@@ -331,6 +331,10 @@ void profile_release(struct profile *p);
 /* Free the MPI call sites, peers and collectives only (a checkpoint
  * fills them anew each time). */
 void profile_release_mpi(struct profile *p);
+/* Free the critical-path records and zero the critical-path scalars: the
+ * profile has no path (a merged profile's, whose path stays in the ranks'
+ * files). */
+void profile_release_cp(struct profile *p);
 
 /*
  * Write p to dir/name atomically (temporary file, fsync, rename).  Returns 0,
