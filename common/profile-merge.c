@@ -419,7 +419,8 @@ static int merge_peers(struct profile *d, const struct profile *s)
 	if (!v)
 		return -1;
 	d->mpi_peers = v;
-	memcpy(v + d->nmpi_peers, s->mpi_peers, (size_t)s->nmpi_peers * sizeof(*v));
+	if (s->nmpi_peers)
+		memcpy(v + d->nmpi_peers, s->mpi_peers, (size_t)s->nmpi_peers * sizeof(*v));
 	d->nmpi_peers += s->nmpi_peers;
 	return 0;
 }

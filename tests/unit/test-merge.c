@@ -162,6 +162,23 @@ static void test_refused(void)
 	ok(profile_to_merged(&a, err, sizeof(err)) < 0, "a merged profile is not made merged again");
 	profile_release(&a);
 	profile_release(&b);
+
+	/* a rank that sent no message, and had no thread, folds in */
+	make_rank(&a, 0);
+	make_rank(&b, 1);
+	free(b.mpi_peers);
+	b.mpi_peers = NULL;
+	b.nmpi_peers = 0;
+	free(b.threads[0].samples);
+	free(b.threads);
+	b.threads = NULL;
+	b.nthreads = 0;
+	profile_to_merged(&a, err, sizeof(err));
+	profile_to_merged(&b, err, sizeof(err));
+	ok(profile_merge(&a, &b, err, sizeof(err)) == 0 && a.nmpi_peers == 1 && a.nthreads == 1 &&
+	   a.merged == 2, "a rank without messages or threads folds in");
+	profile_release(&a);
+	profile_release(&b);
 }
 
 /* The reader's rules: each record kind belongs to one sort of profile. */
