@@ -89,19 +89,19 @@ static int fn_index(const struct profile *p, struct idset *set)
 /* A rank's self samples of the first event by function. */
 static int rank_functions(struct profile *p, int64_t rank)
 {
+	static const struct prof_spread none = { 0, 0, 0, -1 };
 	const struct cct *t = &p->tree;
 	struct idset set = { 0 };
 	uint32_t alloc = 0;
 	int rc = 0;
 
+	/* the sums first: a function's frames are spread over the tree */
 	for (uint32_t id = 1; p->nevents && id < t->nnodes && !rc; id++) {
 		uint64_t v = cct_self(t, id)[0];
-		struct prof_spread s = prof_spread_one(v, rank);
 
 		if (v)
-			rc = fn_add(p, &set, &alloc, t->frame[id], v, &s);
+			rc = fn_add(p, &set, &alloc, t->frame[id], v, &none);
 	}
-	/* one rank: each function's spread is its sum */
 	for (uint32_t i = 0; i < p->nfn_spread; i++)
 		p->fn_spread[i].s = prof_spread_one(p->fn_spread[i].sum, rank);
 	idset_release(&set);

@@ -373,3 +373,12 @@ void mpi_merge_finish(struct rep_mpi *m)
 	if (m->ncolls > 1)
 		qsort(m->colls, m->ncolls, sizeof(*m->colls), cmp_coll);
 }
+
+uint64_t mpi_rank_count(const struct rep_mpi *m)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->nranks; i++)
+		n += m->ranks[i].rank >= 0;
+	return n;
+}

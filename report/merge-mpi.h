@@ -24,4 +24,8 @@ int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fm
 void mpi_merge_finish(struct rep_mpi *m);
 void mpi_merge_release(struct rep_mpi *m);
 
+/* How many of m's processes are MPI ranks (the spreads over ranks are
+ * over these). */
+uint64_t mpi_rank_count(const struct rep_mpi *m);
+
 #endif

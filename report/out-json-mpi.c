@@ -13,6 +13,7 @@
 #include "compensation.h"
 #include "data.h"
 #include "json.h"
+#include "merge-mpi.h"
 #include "out-json.h"
 #include "rank-list.h"
 #include "render.h"
@@ -281,10 +282,8 @@ static void put_colls(struct json_w *w, const struct rep_mpi *m)
 int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks)
 {
 	const struct rep_mpi *m = &d->mpi;
-	uint64_t nranks = 0;
+	uint64_t nranks = mpi_rank_count(m);
 
-	for (uint32_t i = 0; i < m->nranks; i++)
-		nranks += m->ranks[i].rank >= 0;
 	if (put_ranks(w, m, all_ranks) < 0)
 		return -1;
 	json_key(w, "mpi");

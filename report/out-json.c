@@ -19,6 +19,7 @@
 #include "experiment.h"
 #include "flat.h"
 #include "json.h"
+#include "merge-mpi.h"
 #include "out-json.h"
 #include "render.h"
 #include "tree.h"
@@ -344,9 +345,8 @@ int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_
 
 	/* spreads are kept for the experiment's tree (compensated or not:
 	 * same nodes), not for trees made from it such as the path's */
-	for (uint32_t i = 0; spreads && d->node_spread && cp->cct->parent == d->tree.parent &&
-	     i < d->mpi.nranks; i++)
-		t.nranks += d->mpi.ranks[i].rank >= 0;
+	if (spreads && d->node_spread && cp->cct->parent == d->tree.parent)
+		t.nranks = mpi_rank_count(&d->mpi);
 	return tree_walk(cp, tree_enter, tree_leave, &t);
 }
 
