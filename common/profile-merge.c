@@ -261,33 +261,6 @@ static int merge_rows(struct profile *d, const struct profile *s, char *err, siz
 	return 0;
 }
 
-/* s's frame ids in d's symbol table, into fmap[s->syms.nframes]. */
-static int map_frames(struct profile *d, const struct profile *s, uint32_t *fmap)
-{
-	uint32_t *mmap = malloc(((size_t)s->syms.nmodules + 1) * sizeof(*mmap));
-
-	if (!mmap)
-		return -1;
-	for (uint32_t m = 0; m < s->syms.nmodules; m++)
-		if ((mmap[m] = symtab_module(&d->syms, s->syms.modules[m].path,
-					     s->syms.modules[m].build_id)) == SYMTAB_NO_MODULE) {
-			free(mmap);
-			return -1;
-		}
-	for (uint32_t f = 0; f < s->syms.nframes; f++) {
-		const struct sym_frame *sf = &s->syms.frames[f];
-		uint32_t m = sf->module == SYMTAB_NO_MODULE ? SYMTAB_NO_MODULE : mmap[sf->module];
-
-		if ((fmap[f] = symtab_frame(&d->syms, m, sf->function, sf->file, sf->line)) ==
-		    UINT32_MAX) {
-			free(mmap);
-			return -1;
-		}
-	}
-	free(mmap);
-	return 0;
-}
-
 /* s's nodes into d's tree, counts and spreads added. */
 static int merge_tree(struct profile *d, const struct profile *s, const uint32_t *fmap)
 {
@@ -497,14 +470,14 @@ static void merge_counters(struct profile *d, const struct profile *s)
  * before anything changed. */
 int profile_merge(struct profile *d, const struct profile *s, char *err, size_t errlen)
 {
-	uint32_t *fmap;
+	uint32_t *fmap, bad;
 	int rc;
 
 	if (same_job(d, s, err, errlen) || merge_rows(d, s, err, errlen))
 		return -1;
 	if (!(fmap = malloc(((size_t)s->syms.nframes + 1) * sizeof(*fmap))))
 		return merge_oom(err, errlen);
-	rc = map_frames(d, s, fmap) || merge_tree(d, s, fmap) || merge_threads(d, s) ||
+	rc = symtab_import(&d->syms, &s->syms, fmap, &bad) || merge_tree(d, s, fmap) || merge_threads(d, s) ||
 	     merge_sites(d, s, fmap) || merge_peers(d, s) || merge_colls(d, s) ||
 	     merge_functions(d, s, fmap);
 	free(fmap);

@@ -230,3 +230,33 @@ uint32_t symtab_frame(struct symtab *st, uint32_t module, const char *function,
 	st->slots[slot] = st->nframes + 1;
 	return st->nframes++;
 }
+
+/* See symtab.h. */
+int symtab_import(struct symtab *to, const struct symtab *from, uint32_t *fmap, uint32_t *bad)
+{
+	uint32_t *mmap = malloc(((size_t)from->nmodules + 1) * sizeof(*mmap));
+	int rc = 0;
+
+	if (!mmap)
+		return -1;
+	for (uint32_t m = 0; m < from->nmodules && !rc; m++)
+		if ((mmap[m] = symtab_module(to, from->modules[m].path, from->modules[m].build_id)) ==
+		    SYMTAB_NO_MODULE)
+			rc = -1;
+	for (uint32_t f = 0; f < from->nframes && !rc; f++) {
+		const struct sym_frame *sf = &from->frames[f];
+		uint32_t m = SYMTAB_NO_MODULE;
+
+		if (sf->module != SYMTAB_NO_MODULE && sf->module >= from->nmodules) {
+			*bad = f;
+			rc = -2;
+		} else {
+			if (sf->module != SYMTAB_NO_MODULE)
+				m = mmap[sf->module];
+			fmap[f] = symtab_frame(to, m, sf->function, sf->file, sf->line);
+			rc = fmap[f] == UINT32_MAX ? -1 : 0;
+		}
+	}
+	free(mmap);
+	return rc;
+}

@@ -54,4 +54,10 @@ uint32_t symtab_module(struct symtab *st, const char *path, const char *build_id
 uint32_t symtab_frame(struct symtab *st, uint32_t module, const char *function,
 		      const char *file, uint32_t line);
 
+/* Intern every module and frame of from into to, fmap[i] becoming the id
+ * in to of from's frame i (fmap has from->nframes entries).  Returns 0;
+ * -1 when memory is short; -2 when a frame of from names a module from
+ * lacks (its index then in *bad). */
+int symtab_import(struct symtab *to, const struct symtab *from, uint32_t *fmap, uint32_t *bad);
+
 #endif

@@ -238,39 +238,13 @@ static int add_threads(struct rep_data *d, const struct profile *p,
 static int map_frames(struct rep_data *d, const struct profile *p, const char *name,
 		      uint32_t *fmap, char *err, size_t errlen)
 {
-	uint32_t *mmap = malloc((p->syms.nmodules + 1) * sizeof(*mmap));
+	uint32_t bad = 0;
+	int rc = symtab_import(&d->syms, &p->syms, fmap, &bad);
 
-	if (!mmap)
-		return oom(err, errlen);
-	for (uint32_t i = 0; i < p->syms.nmodules; i++) {
-		const struct sym_module *m = &p->syms.modules[i];
-
-		mmap[i] = symtab_module(&d->syms, m->path, m->build_id ? m->build_id : "");
-		if (mmap[i] == SYMTAB_NO_MODULE) {
-			free(mmap);
-			return oom(err, errlen);
-		}
-	}
-	for (uint32_t i = 0; i < p->syms.nframes; i++) {
-		const struct sym_frame *f = &p->syms.frames[i];
-		uint32_t mod = SYMTAB_NO_MODULE;
-
-		if (f->module != SYMTAB_NO_MODULE && f->module >= p->syms.nmodules) {
-			free(mmap);
-			snprintf(err, errlen, "%s: frame %u names module %u of %u",
-				 name, i, f->module, p->syms.nmodules);
-			return -1;
-		}
-		if (f->module != SYMTAB_NO_MODULE)
-			mod = mmap[f->module];
-		fmap[i] = symtab_frame(&d->syms, mod, f->function, f->file, f->line);
-		if (fmap[i] == UINT32_MAX) {
-			free(mmap);
-			return oom(err, errlen);
-		}
-	}
-	free(mmap);
-	return 0;
+	if (rc == -2)
+		snprintf(err, errlen, "%s: frame %u names module %u of %u", name, bad,
+			 p->syms.frames[bad].module, p->syms.nmodules);
+	return rc == -1 ? oom(err, errlen) : rc ? -1 : 0;
 }
 
 /* Replay p's tree into d's; nmap is scratch of p->tree.nnodes entries. */

@@ -86,10 +86,36 @@ static void test_growth(void)
 	symtab_release(&st);
 }
 
+/* Importing one table into another maps every frame, sharing what both
+ * have; a frame naming a module the table lacks is refused, named. */
+static void test_import(void)
+{
+	struct symtab a, b;
+	uint32_t fmap[3], bad = 0, mb, ma;
+
+	symtab_init(&a);
+	symtab_init(&b);
+	ma = symtab_module(&a, "/lib/x.so", "ab");
+	symtab_frame(&a, ma, "f", "x.c", 1);
+	mb = symtab_module(&b, "/lib/y.so", "");
+	symtab_frame(&b, mb, "g", "y.c", 2);
+	symtab_frame(&b, symtab_module(&b, "/lib/x.so", "ab"), "f", "x.c", 1);
+	symtab_frame(&b, SYMTAB_NO_MODULE, "[0x10]", "", 0);
+	ok(symtab_import(&a, &b, fmap, &bad) == 0, "import");
+	ok(fmap[1] == 0 && fmap[0] == 1 && fmap[2] == 2 && a.nframes == 3 && a.nmodules == 2,
+	   "a frame both have keeps its id, the others are added");
+	b.frames[2].module = 7;
+	ok(symtab_import(&a, &b, fmap, &bad) == -2 && bad == 2, "a frame of a missing module, named");
+	b.frames[2].module = SYMTAB_NO_MODULE;
+	symtab_release(&a);
+	symtab_release(&b);
+}
+
 int main(void)
 {
 	test_modules();
 	test_frames();
 	test_growth();
+	test_import();
 	return tap_done();
 }
