@@ -150,6 +150,28 @@ int rec_cp_link(struct parser *ps, struct cursor *c)
 	return 0;
 }
 
+/*
+ * The earlier cp_seg with the same segment and node as cp_seg i, or i, or
+ * UINT32_MAX when memory is short.  Profiles are written sorted by
+ * (segment, node), and while they come so none can repeat an earlier one:
+ * the set of those seen is built only when one comes out of order.
+ */
+static uint32_t cp_seg_seen(struct parser *ps, uint32_t i)
+{
+	const struct prof_cp_seg *g = ps->p->cp_segs;
+
+	if (!ps->cp_segs_hashed) {
+		if (i == 0 || g[i - 1].seg < g[i].seg ||
+		    (g[i - 1].seg == g[i].seg && g[i - 1].node < g[i].node))
+			return i;
+		ps->cp_segs_hashed = 1;
+		for (uint32_t k = 0; k < i; k++)
+			if (prof_cp_seg_dup(&ps->cp_segs, ps->p, k) == UINT32_MAX)
+				return UINT32_MAX;
+	}
+	return prof_cp_seg_dup(&ps->cp_segs, ps->p, i);
+}
+
 /* cp_seg SEG NODE COUNT... */
 int rec_cp_seg(struct parser *ps, struct cursor *c)
 {
@@ -170,7 +192,7 @@ int rec_cp_seg(struct parser *ps, struct cursor *c)
 	    pr_index(ps, c, "cp_seg node", p->tree.nnodes, &g->node) ||
 	    pr_counts(ps, c, g->counts, p->nevents))
 		return -1;
-	j = prof_cp_seg_dup(&ps->cp_segs, p, i);
+	j = cp_seg_seen(ps, i);
 	if (j == UINT32_MAX)
 		return pr_err(ps, "out of memory");
 	if (j != i)

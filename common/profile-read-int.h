@@ -25,7 +25,8 @@ struct parser {
 	uint32_t sites_alloc, peers_alloc, colls_alloc;
 	struct idset sites, peers, colls;	/* the MPI records so far */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
-	struct idset cp_segs;	/* the cp_seg records so far */
+	struct idset cp_segs;	/* the cp_seg records so far, once out of order */
+	int cp_segs_hashed;	/* cp_segs holds them: they came out of order */
 	int cp_allowed;		/* bit t: a record with trace t was allowed (the
 				 * scalars that decide it come before, once) */
 	uint32_t cp_fns_alloc, cp_points_alloc;
@@ -34,6 +35,8 @@ struct parser {
 	int head_only;		/* stop before the first record after the header */
 	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
 	const char *body_end;	/* the end of the records: bounds what is left */
+	const char *buf, *line_at;	/* if line_at: the line an error is on is
+					 * counted from buf only then */
 	char *err;
 	size_t errlen;
 };

@@ -28,6 +28,15 @@
 #include "profile-read-int.h"
 
 /* Record an error for the current line; returns -1. */
+static size_t pr_count_lines(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		n++;
+	return n;
+}
+
 int pr_err(struct parser *ps, const char *fmt, ...)
 {
 	char msg[256];
@@ -36,6 +45,8 @@ int pr_err(struct parser *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (ps->line_at)
+		ps->lineno = pr_count_lines(ps->buf, (size_t)(ps->line_at - ps->buf)) + 1;
 	snprintf(ps->err, ps->errlen, "line %zu: %s", ps->lineno, msg);
 	return -1;
 }
@@ -459,11 +470,17 @@ static const char *pr_kind_key(size_t k)
 	return k < PR_NRECORDS ? pr_records[k].key : prof_scalars[k - PR_NRECORDS].key;
 }
 
+/* Whether key[0..n) is kind k's key.  Called for every line: the keys
+ * are short, and a loop beats a call.  key holds no NUL (printable
+ * bytes only), so the loop stops at want's end. */
 static bool pr_same_kind(size_t k, const char *key, size_t n)
 {
 	const char *want = k < PR_NRECORDS + PROF_NSCALARS ? pr_kind_key(k) : "";
+	size_t i = 0;
 
-	return !strncmp(want, key, n) && !want[n];
+	while (i < n && want[i] == key[i])
+		i++;
+	return i == n && !want[n];
 }
 
 /* The kind whose key is key[0..n) into *k; false when there is none.
@@ -554,15 +571,6 @@ static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 	return n + 1;
 }
 
-static size_t pr_count_lines(const char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
-		n++;
-	return n;
-}
-
 /* The value of 8 lowercase hex digits (already checked). */
 static uint32_t pr_hex32(const char *s)
 {
@@ -590,7 +598,8 @@ static size_t pr_trailer(struct parser *ps, const char *buf, size_t len,
 	}
 	t = memrchr(buf, '\n', len - 1);
 	body = t ? (size_t)(t - buf) + 1 : 0;
-	ps->lineno = pr_count_lines(buf, body) + 1;
+	ps->buf = buf;		/* its line number only for a message */
+	ps->line_at = buf + body;
 	c.p = buf + body;
 	c.end = buf + len - 1;
 	if (c.end - c.p < 4 || memcmp(c.p, PROF_TRAILER " ", 4)) {
@@ -643,6 +652,7 @@ int profile_parse_flags(struct profile *p, const char *buf, size_t len,
 	body = pos ? pr_trailer(&ps, buf, len, flags) : 0;
 	if (!body)
 		goto fail;
+	ps.line_at = NULL;
 	ps.section = PS_MAGIC;
 	ps.body_end = buf + body;
 	for (ps.lineno = 2; pos < body; ps.lineno++) {
@@ -738,8 +748,12 @@ static int pr_head_whole(struct parser *ps)
 	return 0;
 }
 
+#define PR_HEAD_SHORT (-2)
+
 /* The header of buf (len bytes, the start of a file): its lines up to the
- * first record after the header section, which may be cut off. */
+ * first record after the header section, which may be cut off.  Returns
+ * 0, -1, or PR_HEAD_SHORT when the header goes on past len (with the
+ * message for a file that ends there). */
 static int pr_head(struct parser *ps, const char *buf, size_t len)
 {
 	size_t pos;
@@ -761,11 +775,12 @@ static int pr_head(struct parser *ps, const char *buf, size_t len)
 			break;
 		pos = (size_t)(nl - buf) + 1;
 	}
-	return pr_err(ps, "the header does not end within its first %zu bytes", len);
+	pr_err(ps, "the header does not end within its first %zu bytes", len);
+	return PR_HEAD_SHORT;
 }
 
-/* See profile.h. */
-int profile_parse_head(struct profile *p, const char *buf, size_t len, char *err, size_t errlen)
+static int pr_parse_head(struct profile *p, const char *buf, size_t len, char *err,
+			 size_t errlen)
 {
 	struct parser ps = { .p = p, .err = err, .errlen = errlen };
 	int rc = pr_head(&ps, buf, len);
@@ -773,31 +788,80 @@ int profile_parse_head(struct profile *p, const char *buf, size_t len, char *err
 	pr_release(&ps);
 	if (rc)
 		profile_release(p);
-	return rc ? -1 : 0;
+	return rc;
 }
 
 /* See profile.h. */
+int profile_parse_head(struct profile *p, const char *buf, size_t len, char *err, size_t errlen)
+{
+	return pr_parse_head(p, buf, len, err, errlen) ? -1 : 0;
+}
+
+/* Read from fd into buf until it holds want bytes or the file ends. */
+static ssize_t pr_read_upto(int fd, char *buf, size_t len, size_t want, bool *eof)
+{
+	while (len < want) {
+		ssize_t n = read(fd, buf + len, want - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			*eof = true;
+			break;
+		}
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
+/*
+ * See profile.h.  A header is a few hundred bytes and a profile may be
+ * megabytes, and the report reads the head of every rank's file before
+ * choosing which to read whole: read a few pages, and more only while
+ * the header goes on.
+ */
 int profile_read_head(struct profile *p, const char *path, char *err, size_t errlen)
 {
-	char *buf = malloc(PROFILE_HEAD_MAX), msg[320];
-	ssize_t n = -1;
-	size_t len = 0;
+	char *buf = NULL, msg[320];
+	size_t want = 8192, len = 0;
+	bool eof = false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
 
-	if (fd >= 0 && buf)
-		while (len < PROFILE_HEAD_MAX &&
-		       ((n = read(fd, buf + len, PROFILE_HEAD_MAX - len)) > 0 || (n < 0 && errno == EINTR)))
-			len += n > 0 ? (size_t)n : 0;
-	if (fd < 0 || !buf || n < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(buf ? errno : ENOMEM));
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		profile_release(p);
-	} else if ((rc = profile_parse_head(p, buf, len, msg, sizeof(msg)))) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+		return -1;
 	}
-	if (fd >= 0)
-		close(fd);
+	for (;;) {
+		char *b = realloc(buf, want);
+		ssize_t n;
+
+		if (!b) {
+			snprintf(err, errlen, "cannot read %s: %s", path, strerror(ENOMEM));
+			profile_release(p);
+			break;
+		}
+		buf = b;
+		if ((n = pr_read_upto(fd, buf, len, want, &eof)) < 0) {
+			snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			profile_release(p);
+			break;
+		}
+		len = (size_t)n;
+		rc = pr_parse_head(p, buf, len, msg, sizeof(msg));
+		if (rc != PR_HEAD_SHORT || eof || want == PROFILE_HEAD_MAX) {
+			if (rc)
+				snprintf(err, errlen, "%s: %s", path, msg);
+			break;
+		}
+		profile_init(p);
+		want = want * 4 < PROFILE_HEAD_MAX ? want * 4 : PROFILE_HEAD_MAX;
+	}
+	close(fd);
 	free(buf);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 /* See profile.h.  Messages start with the path. */

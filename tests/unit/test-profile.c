@@ -838,6 +838,8 @@ static const struct {
 	{ CPH("0") "cp_seg 1 3 1\n", "cp_seg node 3 out of range (must be below 3)" },
 	{ CPH("0") "cp_seg 2 1 1\ncp_seg 1 1 1\ncp_seg 2 1 4\n",
 	  "line 61: duplicate of cp_seg 0 (same segment 2 and node 1)" },
+	{ CPH("0") "cp_seg 1 0 1\ncp_seg 1 1 1\ncp_seg 1 1 4\n",
+	  "line 61: duplicate of cp_seg 1 (same segment 1 and node 1)" },
 	{ CPH("0") "cp_seg 1 0\n", "missing field: count" },
 	{ CPH("0") "cp_seg 1 0 1 2\n", "more counts than the 1 events" },
 	/* critical path: cp_ev */
@@ -1362,7 +1364,6 @@ static void test_write_failures(const char *dir)
 	ok(strstr(err, path) && strstr(err, "No such file"), "message names the file");
 }
 
-/* The fuzzer's committed seed must stay a valid profile. */
 /* The header alone: from a file's first bytes, the trailer unchecked. */
 static void test_head(const char *dir)
 {
@@ -1402,6 +1403,44 @@ static void test_head(const char *dir)
 	free(buf);
 	profile_release(&a);
 	empty_dir(dir);
+}
+
+/* A header longer than the first read (a long command line): read on
+ * until it ends, up to PROFILE_HEAD_MAX. */
+static void test_long_head(const char *dir)
+{
+	struct profile a, b;
+	char err[512], path[600];
+	size_t arg = 40000;
+
+	for (int past_max = 0; past_max < 2; past_max++) {
+		rich_profile(&a, 5);
+		for (uint32_t i = 1; i < (past_max ? 8 : 2); i++) {	/* 40 KB or 280 KB */
+			free(a.argv[i]);
+			if (!(a.argv[i] = malloc(arg + 1)))
+				abort();
+			memset(a.argv[i], 'x', arg);
+			a.argv[i][arg] = '\0';
+		}
+		is_int(profile_write(&a, dir, "p" PROFILE_SUFFIX, err, sizeof(err)), 0,
+		       past_max ? "a profile whose header passes the limit" :
+				  "a profile with a 40 KB argument");
+		snprintf(path, sizeof(path), "%s/p" PROFILE_SUFFIX, dir);
+		profile_init(&b);
+		if (!past_max) {
+			ok(profile_read_head(&b, path, err, sizeof(err)) == 0 && b.argc == a.argc &&
+			   !strcmp(b.argv[1], a.argv[1]) && b.pid == a.pid,
+			   "its header read whole");
+		} else {
+			ok(profile_read_head(&b, path, err, sizeof(err)) < 0 &&
+			   strstr(err, path) && strstr(err, "does not end within its first 262144"),
+			   "a header past 256 KiB refused, naming the file");
+			printf("# %s\n", err);
+		}
+		profile_release(&b);
+		profile_release(&a);
+		empty_dir(dir);
+	}
 }
 
 static void test_seed(void)
@@ -1445,6 +1484,7 @@ int main(int argc, char **argv)
 	test_trailers();
 	test_write_failures(dir);
 	test_head(dir);
+	test_long_head(dir);
 	test_seed();
 	empty_dir(dir);
 	rmdir(dir);
