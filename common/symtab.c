@@ -151,14 +151,10 @@ void symtab_init(struct symtab *st)
 /* See symtab.h. */
 void symtab_release(struct symtab *st)
 {
-	for (uint32_t i = 0; i < st->nmodules; i++) {
-		free(st->modules[i].path);
-		free(st->modules[i].build_id);
-	}
-	for (uint32_t i = 0; i < st->nframes; i++) {
-		free(st->frames[i].function);
-		free(st->frames[i].file);
-	}
+	for (uint32_t i = 0; i < st->nmodules; i++)
+		free(st->modules[i].path);	/* build_id is in its block */
+	for (uint32_t i = 0; i < st->nframes; i++)
+		free(st->frames[i].function);	/* file is in its block */
 	free(st->modules);
 	free(st->frames);
 	free(st->slots);
@@ -166,16 +162,18 @@ void symtab_release(struct symtab *st)
 	symtab_init(st);
 }
 
-/* strdup two strings; both or neither.  Returns 0 or -1. */
+/* Copy a and b into one block: *da owns it, *db points into it.  A
+ * profile interns a few hundred frames and is dropped after the merge,
+ * so this halves the allocations of reading one.  Returns 0 or -1. */
 static int sym_dup2(const char *a, const char *b, char **da, char **db)
 {
-	*da = strdup(a);
-	*db = strdup(b);
-	if (*da && *db)
-		return 0;
-	free(*da);
-	free(*db);
-	return -1;
+	size_t la = strlen(a) + 1, lb = strlen(b) + 1;
+
+	if (!(*da = malloc(la + lb)))
+		return -1;
+	memcpy(*da, a, la);
+	*db = memcpy(*da + la, b, lb);
+	return 0;
 }
 
 /* See symtab.h. */

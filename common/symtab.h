@@ -17,13 +17,14 @@
 #define SYMTAB_NO_MODULE UINT32_MAX
 
 struct sym_module {
-	char *path;
+	char *path;		/* owns the block build_id is in */
 	char *build_id;		/* lowercase hex, "" when the module has none */
 };
 
 struct sym_frame {
 	uint32_t module;	/* index into modules, or SYMTAB_NO_MODULE */
-	char *function;		/* never NULL; "[0x1234]" style when unknown */
+	char *function;		/* never NULL; "[0x1234]" style when unknown;
+				 * owns the block file is in */
 	char *file;		/* never NULL, "" when unknown */
 	uint32_t line;		/* 0 when unknown */
 };
