@@ -426,15 +426,34 @@ static int load_path(struct rep_data *d, const char *path, char *err, size_t err
 			snprintf(err, errlen, "%s: %s", path, msg);
 		return -1;
 	}
-	rc = merge_add(d, &p, path, err, errlen);
+	rc = merge_add(d, &p, NULL, path, err, errlen);
 	profile_release(&p);
 	return rc;
 }
 
-static int merge_one(void *d, struct profile *p, const char *path, char *err, size_t errlen)
+static int prepare_one(struct profile *p, void **extra, char *err, size_t errlen)
 {
-	return merge_add(d, p, path, err, errlen);
+	struct cpath_prep *prep;
+	int rc = merge_prepare(p, &prep, err, errlen);
+
+	*extra = prep;
+	return rc;
 }
+
+static int merge_one(void *d, struct profile *p, void *extra, const char *path,
+		     char *err, size_t errlen)
+{
+	return merge_add(d, p, extra, path, err, errlen);
+}
+
+static void drop_one(void *extra)
+{
+	merge_prepared_free(extra);
+}
+
+static const struct read_ahead_ops merge_ops = {
+	.prep = prepare_one, .use = merge_one, .drop = drop_one,
+};
 
 /* The paths of the chosen files of f, in name order, into *out (k of
  * them).  Returns 0, or -1 with a message. */
@@ -468,7 +487,7 @@ static int load_chosen(struct rep_data *d, const struct exp_file *f, size_t n,
 
 	if (chosen_paths(d->dir, f, n, &paths, &k, err, errlen) < 0)
 		return -1;
-	rc = read_ahead((const char *const *)paths, k, merge_one, d, err, errlen);
+	rc = read_ahead((const char *const *)paths, k, &merge_ops, d, err, errlen);
 	free_names(paths, k);
 	return rc;
 }

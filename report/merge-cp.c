@@ -54,7 +54,7 @@ void cpath_merge_release(struct rep_cpath *c)
 struct seg_key {
 	uint64_t seg;
 	uint32_t node;
-	uint32_t at;		/* index into p->cp_segs */
+	uint32_t at;		/* index into the segments as they came */
 };
 
 static int cmp_seg_key(const void *a, const void *b)
@@ -68,57 +68,6 @@ static int cmp_seg_key(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* Segments re-keyed to merged nodes, sorted, duplicates (two of p's nodes
- * that merge into one) summed. */
-static int keep_segs(struct rep_cp_rank *r, const struct profile *p, const uint32_t *nmap,
-		     const uint32_t *emap, uint32_t nevents, const char *name,
-		     char *err, size_t errlen)
-{
-	struct seg_key *k;
-	uint32_t n = p->ncp_segs;
-
-	if (n == 0)
-		return 0;
-	k = malloc((size_t)n * sizeof(*k));
-	r->segs = malloc((size_t)n * sizeof(*r->segs));
-	r->counts = calloc((size_t)n * nevents + 1, sizeof(*r->counts));
-	if (!k || !r->segs || !r->counts) {
-		free(k);
-		return cm_oom(err, errlen);
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct prof_cp_seg *s = &p->cp_segs[i];
-
-		if (s->seg == 0 || s->seg >= p->cp_events || s->node >= p->tree.nnodes) {
-			snprintf(err, errlen, "%s: critical-path samples of segment %llu under "
-				 "node %u, but the rank has segments 1 to %llu and %u nodes",
-				 name, (unsigned long long)s->seg, s->node,
-				 (unsigned long long)(p->cp_events - 1), p->tree.nnodes);
-			free(k);
-			return -1;
-		}
-		k[i] = (struct seg_key){ s->seg, nmap[s->node], i };
-	}
-	for (uint32_t i = 1; i < n; i++)	/* written sorted; nmap may keep that */
-		if (cmp_seg_key(&k[i - 1], &k[i]) > 0) {
-			qsort(k, n, sizeof(*k), cmp_seg_key);
-			break;
-		}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct prof_cp_seg *s = &p->cp_segs[k[i].at];
-
-		if (r->nsegs == 0 || r->segs[r->nsegs - 1].seg != k[i].seg ||
-		    r->segs[r->nsegs - 1].node != k[i].node)
-			r->segs[r->nsegs++] = (struct rep_cp_seg){ k[i].seg, k[i].node };
-		uint64_t *dst = r->counts + (size_t)(r->nsegs - 1) * nevents;
-
-		for (uint32_t e = 0; e < p->nevents && s->counts; e++)
-			dst[emap[e]] += s->counts[e];
-	}
-	free(k);
-	return 0;
-}
-
 static int cmp_link(const void *a, const void *b)
 {
 	const struct prof_cp_link *x = a, *y = b;
@@ -126,10 +75,9 @@ static int cmp_link(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
-/* The links of p, checked (in the rank's events, one per event, sorted
- * by event as a profile read from a file is) and packed. */
-static int keep_links(struct rep_cp_rank *r, const struct profile *p, const char *name,
-		      char *err, size_t errlen)
+/* The links of p, checked (inside the rank's events, one per event) and
+ * packed. */
+static int pack_links(const struct profile *p, struct link_pack *lp, char *err, size_t errlen)
 {
 	struct prof_cp_link *sorted = NULL;
 	const struct prof_cp_link *v = p->cp_links;
@@ -147,16 +95,134 @@ static int keep_links(struct rep_cp_rank *r, const struct profile *p, const char
 		}
 	for (uint32_t i = 0; i < n && rc == 0; i++)
 		if (v[i].event >= p->cp_events || (i && v[i].event == v[i - 1].event)) {
-			snprintf(err, errlen, "%s: rank %lld: critical-path link at event %llu "
-				 "%s", name, (long long)p->rank, (unsigned long long)v[i].event,
+			snprintf(err, errlen, "rank %lld: critical-path link at event %llu %s",
+				 (long long)p->rank, (unsigned long long)v[i].event,
 				 v[i].event >= p->cp_events ? "past the rank's events" :
 				 "given twice");
 			rc = -1;
 		}
-	if (rc == 0 && link_pack_build(&r->links, v, n) < 0)
+	if (rc == 0 && link_pack_build(lp, v, n) < 0)
 		rc = cm_oom(err, errlen);
 	free(sorted);
 	return rc;
+}
+
+/* The segments of p, checked and copied in p's node ids and events. */
+static int copy_segs(const struct profile *p, struct cpath_prep *cp, char *err, size_t errlen)
+{
+	uint32_t n = p->ncp_segs, ne = p->nevents;
+
+	if (n == 0)
+		return 0;
+	cp->segs = malloc((size_t)n * sizeof(*cp->segs));
+	cp->counts = calloc((size_t)n * ne + 1, sizeof(*cp->counts));
+	if (!cp->segs || !cp->counts)
+		return cm_oom(err, errlen);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prof_cp_seg *s = &p->cp_segs[i];
+
+		if (s->seg == 0 || s->seg >= p->cp_events || s->node >= p->tree.nnodes) {
+			snprintf(err, errlen, "critical-path samples of segment %llu under "
+				 "node %u, but the rank has segments 1 to %llu and %u nodes",
+				 (unsigned long long)s->seg, s->node,
+				 (unsigned long long)(p->cp_events - 1), p->tree.nnodes);
+			return -1;
+		}
+		cp->segs[i] = (struct rep_cp_seg){ s->seg, s->node };
+		if (s->counts)
+			memcpy(cp->counts + (size_t)i * ne, s->counts, ne * sizeof(*s->counts));
+	}
+	cp->nsegs = n;
+	return 0;
+}
+
+/* See merge-cp.h. */
+int cpath_prepare(const struct profile *p, struct cpath_prep *cp, char *err, size_t errlen)
+{
+	memset(cp, 0, sizeof(*cp));
+	if (p->cp_events == 0)
+		return 0;
+	if (pack_links(p, &cp->links, err, errlen) < 0 || copy_segs(p, cp, err, errlen) < 0) {
+		cpath_prep_release(cp);
+		return -1;
+	}
+	return 0;
+}
+
+void cpath_prep_release(struct cpath_prep *cp)
+{
+	link_pack_release(&cp->links);
+	free(cp->segs);
+	free(cp->counts);
+	memset(cp, 0, sizeof(*cp));
+}
+
+/* Whether the prepared segments, their nodes mapped, are by (seg, node)
+ * without duplicates, and p's events are the merge's in the same order:
+ * then they are kept as they are. */
+static bool segs_keep_order(const struct cpath_prep *cp, uint32_t pevents, const uint32_t *emap,
+			    uint32_t nevents)
+{
+	if (pevents != nevents)
+		return false;
+	for (uint32_t e = 0; e < pevents; e++)
+		if (emap[e] != e)
+			return false;
+	for (uint32_t i = 1; i < cp->nsegs; i++) {
+		const struct rep_cp_seg *a = &cp->segs[i - 1], *b = &cp->segs[i];
+
+		if (a->seg > b->seg || (a->seg == b->seg && a->node >= b->node))
+			return false;
+	}
+	return true;
+}
+
+/* Segments re-keyed to merged nodes through nmap and to merged events
+ * through emap, sorted, duplicates (two of p's nodes that merge into one)
+ * summed: the prepared arrays taken over when that changes nothing, which
+ * is the common case. */
+static int keep_segs(struct rep_cp_rank *r, struct cpath_prep *cp, uint32_t pevents,
+		     const uint32_t *nmap, const uint32_t *emap, uint32_t nevents,
+		     char *err, size_t errlen)
+{
+	struct seg_key *k;
+	uint32_t n = cp->nsegs;
+
+	if (n == 0)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		cp->segs[i].node = nmap[cp->segs[i].node];
+	if (segs_keep_order(cp, pevents, emap, nevents)) {
+		r->segs = cp->segs;
+		r->counts = cp->counts;
+		r->nsegs = n;
+		cp->segs = NULL;
+		cp->counts = NULL;
+		return 0;
+	}
+	k = malloc((size_t)n * sizeof(*k));
+	r->segs = malloc((size_t)n * sizeof(*r->segs));
+	r->counts = calloc((size_t)n * nevents + 1, sizeof(*r->counts));
+	if (!k || !r->segs || !r->counts) {
+		free(k);
+		return cm_oom(err, errlen);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		k[i] = (struct seg_key){ cp->segs[i].seg, cp->segs[i].node, i };
+	qsort(k, n, sizeof(*k), cmp_seg_key);
+	for (uint32_t i = 0; i < n; i++) {
+		const uint64_t *src = cp->counts + (size_t)k[i].at * pevents;
+
+		if (r->nsegs == 0 || r->segs[r->nsegs - 1].seg != k[i].seg ||
+		    r->segs[r->nsegs - 1].node != k[i].node)
+			r->segs[r->nsegs++] = (struct rep_cp_seg){ k[i].seg, k[i].node };
+		uint64_t *dst = r->counts + (size_t)(r->nsegs - 1) * nevents;
+
+		for (uint32_t e = 0; e < pevents; e++)
+			dst[emap[e]] += src[e];
+	}
+	free(k);
+	return 0;
 }
 
 struct edge_key {
@@ -338,11 +404,37 @@ static int keep_points(struct rep_cpath *c, const struct profile *p, const char 
 	return 0;
 }
 
-int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t *nmap,
-		    const uint32_t *emap, uint32_t nevents, const char *name,
-		    char *err, size_t errlen)
+/* Keep what the walk needs of p into a new rank r, from prep. */
+static int keep_rank(struct rep_cpath *c, struct rep_cp_rank *r, const struct profile *p,
+		     struct cpath_prep *prep, const uint32_t *nmap, const uint32_t *emap,
+		     uint32_t nevents, const char *name, char *err, size_t errlen)
 {
-	struct rep_cp_rank *r;
+	memset(r, 0, sizeof(*r));
+	r->rank = p->rank;
+	r->events = p->cp_events;
+	r->length_ns = p->cp_length_ns;
+	r->wall_ns = p->cp_wall_ns;
+	r->budget = p->cp_budget;
+	r->cut = p->cp_cut;
+	r->links = prep->links;
+	memset(&prep->links, 0, sizeof(prep->links));
+	if (keep_segs(r, prep, p->nevents, nmap, emap, nevents, err, errlen) < 0 ||
+	    keep_trace(r, p, name, err, errlen) < 0 ||
+	    keep_fns(c, r, p, name, err, errlen) < 0 ||
+	    keep_points(c, p, name, err, errlen) < 0) {
+		rank_release(r);
+		return -1;
+	}
+	return 0;
+}
+
+int cpath_merge_add(struct rep_cpath *c, const struct profile *p, struct cpath_prep *prep,
+		    const uint32_t *nmap, const uint32_t *emap, uint32_t nevents,
+		    const char *name, char *err, size_t errlen)
+{
+	struct cpath_prep own;
+	char why[256];
+	int rc;
 
 	if (p->cp_events == 0)
 		return 0;
@@ -365,25 +457,20 @@ int cpath_merge_add(struct rep_cpath *c, const struct profile *p, const uint32_t
 		c->ranks = a;
 		c->alloc = n;
 	}
-	c->nevents = nevents;
-	r = &c->ranks[c->nranks];
-	memset(r, 0, sizeof(*r));
-	r->rank = p->rank;
-	r->events = p->cp_events;
-	r->length_ns = p->cp_length_ns;
-	r->wall_ns = p->cp_wall_ns;
-	r->budget = p->cp_budget;
-	r->cut = p->cp_cut;
-	if (keep_links(r, p, name, err, errlen) < 0 ||
-	    keep_segs(r, p, nmap, emap, nevents, name, err, errlen) < 0 ||
-	    keep_trace(r, p, name, err, errlen) < 0 ||
-	    keep_fns(c, r, p, name, err, errlen) < 0 ||
-	    keep_points(c, p, name, err, errlen) < 0) {
-		rank_release(r);
-		return -1;
+	if (!prep) {
+		if (cpath_prepare(p, &own, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s: %s", name, why);
+			return -1;
+		}
+		prep = &own;
 	}
-	c->nranks++;
-	return 0;
+	c->nevents = nevents;
+	rc = keep_rank(c, &c->ranks[c->nranks], p, prep, nmap, emap, nevents, name, err, errlen);
+	if (prep == &own)
+		cpath_prep_release(&own);
+	if (rc == 0)
+		c->nranks++;
+	return rc;
 }
 
 static int cmp_rank(const void *a, const void *b)

@@ -12,22 +12,30 @@
 #include "merge-run.h"
 #include "read-ahead.h"
 
-/* Fold rank profile p (read from path) into the merged profile acc; the
- * first one becomes it. */
-static int fold_one(void *arg, struct profile *p, const char *path, char *err, size_t errlen)
+/* On a reading thread: rank profile p made a merged profile of one rank. */
+static int to_merged(struct profile *p, void **extra, char *err, size_t errlen)
 {
-	struct profile *acc = arg;
-	char why[512];
-
+	*extra = NULL;
 	if (p->rank < 0 || p->merged || (p->partial && *p->partial)) {
-		snprintf(err, errlen, "%s: %s; only whole MPI ranks' profiles are merged "
-			 "(report the ranks' files instead)", path,
+		snprintf(err, errlen, "%s; only whole MPI ranks' profiles are merged "
+			 "(report the ranks' files instead)",
 			 p->rank < 0 && !p->merged ? "not an MPI rank's profile" :
 			 p->merged ? "a merged profile" : "a partial profile");
 		return -1;
 	}
-	if (profile_to_merged(p, why, sizeof(why)) < 0 ||
-	    (acc->merged && profile_merge(acc, p, why, sizeof(why)) < 0)) {
+	return profile_to_merged(p, err, errlen);
+}
+
+/* Fold p (read from path, made a merged profile by to_merged) into the
+ * merged profile acc; the first one becomes it. */
+static int fold_one(void *arg, struct profile *p, void *extra, const char *path,
+		    char *err, size_t errlen)
+{
+	struct profile *acc = arg;
+	char why[512];
+
+	(void)extra;
+	if (acc->merged && profile_merge(acc, p, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		return -1;
 	}
@@ -38,6 +46,8 @@ static int fold_one(void *arg, struct profile *p, const char *path, char *err, s
 	return 0;
 }
 
+static const struct read_ahead_ops fold_ops = { .prep = to_merged, .use = fold_one };
+
 int merge_run(const char *dir, const char *run, struct profile *out, char *err, size_t errlen)
 {
 	char **paths;
@@ -47,7 +57,7 @@ int merge_run(const char *dir, const char *run, struct profile *out, char *err, 
 	profile_init(out);
 	if (exp_run_paths(dir, run, &paths, &n, err, errlen) < 0)
 		return -1;
-	rc = read_ahead((const char *const *)paths, n, fold_one, out, err, errlen);
+	rc = read_ahead((const char *const *)paths, n, &fold_ops, out, err, errlen);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);

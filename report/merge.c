@@ -306,8 +306,33 @@ static int add_node_spread(struct rep_data *d, const struct profile *p, const ui
 	return 0;
 }
 
-int merge_add(struct rep_data *d, const struct profile *p, const char *name,
-	      char *err, size_t errlen)
+/* See merge.h. */
+int merge_prepare(const struct profile *p, struct cpath_prep **prep, char *err, size_t errlen)
+{
+	struct cpath_prep *cp;
+
+	*prep = NULL;
+	if (p->cp_events == 0)
+		return 0;
+	if (!(cp = malloc(sizeof(*cp))))
+		return oom(err, errlen);
+	if (cpath_prepare(p, cp, err, errlen) < 0) {
+		free(cp);
+		return -1;
+	}
+	*prep = cp;
+	return 0;
+}
+
+void merge_prepared_free(struct cpath_prep *prep)
+{
+	if (prep)
+		cpath_prep_release(prep);
+	free(prep);
+}
+
+int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *prep,
+	      const char *name, char *err, size_t errlen)
 {
 	if (p->tree.nevents != p->nevents) {
 		snprintf(err, errlen, "%s: the tree has %u counts per node for %u events",
@@ -331,7 +356,7 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
-		 cpath_merge_add(&d->cpath, p, nmap, emap, d->nevents, name, err,
+		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
 		rc = spread_add(&d->spread, p, name, fmap, emap);
@@ -341,6 +366,7 @@ int merge_add(struct rep_data *d, const struct profile *p, const char *name,
 	free(emap);
 	free(fmap);
 	free(nmap);
+	merge_prepared_free(prep);	/* emptied of what the critical path took */
 	if (rc == 0) {
 		d->nprocs += p->merged ? (uint32_t)p->merged : 1;
 		d->merged_ranks += p->merged;

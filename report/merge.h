@@ -6,20 +6,30 @@
 
 #include <stddef.h>
 #include "data.h"
+#include "merge-cp.h"
 
 /* Initialise an empty merge.  Returns 0, or -1 when memory is short. */
 int merge_init(struct rep_data *d);
 void merge_release(struct rep_data *d);
 
 /*
+ * What of p merge_add can do before it, needing p alone (for a thread that
+ * reads profiles ahead): its critical-path data, into *prep (NULL when it
+ * has none).  Returns 0, or -1 with a message in err.
+ */
+int merge_prepare(const struct profile *p, struct cpath_prep **prep, char *err, size_t errlen);
+void merge_prepared_free(struct cpath_prep *prep);
+
+/*
  * Fold profile p (read from the file called name, used in messages) into d:
  * its modules and frames are re-interned into d->syms, its nodes replayed
  * into d->tree, its threads appended.  Events are matched by name; every
- * profile must have the same set.  Time is linear in p's size.  Returns 0, or
+ * profile must have the same set.  prep is merge_prepare's result, taken
+ * over (NULL: prepared here).  Time is linear in p's size.  Returns 0, or
  * -1 with a message in err (d stays valid but partly merged).
  */
-int merge_add(struct rep_data *d, const struct profile *p, const char *name,
-	      char *err, size_t errlen);
+int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *prep,
+	      const char *name, char *err, size_t errlen);
 
 /* Demangle every frame name once and sort the threads.  Call after the last
  * merge_add.  Returns 0, or -1 when memory is short. */

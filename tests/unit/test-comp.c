@@ -191,7 +191,7 @@ static int load_job(struct rep_data *d, bool comp)
 
 	make_job(p, comp);
 	for (int i = 0; i < 3 && rc == 0; i++)
-		rc = merge_add(d, &p[i], "rank", err, sizeof(err));
+		rc = merge_add(d, &p[i], NULL, "rank", err, sizeof(err));
 	if (rc == 0)
 		rc = merge_finish(d, err, sizeof(err));
 	for (int i = 0; i < 3; i++)

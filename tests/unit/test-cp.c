@@ -218,7 +218,7 @@ static int merge(struct rep_data *d, struct profile *p, int n, char *err)
 		char name[32];
 
 		snprintf(name, sizeof(name), "rank%d.cpprof", i);
-		rc = merge_add(d, &p[i], name, err, ERRLEN);
+		rc = merge_add(d, &p[i], NULL, name, err, ERRLEN);
 	}
 	for (int i = 0; i < n; i++) {
 		drop_zero(&p[i]);
