@@ -36,11 +36,12 @@ enum prof_section {
 	PS_CP_EDGE,
 	PS_CP_FN,	/* zeroing: cp_fn, */
 	PS_CP_POINT,	/* the length series: cp_point */
-	PS_M_RANK,	/* merged profiles: m_rank, m_node, m_site, m_fn */
+	PS_M_RANK,	/* merged profiles: m_rank, m_node, m_site, m_fn, m_kept */
 	PS_M_NODE,
 	PS_M_SITE,
 	PS_M_FN,
-	PS_LAST = PS_M_FN,
+	PS_M_KEPT,
+	PS_LAST = PS_M_KEPT,
 };
 
 enum prof_kind { PK_STR, PK_I64, PK_U64 };
@@ -124,6 +125,15 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n);
  * "Merged profiles"), and that a rank's profile has none of them.
  * Returns NULL, or a description written into why. */
 const char *prof_merged_check(const struct profile *p, char *why, size_t n);
+
+/* The kept trees of merged profiles (profile-kept.c).  prof_kept_start
+ * keeps p's own tree as rank's (p becoming a merged profile);
+ * prof_kept_merge folds s's kept trees into d's, whose tree had
+ * old_nnodes nodes before s's were mapped into it through nmap, and keeps
+ * those the rule keeps.  Each returns 0, or -1 when memory is short. */
+int prof_kept_start(struct profile *p, int64_t rank);
+int prof_kept_merge(struct profile *d, const struct profile *s, const uint32_t *nmap,
+		    uint32_t old_nnodes);
 
 /* Check the overhead and compensation scalars (docs/format.md "Overhead
  * and compensation"), which the reader can only apply once the whole file

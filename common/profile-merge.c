@@ -163,7 +163,7 @@ int profile_to_merged(struct profile *p, char *err, size_t errlen)
 	if (!p->mranks || !p->node_spread || !p->site_spread)
 		return merge_oom(err, errlen);
 	p->merged = 1;
-	if (make_row(p, &p->mranks[0]) || rank_functions(p, rank))
+	if (make_row(p, &p->mranks[0]) || rank_functions(p, rank) || prof_kept_start(p, rank))
 		return merge_oom(err, errlen);
 	for (size_t i = 0; i < cells; i++)
 		p->node_spread[i] = prof_spread_one(t->self[i], rank);
@@ -268,6 +268,7 @@ static int merge_tree(struct profile *d, const struct profile *s, const uint32_t
 	uint32_t *nmap = malloc(((size_t)st->nnodes + 1) * sizeof(*nmap)), old = d->tree.nnodes;
 	uint32_t nev = d->nevents;
 	struct prof_spread *sp;
+	int rc;
 
 	if (!nmap)
 		return -1;
@@ -296,8 +297,9 @@ static int merge_tree(struct profile *d, const struct profile *s, const uint32_t
 					&s->node_spread[(size_t)id * nev + e]);
 		}
 	}
+	rc = prof_kept_merge(d, s, nmap, old);
 	free(nmap);
-	return 0;
+	return rc;
 }
 
 static int merge_threads(struct profile *d, const struct profile *s)
@@ -491,9 +493,12 @@ int profile_merge(struct profile *d, const struct profile *s, char *err, size_t 
 const char *prof_merged_check(const struct profile *p, char *why, size_t n)
 {
 	if (!p->merged) {
-		if (p->mranks || p->node_spread || p->site_spread || p->nfn_spread)
+		bool any = p->mranks || p->node_spread || p->site_spread || p->nfn_spread ||
+			   p->nkept;
+
+		if (any)
 			snprintf(why, n, "a rank's profile with merged records");
-		return p->mranks || p->node_spread || p->site_spread || p->nfn_spread ? why : NULL;
+		return any ? why : NULL;
 	}
 	if (p->rank != -1 || p->cp_events || p->comp_on) {
 		snprintf(why, n, "a merged profile has rank -1 and no critical path or "
@@ -508,6 +513,13 @@ const char *prof_merged_check(const struct profile *p, char *why, size_t n)
 	for (uint32_t i = 0; i < p->nfn_spread; i++)
 		if (p->fn_spread[i].frame >= p->syms.nframes) {
 			snprintf(why, n, "function spread %u has bad frame", i);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->nkept; i++)
+		if (!prof_rank_find(p, p->kept[i].rank) || !p->kept[i].self ||
+		    (i && p->kept[i].rank <= p->kept[i - 1].rank)) {
+			snprintf(why, n, "kept tree of rank %lld: not a merged rank, or out of "
+				 "order", (long long)p->kept[i].rank);
 			return why;
 		}
 	return NULL;

@@ -32,6 +32,7 @@ struct parser {
 	uint32_t cp_fns_alloc, cp_points_alloc;
 	uint64_t mranks_read;	/* merged profiles: m_rank records so far */
 	uint32_t m_nodes, m_sites, fn_alloc;	/* m_node and m_site records so far */
+	uint32_t kept_node;	/* the last m_kept record's node */
 	int head_only;		/* stop before the first record after the header */
 	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
 	const char *body_end;	/* the end of the records: bounds what is left */
@@ -97,6 +98,7 @@ int rec_m_rank(struct parser *ps, struct cursor *c);
 int rec_m_node(struct parser *ps, struct cursor *c);
 int rec_m_site(struct parser *ps, struct cursor *c);
 int rec_m_fn(struct parser *ps, struct cursor *c);
+int rec_m_kept(struct parser *ps, struct cursor *c);
 /* pr_merged_start: the rows of a merged profile, once the header is read;
  * pr_merged_finish: the rules of a merged profile after the last record. */
 int pr_merged_start(struct parser *ps);

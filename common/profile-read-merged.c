@@ -3,7 +3,8 @@
  * (docs/format.md "Merged profiles"): merged (how many ranks), m_thread
  * and m_pair (a thread and a point-to-point pair with their rank), m_rank
  * (a rank's row), m_node, m_site and m_fn (the spread over the ranks of a
- * tree node, a call site, a function), and the rules between them that
+ * tree node, a call site, a function), m_kept (a kept rank's own self
+ * counts at one node), and the rules between them that
  * only the whole file can show.  Records of one kind belong to one sort of
  * profile: thread and mpi_peer to a rank's, their m_ twins to a merged one.
  */
@@ -194,6 +195,39 @@ int rec_m_fn(struct parser *ps, struct cursor *c)
 	    pr_u64(ps, c, "sum", &f->sum) || pr_spread(ps, c, &f->s))
 		return -1;
 	return pr_done(ps, c);
+}
+
+/* m_kept RANK NODE COUNT...: by rank, then by node */
+int rec_m_kept(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	struct prof_kept *k = p->nkept ? &p->kept[p->nkept - 1] : NULL;
+	size_t cells = (size_t)p->tree.nnodes * p->nevents;
+	int64_t rank;
+	uint32_t node;
+
+	if (pr_merged_only(ps, "m_kept", true) || pr_i64(ps, c, "rank", &rank) ||
+	    pr_index(ps, c, "node", p->tree.nnodes, &node))
+		return -1;
+	if (!prof_rank_find(p, rank))
+		return pr_err(ps, "m_kept rank %" PRId64 " has no m_rank row", rank);
+	if (k && (rank < k->rank || (rank == k->rank && node <= ps->kept_node)))
+		return pr_err(ps, "m_kept %" PRId64 " %" PRIu32 " after m_kept %" PRId64 " %"
+			      PRIu32 " (by rank, then node)", rank, node, k->rank, ps->kept_node);
+	if (!k || rank != k->rank) {
+		struct prof_kept *v = realloc(p->kept, (p->nkept + 1) * sizeof(*v));
+
+		if (!v)
+			return pr_err(ps, "out of memory");
+		p->kept = v;
+		k = &v[p->nkept];
+		k->rank = rank;
+		if (!(k->self = calloc(cells ? cells : 1, sizeof(uint64_t))))
+			return pr_err(ps, "out of memory");
+		p->nkept++;
+	}
+	ps->kept_node = node;
+	return pr_counts(ps, c, k->self + (size_t)node * p->nevents, p->nevents);
 }
 
 /* After the header: the rows of a merged profile, made now that their

@@ -408,13 +408,14 @@ static const struct pr_record {
 	{ "m_node", PS_M_NODE, rec_m_node },
 	{ "m_site", PS_M_SITE, rec_m_site },
 	{ "m_fn", PS_M_FN, rec_m_fn },
+	{ "m_kept", PS_M_KEPT, rec_m_kept },
 };
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
 	"cp_link", "cp_seg", "cp_ev", "cp_edge", "cp_fn", "cp_point",
-	"m_rank", "m_node", "m_site", "m_fn",
+	"m_rank", "m_node", "m_site", "m_fn", "m_kept",
 };
 
 /* A head-only parse ends at the first record after the header. */

@@ -341,7 +341,31 @@ static void pw_spread(struct pw *w, const struct prof_spread *s)
 	pw_i64(w, s->max_rank);
 }
 
-/* A merged profile's m_rank, m_node, m_site and m_fn records. */
+/* Whether node id of kept tree k has samples. */
+static bool pw_kept_has(const struct profile *p, const struct prof_kept *k, uint32_t id)
+{
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (k->self[(size_t)id * p->nevents + e])
+			return true;
+	return false;
+}
+
+/* A kept rank's m_kept records: its nodes with samples, or its root alone
+ * (so that a rank without samples is still known to be kept). */
+static void pw_kept(struct pw *w, const struct profile *p, const struct prof_kept *k)
+{
+	bool any = false;
+
+	for (uint32_t id = 0; id < p->tree.nnodes; id++)
+		any |= pw_kept_has(p, k, id);
+	for (uint32_t id = 0; id < p->tree.nnodes; id++)
+		if (any ? pw_kept_has(p, k, id) : id == 0) {
+			pw_fmt(w, "m_kept %" PRId64 " %" PRIu32, k->rank, id);
+			pw_counts(w, k->self + (size_t)id * p->nevents, p->nevents);
+		}
+}
+
+/* A merged profile's m_rank, m_node, m_site, m_fn and m_kept records. */
 static void pw_merged(struct pw *w, const struct profile *p)
 {
 	for (uint64_t i = 0; i < p->merged; i++) {
@@ -370,6 +394,8 @@ static void pw_merged(struct pw *w, const struct profile *p)
 		pw_spread(w, &p->fn_spread[i].s);
 		pw_put(w, "\n", 1);
 	}
+	for (uint32_t i = 0; i < p->nkept; i++)
+		pw_kept(w, p, &p->kept[i]);
 }
 
 /* Serialise p into w, trailer included. */

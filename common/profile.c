@@ -104,6 +104,9 @@ void profile_release(struct profile *p)
 	free(p->node_spread);
 	free(p->site_spread);
 	free(p->fn_spread);
+	for (uint32_t i = 0; i < p->nkept; i++)
+		free(p->kept[i].self);
+	free(p->kept);
 	profile_init(p);
 }
 

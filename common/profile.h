@@ -205,6 +205,19 @@ struct prof_fn_spread {
 	struct prof_spread s;
 };
 
+/*
+ * A rank whose own call-path tree a merged profile keeps: every rank of a
+ * job of up to PROF_KEEP_ALL ranks; of a larger one rank 0 and the ranks
+ * that compute most and least (MPI region less time in MPI, the lower rank
+ * on a tie), the ranks whose trees the report's page shows.  The reduction
+ * keeps them in every subtree, so the choice does not depend on its order.
+ */
+#define PROF_KEEP_ALL 16
+struct prof_kept {
+	int64_t rank;
+	uint64_t *self;		/* [tree.nnodes * nevents]: its self counts */
+};
+
 /* struct prof_overhead as the words a record carries */
 #define PROF_OVH_WORDS ((uint32_t)(sizeof(struct prof_overhead) / sizeof(uint64_t)))
 
@@ -298,6 +311,8 @@ struct profile {
 	struct prof_spread *site_spread;	/* [nmpi_sites], of time_ns */
 	struct prof_fn_spread *fn_spread;
 	uint32_t nfn_spread;
+	struct prof_kept *kept;	/* [nkept], by rank */
+	uint32_t nkept;
 };
 
 /* A rank's time in MPI calls and blocked in them over its MPI region:
@@ -305,6 +320,13 @@ struct profile {
 void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns);
 /* A rank's row as a merged profile keeps it; r->host points into p. */
 void prof_rank_row(const struct profile *p, struct prof_rank *r);
+/* A merged profile's row of rank r, or NULL. */
+const struct prof_rank *prof_rank_find(const struct profile *p, int64_t r);
+/* Kept tree k of merged profile m as that rank's own profile into out: its
+ * tree (the nodes where it has samples), m's symbols and events, and its
+ * row's identity, times and overhead; no MPI records or critical path.
+ * Returns 0, or -1 (memory short, or k not a kept tree; out is empty). */
+int profile_kept_rank(const struct profile *m, uint32_t k, struct profile *out);
 /* Whether fn is MPI_Init, MPI_Init_thread or MPI_Finalize. */
 int prof_mpi_outside_region(const char *fn);
 

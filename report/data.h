@@ -207,9 +207,19 @@ struct rep_rank_self {
 	struct rep_frame_count *v;
 };
 
+/* A rank whose own tree a merged profile keeps (profile.h): the file and
+ * the index of the tree in it. */
+struct rep_kept {
+	int64_t rank;
+	char *file;
+	uint32_t index;
+};
+
 struct rep_spread {
 	struct rep_rank_self *ranks;	/* in merge order */
 	uint32_t n, alloc;
+	struct rep_kept *kept;	/* of merged profiles, in merge order */
+	uint32_t nkept;
 	/* a merged profile's function spreads, frames mapped to the merged
 	 * symbol table */
 	struct prof_fn_spread *fns;

@@ -411,9 +411,12 @@ bool exp_live(const struct rep_data *d)
 }
 
 /* Read path and merge it into d. */
-static int load_path(struct rep_data *d, const char *path, char *err, size_t errlen)
+/* Read path and merge it into d: the whole profile, or (kept >= 0) the
+ * kept tree of that index of a merged profile, as that rank's own. */
+static int load_path(struct rep_data *d, const char *path, int64_t kept, char *err,
+		     size_t errlen)
 {
-	struct profile p;
+	struct profile p, one;
 	char msg[512];
 	int rc;
 
@@ -425,6 +428,16 @@ static int load_path(struct rep_data *d, const char *path, char *err, size_t err
 		else
 			snprintf(err, errlen, "%s: %s", path, msg);
 		return -1;
+	}
+	if (kept >= 0) {
+		rc = profile_kept_rank(&p, (uint32_t)kept, &one);
+		profile_release(&p);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: no kept tree %lld, or out of memory", path,
+				 (long long)kept);
+			return -1;
+		}
+		p = one;
 	}
 	rc = merge_add(d, &p, NULL, path, err, errlen);
 	profile_release(&p);
@@ -492,18 +505,29 @@ static int load_chosen(struct rep_data *d, const struct exp_file *f, size_t n,
 	return rc;
 }
 
-int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen)
+static int load_one(struct rep_data *d, const char *path, int64_t kept, char *err,
+		    size_t errlen)
 {
 	if (merge_init(d) < 0 || !(d->dir = strdup(path))) {
 		merge_release(d);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (load_path(d, path, err, errlen) < 0 || merge_finish(d, err, errlen) < 0) {
+	if (load_path(d, path, kept, err, errlen) < 0 || merge_finish(d, err, errlen) < 0) {
 		merge_release(d);
 		return -1;
 	}
 	return 0;
+}
+
+int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen)
+{
+	return load_one(d, path, -1, err, errlen);
+}
+
+int exp_load_kept(struct rep_data *d, const char *path, uint32_t k, char *err, size_t errlen)
+{
+	return load_one(d, path, k, err, errlen);
 }
 
 /* Choose, read and merge the files of one run. */

@@ -40,6 +40,9 @@ int exp_run_paths(const char *dir, const char *run, char ***paths, size_t *n,
  * (a rank's own view).  Returns 0, or -1 with a message; d is then
  * released. */
 int exp_load_file(struct rep_data *d, const char *path, char *err, size_t errlen);
+/* The same with kept tree k of the merged profile at path (its rank's
+ * own view: profile_kept_rank). */
+int exp_load_kept(struct rep_data *d, const char *path, uint32_t k, char *err, size_t errlen);
 /* Whether some checkpoint of d was written by a process that still runs. */
 bool exp_live(const struct rep_data *d);
 

@@ -185,22 +185,6 @@ static int adopt_command(struct rep_data *d, const struct profile *p,
 	return 0;
 }
 
-/* A merged profile's row of rank r (NULL when it has none). */
-static const struct prof_rank *row_of(const struct profile *p, int64_t r)
-{
-	uint64_t lo = 0, hi = p->merged;
-
-	while (lo < hi) {
-		uint64_t mid = (lo + hi) / 2;
-
-		if (p->mranks[mid].rank < r)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->merged && p->mranks[lo].rank == r ? &p->mranks[lo] : NULL;
-}
-
 static int add_threads(struct rep_data *d, const struct profile *p,
 		       const uint32_t *emap, char *err, size_t errlen)
 {
@@ -215,7 +199,7 @@ static int add_threads(struct rep_data *d, const struct profile *p,
 	}
 	for (uint32_t i = 0; i < p->nthreads; i++) {
 		struct rep_thread *t = &d->threads[d->nthreads];
-		const struct prof_rank *row = p->merged ? row_of(p, p->threads[i].rank) : NULL;
+		const struct prof_rank *row = p->merged ? prof_rank_find(p, p->threads[i].rank) : NULL;
 
 		t->pid = row ? row->pid : p->pid;
 		t->rank = p->merged ? p->threads[i].rank : p->rank;

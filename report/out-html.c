@@ -3,7 +3,8 @@
  * (docs/html.md) made of the template, style sheet and scripts of
  * report/html around the data: the JSON report, and the call-path trees
  * of a few ranks of their own (every rank of a small job; else the ranks
- * that compute most and least, and rank 0), read again one file each.
+ * that compute most and least, and rank 0), read again one file each, or
+ * from the merged profile that kept them by the same rule.
  * The data travel inside <script type="application/json"> with every '<'
  * written as \u003c (a '<' only occurs inside JSON strings), so no name
  * from a profile can close the script or open markup; the scripts set
@@ -23,7 +24,8 @@
 #include "out-json.h"
 #include "tree.h"
 
-#define PAGE_RANK_TREES 16	/* a job up to this size has every rank's tree */
+#define PAGE_RANK_TREES PROF_KEEP_ALL	/* a job up to this size has every
+					 * rank's tree, as a merged profile */
 
 /* The JSON data, '<' escaped. */
 static int put_data(FILE *out, const char *json, size_t n)
@@ -81,12 +83,12 @@ static void extreme_ranks(const struct rep_mpi *m, int64_t *most, int64_t *least
 	*least = lo ? lo->rank : -1;
 }
 
-/* {"rank", "callpath"} of one rank read alone from its file, its tree
- * compensated as the report's; nothing when the file can no longer be
- * read (the page goes without that rank's own tree).  Returns 0, or -1
- * when memory is short. */
-static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double min_pct,
-			 enum rep_comp comp)
+/* {"rank", "callpath"} of one rank read alone, from its file (kept < 0)
+ * or as a tree kept in a merged profile, its tree compensated as the
+ * report's; nothing when the file can no longer be read (the page goes
+ * without that rank's own tree).  Returns 0, or -1 when memory is short. */
+static int put_rank_tree(struct json_w *w, int64_t rank, const char *file, int64_t kept,
+			 double min_pct, enum rep_comp comp)
 {
 	struct rep_data one;
 	struct comp_tree ct;
@@ -94,7 +96,8 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 	char err[1024];
 	int filtered, rc;
 
-	if (exp_load_file(&one, r->file, err, sizeof(err)) < 0)
+	if ((kept < 0 ? exp_load_file(&one, file, err, sizeof(err)) :
+			exp_load_kept(&one, file, (uint32_t)kept, err, sizeof(err))) < 0)
 		return 0;
 	filtered = comp_tree_build(&ct, &one, comp, err, sizeof(err));
 	if (filtered < 0) {
@@ -104,7 +107,7 @@ static int put_rank_tree(struct json_w *w, const struct rep_rank_self *r, double
 	rc = tree_build(&cp, filtered ? &ct.tree : &one.tree, 0, err, sizeof(err));
 	if (rc == 0) {
 		json_begin_object(w);
-		rep_json_rank(w, r->rank);
+		rep_json_rank(w, rank);
 		json_key(w, "callpath");
 		rc = rep_json_tree(w, &one, &cp, min_pct, filtered, false);
 		json_end_object(w);
@@ -135,7 +138,14 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *c
 		bool shown = d->spread.n <= PAGE_RANK_TREES || rank == 0 || rank == most ||
 			     rank == least;
 
-		if (shown && put_rank_tree(&w, &d->spread.ranks[i], min_pct, comp) < 0)
+		if (shown && put_rank_tree(&w, rank, d->spread.ranks[i].file, -1, min_pct,
+					   comp) < 0)
+			return -1;
+	}
+	for (uint32_t i = 0; i < d->spread.nkept; i++) {	/* kept by the same rule */
+		const struct rep_kept *k = &d->spread.kept[i];
+
+		if (put_rank_tree(&w, k->rank, k->file, k->index, min_pct, comp) < 0)
 			return -1;
 	}
 	json_end_array(&w);

@@ -20,8 +20,26 @@ static int by_frame(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-/* A merged profile's function spreads, which are over its ranks already. */
-static int add_merged(struct rep_spread *s, const struct profile *p, const uint32_t *fmap)
+/* A merged profile's kept trees, read again from file for the page. */
+static int add_kept(struct rep_spread *s, const struct profile *p, const char *file)
+{
+	struct rep_kept *v = realloc(s->kept, ((size_t)s->nkept + p->nkept + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	s->kept = v;
+	for (uint32_t i = 0; i < p->nkept; i++, s->nkept++) {
+		v[s->nkept] = (struct rep_kept){ p->kept[i].rank, strdup(file), i };
+		if (!v[s->nkept].file)
+			return -1;
+	}
+	return 0;
+}
+
+/* A merged profile's function spreads, which are over its ranks already,
+ * and its kept trees. */
+static int add_merged(struct rep_spread *s, const struct profile *p, const char *file,
+		      const uint32_t *fmap)
 {
 	struct prof_fn_spread *v = realloc(s->fns, ((size_t)s->nfns + p->nfn_spread + 1) *
 					   sizeof(*v));
@@ -34,7 +52,7 @@ static int add_merged(struct rep_spread *s, const struct profile *p, const uint3
 		v[s->nfns++].frame = fmap[p->fn_spread[i].frame];
 	}
 	s->merged_ranks += (uint32_t)p->merged;
-	return 0;
+	return add_kept(s, p, file);
 }
 
 int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
@@ -46,7 +64,7 @@ int spread_add(struct rep_spread *s, const struct profile *p, const char *file,
 	uint32_t e0 = 0, n = 0, k = 0;
 
 	if (p->merged)
-		return add_merged(s, p, fmap);
+		return add_merged(s, p, file, fmap);
 	if (p->rank < 0)
 		return 0;	/* not an MPI rank */
 	while (e0 < p->nevents && emap[e0] != 0)
@@ -96,6 +114,9 @@ void spread_release(struct rep_spread *s)
 		free(s->ranks[i].file);
 	}
 	free(s->ranks);
+	for (uint32_t i = 0; i < s->nkept; i++)
+		free(s->kept[i].file);
+	free(s->kept);
 	free(s->fns);
 	memset(s, 0, sizeof(*s));
 }

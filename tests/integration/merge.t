@@ -15,6 +15,18 @@ need_sampling
 # profile leaves to the ranks' files), keys sorted.
 report_sans_cp() { "$CPPERF" report "$@" --format=json | jq -S 'del(.critical_path, .experiment.merged)'; }
 
+# The call-path trees of the ranks on the page of $1 ($2...: options), as
+# each rank's sorted list of nodes (path of functions, counts), so that
+# siblings of equal weight may come in either order.
+page_trees() {
+	"$CPPERF" report "$@" --format=html -o "$WORK/page.html" &&
+	perl -0777 -ne 'print $1 if m{<script type="application/json" id="cpperf-data">(.*?)</script>}s' \
+		"$WORK/page.html" |
+	jq -S 'def nodes(up): . as $n | (up + ["\($n.function)@\($n.module)"]) as $at
+		| ({at: $at} + ($n | del(.children))), ($n.children[]? | nodes($at));
+		[.rank_trees[] | {rank, nodes: ([.callpath | nodes([])] | sort_by(tostring))}]'
+}
+
 for mpi in openmpi mpich; do
 	if ! mpi_tools $mpi; then
 		skip "$mpi: merging at MPI_Finalize" "$WHY"
@@ -37,6 +49,12 @@ for mpi in openmpi mpich; do
 			| select(.max["task-clock"] > .min["task-clock"])] | length' "$WORK/merged.json")" 3
 	is "$mpi: relax's spread: the rank of its max is a rank" \
 		"$(jq '[.callpath | .. | objects | select(.function? == "relax") | .ranks.max_rank["task-clock"]] | map(. >= 0 and . < 8) | all' "$WORK/merged.json")" true
+	page_trees "$D" > "$WORK/merged-trees.json"
+	page_trees "$D" --rank-files > "$WORK/ranks-trees.json"
+	is "$mpi: the merged profile's page has the 8 ranks' own trees" \
+		"$(jq -c 'map(.rank)' "$WORK/merged-trees.json")" "[0,1,2,3,4,5,6,7]"
+	check "$mpi: each the same as from the rank's own file" \
+		cmp -s "$WORK/merged-trees.json" "$WORK/ranks-trees.json"
 	is "$mpi: MPI_Sendrecv's time over the ranks: min <= mean <= max" \
 		"$(jq '[.mpi.callsites[] | select(.function == "MPI_Sendrecv") | .time_ranks | .min <= .mean and .mean <= .max] | all' "$WORK/merged.json")" true
 	"$CPPERF" report "$D" --format=json > "$WORK/report.json"

@@ -110,6 +110,11 @@ static void check_merged(const struct profile *p, const char *how)
 	   NAME("threads keep their rank"));
 	is_int(p->samples, 63, NAME("counters summed"));
 	ok(p->start_ns == 1000 && p->end_ns == 5000, NAME("earliest start, latest end"));
+	ok(p->nkept == 3 && p->kept[0].rank == 0 && p->kept[1].rank == 1 && p->kept[2].rank == 2,
+	   NAME("a job of 3 ranks keeps every rank's own tree"));
+	ok(p->nkept == 3 && p->kept[1].self[work] == 11 && p->kept[1].self[only] == 5 &&
+	   p->kept[2].self[only] == 0 && p->kept[2].self[work] == 12,
+	   NAME("each with its own counts at the merged nodes"));
 #undef NAME
 }
 
@@ -142,6 +147,73 @@ static void test_merge(void)
 	free(buf);
 	for (int r = 0; r < 3; r++)
 		profile_release(&p[r]);
+}
+
+/* Rank r of a job of 40 computing wall - mpi: 2900, 3000, 3000, 1600, 1600. */
+static void make_big_rank(struct profile *p, int64_t r)
+{
+	static const uint64_t wall[] = { 3000, 3200, 3300, 2000, 2100 };
+	char err[256];
+
+	make_rank(p, r);
+	p->size = 40;
+	p->mpi_wall_ns = wall[r];
+	profile_to_merged(p, err, sizeof(err));
+}
+
+/* Above PROF_KEEP_ALL ranks: rank 0 and those that compute most and least
+ * (the lower rank on a tie), whatever the order of the folds. */
+static void test_kept_rule(void)
+{
+	static const int orders[][5] = { { 0, 1, 2, 3, 4 }, { 4, 3, 2, 1, 0 }, { 2, 4, 0, 3, 1 } };
+	char err[256], name[96];
+
+	for (size_t o = 0; o < sizeof(orders) / sizeof(orders[0]); o++) {
+		struct profile acc, q;
+		int rc = 0;
+
+		make_big_rank(&acc, orders[o][0]);
+		for (int i = 1; i < 5; i++) {
+			make_big_rank(&q, orders[o][i]);
+			rc |= profile_merge(&acc, &q, err, sizeof(err));
+			profile_release(&q);
+		}
+		snprintf(name, sizeof(name), "fold order %d%d%d%d%d: kept ranks 0, 1 (most), 3 (least)",
+			 orders[o][0], orders[o][1], orders[o][2], orders[o][3], orders[o][4]);
+		ok(rc == 0 && acc.nkept == 3 && acc.kept[0].rank == 0 && acc.kept[1].rank == 1 &&
+		   acc.kept[2].rank == 3, name);
+		profile_release(&acc);
+	}
+}
+
+/* A kept tree as its rank's own profile. */
+static void test_kept_rank(void)
+{
+	struct profile p, q, one;
+	char err[256];
+
+	make_rank(&p, 0);
+	profile_to_merged(&p, err, sizeof(err));
+	for (int r = 1; r < 3; r++) {
+		make_rank(&q, r);
+		profile_to_merged(&q, err, sizeof(err));
+		profile_merge(&p, &q, err, sizeof(err));
+		profile_release(&q);
+	}
+	ok(profile_kept_rank(&p, 3, &one) < 0, "no kept tree 3 of 3");
+	if (!ok(profile_kept_rank(&p, 1, &one) == 0, "kept tree 1 as a profile")) {
+		profile_release(&p);
+		return;
+	}
+	ok(one.rank == 1 && one.size == 3 && one.pid == 101 && one.merged == 0 &&
+	   one.mpi_wall_ns == 3000 && !strcmp(one.host, "node"), "rank 1's identity and times");
+	ok(one.tree.nnodes == 4 && node_of(&one, "only_1") != CCT_NO_FRAME &&
+	   node_of(&one, "only_0") == CCT_NO_FRAME, "its tree: root, main, work, only_1");
+	ok(cct_self(&one.tree, node_of(&one, "work"))[0] == 11 &&
+	   cct_self(&one.tree, node_of(&one, "only_1"))[0] == 5, "with its own counts");
+	ok(one.nevents == 1 && !strcmp(one.events[0].name, "task-clock"), "and the events");
+	profile_release(&one);
+	profile_release(&p);
 }
 
 static void test_refused(void)
@@ -194,6 +266,8 @@ static void test_reader(void)
 		{ "m_rank 2 102", "m_rank 0 102", "ranks ascend", "rows out of order" },
 		{ "merged 3\n", "merged 4\n", "3 m_rank records for 4 ranks merged",
 		  "fewer rows than ranks merged" },
+		{ "m_kept 1 ", "m_kept 7 ", "rank 7", "a kept tree of a rank not merged" },
+		{ "m_kept 2 ", "m_kept 0 ", "by rank, then node", "kept trees out of order" },
 	};
 	struct profile p;
 	char err[256], *buf, *bad;
@@ -232,6 +306,8 @@ static void test_reader(void)
 int main(void)
 {
 	test_merge();
+	test_kept_rule();
+	test_kept_rank();
 	test_refused();
 	test_reader();
 	return tap_done();
