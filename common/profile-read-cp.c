@@ -115,20 +115,25 @@ static int pr_cp_dep(struct parser *ps, struct cursor *c, const char *what,
 	return pr_cp_dep_check(ps, what, *event, *rank, *from);
 }
 
-/* cp_link EVENT RANK FROM */
-int rec_cp_link(struct parser *ps, struct cursor *c)
+/* Append link (event, rank, from), read from the current line. */
+static int cp_link_add(struct parser *ps, const char *line_end, uint64_t event, int64_t rank,
+		       uint64_t from)
 {
 	struct profile *p = ps->p;
 	uint32_t i = p->ncp_links;
 	struct prof_cp_link *l;
 
-	if (pr_cp_allowed(ps, "cp_link", 0))
+	if (pr_cp_dep_check(ps, "cp_link", event, rank, from))
 		return -1;
-	if (!ps->cp_links_alloc && ps->body_end && c->end < ps->body_end) {
+	if (i && event <= p->cp_links[i - 1].event)
+		return pr_err(ps, "cp_link event %" PRIu64 " not after the previous cp_link's "
+			      "%" PRIu64 " (links are by increasing event, one per event)",
+			      event, p->cp_links[i - 1].event);
+	if (!ps->cp_links_alloc && ps->body_end && line_end < ps->body_end) {
 		/* Room for the links the rest of the file holds, about one per 16
 		 * bytes: a long run's links are most of it, and growing by
 		 * doubling copied them several times. */
-		size_t guess = (size_t)(ps->body_end - c->end) / 16 + 1;
+		size_t guess = (size_t)(ps->body_end - line_end) / 16 + 1;
 
 		ps->cp_links_alloc = guess < UINT32_MAX / 4 ? (uint32_t)guess : UINT32_MAX / 4;
 		if (!(p->cp_links = malloc(ps->cp_links_alloc * sizeof(*l)))) {
@@ -139,15 +144,34 @@ int rec_cp_link(struct parser *ps, struct cursor *c)
 	if (pr_grow(ps, (void **)&p->cp_links, i, &ps->cp_links_alloc, sizeof(*l)))
 		return -1;
 	l = &p->cp_links[i];
-	memset(l, 0, sizeof(*l));
+	*l = (struct prof_cp_link){ .event = event, .rank = rank, .from = from };
 	p->ncp_links++;
-	if (pr_cp_dep(ps, c, "cp_link", &l->event, &l->rank, &l->from))
-		return -1;
-	if (i && l->event <= l[-1].event)
-		return pr_err(ps, "cp_link event %" PRIu64 " not after the previous cp_link's "
-			      "%" PRIu64 " (links are by increasing event, one per event)",
-			      l->event, l[-1].event);
 	return 0;
+}
+
+/* cp_link EVENT RANK FROM */
+int rec_cp_link(struct parser *ps, struct cursor *c)
+{
+	uint64_t event, from;
+	int64_t rank;
+
+	if (pr_cp_allowed(ps, "cp_link", 0) || pr_cp_dep(ps, c, "cp_link", &event, &rank, &from))
+		return -1;
+	return cp_link_add(ps, c->end, event, rank, from);
+}
+
+/* See profile-read-int.h. */
+int rec_cp_link_fast(struct parser *ps, const char *s, const char *end)
+{
+	static const char key[] = "cp_link ";
+	struct cursor c = { s + sizeof(key) - 1, end };
+	uint64_t event, from;
+	int64_t rank;
+
+	if (ps->section != PS_CP_LINK || !(ps->cp_allowed & 1) || end - s < (long)sizeof(key) ||
+	    memcmp(s, key, sizeof(key) - 1) || !fast_dep(&c, &event, &rank, &from))
+		return PR_NOT_FAST;
+	return cp_link_add(ps, end, event, rank, from);
 }
 
 /*

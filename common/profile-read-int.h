@@ -99,6 +99,14 @@ int rec_m_node(struct parser *ps, struct cursor *c);
 int rec_m_site(struct parser *ps, struct cursor *c);
 int rec_m_fn(struct parser *ps, struct cursor *c);
 int rec_m_kept(struct parser *ps, struct cursor *c);
+
+/* A cp_link line [s, end) amid cp_link records, if it is nothing but three
+ * canonical numbers: the commonest line of a long run, without the
+ * generic line's checks (digits and spaces need none).  Returns 0 or -1 as
+ * rec_cp_link, or PR_NOT_FAST for any other line, which the generic path
+ * then reads. */
+#define PR_NOT_FAST 2
+int rec_cp_link_fast(struct parser *ps, const char *s, const char *end);
 /* pr_merged_start: the rows of a merged profile, once the header is read;
  * pr_merged_finish: the rules of a merged profile after the last record. */
 int pr_merged_start(struct parser *ps);

@@ -501,7 +501,10 @@ static int pr_line(struct parser *ps, const char *s, const char *end)
 	struct cursor c = { s, end };
 	const char *key;
 	size_t n;
+	int rc = rec_cp_link_fast(ps, s, end);
 
+	if (rc != PR_NOT_FAST)
+		return rc;
 	for (const char *q = s + printable_prefix(s, end); q < end; q++)
 		if (*q < 0x20 || *q > 0x7e)
 			return pr_err(ps, "byte 0x%02x not allowed (strings must be "
@@ -515,13 +518,13 @@ static int pr_line(struct parser *ps, const char *s, const char *end)
 			      "skipped)", (int)(n > 40 ? 40 : n), key);
 	if (ps->last_kind < PR_NRECORDS) {
 		const struct pr_record *r = &pr_records[ps->last_kind];
-		int rc = pr_enter(ps, r->section, r->key);
 
+		rc = pr_enter(ps, r->section, r->key);
 		return rc ? rc : r->parse(ps, &c);
 	}
 	const struct prof_scalar *sc = &prof_scalars[ps->last_kind - PR_NRECORDS];
-	int rc = pr_enter(ps, sc->section, sc->key);
 
+	rc = pr_enter(ps, sc->section, sc->key);
 	return rc ? rc : rec_scalar(ps, &c, ps->last_kind - PR_NRECORDS);
 }
 

@@ -832,6 +832,13 @@ static const struct {
 	{ CPH("0") "cp_link 1 0 0\n", "cp_link from 0" },
 	{ CPH("0") "cp_link 1 0\n", "missing field: from" },
 	{ CPH("0") "cp_link 1 0 1 1\n", "extra field '1'" },
+	/* the same after a first link: a run of links reads fast, same rules */
+	{ CPH("0") "cp_link 1 0 1\ncp_link 12 0 1\n", "line 60: cp_link event 12 out of range" },
+	{ CPH("0") "cp_link 1 0 1\ncp_link 2 4 1\n", "line 60: cp_link rank 4 is not a rank" },
+	{ CPH("0") "cp_link 1 0 1\ncp_link 2 0 0\n", "line 60: cp_link from 0" },
+	{ CPH("0") "cp_link 1 0 1\ncp_link 2 0 1 1\n", "line 60: unexpected extra field '1'" },
+	{ CPH("0") "cp_link 1 0 1\ncp_link 2 0 1\x7f\n", "line 60: byte 0x7f not allowed" },
+	{ CPH("0") "cp_link 1 0 1\ncp_link 2 0 01\n", "line 60: from: '01' is not an unsigned" },
 	/* critical path: cp_seg */
 	{ CPH("0") "cp_seg 0 0 1\n", "cp_seg segment 0 out of range" },
 	{ CPH("0") "cp_seg 10 0 1\n", "cp_seg segment 10 out of range" },
