@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pmpi.h"
+#include "status.h"
 #include "critpath.h"
 #include "piggyback.h"
 #include "reduce.h"
@@ -133,6 +134,7 @@ void pmpi_init_done(struct pmpi_call *c)
 	if (rt->opt.merge == MERGE_MPI)
 		pmpi_reduce_open();
 	pmpi_types_start();
+	pmpi_status_start();
 	pmpi_pb_start(rt->opt.piggyback, rank, size, rt);
 	pmpi_calls_start(size);
 	region.cpu_start = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);

@@ -24,6 +24,7 @@
 #include "pmpi.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "status.h"
 #include "wire.h"
 #include "critpath.h"
 #include "compensate.h"
@@ -280,11 +281,10 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 /* The user's byte count in a status that counted the header too. */
 static uint64_t status_fix(MPI_Status *st)
 {
-	MPI_Count n = 0;
+	MPI_Count n = pmpi_status_count(st);
 
-	PMPI_Get_elements_x(st, MPI_BYTE, &n);
 	n = n > (MPI_Count)pmpi_wire.len ? n - (MPI_Count)pmpi_wire.len : 0;
-	PMPI_Status_set_elements_x(st, MPI_BYTE, n);
+	pmpi_status_set_count(st, n);
 	return (uint64_t)n;
 }
 
@@ -292,10 +292,8 @@ static uint64_t status_fix(MPI_Status *st)
  * MPI_PROC_NULL one or an inactive persistent one)? */
 static bool status_has_message(const MPI_Status *st)
 {
-	int cancelled = 0;
-
 	return st->MPI_SOURCE != MPI_PROC_NULL && st->MPI_SOURCE != MPI_ANY_SOURCE &&
-	       PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && !cancelled;
+	       !pmpi_status_cancelled(st);
 }
 
 /* A message arrived on side d with status st: its data to the user, its

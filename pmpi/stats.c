@@ -20,6 +20,7 @@
 
 #include "pmpi.h"
 #include "stats.h"
+#include "status.h"
 
 #define CHUNK 64		/* sites per block of a thread's counters */
 
@@ -381,30 +382,23 @@ void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_
 
 uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 {
-	MPI_Count n = 0;
-	int cancelled = 0;
-
 	/* an inactive persistent request completes with an empty status */
 	*msg = st->MPI_SOURCE != MPI_PROC_NULL && st->MPI_SOURCE != MPI_ANY_SOURCE &&
-	       PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS &&
-	       !cancelled;
-	/* MPI_BYTE counts bytes whatever the receive's datatype (which the
-	 * program may have freed since a non-blocking receive started) */
-	if (!*msg || PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
-		return 0;
-	return (uint64_t)n;
+	       !pmpi_status_cancelled(st);
+	/* bytes whatever the receive's datatype (which the program may have
+	 * freed since a non-blocking receive started) */
+	return *msg ? (uint64_t)pmpi_status_count(st) : 0;
 }
 
 /* A blocking receive, which cannot have been cancelled: a message unless
  * from MPI_PROC_NULL. */
 void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
 {
-	MPI_Count n = 0;
 	uint64_t b;
 
 	if (st->MPI_SOURCE == MPI_PROC_NULL)
 		return;
-	b = PMPI_Get_elements_x(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0 ? (uint64_t)n : 0;
+	b = (uint64_t)pmpi_status_count(st);
 	c->recv += b;
 	c->sizes[c->nsizes++] = b;
 }

@@ -14,7 +14,8 @@
 # transcript without cpperf-record, with it (piggyback on, the default) and
 # with --no-piggyback, under Open MPI and MPICH; and with
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and each matches
-# its message (sender, tag, size).
+# its message (sender, tag, size).  The status layout that the runtime
+# reads and writes in place (pmpi/status.c) is this MPI's.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -34,6 +35,11 @@ for mpi in openmpi mpich; do
 		continue
 	fi
 	mpi_build sem-$mpi mpi-semantics.c
+	# the statuses are read and written in place on both MPIs, as MPI would
+	"$MPICC" -std=c17 -I"$TOP/pmpi" -o "$WORK/layout-$mpi" "$TOP/tests/progs/status-layout.c" \
+		"$TOP/pmpi/status.c"
+	is "$mpi: statuses read and written in place, as MPI does" \
+		"$(mpi_run 1 "$WORK/layout-$mpi" | tr '\n' ' ')" "direct 1 mismatches 0 "
 	mpi_run 4 "$WORK/sem-$mpi" > "$WORK/plain-$mpi" 2>&1
 	is "$mpi: transcript has every rank" "$(grep -c '^--- rank' "$WORK/plain-$mpi")" 4
 	mpi_run 4 "$RECORD" -q -o "$WORK/e-$mpi" "$WORK/sem-$mpi" > "$WORK/rec-$mpi" 2>&1; st=$?

@@ -1,0 +1,39 @@
+/*
+ * status-layout.c - the runtime's in-place reading of statuses
+ * (pmpi/status.c), built with this MPI: prints "direct N" (1 when the
+ * layout check passed), then for several counts and both cancelled
+ * flags whether a status written by MPI reads back the same in place
+ * and one written in place reads back the same through MPI.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "status.h"
+
+int main(int argc, char **argv)
+{
+	const MPI_Count counts[] = { 0, 3, 1024, (MPI_Count)INT_MAX + 1, (MPI_Count)1 << 36 };
+	int bad = 0;
+
+	MPI_Init(&argc, &argv);
+	pmpi_status_start();
+	printf("direct %d\n", pmpi_status_direct);
+	for (unsigned i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		for (int cancel = 0; cancel < 2; cancel++) {
+			MPI_Status a = { 0 }, b = { 0 };
+			MPI_Count n = -1;
+			int flag = -1;
+
+			MPI_Status_set_elements_x(&a, MPI_BYTE, counts[i]);
+			MPI_Status_set_cancelled(&a, cancel);
+			bad += pmpi_status_count(&a) != counts[i] || pmpi_status_cancelled(&a) != cancel;
+			MPI_Status_set_cancelled(&b, cancel);
+			pmpi_status_set_count(&b, counts[i]);
+			MPI_Get_elements_x(&b, MPI_BYTE, &n);
+			MPI_Test_cancelled(&b, &flag);
+			bad += n != counts[i] || flag != cancel;
+		}
+	printf("mismatches %d\n", bad);
+	MPI_Finalize();
+	return 0;
+}
