@@ -188,13 +188,20 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x = nonblocking ? malloc(sizeof(*x)) : local;
 	if (!x)
 		return NULL;
-	*x = (struct pmpi_pb_coll){ .heap = nonblocking, .dir = dir, .t0 = c->t0, .seq = seq,
-				    .comm = comm, .root = root, .req = MPI_REQUEST_NULL,
-				    .who_req = MPI_REQUEST_NULL };
+	/* every collective begins here: its 544 bytes of piggybacks are
+	 * not cleared twice */
+	memset(x, 0, offsetof(struct pmpi_pb_coll, in));
+	x->heap = nonblocking;
+	x->dir = dir;
+	x->t0 = c->t0;
+	x->seq = seq;
+	x->comm = comm;
+	x->root = root;
+	x->req = x->who_req = MPI_REQUEST_NULL;
 	pmpi_pb_fill(&x->in, c, -1);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
-	x->out = x->in;	/* what a rank that receives nothing keeps */
+	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */
 	if (nonblocking && !start_all(x)) {
 		free(x);
 		return NULL;

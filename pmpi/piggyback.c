@@ -28,7 +28,7 @@ static int host_ranks = 1;	/* world ranks on this host, this one included */
 
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
 {
-	memset(pb, 0, sizeof(*pb));
+	memset(pb, 0, pmpi_wire.zero ? sizeof(*pb) : PMPI_PB_CORE);	/* as wire_decode */
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
@@ -97,11 +97,11 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq)
 
 	if (!pmpi_pb_on || comm == MPI_COMM_NULL)
 		return false;
-	pthread_mutex_lock(&comm_lock);
+	pmpi_lock(&comm_lock);
 	e = comm_entry(comm);
 	if (e)
 		*seq = ++e->coll_seq;
-	pthread_mutex_unlock(&comm_lock);
+	pmpi_unlock(&comm_lock);
 	return e != NULL;
 }
 
@@ -109,12 +109,12 @@ void pmpi_pb_comm_free(MPI_Comm comm)
 {
 	if (!pmpi_pb_on)
 		return;
-	pthread_mutex_lock(&comm_lock);
+	pmpi_lock(&comm_lock);
 	for (unsigned i = comm_home(comm), n = 0; n < COMMS && comms[i].used;
 	     i = (i + 1) & (COMMS - 1), n++)
 		if (!comms[i].dead && comms[i].comm == comm)
 			comms[i].dead = true;
-	pthread_mutex_unlock(&comm_lock);
+	pmpi_unlock(&comm_lock);
 }
 
 /* --- check mode */

@@ -50,7 +50,6 @@ struct pmpi_pb_coll {
 	enum pmpi_pb_dir dir;
 	uint64_t t0;		/* entry of the user's call */
 	uint64_t seq;		/* this rank's number of the collective */
-	struct pmpi_pb in, out;
 	struct pmpi_pb *nbr;	/* PMPI_PB_NBR: one per in-neighbour */
 	int nnbr;
 	struct pmpi_pb_who me, *who;	/* --cp-trace: every rank's (rank, event) */
@@ -58,6 +57,9 @@ struct pmpi_pb_coll {
 	MPI_Request who_req;
 	bool inter, is_root;	/* intercommunicator; this rank is a reduce's root */
 	int myrank;		/* in the communicator, -1 for an intercommunicator */
+	/* last, for pmpi_pb_coll_begin: a job without zeroing sets and moves
+	 * only their first PMPI_PB_CORE bytes */
+	struct pmpi_pb in, out;
 };
 
 struct pmpi_call;

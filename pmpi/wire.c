@@ -94,7 +94,9 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	int flags = in[1];
 	uint64_t t48 = get(in + 9, 6), site = get(in + 6, 3);
 
-	memset(pb, 0, sizeof(*pb));
+	/* the zeroing block only where the job has one: nothing reads it
+	 * otherwise, and every received message decodes a header */
+	memset(pb, 0, l->zero ? sizeof(*pb) : PMPI_PB_CORE);
 	if (in[0] != WIRE_VERSION || !(flags & F_CHECK) != !l->check)
 		return 0;
 	pb->version = PMPI_PB_VERSION;

@@ -31,7 +31,8 @@ struct wire_layout wire_layout(int zero, int check);
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out);
 /* Read a header written by wire_encode into pb; now is the reader's
  * CLOCK_MONOTONIC ns (t_send travels as its low 48 bits).  False when
- * the bytes are not a header of this version. */
+ * the bytes are not a header of this version.  pb's zeroing block is
+ * left as it was unless the layout has one. */
 int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,
 		struct pmpi_pb *pb);
 
