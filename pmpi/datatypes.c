@@ -1,30 +1,44 @@
 /*
  * datatypes.c - the size and layout of a call's datatype, which every
- * wrapper that moves data needs.  Asking MPI costs three calls; the
- * predefined datatypes, which a program cannot free, are asked once at
- * MPI_Init and then found in a short table, the common ones first.
+ * wrapper that moves data needs, several times a call.  Asking MPI costs
+ * three calls; the predefined datatypes, which a program cannot free, are
+ * asked once at MPI_Init and then found by their handle in a small hash
+ * table (open addressing: a probe or two).
  */
 #include "pmpi.h"
 
-#define NAMED 40
+#define NAMED 128		/* slots, a power of 2, at least twice the types */
 
 struct named {
 	MPI_Datatype type;
-	int size;
+	int size;		/* 0: a free slot */
 };
 
 /* Predefined datatypes whose elements lie end to end (extent == size,
  * no gap before or inside): filled before the wrappers are active, read
  * only after. */
 static struct named named[NAMED];
-static int nnamed;
+
+static unsigned named_home(MPI_Datatype type)
+{
+	return (unsigned)((PMPI_HKEY(type) * 0x9e3779b97f4a7c15ull) >> 57) & (NAMED - 1);
+}
 
 static const struct named *find_named(MPI_Datatype type)
 {
-	for (int i = 0; i < nnamed; i++)
-		if (named[i].type == type)
-			return &named[i];
+	for (unsigned k = named_home(type); named[k].size; k = (k + 1) & (NAMED - 1))
+		if (named[k].type == type)
+			return &named[k];
 	return NULL;
+}
+
+static void add_named(MPI_Datatype type, int size)
+{
+	unsigned k = named_home(type);
+
+	while (named[k].size)
+		k = (k + 1) & (NAMED - 1);
+	named[k] = (struct named){ type, size };
 }
 
 /* Whether count elements of type lie in one piece, asked of MPI. */
@@ -50,7 +64,7 @@ void pmpi_types_start(void)
 		MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_CHARACTER, MPI_LOGICAL, MPI_C_FLOAT_COMPLEX,
 		MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX,
 	};
-	_Static_assert(sizeof(all) / sizeof(all[0]) <= NAMED, "NAMED too small");
+	_Static_assert(2 * sizeof(all) / sizeof(all[0]) <= NAMED, "NAMED too small");
 
 	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		MPI_Aint at;
@@ -59,7 +73,7 @@ void pmpi_types_start(void)
 		if (all[i] != MPI_DATATYPE_NULL && !find_named(all[i]) &&
 		    PMPI_Type_size(all[i], &size) == MPI_SUCCESS && size > 0 &&
 		    ask_contiguous(all[i], 2, size, &at) && !at)
-			named[nnamed++] = (struct named){ all[i], size };
+			add_named(all[i], size);
 	}
 }
 
