@@ -117,17 +117,18 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	struct fused *f;
 	MPI_Datatype base;
 	MPI_Aint lb, extent;
-	int size = 0, bsize = 0, inter = 1;
+	int size = 0, bsize = 0;
 
-	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || !is_predefined(op) ||
-	    PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-	    (size = pmpi_type_size(type)) < 0 || (uint64_t)size * (uint64_t)count > FUSED_MAX)
+	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || pmpi_comm_inter(comm))
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
 		;
-	if (f)
+	if (f)		/* known entries passed the checks below */
 		return f;
+	if (!is_predefined(op) || (size = pmpi_type_size(type)) < 0 ||
+	    (uint64_t)size * (uint64_t)count > FUSED_MAX)
+		return NULL;
 	base = basic_type(type);
 	if (base == MPI_DATATYPE_NULL || PMPI_Type_size(base, &bsize) != MPI_SUCCESS || bsize <= 0 ||
 	    PMPI_Type_get_extent(base, &lb, &extent) != MPI_SUCCESS || extent != bsize ||

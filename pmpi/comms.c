@@ -121,48 +121,55 @@ static struct comm_info *info(MPI_Comm comm)
 	return e;
 }
 
-/* A copy of comm's scalar facts (world stays NULL: it is only read under
- * the lock), this thread's when still valid. */
-static struct comm_info facts(MPI_Comm comm)
+/* comm's scalar facts: this thread's copy, refreshed when stale (its
+ * world stays NULL: that is only read under the lock).  Valid until the
+ * thread's next call. */
+static const struct comm_info *facts(MPI_Comm comm)
 {
 	if (last.valid && last.comm == comm &&
 	    last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
-		return last;
+		return &last;
 	pthread_mutex_lock(&lock);
 	last = *info(comm);
 	last_gen = generation;
 	pthread_mutex_unlock(&lock);
 	last.world = NULL;
-	return last;
+	return &last;
 }
 
 int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
 {
-	struct comm_info e = facts(comm);
+	const struct comm_info *e = facts(comm);
 
-	return kind == PMPI_PEERS_NIN ? e.nin : kind == PMPI_PEERS_NOUT ? e.nout : e.npeers;
+	return kind == PMPI_PEERS_NIN ? e->nin : kind == PMPI_PEERS_NOUT ? e->nout : e->npeers;
 }
 
 int pmpi_comm_rank(MPI_Comm comm)
 {
-	return facts(comm).rank;
+	return facts(comm)->rank;
 }
 
 int pmpi_comm_size(MPI_Comm comm)
 {
-	return facts(comm).size;
+	return facts(comm)->size;
+}
+
+bool pmpi_comm_inter(MPI_Comm comm)
+{
+	return facts(comm)->inter;
 }
 
 int64_t pmpi_world_rank(MPI_Comm comm, int r)
 {
-	struct comm_info f, *e;
+	const struct comm_info *f;
+	struct comm_info *e;
 	int64_t w = -1;
 
 	if (r < 0)
 		return -1;
 	f = facts(comm);
-	if (f.same)
-		return r < f.npeers ? r : -1;
+	if (f->same)
+		return r < f->npeers ? r : -1;
 	pthread_mutex_lock(&lock);
 	e = info(comm);
 	if (r < e->npeers && e->world)
@@ -176,21 +183,21 @@ int64_t pmpi_world_rank(MPI_Comm comm, int r)
  * MPI_PROC_NULL, and the other group the root's rank. */
 bool pmpi_is_root(MPI_Comm comm, int root)
 {
-	struct comm_info e = facts(comm);
+	const struct comm_info *e = facts(comm);
 
-	return e.inter ? root == MPI_ROOT : e.rank == root;
+	return e->inter ? root == MPI_ROOT : e->rank == root;
 }
 
 bool pmpi_is_leaf(MPI_Comm comm, int root)
 {
-	return facts(comm).inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
+	return facts(comm)->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
 }
 
 bool pmpi_is_nonroot(MPI_Comm comm, int root)
 {
-	struct comm_info e = facts(comm);
+	const struct comm_info *e = facts(comm);
 
-	return e.inter ? root != MPI_ROOT && root != MPI_PROC_NULL : e.rank != root;
+	return e->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : e->rank != root;
 }
 
 void pmpi_comm_forget(MPI_Comm comm)
