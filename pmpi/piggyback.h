@@ -125,7 +125,7 @@ int pmpi_pb_host_ranks(void);
 bool pmpi_pb_matches(const struct pmpi_pb *pb, MPI_Comm comm, const MPI_Status *st, uint64_t bytes);
 void pmpi_pb_count(bool coll, bool mismatch);
 /* A received piggyback of call c: was its sender late (its send started
- * after c was entered)?  Counted per rank. */
+ * after c was entered)?  Counted per rank in check mode, which prints it. */
 void pmpi_pb_late(const struct pmpi_call *c, const struct pmpi_pb *pb);
 
 #endif
