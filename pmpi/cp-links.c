@@ -28,15 +28,24 @@ struct cpl_chunk {
 	unsigned char b[];
 };
 
+/* Decimal digits of v, from its bit length: every message the path takes
+ * counts three numbers, where a loop of divisions by ten took about
+ * 30 cycles a number.  v | 1 has the digits of v (a power of ten is even)
+ * and makes 0 one digit. */
 static unsigned digits(uint64_t v)
 {
-	unsigned n = 1;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	unsigned t;
 
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
+	v |= 1;
+	t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;	/* log10(2) ~ 1233/4096 */
+	return t + (v >= pow10[t]);
 }
 
 unsigned cpl_line_bytes(uint64_t event, int64_t rank, uint64_t from)

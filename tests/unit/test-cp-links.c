@@ -6,6 +6,9 @@
  * widest varints or go backwards, and a limit: the latest links kept, the
  * cut after the last dropped.
  */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "tap.h"
 #include "../../pmpi/cp-links.h"
@@ -154,6 +157,25 @@ static void limit_case(uint64_t max, uint32_t n)
 	free(want);
 }
 
+/* cpl_line_bytes against the printed line, around every power of ten. */
+static bool line_bytes_match_printf(void)
+{
+	char line[96];
+	uint64_t p = 1;
+
+	for (int k = 0; k < 20; k++, p *= 10)
+		for (int d = -1; d <= 1; d++) {
+			uint64_t v = p + (uint64_t)(int64_t)d;
+			int64_t r = (int64_t)(v >> 1) * (k % 2 ? -1 : 1);
+			int n = snprintf(line, sizeof(line), "cp_link %" PRIu64 " %" PRId64 " %" PRIu64 "\n",
+					 v, r, p - 1);
+
+			if (cpl_line_bytes(v, r, p - 1) != (unsigned)n)
+				return false;
+		}
+	return true;
+}
+
 static void test_limit(void)
 {
 	struct cp_links l = { .max = 10000 };
@@ -162,6 +184,7 @@ static void test_limit(void)
 	is_int(cpl_line_bytes(UINT64_MAX, INT64_MIN, 0),
 	       sizeof("cp_link 18446744073709551615 -9223372036854775808 0\n") - 1,
 	       "the widest line's bytes");
+	ok(line_bytes_match_printf(), "a line's bytes at every power of ten, one either side");
 	for (uint64_t e = 1; e <= 60; e++)
 		cpl_set(&l, e, 0, e);
 	ok(l.n == 60 && l.cut == 0, "under the limit nothing is dropped and there is no cut");
