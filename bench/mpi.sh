@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # mpi.sh - the MPI part of `make bench`: mpi-bench.c run without cpperf,
-# under cpperf-record --no-piggyback and under cpperf-record (piggyback on),
-# alternating, ROUNDS times; prints the median of each measurement and each
+# under cpperf-record --no-piggyback, under cpperf-record (piggyback on)
+# and under cpperf-record with a sampling period no run reaches (the MPI
+# layer alone: the sampler's cost with both cores busy is measured by
+# busy.sh), alternating, ROUNDS times; prints the median of each measurement and each
 # configuration's ratio to the no-tool run (latency and allreduce: time
 # ratio, lower is better; bandwidth: rate ratio, higher is better), and
 # the wrappers' cost per call: measured directly by mpi-calls.c (one
@@ -28,10 +30,11 @@ mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
 mpicc -O2 -g -o "$W/mpi-calls" bench/mpi-calls.c
 
 # configurations: name and the command prefix placed after mpirun's options
-configs=(plain no-piggyback piggyback)
+configs=(plain no-piggyback piggyback mpi-layer)
 prefix_plain=()
 prefix_no_piggyback=(bin/cpperf-record -q --no-piggyback -o "$W/exp")
 prefix_piggyback=(bin/cpperf-record -q -o "$W/exp")
+prefix_mpi_layer=(bin/cpperf-record -q -c 1000000000000000 -o "$W/exp")	# 11 days of task-clock
 if [ -n "${MPIP_LIB:-}" ]; then
 	if [ -r "$MPIP_LIB" ]; then
 		configs+=(mpip)
