@@ -55,6 +55,12 @@ struct sym_pctab {
 	uint32_t nids, ids_alloc;
 };
 
+/* cu-index.c: the function tables of the units resolved so far. */
+struct sym_cu_cache {
+	struct sym_cu_index **v;
+	uint32_t n, cap;
+};
+
 struct sym_session {
 	struct symtab *st;	/* caller's, outlives the session */
 	Dwfl *dwfl;
@@ -70,6 +76,7 @@ struct sym_session {
 	int max, n;
 	bool read_failed;	/* a memory read failed since the last frame */
 	struct sym_pctab pcs;
+	struct sym_cu_cache cus;
 };
 
 /* session.c: re-read /proc/PID/maps, adding new modules (old ones stay).
@@ -95,6 +102,19 @@ uint32_t sym_pc_add_ids(struct sym_pctab *t, const uint32_t *ids, int n);
 
 /* pctab.c: free the table. */
 void sym_pctab_release(struct sym_pctab *t);
+
+/* cu-index.c: the function DIEs at addr (a DWARF address of cu's
+ * module), innermost first: the inlined calls, then the function that
+ * holds them; at most max.  Returns the count, 0 when no function of the
+ * unit holds addr, -1 when memory is short. */
+int sym_cu_chain(struct sym_cu_cache *c, Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max);
+/* cu-index.c: free the tables. */
+void sym_cu_cache_release(struct sym_cu_cache *c);
+/* resolve.c: the same chain as sym_cu_chain from dwarf_getscopes, which
+ * walks the whole unit for each address: the fallback when memory is
+ * short, and the unit test's reference.  Returns the count, 0 when no
+ * function holds addr. */
+int sym_scopes_chain(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max);
 
 /* rules.c: unwind st with the cached CFI rules alone.  Returns the frame
  * count, or -1 when some frame needs libdwfl (no CFI, an expression the

@@ -2,10 +2,8 @@
  * resolve.c - lookup address -> interned frames, with inline expansion.
  *
  * An address is resolved once: its module (dwfl_addrmodule), then the
- * DWARF scopes at the address (dwarf_getscopes) give the innermost
- * function; when that is an inlined instance, its physical parents
- * (dwarf_getscopes_die) give the chain of inlined calls up to the real
- * function.  Each function is a frame named by its linkage name when it has
+ * function that holds it and the chain of inlined calls at it, from its
+ * unit's table of functions (cu-index.c).  Each function is a frame named by its linkage name when it has
  * one (C++ and Fortran names stay mangled; the report demangles them all
  * the same way), with the file and line where it is declared.  Without
  * DWARF the ELF symbol names the frame (file "", line 0); so does a module
@@ -112,25 +110,15 @@ static bool sym_own_dwarf(Dwfl_Module *mod)
 	return false;
 }
 
-/*
- * The function DIEs at addr, innermost first, into fn[]; at most max.
- * Returns the count, 0 without DWARF for addr.
- */
-static int sym_dwarf_chain(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn,
-			   int max)
+int sym_scopes_chain(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max)
 {
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
 	Dwarf_Die *scopes = NULL, *chain = NULL;
 	int n = 0;
-
-	if (!cu)
-		return 0;
-	int ns = dwarf_getscopes(cu, addr - bias, &scopes);
+	int ns = dwarf_getscopes(cu, addr, &scopes);
 	int i = 0;
 	while (i < ns && !sym_is_function(&scopes[i]))
 		i++;
-	if (i >= ns) {
+	if (i >= ns || max <= 0) {
 		free(scopes);
 		return 0;
 	}
@@ -153,6 +141,25 @@ static int sym_dwarf_chain(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn,
 	return n;
 }
 
+/*
+ * The function DIEs at addr, innermost first, into fn[]; at most max.
+ * Returns the count, 0 without DWARF for addr.  The unit's function table
+ * (cu-index.c) answers; the walk of the whole unit only when memory for
+ * the table is short.
+ */
+static int sym_dwarf_chain(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
+			   Dwarf_Die *fn, int max)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	int n;
+
+	if (!cu)
+		return 0;
+	n = sym_cu_chain(&s->cus, cu, addr - bias, fn, max);
+	return n >= 0 ? n : sym_scopes_chain(cu, addr - bias, fn, max);
+}
+
 /* Resolve addr in mod into ids[] outermost first; returns the count, 0
  * when memory is short. */
 static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
@@ -163,7 +170,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 	uint32_t module = sym_module_index(s, mod);
 	const char *elf_name = NULL;
 	int nfn = s->separate_debug || sym_own_dwarf(mod) ?
-		  sym_dwarf_chain(mod, addr, fn, SYM_MAX_INLINE) : 0;
+		  sym_dwarf_chain(s, mod, addr, fn, SYM_MAX_INLINE) : 0;
 
 	if (nfn == 0) {
 		uint32_t id = symtab_frame(s->st, module,

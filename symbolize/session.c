@@ -100,6 +100,7 @@ void sym_close(struct sym_session *s)
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	sym_pctab_release(&s->pcs);
+	sym_cu_cache_release(&s->cus);
 	free(s);
 }
 

@@ -361,6 +361,64 @@ static void test_fast_vs_dwfl(struct sym_session *s)
 	is_int(same, total, "where the fast unwinder answers, it agrees with libdwfl");
 }
 
+/* The executable segment of the program itself (the first object). */
+static int first_text(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uint64_t *seg = data;
+
+	(void)size;
+	for (int k = 0; k < info->dlpi_phnum; k++)
+		if (info->dlpi_phdr[k].p_type == PT_LOAD && (info->dlpi_phdr[k].p_flags & PF_X)) {
+			seg[0] = info->dlpi_addr + info->dlpi_phdr[k].p_vaddr;
+			seg[1] = seg[0] + info->dlpi_phdr[k].p_memsz;
+			break;
+		}
+	return 1;
+}
+
+/* Do two chains name the same DIEs? */
+static bool same_dies(Dwarf_Die *a, Dwarf_Die *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (dwarf_dieoffset(&a[i]) != dwarf_dieoffset(&b[i]))
+			return false;
+	return true;
+}
+
+/* The unit's function table gives the chain dwarf_getscopes gives, at
+ * some 4 000 addresses spread over this program's code (its own functions
+ * and the libraries' objects linked in, inlined calls among them). */
+static void test_index_vs_scopes(struct sym_session *s)
+{
+	uint64_t seg[2] = { 0, 0 }, step;
+	int total = 0, same = 0, inlined = 0;
+
+	dl_iterate_phdr(first_text, seg);
+	step = (seg[1] - seg[0]) / 4000 | 1;
+	for (uint64_t a = seg[0]; a < seg[1]; a += step) {
+		Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, a);
+		Dwarf_Addr bias;
+		Dwarf_Die *cu = mod ? dwfl_module_addrdie(mod, a, &bias) : NULL;
+		Dwarf_Die x[SYM_MAX_FRAMES_TEST], y[SYM_MAX_FRAMES_TEST];
+		int nx, ny;
+
+		if (!cu)
+			continue;
+		nx = sym_cu_chain(&s->cus, cu, a - bias, x, SYM_MAX_FRAMES_TEST);
+		ny = sym_scopes_chain(cu, a - bias, y, SYM_MAX_FRAMES_TEST);
+		total++;
+		inlined += ny > 1;
+		if (nx == ny && same_dies(x, y, nx))
+			same++;
+		else if (total - same <= 3)
+			printf("#   0x%" PRIx64 ": table %d functions, dwarf_getscopes %d\n",
+			       a - seg[0], nx, ny);
+	}
+	printf("# %d addresses, %d in inlined calls\n", total, inlined);
+	ok(total > 1000 && inlined > 50, "addresses with DWARF and inlined calls were compared");
+	is_int(same, total, "the unit's function table gives dwarf_getscopes' chain");
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -500,6 +558,7 @@ int main(void)
 	test_unknown(s, &st);
 	test_dlopen(s, &st);
 	test_fast_vs_dwfl(s);
+	test_index_vs_scopes(s);
 	measure(s, 60);
 	measure(s, 8);
 	sym_close(s);
