@@ -218,6 +218,7 @@ demo: all
 
 bench: all
 	./bench/run.sh
+	./bench/resolve.sh
 	./bench/busy.sh
 	./bench/mpi.sh
 	./bench/cp.sh
