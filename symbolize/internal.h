@@ -79,6 +79,12 @@ struct sym_session {
 	struct sym_cu_cache cus;
 };
 
+/* debuginfo.c: libdwfl's find_debuginfo callback: the module's separate
+ * debug file by build id, then by .gnu_debuglink, local files only. */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		       char **debuginfo_file_name);
+
 /* session.c: re-read /proc/PID/maps, adding new modules (old ones stay).
  * Returns 0, or -1 when libdw failed (the old module list stays usable). */
 int sym_reload_modules(struct sym_session *s);

@@ -3,8 +3,8 @@
  *
  * One Dwfl describes the process's own address space, read from
  * /proc/PID/maps with dwfl_linux_proc_report; ELF files are found from the
- * mapped paths and debug info by the standard search (build id, .debug
- * directories; never a debuginfod download).  The same Dwfl serves unwinding (unwind.c) and address
+ * mapped paths and debug info by a local search (debuginfo.c: build id,
+ * .gnu_debuglink; never a debuginfod server).  The same Dwfl serves unwinding (unwind.c) and address
  * lookup (resolve.c), so CFI and DWARF are read once per module.  When the
  * runtime sees a new mapping it calls sym_modules_changed(); the module
  * list is re-read lazily, the first time an address is not found, so a
@@ -19,29 +19,12 @@
 #include <unistd.h>
 #include "internal.h"
 
-/* Read-only; libdwfl keeps a pointer to it for the Dwfl's lifetime. */
+/* Read-only; libdwfl keeps a pointer to it for the Dwfl's lifetime.  Debug
+ * files are looked for locally only (debuginfo.c). */
 static const Dwfl_Callbacks sym_dwfl_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 };
-
-/*
- * With DEBUGINFOD_URLS set, libdw's standard search ends in a download from
- * a debuginfod server.  The runtime lives inside someone's production job
- * and must not touch the network, so then only the local build-id
- * directories are searched (and the module's own DWARF, as always).
- */
-static const Dwfl_Callbacks sym_dwfl_callbacks_local = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_build_id_find_debuginfo,
-};
-
-static const Dwfl_Callbacks *sym_callbacks(void)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-
-	return urls && *urls ? &sym_dwfl_callbacks_local : &sym_dwfl_callbacks;
-}
 
 /* Report the modules of s->pid, adding to the existing ones.  Returns 0,
  * else -1 with a message in err (err may be NULL). */
@@ -76,7 +59,7 @@ struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen)
 	}
 	s->st = st;
 	s->pid = getpid();
-	s->dwfl = dwfl_begin(sym_callbacks());
+	s->dwfl = dwfl_begin(&sym_dwfl_callbacks);
 	if (!s->dwfl) {
 		snprintf(err, errlen, "libdw: cannot start a session: %s",
 			 dwfl_errmsg(-1));

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # symbols.t - an always-inlined hot function is a frame of
 # its own; a function in a library loaded with dlopen (and closed before
-# exit) is symbolized with its module; C++ names are demangled; two worker
-# threads both show up.
+# exit) is symbolized with its module; a stripped library's static
+# function is named from the debug file its .gnu_debuglink names, and no
+# debuginfod client is loaded when that file is missing; C++ names are
+# demangled; two worker threads both show up.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 
@@ -21,6 +23,31 @@ report_json "$WORK/exp-dl"
 atleast "dlopen'd hot_spin self_pct" "$(jqr '.flat[] | select(.function=="hot_spin") | .self_pct')" 80
 is "hot_spin's module is libhot.so" \
 	"$(jqr '.flat[] | select(.function=="hot_spin") | .module' | sed 's|.*/||')" libhot.so
+
+# a stripped library whose symbols are in a debug file named by its
+# .gnu_debuglink (found beside it), and one whose debug file is missing:
+# the missing one is not looked for on a debuginfod server (elfutils'
+# client, with libcurl and its dependencies, is never loaded)
+mkdir -p "$WORK/link" "$WORK/nolink"
+for d in link nolink; do
+	cc -shared -fPIC -O2 -g -o "$WORK/$d/libhidden.so" "$TOP/tests/progs/hidden.c"
+	objcopy --only-keep-debug "$WORK/$d/libhidden.so" "$WORK/$d/libhidden.so.debug"
+	strip --strip-unneeded "$WORK/$d/libhidden.so"
+	(cd "$WORK/$d" && objcopy --add-gnu-debuglink=libhidden.so.debug libhidden.so)
+done
+rm "$WORK/nolink/libhidden.so.debug"
+record "$WORK/exp-link" "$WORK/dlmain" "$WORK/link/libhidden.so" 2
+report_json "$WORK/exp-link"
+atleast "a static function named from the debug file .gnu_debuglink names (self %)" \
+	"$(jqr '.flat[] | select(.function=="hidden_spin") | .self_pct')" 80
+if command -v strace > /dev/null; then
+	strace -f -e trace=openat -o "$WORK/strace-nolink" \
+		"$RECORD" -q -o "$WORK/exp-nolink" "$WORK/dlmain" "$WORK/nolink/libhidden.so" 1
+	is "no debuginfod client loaded for the missing debug file" \
+		"$(grep -c 'libdebuginfod\|libcurl' "$WORK/strace-nolink")" 0
+else
+	skip "no debuginfod client loaded for the missing debug file" "strace is not installed"
+fi
 
 c++ -O2 -g -o "$WORK/cxx" "$TOP/tests/progs/cxx.cpp"
 record "$WORK/exp-cxx" "$WORK/cxx" 2
