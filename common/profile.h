@@ -242,7 +242,8 @@ struct profile {
 	uint64_t lost;		/* samples the kernel dropped (ring buffer full) */
 	uint64_t throttled;	/* throttle records seen */
 	uint64_t unwind_complete, unwind_truncated;
-	uint64_t unwind_ns;	/* drain thread time unwinding and resolving */
+	uint64_t unwind_ns;	/* drain thread CPU time folding records: decoding,
+				 * unwinding, resolving, adding samples */
 	uint64_t drain_cpu_ns;	/* CPU time of the drain thread, all of it */
 	uint64_t checkpoints;	/* checkpoints written before this file */
 	uint64_t checkpoint_ns;	/* drain thread time spent writing them */

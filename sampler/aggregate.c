@@ -104,16 +104,11 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 	uint64_t w[EV_MAX], addrs[MAX_ADDRS];
 	uint32_t frames[MAX_FRAMES], leaf;
 	int naddrs, nframes;
-	uint64_t t0;
 
 	if (sample_decode(h, rt->opt.call_graph, &s) || sample_weights(rt, t, &s, w))
 		return;
-	/* CPU time, not wall time: on busy cores the drain thread is often
-	 * preempted mid-unwind, which is not the unwinder's cost. */
-	t0 = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	naddrs = sample_addrs(rt, t, &s, addrs);
 	nframes = rt_resolve_path(rt, addrs, naddrs, frames, MAX_FRAMES);
-	rt->prof.unwind_ns += rt_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	leaf = cct_path(&rt->prof.tree, frames, (size_t)nframes);
 	if (leaf == CCT_NO_FRAME)
 		return;		/* out of memory: the sample is dropped, not the run */

@@ -39,6 +39,11 @@ void ring_unmap(struct ring *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool ring_pending(const struct ring *r)
+{
+	return r->meta && __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) != r->meta->data_tail;
+}
+
 size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce)
 {
 	uint64_t head, tail, mask = r->size - 1;

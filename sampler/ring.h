@@ -11,6 +11,7 @@
 
 #include <linux/perf_event.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ring {
@@ -31,5 +32,7 @@ typedef void (*ring_record_fn)(void *arg, const struct perf_event_header *h);
 /* Hand every complete record to fn (bounce must hold 64 KiB, the largest
  * record), then release the space.  Returns the number of records. */
 size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce);
+/* Whether the kernel has written records that ring_drain would read. */
+bool ring_pending(const struct ring *r);
 
 #endif
