@@ -61,6 +61,13 @@ struct sym_cu_cache {
 	uint32_t n, cap;
 };
 
+/* elf-names.c: the symbol names of each module's address stretches, by
+ * the module's symtab index. */
+struct sym_names_cache {
+	struct sym_elf_names *v;
+	uint32_t n;
+};
+
 struct sym_session {
 	struct symtab *st;	/* caller's, outlives the session */
 	Dwfl *dwfl;
@@ -77,6 +84,7 @@ struct sym_session {
 	bool read_failed;	/* a memory read failed since the last frame */
 	struct sym_pctab pcs;
 	struct sym_cu_cache cus;
+	struct sym_names_cache names;
 };
 
 /* debuginfo.c: libdwfl's find_debuginfo callback: the module's separate
@@ -116,6 +124,14 @@ void sym_pctab_release(struct sym_pctab *t);
 int sym_cu_chain(struct sym_cu_cache *c, Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max);
 /* cu-index.c: free the tables. */
 void sym_cu_cache_release(struct sym_cu_cache *c);
+/* elf-names.c: the name dwfl_module_addrinfo gives addr in mod (module:
+ * its symtab index), asked once per stretch of addresses between symbol
+ * and section bounds; NULL or "" when no symbol names it. */
+const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Module *mod,
+			   uint64_t addr);
+/* elf-names.c: free the tables. */
+void sym_names_cache_release(struct sym_names_cache *c);
+
 /* resolve.c: the same chain as sym_cu_chain from dwarf_getscopes, which
  * walks the whole unit for each address: the fallback when memory is
  * short, and the unit test's reference.  Returns the count, 0 when no

@@ -58,15 +58,14 @@ static void sym_hex_name(char *buf, size_t size, uint64_t addr)
 	snprintf(buf, size, "[0x%" PRIx64 "]", addr);
 }
 
-/* The ELF symbol name at addr, or "[0x<offset>]" in buf. */
-static const char *sym_elf_name(Dwfl_Module *mod, uint64_t addr, char *buf,
-				size_t size)
+/* The ELF symbol name at addr in mod (module: its symtab index), or
+ * "[0x<offset>]" in buf. */
+static const char *sym_elf_name(struct sym_session *s, uint32_t module, Dwfl_Module *mod,
+				uint64_t addr, char *buf, size_t size)
 {
-	GElf_Off off;
-	GElf_Sym sym;
 	Dwarf_Addr start;
-	const char *name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
-						NULL, NULL);
+	const char *name = sym_elf_symbol(&s->names, module, mod, addr);
+
 	if (name && *name)
 		return name;
 	dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
@@ -174,7 +173,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 
 	if (nfn == 0) {
 		uint32_t id = symtab_frame(s->st, module,
-					   sym_elf_name(mod, addr, hex, sizeof hex),
+					   sym_elf_name(s, module, mod, addr, hex, sizeof hex),
 					   "", 0);
 		ids[0] = id;
 		return id == UINT32_MAX ? 0 : 1;
@@ -182,7 +181,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 	for (int k = 0; k < nfn; k++) {
 		Dwarf_Die *die = &fn[nfn - 1 - k];
 		if (!elf_name && !sym_die_name(die))
-			elf_name = sym_elf_name(mod, addr, hex, sizeof hex);
+			elf_name = sym_elf_name(s, module, mod, addr, hex, sizeof hex);
 		ids[k] = sym_die_frame(s, module, die, elf_name);
 		if (ids[k] == UINT32_MAX)
 			return 0;

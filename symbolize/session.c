@@ -84,6 +84,7 @@ void sym_close(struct sym_session *s)
 		dwfl_end(s->dwfl);
 	sym_pctab_release(&s->pcs);
 	sym_cu_cache_release(&s->cus);
+	sym_names_cache_release(&s->names);
 	free(s);
 }
 

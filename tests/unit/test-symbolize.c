@@ -8,7 +8,8 @@
  * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
  * (always inlined) -> leaf), so the expected names and their order are
  * known.  The fast unwinder (cached CFI rules) must agree with libdwfl's
- * on every sample it accepts.  The cost per sample (unwind + resolve, warm cache) is printed as
+ * on every sample it accepts.  The unit's function table and the ELF
+ * names by stretch give what libdw's own lookups give.  The cost per sample (unwind + resolve, warm cache) is printed as
  * a TAP diagnostic, never asserted.
  */
 #include <dlfcn.h>
@@ -419,6 +420,70 @@ static void test_index_vs_scopes(struct sym_session *s)
 	is_int(same, total, "the unit's function table gives dwarf_getscopes' chain");
 }
 
+/* The executable segment of the object that holds addr. */
+static int text_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uint64_t *seg = data;
+
+	(void)size;
+	for (int k = 0; k < info->dlpi_phnum; k++) {
+		uint64_t lo = info->dlpi_addr + info->dlpi_phdr[k].p_vaddr;
+
+		if (info->dlpi_phdr[k].p_type == PT_LOAD && (info->dlpi_phdr[k].p_flags & PF_X) &&
+		    seg[2] >= lo && seg[2] < lo + info->dlpi_phdr[k].p_memsz) {
+			seg[0] = lo;
+			seg[1] = lo + info->dlpi_phdr[k].p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	if (!a || !*a)
+		return !b || !*b;
+	return b && !strcmp(a, b);
+}
+
+/* The name of each stretch of libc's code, asked once (elf-names.c), is
+ * libdwfl's for every address of the stretch: at every 101st byte of
+ * libc's code, and around the start of each of its symbols there. */
+static void test_elf_names(struct sym_session *s)
+{
+	uint64_t seg[3] = { 0, 0, (uint64_t)(uintptr_t)qsort };
+	Dwfl_Module *mod;
+	GElf_Off off;
+	GElf_Sym sym;
+	uint32_t m;
+	int total = 0, same = 0, nsyms;
+
+	dl_iterate_phdr(text_of, seg);
+	mod = dwfl_addrmodule(s->dwfl, seg[2]);
+	m = mod ? sym_module_index(s, mod) : SYMTAB_NO_MODULE;
+	if (!ok(mod && seg[1] > seg[0], "libc's code found"))
+		return;
+	for (uint64_t a = seg[0]; a < seg[1]; a += 101, total++)
+		same += same_name(sym_elf_symbol(&s->names, m, mod, a),
+				  dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL));
+	nsyms = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < nsyms; i++) {
+		GElf_Addr v;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+
+		if (!dwfl_module_getsym_info(mod, i, &sym, &v, &shndx, &elf, &bias) || v < seg[0] ||
+		    v >= seg[1])
+			continue;
+		for (uint64_t a = v - 1; a <= v + 1; a++, total++)
+			same += same_name(sym_elf_symbol(&s->names, m, mod, a),
+					  dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL));
+	}
+	printf("# %d addresses of libc\n", total);
+	is_int(same, total, "libc's names by stretch are libdwfl's at every address tried");
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -559,6 +624,7 @@ int main(void)
 	test_dlopen(s, &st);
 	test_fast_vs_dwfl(s);
 	test_index_vs_scopes(s);
+	test_elf_names(s);
 	measure(s, 60);
 	measure(s, 8);
 	sym_close(s);
