@@ -10,6 +10,10 @@
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
+# Samples count user time only: Open MPI must poll in user space while rank
+# 1 waits, not yield to the kernel as it does by default when the launcher
+# counts fewer slots than ranks (a host whose two CPUs are one core's threads)
+export OMPI_MCA_mpi_yield_when_idle=0
 
 # site FN LAST2 FIELD: FIELD of the FN sites whose path ends in LAST2
 # ("phase_a exchange"), one line per site
