@@ -46,6 +46,21 @@ struct sym_pc {
 	struct sym_reg_rule rules[SYM_NRULES];
 };
 
+/* cfi-rows.c: one CFI row's addresses and the rule derived from it. */
+struct sym_row {
+	uint64_t lo, hi;	/* [lo, hi), process addresses */
+	uint8_t state;		/* SYM_RULE_OK, _LAST or _SLOW */
+	int8_t cfa_reg;
+	int32_t cfa_off;
+	struct sym_reg_rule rules[SYM_NRULES];
+};
+
+/* cfi-rows.c: the rows derived so far, sorted by lo, none overlapping. */
+struct sym_rows {
+	struct sym_row *v;
+	uint32_t n, cap;
+};
+
 /* Open-addressing table lookup address -> struct sym_pc, and the pool of
  * frame ids they point into.  Grows with distinct addresses, not samples. */
 struct sym_pctab {
@@ -59,6 +74,13 @@ struct sym_pctab {
 struct sym_cu_cache {
 	struct sym_cu_index **v;
 	uint32_t n, cap;
+};
+
+/* die-frames.c: the frame of each named function DIE, by the DIE's
+ * address in its module's DWARF. */
+struct sym_die_frames {
+	struct sym_die_frame *slots;
+	uint32_t nslots, used;	/* nslots is a power of two or 0 */
 };
 
 /* elf-names.c: the symbol names of each module's address stretches, by
@@ -85,6 +107,10 @@ struct sym_session {
 	struct sym_pctab pcs;
 	struct sym_cu_cache cus;
 	struct sym_names_cache names;
+	struct sym_die_frames die_frames;
+	struct sym_rows rows;
+	uint8_t *own_dwarf;	/* by module index: 0 not asked, 1 no, 2 yes */
+	uint32_t n_own_dwarf;
 };
 
 /* debuginfo.c: libdwfl's find_debuginfo callback: the module's separate
@@ -129,6 +155,21 @@ void sym_cu_cache_release(struct sym_cu_cache *c);
  * and section bounds; NULL or "" when no symbol names it. */
 const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Module *mod,
 			   uint64_t addr);
+/* cfi-rows.c: the row kept that holds addr, or NULL. */
+const struct sym_row *sym_row_find(const struct sym_rows *t, uint64_t addr);
+/* cfi-rows.c: keep the part of row no kept row holds (nothing when
+ * memory is short). */
+void sym_row_add(struct sym_rows *t, const struct sym_row *row);
+/* cfi-rows.c: free the table. */
+void sym_rows_release(struct sym_rows *t);
+
+/* die-frames.c: the frame kept for die, or UINT32_MAX. */
+uint32_t sym_die_frame_get(const struct sym_die_frames *t, const void *die);
+/* die-frames.c: keep frame for die (not kept when memory is short). */
+void sym_die_frame_put(struct sym_die_frames *t, const void *die, uint32_t frame);
+/* die-frames.c: free the table. */
+void sym_die_frames_release(struct sym_die_frames *t);
+
 /* elf-names.c: free the tables. */
 void sym_names_cache_release(struct sym_names_cache *c);
 
@@ -137,6 +178,14 @@ void sym_names_cache_release(struct sym_names_cache *c);
  * short, and the unit test's reference.  Returns the count, 0 when no
  * function holds addr. */
 int sym_scopes_chain(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max);
+
+/* rules.c: the rule for the step from the lookup address addr, as libdwfl
+ * would find it (.eh_frame first, then .debug_frame), into row; returns
+ * its state, SYM_RULE_NONE when no module covers addr yet (a reload may
+ * add it).  With rows, from the kept row that holds addr, else derived
+ * and kept; without, derived from libdw alone (the unit test's
+ * reference). */
+uint8_t sym_rule_of(struct sym_session *s, uint64_t addr, struct sym_row *row, bool rows);
 
 /* rules.c: unwind st with the cached CFI rules alone.  Returns the frame
  * count, or -1 when some frame needs libdwfl (no CFI, an expression the

@@ -73,17 +73,28 @@ static const char *sym_elf_name(struct sym_session *s, uint32_t module, Dwfl_Mod
 	return buf;
 }
 
-/* Intern the frame of one function DIE; an unnamed one takes fallback. */
-static uint32_t sym_die_frame(struct sym_session *s, uint32_t module,
-			      Dwarf_Die *die, const char *fallback)
+/* The frame of one function DIE, kept per DIE; an unnamed one is named
+ * by the ELF symbol at addr, and not kept (that depends on addr). */
+static uint32_t sym_die_frame(struct sym_session *s, uint32_t module, Dwfl_Module *mod,
+			      uint64_t addr, Dwarf_Die *die)
 {
-	const char *name = sym_die_name(die);
-	const char *file = dwarf_decl_file(die);
+	uint32_t id = sym_die_frame_get(&s->die_frames, die->addr);
+	const char *name, *file;
+	char hex[32];
 	int line = 0;
+
+	if (id != UINT32_MAX)
+		return id;
+	name = sym_die_name(die);
+	file = dwarf_decl_file(die);
 	if (dwarf_decl_line(die, &line) != 0 || line < 0)
 		line = 0;
-	return symtab_frame(s->st, module, name ? name : fallback,
-			    file ? file : "", (uint32_t)line);
+	id = symtab_frame(s->st, module,
+			  name ? name : sym_elf_name(s, module, mod, addr, hex, sizeof hex),
+			  file ? file : "", (uint32_t)line);
+	if (name && id != UINT32_MAX)
+		sym_die_frame_put(&s->die_frames, die->addr, id);
+	return id;
 }
 
 /* Whether the module's own file holds DWARF (.debug_info, compressed or
@@ -107,6 +118,26 @@ static bool sym_own_dwarf(Dwfl_Module *mod)
 			return true;
 	}
 	return false;
+}
+
+/* sym_own_dwarf, asked once per module (it reads every section header). */
+static bool sym_module_own_dwarf(struct sym_session *s, uint32_t module, Dwfl_Module *mod)
+{
+	if (module == SYMTAB_NO_MODULE)
+		return sym_own_dwarf(mod);
+	if (module >= s->n_own_dwarf) {
+		uint32_t n = module + 16;
+		uint8_t *v = realloc(s->own_dwarf, n);
+
+		if (!v)
+			return sym_own_dwarf(mod);
+		memset(v + s->n_own_dwarf, 0, n - s->n_own_dwarf);
+		s->own_dwarf = v;
+		s->n_own_dwarf = n;
+	}
+	if (!s->own_dwarf[module])
+		s->own_dwarf[module] = sym_own_dwarf(mod) ? 2 : 1;
+	return s->own_dwarf[module] == 2;
 }
 
 int sym_scopes_chain(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max)
@@ -167,8 +198,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 	Dwarf_Die fn[SYM_MAX_INLINE];
 	char hex[32];
 	uint32_t module = sym_module_index(s, mod);
-	const char *elf_name = NULL;
-	int nfn = s->separate_debug || sym_own_dwarf(mod) ?
+	int nfn = s->separate_debug || sym_module_own_dwarf(s, module, mod) ?
 		  sym_dwarf_chain(s, mod, addr, fn, SYM_MAX_INLINE) : 0;
 
 	if (nfn == 0) {
@@ -179,10 +209,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 		return id == UINT32_MAX ? 0 : 1;
 	}
 	for (int k = 0; k < nfn; k++) {
-		Dwarf_Die *die = &fn[nfn - 1 - k];
-		if (!elf_name && !sym_die_name(die))
-			elf_name = sym_elf_name(s, module, mod, addr, hex, sizeof hex);
-		ids[k] = sym_die_frame(s, module, die, elf_name);
+		ids[k] = sym_die_frame(s, module, mod, addr, &fn[nfn - 1 - k]);
 		if (ids[k] == UINT32_MAX)
 			return 0;
 	}

@@ -79,8 +79,8 @@ static bool sym_reg_rule(Dwarf_Frame *frame, int reg, struct sym_reg_rule *r)
 	return true;
 }
 
-/* Fill e's rule from frame; returns the rule state. */
-static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_pc *e)
+/* Fill r's rule from frame; returns the rule state. */
+static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_row *r)
 {
 	Dwarf_Op *ops;
 	size_t nops;
@@ -89,35 +89,82 @@ static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_pc *e)
 	if (dwarf_frame_info(frame, NULL, NULL, &signal) != SYM_REG_IP || signal)
 		return SYM_RULE_SLOW;
 	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops == 0 ||
-	    !sym_expr(ops, nops, &e->cfa_reg, &e->cfa_off, &value) ||
-	    e->cfa_reg < 0)
+	    !sym_expr(ops, nops, &r->cfa_reg, &r->cfa_off, &value) ||
+	    r->cfa_reg < 0)
 		return SYM_RULE_SLOW;
 	for (int i = 0; i < SYM_NRULES; i++)
-		if (!sym_reg_rule(frame, sym_followed[i], &e->rules[i]))
+		if (!sym_reg_rule(frame, sym_followed[i], &r->rules[i]))
 			return SYM_RULE_SLOW;
-	return e->rules[SYM_NRULES - 1].how == SYM_UNDEF ? SYM_RULE_LAST :
+	return r->rules[SYM_NRULES - 1].how == SYM_UNDEF ? SYM_RULE_LAST :
 							     SYM_RULE_OK;
 }
 
-/* Derive the rule for the step from e->addr, as libdwfl would find it:
- * .eh_frame first, then .debug_frame.  SYM_RULE_NONE (not to be cached)
- * when no module covers the address yet: a reload may add it. */
+/* The rule of the .eh_frame row that holds addr, kept for the row's
+ * addresses in s's rows (s NULL: not kept); false when .eh_frame has
+ * none. */
+static bool sym_eh_row(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
+		       struct sym_row *row)
+{
+	Dwarf_Addr bias, lo, hi;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	Dwarf_Frame *frame = NULL;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0)
+		return false;
+	row->state = sym_frame_rule(frame, row);
+	/* The row's end is right, but not its start: after a
+	 * DW_CFA_restore_state libdw reports the start of the state restored
+	 * (a function's code after an early return), so the row is kept from
+	 * addr on. */
+	if (s && dwarf_frame_info(frame, &lo, &hi, NULL) >= 0) {
+		row->lo = addr;
+		row->hi = hi + bias;
+		sym_row_add(&s->rows, row);
+	}
+	free(frame);
+	return true;
+}
+
+/* The rule of the .debug_frame row that holds addr, not kept: another
+ * address of the row may have an .eh_frame row, which comes first. */
+static void sym_debug_row(Dwfl_Module *mod, uint64_t addr, struct sym_row *row)
+{
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	Dwarf_Frame *frame = NULL;
+
+	row->state = SYM_RULE_SLOW;
+	if (cfi && dwarf_cfi_addrframe(cfi, addr - bias, &frame) == 0)
+		row->state = sym_frame_rule(frame, row);
+	free(frame);
+}
+
+uint8_t sym_rule_of(struct sym_session *s, uint64_t addr, struct sym_row *row, bool rows)
+{
+	const struct sym_row *known = rows ? sym_row_find(&s->rows, addr) : NULL;
+	Dwfl_Module *mod;
+
+	memset(row, 0, sizeof(*row));
+	if (known) {
+		*row = *known;
+		return row->state;
+	}
+	if (!(mod = dwfl_addrmodule(s->dwfl, addr)))
+		return SYM_RULE_NONE;
+	if (!sym_eh_row(rows ? s : NULL, mod, addr, row))
+		sym_debug_row(mod, addr, row);
+	return row->state;
+}
+
+/* The rule for the step from e->addr into e; returns its state. */
 static uint8_t sym_derive_rule(struct sym_session *s, struct sym_pc *e)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, e->addr);
-	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr bias;
+	struct sym_row row;
+	uint8_t state = sym_rule_of(s, e->addr, &row, true);
 
-	if (!mod)
-		return SYM_RULE_NONE;
-	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (!cfi || dwarf_cfi_addrframe(cfi, e->addr - bias, &frame) != 0) {
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
-		if (!cfi || dwarf_cfi_addrframe(cfi, e->addr - bias, &frame) != 0)
-			return SYM_RULE_SLOW;
-	}
-	uint8_t state = sym_frame_rule(frame, e);
-	free(frame);
+	e->cfa_reg = row.cfa_reg;
+	e->cfa_off = row.cfa_off;
+	memcpy(e->rules, row.rules, sizeof(e->rules));
 	return state;
 }
 

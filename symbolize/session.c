@@ -85,6 +85,9 @@ void sym_close(struct sym_session *s)
 	sym_pctab_release(&s->pcs);
 	sym_cu_cache_release(&s->cus);
 	sym_names_cache_release(&s->names);
+	sym_die_frames_release(&s->die_frames);
+	sym_rows_release(&s->rows);
+	free(s->own_dwarf);
 	free(s);
 }
 

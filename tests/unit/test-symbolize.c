@@ -446,26 +446,47 @@ static bool same_name(const char *a, const char *b)
 	return b && !strcmp(a, b);
 }
 
-/* The name of each stretch of libc's code, asked once (elf-names.c), is
- * libdwfl's for every address of the stretch: at every 101st byte of
- * libc's code, and around the start of each of its symbols there. */
-static void test_elf_names(struct sym_session *s)
+static double now_us(void)
 {
-	uint64_t seg[3] = { 0, 0, (uint64_t)(uintptr_t)qsort };
-	Dwfl_Module *mod;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* elf-names.c's name of each address tried in the code segment that holds
+ * addr is libdwfl's: every step-th byte, and around the start of each
+ * symbol there.  Adds to *total and *same; false when addr is in no
+ * module. */
+static bool names_vs_libdwfl(struct sym_session *s, uint64_t addr, uint64_t step,
+			     int *total, int *same)
+{
+	uint64_t seg[3] = { 0, 0, addr };
+	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+	uint32_t m = mod ? sym_module_index(s, mod) : SYMTAB_NO_MODULE;
 	GElf_Off off;
 	GElf_Sym sym;
-	uint32_t m;
-	int total = 0, same = 0, nsyms;
+	int nsyms;
+
+	double t0, ours = 0, theirs = 0;
+	int n = 0;
 
 	dl_iterate_phdr(text_of, seg);
-	mod = dwfl_addrmodule(s->dwfl, seg[2]);
-	m = mod ? sym_module_index(s, mod) : SYMTAB_NO_MODULE;
-	if (!ok(mod && seg[1] > seg[0], "libc's code found"))
-		return;
-	for (uint64_t a = seg[0]; a < seg[1]; a += 101, total++)
-		same += same_name(sym_elf_symbol(&s->names, m, mod, a),
-				  dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL));
+	if (!mod || seg[1] <= seg[0])
+		return false;
+	for (uint64_t a = seg[0]; a < seg[1]; a += step, (*total)++, n++) {
+		const char *x, *y;
+
+		t0 = now_us();
+		x = sym_elf_symbol(&s->names, m, mod, a);
+		ours += now_us() - t0;
+		t0 = now_us();
+		y = dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL);
+		theirs += now_us() - t0;
+		*same += same_name(x, y);
+	}
+	printf("#   %s: %d addresses, %.2f us each (libdwfl %.2f)\n",
+	       dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL), n, ours / n,
+	       theirs / n);
 	nsyms = dwfl_module_getsymtab(mod);
 	for (int i = 1; i < nsyms; i++) {
 		GElf_Addr v;
@@ -476,20 +497,81 @@ static void test_elf_names(struct sym_session *s)
 		if (!dwfl_module_getsym_info(mod, i, &sym, &v, &shndx, &elf, &bias) || v < seg[0] ||
 		    v >= seg[1])
 			continue;
-		for (uint64_t a = v - 1; a <= v + 1; a++, total++)
-			same += same_name(sym_elf_symbol(&s->names, m, mod, a),
-					  dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL));
+		for (uint64_t a = v - 1; a <= v + 1; a++, (*total)++)
+			*same += same_name(sym_elf_symbol(&s->names, m, mod, a),
+					   dwfl_module_addrinfo(mod, a, &off, &sym, NULL, NULL, NULL));
 	}
-	printf("# %d addresses of libc\n", total);
-	is_int(same, total, "libc's names by stretch are libdwfl's at every address tried");
+	return true;
 }
 
-static double now_us(void)
+/* ELF names in libc (with its separate debug file's symbols when
+ * installed), in the library that defines qsort here (libasan in the
+ * sanitizer build), in libraries with dynamic symbols only, and in this
+ * program (a full symbol table with local symbols). */
+static void test_elf_names(struct sym_session *s)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+	static const char *const libs[] = { "gnu_get_libc_version", "qsort", "dwfl_begin",
+					    "elf_version", "zlibVersion" };
+	int total = 0, same = 0, found = 0;
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(*libs); i++) {
+		void *f = dlsym(RTLD_DEFAULT, libs[i]);
+
+		found += f && names_vs_libdwfl(s, (uint64_t)(uintptr_t)f, i < 2 ? 101 : 37,
+					       &total, &same);
+	}
+	found += names_vs_libdwfl(s, (uint64_t)(uintptr_t)leaf, 7, &total, &same);
+	printf("# %d addresses in %d modules\n", total, found);
+	ok(found >= 5, "libc, libdw, libelf, libz and this program were tried");
+	is_int(same, total, "ELF names are libdwfl's at every address tried");
 }
+
+/* Rules from kept rows (cfi-rows.c) are the rules libdw gives at every
+ * address tried, in a code segment: seg[2] is an address in it.  Returns
+ * how many addresses took a kept row. */
+static int rows_vs_libdw(struct sym_session *s, uint64_t addr, uint64_t step,
+			 int *total, int *same, double *ours, double *theirs)
+{
+	uint64_t seg[3] = { 0, 0, addr };
+	int kept = 0;
+
+	dl_iterate_phdr(text_of, seg);
+	for (uint64_t a = seg[0]; a < seg[1]; a += step) {
+		struct sym_row x, y;
+		bool known = sym_row_find(&s->rows, a) != NULL;
+		double t0 = now_us();
+		uint8_t sx = sym_rule_of(s, a, &x, true);
+		double t1 = now_us();
+		uint8_t sy = sym_rule_of(s, a, &y, false);
+
+		*ours += t1 - t0;
+		*theirs += now_us() - t1;
+
+		kept += known;
+		(*total)++;
+		x.lo = x.hi = y.lo = y.hi = 0;
+		if (sx == sy && !memcmp(&x, &y, sizeof(x)))
+			(*same)++;
+		else if (*total - *same <= 3)
+			printf("#   0x%" PRIx64 "%s: state %d, libdw %d\n", a - seg[0],
+			       known ? " (kept row)" : "", sx, sy);
+	}
+	return kept;
+}
+
+static void test_rows(struct sym_session *s)
+{
+	int total = 0, same = 0;
+	double ours = 0, theirs = 0;
+	int kept = rows_vs_libdw(s, (uint64_t)(uintptr_t)leaf, 5, &total, &same, &ours, &theirs);
+
+	kept += rows_vs_libdw(s, (uint64_t)(uintptr_t)qsort, 37, &total, &same, &ours, &theirs);
+	printf("# %d addresses, %d from kept rows: %.2f us each (libdw alone %.2f)\n", total,
+	       kept, ours / total, theirs / total);
+	ok(kept > total / 2, "most addresses took a kept CFI row");
+	is_int(same, total, "a kept row's rule is libdw's at every address tried");
+}
+
 
 /* Print the warm cost of unwind + resolve for a sample of given depth,
  * and of libdwfl's unwind alone for comparison. */
@@ -625,6 +707,7 @@ int main(void)
 	test_fast_vs_dwfl(s);
 	test_index_vs_scopes(s);
 	test_elf_names(s);
+	test_rows(s);
 	measure(s, 60);
 	measure(s, 8);
 	sym_close(s);
