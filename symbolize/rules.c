@@ -105,7 +105,7 @@ static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_row *r)
 static bool sym_eh_row(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
 		       struct sym_row *row)
 {
-	Dwarf_Addr bias, lo, hi;
+	Dwarf_Addr bias, hi;
 	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
 	Dwarf_Frame *frame = NULL;
 
@@ -116,7 +116,7 @@ static bool sym_eh_row(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
 	 * DW_CFA_restore_state libdw reports the start of the state restored
 	 * (a function's code after an early return), so the row is kept from
 	 * addr on. */
-	if (s && dwarf_frame_info(frame, &lo, &hi, NULL) >= 0) {
+	if (s && dwarf_frame_info(frame, NULL, &hi, NULL) >= 0) {
 		row->lo = addr;
 		row->hi = hi + bias;
 		sym_row_add(&s->rows, row);
