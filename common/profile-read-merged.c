@@ -30,10 +30,17 @@ int pr_merged_only(struct parser *ps, const char *key, bool merged)
 		      merged ? " rank's" : " merged");
 }
 
+/* The shortest m_rank line: its key, then rank, pid, host, the values and
+ * the overhead words, each at least one character after a space, and its
+ * newline (counted by sizeof's NUL). */
+#define PR_ONE_FIELD(f) + 1
+#define PR_M_RANK_MIN_BYTES \
+	(sizeof("m_rank") + 2 * (3 + (0 PROF_RANK_VALUES(PR_ONE_FIELD)) + PROF_OVH_WORDS))
+
 /* merged RANKS */
 int rec_merged(struct parser *ps, struct cursor *c)
 {
-	uint64_t n;
+	uint64_t n, room;
 
 	if (ps->p->merged)
 		return pr_err(ps, "second 'merged' record");
@@ -41,6 +48,12 @@ int rec_merged(struct parser *ps, struct cursor *c)
 		return -1;
 	if (n < 1 || n > INT32_MAX)
 		return pr_err(ps, "merged %" PRIu64 " out of range (1 to %d ranks)", n, INT32_MAX);
+	/* The rows are made once the header is read, so a damaged count must
+	 * not ask for more of them than the rest of the file can hold. */
+	room = ps->body_end ? (uint64_t)(ps->body_end - c->end) / PR_M_RANK_MIN_BYTES : n;
+	if (n > room)
+		return pr_err(ps, "merged %" PRIu64 " ranks, but the rest of the file has room "
+			      "for at most %" PRIu64 " m_rank records (damaged file)", n, room);
 	ps->p->merged = n;
 	return 0;
 }

@@ -30,8 +30,12 @@ if [ "$rc" -eq 0 ]; then
 	exit 0
 fi
 echo "not ok 2 - profile parser survives fuzzing (fuzzer exit status $rc)"
-tail -n 40 "$work/log" | sed 's/^/# /'
-for a in "$work"/artifacts/*; do
-	[ -e "$a" ] && echo "# crashing input (base64): $(base64 -w0 "$a" | head -c 2000)"
-done
+# On standard error, which prove shows without -v: a CI log keeps the
+# fuzzer's report and the input that broke the parser.
+{
+	tail -n 40 "$work/log" | sed 's/^/# /'
+	for a in "$work"/artifacts/*; do
+		[ -e "$a" ] && echo "# failing input (base64): $(base64 -w0 "$a" | head -c 4000)"
+	done
+} >&2
 exit 1

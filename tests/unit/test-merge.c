@@ -266,6 +266,8 @@ static void test_reader(void)
 		{ "m_rank 2 102", "m_rank 0 102", "ranks ascend", "rows out of order" },
 		{ "merged 3\n", "merged 4\n", "3 m_rank records for 4 ranks merged",
 		  "fewer rows than ranks merged" },
+		{ "merged 3\n", "merged 2000000000\n", "room for at most",
+		  "more ranks merged than the file has room for (no rows made)" },
 		{ "m_kept 1 ", "m_kept 7 ", "rank 7", "a kept tree of a rank not merged" },
 		{ "m_kept 2 ", "m_kept 0 ", "by rank, then node", "kept trees out of order" },
 	};
