@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,16 +98,10 @@ static void pw_put(struct pw *w, const char *s, size_t n)
 	}
 }
 
-static void pw_fmt(struct pw *w, const char *fmt, ...)
+/* A record's key; its fields follow, each written with its space. */
+static void pw_key(struct pw *w, const char *key)
 {
-	char tmp[64];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	pw_put(w, tmp, n < 0 ? 0 : (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	pw_put(w, key, strlen(key));
 }
 
 /* Write " ", a minus sign when neg, and mag in decimal: most of a profile
@@ -137,6 +130,11 @@ static void pw_i64(struct pw *w, int64_t v)
 	pw_num(w, v < 0 ? -(uint64_t)v : (uint64_t)v, v < 0);
 }
 
+static void pw_eol(struct pw *w)
+{
+	pw_put(w, "\n", 1);
+}
+
 /* Write " " and s percent-encoded; NULL and "" are written "-". */
 static void pw_str(struct pw *w, const char *s)
 {
@@ -161,7 +159,7 @@ static void pw_counts(struct pw *w, const uint64_t *c, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		pw_u64(w, c[i]);
-	pw_put(w, "\n", 1);
+	pw_eol(w);
 }
 
 static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section s)
@@ -179,7 +177,7 @@ static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section 
 			pw_i64(w, *(const int64_t *)field);
 		else
 			pw_u64(w, *(const uint64_t *)field);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 }
 
@@ -188,20 +186,24 @@ static void pw_events(struct pw *w, const struct profile *p)
 	for (uint32_t i = 0; i < p->nevents; i++) {
 		const struct prof_event *e = &p->events[i];
 
-		pw_fmt(w, "event %" PRIu32, i);
+		pw_key(w, "event");
+		pw_u64(w, i);
 		pw_str(w, e->name);
-		pw_fmt(w, " %" PRIu64 " %" PRIu64 " %" PRIu32 "\n",
-		       e->period, e->freq, e->leader);
+		pw_u64(w, e->period);
+		pw_u64(w, e->freq);
+		pw_u64(w, e->leader);
+		pw_eol(w);
 	}
 }
 
 static void pw_symbols(struct pw *w, const struct symtab *st)
 {
 	for (uint32_t i = 0; i < st->nmodules; i++) {
-		pw_fmt(w, "module %" PRIu32, i);
+		pw_key(w, "module");
+		pw_u64(w, i);
 		pw_str(w, st->modules[i].path);
 		pw_str(w, st->modules[i].build_id);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 	for (uint32_t i = 0; i < st->nframes; i++) {
 		const struct sym_frame *f = &st->frames[i];
@@ -215,7 +217,7 @@ static void pw_symbols(struct pw *w, const struct symtab *st)
 		pw_str(w, f->function);
 		pw_str(w, f->file);
 		pw_u64(w, f->line);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 }
 
@@ -226,7 +228,7 @@ static void pw_tree(struct pw *w, const struct profile *p)
 	pw_put(w, "root", 4);
 	for (uint32_t i = 0; i < p->nevents; i++)
 		pw_u64(w, t->nnodes ? cct_self(t, CCT_ROOT)[i] : 0);
-	pw_put(w, "\n", 1);
+	pw_eol(w);
 	for (uint32_t id = 1; id < t->nnodes; id++) {
 		pw_put(w, "node", 4);
 		pw_u64(w, id);
@@ -244,7 +246,8 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 		const uint64_t v[] = { m->calls, m->bytes_sent, m->bytes_recv,
 				       m->time_ns, m->blocked_ns };
 
-		pw_fmt(w, "mpi_site %" PRIu32, i);
+		pw_key(w, "mpi_site");
+		pw_u64(w, i);
 		pw_str(w, m->function);
 		pw_u64(w, m->nframes);
 		for (uint32_t k = 0; k < m->nframes; k++)
@@ -257,10 +260,13 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 		const struct prof_mpi_peer *m = &p->mpi_peers[i];
 		const uint64_t v[] = { m->count, m->bytes };
 
-		if (p->merged)
-			pw_fmt(w, "m_pair %" PRId64 " %" PRId64, m->src, m->peer);
-		else
-			pw_fmt(w, "mpi_peer %" PRId64, m->peer);
+		if (p->merged) {
+			pw_key(w, "m_pair");
+			pw_i64(w, m->src);
+		} else {
+			pw_key(w, "mpi_peer");
+		}
+		pw_i64(w, m->peer);
 		pw_counts(w, v, 2);
 	}
 	for (uint32_t i = 0; i < p->nmpi_colls; i++) {
@@ -274,38 +280,55 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 	}
 }
 
+/* A cp_link or cp_edge record: EVENT RANK FROM. */
+static void pw_link(struct pw *w, const char *key, uint64_t event, int64_t rank, uint64_t from)
+{
+	pw_key(w, key);
+	pw_u64(w, event);
+	pw_i64(w, rank);
+	pw_u64(w, from);
+	pw_eol(w);
+}
+
 /* The critical-path records: cp_link, cp_seg (in w->segs's order), cp_ev,
  * cp_edge, cp_fn, cp_point, in that order. */
 static void pw_cp(struct pw *w, const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->ncp_links; i++)
-		pw_fmt(w, "cp_link %" PRIu64 " %" PRId64 " %" PRIu64 "\n", p->cp_links[i].event,
-		       p->cp_links[i].rank, p->cp_links[i].from);
+		pw_link(w, "cp_link", p->cp_links[i].event, p->cp_links[i].rank,
+			p->cp_links[i].from);
 	for (uint32_t i = 0; i < p->ncp_segs; i++) {
-		pw_fmt(w, "cp_seg %" PRIu64 " %" PRIu32, w->segs[i]->seg, w->segs[i]->node);
+		pw_key(w, "cp_seg");
+		pw_u64(w, w->segs[i]->seg);
+		pw_u64(w, w->segs[i]->node);
 		pw_counts(w, w->segs[i]->counts, p->nevents);
 	}
 	for (uint32_t i = 0; i < p->ncp_evs; i++) {
 		const struct prof_cp_event *e = &p->cp_evs[i];
 		const uint64_t v[] = { e->seg_ns, e->t_entry, e->t_exit };
 
-		pw_fmt(w, "cp_ev %" PRIu64, e->event);
+		pw_key(w, "cp_ev");
+		pw_u64(w, e->event);
 		pw_counts(w, v, 3);
 	}
 	for (uint32_t i = 0; i < p->ncp_edges; i++)
-		pw_fmt(w, "cp_edge %" PRIu64 " %" PRId64 " %" PRIu64 "\n", p->cp_edges[i].event,
-		       p->cp_edges[i].rank, p->cp_edges[i].from);
+		pw_link(w, "cp_edge", p->cp_edges[i].event, p->cp_edges[i].rank,
+			p->cp_edges[i].from);
 	for (uint32_t i = 0; i < p->ncp_fns; i++) {
 		const struct prof_cp_fn *f = &p->cp_fns[i];
 		const uint64_t v[] = { f->net_ns, f->share_ns };
 
-		pw_fmt(w, "cp_fn %" PRIu32, i);
+		pw_key(w, "cp_fn");
+		pw_u64(w, i);
 		pw_str(w, f->name);
 		pw_counts(w, v, 2);
 	}
-	for (uint32_t i = 0; i < p->ncp_points; i++)
-		pw_fmt(w, "cp_point %" PRIu64 " %" PRIu64 "\n", p->cp_points[i].t_ns,
-		       p->cp_points[i].length_ns);
+	for (uint32_t i = 0; i < p->ncp_points; i++) {
+		const uint64_t v[] = { p->cp_points[i].t_ns, p->cp_points[i].length_ns };
+
+		pw_key(w, "cp_point");
+		pw_counts(w, v, 2);
+	}
 }
 
 /* qsort order of cp_seg records: by segment, then node. */
@@ -360,7 +383,9 @@ static void pw_kept(struct pw *w, const struct profile *p, const struct prof_kep
 		any |= pw_kept_has(p, k, id);
 	for (uint32_t id = 0; id < p->tree.nnodes; id++)
 		if (any ? pw_kept_has(p, k, id) : id == 0) {
-			pw_fmt(w, "m_kept %" PRId64 " %" PRIu32, k->rank, id);
+			pw_key(w, "m_kept");
+			pw_i64(w, k->rank);
+			pw_u64(w, id);
 			pw_counts(w, k->self + (size_t)id * p->nevents, p->nevents);
 		}
 }
@@ -371,7 +396,9 @@ static void pw_merged(struct pw *w, const struct profile *p)
 	for (uint64_t i = 0; i < p->merged; i++) {
 		const struct prof_rank *r = &p->mranks[i];
 
-		pw_fmt(w, "m_rank %" PRId64 " %" PRId64, r->rank, r->pid);
+		pw_key(w, "m_rank");
+		pw_i64(w, r->rank);
+		pw_i64(w, r->pid);
 		pw_str(w, r->host);
 #define PW_RANK_VALUE(f) pw_u64(w, r->f);
 		PROF_RANK_VALUES(PW_RANK_VALUE)
@@ -379,20 +406,24 @@ static void pw_merged(struct pw *w, const struct profile *p)
 		pw_counts(w, (const uint64_t *)(const void *)&r->ovh, PROF_OVH_WORDS);
 	}
 	for (uint32_t id = 0; p->merged && id < p->tree.nnodes; id++) {
-		pw_fmt(w, "m_node %" PRIu32, id);
+		pw_key(w, "m_node");
+		pw_u64(w, id);
 		for (uint32_t e = 0; e < p->nevents; e++)
 			pw_spread(w, &p->node_spread[(size_t)id * p->nevents + e]);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 	for (uint32_t i = 0; p->merged && i < p->nmpi_sites; i++) {
-		pw_fmt(w, "m_site %" PRIu32, i);
+		pw_key(w, "m_site");
+		pw_u64(w, i);
 		pw_spread(w, &p->site_spread[i]);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 	for (uint32_t i = 0; i < p->nfn_spread; i++) {
-		pw_fmt(w, "m_fn %" PRIu32 " %" PRIu64, p->fn_spread[i].frame, p->fn_spread[i].sum);
+		pw_key(w, "m_fn");
+		pw_u64(w, p->fn_spread[i].frame);
+		pw_u64(w, p->fn_spread[i].sum);
 		pw_spread(w, &p->fn_spread[i].s);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
 	for (uint32_t i = 0; i < p->nkept; i++)
 		pw_kept(w, p, &p->kept[i]);
@@ -404,24 +435,31 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	char trailer[64];
 	int n;
 
-	pw_fmt(w, "%s %d\n", PROF_MAGIC, PROFILE_VERSION);
+	pw_key(w, PROF_MAGIC);
+	pw_u64(w, PROFILE_VERSION);
+	pw_eol(w);
 	for (uint32_t i = 0; i < p->argc; i++) {
 		pw_put(w, "argv", 4);
 		pw_str(w, p->argv[i]);
-		pw_put(w, "\n", 1);
+		pw_eol(w);
 	}
-	if (p->merged)
-		pw_fmt(w, "merged %" PRIu64 "\n", p->merged);
+	if (p->merged) {
+		pw_key(w, "merged");
+		pw_u64(w, p->merged);
+		pw_eol(w);
+	}
 	pw_scalars(w, p, PS_META);
 	pw_events(w, p);
 	pw_scalars(w, p, PS_COUNTER);
 	pw_symbols(w, &p->syms);
 	for (uint32_t i = 0; i < p->nthreads; i++) {
-		if (p->merged)
-			pw_fmt(w, "m_thread %" PRId64 " %" PRIu64, p->threads[i].rank,
-			       p->threads[i].tid);
-		else
-			pw_fmt(w, "thread %" PRIu64, p->threads[i].tid);
+		if (p->merged) {
+			pw_key(w, "m_thread");
+			pw_i64(w, p->threads[i].rank);
+		} else {
+			pw_key(w, "thread");
+		}
+		pw_u64(w, p->threads[i].tid);
 		pw_counts(w, p->threads[i].samples, p->nevents);
 	}
 	pw_tree(w, p);
