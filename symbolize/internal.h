@@ -76,6 +76,16 @@ struct sym_cu_cache {
 	uint32_t n, cap;
 };
 
+/* decl-files.c: the file tables of the line programs read so far, and
+ * the sections they were read from. */
+struct sym_decl_files {
+	struct unit_files *v;
+	uint32_t n;
+	struct line_sections *secs;
+	uint32_t nsecs;
+	uint32_t fallbacks;	/* names left to dwarf_decl_file */
+};
+
 /* die-frames.c: the frame of each named function DIE, by the DIE's
  * address in its module's DWARF. */
 struct sym_die_frames {
@@ -108,6 +118,7 @@ struct sym_session {
 	struct sym_cu_cache cus;
 	struct sym_names_cache names;
 	struct sym_die_frames die_frames;
+	struct sym_decl_files decl_files;
 	struct sym_rows rows;
 	uint8_t *own_dwarf;	/* by module index: 0 not asked, 1 no, 2 yes */
 	uint32_t n_own_dwarf;
@@ -150,6 +161,11 @@ void sym_pctab_release(struct sym_pctab *t);
 int sym_cu_chain(struct sym_cu_cache *c, Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max);
 /* cu-index.c: free the tables. */
 void sym_cu_cache_release(struct sym_cu_cache *c);
+/* decl-files.c: the file die is declared in, the name dwarf_decl_file
+ * gives; NULL when it has none. */
+const char *sym_decl_file(struct sym_decl_files *c, Dwarf_Die *die);
+/* decl-files.c: free the tables. */
+void sym_decl_files_release(struct sym_decl_files *c);
 /* elf-names.c: the name dwfl_module_addrinfo gives addr in mod (module:
  * its symtab index), asked once per stretch of addresses between symbol
  * and section bounds; NULL or "" when no symbol names it. */

@@ -86,7 +86,7 @@ static uint32_t sym_die_frame(struct sym_session *s, uint32_t module, Dwfl_Modul
 	if (id != UINT32_MAX)
 		return id;
 	name = sym_die_name(die);
-	file = dwarf_decl_file(die);
+	file = sym_decl_file(&s->decl_files, die);
 	if (dwarf_decl_line(die, &line) != 0 || line < 0)
 		line = 0;
 	id = symtab_frame(s->st, module,

@@ -86,6 +86,7 @@ void sym_close(struct sym_session *s)
 	sym_cu_cache_release(&s->cus);
 	sym_names_cache_release(&s->names);
 	sym_die_frames_release(&s->die_frames);
+	sym_decl_files_release(&s->decl_files);
 	sym_rows_release(&s->rows);
 	free(s->own_dwarf);
 	free(s);
