@@ -28,12 +28,25 @@
 #include <gelf.h>
 #include "internal.h"
 
-/* One symbol that can name an address. */
+/* One symbol that can name an address; its name is asked of libdwfl by
+ * its index once it is chosen.  Small, because a module's table is read
+ * whole and every page of it is a page fault (tens of microseconds on a
+ * virtual machine). */
 struct elf_sym {
-	uint64_t value, size;
-	const char *name;
-	uint8_t bind;		/* higher is better: global 3, weak 2, local 1 */
-	bool exact;		/* absolute or the like: names its value only */
+	uint64_t value;
+	uint32_t size;
+	uint32_t ndx : 29;	/* in libdwfl's symbol table */
+	uint32_t bind : 2;	/* higher is better: global 3, weak 2, local 1 */
+	uint32_t exact : 1;	/* absolute or the like: names its value only */
+};
+
+#define SYM_NDX_MAX ((1u << 29) - 1)
+
+/* The names chosen so far, by stretch (open addressing; key 0 empty). */
+struct name_memo {
+	uint32_t *key;		/* stretch + 1 */
+	const char **name;
+	uint32_t nslots, used;
 };
 
 /* One allocated section of the module's main file, as libdwfl sorts them
@@ -43,17 +56,17 @@ struct elf_sec {
 	size_t ndx;
 };
 
-/* One module's symbols and the names of its stretches: name[2 i] for the
- * addresses strictly between bound[i] and bound[i + 1], name[2 i + 1] for
- * bound[i] itself; NULL until asked. */
+/* One module's symbols and the names of its stretches: stretch 2 i for
+ * the addresses strictly between bound[i] and bound[i + 1], 2 i + 1 for
+ * bound[i] itself, 2 n below the first bound. */
 struct sym_elf_names {
 	struct elf_sym *sym;
 	uint32_t nsym, nlocal;	/* sym[0 .. nlocal) are local, then global */
 	struct elf_sec *sec;
 	uint32_t nsec;
 	uint64_t *bound;
-	const char **name;
 	uint32_t n;
+	struct name_memo names;
 	bool made, failed;	/* failed: ask libdwfl every time */
 };
 
@@ -100,11 +113,14 @@ static bool read_symbols(struct sym_elf_names *x, Dwfl_Module *mod)
 			const char *name = dwfl_module_getsym_info(mod, i, &s, &value, &shndx,
 								   NULL, NULL);
 
-			if (can_name(name, &s))
-				x->sym[x->nsym++] = (struct elf_sym){
-					value, s.st_size, name, (uint8_t)bind_value(&s),
-					shndx >= SHN_LORESERVE
-				};
+			if (!can_name(name, &s))
+				continue;
+			if (s.st_size > UINT32_MAX || (unsigned)i > SYM_NDX_MAX)
+				return false;
+			x->sym[x->nsym++] = (struct elf_sym){
+				value, (uint32_t)s.st_size, (uint32_t)i,
+				(uint32_t)bind_value(&s), shndx >= SHN_LORESERVE
+			};
 		}
 		if (!pass)
 			x->nlocal = x->nsym;
@@ -213,24 +229,51 @@ static void try_symbols(const struct sym_elf_names *x, struct pick *p, uint32_t 
 			try_symbol(x, p, &x->sym[i]);
 }
 
-/* The name of the symbol that names addr, "" for none. */
-static const char *choose(const struct sym_elf_names *x, uint64_t addr)
+/* The name of the symbol that names addr in mod, "" for none. */
+static const char *choose(const struct sym_elf_names *x, Dwfl_Module *mod, uint64_t addr)
 {
 	struct pick p = { addr, 0, NULL, NULL };
+	const char *name;
+	GElf_Sym sym;
 
 	try_symbols(x, &p, x->nlocal, x->nsym);
 	if (!p.closest && x->nlocal && (!p.sizeless || p.sizeless->value != addr))
 		try_symbols(x, &p, 0, x->nlocal);
 	if (!p.closest && p.sizeless && p.sizeless->value >= p.min_label)
 		p.closest = p.sizeless;
-	return p.closest ? p.closest->name : "";
+	if (!p.closest)
+		return "";
+	name = dwfl_module_getsym(mod, (int)p.closest->ndx, &sym, NULL);
+	return name ? name : "";
 }
 
-static int by_value(const void *a, const void *b)
+/* Sort v[0..n) in place: a heap sort, which needs no second array (fresh
+ * memory is what costs here). */
+static void sift_down(uint64_t *v, size_t at, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	for (size_t child; (child = 2 * at + 1) < n; at = child) {
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (v[at] >= v[child])
+			return;
+		uint64_t t = v[at];
 
-	return x < y ? -1 : x > y;
+		v[at] = v[child];
+		v[child] = t;
+	}
+}
+
+static void sort_values(uint64_t *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (size_t end = n; end-- > 1;) {
+		uint64_t t = v[0];
+
+		v[0] = v[end];
+		v[end] = t;
+		sift_down(v, 0, end);
+	}
 }
 
 /* Every symbol's start and end and every section's bounds, sorted, one
@@ -250,12 +293,12 @@ static bool make_bounds(struct sym_elf_names *x)
 		x->bound[n++] = x->sec[i].start;
 		x->bound[n++] = x->sec[i].end;
 	}
-	qsort(x->bound, n, sizeof(*x->bound), by_value);
+	sort_values(x->bound, n);
 	for (size_t i = 0; i < n; i++)
 		if (!k || x->bound[i] != x->bound[k - 1])
 			x->bound[k++] = x->bound[i];
 	x->n = (uint32_t)k;
-	return (x->name = calloc(2 * k + 2, sizeof(*x->name))) != NULL;
+	return true;
 }
 
 static void make(struct sym_elf_names *x, Dwfl_Module *mod)
@@ -264,9 +307,9 @@ static void make(struct sym_elf_names *x, Dwfl_Module *mod)
 	x->failed = !read_symbols(x, mod) || !read_sections(x, mod) || !make_bounds(x);
 }
 
-/* The slot of addr's stretch in x->name: below the first bound is slot
- * 2 n, one past the table's stretches. */
-static size_t slot_of(const struct sym_elf_names *x, uint64_t addr)
+/* The stretch of addr: below the first bound is stretch 2 n, one past
+ * the table's. */
+static uint32_t stretch_of(const struct sym_elf_names *x, uint64_t addr)
 {
 	uint32_t lo = 0, hi = x->n;
 
@@ -279,8 +322,56 @@ static size_t slot_of(const struct sym_elf_names *x, uint64_t addr)
 			hi = mid;
 	}
 	if (!lo)
-		return 2 * (size_t)x->n;
-	return 2 * (size_t)(lo - 1) + (x->bound[lo - 1] == addr);
+		return 2 * x->n;
+	return 2 * (lo - 1) + (x->bound[lo - 1] == addr);
+}
+
+/* The memo's slot of stretch k: its own or the empty one it goes in. */
+static uint32_t memo_slot(const struct name_memo *m, uint32_t k)
+{
+	uint32_t mask = m->nslots - 1, i = (uint32_t)((k + 1) * 0x9e3779b1u) & mask;
+
+	while (m->key[i] && m->key[i] != k + 1)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The name chosen for stretch k, or NULL. */
+static const char *memo_get(const struct name_memo *m, uint32_t k)
+{
+	return m->nslots ? m->name[memo_slot(m, k)] : NULL;
+}
+
+/* Remember name for stretch k; forgotten when memory is short. */
+static void memo_put(struct name_memo *m, uint32_t k, const char *name)
+{
+	if (2 * (m->used + 1) > m->nslots) {
+		struct name_memo bigger = { .nslots = m->nslots ? 2 * m->nslots : 64 };
+
+		bigger.key = calloc(bigger.nslots, sizeof(*bigger.key));
+		bigger.name = calloc(bigger.nslots, sizeof(*bigger.name));
+		if (!bigger.key || !bigger.name) {
+			free(bigger.key);
+			free(bigger.name);
+			return;
+		}
+		for (uint32_t i = 0; i < m->nslots; i++)
+			if (m->key[i]) {
+				uint32_t j = memo_slot(&bigger, m->key[i] - 1);
+
+				bigger.key[j] = m->key[i];
+				bigger.name[j] = m->name[i];
+			}
+		bigger.used = m->used;
+		free(m->key);
+		free(m->name);
+		*m = bigger;
+	}
+	uint32_t i = memo_slot(m, k);
+
+	m->key[i] = k + 1;
+	m->name[i] = name;
+	m->used++;
 }
 
 /* The table of module index m, made room for; NULL when memory is short. */
@@ -305,18 +396,21 @@ const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Modu
 			   uint64_t addr)
 {
 	struct sym_elf_names *x = names_of(c, module);
+	const char *name;
 	GElf_Off off;
 	GElf_Sym sym;
-	size_t k;
+	uint32_t k;
 
 	if (x && !x->made)
 		make(x, mod);
 	if (!x || x->failed)
 		return dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	k = slot_of(x, addr);
-	if (!x->name[k])
-		x->name[k] = choose(x, addr);
-	return x->name[k];
+	k = stretch_of(x, addr);
+	if (!(name = memo_get(&x->names, k))) {
+		name = choose(x, mod, addr);
+		memo_put(&x->names, k, name);
+	}
+	return name;
 }
 
 void sym_names_cache_release(struct sym_names_cache *c)
@@ -325,7 +419,8 @@ void sym_names_cache_release(struct sym_names_cache *c)
 		free(c->v[i].sym);
 		free(c->v[i].sec);
 		free(c->v[i].bound);
-		free(c->v[i].name);
+		free(c->v[i].names.key);
+		free(c->v[i].names.name);
 	}
 	free(c->v);
 	memset(c, 0, sizeof(*c));
