@@ -33,26 +33,32 @@ struct sym_reg_rule {
  * whether the rule was derived yet and whether the fast path can use it. */
 enum sym_rule_state { SYM_RULE_NONE, SYM_RULE_OK, SYM_RULE_LAST, SYM_RULE_SLOW };
 
-/* Everything cached about one lookup address (see pctab.c). */
-struct sym_pc {
-	uint64_t addr;
-	bool used;
-	bool unknown;		/* frames made while no module covered addr */
-	uint8_t rule_state;	/* enum sym_rule_state */
+/* A CFI rule of the shape the fast unwinder follows: the CFA, and where
+ * each followed register of the caller is.  Compared and hashed as bytes:
+ * whoever fills one zeroes it first. */
+struct sym_rule {
 	int8_t cfa_reg;
-	uint16_t nframes;	/* 0: not resolved yet */
-	uint32_t first;		/* frames are pctab.ids[first .. +nframes) */
 	int32_t cfa_off;	/* CFA = cfa_reg + cfa_off */
 	struct sym_reg_rule rules[SYM_NRULES];
+};
+
+/* Everything cached about one lookup address (see pctab.c).  Small: a
+ * warm sample probes one per frame. */
+struct sym_pc {
+	uint64_t addr;
+	uint32_t first;		/* frames are pctab.ids[first .. +nframes) */
+	uint32_t rule;		/* SYM_RULE_OK or _LAST: pctab.rules[rule] */
+	uint16_t nframes;	/* 0: not resolved yet */
+	uint8_t rule_state;	/* enum sym_rule_state */
+	bool used;
+	bool unknown;		/* frames made while no module covered addr */
 };
 
 /* cfi-rows.c: one CFI row's addresses and the rule derived from it. */
 struct sym_row {
 	uint64_t lo, hi;	/* [lo, hi), process addresses */
 	uint8_t state;		/* SYM_RULE_OK, _LAST or _SLOW */
-	int8_t cfa_reg;
-	int32_t cfa_off;
-	struct sym_reg_rule rules[SYM_NRULES];
+	struct sym_rule rule;
 };
 
 /* cfi-rows.c: the rows derived so far, sorted by lo, none overlapping. */
@@ -68,6 +74,12 @@ struct sym_pctab {
 	uint32_t nslots, used;	/* nslots is a power of two or 0 */
 	uint32_t *ids;
 	uint32_t nids, ids_alloc;
+	/* the distinct rules, and an open-addressing index of them (slot:
+	 * rule + 1, 0 empty) */
+	struct sym_rule *rules;
+	uint32_t nrules, rules_alloc;
+	uint32_t *rule_index;
+	uint32_t nrule_slots;
 };
 
 /* cu-index.c: the function tables of the units resolved so far. */
@@ -150,6 +162,10 @@ struct sym_pc *sym_pc_get(struct sym_pctab *t, uint64_t addr);
 /* pctab.c: append n frame ids to the pool; returns the index of the first
  * or UINT32_MAX when memory is short. */
 uint32_t sym_pc_add_ids(struct sym_pctab *t, const uint32_t *ids, int n);
+
+/* pctab.c: the index of rule r in t->rules, added when new;
+ * UINT32_MAX when memory is short. */
+uint32_t sym_rule_intern(struct sym_pctab *t, const struct sym_rule *r);
 
 /* pctab.c: free the table. */
 void sym_pctab_release(struct sym_pctab *t);

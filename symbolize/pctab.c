@@ -5,7 +5,11 @@
  * pc of the innermost frame, return address - 1 for the others): the
  * unwinder caches the CFI rule of the step from there (rules.c), the
  * resolver the frames it resolves to (resolve.c).  One open-addressing
- * table holds both, so a warm frame costs one probe for each.
+ * table holds both, so a warm frame costs one probe for each.  A slot
+ * holds the index of its rule, not the rule: the addresses of a function
+ * share a few rules, and 24-byte slots instead of 80 keep the table three
+ * times smaller (fewer cache misses per probe, and fewer fresh pages as
+ * it grows, each a page fault).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +79,75 @@ uint32_t sym_pc_add_ids(struct sym_pctab *t, const uint32_t *ids, int n)
 	return t->nids - (uint32_t)n;
 }
 
+static uint32_t sym_rule_hash(const struct sym_rule *r)
+{
+	const unsigned char *p = (const unsigned char *)r;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < sizeof(*r); i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+/* The index slot of rule r: its own or the empty one it goes in. */
+static uint32_t *sym_rule_slot(const struct sym_pctab *t, const struct sym_rule *r)
+{
+	uint32_t mask = t->nrule_slots - 1;
+
+	for (uint32_t i = sym_rule_hash(r) & mask;; i = (i + 1) & mask) {
+		uint32_t *x = &t->rule_index[i];
+
+		if (!*x || !memcmp(&t->rules[*x - 1], r, sizeof(*r)))
+			return x;
+	}
+}
+
+/* Room for one more rule, the index kept at most half full. */
+static bool sym_rules_room(struct sym_pctab *t)
+{
+	if (t->nrules == t->rules_alloc) {
+		uint32_t n = t->rules_alloc ? 2 * t->rules_alloc : 64;
+		struct sym_rule *v = realloc(t->rules, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return false;
+		t->rules = v;
+		t->rules_alloc = n;
+	}
+	if (2 * (t->nrules + 1) > t->nrule_slots) {
+		uint32_t n = t->nrule_slots ? 2 * t->nrule_slots : 128;
+		uint32_t *index = calloc(n, sizeof(*index));
+
+		if (!index)
+			return false;
+		free(t->rule_index);
+		t->rule_index = index;
+		t->nrule_slots = n;
+		for (uint32_t k = 0; k < t->nrules; k++)
+			*sym_rule_slot(t, &t->rules[k]) = k + 1;
+	}
+	return true;
+}
+
+uint32_t sym_rule_intern(struct sym_pctab *t, const struct sym_rule *r)
+{
+	uint32_t *x;
+
+	if (!sym_rules_room(t))
+		return UINT32_MAX;
+	x = sym_rule_slot(t, r);
+	if (!*x) {
+		t->rules[t->nrules++] = *r;
+		*x = t->nrules;
+	}
+	return *x - 1;
+}
+
 void sym_pctab_release(struct sym_pctab *t)
 {
 	free(t->slots);
 	free(t->ids);
+	free(t->rules);
+	free(t->rule_index);
 	memset(t, 0, sizeof *t);
 }

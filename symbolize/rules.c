@@ -19,7 +19,7 @@
 #include <elfutils/libdw.h>
 #include "internal.h"
 
-/* The registers followed, in the order of struct sym_pc.rules. */
+/* The registers followed, in the order of struct sym_rule.rules. */
 static const int8_t sym_followed[SYM_NRULES] = { 3, 6, 12, 13, 14, 15, SYM_REG_IP };
 
 /*
@@ -89,14 +89,14 @@ static uint8_t sym_frame_rule(Dwarf_Frame *frame, struct sym_row *r)
 	if (dwarf_frame_info(frame, NULL, NULL, &signal) != SYM_REG_IP || signal)
 		return SYM_RULE_SLOW;
 	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops == 0 ||
-	    !sym_expr(ops, nops, &r->cfa_reg, &r->cfa_off, &value) ||
-	    r->cfa_reg < 0)
+	    !sym_expr(ops, nops, &r->rule.cfa_reg, &r->rule.cfa_off, &value) ||
+	    r->rule.cfa_reg < 0)
 		return SYM_RULE_SLOW;
 	for (int i = 0; i < SYM_NRULES; i++)
-		if (!sym_reg_rule(frame, sym_followed[i], &r->rules[i]))
+		if (!sym_reg_rule(frame, sym_followed[i], &r->rule.rules[i]))
 			return SYM_RULE_SLOW;
-	return r->rules[SYM_NRULES - 1].how == SYM_UNDEF ? SYM_RULE_LAST :
-							     SYM_RULE_OK;
+	return r->rule.rules[SYM_NRULES - 1].how == SYM_UNDEF ? SYM_RULE_LAST :
+								  SYM_RULE_OK;
 }
 
 /* The rule of the .eh_frame row that holds addr, kept for the row's
@@ -162,10 +162,10 @@ static uint8_t sym_derive_rule(struct sym_session *s, struct sym_pc *e)
 	struct sym_row row;
 	uint8_t state = sym_rule_of(s, e->addr, &row, true);
 
-	e->cfa_reg = row.cfa_reg;
-	e->cfa_off = row.cfa_off;
-	memcpy(e->rules, row.rules, sizeof(e->rules));
-	return state;
+	if (state != SYM_RULE_OK && state != SYM_RULE_LAST)
+		return state;
+	e->rule = sym_rule_intern(&s->pcs, &row.rule);
+	return e->rule == UINT32_MAX ? SYM_RULE_SLOW : state;	/* no memory: libdwfl */
 }
 
 /* The registers of one frame; known has bit r set when regs[r] is. */
@@ -188,7 +188,7 @@ static bool sym_base(const struct sym_regs *cur, uint64_t cfa, int8_t base,
  * One step with e's rule from cur into next.  Returns 1 on success, 0 when
  * the stack ends here cut (a read failed), -1 when libdwfl must do it.
  */
-static int sym_step(const struct sym_session *s, const struct sym_pc *e,
+static int sym_step(const struct sym_session *s, const struct sym_rule *e,
 		    const struct sym_regs *cur, struct sym_regs *next)
 {
 	uint64_t cfa, v;
@@ -253,7 +253,7 @@ int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
 			*complete = true;
 			break;
 		}
-		int rc = sym_step(s, e, &regs[c], &regs[!c]);
+		int rc = sym_step(s, &s->pcs.rules[e->rule], &regs[c], &regs[!c]);
 		if (rc < 0) {
 			n = -1;
 			break;
