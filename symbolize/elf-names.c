@@ -247,32 +247,44 @@ static const char *choose(const struct sym_elf_names *x, Dwfl_Module *mod, uint6
 	return name ? name : "";
 }
 
-/* Sort v[0..n) in place: a heap sort, which needs no second array (fresh
- * memory is what costs here). */
-static void sift_down(uint64_t *v, size_t at, size_t n)
-{
-	for (size_t child; (child = 2 * at + 1) < n; at = child) {
-		if (child + 1 < n && v[child + 1] > v[child])
-			child++;
-		if (v[at] >= v[child])
-			return;
-		uint64_t t = v[at];
-
-		v[at] = v[child];
-		v[child] = t;
-	}
-}
-
+/* Sort v[0..n) in place (fresh memory, as a second array would be, is
+ * what costs here): quicksort on the median of three, the smaller part
+ * first so the recursion stays shallow, insertion sort below 16. */
 static void sort_values(uint64_t *v, size_t n)
 {
-	for (size_t i = n / 2; i-- > 0;)
-		sift_down(v, i, n);
-	for (size_t end = n; end-- > 1;) {
-		uint64_t t = v[0];
+	while (n > 16) {
+		uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
+		uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		size_t i = 0, j = n - 1;
 
-		v[0] = v[end];
-		v[end] = t;
-		sift_down(v, 0, end);
+		for (;;) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			uint64_t t = v[i];
+
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+		if (j + 1 < n - j - 1) {
+			sort_values(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort_values(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t t = v[i];
+		size_t k = i;
+
+		for (; k > 0 && v[k - 1] > t; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
 	}
 }
 
