@@ -110,6 +110,7 @@ struct sym_die_frames {
 struct sym_names_cache {
 	struct sym_elf_names *v;
 	uint32_t n;
+	uint32_t read_direct;	/* modules whose table was read from its ELF data */
 };
 
 struct sym_session {

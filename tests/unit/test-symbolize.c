@@ -524,6 +524,7 @@ static void test_elf_names(struct sym_session *s)
 	printf("# %d addresses in %d modules\n", total, found);
 	ok(found >= 5, "libc, libdw, libelf, libz and this program were tried");
 	is_int(same, total, "ELF names are libdwfl's at every address tried");
+	ok(s->names.read_direct >= 5, "their symbol tables were read from their ELF data");
 }
 
 /* Rules from kept rows (cfi-rows.c) are the rules libdw gives at every
