@@ -244,6 +244,8 @@ int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
 		struct sym_pc *e = sym_pc_get(&s->pcs, addrs[n++]);
 		if (e && e->rule_state == SYM_RULE_NONE)
 			e->rule_state = sym_derive_rule(s, e);
+		if (e && e->rule_state == SYM_RULE_NONE && n > 1 && !s->changed)
+			break;	/* a return address in no module: a cut stack */
 		if (!e || e->rule_state == SYM_RULE_SLOW ||
 		    e->rule_state == SYM_RULE_NONE) {
 			n = -1;
