@@ -298,8 +298,11 @@ static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
 	for (int b = 0; b < PMPI_SITES / CHUNK; b++) {
 		const struct pmpi_counts *block = __atomic_load_n(&t->sites[b], __ATOMIC_ACQUIRE);
 
+		/* only sites in use have counts: the sums of the others stay
+		 * untouched, fresh pages (a page fault each on a VM) */
 		for (int i = 0; block && i < CHUNK; i++)
-			sum_counts(&sum->sites[b * CHUNK + i], &block[i]);
+			if (__atomic_load_n(&pmpi_sites[b * CHUNK + i].used, __ATOMIC_ACQUIRE))
+				sum_counts(&sum->sites[b * CHUNK + i], &block[i]);
 	}
 	for (int k = 0; k < PMPI_COLLS; k++) {
 		sum->colls[k].calls += peek(&t->colls[k].calls);
