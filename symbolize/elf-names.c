@@ -19,9 +19,10 @@
  * which sized ones still hold it, and which section holds it; so it can
  * change only at a symbol's start or end, at a section's bounds, and
  * exactly at a symbol's start (absolute symbols match an address
- * exactly).  Those bounds are sorted once, and an address makes the
- * choice only the first time its stretch between two bounds (or a bound
- * itself) is seen.  test-symbolize checks the names against libdwfl's.
+ * exactly).  Once a module has been asked for more than a few addresses,
+ * those bounds are sorted, and an address makes the choice only the first
+ * time its stretch between two bounds (or a bound itself) is seen.
+ * test-symbolize checks the names against libdwfl's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,7 @@ struct sym_elf_names {
 	uint64_t *bound;
 	uint32_t n;
 	struct name_memo names;
+	uint32_t direct;	/* addresses named without bounds so far */
 	bool made, failed;	/* failed: ask libdwfl every time */
 };
 
@@ -425,10 +427,15 @@ static bool make_bounds(struct sym_elf_names *x)
 	return true;
 }
 
+/* Addresses of a module named by a scan of its symbols before its bounds
+ * are made: most modules of a run are asked a few times, and sorting
+ * their bounds cost more than the scans (fresh pages, mostly). */
+#define DIRECT_NAMES 32
+
 static void make(struct sym_names_cache *c, struct sym_elf_names *x, Dwfl_Module *mod)
 {
 	x->made = true;
-	x->failed = !read_symbols(c, x, mod) || !read_sections(x, mod) || !make_bounds(x);
+	x->failed = !read_symbols(c, x, mod) || !read_sections(x, mod);
 }
 
 /* The stretch of addr: below the first bound is stretch 2 n, one past
@@ -529,6 +536,8 @@ const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Modu
 		make(c, x, mod);
 	if (!x || x->failed)
 		return dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (!x->bound && (x->direct++ < DIRECT_NAMES || !make_bounds(x)))
+		return choose(x, mod, addr);
 	k = stretch_of(x, addr);
 	if (!(name = memo_get(&x->names, k))) {
 		name = choose(x, mod, addr);
