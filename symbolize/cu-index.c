@@ -12,7 +12,7 @@
  * the function's scopes (lexical blocks, inlined calls), read once into a
  * table in the DIE tree's order with their address ranges, the first
  * time one of its addresses is resolved: walking the DIEs again for every
- * address, with dwarf_haspc decoding each scope's ranges, cost 8-10 us an
+ * address, with dwarf_haspc decoding each scope's ranges, cost 5-7 us an
  * address in NAS LU's inlined loops.
  *
  * The tables belong to the session (struct sym_cu_cache) and live as long
