@@ -109,6 +109,15 @@ void rt_drain_self(struct rt_state *rt)
 	rt_unlock(&rt->agg_lock);
 }
 
+uint64_t rt_samples_pending_self(const struct rt_state *rt)
+{
+	struct rt_thread *t = rt_thread_self();
+
+	if (!t || !rt || atomic_load_explicit(&rt->stop, memory_order_relaxed))
+		return 0;
+	return ring_samples_pending(&t->ring);
+}
+
 /* The final profile rt_end_async asked for: no more samples, the rest
  * folded, written while no thread folds its own. */
 static void end_now(struct rt_state *rt)

@@ -39,6 +39,43 @@ void ring_unmap(struct ring *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The consumer saw a sample record of size bytes. */
+static void note_sample_size(struct ring *r, uint32_t size)
+{
+	uint32_t known = __atomic_load_n(&r->sample_size, __ATOMIC_RELAXED);
+
+	if (known == size || known == UINT32_MAX)
+		return;
+	if (known) {
+		__atomic_store_n(&r->sample_size, UINT32_MAX, __ATOMIC_RELAXED);
+		return;
+	}
+	r->sample_recip = UINT64_MAX / size + 1;
+	__atomic_store_n(&r->sample_size, size, __ATOMIC_RELEASE);
+}
+
+/*
+ * Multiplying by ceil(2^64 / size) and keeping the high half is the floor
+ * of bytes / size whenever bytes * size < 2^64 (the rounding error, under
+ * bytes / 2^64, cannot reach the next integer), and a ring's bytes are
+ * far below that: a division costs more than the rest of a wrapped MPI
+ * call's entry.
+ */
+uint64_t ring_samples_pending(const struct ring *r)
+{
+	uint32_t size;
+	uint64_t counted, head;
+
+	if (!r->meta)
+		return 0;
+	size = __atomic_load_n(&r->sample_size, __ATOMIC_ACQUIRE);
+	if (!size || size == UINT32_MAX)
+		return 0;
+	counted = __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE);	/* before the head: never past it */
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	return (uint64_t)(((unsigned __int128)(head - counted) * r->sample_recip) >> 64);
+}
+
 bool ring_pending(const struct ring *r)
 {
 	return r->meta && __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) != r->meta->data_tail;
@@ -76,6 +113,11 @@ size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce)
 			memcpy(bounce + first, r->data, hdr.size - first);
 			h = (const void *)bounce;
 		}
+		/* out of the pending count before fn counts it folded: a
+		 * reader may miss it for a moment, never count it twice */
+		if (hdr.type == PERF_RECORD_SAMPLE)
+			note_sample_size(r, hdr.size);
+		__atomic_store_n(&r->counted, tail + hdr.size, __ATOMIC_RELEASE);
 		fn(arg, h);
 		tail += hdr.size;
 		n++;

@@ -5,6 +5,10 @@
  * from data_tail and publishes the new tail so the kernel can reuse the
  * space.  A record that wraps around the end of the buffer is copied into
  * a bounce buffer so consumers always see it contiguous.
+ *
+ * Any thread may ask how many samples wait in a ring (ring_samples_pending):
+ * the overhead compensation charges a sample's cost as soon as the kernel
+ * has taken it, not when the drain thread gets to it.
  */
 #ifndef CPPERF_RING_H
 #define CPPERF_RING_H
@@ -19,6 +23,13 @@ struct ring {
 	uint8_t *data;
 	uint64_t size;		/* data bytes, a power of two */
 	size_t map_len;
+	/* Read by other threads (__atomic): the bytes before the next record
+	 * the consumer has not yet begun, and the size of every sample record
+	 * so far (0 before the first, UINT32_MAX once two differ), with
+	 * ceil(2^64 / sample_size) to divide by it. */
+	uint64_t counted;
+	uint32_t sample_size;
+	uint64_t sample_recip;
 };
 
 /* Map fd's ring buffer with up to max_pages data pages (a power of two),
@@ -34,5 +45,9 @@ typedef void (*ring_record_fn)(void *arg, const struct perf_event_header *h);
 size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce);
 /* Whether the kernel has written records that ring_drain would read. */
 bool ring_pending(const struct ring *r);
+/* How many samples the kernel has written that ring_drain has not begun
+ * to hand out; 0 when unknown (no sample seen yet, or records of varying
+ * size, as frame-pointer call chains make).  Any thread. */
+uint64_t ring_samples_pending(const struct ring *r);
 
 #endif

@@ -177,6 +177,10 @@ void rt_drain_wake(struct rt_state *rt);
  * calling thread (the critical path needs a segment's samples at its
  * end).  No-op for a thread that is not profiled. */
 void rt_drain_self(struct rt_state *rt);
+/* Samples of the calling thread that the kernel has taken and the drain
+ * thread has not begun to fold (0 when that is not known,
+ * ring_samples_pending).  Costs a few loads: for each wrapped MPI call. */
+uint64_t rt_samples_pending_self(const struct rt_state *rt);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);

@@ -295,6 +295,79 @@ static void test_ring(void)
 	ring_unmap(&r);
 }
 
+static void on_record_ignore(void *arg, const struct perf_event_header *h)
+{
+	(void)arg;
+	(void)h;
+}
+
+struct pending_seen {
+	const struct ring *r;
+	uint64_t left, wrong;	/* records after this one; pending counts off */
+};
+
+static void check_pending(void *arg, const struct perf_event_header *h)
+{
+	struct pending_seen *c = arg;
+
+	if (h->type == PERF_RECORD_SAMPLE && ring_samples_pending(c->r) != --c->left)
+		c->wrong++;
+}
+
+static void put_sized(struct ring *r, uint16_t type, uint16_t size)
+{
+	static uint8_t rec[4096];
+	struct perf_event_header h = { type, 0, size };
+	uint64_t lost = 0;
+
+	memcpy(rec, &h, sizeof(h));
+	papi_ring_put(r, rec, size, &lost);
+}
+
+/* What the overhead compensation reads from another thread: the samples
+ * written and not yet handed out, never one that the consumer has begun. */
+static void test_ring_pending(void)
+{
+	static uint8_t bounce[1 << 16];
+	static const uint16_t sizes[] = { 8, 24, 1000, 1232, 4088 };
+	struct ring r;
+	int exact = 0, tried = 0;
+	char what[96];
+
+	ok(!papi_ring_create(&r, 1 << 17), "ring of 128 KiB");
+	put_sized(&r, PERF_RECORD_SAMPLE, 1000);
+	is_int(ring_samples_pending(&r), 0, "no size known before the first sample is read");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct pending_seen c = { &r, 1, 0 };
+
+		ring_unmap(&r);
+		papi_ring_create(&r, 1 << 17);
+		put_sized(&r, PERF_RECORD_SAMPLE, sizes[i]);
+		ring_drain(&r, check_pending, &c, bounce);
+		for (uint64_t k = 1; k * sizes[i] <= (1 << 17) - 64; k++) {
+			put_sized(&r, PERF_RECORD_SAMPLE, sizes[i]);
+			tried++;
+			exact += ring_samples_pending(&r) == k;
+		}
+		c.left = ring_samples_pending(&r);
+		ring_drain(&r, check_pending, &c, bounce);
+		snprintf(what, sizeof(what), "%u-byte samples: the one being handed out is no longer pending",
+			 sizes[i]);
+		ok(!c.wrong && !c.left && !ring_samples_pending(&r), what);
+	}
+	is_int(exact, tried, "pending samples counted exactly at every fill");
+	ok(tried > 8000, "over 8 000 fills");
+	put_sized(&r, PERF_RECORD_SAMPLE, 4088);
+	put_sized(&r, PERF_RECORD_LOST, 24);
+	put_sized(&r, PERF_RECORD_SAMPLE, 4088);
+	is_int(ring_samples_pending(&r), 2, "a small record of another kind between them");
+	put_sized(&r, PERF_RECORD_SAMPLE, 200);
+	ring_drain(&r, on_record_ignore, NULL, bounce);
+	put_sized(&r, PERF_RECORD_SAMPLE, 4088);
+	is_int(ring_samples_pending(&r), 0, "samples of two sizes: unknown, so none counted");
+	ring_unmap(&r);
+}
+
 static void spin_cpu(double seconds)
 {
 	struct timespec a, b;
@@ -392,5 +465,6 @@ int main(void)
 	test_record_other_modes();
 	test_record_real_stack();
 	test_ring();
+	test_ring_pending();
 	return tap_done();
 }
