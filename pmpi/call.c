@@ -101,8 +101,9 @@ void pmpi_leave(struct pmpi_call *c)
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
 		t = rt_now_ns();
 	}
-	if (c->flags & PMPI_CALL_INIT)
+	if (c->flags & PMPI_CALL_INIT) {
 		start_path();
-	else
+		pmpi_region_start();
+	} else
 		pmpi_cp_leave(c, t);
 }

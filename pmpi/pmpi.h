@@ -201,8 +201,11 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 			const int *indices, int base);
 
 /* init.c: after MPI_Init*: rank, size, library, experiment directory,
- * run; the MPI region starts. */
+ * run. */
 void pmpi_init_done(struct pmpi_call *c);
+/* At MPI_Init*'s exit, once the tool's own start is over: the MPI region
+ * starts. */
+void pmpi_region_start(void);
 /* The entry of MPI_Finalize: the region ends, the piggyback stops; with
  * --merge=mpi the profile ends and the ranks reduce theirs (reduce.h). */
 void pmpi_finalize_enter(void);
