@@ -7,10 +7,14 @@
 # `perf record --call-graph dwarf` at the same rate (one per rank),
 # alternating, ROUNDS times.  Prints each case's median walls and ratios,
 # then where cpperf's time went, from the report of its last run: per
-# overhead source (docs/compensation.md) in % of the ranks' wall, their
-# sum against the median dilation measured, the unwinder's cost per sample and
-# the drain thread's CPU in % of wall.  Only ratios from one run mean
-# anything on a shared machine.
+# overhead source (docs/compensation.md) in % of the ranks' wall, the
+# unwinder's cost per sample and the drain thread's CPU in % of wall; and
+# whether the compensation accounts for it: per round and rank, the time
+# the program measured cpperf added to its region (busy-mpi.c's excess
+# iterations, which a drift of the host's speed between runs does not
+# move) against the time the report removes (its delay: the measured
+# less the parallel-compensated wall), both in % of the region.  Only ratios from one run
+# mean anything on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_BUSY_ROUNDS:-3}
@@ -30,8 +34,10 @@ printf "%-8s %5s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec cpperf/
 for c in compute stencil short; do
 	for i in $(seq "$ROUNDS"); do
 		rm -rf "$W/exp-$c"
-		p=$(wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE")
-		k=$(wall mpirun -np $NP bin/cpperf-record -q -o "$W/exp-$c" "$W/busy-mpi" "$c" "$SCALE")
+		p=$(wall_saving "$W/plain-$c-$i.out" mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE")
+		k=$(wall_saving "$W/cpperf-$c-$i.out" mpirun -np $NP bin/cpperf-record -q -o "$W/exp-$c" \
+			"$W/busy-mpi" "$c" "$SCALE")
+		bin/cpperf report "$W/exp-$c" --format=json > "$W/r-$c-$i.json"
 		r=-
 		[ $have_perf = 1 ] && r=$(wall mpirun -np $NP sh -c \
 			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
@@ -55,7 +61,7 @@ echo
 echo "where cpperf's time went (last round's report; % of the ranks' wall):"
 printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n" case sample wrapper pb drain switch sum measured unwind-us drain-cpu
 for c in compute stencil short; do
-	bin/cpperf report "$W/exp-$c" --format=json > "$W/r-$c.json"
+	cp "$W/r-$c-$ROUNDS.json" "$W/r-$c.json"
 	jq -r --argjson dil "$(awk '{ print 100 * ($2 - $1) / $1 }' "$W/times-$c" | median)" --arg c "$c" '
 		(.ranks | map(.wall) | add) as $w
 		| def pct(k): 100 * (.ranks | map(.overhead_sources[k]) | add) / $w;
@@ -66,3 +72,35 @@ for c in compute stencil short; do
 		awk '{ printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
 done
 echo "(sum: the overhead the ranks charged in the last round; measured: the median dilation of the rounds, mpirun included)"
+
+# iterations PLAIN_OUT CPPERF_OUT REPORT: per rank, "added removed" in % of
+# its region: the excess iterations cpperf added times their median, and
+# the delay the report takes off the wall (W_m less the parallel-
+# compensated wall)
+iterations() {
+	local r pm pe kw km ke
+	for r in $(seq 0 $((NP - 1))); do
+		read -r _ pm pe < <(region "$1" "$r")
+		read -r kw km ke < <(region "$2" "$r")
+		jq -r --argjson r "$r" --argjson pe "$pe" --argjson kw "$kw" --argjson km "$km" \
+			--argjson ke "$ke" '.ranks[] | select(.rank == $r)
+			| "\(100 * ($ke - $pe) * $km * 1e-6 / $kw) \(100 * .delay / .wall_measured)"' "$3"
+	done
+}
+
+# region OUT RANK: "wall median excess" of busy-mpi's line for RANK
+region() {
+	sed -n "s/^busy-mpi rank $2: region \([0-9.]*\) s, median iteration \([0-9.]*\) us, excess \([-0-9.]*\)$/\1 \2 \3/p" "$1"
+}
+
+echo
+echo "accounted: what cpperf added to each rank's region, measured by the program, against what"
+echo "the report removes (% of the region; medians over rounds and ranks; target: within 1)"
+printf "%-8s %8s %8s %8s\n" case added removed diff
+for c in compute stencil short; do
+	for i in $(seq "$ROUNDS"); do
+		iterations "$W/plain-$c-$i.out" "$W/cpperf-$c-$i.out" "$W/r-$c-$i.json"
+	done > "$W/acc-$c"
+	printf "%-8s %8.2f %8.2f %8.2f\n" "$c" "$(awk '{ print $1 }' "$W/acc-$c" | median)" \
+		"$(awk '{ print $2 }' "$W/acc-$c" | median)" "$(awk '{ print $2 - $1 }' "$W/acc-$c" | median)"
+done

@@ -9,9 +9,15 @@ scratch() {
 
 # wall CMD...: CMD's wall time in seconds on stdout, its output discarded
 wall() {
-	local t0 t1
+	wall_saving /dev/null "$@"
+}
+
+# wall_saving FILE CMD...: the same, CMD's standard output kept in FILE
+wall_saving() {
+	local out=$1 t0 t1
+	shift
 	t0=$(date +%s.%N)
-	"$@" > /dev/null 2>&1
+	"$@" > "$out" 2> /dev/null
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
