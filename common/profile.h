@@ -140,8 +140,8 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
  */
 #define PROF_OVH_SOURCES(X) \
 	X(sample, samples, sample_cost_ns, "samples x kernel cost measured at MPI_Init") \
-	X(wrapper, calls, call_cost_ns, "calls x cost calibrated at MPI_Init (entry, exit, header)") \
-	X(piggyback, none, none, "measured (collective companions)") \
+	X(wrapper, calls, call_cost_ns, "calls x cost calibrated at MPI_Init (entry, exit)") \
+	X(piggyback, none, none, "measured (headers, data behind them, collective companions)") \
 	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
 	X(inject, none, none, "measured (CPPERF_INJECT_*)") \
 	X(switch, switches, switch_cost_ns, "drain thread's context switches x cost calibrated at MPI_Init") \

@@ -2,9 +2,9 @@
  * compensate.c - the rank's overhead and delay (compensate.h).
  *
  * What is measured and how (docs/compensation.md):
- * - a wrapped call's entry costs call_cost_ns, calibrated at MPI_Init by
- *   timing its fixed work (clock reads, lock round trips, the switch
- *   count) on this thread; its exit (statistics, critical path) is timed;
+ * - a wrapped call's entry and exit cost call_cost_ns, calibrated at
+ *   MPI_Init by timing their fixed work (clock reads, lock round trips)
+ *   on this thread;
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
  *   the interrupt measured at MPI_Init (sampler/sample-cost.c) and the
  *   copy estimated from the stack size, or CPPERF_SAMPLE_COST_NS;
@@ -16,7 +16,10 @@
  *   the program's own threads cause it as much as we do, and what we cause
  *   is the drain thread's CPU time and switches, charged as such; nothing
  *   is read from /proc on the calling thread;
- * - piggyback traffic and samples folded on the rank's thread are timed;
+ * - the piggyback's work is timed: a message's layout and header from the
+ *   call's entry to MPI's, its header read and data unpacked after the
+ *   receive completed, the collectives' companions; and so are samples
+ *   folded on the rank's thread;
  * - the drain thread's CPU time is charged as it grows: it unwinds the
  *   rank's samples on the rank's cores;
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
@@ -44,7 +47,6 @@
 #include "pmpi.h"
 #include "compensate.h"
 #include "piggyback.h"
-#include "wire.h"
 
 #define CALIBRATE_ROUNDS 7
 #define CALIBRATE_CALLS 256
@@ -98,14 +100,11 @@ static int cmp_u64(const void *a, const void *b)
 
 /* The wrapper's fixed work on this thread, entry and exit: two clock
  * reads, the critical path's locks (three round trips; four more for the
- * compensation's when threads call MPI at once), a header encoded and
- * decoded; median of a few rounds. */
+ * compensation's when threads call MPI at once); median of a few rounds.
+ * A message's header is timed where it is made and read (p2p.c). */
 static uint64_t calibrate_call(void)
 {
 	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	struct wire_layout l = wire_layout(0, 0);
-	struct pmpi_pb pb = { .rank = 1, .event = 1 };
-	unsigned char hdr[WIRE_MAX];
 	uint64_t per[CALIBRATE_ROUNDS];
 	volatile uint64_t sink = 0;
 	int locks = pmpi_one_thread ? 3 : 7;
@@ -120,9 +119,6 @@ static uint64_t calibrate_call(void)
 				sink += (uint64_t)k;
 				pthread_mutex_unlock(&m);
 			}
-			pb.cp = (int64_t)sink;
-			wire_encode(&l, &pb, hdr);
-			sink += (uint64_t)wire_decode(&l, hdr, pb.t_send, &pb);
 			sink += rt_now_ns();
 		}
 		per[r] = (rt_now_ns() - t0) / CALIBRATE_CALLS;

@@ -192,8 +192,17 @@ static int site_of(struct pmpi_call *c)
 	return c ? pmpi_site(c) : -1;
 }
 
-/* A send side of call c: laid out and stamped (its cost is in the call's
- * calibrated cost: compensate.c). */
+/* Just before MPI gets a profiled call's message: the piggyback's work
+ * since the call's entry (the layout, the data copied behind the header,
+ * the stamp) is the rank's overhead, timed, since it grows with the data. */
+static void charge_layout(const struct pmpi_call *c)
+{
+	if (c)
+		pmpi_comp_piggyback(&(struct comp_mark){ c->t0 });
+}
+
+/* A send side of call c: laid out and stamped (its cost is timed:
+ * charge_layout). */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
 		     MPI_Datatype type, int tag, unsigned char *stack, bool bounce)
 {
@@ -216,6 +225,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	rc = side_send(&d, c, buf, count, type, tag, stack, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	charge_layout(c);
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -246,6 +256,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	rc = side_send(&d, c, buf, count, type, tag, NULL, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	charge_layout(c);
 	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
 	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
 }
@@ -320,6 +331,7 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
 	}
+	pmpi_comp_piggyback(&m);	/* after the rule, which ends the wait at m */
 }
 
 void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
@@ -355,6 +367,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	rc = side_make(&d, buf, count, type, stack, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	charge_layout(c);
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
 	if (rc == MPI_SUCCESS)	/* a blocking receive cannot be cancelled */
@@ -379,6 +392,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	rc = side_make(&d, buf, count, type, stack, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	charge_layout(c);
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
 	if (rc == MPI_SUCCESS)
@@ -403,6 +417,8 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 		d.mtype = type;
 	} else if ((rc = side_make(&d, buf, count, type, NULL, false)) != MPI_SUCCESS) {
 		return rc;
+	} else {
+		charge_layout(c);
 	}
 	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
 	     persistent ? PMPI_Recv_init(d.mbuf, d.mcount, d.mtype, src, tag, comm, req) :
@@ -439,6 +455,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		rc = side_send(&s, c, sbuf, scount, stype, stag, sstack, replace);
 	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
 		rc = side_make(&r, rbuf, rcount, rtype, rstack, false);
+	charge_layout(c);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);

@@ -315,7 +315,7 @@ static void test_json(const struct rep_data *d)
 	       "sample_cost_ns,call_cost_ns,switch_cost_ns", "overhead_sources keys, in order");
 	is_str(jq(p, ".compensation.method"),
 	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x cost calibrated at "
-	       "MPI_Init (entry, exit, header); piggyback: measured (collective companions); "
+	       "MPI_Init (entry, exit); piggyback: measured (headers, data behind them, collective companions); "
 	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
 	       "inject: measured (CPPERF_INJECT_*); switch: drain thread's context switches x "
 	       "cost calibrated at MPI_Init; contention: not charged (waits for a CPU)",
@@ -455,8 +455,8 @@ static void test_text(const struct rep_data *d)
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
 			  "  sample       0.030000   21.43  1500 samples x kernel cost measured at MPI_Init\n"
 			  "  wrapper      0.070000   50.00  700 calls x cost calibrated at MPI_Init "
-			  "(entry, exit, header)\n"
-			  "  piggyback    0.009000    6.43  measured (collective companions)\n"
+			  "(entry, exit)\n"
+			  "  piggyback    0.009000    6.43  measured (headers, data behind them, collective companions)\n"
 			  "  drain        0.006000    4.29  measured (the drain thread, and unwinding on "
 			  "the rank's thread)\n"
 			  "  inject       0.013000    9.29  measured (CPPERF_INJECT_*)\n"
