@@ -170,8 +170,8 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 {
 	struct pmpi_pb pb;
 
-	if (c) {
-		pmpi_pb_fill(&pb, c, site);
+	if (c) {	/* the layout so far (the copy into the bounce buffer) is delay */
+		pmpi_pb_fill(&pb, c, site, rt_now_ns());
 	} else {
 		memset(&pb, 0, sizeof(pb));
 		pb.rank = pmpi_pb_rank();

@@ -198,7 +198,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x->comm = comm;
 	x->root = root;
 	x->req = x->who_req = MPI_REQUEST_NULL;
-	pmpi_pb_fill(&x->in, c, -1);
+	pmpi_pb_fill(&x->in, c, -1, c->t0);	/* a collective's data leave as it starts */
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */

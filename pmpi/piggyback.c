@@ -26,13 +26,13 @@ static unsigned char *same_host;	/* a bit per world rank */
 static int same_host_n;
 static int host_ranks = 1;	/* world ranks on this host, this one included */
 
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site)
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send)
 {
 	memset(pb, 0, pmpi_wire.zero ? sizeof(*pb) : PMPI_PB_CORE);	/* as wire_decode */
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;
-	pb->t_send = c->t0;
+	pb->t_send = t_send;
 	pmpi_cp_stamp(c, pb);
 	pmpi_comp_stamp(pb, c->t0);
 }

@@ -113,8 +113,8 @@ extern size_t pmpi_pb_bytes;
 /* The next collective number on comm; false when it cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data
- * leave as it starts (its entry time: a clock read saved). */
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site);
+ * leave at t_send: the tool's work since the call's entry is delay. */
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send);
 /* This rank in MPI_COMM_WORLD; whether a world rank runs on this host;
  * how many do (1 when the piggyback is off). */
 int pmpi_pb_rank(void);
