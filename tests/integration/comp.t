@@ -190,6 +190,36 @@ cp_compensated() {
 		"$(awk -v l="$l0" 'BEGIN { print l * 0.05 }')"
 }
 
+# ring: two ranks that compute and swap a double after every step
+# (tests/progs/comp-ring.c), each sample charged 100 us (CPPERF_SAMPLE_COST_NS,
+# so that it weighs alike on any host).  A charge that reaches the delay
+# only once the drain thread folds the sample, tens of ms later, is lost at
+# the next exchange (the rule keeps the partner's smaller delay): each
+# rank's final delay must keep at least 80 % of its overhead (0.2-0.3
+# before samples were counted from the ring, 1.0 after, on the development
+# VM).
+ring() {
+	local d=$WORK/ring r ovh dly n
+	mkdir -p "$d"
+	if ! mpi_build comp-ring comp-ring.c; then
+		fail "ring: builds"
+		return
+	fi
+	CPPERF_SAMPLE_COST_NS=100000 mpi_run 2 "$RECORD" -q -o "$d/exp" "$WORK/comp-ring" \
+		> "$d/out" 2> "$d/err"
+	"$CPPERF" report "$d/exp" --format=json > "$d/rep.json" 2> "$d/rep.err"
+	for r in 0 1; do
+		ovh=$(key_of "$d/rep.json" "$r" overhead)
+		dly=$(key_of "$d/rep.json" "$r" delay)
+		n=$(jq -r --argjson r "$r" '.ranks[] | select(.rank == $r) | .overhead_sources.samples' \
+			"$d/rep.json" 2> /dev/null)
+		atleast "ring rank $r: samples charged" "$n" 50
+		atleast "ring rank $r: the delay keeps its samples' charge (delay / overhead)" \
+			"$(awk -v d="$dly" -v o="$ovh" 'BEGIN { if (o > 0) printf "%.3f\n", d / o }')" 0.8
+	done
+}
+ring
+
 # make check runs three of the six at about 0.6 s a run without the tool;
 # COMP_STRICT=1 all six at the programs' defaults (about 1 s), where the
 # fixed costs of a run (start-up, the first call of each site) weigh less
