@@ -58,6 +58,7 @@ static struct {
 	uint64_t inject_mpi_ns, inject_sample_ns;
 	bool inject_yields;	/* more ranks on this host than CPUs */
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
+	uint64_t samples_in_spins;	/* taken during injected spins: their time is the spin's */
 	uint64_t drain_switches_seen;	/* and its context switches */
 	uint64_t x;		/* delay */
 	uint64_t wait, wait_comp;
@@ -265,7 +266,7 @@ void pmpi_comp_enter(void)
 		return;
 	comp_lock();
 	charge_drain_thread();
-	n = samples_taken();
+	n = samples_taken() - comp.samples_in_spins;
 	n = n > comp.ovh.samples ? n - comp.ovh.samples : 0;
 	comp.ovh.samples += n;
 	comp.ovh.sample_ns += n * comp.ovh.sample_cost_ns;
@@ -275,11 +276,12 @@ void pmpi_comp_enter(void)
 	charge(n * comp.ovh.sample_cost_ns + comp.ovh.call_cost_ns);
 	comp_unlock();
 	if (inject) {	/* charged as it took: a preempted spin delays the rank longer */
-		uint64_t t = rt_now_ns(), spent;
+		uint64_t t = rt_now_ns(), spent, taken = samples_taken();
 
 		busy(inject);
 		spent = rt_now_ns() - t;
 		comp_lock();
+		comp.samples_in_spins += samples_taken() - taken;
 		comp.ovh.inject_ns += spent;
 		charge(spent);
 		comp_unlock();
