@@ -3,12 +3,13 @@
  * (Malony, Shende, Morris, Wolf; docs/compensation.md).
  *
  * The rank's overhead o grows with every wrapped call, every sample of its
- * threads, every context switch of the calling thread and every wait of
- * it for a CPU outside its waits for data, the drain thread's CPU time,
- * the piggyback's own messages and, for validation, injected busy time; its delay x grows with o, travels in the piggyback (fields
- * t_send, delay, t_free), and shrinks at a receive or collective whose
- * partner was less delayed (the rule is at pmpi_comp_merge).  Thread-safe
- * (one lock, taken a few times per call).
+ * threads, the drain thread's CPU time and context switches, the
+ * piggyback's own work (headers, the data copied behind them, collective
+ * companions) and, for validation, injected busy time; its delay x grows
+ * with o, travels in the piggyback (fields t_send, delay, t_free), and
+ * shrinks at a receive or collective whose partner was less delayed (the
+ * rule is at pmpi_comp_merge).  Thread-safe: one lock, taken a few times
+ * per call, and none when only one thread calls MPI.
  */
 #ifndef CPPERF_PMPI_COMPENSATE_H
 #define CPPERF_PMPI_COMPENSATE_H
