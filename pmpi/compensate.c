@@ -206,6 +206,13 @@ static uint64_t samples_taken(void)
 	       rt_samples_pending_self(rt_current());
 }
 
+/* a - b, or 0: samples_taken may read one less for a moment while the
+ * drain thread hands a sample from the ring to the fold. */
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
 /* The wrappers' side of comp.lock: every user of comp is a wrapper, or
  * runs once at the start or the end. */
 static void comp_lock(void)
@@ -266,8 +273,7 @@ void pmpi_comp_enter(void)
 		return;
 	comp_lock();
 	charge_drain_thread();
-	n = samples_taken() - comp.samples_in_spins;
-	n = n > comp.ovh.samples ? n - comp.ovh.samples : 0;
+	n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
 	comp.ovh.samples += n;
 	comp.ovh.sample_ns += n * comp.ovh.sample_cost_ns;
 	comp.ovh.calls++;
@@ -281,7 +287,7 @@ void pmpi_comp_enter(void)
 		busy(inject);
 		spent = rt_now_ns() - t;
 		comp_lock();
-		comp.samples_in_spins += samples_taken() - taken;
+		comp.samples_in_spins += minus(samples_taken(), taken);
 		comp.ovh.inject_ns += spent;
 		charge(spent);
 		comp_unlock();
