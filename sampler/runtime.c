@@ -164,6 +164,7 @@ static void rt_start(void)
 		return;
 	}
 	sym_use_separate_debug(rt->sym, rt->opt.separate_debug);
+	sym_names_from_symbols(rt->sym, (uint64_t)(uintptr_t)rt_start);
 	rt->pid = getpid();
 	rt->threads = rt->retired = NULL;
 	atomic_store(&rt->end, RT_END_RUNNING);

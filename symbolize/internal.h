@@ -133,8 +133,9 @@ struct sym_session {
 	struct sym_die_frames die_frames;
 	struct sym_decl_files decl_files;
 	struct sym_rows rows;
-	uint8_t *own_dwarf;	/* by module index: 0 not asked, 1 no, 2 yes */
-	uint32_t n_own_dwarf;
+	uint64_t symbols_only;	/* an address in the module named by its symbols alone; 0 none */
+	uint8_t *dwarf_names;	/* by module index, DWARF names frames: 0 not asked, 1 no, 2 yes */
+	uint32_t n_dwarf_names;
 };
 
 /* debuginfo.c: libdwfl's find_debuginfo callback: the module's separate

@@ -120,24 +120,37 @@ static bool sym_own_dwarf(Dwfl_Module *mod)
 	return false;
 }
 
-/* sym_own_dwarf, asked once per module (it reads every section header). */
-static bool sym_module_own_dwarf(struct sym_session *s, uint32_t module, Dwfl_Module *mod)
+/* Whether DWARF names the frames of mod: its own, or a separate debug
+ * file's when the session reads those; never in the module named by its
+ * symbols alone (sym_names_from_symbols). */
+static bool sym_dwarf_names(const struct sym_session *s, Dwfl_Module *mod)
+{
+	Dwarf_Addr start, end;
+
+	if (s->symbols_only && dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL) &&
+	    s->symbols_only >= start && s->symbols_only < end)
+		return false;
+	return s->separate_debug || sym_own_dwarf(mod);
+}
+
+/* sym_dwarf_names, asked once per module (it reads every section header). */
+static bool sym_module_dwarf_names(struct sym_session *s, uint32_t module, Dwfl_Module *mod)
 {
 	if (module == SYMTAB_NO_MODULE)
-		return sym_own_dwarf(mod);
-	if (module >= s->n_own_dwarf) {
+		return sym_dwarf_names(s, mod);
+	if (module >= s->n_dwarf_names) {
 		uint32_t n = module + 16;
-		uint8_t *v = realloc(s->own_dwarf, n);
+		uint8_t *v = realloc(s->dwarf_names, n);
 
 		if (!v)
-			return sym_own_dwarf(mod);
-		memset(v + s->n_own_dwarf, 0, n - s->n_own_dwarf);
-		s->own_dwarf = v;
-		s->n_own_dwarf = n;
+			return sym_dwarf_names(s, mod);
+		memset(v + s->n_dwarf_names, 0, n - s->n_dwarf_names);
+		s->dwarf_names = v;
+		s->n_dwarf_names = n;
 	}
-	if (!s->own_dwarf[module])
-		s->own_dwarf[module] = sym_own_dwarf(mod) ? 2 : 1;
-	return s->own_dwarf[module] == 2;
+	if (!s->dwarf_names[module])
+		s->dwarf_names[module] = sym_dwarf_names(s, mod) ? 2 : 1;
+	return s->dwarf_names[module] == 2;
 }
 
 int sym_scopes_chain(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *fn, int max)
@@ -198,7 +211,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 	Dwarf_Die fn[SYM_MAX_INLINE];
 	char hex[32];
 	uint32_t module = sym_module_index(s, mod);
-	int nfn = s->separate_debug || sym_module_own_dwarf(s, module, mod) ?
+	int nfn = sym_module_dwarf_names(s, module, mod) ?
 		  sym_dwarf_chain(s, mod, addr, fn, SYM_MAX_INLINE) : 0;
 
 	if (nfn == 0) {

@@ -88,13 +88,18 @@ void sym_close(struct sym_session *s)
 	sym_die_frames_release(&s->die_frames);
 	sym_decl_files_release(&s->decl_files);
 	sym_rows_release(&s->rows);
-	free(s->own_dwarf);
+	free(s->dwarf_names);
 	free(s);
 }
 
 void sym_use_separate_debug(struct sym_session *s, bool on)
 {
 	s->separate_debug = on;
+}
+
+void sym_names_from_symbols(struct sym_session *s, uint64_t addr)
+{
+	s->symbols_only = addr;
 }
 
 /* Mark the module list stale; it is re-read on the next miss.  Can't fail. */

@@ -49,6 +49,12 @@ void sym_close(struct sym_session *s);
  * (docs/unwinding.md). */
 void sym_use_separate_debug(struct sym_session *s, bool on);
 
+/* Name the frames of the module that holds addr from its symbol table
+ * alone, DWARF or not: for the profiler's own library, whose frames only
+ * show where a sample fell inside it, and whose DWARF would cost every
+ * process milliseconds to read for those few addresses. */
+void sym_names_from_symbols(struct sym_session *s, uint64_t addr);
+
 /* Note that the address space changed (a PERF_RECORD_MMAP was seen); the
  * module list is re-read the next time an address is not found. */
 void sym_modules_changed(struct sym_session *s);

@@ -2,7 +2,8 @@
  * test-symbolize.c - unit tests for symbolize/: unwinding this very process
  * from a captured register set and stack copy, resolving frames with
  * inline expansion, the module reload after a dlopen, libc named from its
- * symbol table unless separate debug files are asked for, and demangling.
+ * symbol table unless separate debug files are asked for, a module named
+ * from its symbol table alone on request, and demangling.
  *
  * The capture point sits at the end of a known chain of functions
  * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
@@ -16,6 +17,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -688,6 +690,46 @@ static void test_separate_debug(void)
 	symtab_release(&b);
 }
 
+/* The outermost frame an address of copy_stack resolves to in a new
+ * session, whose module is named by its symbols alone when symbols_only. */
+static void copy_stack_frame(struct symtab *st, bool symbols_only, char *fn, char *file, size_t len)
+{
+	char err[256];
+	uint32_t f[SYM_MAX_FRAMES_TEST];
+	struct sym_session *s = sym_open(st, err, sizeof err);
+	int n;
+
+	fn[0] = file[0] = 0;
+	if (!s)
+		return;
+	if (symbols_only)
+		sym_names_from_symbols(s, (uint64_t)(uintptr_t)copy_stack);
+	n = sym_resolve(s, (uint64_t)(uintptr_t)copy_stack + 1, f, SYM_MAX_FRAMES_TEST);
+	if (n > 0) {
+		snprintf(fn, len, "%s", st->frames[f[0]].function);
+		snprintf(file, len, "%s", st->frames[f[0]].file);
+	}
+	sym_close(s);
+}
+
+static void test_symbols_only(void)
+{
+	struct symtab a, b;
+	char fn[128], file[256];
+
+	symtab_init(&a);
+	symtab_init(&b);
+	copy_stack_frame(&a, false, fn, file, sizeof fn);
+	is_str(fn, "copy_stack", "this program's frame named from its DWARF");
+	printf("# source file: '%s'\n", file);
+	ok(strstr(file, "test-symbolize.c") != NULL, "with its source file");
+	copy_stack_frame(&b, true, fn, file, sizeof fn);
+	is_str(fn, "copy_stack", "named from its symbol table when its module is symbols-only");
+	is_str(file, "", "then without a source file");
+	symtab_release(&a);
+	symtab_release(&b);
+}
+
 int main(void)
 {
 	struct symtab st;
@@ -714,6 +756,7 @@ int main(void)
 	sym_close(s);
 	symtab_release(&st);
 	test_separate_debug();
+	test_symbols_only();
 	test_demangle();
 	return tap_done();
 }
