@@ -111,6 +111,7 @@ struct sym_names_cache {
 	struct sym_elf_names *v;
 	uint32_t n;
 	uint32_t read_direct;	/* modules whose table was read from its ELF data */
+	uint32_t by_holders;	/* stretches named without a scan of the table */
 };
 
 struct sym_session {

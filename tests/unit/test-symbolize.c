@@ -527,6 +527,8 @@ static void test_elf_names(struct sym_session *s)
 	ok(found >= 5, "libc, libdw, libelf, libz and this program were tried");
 	is_int(same, total, "ELF names are libdwfl's at every address tried");
 	ok(s->names.read_direct >= 5, "their symbol tables were read from their ELF data");
+	printf("# %u stretches named from the symbols that hold them\n", s->names.by_holders);
+	ok(s->names.by_holders >= 1000, "most named without a scan of their table");
 }
 
 /* Rules from kept rows (cfi-rows.c) are the rules libdw gives at every
