@@ -116,8 +116,9 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 {
 	struct fused *f;
 	MPI_Datatype base;
-	MPI_Aint lb, extent;
+	MPI_Aint lb, extent, at = 0;
 	int size = 0, bsize = 0;
+	bool contig = false;
 
 	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || pmpi_comm_inter(comm))
 		return NULL;
@@ -126,7 +127,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		;
 	if (f)		/* known entries passed the checks below */
 		return f;
-	if (!is_predefined(op) || (size = pmpi_type_size(type)) < 0 ||
+	if (!is_predefined(op) || (size = pmpi_type_layout(type, count, &contig, &at)) < 0 ||
 	    (uint64_t)size * (uint64_t)count > FUSED_MAX)
 		return NULL;
 	base = basic_type(type);
@@ -135,8 +136,8 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	    !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	*f = (struct fused){ .type = type, .base = base, .count = count, .op = op,
-			     .size = size * count, .nbase = size * count / bsize };
-	f->contig = pmpi_contiguous(type, count, size, &f->at);
+			     .size = size * count, .nbase = size * count / bsize,
+			     .contig = contig, .at = at };
 	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
 		free(f);

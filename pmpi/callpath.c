@@ -58,21 +58,27 @@ static pthread_cond_t resolved = PTHREAD_COND_INITIALIZER;
  * the thread itself touches it. */
 static __thread uint64_t stack_top __attribute__((tls_model("initial-exec")));
 
-static uint64_t thread_stack_top(void)
+/* Look the calling thread's stack top up, once: not inlined, so that
+ * every call's read of it does not set up this frame. */
+__attribute__((noinline))
+static uint64_t look_up_stack_top(void)
 {
 	pthread_attr_t attr;
 	void *lo;
 	size_t size;
 
-	if (!stack_top) {
-		stack_top = 1;
-		if (!pthread_getattr_np(pthread_self(), &attr)) {
-			if (!pthread_attr_getstack(&attr, &lo, &size))
-				stack_top = (uint64_t)(uintptr_t)lo + size;
-			pthread_attr_destroy(&attr);
-		}
+	stack_top = 1;
+	if (!pthread_getattr_np(pthread_self(), &attr)) {
+		if (!pthread_attr_getstack(&attr, &lo, &size))
+			stack_top = (uint64_t)(uintptr_t)lo + size;
+		pthread_attr_destroy(&attr);
 	}
 	return stack_top;
+}
+
+static uint64_t thread_stack_top(void)
+{
+	return stack_top ? stack_top : look_up_stack_top();
 }
 
 uint64_t pmpi_call_depth(const struct pmpi_call *c)

@@ -77,21 +77,31 @@ void pmpi_types_start(void)
 	}
 }
 
+static int ask_size(MPI_Datatype type)
+{
+	int size;
+
+	return type != MPI_DATATYPE_NULL && PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : -1;
+}
+
 int pmpi_type_size(MPI_Datatype type)
+{
+	const struct named *n = find_named(type);
+
+	return n ? n->size : ask_size(type);
+}
+
+int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
 	const struct named *n = find_named(type);
 	int size;
 
-	if (n)
-		return n->size;
-	return type != MPI_DATATYPE_NULL && PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : -1;
-}
-
-bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
-{
-	if (find_named(type)) {
+	if (n) {
+		*contig = true;
 		*at = 0;
-		return true;
+		return n->size;
 	}
-	return ask_contiguous(type, count, size, at);
+	size = ask_size(type);
+	*contig = size >= 0 && ask_contiguous(type, count, size, at);
+	return size;
 }

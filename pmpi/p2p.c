@@ -34,19 +34,18 @@
 
 static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatype type)
 {
-	int size = pmpi_type_size(type);
 	MPI_Aint at;
+	bool contig;
+	int size = pmpi_type_layout(type, count, &contig, &at);
 
 	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
 	d->count = count;
 	d->type = type;
-	d->contig = NULL;
+	d->contig = contig ? (void *)((uintptr_t)buf + (uintptr_t)at) : NULL;
 	if (size < 0 || count < 0)
 		size = 0;
 	d->tsize = size;
 	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
-	if (pmpi_contiguous(type, count, size, &at))
-		d->contig = (void *)((uintptr_t)buf + (uintptr_t)at);
 }
 
 static int pack(const struct p2p_side *d, unsigned char *to)

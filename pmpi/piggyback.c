@@ -28,7 +28,9 @@ static int host_ranks = 1;	/* world ranks on this host, this one included */
 
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send)
 {
-	memset(pb, 0, pmpi_wire.zero ? sizeof(*pb) : PMPI_PB_CORE);	/* as wire_decode */
+	memset(pb, 0, PMPI_PB_CORE);	/* as wire_decode */
+	if (pmpi_wire.zero)
+		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
 	pb->version = PMPI_PB_VERSION;
 	pb->rank = world_rank;
 	pb->site = site;

@@ -102,13 +102,13 @@ void pmpi_site_send(int site, uint64_t bytes, int64_t peer);
 void pmpi_activate(int world_size);
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
 
-/* datatypes.c: a datatype's size (-1 when MPI refuses it), and whether
- * count elements of it (size bytes each) lie in one piece, at *at bytes
- * from the buffer's address.  The predefined ones are read at MPI_Init
- * (pmpi_types_start). */
+/* datatypes.c: a datatype's size (-1 when MPI refuses it); with the
+ * layout, also whether count elements of it lie in one piece (*contig),
+ * at *at bytes from the buffer's address.  The predefined ones are read
+ * at MPI_Init (pmpi_types_start). */
 void pmpi_types_start(void);
 int pmpi_type_size(MPI_Datatype type);
-bool pmpi_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at);
+int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
 
 /* stats.c: facts of a call.  Counts and types are read only here. */
 uint64_t pmpi_bytes(int count, MPI_Datatype type);
