@@ -25,8 +25,14 @@ endif
 HAVE_PAPI := $(shell pkg-config --exists papi && echo 1 || echo 0)
 DW_CFLAGS := $(shell pkg-config --cflags libdw libelf 2>/dev/null)
 DW_LIBS := $(shell pkg-config --libs libdw libelf 2>/dev/null)
-PAPI_LIBS := $(if $(filter 1,$(HAVE_PAPI)),$(shell pkg-config --libs papi))
-DEP_CFLAGS := $(DW_CFLAGS) -DHAVE_PAPI=$(HAVE_PAPI)
+# libpfm4 and PAPI are not linked: sampler/lazy-libs.c opens them by
+# soname when an event needs them.
+soname = $(shell readelf -d "$$($(CC) -print-file-name=$(1))" 2>/dev/null | \
+	sed -n 's/.*soname: \[\(.*\)\]/\1/p')
+LIBPFM_SONAME := $(or $(call soname,libpfm.so),libpfm.so.4)
+LIBPAPI_SONAME := $(if $(filter 1,$(HAVE_PAPI)),$(or $(call soname,libpapi.so),libpapi.so))
+DEP_CFLAGS := $(DW_CFLAGS) -DHAVE_PAPI=$(HAVE_PAPI) -DLIBPFM_SONAME='"$(LIBPFM_SONAME)"' \
+	-DLIBPAPI_SONAME='"$(LIBPAPI_SONAME)"'
 
 # --- MPI: one runtime with the MPI wrappers per MPI found, built with that
 # MPI's compiler wrapper.  MPICC=... builds only the one it belongs to.
@@ -50,7 +56,7 @@ COMMON_SRC := $(wildcard common/*.c)
 SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
 # The event tables: the runtime, cpperf-record and `cpperf list` use them.
-SAMPLER_EVENTS_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c
+SAMPLER_EVENTS_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c sampler/lazy-libs.c
 SAMPLER_SHARED_SRC := $(SAMPLER_EVENTS_SRC) sampler/options.c
 # cpperf-record alone reads the program's ELF and launches it.
 SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/record-launch.c
@@ -79,8 +85,8 @@ TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/cp-links.c \
 	$(HTML_GEN))
 
-LIBS := $(DW_LIBS) -lz -lpfm -lpthread
-RT_LIBS := $(LIBS) $(PAPI_LIBS) -ldl
+LIBS := $(DW_LIBS) -lz -lpthread -ldl
+RT_LIBS := $(LIBS)
 CPPERF_LIBS := $(LIBS) -lstdc++
 
 O := build/obj
@@ -106,7 +112,7 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 	$(CC) -shared -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
-	$(CC) -o $@ $^ -lz -lpfm $(PAPI_LIBS)
+	$(CC) -o $@ $^ -lz -lpthread -ldl
 
 $(HTML_GEN): report/html/embed.pl report/html/page.html report/html/page.css $(HTML_JS)
 	@mkdir -p $(dir $@)

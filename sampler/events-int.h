@@ -8,8 +8,9 @@
 
 #include "events.h"
 
-#include <perfmon/pfmlib_perf_event.h>
 #include <stdint.h>
+
+#include "lazy-libs.h"
 
 #define EV_NAMEMAX ((int)sizeof(((struct ev_spec *)0)->name))
 
@@ -26,8 +27,8 @@ extern const size_t ev_ngeneric;
 
 /* --- libpfm4 (events.c) --- */
 
-/* Initialize libpfm4 once; returns PFM_SUCCESS or its error code. */
-int ev_pfm_init(void);
+/* Open and initialize libpfm4 once; 0, or -1 with why in err. */
+int ev_pfm_init(char *err, size_t errlen);
 
 /* Encode name with libpfm4 into *attr; returns a PFM_ error code. */
 int ev_pfm_encode(const char *name, struct perf_event_attr *attr,

@@ -120,11 +120,11 @@ void ev_print_all(FILE *out)
 {
 	pfm_pmu_t p;
 	bool pmu = ev_host_has_pmu();
+	char why[256];
 
 	ev_print_list(out);
-	if (ev_pfm_init() != PFM_SUCCESS) {
-		fprintf(out, "\nlibpfm4 cannot be initialized: %s\n",
-			pfm_strerror(ev_pfm_init()));
+	if (ev_pfm_init(why, sizeof(why))) {
+		fprintf(out, "\nlibpfm4 cannot be used: %s\n", why);
 		return;
 	}
 	pfm_for_all_pmus(p) {

@@ -24,8 +24,9 @@
 
 #if HAVE_PAPI
 #include <errno.h>
-#include <papi.h>
 #include <sched.h>
+
+#include "lazy-libs.h"
 
 #define RING_SAMPLES 64		/* samples a ring should hold */
 #define RING_MAX_BYTES (4u << 20)
@@ -79,7 +80,7 @@ static void papi_on_overflow(int set, void *address, long long vector, void *con
 		return;
 	atomic_store(&p->busy, true);
 	if (atomic_load(&p->on) && context &&
-	    PAPI_get_overflow_event_index(set, vector, idx, &n) == PAPI_OK)
+	    sym_PAPI_get_overflow_event_index(set, vector, idx, &n) == PAPI_OK)
 		for (int k = 0; k < n; k++)
 			if (idx[k] >= 0 && idx[k] < p->nevents)
 				take_sample(p, idx[k], address, context);
@@ -102,7 +103,7 @@ static size_t ring_bytes(const struct rt_options *o)
  * Returns 0, or -1 with a message. */
 static int make_set(const struct rt_state *rt, struct papi_thread *p, char *err, size_t errlen)
 {
-	int r = PAPI_create_eventset(&p->set);
+	int r = sym_PAPI_create_eventset(&p->set);
 
 	for (int i = 0; r == PAPI_OK && i < rt->events.n; i++) {
 		const char *name = rt->events.ev[i].name;
@@ -110,16 +111,16 @@ static int make_set(const struct rt_state *rt, struct papi_thread *p, char *err,
 
 		if (papi_threshold(&rt->opt, name, &threshold, err, errlen))
 			return -1;
-		r = PAPI_event_name_to_code(name, &code);
+		r = sym_PAPI_event_name_to_code(name, &code);
 		if (r == PAPI_OK)
-			r = PAPI_add_event(p->set, code);
+			r = sym_PAPI_add_event(p->set, code);
 		if (r == PAPI_OK)
-			r = PAPI_overflow(p->set, code, threshold, 0, papi_on_overflow);
+			r = sym_PAPI_overflow(p->set, code, threshold, 0, papi_on_overflow);
 		if (r != PAPI_OK)
-			snprintf(err, errlen, "%s: %s", name, PAPI_strerror(r));
+			snprintf(err, errlen, "%s: %s", name, sym_PAPI_strerror(r));
 	}
 	if (r != PAPI_OK && !err[0])
-		snprintf(err, errlen, "PAPI_create_eventset: %s", PAPI_strerror(r));
+		snprintf(err, errlen, "PAPI_create_eventset: %s", sym_PAPI_strerror(r));
 	return r == PAPI_OK ? 0 : -1;
 }
 
@@ -131,12 +132,12 @@ static void release_papi(struct papi_thread *p)
 	atomic_store(&p->on, false);
 	papi_self = NULL;
 	if (p->set != PAPI_NULL) {
-		PAPI_stop(p->set, values);
-		PAPI_cleanup_eventset(p->set);
-		PAPI_destroy_eventset(&p->set);
+		sym_PAPI_stop(p->set, values);
+		sym_PAPI_cleanup_eventset(p->set);
+		sym_PAPI_destroy_eventset(&p->set);
 		p->set = PAPI_NULL;
 	}
-	PAPI_unregister_thread();
+	sym_PAPI_unregister_thread();
 	p->released = true;
 }
 
@@ -173,7 +174,7 @@ struct rt_thread *papi_thread_open(struct rt_state *rt, pid_t tid)
 		t->ids[i] = p->ids[i] = (uint64_t)i + 1;	/* synthetic ids */
 	}
 	t->tid = p->tid;
-	if (PAPI_register_thread() != PAPI_OK || make_set(rt, p, err, sizeof(err)) ||
+	if (sym_PAPI_register_thread() != PAPI_OK || make_set(rt, p, err, sizeof(err)) ||
 	    papi_ring_create(&p->ring, ring_bytes(&rt->opt))) {
 		rt_notice(rt, "thread %d is not profiled: %s", (int)t->tid,
 			  err[0] ? err : "no memory for its PAPI ring");
@@ -215,7 +216,7 @@ void papi_thread_enable(struct rt_thread *t, bool on)
 	p->stack_hi = t->stack_hi;
 	papi_self = p;
 	atomic_store(&p->on, true);
-	if (PAPI_start(p->set) != PAPI_OK)
+	if (sym_PAPI_start(p->set) != PAPI_OK)
 		atomic_store(&p->on, false);
 }
 

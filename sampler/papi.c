@@ -11,9 +11,10 @@
 #include <strings.h>
 
 #if HAVE_PAPI
-#include <papi.h>
 #include <pthread.h>
 #include <unistd.h>
+
+#include "lazy-libs.h"
 
 #define WHY_PAPI "--backend=papi: "
 
@@ -34,13 +35,13 @@ static int disable_components(const char *list, char *err, size_t errlen)
 {
 	char names[512] = "";
 	const char *p = list;
-	int n = PAPI_num_components();
+	int n = sym_PAPI_num_components();
 
 	if (!*list)
 		return 0;
 	if (!strcmp(list, "all")) {
 		for (int i = 0; i < n; i++)
-			PAPI_disable_component(i);
+			sym_PAPI_disable_component(i);
 		return 0;
 	}
 	for (; *p; p += *p == ',') {
@@ -49,10 +50,10 @@ static int disable_components(const char *list, char *err, size_t errlen)
 
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		p += len;
-		if (PAPI_disable_component_by_name(name) == PAPI_OK)
+		if (sym_PAPI_disable_component_by_name(name) == PAPI_OK)
 			continue;
 		for (int i = 0; i < n; i++) {
-			const PAPI_component_info_t *ci = PAPI_get_component_info(i);
+			const PAPI_component_info_t *ci = sym_PAPI_get_component_info(i);
 			size_t used = strlen(names);
 
 			if (ci)
@@ -69,6 +70,7 @@ static int disable_components(const char *list, char *err, size_t errlen)
  * message. */
 static int papi_init(const struct rt_options *o, char *err, size_t errlen)
 {
+	char why[256];
 	int r;
 
 	if (papi_init_pid == getpid())
@@ -78,17 +80,21 @@ static int papi_init(const struct rt_options *o, char *err, size_t errlen)
 			 "profile it with --backend=perf");
 		return -1;
 	}
-	if (disable_components(o->papi_disable, err, errlen))
-		return -1;
-	r = PAPI_library_init(PAPI_VER_CURRENT);
-	if (r != PAPI_VER_CURRENT) {
-		snprintf(err, errlen, WHY_PAPI "PAPI does not start (%s); check it with papi_component_avail",
-			 r > 0 ? "the library's version differs from the headers'" : PAPI_strerror(r));
+	if (lazy_papi_open(why, sizeof(why))) {
+		snprintf(err, errlen, WHY_PAPI "%s", why);
 		return -1;
 	}
-	r = PAPI_thread_init(papi_thread_id);
+	if (disable_components(o->papi_disable, err, errlen))
+		return -1;
+	r = sym_PAPI_library_init(PAPI_VER_CURRENT);
+	if (r != PAPI_VER_CURRENT) {
+		snprintf(err, errlen, WHY_PAPI "PAPI does not start (%s); check it with papi_component_avail",
+			 r > 0 ? "the library's version differs from the headers'" : sym_PAPI_strerror(r));
+		return -1;
+	}
+	r = sym_PAPI_thread_init(papi_thread_id);
 	if (r != PAPI_OK) {
-		snprintf(err, errlen, WHY_PAPI "PAPI has no thread support here (%s)", PAPI_strerror(r));
+		snprintf(err, errlen, WHY_PAPI "PAPI has no thread support here (%s)", sym_PAPI_strerror(r));
 		return -1;
 	}
 	papi_init_pid = getpid();
@@ -99,8 +105,8 @@ static int papi_init(const struct rt_options *o, char *err, size_t errlen)
  * provides them, is disabled.  "" when it is not. */
 static void perf_names_why(const char *name, char *why, size_t len)
 {
-	int cidx = PAPI_get_component_index("perf_event");
-	const PAPI_component_info_t *ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	int cidx = sym_PAPI_get_component_index("perf_event");
+	const PAPI_component_info_t *ci = cidx >= 0 ? sym_PAPI_get_component_info(cidx) : NULL;
 
 	why[0] = 0;
 	if (!strncasecmp(name, "perf::", 6) && (!ci || ci->disabled))
@@ -130,7 +136,7 @@ static int parse_names(const char *spec, struct ev_list *out, char *err, size_t 
 			return -1;
 		}
 		memcpy(ev->name, p, n);
-		if (PAPI_event_name_to_code(ev->name, &code) != PAPI_OK) {
+		if (sym_PAPI_event_name_to_code(ev->name, &code) != PAPI_OK) {
 			char why[512];
 
 			perf_names_why(ev->name, why, sizeof(why));
@@ -172,7 +178,7 @@ int papi_threshold(const struct rt_options *o, const char *name, int *threshold,
 	if (!t && name_is(name, clocks)) {
 		t = 1000000000ull / o->freq;
 	} else if (!t && name_is(name, cycles)) {
-		hw = PAPI_get_hardware_info();
+		hw = sym_PAPI_get_hardware_info();
 		if (!hw || hw->cpu_max_mhz <= 0) {
 			snprintf(err, errlen, WHY_PAPI "PAPI does not know the CPU clock, so -F cannot "
 				 "become a threshold for %s; give -c CYCLES", name);
@@ -196,15 +202,15 @@ int papi_threshold(const struct rt_options *o, const char *name, int *threshold,
 /* Why the component of code cannot sample, for the message. */
 static void why_unusable(int code, int r, char *why, size_t len)
 {
-	int cidx = PAPI_get_event_component(code);
-	const PAPI_component_info_t *ci = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	int cidx = sym_PAPI_get_event_component(code);
+	const PAPI_component_info_t *ci = cidx >= 0 ? sym_PAPI_get_component_info(cidx) : NULL;
 
 	if (ci && ci->disabled)
 		snprintf(why, len, "component %.64s: %.400s", ci->name, ci->disabled_reason);
 	else if (ci && IS_PRESET(code) && ci->num_preset_events == 0)
 		snprintf(why, len, "component %.64s has no preset events: no hardware counters", ci->name);
 	else
-		snprintf(why, len, "%s", PAPI_strerror(r));
+		snprintf(why, len, "%s", sym_PAPI_strerror(r));
 }
 
 static void papi_probe_handler(int set, void *address, long long vector, void *context)
@@ -221,10 +227,10 @@ static int add_sampling(const struct rt_options *o, int set, const struct ev_spe
 
 	if (papi_threshold(o, ev->name, &threshold, err, errlen))
 		return PAPI_EINVAL;
-	PAPI_event_name_to_code(ev->name, code);
-	r = PAPI_add_event(set, *code);
+	sym_PAPI_event_name_to_code(ev->name, code);
+	r = sym_PAPI_add_event(set, *code);
 	if (r == PAPI_OK)
-		r = PAPI_overflow(set, *code, threshold, 0, papi_probe_handler);
+		r = sym_PAPI_overflow(set, *code, threshold, 0, papi_probe_handler);
 	return r;
 }
 
@@ -232,22 +238,22 @@ static int add_sampling(const struct rt_options *o, int set, const struct ev_spe
 static int probe(const struct rt_options *o, const struct ev_list *l, char *err, size_t errlen)
 {
 	long long values[EV_MAX];
-	int set = PAPI_NULL, r = PAPI_create_eventset(&set), code = 0;
+	int set = PAPI_NULL, r = sym_PAPI_create_eventset(&set), code = 0;
 	char why[512];
 
 	err[0] = 0;
 	for (int i = 0; r == PAPI_OK && i < l->n; i++)
 		r = add_sampling(o, set, &l->ev[i], &code, err, errlen);
-	if (r == PAPI_OK && (r = PAPI_start(set)) == PAPI_OK)
-		r = PAPI_stop(set, values);
-	PAPI_cleanup_eventset(set);
-	PAPI_destroy_eventset(&set);
+	if (r == PAPI_OK && (r = sym_PAPI_start(set)) == PAPI_OK)
+		r = sym_PAPI_stop(set, values);
+	sym_PAPI_cleanup_eventset(set);
+	sym_PAPI_destroy_eventset(&set);
 	if (r == PAPI_OK || err[0])
 		return r == PAPI_OK ? 0 : -1;
 	why_unusable(code, r, why, sizeof(why));
 	snprintf(err, errlen, WHY_PAPI "PAPI cannot sample %s on this host (%s); use %s--backend=perf -e task-clock",
 		 l->n == 1 ? l->ev[0].name : o->events, why,
-		 PAPI_event_name_to_code(PAPI_FALLBACK_EVENT, &code) == PAPI_OK ?
+		 sym_PAPI_event_name_to_code(PAPI_FALLBACK_EVENT, &code) == PAPI_OK ?
 		 "a software event PAPI knows (-e " PAPI_FALLBACK_EVENT ") or " : "");
 	return -1;
 }

@@ -2,13 +2,15 @@
  * test-events.c - unit tests for sampler/events.c: parsing event lists
  * (names, modifiers, groups, every syntax error), unknown-name suggestions,
  * probing on this host (with or without a PMU), errno explanations and the
- * `cpperf list` output.  Host-dependent checks pick their expectation from
+ * `cpperf list` output, and software events encoded without libpfm4 as
+ * libpfm4 encodes them.  Host-dependent checks pick their expectation from
  * ev_host_has_pmu() so they mean something on both kinds of host.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../../sampler/events.h"
+#include "../../sampler/events-int.h"
 #include "files.h"
 #include "tap.h"
 
@@ -298,8 +300,55 @@ static void test_list(void)
 		ok(!strstr(t, "perf::PERF_COUNT_HW_CPU_CYCLES"), "list --all: no hardware names without a PMU");
 }
 
+/*
+ * perf's software events are encoded without opening libpfm4, exactly as
+ * libpfm4 encodes them (its spelling of the :u and :k modifiers is
+ * perf's).  Runs first: nothing has opened libpfm4 yet.
+ */
+static void test_software_without_libpfm(void)
+{
+	static const char *const names[] = {
+		"task-clock", "cpu-clock", "page-faults", "faults", "context-switches", "cs",
+		"cpu-migrations", "migrations", "minor-faults", "major-faults",
+		"task-clock:u", "cpu-clock:k", "TASK-CLOCK",
+	};
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	struct perf_event_attr ours[N];
+	char why[256], name[128];
+
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "%s parses", names[i]);
+		is_int(parse(names[i]), 0, name);
+		ours[i] = L.ev[0].attr;
+	}
+	ok(!dlopen(LIBPFM_SONAME, RTLD_NOW | RTLD_NOLOAD), "software events leave libpfm4 unopened");
+	if (!ok(ev_pfm_init(why, sizeof(why)) == 0, "libpfm4 opens once needed")) {
+		printf("#   %s\n", why);
+		return;
+	}
+	for (int i = 0; i < N; i++) {
+		const struct perf_event_attr *a = &ours[i];
+		struct perf_event_attr p;
+
+		memset(&p, 0, sizeof(p));
+		snprintf(name, sizeof(name), "%s: encoded as libpfm4 encodes it", names[i]);
+		if (!ok(ev_pfm_encode(names[i], &p, err, sizeof(err)) == 0 &&
+			a->type == p.type && a->config == p.config &&
+			a->exclude_user == p.exclude_user && a->exclude_kernel == p.exclude_kernel &&
+			a->exclude_hv == p.exclude_hv && a->exclude_idle == p.exclude_idle &&
+			a->exclude_host == p.exclude_host && a->exclude_guest == p.exclude_guest &&
+			a->precise_ip == p.precise_ip, name))
+			printf("#   ours: type %u config %llu excl u%d k%d hv%d guest%d; libpfm4: "
+			       "type %u config %llu excl u%d k%d hv%d guest%d %s\n", a->type,
+			       (unsigned long long)a->config, a->exclude_user, a->exclude_kernel,
+			       a->exclude_hv, a->exclude_guest, p.type, (unsigned long long)p.config,
+			       p.exclude_user, p.exclude_kernel, p.exclude_hv, p.exclude_guest, err);
+	}
+}
+
 int main(void)
 {
+	test_software_without_libpfm();
 	test_single();
 	test_modifiers();
 	test_groups();
