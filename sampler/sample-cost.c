@@ -11,9 +11,11 @@
  * events opened bare (no ring), the leader sampling every CAL_PERIOD_NS
  * of the thread's time; about 10 ms in all on the development VM.  The
  * median of the pairs' differences over the samples of a batch (the
- * leader's count over the period) is the interrupt's cost; the copy of
- * the user stack, which the kernel skips without a ring, is added as
- * estimated (COPY_NS per 16 KiB in dwarf mode).  Events are opened once
+ * leader's count over the period) is the interrupt's cost; while the
+ * host's noise makes it negative it is measured again, up to TRIES times,
+ * as the fallback estimate is far below a VM's cost.  The copy of the user
+ * stack, which the kernel skips without a ring, is added as estimated
+ * (COPY_NS per 16 KiB in dwarf mode).  Events are opened once
  * and enabled for the sampled batches only, with a period, not a
  * frequency: closing an event can wait for an RCU grace period, and a
  * frequency starts again from a period of 1 at every enable, a storm of
@@ -30,6 +32,7 @@
 #include "rt.h"
 
 #define PAIRS 5
+#define TRIES 3		/* sets of pairs until the median is positive */
 #define CAL_PERIOD_NS 100000	/* 10 000 samples per second while measuring */
 #define BATCH_NS 500000		/* a batch's work without events */
 #define COPY_NS 1500		/* copying 16 KiB of stack, development VM */
@@ -107,25 +110,38 @@ static uint64_t sampled_batch(int leader, uint64_t iters, uint64_t *n)
 	return t;
 }
 
+/* The median over PAIRS pairs of the extra time per sample taken; <= 0
+ * when the host's noise outweighed the samples' cost. */
+static int64_t median_cost(int leader, uint64_t iters)
+{
+	int64_t per[PAIRS];
+	uint64_t bare, with, n;
+
+	for (int i = 0; i < PAIRS; i++) {
+		bare = timed_work(iters);
+		with = sampled_batch(leader, iters, &n);
+		per[i] = n ? ((int64_t)with - (int64_t)bare) / (int64_t)n : 0;
+	}
+	qsort(per, PAIRS, sizeof(per[0]), cmp_i64);
+	return per[PAIRS / 2];
+}
+
 static void *calibrate(void *arg)
 {
 	struct calibration *c = arg;
-	int64_t per[PAIRS];
-	uint64_t iters, bare, with, n;
 	int fds[EV_MAX];
+	uint64_t iters;
 
 	if (!rt_pin_to_cpu(c->cpu) || !open_calibration_events(c->rt, fds))
 		return NULL;
 	iters = batch_iters();
-	for (int i = 0; i < PAIRS; i++) {
-		bare = timed_work(iters);
-		with = sampled_batch(fds[0], iters, &n);
-		per[i] = n ? ((int64_t)with - (int64_t)bare) / (int64_t)n : 0;
+	for (int i = 0; i < TRIES && !c->cost; i++) {
+		int64_t m = median_cost(fds[0], iters);
+
+		if (m > 0)
+			c->cost = (uint64_t)m;
 	}
 	rt_events_close_bare(c->rt, fds, c->rt->events.n);
-	qsort(per, PAIRS, sizeof(per[0]), cmp_i64);
-	if (per[PAIRS / 2] > 0)
-		c->cost = (uint64_t)per[PAIRS / 2];
 	return NULL;
 }
 
