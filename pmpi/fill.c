@@ -76,14 +76,16 @@ static void fill_sites(struct rt_state *rt, struct profile *p, const struct pmpi
 {
 	uint32_t n = 0, k = 0;
 
-	for (int i = 0; i < PMPI_SITES; i++)
-		n += pmpi_sites[i].used && t->sites[i].calls;
+	for (unsigned j = 0; j < pmpi_nsites_taken; j++)
+		n += t->sites[pmpi_sites_taken[j]].calls > 0;
 	if (!n || !(p->mpi_sites = calloc(n, sizeof(*p->mpi_sites))))
 		return;
-	for (int i = 0; i < PMPI_SITES; i++)
-		if (pmpi_sites[i].used && t->sites[i].calls &&
-		    make_site(rt, &pmpi_sites[i], &t->sites[i], &p->mpi_sites[k]))
+	for (unsigned j = 0; j < pmpi_nsites_taken; j++) {
+		int i = pmpi_sites_taken[j];
+
+		if (t->sites[i].calls && make_site(rt, &pmpi_sites[i], &t->sites[i], &p->mpi_sites[k]))
 			k++;
+	}
 	qsort(p->mpi_sites, k, sizeof(*p->mpi_sites), site_cmp);
 	p->nmpi_sites = 0;
 	for (uint32_t i = 0; i < k; i++) {

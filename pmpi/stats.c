@@ -37,6 +37,9 @@ struct thread_counts {
 
 pthread_mutex_t pmpi_stats_lock = PTHREAD_MUTEX_INITIALIZER;
 struct pmpi_site pmpi_sites[PMPI_SITES];
+uint16_t pmpi_sites_taken[PMPI_SITES];
+unsigned pmpi_nsites_taken;
+_Static_assert(PMPI_SITES <= UINT16_MAX + 1, "a slot's index fits pmpi_sites_taken");
 struct pmpi_coll pmpi_colls[PMPI_COLLS];
 int pmpi_world_size;
 
@@ -144,6 +147,7 @@ static int find_site(const struct pmpi_call *c, bool *fresh)
 		if (!s->used) {
 			*s = (struct pmpi_site){ .fn = c->fn, .ra = c->ra, .depth = sd };
 			__atomic_store_n(&s->used, true, __ATOMIC_RELEASE);
+			pmpi_sites_taken[pmpi_nsites_taken++] = (uint16_t)k;
 			*fresh = true;
 			found = (int)k;
 			break;

@@ -73,6 +73,10 @@ struct pmpi_totals {
 
 extern pthread_mutex_t pmpi_stats_lock;
 extern struct pmpi_site pmpi_sites[PMPI_SITES];
+/* The slots of pmpi_sites in use, in the order they were taken: walking
+ * them touches no page of the table's unused part.  Under pmpi_stats_lock. */
+extern uint16_t pmpi_sites_taken[PMPI_SITES];
+extern unsigned pmpi_nsites_taken;
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 extern int pmpi_world_size;
 
