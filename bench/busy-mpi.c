@@ -4,7 +4,7 @@
  * the drain thread, the wrappers) is taken from a rank.  A fixed amount of
  * work, so walls with and without a tool compare directly.
  *
- * Usage: busy-mpi compute|stencil|short [SCALE]
+ * Usage: busy-mpi compute|stencil|short|empty [SCALE]
  *   compute  each rank computes alone (a few call levels), one reduction at
  *            the end: the sampler's cost alone (SCALE 1: about 6 s)
  *   stencil  a ring halo exchange of 8 doubles each way after every
@@ -12,6 +12,7 @@
  *            piggyback's cost on top (SCALE 1: about 6 s)
  *   short    the compute case for about 0.5 s (1 s with mpirun's start):
  *            start-up and the final write weigh most
+ *   empty    MPI_Init and MPI_Finalize only: a tool's fixed cost per run
  *
  * Each rank times every iteration and prints, with its region's wall, the
  * iterations' median and its excess: the sum of the iterations over the
@@ -112,9 +113,12 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (!strcmp(mode, "empty"))
+		return MPI_Finalize();
 	if (strcmp(mode, "compute") && strcmp(mode, "stencil") && strcmp(mode, "short")) {
 		if (rank == 0)
-			fprintf(stderr, "busy-mpi: unknown mode '%s' (compute, stencil or short)\n", mode);
+			fprintf(stderr, "busy-mpi: unknown mode '%s' (compute, stencil, short or empty)\n",
+				mode);
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	steps = (int)(750000 * scale / (strcmp(mode, "short") ? 1 : 12));

@@ -5,16 +5,18 @@
 # and the final write weigh most), each run plain, under cpperf-record at
 # the default rate and, when perf can sample here, under
 # `perf record --call-graph dwarf` at the same rate (one per rank),
-# alternating, ROUNDS times.  Prints each case's median walls and ratios,
-# then where cpperf's time went, from the report of its last run: per
-# overhead source (docs/compensation.md) in % of the ranks' wall, the
-# unwinder's cost per sample and the drain thread's CPU in % of wall; and
-# whether the compensation accounts for it: per round and rank, the time
-# the program measured cpperf added to its region (busy-mpi.c's excess
-# iterations, which a drift of the host's speed between runs does not
-# move) against the time the report removes (its delay: the measured
-# less the parallel-compensated wall), both in % of the region.  Only ratios from one run
-# mean anything on a shared machine.
+# alternating, ROUNDS times.  Prints each case's median walls and ratios;
+# how much longer a run that only starts and stops takes recorded (the
+# fixed cost: start-up, calibration, final write); then where cpperf's
+# time went, from the report of its last run: per overhead source
+# (docs/compensation.md) in % of the ranks' wall, the unwinder's cost per
+# sample and the drain thread's CPU in % of wall; and whether the
+# compensation accounts for it: per round and rank, the time the program
+# measured cpperf added to its region (busy-mpi.c's excess iterations,
+# which a drift of the host's speed between runs does not move) against
+# the time the report removes (its delay: the measured less the
+# parallel-compensated wall), both in % of the region.  Only ratios from
+# one run mean anything on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_BUSY_ROUNDS:-3}
@@ -57,6 +59,18 @@ for c in compute stencil short; do
 		"$([ $have_perf = 1 ] && awk '{ print $3 / $1 }' "$W/times-$c" | median | xargs printf '%.3f' || echo -)"
 done
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
+
+# cpperf's fixed cost: a program that only starts and stops, plain and
+# recorded, alternating (2 rounds per round of the cases)
+for i in $(seq $((2 * ROUNDS))); do
+	p=$(wall mpirun -np $NP "$W/busy-mpi" empty)
+	rm -rf "$W/exp-empty"
+	k=$(wall mpirun -np $NP bin/cpperf-record -q -o "$W/exp-empty" "$W/busy-mpi" empty)
+	echo "$p $k" >> "$W/times-empty"
+done
+printf "fixed cost: MPI_Init and MPI_Finalize alone take %.0f ms plain, %.0f ms more recorded (medians of %s)\n" \
+	"$(awk '{ print 1000 * $1 }' "$W/times-empty" | median)" \
+	"$(awk '{ print 1000 * ($2 - $1) }' "$W/times-empty" | median)" "$((2 * ROUNDS))"
 echo
 echo "where cpperf's time went (last round's report; % of the ranks' wall):"
 printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n" case sample wrapper pb drain switch sum measured unwind-us drain-cpu
