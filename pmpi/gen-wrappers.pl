@@ -8,7 +8,8 @@
 # mpi_xxx_, mpi_xxx__, mpi_xxx and MPI_XXX (one function and its aliases,
 # calling the MPI library's own Fortran binding pmpi_xxx_, so that
 # MPI_IN_PLACE, MPI_BOTTOM, status and LOGICAL conventions stay the
-# library's).  Wrappers only gather the call's facts; the logic is in the
+# library's) and, for Open MPI, mpi_xxx_f08_ (`use mpi_f08`, calling
+# pmpi_xxx_f08_).  Wrappers only gather the call's facts; the logic is in the
 # hand-written pmpi/*.c files behind pmpi/pmpi.h.  Plain perl 5: no modules.
 use strict;
 use warnings;
@@ -221,15 +222,18 @@ sub with_call {
 }
 
 # Fortran side of a transport call: declarations and conversions of the
-# arguments, the C call's arguments, conversions back after it.
+# arguments, the C call's arguments, conversions back after it.  An
+# address the call returns goes back to mpi_f08's TYPE(C_PTR) only.
 sub fortran_xport {
-	my ($fn) = @_;
+	my ($fn, $f08) = @_;
 	my (@decl, @out, %arg);
 	my %f = %{ $fn->{flags} };
 	for my $p (@{ $fn->{params} }) {
 		my ($n, $t, $r) = ($p->{name}, $p->{type}, $p->{roles});
 		if (exists $r->{addr}) {
-			push @decl, "void *a_$n = NULL;", "(void)$n;	/* Fortran has no use for the address */";
+			push @decl, "void *a_$n = NULL;";
+			push @decl, "(void)$n;	/* Fortran has no use for the address */" unless $f08;
+			push @out, "*(void **)$n = a_$n;" if $f08;
 			$arg{$n} = "&a_$n";
 		} elsif ($t =~ /void/) {
 			$arg{$n} = "(void *)pmpi_f_buf($n)";
@@ -267,6 +271,10 @@ sub fortran_xport {
 	return (\@decl, "*ierr = $call", \@out);
 }
 
+# What a wrapper is written for: C, Fortran's mpif.h and `use mpi`, or
+# Open MPI's `use mpi_f08` (the same arguments, ierror optional).
+use constant { C => 0, FORTRAN => 1, F08 => 2 };
+
 sub emit_body {
 	my ($o, $fn, $idx, $call, $fortran) = @_;
 	my ($pre, $post, $always, $xpre, $xalways) = body($fn, $fortran);
@@ -274,7 +282,7 @@ sub emit_body {
 	my ($decl, $out) = ([], []);
 	if ($fn->{x}) {
 		if ($fortran) {
-			($decl, $call, $out) = fortran_xport($fn);
+			($decl, $call, $out) = fortran_xport($fn, $fortran == F08);
 		} else {
 			$call = "rc_ = $fn->{x}";
 		}
@@ -322,7 +330,7 @@ for my $fn (@fns) {
 	my $cparams = @p ? join(', ', map { $_->{decl} } @p) : 'void';
 	my $args = join(', ', map { $_->{name} } @p);
 	print $o "\nCPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
-	emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", 0);
+	emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
 	print $o "}\n";
 	unless ($fn->{flags}{nofortran}) {
 		my @fp = grep { !exists $_->{roles}{nof} } @p;
@@ -331,11 +339,18 @@ for my $fn (@fns) {
 		my $lc = lc "mpi_$fn->{name}";
 		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n" unless $fn->{x};
 		print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
-		emit_body($o, $fn, $i, "p${lc}_($fargs)", 1);
+		emit_body($o, $fn, $i, "p${lc}_($fargs)", FORTRAN);
 		print $o "}\n";
 		for my $alias ("${lc}__", $lc, uc $lc) {
 			print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
 		}
+		(my $f08params = $fparams) =~ s/\*ierr$/*ierror/;
+		print $o "\n#ifdef OPEN_MPI\n";
+		print $o "extern void p${lc}_f08_($fparams) __attribute__((weak));\n" unless $fn->{x};
+		print $o "CPPERF_EXPORT void ${lc}_f08_($f08params)\n{\n";
+		print $o "\tMPI_Fint ierr_absent_ = MPI_SUCCESS, *ierr = ierror ? ierror : &ierr_absent_;\n";
+		emit_body($o, $fn, $i, "p${lc}_f08_($fargs)", F08);
+		print $o "}\n#endif\n";
 	}
 	$i++;
 }

@@ -23,7 +23,9 @@ static uint64_t va_to_off(const Elf64_Phdr *ph, int n, uint64_t va)
 
 static enum elf_mpi classify(const char *lib)
 {
-	if (!strcmp(lib, "libmpi.so.40") || !strcmp(lib, "libmpi_mpifh.so.40"))
+	/* C, mpif.h and `use mpi`, `use mpi_f08` (which needs only its own) */
+	if (!strcmp(lib, "libmpi.so.40") || !strcmp(lib, "libmpi_mpifh.so.40") ||
+	    !strcmp(lib, "libmpi_usempif08.so.40"))
 		return ELF_MPI_OPENMPI;
 	if (!strcmp(lib, "libmpich.so.12") || !strcmp(lib, "libmpi.so.12") ||
 	    !strcmp(lib, "libmpichfort.so.12"))

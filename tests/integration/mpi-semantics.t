@@ -14,7 +14,8 @@
 # transcript without cpperf-record, with it (piggyback on, the default) and
 # with --no-piggyback, under Open MPI and MPICH; and with
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and each matches
-# its message (sender, tag, size).  The status layout that the runtime
+# its message (sender, tag, size).  The same for a `use mpi_f08` program
+# (tests/progs/mpi-semantics-f08.f90) under Open MPI.  The status layout that the runtime
 # reads and writes in place (pmpi/status.c) is this MPI's.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
@@ -72,4 +73,32 @@ for mpi in openmpi mpich; do
 			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add')" 24
 	done
 done
+
+# use mpi_f08 (Open MPI): the same transcript, every piggyback matched
+f08_transcript() { # NAME OUT ARGS...: the sorted transcript of one run
+	local name=$1 out=$2; shift 2
+	mpi_run 4 "$@" "$WORK/f08" 2> "$WORK/$name.err" | sort > "$out"
+}
+if ! mpi_tools openmpi; then
+	skip "openmpi: use mpi_f08, same transcript" "$WHY"
+elif [ -z "$MPIFC" ]; then
+	skip "openmpi: use mpi_f08, same transcript" "no Fortran compiler wrapper for Open MPI"
+else
+	mpi_build f08 mpi-semantics-f08.f90
+	f08_transcript plain "$WORK/plain-f08"
+	is "use mpi_f08: transcript has every rank" "$(grep -c ' --- rank' "$WORK/plain-f08")" 4
+	is "use mpi_f08: detach returns the attached buffer" "$(grep -c 'bsend detach T 4000' "$WORK/plain-f08")" 4
+	f08_transcript rec "$WORK/rec-f08" "$RECORD" -q -o "$WORK/e-f08"
+	same_transcript f08 "with cpperf-record (piggyback)" "$WORK/rec-f08"
+	f08_transcript nopb "$WORK/nopb-f08" "$RECORD" -q --no-piggyback -o "$WORK/n-f08"
+	same_transcript f08 "with --no-piggyback" "$WORK/nopb-f08"
+	CPPERF_PIGGYBACK_CHECK=1 f08_transcript chk "$WORK/chk-f08" "$RECORD" -q -o "$WORK/c-f08"
+	same_transcript f08 "in piggyback check mode" "$WORK/chk-f08"
+	is "use mpi_f08: check: 8 messages and a collective on every rank, none mismatched" \
+		"$(grep -cE 'rank [0-3] piggyback check: 8 messages, 1 collectives, 0 mismatches' "$WORK/chk.err")" 4
+	report_json "$WORK/e-f08"
+	is "use mpi_f08: the calls are intercepted" \
+		"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Isend" or .function == "MPI_Waitany" or .function == "MPI_Bsend") | .calls] | add')" \
+		$((4 * (2 + 2 + 1)))
+fi
 done_testing

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpi-stats.t - exact MPI statistics: tests/progs/mpi-exact.{c,f90} on 4
 # ranks (rank r sends r+1 messages of 1000 bytes to rank r+1; 7 allreduces
-# and 3 barriers per rank) under Open MPI and MPICH, C and Fortran; all
+# and 3 barriers per rank) under Open MPI and MPICH, C and Fortran (and
+# `use mpi_f08` under Open MPI: mpi-exact-f08.f90); all
 # ranks in one experiment directory chosen without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
@@ -55,6 +56,11 @@ for mpi in openmpi mpich; do
 		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null
 		# one of the 7 allreduces is MPI_IN_PLACE: 6 x 4 bytes sent per rank
 		check_exact "$mpi Fortran" "$WORK/f-$mpi" 96
+		if [ $mpi = openmpi ]; then
+			mpi_build exact-f08 mpi-exact-f08.f90
+			mpi_run 4 "$RECORD" -q -o "$WORK/f08" "$WORK/exact-f08" > /dev/null
+			check_exact "$mpi Fortran 2008" "$WORK/f08" 96
+		fi
 	else
 		skip "$mpi Fortran: exact statistics" "no Fortran compiler wrapper for $mpi"
 	fi
