@@ -83,8 +83,9 @@ if ! mpi_tools openmpi; then
 	skip "openmpi: use mpi_f08, same transcript" "$WHY"
 elif [ -z "$MPIFC" ]; then
 	skip "openmpi: use mpi_f08, same transcript" "no Fortran compiler wrapper for Open MPI"
+elif ! mpi_build f08 mpi-semantics-f08.f90 2> "$WORK/f08-build"; then
+	skip "openmpi: use mpi_f08, same transcript" "this Open MPI builds no mpi_f08 program: $(head -1 "$WORK/f08-build")"
 else
-	mpi_build f08 mpi-semantics-f08.f90
 	f08_transcript plain "$WORK/plain-f08"
 	is "use mpi_f08: transcript has every rank" "$(grep -c ' --- rank' "$WORK/plain-f08")" 4
 	is "use mpi_f08: detach returns the attached buffer" "$(grep -c 'bsend detach T 4000' "$WORK/plain-f08")" 4
