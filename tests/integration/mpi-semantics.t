@@ -15,8 +15,8 @@
 # with --no-piggyback, under Open MPI and MPICH; and with
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and each matches
 # its message (sender, tag, size).  The same for a `use mpi_f08` program
-# (tests/progs/mpi-semantics-f08.f90) under Open MPI.  The status layout that the runtime
-# reads and writes in place (pmpi/status.c) is this MPI's.
+# (tests/progs/mpi-semantics-f08.f90) under Open MPI.  The status layout
+# that the runtime reads and writes in place (pmpi/status.c) is this MPI's.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
