@@ -234,6 +234,10 @@ bench: all
 	./bench/scale.sh
 	./bench/merge.sh
 
+# NAS Parallel Benchmarks built by the user: make bench-nas NAS_BIN=DIR
+bench-nas: all
+	NAS_BIN="$(NAS_BIN)" ./bench/nas.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
 	install -m 755 lib/libcpperf.so $(MPI_RUNTIMES) $(DESTDIR)$(PREFIX)/lib/cpperf/
@@ -243,5 +247,5 @@ install: all
 clean:
 	rm -rf build bin lib
 
-.PHONY: all check demo bench install clean
+.PHONY: all check demo bench bench-nas install clean
 -include $(shell find build -name '*.d' 2>/dev/null)
