@@ -210,7 +210,6 @@ static void ev_suggest_pfm(struct ev_suggest *s)
 {
 	pfm_pmu_t p;
 	bool pmu = ev_host_has_pmu();
-
 	char why[256];
 
 	if (ev_pfm_init(why, sizeof(why)))
