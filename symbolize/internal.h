@@ -149,6 +149,11 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
  * Returns 0, or -1 when libdw failed (the old module list stays usable). */
 int sym_reload_modules(struct sym_session *s);
 
+/* session.c: whether mod's own file (not a separate debug file) has a
+ * section of this name with contents, ".debug_*" compressed as
+ * ".zdebug_*" included; reads the section headers. */
+bool sym_own_section(Dwfl_Module *mod, const char *name);
+
 /* session.c: the symtab module index of mod, interned on first use with
  * its path and build id.  SYMTAB_NO_MODULE when memory is short. */
 uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod);

@@ -97,29 +97,6 @@ static uint32_t sym_die_frame(struct sym_session *s, uint32_t module, Dwfl_Modul
 	return id;
 }
 
-/* Whether the module's own file holds DWARF (.debug_info, compressed or
- * not), as a program or library built with -g does; one without has it,
- * if anywhere, in a separate debug file. */
-static bool sym_own_dwarf(Dwfl_Module *mod)
-{
-	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
-
-		if (name && sh->sh_type != SHT_NOBITS &&
-		    (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
-			return true;
-	}
-	return false;
-}
-
 /* Whether DWARF names the frames of mod: its own, or a separate debug
  * file's when the session reads those; never in the module named by its
  * symbols alone (sym_names_from_symbols). */
@@ -130,7 +107,7 @@ static bool sym_dwarf_names(const struct sym_session *s, Dwfl_Module *mod)
 	if (s->symbols_only && dwfl_module_info(mod, NULL, &start, &end, NULL, NULL, NULL, NULL) &&
 	    s->symbols_only >= start && s->symbols_only < end)
 		return false;
-	return s->separate_debug || sym_own_dwarf(mod);
+	return s->separate_debug || sym_own_section(mod, ".debug_info");
 }
 
 /* sym_dwarf_names, asked once per module (it reads every section header). */

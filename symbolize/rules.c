@@ -8,10 +8,12 @@
  * callee-saved registers at CFA + constant.  The first time a lookup
  * address is seen we ask libdw for its rule (dwarf_cfi_addrframe) and keep
  * it in the session's per-address table; later samples step through cached
- * rules with a few word reads.  Anything outside that shape (no CFI, CFA
- * or register expressions beyond base + constant, signal frames, a rule
- * that needs a register we do not follow) marks the address "slow" and the
- * whole sample goes to libdwfl (unwind.c), which knows every case.
+ * rules with a few word reads.  Where a module has no CFI for an address
+ * the step is libdwfl's own fallback, by the frame pointer.  Anything
+ * outside that shape (CFA or register expressions beyond base + constant,
+ * signal frames, a rule that needs a register we do not follow, no CFI
+ * where .debug_frame may have it) marks the address "slow" and the whole
+ * sample goes to libdwfl (unwind.c), which knows every case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@
 #include "internal.h"
 
 /* The registers followed, in the order of struct sym_rule.rules. */
-static const int8_t sym_followed[SYM_NRULES] = { 3, 6, 12, 13, 14, 15, SYM_REG_IP };
+static const int8_t sym_followed[SYM_NRULES] = { 3, SYM_REG_BP, 12, 13, 14, 15, SYM_REG_IP };
 
 /*
  * Reduce a DWARF expression to base + off: base -1 for the CFA or a DWARF
@@ -125,6 +127,27 @@ static bool sym_eh_row(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
 	return true;
 }
 
+/* Where a module has no CFI for addr, what libdwfl does next (elfutils'
+ * x86-64 backend): a step by the frame pointer.  The CFA is rbp + 16, the
+ * return address and the caller's rbp are the two words below it, and no
+ * other register is known. */
+static void sym_fp_row(struct sym_row *row)
+{
+	row->rule.cfa_reg = SYM_REG_BP;
+	row->rule.cfa_off = 16;
+	for (int i = 0; i < SYM_NRULES; i++) {
+		struct sym_reg_rule *r = &row->rule.rules[i];
+
+		r->how = SYM_UNDEF;
+		if (sym_followed[i] == SYM_REG_BP || sym_followed[i] == SYM_REG_IP) {
+			r->how = SYM_AT;
+			r->base = -1;
+			r->off = sym_followed[i] == SYM_REG_IP ? -8 : -16;
+		}
+	}
+	row->state = SYM_RULE_OK;
+}
+
 /* The rule of the .debug_frame row that holds addr, not kept: another
  * address of the row may have an .eh_frame row, which comes first. */
 static void sym_debug_row(Dwfl_Module *mod, uint64_t addr, struct sym_row *row)
@@ -151,8 +174,17 @@ uint8_t sym_rule_of(struct sym_session *s, uint64_t addr, struct sym_row *row, b
 	}
 	if (!(mod = dwfl_addrmodule(s->dwfl, addr)))
 		return SYM_RULE_NONE;
-	if (!sym_eh_row(rows ? s : NULL, mod, addr, row))
+	if (sym_eh_row(rows ? s : NULL, mod, addr, row))
+		return row->state;
+	/* .debug_frame is read where the module's own file has one, or when
+	 * separate debug files are read: libdwfl looks for it in a separate
+	 * debug file too, and opening that file's DWARF decompresses all of
+	 * it (glibc's, 90-110 ms of CPU), to find none on x86-64, where the
+	 * CFI is in .eh_frame */
+	if (s->separate_debug || sym_own_section(mod, ".debug_frame"))
 		sym_debug_row(mod, addr, row);
+	else
+		sym_fp_row(row);
 	return row->state;
 }
 

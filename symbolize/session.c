@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gelf.h>
 #include "internal.h"
 
 /* Read-only; libdwfl keeps a pointer to it for the Dwfl's lifetime.  Debug
@@ -136,6 +137,27 @@ static const char *sym_module_name(const char *name)
 	if (!name)
 		return "";
 	return strncmp(name, "[vdso", 5) ? name : "[vdso]";
+}
+
+bool sym_own_section(Dwfl_Module *mod, const char *name)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *sn = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+
+		/* ".zdebug_*": the GNU compression of a ".debug_*" section */
+		if (sn && sh->sh_type != SHT_NOBITS &&
+		    (!strcmp(sn, name) || (sn[0] == '.' && sn[1] == 'z' && !strcmp(sn + 2, name + 1))))
+			return true;
+	}
+	return false;
 }
 
 uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod)

@@ -22,6 +22,7 @@
 /* x86-64 registers in DWARF numbering: rax rdx rcx rbx rsi rdi rbp rsp
  * r8..r15 rip. */
 #define SYM_NREGS 17
+#define SYM_REG_BP 6
 #define SYM_REG_SP 7
 #define SYM_REG_IP 16
 

@@ -9,7 +9,8 @@
  * (main -> run_chain -> chain_a -> recurse x depth -> chain_b -> inl_c
  * (always inlined) -> leaf), so the expected names and their order are
  * known.  The fast unwinder (cached CFI rules) must agree with libdwfl's
- * on every sample it accepts.  The unit's function table and the ELF
+ * on every sample it accepts, and take a frame without CFI as libdwfl
+ * does, by its frame pointer.  The unit's function table and the ELF
  * names by stretch give what libdw's own lookups give.  The cost per sample (unwind + resolve, warm cache) is printed as
  * a TAP diagnostic, never asserted.
  */
@@ -362,6 +363,46 @@ static void test_fast_vs_dwfl(struct sym_session *s)
 	}
 	is_int(fast, total, "the fast unwinder takes every test stack");
 	is_int(same, total, "where the fast unwinder answers, it agrees with libdwfl");
+}
+
+/* no_cfi_call(fn, c) calls fn(c) from a function without CFI, as
+ * hand-written assembly can be, that keeps a frame pointer. */
+__asm__(".text\n"
+	".globl no_cfi_call\n"
+	".type no_cfi_call, @function\n"
+	"no_cfi_call:\n"
+	"	push %rbp\n"
+	"	mov %rsp, %rbp\n"
+	"	mov %rdi, %rax\n"
+	"	mov %rsi, %rdi\n"
+	"	call *%rax\n"
+	"	pop %rbp\n"
+	"	ret\n"
+	".size no_cfi_call, .-no_cfi_call\n");
+void no_cfi_call(void (*fn)(struct capture *), struct capture *c);
+
+/* A frame whose module has no CFI for it: the fast unwinder steps by the
+ * frame pointer, as libdwfl does there, and the stack goes on to main. */
+static NOINLINE void test_no_cfi(struct sym_session *s, struct symtab *st)
+{
+	uint64_t fa[MAX_ADDRS], sa[MAX_ADDRS];
+	bool fc, sc;
+	struct path p;
+	int at;
+
+	no_cfi_call(leaf, &cap);
+	int fn = sym_fast_unwind(s, &cap.st, fa, MAX_ADDRS, &fc);
+	int sn = sym_dwfl_unwind(s, &cap.st, sa, MAX_ADDRS, &sc);
+	ok(fn > 0, "the fast unwinder steps through a frame without CFI");
+	ok(fn == sn && fc == sc && !memcmp(fa, sa, (size_t)(sn > 0 ? sn : 0) * sizeof *fa),
+	   "and gives libdwfl's frames there");
+	ok(fc, "the stack is complete");
+	resolve_path(s, fa, fn > 0 ? fn : 0, &p);
+	at = find_frame(st, &p, 0, "no_cfi_call");
+	ok(at >= 0 && find_frame(st, &p, at, "test_no_cfi") == at + 1 &&
+	   find_frame(st, &p, at, "main") > at, "no_cfi_call's caller and main follow it");
+	if (at < 0)
+		dump_path(st, &p);
 }
 
 /* The executable segment of the program itself (the first object). */
@@ -750,6 +791,7 @@ int main(void)
 	test_unknown(s, &st);
 	test_dlopen(s, &st);
 	test_fast_vs_dwfl(s);
+	test_no_cfi(s, &st);
 	test_index_vs_scopes(s);
 	test_elf_names(s);
 	test_rows(s);
