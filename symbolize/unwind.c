@@ -145,9 +145,11 @@ int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
 
 /*
  * Unwind the sample (see symbolize.h): with the cached rules when every
- * frame allows it (rules.c), else with libdwfl.  When the unwind stops early in an
- * address no module covers and an mmap was seen, the module list is re-read
- * and the unwind retried once: the stop was likely a new library.
+ * frame allows it (rules.c), else with libdwfl.  After an mmap, a sample
+ * the rules cannot take is tried again once the module list is re-read
+ * (it likely runs in a new library), before libdwfl; and when libdwfl
+ * stops early in an address no module covers, the list is re-read and
+ * its unwind retried once.
  */
 int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 	       uint64_t *addrs, int max, bool *complete)
@@ -163,6 +165,9 @@ int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
 		return 0;
 	s->out_sp = sps;
 	int n = sym_fast_unwind(s, st, addrs, max, complete);
+	/* libdwfl may look for CFI in a separate debug file (rules.c) */
+	if (n < 0 && s->changed && sym_reload_modules(s) == 0)
+		n = sym_fast_unwind(s, st, addrs, max, complete);
 	if (n < 0) {
 		n = sym_dwfl_unwind(s, st, addrs, max, complete);
 		if (!*complete && s->changed && n > 0 && n < max &&
