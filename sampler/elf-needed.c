@@ -1,7 +1,8 @@
 /*
  * elf-needed.c - read a 64-bit little-endian ELF file's DT_NEEDED names
  * (the program headers, the dynamic segment and its string table) without
- * libelf: cpperf-record only needs the names, before the program runs.
+ * libelf: cpperf-record only needs the names, before the program runs;
+ * the same string table tells whether the program calls `use mpi_f08`.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -56,7 +57,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-enum elf_mpi elf_needed_mpi(const char *path)
+enum elf_mpi elf_needed_mpi(const char *path, bool *f08)
 {
 	size_t len = 0;
 	unsigned char *f = slurp(path, &len);
@@ -66,6 +67,7 @@ enum elf_mpi elf_needed_mpi(const char *path)
 	uint64_t ndyn = 0, strtab = 0, strsz = 0;
 	enum elf_mpi mpi = ELF_MPI_NONE;
 
+	*f08 = false;
 	if (!f || len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
@@ -85,6 +87,7 @@ enum elf_mpi elf_needed_mpi(const char *path)
 	}
 	if (!strtab || strtab >= len || strsz > len - strtab)
 		goto out;
+	*f08 = memmem(f + strtab, strsz, "_f08", 4) != NULL;
 	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && mpi == ELF_MPI_NONE; i++) {
 		const char *name = (const char *)f + strtab + dyn[i].d_un.d_val;
 

@@ -16,8 +16,8 @@
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and each matches
 # its message (sender, tag, size).  The same for a `use mpi_f08` program
 # (tests/progs/mpi-semantics-f08.f90) under Open MPI; under MPICH, which
-# the runtime does not intercept there, the same transcript and no MPI
-# statistics.  The status layout
+# the runtime does not intercept there, the same transcript, no MPI
+# statistics and cpperf-record's notice that says so.  The status layout
 # that the runtime reads and writes in place (pmpi/status.c) is this MPI's.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
@@ -107,6 +107,11 @@ for mpi in openmpi mpich; do
 	CPPERF_PIGGYBACK_CHECK=1 f08_transcript $mpi chk "$WORK/chk-$f" "$RECORD" -q -o "$WORK/c-$f"
 	same_transcript $f "in piggyback check mode" "$WORK/chk-$f"
 	report_json "$WORK/e-$f"
+	mpi_run 4 "$RECORD" -o "$WORK/v-$f" "$WORK/$f" 2> "$WORK/notice-$f" > /dev/null
+	notices=0
+	[ $mpi = mpich ] && notices=1
+	is "$mpi: use mpi_f08: $notices notice that MPICH's module is not intercepted" \
+		"$(grep -c "calls MPI through MPICH's mpi_f08 module" "$WORK/notice-$f")" $notices
 	if [ $mpi = openmpi ]; then
 		is "$mpi: use mpi_f08: check: 8 messages and a collective on every rank, none mismatched" \
 			"$(grep -cE 'rank [0-3] piggyback check: 8 messages, 1 collectives, 0 mismatches' \
