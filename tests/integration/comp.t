@@ -191,13 +191,17 @@ cp_compensated() {
 }
 
 # ring: two ranks that compute and swap a double after every step
-# (tests/progs/comp-ring.c), each sample charged 100 us (CPPERF_SAMPLE_COST_NS,
-# so that it weighs alike on any host).  A charge that reaches the delay
-# only once the drain thread folds the sample, tens of ms later, is lost at
-# the next exchange (the rule keeps the partner's smaller delay): each
-# rank's final delay must keep at least 80 % of its overhead (0.2-0.3
-# before samples were counted from the ring, 1.0 after, on the development
-# VM).
+# (tests/progs/comp-ring.c), sampling task-clock, whose cost per sample is
+# measured at MPI_Init.  A charge that reaches the delay only once the
+# drain thread folds the sample, tens of ms later, is lost at the next
+# exchange (the rule keeps the partner's smaller delay); charged at once,
+# each rank's delay holds its own samples and its partner's, which stalled
+# it too: the delay must keep at least 90 % of the rank's overhead (on a
+# KVM guest, 1.56-1.63 charged at once, 0.54-0.60 when folded).  The cost
+# is the host's own, not a fixed one: the rule keeps no more than a
+# partner waited, so a charge above the real cost is cut (a fixed 100 us
+# a sample kept 1.0 of the overhead on a VM that measured 42-57 us, 0.5 on
+# one that measured 16 us).
 ring() {
 	local d=$WORK/ring r ovh dly n
 	mkdir -p "$d"
@@ -205,7 +209,7 @@ ring() {
 		fail "ring: builds"
 		return
 	fi
-	CPPERF_SAMPLE_COST_NS=100000 mpi_run 2 "$RECORD" -q -o "$d/exp" "$WORK/comp-ring" \
+	mpi_run 2 "$RECORD" -q -e task-clock -o "$d/exp" "$WORK/comp-ring" \
 		> "$d/out" 2> "$d/err"
 	"$CPPERF" report "$d/exp" --format=json > "$d/rep.json" 2> "$d/rep.err"
 	for r in 0 1; do
@@ -215,7 +219,7 @@ ring() {
 			"$d/rep.json" 2> /dev/null)
 		atleast "ring rank $r: samples charged" "$n" 50
 		atleast "ring rank $r: the delay keeps its samples' charge (delay / overhead)" \
-			"$(awk -v d="$dly" -v o="$ovh" 'BEGIN { if (o > 0) printf "%.3f\n", d / o }')" 0.8
+			"$(awk -v d="$dly" -v o="$ovh" 'BEGIN { if (o > 0) printf "%.3f\n", d / o }')" 0.9
 	done
 }
 ring
