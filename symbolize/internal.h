@@ -128,6 +128,7 @@ struct sym_session {
 	uint64_t *out_sp;	/* each frame's sp too, when not NULL */
 	int max, n;
 	bool read_failed;	/* a memory read failed since the last frame */
+	uint32_t reach;		/* bytes of its stack copy the last fast unwind read */
 	struct sym_pctab pcs;
 	struct sym_cu_cache cus;
 	struct sym_names_cache names;
