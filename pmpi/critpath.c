@@ -76,6 +76,7 @@ static struct {
 	uint64_t unplaced;
 	uint32_t max;		/* records to keep at most, 0 no limit */
 	uint64_t cut;		/* segments before it were dropped past max */
+	uint64_t top;		/* the highest segment recorded */
 } samples;
 
 /* Room for one more element of size sz in g; NULL when memory is short. */
@@ -428,8 +429,13 @@ static struct prof_cp_seg *seg_entry(uint64_t seg, uint32_t node, uint32_t neven
 	if ((samples.n + 1) * 2 > samples.nslot &&
 	    !reindex(samples.nslot ? samples.nslot * 2 : SEG_HASH0))
 		return NULL;
+	/* A sample in a segment past every recorded one (most, where MPI
+	 * calls are frequent) has no record yet: the slots are passed without
+	 * reading the records they point to, a cache miss each. */
 	at = (uint32_t)(seg_key(seg, node) >> 32) & (samples.nslot - 1);
 	for (; samples.slot[at]; at = (at + 1) & (samples.nslot - 1)) {
+		if (seg > samples.top)
+			continue;
 		s = &samples.segs[samples.slot[at] - 1];
 		if (s->seg == seg && s->node == node)
 			return s;
@@ -448,6 +454,8 @@ static struct prof_cp_seg *seg_entry(uint64_t seg, uint32_t node, uint32_t neven
 	if (!s->counts)
 		return NULL;
 	samples.slot[at] = ++samples.n;
+	if (seg > samples.top)
+		samples.top = seg;
 	return s;
 }
 
