@@ -8,8 +8,9 @@
  * callee-saved registers at CFA + constant.  The first time a lookup
  * address is seen we ask libdw for its rule (dwarf_cfi_addrframe) and keep
  * it in the session's per-address table; later samples step through cached
- * rules with a few word reads.  Where a module has no CFI for an address
- * the step is libdwfl's own fallback, by the frame pointer.  Anything
+ * rules with a few word reads, the stack copy's lines asked for at once.
+ * Where a module has no CFI for an address the step is libdwfl's own
+ * fallback, by the frame pointer.  Anything
  * outside that shape (CFA or register expressions beyond base + constant,
  * signal frames, a rule that needs a register we do not follow, no CFI
  * where .debug_frame may have it) marks the address "slow" and the whole
@@ -20,6 +21,9 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "internal.h"
+
+/* Bytes of a stack copy prefetched at most: the stacks of a few frames. */
+#define SYM_PREFETCH_MAX 4096
 
 /* The registers followed, in the order of struct sym_rule.rules. */
 static const int8_t sym_followed[SYM_NRULES] = { 3, SYM_REG_BP, 12, 13, 14, 15, SYM_REG_IP };
@@ -217,7 +221,7 @@ static bool sym_base(const struct sym_regs *cur, uint64_t cfa, int8_t base,
 }
 
 /*
- * Ask for the part of st's copy that the last unwind read (at most 4 KiB).
+ * Ask for the part of st's copy that the last unwind read.
  * The kernel wrote the copy tens of milliseconds ago and it has left the
  * cache.  Read frame by frame, each line is a miss the next frame waits
  * for: on NAS LU these reads were a sixth of the drain thread's time.
@@ -228,8 +232,8 @@ static void sym_prefetch_stack(uint32_t reach, const struct sym_stack *st)
 {
 	uint64_t end = reach < st->size ? reach : st->size;
 
-	if (end > 4096)
-		end = 4096;
+	if (end > SYM_PREFETCH_MAX)
+		end = SYM_PREFETCH_MAX;
 	for (uint64_t off = 0; off < end; off += 64)
 		__builtin_prefetch(st->data + off);
 }
