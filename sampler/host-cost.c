@@ -5,6 +5,12 @@
  * measurement (their threads run on the same CPUs), so the first rank of a
  * host to lock <experiment>/.NAME.<run>.<host> measures, alone, while the
  * others sleep on the lock, and writes the result there for them.
+ *
+ * The measurements take some 20 ms of a run's start, so a cost is also
+ * kept across runs (--cost-cache): a file per cost, host, boot and what
+ * the cost depends on (the events, the call-graph mode, the stack copy),
+ * used for a day.  A new boot measures again: the kernel, or the
+ * hypervisor under a virtual machine, may have changed.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,9 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rt.h"
+
+#define CACHE_MAX_AGE (24 * 3600)	/* seconds a kept cost is used */
 
 bool rt_pin_to_cpu(int cpu)
 {
@@ -43,6 +53,132 @@ static bool read_cost(int fd, uint64_t *cost)
 	return *end == '\n';
 }
 
+/* The directory of kept costs into dir; false when there is none. */
+static bool cache_dir(const struct rt_options *o, char *dir, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (!strcmp(o->cost_cache, "none"))
+		return false;
+	if (*o->cost_cache)
+		n = snprintf(dir, size, "%s", o->cost_cache);
+	else if (xdg && *xdg == '/')
+		n = snprintf(dir, size, "%s/cpperf", xdg);
+	else if (home && *home == '/')
+		n = snprintf(dir, size, "%s/.cache/cpperf", home);
+	else
+		return false;
+	return n > 0 && (size_t)n < size;
+}
+
+/* This boot's id; false when the kernel does not say. */
+static bool boot_id(char *id, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	bool ok = f && fgets(id, (int)size, f) && id[0] && id[0] != '\n';
+
+	if (f)
+		fclose(f);
+	if (ok)
+		id[strcspn(id, "\n")] = '\0';
+	return ok;
+}
+
+/* What a cost depends on besides the host: the events, how samples are
+ * taken and how much stack they copy (FNV-1a). */
+static uint64_t cost_key(const struct rt_state *rt)
+{
+	uint64_t v[4], h = 0xcbf29ce484222325ull;
+
+	for (int i = -1; i < rt->events.n; i++) {
+		const struct perf_event_attr *a = i < 0 ? NULL : &rt->events.ev[i].attr;
+
+		v[0] = a ? a->type : (uint64_t)rt->opt.backend;
+		v[1] = a ? a->config : (uint64_t)rt->opt.call_graph;
+		v[2] = a ? a->config1 : rt->opt.stack_size;
+		v[3] = a ? (uint64_t)rt->events.ev[i].leader : (uint64_t)rt->events.n;
+		for (size_t k = 0; k < sizeof(v); k++)
+			h = (h ^ ((const unsigned char *)v)[k]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The file that keeps cost name on this host into path; false when
+ * there is none. */
+static bool cache_path(const struct rt_state *rt, const char *name, const char *host,
+		       char *path, size_t size)
+{
+	char dir[PATH_MAX], boot[64];
+	int n;
+
+	if (!cache_dir(&rt->opt, dir, sizeof(dir)) || !boot_id(boot, sizeof(boot)))
+		return false;
+	n = snprintf(path, size, "%s/%s.%.128s.%s.%016" PRIx64, dir, name, host, boot,
+		     cost_key(rt));
+	return n > 0 && (size_t)n < size;
+}
+
+/* A kept cost less than a day old into *cost; false when there is none. */
+static bool cache_read(const char *path, uint64_t *cost)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	bool ok = fd >= 0 && !fstat(fd, &st) && time(NULL) - st.st_mtime < CACHE_MAX_AGE &&
+		  read_cost(fd, cost) && *cost;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Make the directories above path. */
+static void make_parents(const char *path)
+{
+	char dir[PATH_MAX + 512];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(dir, 0755);
+		*s = '/';
+	}
+}
+
+/* Keep cost in path: written aside and renamed, so that a run on another
+ * host sharing the directory never reads half of it.  Best effort: a
+ * cost not kept is measured again. */
+static void cache_write(const char *path, uint64_t cost)
+{
+	char tmp[PATH_MAX + 600];
+	FILE *f;
+
+	make_parents(path);
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	if (!(f = fopen(tmp, "we")))
+		return;
+	fprintf(f, "%" PRIu64 "\n", cost);
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+}
+
+/* Cost name as kept from an earlier run of this host, else measured and
+ * kept.  A cost that could not be measured (0) is not kept. */
+static uint64_t kept_or_measured(const struct rt_state *rt, const char *name, const char *host,
+				 uint64_t (*measure)(const struct rt_state *))
+{
+	char path[PATH_MAX + 512];
+	bool kept = cache_path(rt, name, host, path, sizeof(path));
+	uint64_t cost;
+
+	if (kept && cache_read(path, &cost))
+		return cost;
+	cost = measure(rt);
+	if (kept && cost)
+		cache_write(path, cost);
+	return cost;
+}
+
 uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 			uint64_t (*measure)(const struct rt_state *))
 {
@@ -60,10 +196,10 @@ uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		if (fd >= 0)
 			close(fd);
-		return measure(rt);	/* no sharing: measure here */
+		return kept_or_measured(rt, name, host, measure);	/* no sharing */
 	}
 	if (!read_cost(fd, &cost)) {
-		cost = measure(rt);
+		cost = kept_or_measured(rt, name, host, measure);
 		n = snprintf(line, sizeof(line), "%" PRIu64 "\n", cost);
 		if (pwrite(fd, line, (size_t)n, 0) != n)
 			(void)ftruncate(fd, 0);	/* the next rank measures again */

@@ -93,6 +93,17 @@ static int set_output(struct rt_options *o, const char *v, char *err, size_t n)
 	return 0;
 }
 
+static int set_cost_cache(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	if (!*v || strlen(v) >= sizeof(o->cost_cache)) {
+		snprintf(err, n, "%s", *v ? "directory name is too long" :
+					    "directory name is empty (give one, or none for no cache)");
+		return -1;
+	}
+	strcpy(o->cost_cache, v);
+	return 0;
+}
+
 /* Parse a 0/1 flag into *out. */
 static int set_flag(bool *out, const char *v, char *err, size_t n)
 {
@@ -364,6 +375,11 @@ const struct opt_desc opt_table[] = {
 	{ 0, "merge-timeout", "CPPERF_MERGE_TIMEOUT", "SECONDS",
 	  "MPI, with --merge=mpi: how long a rank waits for the others at each step (default 5); "
 	  "past it the merge is given up and the ranks' files stay", set_merge_timeout, NULL, NULL },
+	{ 0, "cost-cache", "CPPERF_COST_CACHE", "DIR",
+	  "MPI: where the costs measured at MPI_Init (a sample, a context switch) are kept per "
+	  "host and boot, so that runs within a day skip measuring them (default "
+	  "$XDG_CACHE_HOME/cpperf or ~/.cache/cpperf; none: measure every run)",
+	  set_cost_cache, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
 

@@ -35,6 +35,7 @@ struct rt_options {
 	enum opt_call_graph call_graph;
 	uint32_t stack_size;
 	char output[PATH_MAX];	/* experiment directory */
+	char cost_cache[PATH_MAX];	/* measured costs kept across runs: "" the default place, "none" nowhere */
 	bool quiet;
 	bool follow_fork;
 	bool separate_debug;	/* DWARF of separate debug files names frames */

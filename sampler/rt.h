@@ -143,7 +143,8 @@ uint64_t rt_sample_cost_ns(const struct rt_state *rt);
 uint64_t rt_stack_copy_ns(const struct rt_options *o);
 
 /* host-cost.c: measure(rt), once per host and experiment by the first rank
- * there while the others wait (<output>/.NAME.<run>.<host>). */
+ * there while the others wait (<output>/.NAME.<run>.<host>), unless an
+ * earlier run of this host and boot kept it (--cost-cache). */
 uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 			uint64_t (*measure)(const struct rt_state *));
 /* Run the calling thread on cpu only; false when the kernel refuses. */

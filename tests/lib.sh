@@ -8,6 +8,8 @@ CPPERF=$TOP/build/san/bin/cpperf
 [ -x "$CPPERF" ] || CPPERF=$TOP/bin/cpperf
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cpperf-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+# what cpperf-record keeps across runs (measured costs) stays in the test's
+export XDG_CACHE_HOME=$WORK/cache
 _n=0 _failed=0
 
 ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }

@@ -232,6 +232,37 @@ ring() {
 ring_walls() { awk -v r="$1" '$1 == "rank" && $2 == r { print $4 }'; }
 ring
 
+# cost_cache: the costs measured at MPI_Init are kept per host and boot
+# (--cost-cache) and a later run uses them; a cost kept more than a day
+# ago, or with the cache off, is measured again.  A kept cost is made
+# recognisable (777777 ns) to tell it from a measured one.
+cost_cache() {
+	local d=$WORK/cost-cache kept
+	mkdir -p "$d"
+	sample_cost() {
+		mpi_run 2 "$RECORD" -q -e task-clock "$@" "$WORK/comp-ring" 200 > /dev/null 2> "$d/err"
+		"$CPPERF" report "${@: -1}" --format=json 2> /dev/null |
+			jq -r '.ranks[] | select(.rank == 0) | .overhead_sources.sample_cost_ns'
+	}
+	# "measured" for a positive cost other than the kept one
+	measured() { awk -v c="$1" 'BEGIN { print (c + 0 > 0 && c != 777777) ? "measured" : "got " c }'; }
+	sample_cost --cost-cache="$d/c" -o "$d/e1" > /dev/null
+	is "cost cache: a sample's and a switch's cost are kept" \
+		"$(ls "$d/c" 2> /dev/null | grep -c '^s[a-z]*-cost\.')" 2
+	kept=$(ls "$d"/c/sample-cost.* 2> /dev/null)
+	[ -n "$kept" ] && echo 777777 > "$kept"
+	is "cost cache: the next run takes the kept cost" \
+		"$(sample_cost --cost-cache="$d/c" -o "$d/e2")" 777777
+	is "cost cache: --cost-cache=none measures" \
+		"$(measured "$(sample_cost --cost-cache=none -o "$d/e3")")" measured
+	[ -n "$kept" ] && touch -d '2 days ago' "$kept"
+	is "cost cache: a cost kept two days ago is measured again" \
+		"$(measured "$(sample_cost --cost-cache="$d/c" -o "$d/e4")")" measured
+	is "cost cache: and kept anew" \
+		"$([ -n "$kept" ] && find "$kept" -mmin -60 | grep -c .)" 1
+}
+cost_cache
+
 # make check runs three of the six at about 0.6 s a run without the tool;
 # COMP_STRICT=1 all six at the programs' defaults (about 1 s), where the
 # fixed costs of a run (start-up, the first call of each site) weigh less
