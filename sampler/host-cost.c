@@ -6,11 +6,15 @@
  * host to lock <experiment>/.NAME.<run>.<host> measures, alone, while the
  * others sleep on the lock, and writes the result there for them.
  *
- * The measurements take some 20 ms of a run's start, so a cost is also
+ * The measurements take some 20 ms of a run's start, so they are also
  * kept across runs (--cost-cache): a file per cost, host, boot and what
- * the cost depends on (the events, the call-graph mode, the stack copy),
- * used for a day.  A new boot measures again: the kernel, or the
- * hypervisor under a virtual machine, may have changed.
+ * the cost depends on (the events, the call-graph mode, the stack copy).
+ * The first CACHE_RUNS runs of a day measure and add theirs; later runs
+ * take the median of those, never one measurement alone: on a busy
+ * virtual machine one of them can be several times the others (59 us a
+ * sample where the runs before had measured 16-20), and kept alone it
+ * would have been charged for a day.  A new boot measures again: the
+ * kernel, or the hypervisor under a virtual machine, may have changed.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,7 +30,8 @@
 
 #include "rt.h"
 
-#define CACHE_MAX_AGE (24 * 3600)	/* seconds a kept cost is used */
+#define CACHE_MAX_AGE (24 * 3600)	/* seconds kept costs are used */
+#define CACHE_RUNS 5			/* measurements kept, whose median is used */
 
 bool rt_pin_to_cpu(int cpu)
 {
@@ -119,17 +124,23 @@ static bool cache_path(const struct rt_state *rt, const char *name, const char *
 	return n > 0 && (size_t)n < size;
 }
 
-/* A kept cost less than a day old into *cost; false when there is none. */
-static bool cache_read(const char *path, uint64_t *cost)
+/* The measurements kept in path less than a day ago into v (at most
+ * CACHE_RUNS); returns their number. */
+static int cache_read(const char *path, uint64_t *v)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	FILE *f = fopen(path, "re");
 	struct stat st;
-	bool ok = fd >= 0 && !fstat(fd, &st) && time(NULL) - st.st_mtime < CACHE_MAX_AGE &&
-		  read_cost(fd, cost) && *cost;
+	unsigned long long x;
+	int n = 0;
 
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	if (!f)
+		return 0;
+	if (!fstat(fileno(f), &st) && time(NULL) - st.st_mtime < CACHE_MAX_AGE)
+		while (n < CACHE_RUNS && fscanf(f, "%llu", &x) == 1)
+			if (x)
+				v[n++] = x;
+	fclose(f);
+	return n;
 }
 
 /* Make the directories above path. */
@@ -145,10 +156,10 @@ static void make_parents(const char *path)
 	}
 }
 
-/* Keep cost in path: written aside and renamed, so that a run on another
- * host sharing the directory never reads half of it.  Best effort: a
- * cost not kept is measured again. */
-static void cache_write(const char *path, uint64_t cost)
+/* Keep the n measurements of v in path: written aside and renamed, so
+ * that a run on another host sharing the directory never reads half of
+ * them.  Best effort: what is not kept is measured again. */
+static void cache_write(const char *path, const uint64_t *v, int n)
 {
 	char tmp[PATH_MAX + 600];
 	FILE *f;
@@ -157,25 +168,39 @@ static void cache_write(const char *path, uint64_t cost)
 	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
 	if (!(f = fopen(tmp, "we")))
 		return;
-	fprintf(f, "%" PRIu64 "\n", cost);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%" PRIu64 "\n", v[i]);
 	if (fclose(f) || rename(tmp, path))
 		unlink(tmp);
 }
 
-/* Cost name as kept from an earlier run of this host, else measured and
- * kept.  A cost that could not be measured (0) is not kept. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Cost name: the median of the measurements of this host kept by earlier
+ * runs once there are CACHE_RUNS, else measured here, and kept when it
+ * could be measured (not 0). */
 static uint64_t kept_or_measured(const struct rt_state *rt, const char *name, const char *host,
 				 uint64_t (*measure)(const struct rt_state *))
 {
 	char path[PATH_MAX + 512];
+	uint64_t v[CACHE_RUNS], cost;
 	bool kept = cache_path(rt, name, host, path, sizeof(path));
-	uint64_t cost;
+	int n = kept ? cache_read(path, v) : 0;
 
-	if (kept && cache_read(path, &cost))
-		return cost;
+	if (n == CACHE_RUNS) {
+		qsort(v, CACHE_RUNS, sizeof(v[0]), cmp_u64);
+		return v[CACHE_RUNS / 2];
+	}
 	cost = measure(rt);
-	if (kept && cost)
-		cache_write(path, cost);
+	if (kept && cost) {
+		v[n++] = cost;
+		cache_write(path, v, n);
+	}
 	return cost;
 }
 

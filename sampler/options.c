@@ -377,8 +377,8 @@ const struct opt_desc opt_table[] = {
 	  "past it the merge is given up and the ranks' files stay", set_merge_timeout, NULL, NULL },
 	{ 0, "cost-cache", "CPPERF_COST_CACHE", "DIR",
 	  "MPI: where the costs measured at MPI_Init (a sample, a context switch) are kept per "
-	  "host and boot, so that runs within a day skip measuring them (default "
-	  "$XDG_CACHE_HOME/cpperf or ~/.cache/cpperf; none: measure every run)",
+	  "host and boot; once 5 runs have measured them, runs within a day take their median "
+	  "instead (default $XDG_CACHE_HOME/cpperf or ~/.cache/cpperf; none: measure every run)",
 	  set_cost_cache, NULL, NULL },
 	{ 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
 };
