@@ -245,7 +245,7 @@ ring
 # are measured again.  Kept costs are made recognisable (7xxxxx ns) to
 # tell them from measured ones.
 cost_cache() {
-	local d=$WORK/cost-cache kept
+	local d=$WORK/cost-cache kept first
 	mkdir -p "$d"
 	sample_cost() {
 		mpi_run 2 "$RECORD" -q -e task-clock "$@" "$WORK/comp-ring" 200 > /dev/null 2> "$d/err"
@@ -255,10 +255,13 @@ cost_cache() {
 	# "measured" for a positive cost that was not made up here
 	measured() { awk -v c="$1" 'BEGIN { print (c + 0 > 0 && c !~ /^7.....$/) ? "measured" : "got " c }'; }
 	lines() { [ -n "$kept" ] && wc -l < "$kept"; }
-	sample_cost --cost-cache="$d/c" -o "$d/e1" > /dev/null
-	is "cost cache: a sample's and a switch's cost are kept" \
-		"$(ls "$d/c" 2> /dev/null | grep -c '^s[a-z]*-cost\.')" 2
+	first=$(sample_cost --cost-cache="$d/c" -o "$d/e1")
 	kept=$(ls "$d"/c/sample-cost.* 2> /dev/null)
+	if [ -z "$kept" ] && [ "$first" = 2000 ]; then
+		skip "cost cache" "the sample's cost could not be measured here (the estimate, 2000 ns)"
+		return
+	fi
+	is "cost cache: the measured sample's cost is kept" "$([ -n "$kept" ] && cat "$kept")" "$first"
 	[ -n "$kept" ] && printf '710000\n720000\n' > "$kept"
 	is "cost cache: with fewer than 5 kept, a run measures" \
 		"$(measured "$(sample_cost --cost-cache="$d/c" -o "$d/e2")")" measured
