@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define HASH_SEED UINT64_C(0xcbf29ce484222325)
 
@@ -32,6 +33,12 @@ static inline uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 		h *= UINT64_C(0x100000001b3);
 	}
 	return h;
+}
+
+/* FNV-1a of a string. */
+static inline uint64_t hash_str(const char *s)
+{
+	return hash_bytes(HASH_SEED, s, strlen(s));
 }
 
 #endif

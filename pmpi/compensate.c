@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/hash.h"
+#include "../common/order.h"
 #include "pmpi.h"
 #include "compensate.h"
 #include "piggyback.h"
@@ -92,13 +94,6 @@ static uint64_t env_ns(const char *name, uint64_t dflt)
 	return *end ? dflt : (uint64_t)x;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The wrapper's fixed work on this thread, entry and exit: two clock
  * reads, the critical path's locks (three round trips; four more for the
  * compensation's when threads call MPI at once); median of a few rounds.
@@ -145,12 +140,9 @@ static uint64_t sample_cost(const struct rt_state *rt)
 uint64_t pmpi_host_hash(void)
 {
 	char name[256] = "";
-	uint64_t h = 0xcbf29ce484222325ull;
 
 	gethostname(name, sizeof(name) - 1);
-	for (const char *s = name; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	return hash_str(name);
 }
 
 void pmpi_comp_calibrate(struct rt_state *rt)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "pmpi.h"
 #include "cp-zero.h"
 #include "piggyback.h"
@@ -53,10 +54,8 @@ static struct {
 
 static uint64_t fnv1a(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = hash_str(s);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h ? h : 1;	/* 0 marks an unused slot */
 }
 

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <pthread.h>
 
+#include "../common/order.h"
 #include "pmpi.h"
 #include "critpath.h"
 #include "cp-links.h"
@@ -367,13 +368,6 @@ static bool reindex(uint32_t n)
 	return true;
 }
 
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Keep the records of segments from cut on. */
 static void keep_from(uint64_t cut)
 {
@@ -400,7 +394,7 @@ static bool nth_seg(uint32_t k, uint64_t *seg)
 		return false;
 	for (uint32_t i = 0; i < samples.n; i++)
 		v[i] = samples.segs[i].seg;
-	qsort(v, samples.n, sizeof(*v), by_u64);
+	qsort(v, samples.n, sizeof(*v), cmp_u64);
 	*seg = v[k];
 	free(v);
 	return true;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/hash.h"
 #include "pmpi.h"
 #include "status.h"
 #include "critpath.h"
@@ -38,16 +39,6 @@ static struct {
 } region;
 
 
-
-/* FNV-1a of a string. */
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
 
 /*
  * cpperf-record chose a directory of this process's own when it saw no

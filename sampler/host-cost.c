@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/hash.h"
+#include "../common/order.h"
 #include "rt.h"
 
 #define CACHE_MAX_AGE (24 * 3600)	/* seconds kept costs are used */
@@ -94,7 +96,7 @@ static bool boot_id(char *id, size_t size)
  * taken and how much stack they copy (FNV-1a). */
 static uint64_t cost_key(const struct rt_state *rt)
 {
-	uint64_t v[4], h = 0xcbf29ce484222325ull;
+	uint64_t v[4], h = HASH_SEED;
 
 	for (int i = -1; i < rt->events.n; i++) {
 		const struct perf_event_attr *a = i < 0 ? NULL : &rt->events.ev[i].attr;
@@ -103,8 +105,7 @@ static uint64_t cost_key(const struct rt_state *rt)
 		v[1] = a ? a->config : (uint64_t)rt->opt.call_graph;
 		v[2] = a ? a->config1 : rt->opt.stack_size;
 		v[3] = a ? (uint64_t)rt->events.ev[i].leader : (uint64_t)rt->events.n;
-		for (size_t k = 0; k < sizeof(v); k++)
-			h = (h ^ ((const unsigned char *)v)[k]) * 0x100000001b3ull;
+		h = hash_bytes(h, v, sizeof(v));
 	}
 	return h;
 }
@@ -172,13 +173,6 @@ static void cache_write(const char *path, const uint64_t *v, int n)
 		fprintf(f, "%" PRIu64 "\n", v[i]);
 	if (fclose(f) || rename(tmp, path))
 		unlink(tmp);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Cost name: the median of the measurements of this host kept by earlier

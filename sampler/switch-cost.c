@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/order.h"
 #include "rt.h"
 
 #define BATCHES 16
@@ -97,13 +98,6 @@ static void *side_run(void *arg)
 	if (pp->events)
 		rt_events_close_bare(pp->rt, fds, pp->rt->events.n);
 	return NULL;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* A batch of TURNS round trips, ns: the mean of the middle half, 0 when
