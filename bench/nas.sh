@@ -6,11 +6,15 @@
 # rate, under cpperf-record --no-piggyback and, when perf can sample here,
 # under `perf record --call-graph dwarf` at the same rate (one per rank),
 # alternating, ROUNDS times.  Times are the benchmark's own ("Time in
-# seconds"), so mpirun's start is left out.  Prints per benchmark the median
-# times and ratios to plain, the piggyback's share (cpperf against
-# --no-piggyback), the unwinder's cost per sample, and what the report
-# removes (its delay over the measured wall) against what the run added
-# (the median cpperf time less the median plain time, over the former).
+# seconds"), so mpirun's start is left out; ratios come from its "Mop/s
+# total" (the same timer with more digits: a class A run of a fraction of a
+# second prints its time to 2 %) and are taken per round, each run against
+# the plain run beside it, so that a host whose speed drifts over minutes
+# still compares like with like.  Prints per benchmark the median plain
+# time, the medians of the per-round ratios, the piggyback's share (cpperf
+# against --no-piggyback), the unwinder's cost per sample, and what the
+# report removes (its delay over the measured wall) against what the run
+# added (1 - 1 / the median ratio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_NAS_ROUNDS:-5}
@@ -28,9 +32,11 @@ done
 scratch nasbench
 perf_usable && have_perf=1 || have_perf=0
 
-# nas CMD...: the benchmark's own time in seconds, "-" when it printed none
+# nas CMD...: the benchmark's own time in seconds and its Mop/s, "- -"
+# when it printed none
 nas() {
-	"$@" 2> /dev/null | awk '/Time in seconds/ { t = $5 } END { print t == "" ? "-" : t }'
+	"$@" 2> /dev/null | awk '/Time in seconds/ { t = $5 } /Mop\/s total/ { m = $4 }
+		END { print (t == "" || m == "") ? "- -" : t " " m }'
 }
 
 for x in "$NAS_BIN"/*.x; do
@@ -43,7 +49,7 @@ for x in "$NAS_BIN"/*.x; do
 			| @tsv' <(bin/cpperf report "$W/k" --format=json) >> "$W/rep-$b"
 		rm -rf "$W/n"
 		n=$(nas mpirun -np $NP bin/cpperf-record -q --no-piggyback -o "$W/n" "$x")
-		r=-
+		r="- -"
 		[ $have_perf = 1 ] && r=$(nas mpirun -np $NP sh -c \
 			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
 			"$W/perf-$b" "$x")
@@ -55,14 +61,17 @@ echo
 printf "%-6s %7s %9s %10s %10s %9s %9s %9s\n" bench plain cpperf/p perf-rec/p pb-share unwind-us added% removed%
 for x in "$NAS_BIN"/*.x; do
 	b=$(basename "$x" .x)
-	col() { awk -v c="$1" '$c != "-" { print $c }' "$W/times-$b" | median; }
-	p=$(col 1) k=$(col 2) n=$(col 3) r=$(col 4)
-	[ -n "$r" ] || r=-
-	awk -v b="$b" -v p="$p" -v k="$k" -v n="$n" -v r="$r" \
+	# ratio C: the median over rounds of plain's Mop/s over column C's
+	ratio() { awk -v c="$1" '$2 != "-" && $c != "-" { print $2 / $c }' "$W/times-$b" | median; }
+	# the piggyback's share: --no-piggyback's Mop/s over cpperf's
+	pb=$(awk '$4 != "-" && $6 != "-" { print $6 / $4 }' "$W/times-$b" | median)
+	p=$(awk '$1 != "-" { print $1 }' "$W/times-$b" | median)
+	k=$(ratio 4) r=$(ratio 8)
+	awk -v b="$b" -v p="$p" -v k="$k" -v pb="$pb" -v r="${r:--}" \
 		-v u="$(cut -f1 "$W/rep-$b" | median)" -v rem="$(cut -f2 "$W/rep-$b" | median)" 'BEGIN {
-		printf "%-6s %7.2f %9.3f %10s %10.3f %9.2f %9.2f %9.2f\n", b, p, k / p,
-			r == "-" ? "-" : sprintf("%.3f", r / p), k / n, u, 100 * (k - p) / k, 100 * rem }'
+		printf "%-6s %7.2f %9.3f %10s %10.3f %9.2f %9.2f %9.2f\n", b, p, k,
+			r == "-" ? "-" : sprintf("%.3f", r), pb, u, 100 * (1 - 1 / k), 100 * rem }'
 done
-echo "(medians of $ROUNDS rounds; targets: cpperf/p <= 1.03 and below perf-rec/p, pb-share <= 1.01;"
-echo " added: the median run's dilation; removed: the report's delay, both in % of the cpperf run)"
+echo "(medians of $ROUNDS rounds, ratios per round; targets: cpperf/p <= 1.03 and below perf-rec/p, pb-share <= 1.01;"
+echo " added: the dilation at the median ratio; removed: the report's delay, both in % of the cpperf run)"
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
