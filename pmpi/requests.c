@@ -303,7 +303,7 @@ static int ncompleted(int rc, const int *index, const int *flag, const int *outc
 
 /* For each of the snapshot's n requests, the index of its status among
  * the call's statuses, -1 when the call did not complete it (of done
- * completions). */
+ * completions).  An index out of range (a library's mistake) names none. */
 static void status_index(const struct pmpi_snap *s, int done, const int *index, const int *outcount,
 			 const int *indices, int base, int *at)
 {
@@ -313,9 +313,11 @@ static void status_index(const struct pmpi_snap *s, int done, const int *index, 
 		return;
 	if (outcount) {
 		for (int k = 0; k < done; k++)
-			at[indices[k] - base] = k;
+			if (indices[k] - base >= 0 && indices[k] - base < s->n)
+				at[indices[k] - base] = k;
 	} else if (index) {
-		at[*index - base] = 0;
+		if (*index - base >= 0 && *index - base < s->n)
+			at[*index - base] = 0;
 	} else {
 		for (int i = 0; i < s->n; i++)
 			at[i] = s->many ? i : 0;
