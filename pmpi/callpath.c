@@ -19,10 +19,15 @@
  * are checked (about 3 ns each): paths of one key that agree on those
  * and differ only further out share the site first captured.
  *
+ * A path starts at the first frame outside the MPI library: MPICH's
+ * mpi_f08 module calls the C functions that take a buffer (MPI_Send) for
+ * the program, and that call is the program's, not the module's.
+ *
  * Owners: the queue and the sites' path fields are guarded by
  * pmpi_stats_lock; captures are written by the wrapper's thread before
  * they are queued and read by the drain thread after.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +225,35 @@ static uint32_t make_checks(const struct capture *k, const uint64_t *addrs, cons
 	return m;
 }
 
+/* The MPI library's modules: its C functions' and its Fortran bindings'. */
+static const void *mpi_modules[3];
+static pthread_once_t mpi_modules_once = PTHREAD_ONCE_INIT;
+
+static void find_mpi_modules(void)
+{
+	static const char *const defined_there[] = { "PMPI_Init", "pmpi_init_", "pmpi_init_f08_" };
+	Dl_info info;
+
+	for (int i = 0; i < 3; i++) {
+		void *sym = dlsym(RTLD_NEXT, defined_there[i]);
+
+		mpi_modules[i] = sym && dladdr(sym, &info) ? info.dli_fbase : NULL;
+	}
+}
+
+static bool in_mpi_library(uint64_t pc)
+{
+	Dl_info info;
+
+	pthread_once(&mpi_modules_once, find_mpi_modules);
+	if (!dladdr((void *)(uintptr_t)pc, &info))
+		return false;
+	for (int i = 0; i < 3; i++)
+		if (mpi_modules[i] && info.dli_fbase == mpi_modules[i])
+			return true;
+	return false;
+}
+
 /*
  * Unwind one capture and give its site the checks (which releases the
  * waiting first call), then symbolize the path into the site's frames.
@@ -247,6 +281,8 @@ static void resolve_one(struct rt_state *rt, struct capture *k)
 	pmpi_sites[k->site].ncheck = check ? ncheck : 0;
 	publish(k->site);
 	rt_unlock(&pmpi_stats_lock);
+	while (at < n - 1 && in_mpi_library(addrs[at]))
+		at++;
 	nframes = rt_resolve_path(rt, addrs + at, n - at, frames, PATH_FRAMES);
 	copy = nframes > 0 ? malloc((size_t)nframes * sizeof(*copy)) : NULL;
 	if (copy)

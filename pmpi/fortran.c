@@ -8,7 +8,9 @@
  * corrected are written back.
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pmpi.h"
 
@@ -60,7 +62,7 @@ void pmpi_f_req_start(struct pmpi_call *c, MPI_Fint n, const MPI_Fint *freqs)
 }
 
 void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
-			MPI_Fint **fstatuses, int many)
+			MPI_Fint **fstatuses, int many, const MPI_Fint *ignore)
 {
 	bool heap = n > PMPI_SNAP_SMALL;
 	MPI_Request small[PMPI_SNAP_SMALL] = { 0 }, *reqs = heap ? malloc((size_t)n * sizeof(*reqs)) : small;
@@ -76,7 +78,7 @@ void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
 	pmpi_reqs_before(s, n, reqs, &keep, many);
 	if (heap)
 		free(reqs);
-	if (s->n && *fstatuses == (many ? MPI_F_STATUSES_IGNORE : MPI_F_STATUS_IGNORE)) {
+	if (s->n && *fstatuses == ignore) {
 		s->fst = malloc(nst * PMPI_F_STATUS_SIZE * sizeof(MPI_Fint));
 		if (s->fst)
 			*fstatuses = s->fst;
@@ -87,7 +89,7 @@ void pmpi_f_reqs_before(struct pmpi_snap *s, MPI_Fint n, const MPI_Fint *freqs,
 
 void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, MPI_Fint *fstatuses,
 		       const MPI_Fint *index, const MPI_Fint *flag, const MPI_Fint *outcount,
-		       const MPI_Fint *indices)
+		       const MPI_Fint *indices, int base)
 {
 	size_t nst = s->many ? (size_t)s->n : 1;
 
@@ -97,9 +99,46 @@ void pmpi_f_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, MPI_Fint rc, MP
 	}
 	for (size_t i = 0; s->n && !s->skip && i < nst; i++)
 		PMPI_Status_f2c(fstatuses + i * PMPI_F_STATUS_SIZE, &s->st[i]);
-	pmpi_reqs_complete(c, s, rc, s->st, index, flag, outcount, indices, 1);
+	pmpi_reqs_complete(c, s, rc, s->st, index, flag, outcount, indices, base);
 	/* the program's statuses get the counts corrected (p2p.c) */
 	for (size_t i = 0; s->n && !s->skip && !s->fst && i < nst; i++)
 		PMPI_Status_c2f(&s->st[i], fstatuses + i * PMPI_F_STATUS_SIZE);
 	free(s->fst);
 }
+
+void (*pmpi_f08_next(const char *name))(void)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+	void (*fn)(void);
+
+	if (!sym) {
+		fprintf(stderr, "cpperf: the MPI library defines no %s, which this program calls\n", name);
+		exit(1);
+	}
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
+#ifdef MPICH
+static int f08_index_base = -1;
+
+static void find_f08_index_base(void)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len, major = 0, minor = 0;
+
+	f08_index_base = 1;
+	if (PMPI_Get_library_version(v, &len) == MPI_SUCCESS &&
+	    sscanf(v, "MPICH Version: %d.%d", &major, &minor) == 2 &&
+	    (major < 4 || (major == 4 && minor < 1)))
+		f08_index_base = 0;
+}
+
+int pmpi_f08_index_base(void)
+{
+	static pthread_once_t found = PTHREAD_ONCE_INIT;
+
+	pthread_once(&found, find_f08_index_base);
+	return f08_index_base;
+}
+#endif

@@ -8,9 +8,13 @@
 # mpi_xxx_, mpi_xxx__, mpi_xxx and MPI_XXX (one function and its aliases,
 # calling the MPI library's own Fortran binding pmpi_xxx_, so that
 # MPI_IN_PLACE, MPI_BOTTOM, status and LOGICAL conventions stay the
-# library's) and, for Open MPI, mpi_xxx_f08_ (`use mpi_f08`, calling
-# pmpi_xxx_f08_).  Wrappers only gather the call's facts; the logic is in the
-# hand-written pmpi/*.c files behind pmpi/pmpi.h.  Plain perl 5: no modules.
+# library's) and mpi_xxx_f08_ (`use mpi_f08`): for Open MPI, calling
+# pmpi_xxx_f08_; for MPICH, whose module calls the C functions with a choice
+# buffer by their MPI_ names (so the C wrappers see those) and every other
+# one by its PMPI_ name, only the latter, calling the library's mpi_xxx_f08_
+# found past ours.  Wrappers only gather the call's facts; the logic is in
+# the hand-written pmpi/*.c files behind pmpi/pmpi.h.  Plain perl 5: no
+# modules.
 use strict;
 use warnings;
 
@@ -54,6 +58,10 @@ while (my $line = <$in>) {
 }
 close $in;
 
+# What a wrapper is written for: C, Fortran's mpif.h and `use mpi`, or
+# `use mpi_f08` (the same arguments, ierror optional).
+use constant { C => 0, FORTRAN => 1, F08 => 2 };
+
 # --- helpers over one function's parameters
 sub with_role {
 	my ($fn, $role) = @_;
@@ -73,6 +81,14 @@ sub val {
 	return "PMPI_Type_f2c(*$n)" if $p->{type} eq 'MPI_Datatype';
 	return "PMPI_Comm_f2c(*$n)" if $p->{type} =~ /^MPI_Comm/;
 	return "(*$n)";
+}
+
+# The sentinel the binding passes for MPI_STATUS_IGNORE (MPI_STATUSES_IGNORE
+# when $many): mpi_f08's differs from mpif.h's under MPICH (pmpi.h).
+sub status_ignore {
+	my ($fortran, $many) = @_;
+	my $s = $many ? 'STATUSES' : 'STATUS';
+	return $fortran == F08 ? "PMPI_F08_${s}_IGNORE" : "MPI_F_${s}_IGNORE";
 }
 
 sub deref {	# C value of a pointer-to-handle parameter (request, comm)
@@ -163,7 +179,7 @@ sub body {
 		my $st = with_role($fn, 'status')->{name};
 		if ($fortran) {
 			push @pre, "MPI_Fint st_f_[PMPI_F_STATUS_SIZE];",
-				"if ($st == MPI_F_STATUS_IGNORE)", "\t$st = st_f_;";
+				"if ($st == " . status_ignore($fortran, 0) . ")", "\t$st = st_f_;";
 		} else {
 			push @pre, "MPI_Status st_;", "if ($st == MPI_STATUS_IGNORE)", "\t$st = &st_;";
 		}
@@ -194,9 +210,11 @@ sub body {
 		my $pfx = $fortran ? 'pmpi_f_' : 'pmpi_';
 		my $ip = sub { my $p = with_role($fn, $_[0]); $p ? $p->{name} : 'NULL' };
 		push @xpre, "struct pmpi_snap s_;",
-			"${pfx}reqs_before(&s_, $nv, $reqs->{name}, &$st->{name}, $many);";
+			"${pfx}reqs_before(&s_, $nv, $reqs->{name}, &$st->{name}, $many" .
+			($fortran ? ', ' . status_ignore($fortran, $many) : '') . ");";
 		push @xalways, "${pfx}reqs_after(C, &s_, $rc, $st->{name}, " .
-			join(', ', map { $ip->($_) } qw(index flag outcount indices)) . ");";
+			join(', ', (map { $ip->($_) } qw(index flag outcount indices)),
+			     $fortran ? ($fortran == F08 ? 'PMPI_F08_INDEX_BASE' : '1') : ()) . ");";
 	}
 	if ($f{coll} || $f{rma}) {
 		my $what = $f{coll} ? 'pmpi_coll(&c_, ' . $r->('comm') . ', ' : 'pmpi_rma(&c_, ';
@@ -260,9 +278,10 @@ sub fortran_xport {
 			push @out, "*$n = PMPI_Message_c2f(m_$n);";
 			$arg{$n} = "&m_$n";
 		} elsif ($t eq 'MPI_Status *') {
+			my $ign = status_ignore($f08 ? F08 : FORTRAN, 0);
 			push @decl, "MPI_Status s_$n;";
-			push @out, "if (*ierr == MPI_SUCCESS && $n != MPI_F_STATUS_IGNORE)", "\tPMPI_Status_c2f(&s_$n, $n);";
-			$arg{$n} = "($n == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &s_$n)";
+			push @out, "if (*ierr == MPI_SUCCESS && $n != $ign)", "\tPMPI_Status_c2f(&s_$n, $n);";
+			$arg{$n} = "($n == $ign ? MPI_STATUS_IGNORE : &s_$n)";
 		} else {
 			die "$def:$fn->{line}: no Fortran conversion for '$t $n'\n";
 		}
@@ -270,10 +289,6 @@ sub fortran_xport {
 	(my $call = $fn->{x}) =~ s/\b(\w+)\b/exists $arg{$1} ? $arg{$1} : $1/ge;
 	return (\@decl, "*ierr = $call", \@out);
 }
-
-# What a wrapper is written for: C, Fortran's mpif.h and `use mpi`, or
-# Open MPI's `use mpi_f08` (the same arguments, ierror optional).
-use constant { C => 0, FORTRAN => 1, F08 => 2 };
 
 sub emit_body {
 	my ($o, $fn, $idx, $call, $fortran) = @_;
@@ -345,8 +360,15 @@ for my $fn (@fns) {
 			print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
 		}
 		(my $f08params = $fparams) =~ s/\*ierr$/*ierror/;
-		print $o "\n#ifdef OPEN_MPI\n";
-		print $o "extern void p${lc}_f08_($fparams) __attribute__((weak));\n" unless $fn->{x};
+		my $choice = grep { $_->{type} =~ /void/ && !exists $_->{roles}{addr} } @fp;
+		print $o "\n#if defined(OPEN_MPI)" . ($choice ? '' : ' || defined(MPICH)') . "\n";
+		unless ($fn->{x}) {
+			print $o "#ifdef OPEN_MPI\n";
+			print $o "extern void p${lc}_f08_($fparams) __attribute__((weak));\n";
+			print $o "#else\n";
+			print $o "PMPI_F08_NEXT(${lc}_f08_, ($fparams), ($fargs))\n";
+			print $o "#endif\n";
+		}
 		print $o "CPPERF_EXPORT void ${lc}_f08_($f08params)\n{\n";
 		print $o "\tMPI_Fint ierr_absent_ = MPI_SUCCESS, *ierr = ierror ? ierror : &ierr_absent_;\n";
 		emit_body($o, $fn, $i, "p${lc}_f08_($fargs)", F08);

@@ -57,7 +57,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-enum elf_mpi elf_needed_mpi(const char *path, bool *f08)
+enum elf_mpi elf_needed_mpi(const char *path)
 {
 	size_t len = 0;
 	unsigned char *f = slurp(path, &len);
@@ -67,7 +67,6 @@ enum elf_mpi elf_needed_mpi(const char *path, bool *f08)
 	uint64_t ndyn = 0, strtab = 0, strsz = 0;
 	enum elf_mpi mpi = ELF_MPI_NONE;
 
-	*f08 = false;
 	if (!f || len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
 	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
@@ -87,7 +86,6 @@ enum elf_mpi elf_needed_mpi(const char *path, bool *f08)
 	}
 	if (!strtab || strtab >= len || strsz > len - strtab)
 		goto out;
-	*f08 = memmem(f + strtab, strsz, "_f08", 4) != NULL;
 	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && mpi == ELF_MPI_NONE; i++) {
 		const char *name = (const char *)f + strtab + dyn[i].d_un.d_val;
 

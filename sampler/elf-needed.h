@@ -4,17 +4,13 @@
 #ifndef CPPERF_ELF_NEEDED_H
 #define CPPERF_ELF_NEEDED_H
 
-#include <stdbool.h>
-
 enum elf_mpi { ELF_MPI_NONE, ELF_MPI_OPENMPI, ELF_MPI_MPICH };
 
 /* The MPI among path's DT_NEEDED entries: libmpi.so.40 (and Open MPI's
  * Fortran libmpi_mpifh.so.40 and libmpi_usempif08.so.40) is Open MPI;
  * libmpich.so.12, libmpi.so.12 and libmpichfort.so.12 are MPICH.
  * ELF_MPI_NONE for anything else, including scripts, static programs and
- * unreadable files.  *f08 tells whether the program's dynamic names
- * include a `use mpi_f08` binding (a name with "_f08", as mpi_send_f08_
- * or mpi_init_f08_).  Never fails. */
-enum elf_mpi elf_needed_mpi(const char *path, bool *f08);
+ * unreadable files.  Never fails. */
+enum elf_mpi elf_needed_mpi(const char *path);
 
 #endif

@@ -254,16 +254,14 @@ static int find_runtime_named(const char *name, const char *exe_dir, char *path,
 	return -1;
 }
 
-/* The MPI prog needs a runtime for: CPPERF_MPI's, else what prog links
- * (and whether it calls `use mpi_f08`).  Returns 0, or -1 when CPPERF_MPI
- * names none. */
-static int runtime_mpi(const char *prog, enum elf_mpi *mpi, bool *f08, char *err, size_t errlen)
+/* The MPI prog needs a runtime for: CPPERF_MPI's, else what prog links.
+ * Returns 0, or -1 when CPPERF_MPI names none. */
+static int runtime_mpi(const char *prog, enum elf_mpi *mpi, char *err, size_t errlen)
 {
 	const char *force = getenv("CPPERF_MPI");
 
-	*f08 = false;
 	if (!force || !*force) {
-		*mpi = elf_needed_mpi(prog, f08);
+		*mpi = elf_needed_mpi(prog);
 		return 0;
 	}
 	for (int i = 0; i < NMPI; i++)
@@ -280,7 +278,6 @@ int launch_find_runtime(const char *prog, const char *exe_dir, char *path, size_
 {
 	const char *env = getenv("CPPERF_RUNTIME");
 	enum elf_mpi mpi;
-	bool f08;
 
 	notice[0] = 0;
 	if (env) {
@@ -290,16 +287,10 @@ int launch_find_runtime(const char *prog, const char *exe_dir, char *path, size_
 		snprintf(err, errlen, "CPPERF_RUNTIME=%s: %s", env, strerror(errno));
 		return -1;
 	}
-	if (runtime_mpi(prog, &mpi, &f08, err, errlen))
+	if (runtime_mpi(prog, &mpi, err, errlen))
 		return -1;
-	if (mpi != ELF_MPI_NONE && find_runtime_named(runtime_names[mpi], exe_dir, path, len) == 0) {
-		if (mpi == ELF_MPI_MPICH && f08)
-			snprintf(notice, noticelen,
-				 "%s calls MPI through MPICH's mpi_f08 module, which cpperf does not "
-				 "intercept: no MPI statistics for those calls, and a program that also "
-				 "calls MPI from C or `use mpi` needs --no-piggyback (docs/mpi.md)", prog);
+	if (mpi != ELF_MPI_NONE && find_runtime_named(runtime_names[mpi], exe_dir, path, len) == 0)
 		return 0;
-	}
 	if (mpi != ELF_MPI_NONE)
 		snprintf(notice, noticelen, "%s uses %s but %s was not built (make with that MPI's mpicc); "
 			 "profiling without MPI statistics", prog, mpi_titles[mpi], runtime_names[mpi]);

@@ -2,7 +2,7 @@
 # mpi-stats.t - exact MPI statistics: tests/progs/mpi-exact.{c,f90} on 4
 # ranks (rank r sends r+1 messages of 1000 bytes to rank r+1; 7 allreduces
 # and 3 barriers per rank) under Open MPI and MPICH, C and Fortran (and
-# the Fortran one with `use mpi_f08` under Open MPI); all
+# the Fortran one with `use mpi_f08`); all
 # ranks in one experiment directory chosen without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
@@ -56,16 +56,14 @@ for mpi in openmpi mpich; do
 		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null
 		# one of the 7 allreduces is MPI_IN_PLACE: 6 x 4 bytes sent per rank
 		check_exact "$mpi Fortran" "$WORK/f-$mpi" 96
-		if [ $mpi != openmpi ]; then
-			:	# MPICH's mpi_f08 is not intercepted (docs/mpi.md)
-		elif sed 's/^  use mpi$/  use mpi_f08/; s/integer :: status(MPI_STATUS_SIZE)/type(MPI_Status) :: status/' \
-				"$TOP/tests/progs/mpi-exact.f90" > "$WORK/exact-f08.f90" &&
-			"$MPIFC" -g -O1 -o "$WORK/exact-f08" "$WORK/exact-f08.f90" 2> "$WORK/f08-build"; then
-			mpi_run 4 "$RECORD" -q -o "$WORK/f08" "$WORK/exact-f08" > /dev/null
-			check_exact "$mpi Fortran 2008" "$WORK/f08" 96
+		if sed 's/^  use mpi$/  use mpi_f08/; s/integer :: status(MPI_STATUS_SIZE)/type(MPI_Status) :: status/' \
+				"$TOP/tests/progs/mpi-exact.f90" > "$WORK/exact-f08-$mpi.f90" &&
+			"$MPIFC" -g -O1 -o "$WORK/exact-f08-$mpi" "$WORK/exact-f08-$mpi.f90" 2> "$WORK/f08-build-$mpi"; then
+			mpi_run 4 "$RECORD" -q -o "$WORK/f08-$mpi" "$WORK/exact-f08-$mpi" > /dev/null
+			check_exact "$mpi Fortran 2008" "$WORK/f08-$mpi" 96
 		else
 			skip "$mpi Fortran 2008: exact statistics" \
-				"this Open MPI builds no mpi_f08 program: $(head -1 "$WORK/f08-build")"
+				"this $mpi builds no mpi_f08 program: $(head -1 "$WORK/f08-build-$mpi")"
 		fi
 	else
 		skip "$mpi Fortran: exact statistics" "no Fortran compiler wrapper for $mpi"

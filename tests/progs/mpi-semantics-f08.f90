@@ -2,7 +2,8 @@
 ! mpi-semantics.t: each rank prints a transcript that must be the same with
 ! and without cpperf-record.  A ring of Isend/Irecv completed by Waitall
 ! with MPI_STATUSES_IGNORE and with statuses, Recv with MPI_STATUS_IGNORE,
-! Probe then Get_count then Recv, Waitany, Sendrecv, Bsend through an
+! Probe then Get_count then Recv, Waitany, Testany, Waitsome and Testsome,
+! Sendrecv, Bsend through an
 ! attached buffer and its detach (TYPE(C_PTR)), and an
 ! in-place Allreduce; ierror is left out of some calls.  Lines carry the
 ! rank and their number, so that the sorted output is one transcript.
@@ -11,14 +12,14 @@ program mpi_semantics_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_null_ptr, c_intptr_t
   implicit none
   integer, parameter :: n = 4
-  integer :: rank, nranks, right, left, ierr, i, k, cnt, idx, total
+  integer :: rank, nranks, right, left, ierr, i, k, cnt, idx, total, outc, done, idxs(2)
   integer :: sbuf(n), sbuf2(n), rbuf(n, 2), got(8)
   integer, target :: bbuf(1000)
   type(MPI_Request) :: reqs(4)
   type(MPI_Status) :: st, sts(4)
   type(c_ptr) :: addr, attached
   integer :: bsize
-  logical :: same
+  logical :: same, flag
   character(len=100) :: line
   integer :: seq = 0
 
@@ -61,18 +62,37 @@ program mpi_semantics_f08
   write (line, '(a,i0,a,3(1x,i0))') 'probe count ', cnt, ':', got(1:3)
   call say(line)
 
-  ! Waitany over two receives of different tags
-  call MPI_Irecv(rbuf(:, 1), n, MPI_INTEGER, left, 10, MPI_COMM_WORLD, reqs(1))
-  call MPI_Irecv(rbuf(:, 2), n, MPI_INTEGER, left, 11, MPI_COMM_WORLD, reqs(2))
-  call MPI_Send(sbuf, n, MPI_INTEGER, right, 11, MPI_COMM_WORLD)
-  call MPI_Send(sbuf2, n, MPI_INTEGER, right, 10, MPI_COMM_WORLD)
-  got = 0
-  do k = 1, 2
-    call MPI_Waitany(2, reqs, idx, st)
-    got(idx) = st%MPI_TAG
+  ! Waitany, Testany, Waitsome and Testsome over two receives of tags
+  ! T and T + 1: each completion's tag less its index, the same whatever
+  ! the order (MPICH before 4.1 numbers the requests from 0 there)
+  do k = 1, 4
+    call MPI_Irecv(rbuf(:, 1), n, MPI_INTEGER, left, 10 + 2 * k, MPI_COMM_WORLD, reqs(1))
+    call MPI_Irecv(rbuf(:, 2), n, MPI_INTEGER, left, 11 + 2 * k, MPI_COMM_WORLD, reqs(2))
+    call MPI_Send(sbuf, n, MPI_INTEGER, right, 11 + 2 * k, MPI_COMM_WORLD)
+    call MPI_Send(sbuf2, n, MPI_INTEGER, right, 10 + 2 * k, MPI_COMM_WORLD)
+    done = 0
+    do while (done < 2)
+      select case (k)
+      case (1, 2)
+        flag = .true.
+        if (k == 1) call MPI_Waitany(2, reqs, idx, st)
+        if (k == 2) call MPI_Testany(2, reqs, idx, flag, st)
+        if (flag) then
+          done = done + 1
+          got(done) = st%MPI_TAG - idx
+        end if
+      case default
+        if (k == 3) call MPI_Waitsome(2, reqs, outc, idxs, sts)
+        if (k == 4) call MPI_Testsome(2, reqs, outc, idxs, sts)
+        do i = 1, outc
+          got(done + i) = sts(i)%MPI_TAG - idxs(i)
+        end do
+        done = done + outc
+      end select
+    end do
+    write (line, '(a,i0,a,4(1x,i0))') 'any/some ', k, ': tag-index', got(1:2), rbuf(1, :)
+    call say(line)
   end do
-  write (line, '(a,4(1x,i0))') 'waitany tags', got(1:2), rbuf(1, :)
-  call say(line)
 
   ! Sendrecv
   call MPI_Sendrecv(sbuf, n, MPI_INTEGER, right, 12, rbuf(:, 1), n, MPI_INTEGER, left, 12, &
