@@ -225,17 +225,19 @@ static uint32_t make_checks(const struct capture *k, const uint64_t *addrs, cons
 	return m;
 }
 
-/* The MPI library's modules: its C functions' and its Fortran bindings'. */
-static const void *mpi_modules[3];
+/* The MPI library's modules, each named by a function it defines: its C
+ * functions', its Fortran bindings' and its mpi_f08 module's. */
+static const char *const mpi_module_symbols[] = { "PMPI_Init", "pmpi_init_", "pmpi_init_f08_" };
+#define NMPI_MODULES (sizeof(mpi_module_symbols) / sizeof(mpi_module_symbols[0]))
+static const void *mpi_modules[NMPI_MODULES];
 static pthread_once_t mpi_modules_once = PTHREAD_ONCE_INIT;
 
 static void find_mpi_modules(void)
 {
-	static const char *const defined_there[] = { "PMPI_Init", "pmpi_init_", "pmpi_init_f08_" };
 	Dl_info info;
 
-	for (int i = 0; i < 3; i++) {
-		void *sym = dlsym(RTLD_NEXT, defined_there[i]);
+	for (size_t i = 0; i < NMPI_MODULES; i++) {
+		void *sym = dlsym(RTLD_NEXT, mpi_module_symbols[i]);
 
 		mpi_modules[i] = sym && dladdr(sym, &info) ? info.dli_fbase : NULL;
 	}
@@ -248,7 +250,7 @@ static bool in_mpi_library(uint64_t pc)
 	pthread_once(&mpi_modules_once, find_mpi_modules);
 	if (!dladdr((void *)(uintptr_t)pc, &info))
 		return false;
-	for (int i = 0; i < 3; i++)
+	for (size_t i = 0; i < NMPI_MODULES; i++)
 		if (mpi_modules[i] && info.dli_fbase == mpi_modules[i])
 			return true;
 	return false;
