@@ -34,6 +34,9 @@
 
 #define CACHE_MAX_AGE (24 * 3600)	/* seconds kept costs are used */
 #define CACHE_RUNS 5			/* measurements kept, whose median is used */
+/* how the costs are measured: a new way keeps its costs apart from the
+ * old way's (2: the sample's batches run one instance of their work) */
+#define COST_METHOD 2
 
 bool rt_pin_to_cpu(int cpu)
 {
@@ -92,11 +95,11 @@ static bool boot_id(char *id, size_t size)
 	return ok;
 }
 
-/* What a cost depends on besides the host: the events, how samples are
- * taken and how much stack they copy (FNV-1a). */
+/* What a cost depends on besides the host: how cpperf measures it, the
+ * events, how samples are taken and how much stack they copy (FNV-1a). */
 static uint64_t cost_key(const struct rt_state *rt)
 {
-	uint64_t v[4], h = HASH_SEED;
+	uint64_t v[4], method = COST_METHOD, h = hash_bytes(HASH_SEED, &method, sizeof(method));
 
 	for (int i = -1; i < rt->events.n; i++) {
 		const struct perf_event_attr *a = i < 0 ? NULL : &rt->events.ev[i].attr;
