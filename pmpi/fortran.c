@@ -120,14 +120,13 @@ void (*pmpi_f08_next(const char *name))(void)
 }
 
 #ifdef MPICH
-static int f08_index_base = -1;
+static int f08_index_base = 1;
 
 static void find_f08_index_base(void)
 {
 	char v[MPI_MAX_LIBRARY_VERSION_STRING];
 	int len, major = 0, minor = 0;
 
-	f08_index_base = 1;
 	if (PMPI_Get_library_version(v, &len) == MPI_SUCCESS &&
 	    sscanf(v, "MPICH Version: %d.%d", &major, &minor) == 2 &&
 	    (major < 4 || (major == 4 && minor < 1)))
