@@ -29,9 +29,10 @@
  *   more ranks than CPUs the spin yields the CPU to any other thread that
  *   can run: one that kept its core would also slow the ranks that share
  *   it, which no rank's own accounting can see.  Otherwise it keeps the
- *   CPU, as the tool's own work does: a spin that gave its CPU to another
- *   process at every turn would gain the rank the scheduler's favour
- *   later, and compensation would remove more than the run lost.
+ *   CPU for that much CPU time, as the tool's own work does: a spin that
+ *   gave its CPU to another process at every turn would gain the rank the
+ *   scheduler's favour later, and compensation would remove more than the
+ *   run lost.
  * Samples are charged at the next call's entry, counted in the calling
  * thread's ring before the drain thread folds them: the kernel took them
  * on this rank's time, and that is where the delay must start to travel.
@@ -72,14 +73,35 @@ static struct {
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
 
 
-/* Spin for ns, giving the CPU to any other thread that can run. */
-static void busy(uint64_t ns)
+/*
+ * The injected busy time.  Where the spin keeps its CPU it stands for the
+ * tool's own work, which is CPU work: it runs until the thread has had ns
+ * of CPU time.  A spin bounded by the wall clock did less of it the longer
+ * another process held the core, and ended inside that process's turn
+ * (docs/compensation.md).  Where it yields, ns of wall time.
+ */
+static void spin_cpu(uint64_t ns)
+{
+	uint64_t until = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+
+	while (rt_clock_ns(CLOCK_THREAD_CPUTIME_ID) < until)
+		;
+}
+
+static void spin_yielding(uint64_t ns)
 {
 	uint64_t until = rt_now_ns() + ns;
 
 	while (rt_now_ns() < until)
-		if (comp.inject_yields)
-			sched_yield();
+		sched_yield();
+}
+
+static void busy(uint64_t ns)
+{
+	if (comp.inject_yields)
+		spin_yielding(ns);
+	else
+		spin_cpu(ns);
 }
 
 static uint64_t env_ns(const char *name, uint64_t dflt)
