@@ -9,6 +9,10 @@
 # slowest one of the plain runs.  Table 1: CPPERF_INJECT_MPI_NS busy time
 # at every wrapped call (BENCH_COMP_INJECT_NS, default 300 us), so that
 # the overhead is large; table 2: no injection, the default sampling rate.
+# Table 3: master/worker on 2 ranks with a CPU-bound job (yes) pinned to
+# the master's core, 2 ms injected per call (BENCH_COMP_LOAD_INJECT_NS),
+# the master's wall: compensation must not remove the time the other job
+# took (docs/compensation.md, "Waiting for a CPU").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_COMP_ROUNDS:-3}
@@ -112,3 +116,32 @@ for c in inj def; do
 	done
 done
 echo "(medians of $ROUNDS alternating runs; rank: the slowest without the tool, or the master; compensation is right when its ratio is 1)"
+
+# loaded: table 3, ROUNDS alternating rounds under one yes on CPU 0 (where
+# Open MPI binds rank 0); the ranks poll as they do with a core each
+loaded() {
+	local inj=${BENCH_COMP_LOAD_INJECT_NS:-2000000} i yes_pid
+	if ! command -v taskset > /dev/null; then
+		echo "master/worker under load: no taskset, skipped"
+		return
+	fi
+	taskset -c 0 yes > /dev/null &
+	yes_pid=$!
+	trap 'kill $yes_pid 2> /dev/null' EXIT
+	for i in $(seq "$ROUNDS"); do
+		OMPI_MCA_mpi_yield_when_idle=0 mpirun -np 2 "$W/comp-mw" 120 6000 > "$W/load.plain.$i"
+		rm -rf "$W/exp"
+		OMPI_MCA_mpi_yield_when_idle=0 CPPERF_INJECT_MPI_NS=$inj mpirun -np 2 \
+			bin/cpperf-record -q -o "$W/exp" "$W/comp-mw" 120 6000 > "$W/load.load.$i.out"
+		bin/cpperf report "$W/exp" --format=json > "$W/load.load.$i.json"
+	done
+	kill $yes_pid 2> /dev/null
+	wait $yes_pid 2> /dev/null || true
+	trap - EXIT
+	echo
+	echo "Master/worker, 2 ranks, 120 units of 6 ms, yes pinned to CPU 0, CPPERF_INJECT_MPI_NS=$inj (median wall in s, ratio to plain)"
+	printf "%-22s %9s %9s %6s %9s %6s %9s %6s\n" scenario plain measured ratio local ratio parallel ratio
+	row "mw master, loaded" load 0 load
+	echo "(medians of $ROUNDS alternating runs; target: parallel within 5 % of plain)"
+}
+loaded
