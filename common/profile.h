@@ -144,7 +144,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
 	X(piggyback, none, none, "measured (headers, data behind them, collective companions)") \
 	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
 	X(inject, none, none, "measured (CPPERF_INJECT_*)") \
-	X(switch, switches, switch_cost_ns, "drain thread's context switches x cost calibrated at MPI_Init") \
+	X(switch, switches, switch_cost_ns, "context switches (the drain thread's, and waits' turns on shared cores) x cost calibrated at MPI_Init") \
 	X(contention, none, none, "not charged (waits for a CPU)")
 
 struct prof_overhead {

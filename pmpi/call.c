@@ -104,6 +104,8 @@ void pmpi_leave(struct pmpi_call *c)
 	if (c->flags & PMPI_CALL_INIT) {
 		start_path();
 		pmpi_region_start();
-	} else
+	} else {
+		pmpi_comp_leave(c->t0, t);
 		pmpi_cp_leave(c, t);
+	}
 }

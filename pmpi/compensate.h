@@ -31,6 +31,9 @@ void pmpi_comp_start(uint64_t t0);
  * call's entry (calibrated), the samples, context switches, waits for a
  * CPU and drain-thread time since the last one, inject busy time. */
 void pmpi_comp_enter(void);
+/* At the end of a wrapped call that entered at t0: the switches of a wait
+ * that took turns with another thread on its core. */
+void pmpi_comp_leave(uint64_t t0, uint64_t t);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
 /* A stretch of tool time on the calling thread starts: when. */

@@ -317,8 +317,9 @@ static void test_json(const struct rep_data *d)
 	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x cost calibrated at "
 	       "MPI_Init (entry, exit); piggyback: measured (headers, data behind them, collective companions); "
 	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
-	       "inject: measured (CPPERF_INJECT_*); switch: drain thread's context switches x "
-	       "cost calibrated at MPI_Init; contention: not charged (waits for a CPU)",
+	       "inject: measured (CPPERF_INJECT_*); switch: context switches (the drain thread's, "
+	       "and waits' turns on shared cores) x cost calibrated at MPI_Init; "
+	       "contention: not charged (waits for a CPU)",
 	       "compensation.method, once for all ranks");
 	is_str(jq(p, ".ranks[2].overhead_sources"), "null", "rank 2: overhead_sources null");
 	is_str(jq(p, ".ranks[0] | keys_unsorted | join(\",\")"),
@@ -460,8 +461,8 @@ static void test_text(const struct rep_data *d)
 			  "  drain        0.006000    4.29  measured (the drain thread, and unwinding on "
 			  "the rank's thread)\n"
 			  "  inject       0.013000    9.29  measured (CPPERF_INJECT_*)\n"
-			  "  switch       0.007000    5.00  1400 drain thread's context switches x cost "
-			  "calibrated at MPI_Init\n"
+			  "  switch       0.007000    5.00  1400 context switches (the drain thread's, "
+			  "and waits' turns on shared cores) x cost calibrated at MPI_Init\n"
 			  "  contention   0.005000    3.57  not charged (waits for a CPU)\n"
 			  "  total        0.140000\n"), "compensation view: sources summed over ranks");
 	if (out && !strstr(out, "wait'"))
