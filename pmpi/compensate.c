@@ -82,6 +82,15 @@ static atomic_uint_fast64_t samples_seen;	/* folded since the start */
 static __thread uint64_t preempted_seen;
 
 
+/* How often the calling thread was preempted (switched out while it could
+ * run): a system call. */
+static uint64_t preempted(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
+}
+
 /*
  * The injected busy time.  Where the spin keeps its CPU it stands for the
  * tool's own work, which is CPU work: it runs until the thread has had ns
@@ -97,12 +106,15 @@ static void spin_cpu(uint64_t ns)
 		;
 }
 
+/* Its switches are the spin's, not a wait's (charge_turns). */
 static void spin_yielding(uint64_t ns)
 {
-	uint64_t until = rt_now_ns() + ns;
+	uint64_t until = rt_now_ns() + ns, p0 = preempted_seen ? preempted() : 0;
 
 	while (rt_now_ns() < until)
 		sched_yield();
+	if (p0)
+		preempted_seen += preempted() - p0;
 }
 
 static void busy(uint64_t ns)
@@ -288,15 +300,6 @@ static void charge_switches(uint64_t n)
 	charge(n * comp.ovh.switch_cost_ns);
 }
 
-/* How often the calling thread was preempted (switched out while it could
- * run): a system call. */
-static uint64_t preempted(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)ru.ru_nivcsw;
-}
-
 /*
  * Waits that take turns.  Where ranks outnumber the CPUs, MPI's progress
  * loop yields while it waits, and a waiting rank takes turns on its core
@@ -333,16 +336,6 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t)
 		charge_turns(t0, t);
 }
 
-/* The injected spin yields on shared cores: its switches are its own. */
-static void spin_injected(uint64_t ns)
-{
-	uint64_t p0 = comp.shared_cores && preempted_seen ? preempted() : 0;
-
-	busy(ns);
-	if (p0)
-		preempted_seen += preempted() - p0;
-}
-
 void pmpi_comp_enter(void)
 {
 	uint64_t n, inject;
@@ -362,7 +355,7 @@ void pmpi_comp_enter(void)
 	if (inject) {	/* charged as it took: a preempted spin delays the rank longer */
 		uint64_t t = rt_now_ns(), spent, taken = samples_taken();
 
-		spin_injected(inject);
+		busy(inject);
 		spent = rt_now_ns() - t;
 		comp_lock();
 		comp.samples_in_spins += minus(samples_taken(), taken);
