@@ -125,11 +125,30 @@ static int ev_paranoid(void)
 	return v;
 }
 
+/* The highest perf_event_paranoid that lets a process sample its own
+ * threads with event name: 1 when a modifier asks for kernel events. */
+static int paranoid_allowing(const char *name)
+{
+	const char *mod = strrchr(name, ':');
+
+	return mod && strchr(mod, 'k') ? 1 : 2;
+}
+
 static void ev_explain_perm(int err_no, const char *name, char *buf, size_t len)
 {
 	int v = ev_paranoid();
 	char now[48];
 
+	if (v != INT32_MIN && v <= paranoid_allowing(name)) {
+		/* the sysctl allows it: a container or security module refuses */
+		snprintf(buf, len, "no permission to open event '%s' (%s), though "
+			 "/proc/sys/kernel/perf_event_paranoid (%d) allows it: something else "
+			 "refuses perf_event_open, such as a container's seccomp profile or a "
+			 "security module; give the program CAP_PERFMON (docker: --cap-add "
+			 "PERFMON) or a profile that allows perf_event_open", name,
+			 strerrorname_np(err_no), v);
+		return;
+	}
 	if (v == INT32_MIN)
 		snprintf(now, sizeof(now), "cannot be read");
 	else
