@@ -441,7 +441,11 @@ static void test_sampling(void)
 	papi_thread_enable(t, false);
 	ring_drain(&t->ring, on_sample, &c, bounce);
 	printf("# %s: %llu records, %llu good\n", ev, (unsigned long long)c.n, (unsigned long long)c.good);
-	ok(c.n >= 150 && c.n <= 450, "about one sample per ms of CPU at -F 1000");
+	if (!strcmp(ev, PAPI_DEFAULT_EVENT))	/* a threshold at PAPI's highest clock */
+		ok(c.n >= 75 && c.n <= 600, "a sample per ms of CPU at -F 1000 and that clock, "
+		   "a quarter to twice as many at another");
+	else
+		ok(c.n >= 150 && c.n <= 450, "about one sample per ms of CPU at -F 1000");
 	ok(c.good == c.n, "every record is a whole dwarf sample of this thread");
 	papi_thread_close(t);
 	ok(!t->papi && !t->ring.meta, "closed");
@@ -452,15 +456,16 @@ static void test_sampling(void)
 
 int main(void)
 {
-#if HAVE_PAPI
-	test_check_errors();
-	test_thresholds();
-	test_perf_names();
-	test_cycles();
-	test_sampling();
-#else
-	ok(check("PAPI_TOT_CYC", CG_DWARF, 0) && has(err, "built without PAPI"), "no PAPI: clear message");
-#endif
+	if (HAVE_PAPI) {
+		test_check_errors();
+		test_thresholds();
+		test_perf_names();
+		test_cycles();
+		test_sampling();
+	} else {
+		ok(check("PAPI_TOT_CYC", CG_DWARF, 0) && has(err, "built without PAPI"),
+		   "no PAPI: clear message");
+	}
 	test_record_dwarf();
 	test_record_other_modes();
 	test_record_real_stack();
