@@ -22,7 +22,7 @@ for mpi in openmpi mpich; do
 	# the whole job killed from outside; --foreground: only the launcher
 	# gets the signal (signalled twice, Open MPI's mpirun may exit at once
 	# and leave the ranks to exit on their own, "exit without MPI_Finalize")
-	timeout --foreground -s TERM 5 "$MPIRUN" -np 4 "$RECORD" -q -o "$WORK/term-$mpi" "$P" 60 > /dev/null 2>&1
+	timeout --foreground -s TERM 8 "$MPIRUN" -np 4 "$RECORD" -q -o "$WORK/term-$mpi" "$P" 60 > /dev/null 2>&1
 	report_json "$WORK/term-$mpi"
 	is "$mpi, job killed with SIGTERM: a profile per rank" "$(jqr '.experiment.processes')" 4
 	is "$mpi, job killed with SIGTERM: each a final profile that says why" \

@@ -82,13 +82,16 @@ static void test_cost(void)
 {
 	static struct rt_state rt;
 	char why[1024];
-	uint64_t c;
+	uint64_t c = 0;
 
 	if (!setup(&rt, "task-clock", why, sizeof(why))) {
 		tap_skip("switch cost of task-clock", why);
 		return;
 	}
-	c = rt_switch_cost_ns(&rt);
+	/* on bare metal a switch's timer costs well under a microsecond,
+	 * which one measurement on a busy host can miss */
+	for (int i = 0; i < 5 && !c; i++)
+		c = rt_switch_cost_ns(&rt);
 	printf("# task-clock at %llu Hz, dwarf: %llu ns per switch\n", (unsigned long long)rt.opt.freq, (unsigned long long)c);
 	ok(c > 0, "a sampling software clock makes a switch longer");
 	ok(c < 1000000, "by less than a millisecond");
