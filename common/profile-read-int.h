@@ -1,7 +1,7 @@
 /*
- * profile-read-int.h - the parser state and field readers that the record
- * parsers of profile-read.c, profile-read-mpi.c and profile-read-cp.c
- * share.  Every reader takes the next space-separated field of the current
+ * profile-read-int.h - the parser state and field readers (profile-fields.c)
+ * that the record parsers of profile-read.c, profile-read-mpi.c and
+ * profile-read-cp.c share.  Every reader takes the next space-separated field of the current
  * line; on error it writes "line N: ..." into the parser's message and
  * returns -1.
  */
@@ -55,6 +55,9 @@ int pr_field(struct parser *ps, struct cursor *c, const char *what,
 	     const char **tok, size_t *n);
 /* The line must have no field left. */
 int pr_done(struct parser *ps, const struct cursor *c);
+/* The n characters at s as a canonical decimal (no sign, no leading zero)
+ * into *v: 0, else -1 (nothing recorded). */
+int pr_digits(const char *s, size_t n, uint64_t *v);
 /* Canonical decimals: unsigned, signed. */
 int pr_u64(struct parser *ps, struct cursor *c, const char *what, uint64_t *v);
 int pr_i64(struct parser *ps, struct cursor *c, const char *what, int64_t *v);
