@@ -1,6 +1,6 @@
 /*
- * cpath.h - the critical path (cpath.c): the walk over the links, the
- * --reference recomputation, the path's tree and functions.
+ * cpath.h - the critical path (cpath.c, cpath-ref.c): the walk over the
+ * links, the --reference recomputation, the path's tree and functions.
  */
 #ifndef CPPERF_REPORT_CPATH_H
 #define CPPERF_REPORT_CPATH_H

@@ -1,0 +1,48 @@
+/*
+ * cpath-int.h - what the walk (cpath.c) and the reference (cpath-ref.c)
+ * share: the links a walk follows and the walk itself, the zeroing table.
+ */
+#ifndef CPPERF_REPORT_CPATH_INT_H
+#define CPPERF_REPORT_CPATH_INT_H
+
+#include <string.h>
+#include "cpath.h"
+
+/* The links a walk follows, per rank (index into c->ranks): the online
+ * ones packed, whole from event cut on (0: all of them), or the
+ * reference's array (pack NULL). */
+struct link_view {
+	const struct link_pack *pack;
+	const struct prof_cp_link *links;
+	uint32_t nlinks;
+	uint64_t cut;
+};
+
+/* "out of memory computing the critical path" into err; returns -1. */
+int cpath_oom(char *err, size_t errlen);
+/* Index of rank in c (sorted by rank), or -1. */
+long cpath_rank_index(const struct rep_cpath *c, int64_t rank);
+/* Walk back from rank index start's last event through the links of v
+ * (one view per rank) into r's runs, time order.  Returns 0 or -1 with a
+ * message (a cycle, a link to a missing rank or event). */
+int cpath_walk_from(const struct rep_cpath *c, const struct link_view *v, uint32_t start,
+		    struct cpath_result *r, char *err, size_t errlen);
+/* The largest wall over the ranks of c. */
+uint64_t cpath_max_wall(const struct rep_cpath *c);
+/* r->zero from each selected function's net length and share (r->length_ns
+ * set).  Returns 0 or -1 (memory). */
+int cpath_fill_zero(struct cpath_result *r, const struct rep_cpath *c, const uint64_t *net,
+		    const uint64_t *share, char *err, size_t errlen);
+
+/* Whether rank rk tracks N_f and S_f at all (it started somewhere). */
+static inline bool cpath_fn_tracked(const struct rep_cp_rank *rk)
+{
+	return rk->fn_how != PROF_CP_FN_NONE && rk->fn_net;
+}
+
+static inline void cpath_result_init(struct cpath_result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+#endif
