@@ -105,7 +105,7 @@ void pmpi_leave(struct pmpi_call *c)
 		start_path();
 		pmpi_region_start();
 	} else {
-		pmpi_comp_leave(c->t0, t);
+		pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
 		pmpi_cp_leave(c, t);
 	}
 }

@@ -24,7 +24,8 @@
  *   rank's samples on the rank's cores;
  * - on a host with more ranks than CPUs, a wait that took turns with
  *   another thread is charged the switches it was preempted, TURNS_MAX
- *   at most (charge_turns);
+ *   at most (charge_turns); a collective's travel to the next collective,
+ *   where the largest of the participants' is everybody's;
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
  *   call's entry (the samples' share since the previous call), timed like
  *   the rest (a spin preempted on a busy host lasts longer than asked), so
@@ -70,6 +71,7 @@ static struct {
 	uint64_t samples_in_spins;	/* taken during injected spins: their time is the spin's */
 	uint64_t drain_switches_seen;	/* and its context switches */
 	uint64_t x;		/* delay */
+	uint64_t coll_turns;	/* of x: the turns charged at the last collective */
 	uint64_t wait, wait_comp;
 	uint64_t start, end, end_x;
 	bool ended;
@@ -312,28 +314,36 @@ static void charge_switches(uint64_t n)
  * call is charged its preemptions (those since the last reading, read
  * when a call ends that lasted long enough to have taken turns) up to
  * TURNS_MAX, the bound that, measured against none, 2 and unbounded, kept
- * every scenario nearest the truth.
+ * every scenario nearest the truth.  Those of a collective slowed it for
+ * every participant: the rank keeps them apart (coll_turns), its next
+ * collective's contribution carries them, and the largest is everybody's
+ * (pb_coll_turns).
  */
-static void charge_turns(uint64_t t0, uint64_t t)
+static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 {
-	uint64_t n, k;
+	uint64_t n, k = 0;
 
-	if (!comp.shared_cores || t - t0 < TURNS_CALL_NS)
+	if (!comp.shared_cores)
 		return;
-	n = preempted();
-	k = preempted_seen && n > preempted_seen ? n - preempted_seen : 0;
-	preempted_seen = n;
-	if (!k)
+	if (t - t0 >= TURNS_CALL_NS) {
+		n = preempted();
+		k = preempted_seen && n > preempted_seen ? n - preempted_seen : 0;
+		preempted_seen = n;
+		k = k < TURNS_MAX ? k : TURNS_MAX;
+	}
+	if (!k && !coll)
 		return;
 	comp_lock();
-	charge_switches(k < TURNS_MAX ? k : TURNS_MAX);
+	charge_switches(k);
+	if (coll)
+		comp.coll_turns = k * comp.ovh.switch_cost_ns;
 	comp_unlock();
 }
 
-void pmpi_comp_leave(uint64_t t0, uint64_t t)
+void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 {
 	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED) && !__atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
-		charge_turns(t0, t);
+		charge_turns(t0, t, coll);
 }
 
 void pmpi_comp_enter(void)
@@ -404,6 +414,18 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 	pb->t_free = t0 > comp.x ? t0 - comp.x : 0;
 	pb->delay = pb->t_send > pb->t_free ? (int64_t)(pb->t_send - pb->t_free) : 0;
 	pb->host = comp.host;
+	comp_unlock();
+}
+
+void pmpi_comp_stamp_coll(struct pmpi_pb *pb)
+{
+	uint64_t t;
+
+	comp_lock();
+	t = comp.coll_turns < (uint64_t)pb->delay ? comp.coll_turns : (uint64_t)pb->delay;
+	pb->turns = t;
+	pb->t_free += pb->t_free ? t : 0;
+	pb->delay -= (int64_t)t;
 	comp_unlock();
 }
 

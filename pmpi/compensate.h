@@ -31,9 +31,9 @@ void pmpi_comp_start(uint64_t t0);
  * call's entry (calibrated), the samples, context switches, waits for a
  * CPU and drain-thread time since the last one, inject busy time. */
 void pmpi_comp_enter(void);
-/* At the end of a wrapped call that entered at t0: the switches of a wait
- * that took turns with another thread on its core. */
-void pmpi_comp_leave(uint64_t t0, uint64_t t);
+/* At the end of a wrapped call that entered at t0, a collective or not:
+ * the switches of a wait that took turns with another thread on its core. */
+void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
 /* A stretch of tool time on the calling thread starts: when. */
@@ -52,6 +52,9 @@ uint64_t pmpi_comp_host(void);
 /* The delay for a piggyback of a call entered at t0 whose data leave at
  * pb->t_send: the tool's time in between is delay too. */
 void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0);
+/* A collective's contribution, stamped: the turns charged at the rank's
+ * last collective left out of its delay and carried apart (pb->turns). */
+void pmpi_comp_stamp_coll(struct pmpi_pb *pb);
 /* Call c completed a receive or collective whose dependencies had the
  * (smallest) delay of pb, at the mark m taken then. */
 void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m);

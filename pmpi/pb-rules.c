@@ -90,6 +90,7 @@ void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 	b->t_send = a->t_send > b->t_send ? a->t_send : b->t_send;
 	b->delay = a->delay < b->delay ? a->delay : b->delay;
 	b->t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
+	b->turns = a->turns > b->turns ? a->turns : b->turns;
 	if (a->host != b->host)
 		b->flags |= PMPI_PB_F_HOSTS;
 	b->flags |= a->flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH);
@@ -97,3 +98,8 @@ void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 		b->flags |= PMPI_PB_F_MISMATCH;
 }
 
+void pb_coll_turns(struct pmpi_pb *pb)
+{
+	pb->t_free = pb->t_free > pb->turns ? pb->t_free - pb->turns : 0;
+	pb->delay += (int64_t)pb->turns;
+}

@@ -34,4 +34,10 @@ struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struc
 /* b = merge(a, b), a collective's contributions (the companion's operator). */
 void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b);
 
+/* A collective's merged piggyback, before the compensation rule: the
+ * switches that slowed the participants' last collective slowed it for
+ * all of them, so the largest delay they added (turns, which each
+ * contribution left out of its delay and free time) is everybody's. */
+void pb_coll_turns(struct pmpi_pb *pb);
+
 #endif

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 5
+#define PMPI_PB_VERSION 6
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
@@ -46,6 +46,9 @@ struct pmpi_pb {
 				 * ready without measurement (merged: the latest) */
 	uint64_t host;		/* hash of the sender's host: t_free is comparable
 				 * with local clocks only on the same host */
+	uint64_t turns;		/* a collective's: the delay that switches in the
+				 * rank's last collective added, left out of delay
+				 * and t_free (merged: the largest) */
 	/* zeroing (PMPI_PB_F_CPFN): present when the job's layout has it */
 	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
 	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
@@ -54,7 +57,7 @@ struct pmpi_pb {
 
 #define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
 
-_Static_assert(sizeof(struct pmpi_pb) == 272 && PMPI_PB_CORE == 80,
+_Static_assert(sizeof(struct pmpi_pb) == 280 && PMPI_PB_CORE == 88,
 	       "piggyback layout changed: bump PMPI_PB_VERSION");
 
 #endif

@@ -199,6 +199,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x->root = root;
 	x->req = x->who_req = MPI_REQUEST_NULL;
 	pmpi_pb_fill(&x->in, c, -1, c->t0);	/* a collective's data leave as it starts */
+	pmpi_comp_stamp_coll(&x->in);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */
@@ -254,6 +255,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 		log_who(x, c);
 	ok = merged_ok(x);
 	pmpi_cp_merge(c, &x->out, false);
+	pb_coll_turns(&x->out);
 	pmpi_comp_merge(c, &x->out, &m);
 	pmpi_comp_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
 	if (pmpi_pb_checking)

@@ -79,6 +79,25 @@ static void test_comp(void)
 	is_int(r.x, 10, "no free time: as from another host");
 }
 
+/* A collective's merged piggyback: the largest turns of the last
+ * collective, which each contribution left out, are everybody's delay. */
+static void test_coll_turns(void)
+{
+	struct pmpi_pb pb = { .t_send = 1000, .delay = 20, .t_free = 980, .turns = 30 };
+	struct comp_step r;
+
+	pb_coll_turns(&pb);
+	ok(pb.delay == 50 && pb.t_free == 950, "turns added to the delay, taken from the free time");
+	r = pb_comp_rule(1000, 1005, 60, &pb, true);
+	is_int(r.x, 50, "the rule then: late by the latest free time's delay and the turns");
+	pb = (struct pmpi_pb){ .t_send = 1000, .delay = 20, .t_free = 0, .turns = 30 };
+	pb_coll_turns(&pb);
+	ok(pb.delay == 50 && pb.t_free == 0, "no free time stays none");
+	pb = (struct pmpi_pb){ .t_send = 1000, .delay = 20, .t_free = 980 };
+	pb_coll_turns(&pb);
+	ok(pb.delay == 20 && pb.t_free == 980, "no turns: unchanged (messages)");
+}
+
 static void test_merge(void)
 {
 	struct pmpi_pb a = { .rank = 3, .cp = 500, .event = 9, .site = 4, .share = { 11 }, .t_send = 80,
@@ -96,6 +115,15 @@ static void test_merge(void)
 	is_int(r.t_send, 90, "send time: the latest");
 	is_int(r.delay, 3, "delay: the least");
 	is_int(r.t_free, 87, "free time: the latest");
+	t = b;
+	t.turns = 40;
+	r = a;
+	r.turns = 25;
+	pmpi_pb_merge_into(&t, &r);
+	is_int(r.turns, 40, "the turns of the last collective: the largest");
+	pmpi_pb_merge_into(&a, &r);
+	is_int(r.turns, 40, "whichever side it comes from");
+	r = b;
 	ok(!(r.flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH)), "one host, one collective: no flag");
 	t = b;
 	t.cp = 500;
@@ -139,6 +167,7 @@ int main(void)
 	test_path();
 	test_zero();
 	test_comp();
+	test_coll_turns();
 	test_merge();
 	test_merge_core();
 	return tap_done();
