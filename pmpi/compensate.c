@@ -24,8 +24,8 @@
  *   rank's samples on the rank's cores;
  * - on a host with more ranks than CPUs, a wait that took turns with
  *   another thread is charged the switches it was preempted, TURNS_MAX
- *   at most (charge_turns); a collective's travel to the next collective,
- *   where the largest of the participants' is everybody's;
+ *   at most (charge_turns); those of a collective travel to the next
+ *   collective, where the participants' largest is everybody's;
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
  *   call's entry (the samples' share since the previous call), timed like
  *   the rest (a spin preempted on a busy host lasts longer than asked), so
