@@ -419,13 +419,8 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
 
 void pmpi_comp_stamp_coll(struct pmpi_pb *pb)
 {
-	uint64_t t;
-
 	comp_lock();
-	t = comp.coll_turns < (uint64_t)pb->delay ? comp.coll_turns : (uint64_t)pb->delay;
-	pb->turns = t;
-	pb->t_free += pb->t_free ? t : 0;
-	pb->delay -= (int64_t)t;
+	pb_turns_apart(pb, comp.coll_turns);
 	comp_unlock();
 }
 

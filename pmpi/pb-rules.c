@@ -98,6 +98,15 @@ void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 		b->flags |= PMPI_PB_F_MISMATCH;
 }
 
+void pb_turns_apart(struct pmpi_pb *pb, uint64_t turns)
+{
+	uint64_t d = pb->delay > 0 ? (uint64_t)pb->delay : 0, t = turns < d ? turns : d;
+
+	pb->turns = t;
+	pb->t_free += pb->t_free ? t : 0;
+	pb->delay -= (int64_t)t;
+}
+
 void pb_coll_turns(struct pmpi_pb *pb)
 {
 	pb->t_free = pb->t_free > pb->turns ? pb->t_free - pb->turns : 0;

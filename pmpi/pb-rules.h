@@ -34,6 +34,12 @@ struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struc
 /* b = merge(a, b), a collective's contributions (the companion's operator). */
 void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b);
 
+/* A collective's contribution, stamped: turns (the rank's charge at its
+ * last collective, at most its delay) left out of its delay and free time
+ * and carried apart; pb_coll_turns undoes it with the participants'
+ * largest. */
+void pb_turns_apart(struct pmpi_pb *pb, uint64_t turns);
+
 /* A collective's merged piggyback, before the compensation rule: the
  * switches that slowed the participants' last collective slowed it for
  * all of them, so the largest delay they added (turns, which each

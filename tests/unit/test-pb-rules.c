@@ -96,6 +96,12 @@ static void test_coll_turns(void)
 	pb = (struct pmpi_pb){ .t_send = 1000, .delay = 20, .t_free = 980 };
 	pb_coll_turns(&pb);
 	ok(pb.delay == 20 && pb.t_free == 980, "no turns: unchanged (messages)");
+	pb_turns_apart(&pb, 15);
+	ok(pb.turns == 15 && pb.delay == 5 && pb.t_free == 995, "turns left out of a contribution");
+	pb_coll_turns(&pb);
+	ok(pb.delay == 20 && pb.t_free == 980, "and given back by the merge's rule");
+	pb_turns_apart(&pb, 50);
+	ok(pb.turns == 20 && pb.delay == 0 && pb.t_free == 1000, "no more than the delay left out");
 }
 
 static void test_merge(void)
