@@ -112,7 +112,8 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	d->packed = bounce || d->bytes <= PMPI_P2P_SMALL;
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
-	if (!d->packed || !stack)
+	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it */
+	if (!d->packed || !stack || d->bytes > PMPI_P2P_SMALL)
 		stack = d->heap = malloc(d->packed ? len + d->bytes : len);
 	if (!stack)
 		return MPI_ERR_NO_MEM;

@@ -212,10 +212,11 @@ static void requests(void)
 	MPI_Type_free(&vec);
 }
 
-/* Waitany, Waitsome, Testall, Sendrecv_replace */
+/* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
 static void completion(void)
 {
 	int v[3] = { -1, -1, -1 }, x = rank, idx, out, ind[3], flag = 0, done = 0;
+	int *big = malloc(BIG * sizeof(int));
 	MPI_Request r[3];
 	MPI_Status sts[3];
 
@@ -238,6 +239,14 @@ static void completion(void)
 	MPI_Sendrecv_replace(&x, 1, MPI_INT, (rank + 1) % 4, 2, (rank + 3) % 4, 2, MPI_COMM_WORLD,
 			     MPI_STATUS_IGNORE);
 	say("replace: %d\n", x);
+	/* more data than a header's bounce buffer on the stack holds */
+	for (int i = 0; i < BIG; i++)
+		big[i] = rank * BIG + i;
+	MPI_Sendrecv_replace(big, BIG, MPI_INT, (rank + 1) % 4, 3, (rank + 3) % 4, 3, MPI_COMM_WORLD,
+			     &sts[0]);
+	status_line("replace big", &sts[0], MPI_INT);
+	say("replace big data: %d %d\n", big[0], big[BIG - 1]);
+	free(big);
 }
 
 /* non-blocking collectives, MPI_IN_PLACE, an intercommunicator */
