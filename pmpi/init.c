@@ -22,6 +22,7 @@
 #include "piggyback.h"
 #include "reduce.h"
 #include "stats.h"
+#include "wrap-types.h"
 
 /* What the MPI layer adds to the runtime, from MPI_Init on. */
 static const struct rt_hooks hooks = {
@@ -157,6 +158,7 @@ void pmpi_finalize_enter(void)
 	pmpi_pb_coll_stop();
 	pmpi_x_allreduce_stop();
 	pmpi_reduce_at_finalize();
+	pmpi_wrap_types_release();
 }
 
 bool pmpi_region_fill(struct profile *p)

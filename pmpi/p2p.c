@@ -5,10 +5,11 @@
  *
  * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
  * bounce buffer behind the header and travels as bytes; a larger one
- * travels as a struct datatype made for the call (the header block, then
- * the user's count x datatype in place), so MPI moves the data without a
- * copy of ours.  Both give the same bytes in the same order, so either
- * receive takes either send.  Pairing is exact because the header is part
+ * travels as a derived datatype (the header block, then the user's data in
+ * place), so MPI moves the data without a copy of ours: for contiguous
+ * data a byte layout the thread keeps for reuse (wrap-types.c), else a
+ * struct of the user's count x datatype made for the call.  All give the
+ * same bytes in the same order, so any receive takes any send.  Pairing is exact because the header is part
  * of the message: whatever the matching and completion order, probes,
  * wildcards and cancels.  Statuses are corrected to the user's byte count
  * (MPI_Status_set_elements_x), probes' included, since the header's length
@@ -26,6 +27,7 @@
 #include "p2p.h"
 #include "status.h"
 #include "wire.h"
+#include "wrap-types.h"
 #include "critpath.h"
 #include "compensate.h"
 
@@ -78,7 +80,7 @@ static void unpack(const struct p2p_side *d, const unsigned char *from, uint64_t
 			    d->type, MPI_COMM_SELF);
 }
 
-/* The struct datatype of one header block at hdr and the user's data. */
+/* The datatype of one header block at hdr and the user's data. */
 static int wrap_type(struct p2p_side *d)
 {
 	int len[2] = { (int)pmpi_wire.len, d->count };
@@ -86,6 +88,10 @@ static int wrap_type(struct p2p_side *d)
 	MPI_Datatype types[2] = { MPI_BYTE, d->type };
 	int rc;
 
+	if (d->contig && d->bytes <= INT_MAX)
+		return pmpi_wrap_type(d->hdr, len[0], d->contig, (int)d->bytes, &d->mtype,
+				      &d->own_type);
+	d->own_type = true;
 	PMPI_Get_address(d->hdr, &at[0]);
 	PMPI_Get_address(d->ubuf, &at[1]);
 	rc = PMPI_Type_create_struct(2, len, at, types, &d->mtype);
@@ -96,7 +102,7 @@ static int wrap_type(struct p2p_side *d)
 
 /*
  * Lay a side out for MPI: the bounce buffer (stack when given and large
- * enough, else the heap) or the header alone and a struct datatype.
+ * enough, else the heap) or the header alone and a derived datatype.
  * bounce forces the copy (MPI_Sendrecv_replace's send side).
  */
 static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
@@ -108,12 +114,15 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	describe(d, buf, count, type);
 	d->heap = NULL;
 	d->mtype = MPI_DATATYPE_NULL;
+	d->own_type = false;
 	d->unpacked = false;
 	d->packed = bounce || d->bytes <= PMPI_P2P_SMALL;
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
-	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it */
-	if (!d->packed || !stack || d->bytes > PMPI_P2P_SMALL)
+	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it; a
+	 * blocking call's header there stays at one place from call to call,
+	 * which lets its datatype be reused (wrap-types.c) */
+	if (!stack || (d->packed && d->bytes > PMPI_P2P_SMALL))
 		stack = d->heap = malloc(d->packed ? len + d->bytes : len);
 	if (!stack)
 		return MPI_ERR_NO_MEM;
@@ -139,7 +148,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
  * for operations in flight). */
 static void side_untype(struct p2p_side *d)
 {
-	if (d->hdr && !d->packed && d->mtype != MPI_DATATYPE_NULL)
+	if (d->hdr && d->own_type && d->mtype != MPI_DATATYPE_NULL)
 		PMPI_Type_free(&d->mtype);
 	d->mtype = MPI_DATATYPE_NULL;
 }

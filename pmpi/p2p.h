@@ -16,7 +16,7 @@
 #include "wire.h"
 
 /* Data up to this size is copied behind the header; larger data travels
- * in place through a struct datatype (docs/mpi.md "Piggyback"). */
+ * in place through a derived datatype (docs/mpi.md "Piggyback"). */
 #define PMPI_P2P_SMALL 4096
 
 /* One side (send or receive) of a message as the transport hands it to
@@ -36,6 +36,8 @@ struct p2p_side {
 	void *mbuf;		/* what MPI gets */
 	int mcount;
 	MPI_Datatype mtype;
+	bool own_type;		/* mtype was made for this side alone (else kept
+				 * by wrap-types.c or predefined) */
 };
 
 enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };

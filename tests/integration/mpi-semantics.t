@@ -64,13 +64,14 @@ for mpi in openmpi mpich; do
 		# Irecv bytes are counted when Waitany/Waitsome complete them: 3 x 4 bytes,
 		# plus the Ssend test's 4 MiB on every rank and Rsend's 16 bytes, the
 		# reordered receives' 1 + 4 + 5 + 6 ints, get_status's 3, 2 ranks x 4
-		# threads x 1024 ints, and under MPICH the 4 ints of the receive
-		# left pending by MPI_ERR_IN_STATUS (the truncated one failed)
+		# threads x 1024 ints, the large messages' 2 ranks x 3 rounds x
+		# 3000 + 2999 + ... + 2989 ints, and under MPICH the 4 ints of the
+		# receive left pending by MPI_ERR_IN_STATUS (the truncated one failed)
 		pending=0
 		[ $mpi = mpich ] && pending=16
 		is "$mpi ($e): non-blocking receives counted at completion" \
 			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Irecv") | .bytes_recv] | add')" \
-			$((12 + 4 * (4 << 20) + 4 * 16 + 64 + 12 + 2 * 4 * 1024 * 4 + pending))
+			$((12 + 4 * (4 << 20) + 4 * 16 + 64 + 12 + 2 * 4 * 1024 * 4 + 2 * 3 * 4 * (12 * 3000 - 66) + pending))
 		is "$mpi ($e): persistent sends counted at each start" \
 			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add')" 24
 	done

@@ -212,6 +212,73 @@ static void requests(void)
 	MPI_Type_free(&vec);
 }
 
+/* Large messages from and into more buffers than a thread keeps datatypes
+ * for, their sizes changing: blocking, then all in flight at once, then
+ * both ways through Sendrecv, then from one buffer whose size changes;
+ * the receiver logs a checksum of what came. */
+static void large_reuse(void)
+{
+	enum { N = 12, L = 3000 };	/* up to 12 000 bytes: over the inline size */
+	int *buf[N], got[N], peer = rank ^ 1, odd = rank % 2;
+	MPI_Request r[N];
+	MPI_Status st[N];
+	long sum = 0;
+
+	for (int k = 0; k < N; k++)
+		buf[k] = calloc(L, sizeof(int));
+	for (int round = 0; round < 3; round++) {
+		for (int k = 0; k < N; k++) {
+			int n = L - 100 * round - k, *b = buf[(5 * k + round) % N];
+
+			for (int i = 0; !odd && i < n; i++)
+				b[i] = 1000000 * round + 1000 * k + i;
+			if (!odd)
+				MPI_Send(b, n, MPI_INT, peer, 30, MPI_COMM_WORLD);
+			else
+				MPI_Recv(b, L, MPI_INT, peer, 30, MPI_COMM_WORLD, &st[0]);
+			MPI_Get_count(&st[0], MPI_INT, &got[0]);
+			for (int i = 0; odd && i < got[0]; i++)
+				sum += (long)b[i] * (i + 1);
+		}
+		for (int k = 0; k < N; k++) {
+			for (int i = 0; !odd && i < L - k; i++)
+				buf[k][i] = 7 * round + 3 * k + i;
+			if (!odd)
+				MPI_Isend(buf[k], L - k, MPI_INT, peer, 31 + k, MPI_COMM_WORLD, &r[k]);
+			else
+				MPI_Irecv(buf[k], L, MPI_INT, peer, 31 + k, MPI_COMM_WORLD, &r[k]);
+		}
+		MPI_Waitall(N, r, st);
+		for (int k = 0; odd && k < N; k++) {
+			MPI_Get_count(&st[k], MPI_INT, &got[k]);
+			for (int i = 0; i < got[k]; i++)
+				sum += (long)buf[k][i] * (k + 1);
+		}
+		for (int k = 0; k < N; k += 2) {
+			for (int i = 0; i < L; i++)
+				buf[k][i] = rank * 100000 + round * 1000 + k + i;
+			MPI_Sendrecv(buf[k], L - round, MPI_INT, peer, 50, buf[k + 1], L, MPI_INT, peer,
+				     50, MPI_COMM_WORLD, &st[0]);
+			MPI_Get_count(&st[0], MPI_INT, &got[0]);
+			for (int i = 0; i < got[0]; i++)
+				sum += (long)buf[k + 1][i] * (i % 7 + 1);
+		}
+	}
+	/* one buffer, its size changing from call to call */
+	for (int i = 0; i < 4; i++) {
+		if (!odd) {
+			MPI_Send(buf[0], L - 37 * i, MPI_INT, peer, 60, MPI_COMM_WORLD);
+		} else {
+			MPI_Recv(buf[1], L, MPI_INT, peer, 60, MPI_COMM_WORLD, &st[0]);
+			MPI_Get_count(&st[0], MPI_INT, &got[0]);
+			sum += got[0];
+		}
+	}
+	say("large reuse: checksum %ld\n", sum);
+	for (int k = 0; k < N; k++)
+		free(buf[k]);
+}
+
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
 static void completion(void)
 {
@@ -603,6 +670,7 @@ int main(int argc, char **argv)
 	matching();
 	ordering();
 	synchronous();
+	large_reuse();
 	requests();
 	completion();
 	reorder();
