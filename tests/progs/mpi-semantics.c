@@ -2,8 +2,9 @@
  * mpi-semantics.c - MPI behaviour that the wrappers must not change, on 4
  * ranks: each rank logs what it observes (sources, tags, counts, values,
  * flags) in a deterministic order, and rank 0 prints every rank's log.
- * Besides the basics: receives completing in another order than they
- * matched, MPI_Request_get_status, the empty statuses of null and
+ * Besides the basics: large messages (from and into many buffers,
+ * non-contiguous, persistent, probed, buffered, truncated, replaced),
+ * receives completing in another order than they matched, MPI_Request_get_status, the empty statuses of null and
  * inactive requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
@@ -277,6 +278,85 @@ static void large_reuse(void)
 	say("large reuse: checksum %ld\n", sum);
 	for (int k = 0; k < N; k++)
 		free(buf[k]);
+}
+
+/* Large data beside the plain send and receive: a vector both ways and
+ * into contiguous ints, persistent requests started again, a matched
+ * probe, a buffered send, a truncated receive (errors returned), and
+ * MPI_Sendrecv_replace of a vector. */
+static void large_edges(void)
+{
+	enum { L = 4000 };
+	int peer = rank ^ 1, odd = rank % 2, n, rc, cls, size;
+	int *a = calloc(2 * L, sizeof(int)), *b = calloc(2 * L, sizeof(int));
+	void *bbuf;
+	MPI_Datatype vec;
+	MPI_Request r;
+	MPI_Status st;
+	MPI_Message m;
+	long sum = 0;
+
+	MPI_Type_vector(L, 1, 2, MPI_INT, &vec);	/* every other int of 2 L */
+	MPI_Type_commit(&vec);
+	for (int i = 0; i < 2 * L; i++)
+		a[i] = rank * 100000 + i;
+	if (!odd) {
+		MPI_Send(a, 1, vec, peer, 70, MPI_COMM_WORLD);
+		MPI_Send(a + 1, 1, vec, peer, 71, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(b, 1, vec, peer, 70, MPI_COMM_WORLD, &st);
+		status_line("large vector", &st, MPI_INT);
+		MPI_Recv(b + 2 * L - L, L, MPI_INT, peer, 71, MPI_COMM_WORLD, &st);
+		status_line("large vector to ints", &st, MPI_INT);
+		for (int i = 0; i < 2 * L; i++)
+			sum += (long)b[i] * (i % 13 + 1);
+	}
+	if (!odd)
+		MPI_Send_init(a, L, MPI_INT, peer, 72, MPI_COMM_WORLD, &r);
+	else
+		MPI_Recv_init(b, L, MPI_INT, peer, 72, MPI_COMM_WORLD, &r);
+	for (int k = 0; k < 3; k++) {
+		a[0] = k;
+		MPI_Start(&r);
+		MPI_Wait(&r, &st);
+		sum += odd ? b[0] + b[L - 1] : 0;
+	}
+	MPI_Request_free(&r);
+	if (!odd) {
+		MPI_Send(a, L - 5, MPI_INT, peer, 73, MPI_COMM_WORLD);
+	} else {
+		MPI_Mprobe(peer, 73, MPI_COMM_WORLD, &m, &st);
+		MPI_Get_count(&st, MPI_INT, &n);
+		MPI_Mrecv(b, n, MPI_INT, &m, &st);
+		say("large mprobe: count %d, last %d\n", n, b[n - 1]);
+	}
+	MPI_Pack_size(L, MPI_INT, MPI_COMM_WORLD, &size);
+	size += MPI_BSEND_OVERHEAD;
+	bbuf = malloc((size_t)size);
+	MPI_Buffer_attach(bbuf, size);
+	if (!odd) {
+		MPI_Bsend(a, L, MPI_INT, peer, 74, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(b, L, MPI_INT, peer, 74, MPI_COMM_WORLD, &st);
+		say("large bsend: %d %d\n", b[1], b[L - 1]);
+	}
+	MPI_Buffer_detach(&bbuf, &size);
+	free(bbuf);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	if (!odd) {
+		MPI_Send(a, L, MPI_INT, peer, 75, MPI_COMM_WORLD);
+	} else {
+		rc = MPI_Recv(b, L / 2, MPI_INT, peer, 75, MPI_COMM_WORLD, &st);
+		MPI_Error_class(rc, &cls);
+		say("large truncated: %s\n", cls == MPI_ERR_TRUNCATE ? "MPI_ERR_TRUNCATE" : "other");
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Sendrecv_replace(a, 1, vec, peer, 76, peer, 76, MPI_COMM_WORLD, &st);
+	status_line("large replace of a vector", &st, MPI_INT);
+	say("large edges: checksum %ld, replaced %d %d %d\n", sum, a[0], a[1], a[2 * L - 2]);
+	MPI_Type_free(&vec);
+	free(a);
+	free(b);
 }
 
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
@@ -671,6 +751,7 @@ int main(int argc, char **argv)
 	ordering();
 	synchronous();
 	large_reuse();
+	large_edges();
 	requests();
 	completion();
 	reorder();
