@@ -7,9 +7,12 @@
  *
  * Every rank must decide alike, from what MPI makes the same on all of
  * them: a predefined operator, an intracommunicator, the size of the data
- * and the basic type the datatype is made of (derived datatypes are
- * followed down to it; one without padding, as MPI_Reduce_local works on
- * the data packed).  --cp-trace gathers the contributors with the
+ * and a predefined datatype without padding (MPI_Reduce_local works on
+ * the data packed).  Only predefined datatypes: MPI's predefined
+ * operators refuse derived ones, and the program must get that error as
+ * without the tool; and a program cannot free them, so the entries kept
+ * below, found by handle, never describe another datatype that took a
+ * freed one's handle.  --cp-trace gathers the contributors with the
  * companion, so it keeps the companion.
  */
 #include <stdlib.h>
@@ -22,11 +25,11 @@
 
 #define FUSED_MAX 1024		/* bytes of data carried this way */
 
-/* A (datatype, count, operator) seen before: the datatype and basic type
- * of its fused allreduce.  Found again by the operator from the datatype. */
+/* A (datatype, count, operator) seen before: the datatype of its fused
+ * allreduce.  Found again by the operator from the datatype. */
 struct fused {
-	MPI_Datatype type, base, bytes;	/* the program's, its basic one, ours */
-	int count, nbase, size;		/* the program's count; basic elements, bytes */
+	MPI_Datatype type, bytes;	/* the program's, ours */
+	int count, size;		/* the program's count; bytes */
 	bool contig;			/* the data lies in one piece */
 	MPI_Aint at;			/* from the buffer's address */
 	MPI_Op op;
@@ -48,41 +51,12 @@ static bool is_predefined(MPI_Op op)
 	return false;
 }
 
-/* The one basic datatype type is made of, MPI_DATATYPE_NULL when it has
- * several or is not followed. */
-static MPI_Datatype basic_type(MPI_Datatype type)
+static bool is_named(MPI_Datatype type)
 {
 	int ni, na, nd, comb;
-	int *ints;
-	MPI_Aint *addrs;
-	MPI_Datatype *types, base = MPI_DATATYPE_NULL;
 
-	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
-		return MPI_DATATYPE_NULL;
-	if (comb == MPI_COMBINER_NAMED)
-		return type;
-	ints = malloc(((size_t)ni + 1) * sizeof(*ints));
-	addrs = malloc(((size_t)na + 1) * sizeof(*addrs));
-	types = malloc(((size_t)nd + 1) * sizeof(*types));
-	if (ints && addrs && types && nd > 0 &&
-	    PMPI_Type_get_contents(type, ni, na, nd, ints, addrs, types) == MPI_SUCCESS) {
-		base = basic_type(types[0]);
-		for (int i = 1; i < nd; i++)
-			if (basic_type(types[i]) != base)
-				base = MPI_DATATYPE_NULL;
-		for (int i = 0; i < nd; i++) {
-			int n, a, d, c;
-
-			/* the contents' derived types are copies of ours to free */
-			if (PMPI_Type_get_envelope(types[i], &n, &a, &d, &c) == MPI_SUCCESS &&
-			    c != MPI_COMBINER_NAMED)
-				PMPI_Type_free(&types[i]);
-		}
-	}
-	free(ints);
-	free(addrs);
-	free(types);
-	return base;
+	return PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	       comb == MPI_COMBINER_NAMED;
 }
 
 /* The operator: the piggybacks merged, the data reduced as the program's
@@ -101,7 +75,7 @@ static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 		unsigned char *a = (unsigned char *)in + i * unit, *b = (unsigned char *)inout + i * unit;
 
 		pmpi_pb_merge_into((const struct pmpi_pb *)(void *)a, (struct pmpi_pb *)(void *)b);
-		PMPI_Reduce_local(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->nbase, f->base, f->op);
+		PMPI_Reduce_local(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->count, f->type, f->op);
 	}
 }
 
@@ -115,9 +89,8 @@ static void make_op(void)
 static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm)
 {
 	struct fused *f;
-	MPI_Datatype base;
 	MPI_Aint lb, extent, at = 0;
-	int size = 0, bsize = 0;
+	int size = 0;
 	bool contig = false;
 
 	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || pmpi_comm_inter(comm))
@@ -127,16 +100,13 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		;
 	if (f)		/* known entries passed the checks below */
 		return f;
-	if (!is_predefined(op) || (size = pmpi_type_layout(type, count, &contig, &at)) < 0 ||
-	    (uint64_t)size * (uint64_t)count > FUSED_MAX)
-		return NULL;
-	base = basic_type(type);
-	if (base == MPI_DATATYPE_NULL || PMPI_Type_size(base, &bsize) != MPI_SUCCESS || bsize <= 0 ||
-	    PMPI_Type_get_extent(base, &lb, &extent) != MPI_SUCCESS || extent != bsize ||
+	if (!is_predefined(op) || !is_named(type) ||
+	    (size = pmpi_type_layout(type, count, &contig, &at)) <= 0 ||
+	    (uint64_t)size * (uint64_t)count > FUSED_MAX ||
+	    PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS || extent != size ||
 	    !(f = calloc(1, sizeof(*f))))
 		return NULL;
-	*f = (struct fused){ .type = type, .base = base, .count = count, .op = op,
-			     .size = size * count, .nbase = size * count / bsize,
+	*f = (struct fused){ .type = type, .count = count, .op = op, .size = size * count,
 			     .contig = contig, .at = at };
 	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {

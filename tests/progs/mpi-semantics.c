@@ -396,10 +396,13 @@ static void completion(void)
 	free(big);
 }
 
-/* non-blocking collectives, MPI_IN_PLACE, an intercommunicator */
+/* non-blocking collectives, MPI_IN_PLACE, an error of a collective, an
+ * intercommunicator */
 static void collectives(void)
 {
-	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x;
+	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x, rc, cls;
+	int two[2] = { rank, 10 * rank }, twosum[2] = { -1, -1 };
+	MPI_Datatype pair;
 	MPI_Request r[2];
 	MPI_Comm half, inter;
 
@@ -414,6 +417,15 @@ static void collectives(void)
 	else
 		MPI_Gather(&all[rank], 1, MPI_INT, NULL, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
 	say("in_place max %d gather %d %d %d %d\n", s, all[0], all[1], all[2], all[3]);
+	/* a predefined operator refuses a derived datatype */
+	MPI_Type_contiguous(2, MPI_INT, &pair);
+	MPI_Type_commit(&pair);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	rc = MPI_Allreduce(two, twosum, 1, pair, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Error_class(rc, &cls);
+	say("allreduce of a derived datatype: class %d, %d %d\n", cls, twosum[0], twosum[1]);
+	MPI_Type_free(&pair);
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
 	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 9, &inter);
 	x = rank;
