@@ -68,11 +68,13 @@ pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
 # --- building
 
 # build_prog MPI NAME SRC: the program plain and with ASan/UBSan into
-# $OUT/progs/MPI/ (NAME and NAME-asan), when older than its sources.
+# $OUT/progs/MPI/ (NAME and NAME-asan), when older than its source or a
+# header of tests/progs.
 build_prog() {
 	local dir=$OUT/progs/$1 name=$2 src=$TOP/tests/progs/$3 cc flags
 	mkdir -p "$dir"
-	if [ "$dir/$name-asan" -nt "$src" ] && [ "$dir/$name-asan" -nt "$TOP/tests/progs/stress.h" ]; then
+	if [ "$dir/$name-asan" -nt "$src" ] &&
+		! find "$TOP/tests/progs" -name '*.h' -newer "$dir/$name-asan" | grep -q .; then
 		return 0
 	fi
 	case $src in
