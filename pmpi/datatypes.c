@@ -41,12 +41,42 @@ static void add_named(MPI_Datatype type, int size)
 	named[k] = (struct named){ type, size };
 }
 
-/* Whether count elements of type lie in one piece, asked of MPI. */
+/*
+ * Whether type lists its bytes in memory order: a predefined datatype, or
+ * a contiguous run or duplicate of one such.  Another derived datatype as
+ * compact may list them in any order (an indexed one with displacements
+ * {1, 0} swaps two elements), and a copy in memory order would then move
+ * them to the wrong places; it goes through MPI_Pack or a struct instead.
+ */
+static bool in_memory_order(MPI_Datatype type)
+{
+	int ni, na, nd, comb, n[1];
+	MPI_Aint a[1];
+	MPI_Datatype inner;
+	bool ok;
+
+	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return false;
+	if (comb == MPI_COMBINER_NAMED)
+		return true;
+	if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_DUP) || ni > 1 || na || nd != 1 ||
+	    PMPI_Type_get_contents(type, 1, 0, 1, n, a, &inner) != MPI_SUCCESS)
+		return false;
+	ok = in_memory_order(inner);
+	/* the contents' derived datatypes are copies of ours to free */
+	if (PMPI_Type_get_envelope(inner, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	    comb != MPI_COMBINER_NAMED)
+		PMPI_Type_free(&inner);
+	return ok;
+}
+
+/* Whether count elements of type lie in one piece, in memory order, asked
+ * of MPI. */
 static bool ask_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
 {
 	MPI_Aint lb, extent, textent;
 
-	return PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
+	return in_memory_order(type) && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
 	       PMPI_Type_get_true_extent(type, at, &textent) == MPI_SUCCESS &&
 	       textent == size && (count <= 1 || extent == size);
 }

@@ -63,21 +63,44 @@ static int pack(const struct p2p_side *d, unsigned char *to)
 	return PMPI_Pack(d->ubuf, d->count, d->type, to, (int)d->bytes, &pos, MPI_COMM_SELF);
 }
 
-/* n bytes of packed data into the user's buffer: whole elements only, as
- * a receive of n bytes would leave them. */
+/* The last r bytes of n that came for element k, which they fill in part:
+ * placed by MPI itself, as a receive of them into that element would (a
+ * message to this process), since only MPI knows where the typemap puts
+ * its first bytes. */
+static void unpack_part(const struct p2p_side *d, const unsigned char *from, int r, uint64_t k)
+{
+	MPI_Aint lb, extent;
+	void *at;
+
+	if (PMPI_Type_get_extent(d->type, &lb, &extent) != MPI_SUCCESS)
+		return;
+	at = (void *)((uintptr_t)d->ubuf + (uintptr_t)(k * (uint64_t)extent));
+	PMPI_Sendrecv(from, r, MPI_BYTE, 0, 0, at, 1, d->type, 0, 0, MPI_COMM_SELF,
+		      MPI_STATUS_IGNORE);
+}
+
+/* n bytes of packed data into the user's buffer, as a receive of n bytes
+ * would leave it: whole elements, then what came of the next one. */
 static void unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
 {
+	uint64_t whole;
 	int pos = 0;
 
 	if (n > d->bytes)
 		n = d->bytes;
 	if (!n)
 		return;
-	if (d->contig)
+	if (d->contig) {
 		memcpy(d->contig, from, n);
-	else if (d->tsize)
-		PMPI_Unpack(from, (int)n, &pos, d->ubuf, (int)(n / (uint64_t)d->tsize),
-			    d->type, MPI_COMM_SELF);
+		return;
+	}
+	if (!d->tsize)
+		return;
+	whole = n / (uint64_t)d->tsize;
+	if (whole)
+		PMPI_Unpack(from, (int)n, &pos, d->ubuf, (int)whole, d->type, MPI_COMM_SELF);
+	if (n % (uint64_t)d->tsize)
+		unpack_part(d, from + whole * (uint64_t)d->tsize, (int)(n % (uint64_t)d->tsize), whole);
 }
 
 /* The datatype of one header block at hdr and the user's data. */
@@ -116,7 +139,9 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	d->mtype = MPI_DATATYPE_NULL;
 	d->own_type = false;
 	d->unpacked = false;
-	d->packed = bounce || d->bytes <= PMPI_P2P_SMALL;
+	/* MPICH refuses to pack from or unpack to MPI_BOTTOM: absolute
+	 * addresses go through the struct instead */
+	d->packed = bounce || (d->bytes <= PMPI_P2P_SMALL && (d->contig || buf != MPI_BOTTOM));
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
 	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it; a

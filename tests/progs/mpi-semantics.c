@@ -215,6 +215,58 @@ static void requests(void)
 	MPI_Type_free(&vec);
 }
 
+/* Datatypes whose typemap is not their memory order, an element that
+ * comes in part, and absolute addresses from MPI_BOTTOM, small and large. */
+static void layouts(void)
+{
+	enum { L = 3000 };
+	static int x[3];
+	static double y[2];
+	int peer = rank ^ 1, odd = rank % 2, bl[2] = { 1, 1 }, dp[2] = { 1, 0 }, lens[2] = { 3, 2 };
+	int a[3] = { 10 + rank, 20 + rank, 30 + rank }, b[6] = { -1, -1, -1, -1, -1, -1 }, e, *big;
+	MPI_Datatype swap, bigswap, vec, abs, types[2] = { MPI_INT, MPI_DOUBLE };
+	MPI_Aint at[2];
+	MPI_Status st;
+
+	MPI_Type_indexed(2, bl, dp, MPI_INT, &swap);	/* a[1] travels first */
+	MPI_Type_commit(&swap);
+	MPI_Type_contiguous(L, swap, &bigswap);
+	MPI_Type_commit(&bigswap);
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	MPI_Get_address(x, &at[0]);
+	MPI_Get_address(y, &at[1]);
+	MPI_Type_create_struct(2, lens, at, types, &abs);
+	MPI_Type_commit(&abs);
+	big = calloc(2 * L, sizeof(int));
+	for (int i = 0; i < 2 * L; i++)
+		big[i] = odd ? -1 : i;
+	if (!odd) {
+		MPI_Send(a, 1, swap, peer, 90, MPI_COMM_WORLD);
+		MPI_Send(big, 1, bigswap, peer, 91, MPI_COMM_WORLD);
+		MPI_Send(a, 3, MPI_INT, peer, 92, MPI_COMM_WORLD);	/* 3 ints: 1 vector and a half */
+		x[2] = 7;
+		y[1] = 0.25;
+		MPI_Send(MPI_BOTTOM, 1, abs, peer, 93, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(b, 2, MPI_INT, peer, 90, MPI_COMM_WORLD, &st);
+		say("swapped small: %d %d\n", b[0], b[1]);
+		MPI_Recv(big, 2 * L, MPI_INT, peer, 91, MPI_COMM_WORLD, &st);
+		say("swapped large: %d %d %d\n", big[0], big[1], big[2 * L - 1]);
+		b[0] = b[1] = -1;
+		MPI_Recv(b, 2, vec, peer, 92, MPI_COMM_WORLD, &st);
+		MPI_Get_elements(&st, vec, &e);
+		say("part of an element: elements %d, %d %d %d %d\n", e, b[0], b[1], b[2], b[3]);
+		MPI_Recv(MPI_BOTTOM, 1, abs, peer, 93, MPI_COMM_WORLD, &st);
+		say("MPI_BOTTOM: %d %g\n", x[2], y[1]);
+	}
+	free(big);
+	MPI_Type_free(&abs);
+	MPI_Type_free(&vec);
+	MPI_Type_free(&bigswap);
+	MPI_Type_free(&swap);
+}
+
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
 static void completion(void)
 {
@@ -620,6 +672,7 @@ int main(int argc, char **argv)
 	synchronous();
 	large_reuse();
 	large_edges();
+	layouts();
 	requests();
 	completion();
 	reorder();
