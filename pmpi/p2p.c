@@ -50,6 +50,14 @@ static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
 }
 
+/* Arguments MPI refuses before it matches or sends anything: the call
+ * goes to MPI as the program made it, which returns its error (a header
+ * sent for it would be a message the program never sent). */
+static bool refused(int count, MPI_Datatype type)
+{
+	return count < 0 || type == MPI_DATATYPE_NULL;
+}
+
 static int pack(const struct p2p_side *d, unsigned char *to)
 {
 	int pos = 0;
@@ -254,7 +262,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL)
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	rc = side_send(&d, c, buf, count, type, tag, stack, false);
 	if (rc != MPI_SUCCESS)
@@ -285,7 +293,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL)
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	rc = side_send(&d, c, buf, count, type, tag, NULL, false);
 	if (rc != MPI_SUCCESS)
@@ -301,7 +309,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL) {
+	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
 		d = side_plain(buf, count, type);
 		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
@@ -394,7 +402,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	MPI_Status own;
 	int rc;
 
-	if (!pmpi_wire.len || src == MPI_PROC_NULL)
+	if (!pmpi_wire.len || src == MPI_PROC_NULL || refused(count, type))
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
@@ -419,7 +427,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	MPI_Status own;
 	int rc;
 
-	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC)
+	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC || refused(count, type))
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
@@ -444,7 +452,8 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 
 	if (msg)
 		comm = pmpi_pb_message_comm(*msg);
-	if (!pmpi_wire.len || (msg ? *msg == MPI_MESSAGE_NO_PROC : src == MPI_PROC_NULL)) {
+	if (!pmpi_wire.len || (msg ? *msg == MPI_MESSAGE_NO_PROC : src == MPI_PROC_NULL) ||
+	    refused(count, type)) {
 		d = side_plain(buf, count, type);
 		d.mbuf = buf;
 		d.mcount = count;
@@ -472,7 +481,8 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	MPI_Status own;
 	int rc = MPI_SUCCESS;
 
-	if (!pmpi_wire.len || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL))
+	if (!pmpi_wire.len || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) ||
+	    refused(scount, stype) || refused(rcount, rtype))
 		return replace ? PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag, src, rtag,
 						       comm, st) :
 		       PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
