@@ -349,9 +349,13 @@ static void collectives(void)
 	MPI_Type_commit(&pair);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	rc = MPI_Allreduce(two, twosum, 1, pair, MPI_SUM, MPI_COMM_WORLD);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	MPI_Error_class(rc, &cls);
 	say("allreduce of a derived datatype: class %d, %d %d\n", cls, twosum[0], twosum[1]);
+	/* nor MPI_MAXLOC a lone int */
+	rc = MPI_Allreduce(two, twosum, 1, MPI_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Error_class(rc, &cls);
+	say("allreduce maxloc of an int: class %d, %d\n", cls, twosum[0]);
 	MPI_Type_free(&pair);
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
 	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 9, &inter);
