@@ -134,9 +134,11 @@ cp_json "$d" "$d.ref" --reference
 is "budget: the walk says it holds the latest part" \
 	"$(cpv "$d.online" .form):$(cpv "$d.online" .cut.budget)" latest:131072
 is "budget: the reference walks the whole path" "$(cpv "$d.ref" .form)" whole
+# (sampled shares of two spans of one run: they differed by 0.1-1.7
+# points in five runs on a 2-core VM, and by more than 2 once, loaded)
 for fn in work_a work_b; do
 	within "budget: $fn's share of the latest part = the whole path's (reference)" \
-		"$(share "$d.online" $fn)" "$(share "$d.ref" $fn)" 2
+		"$(share "$d.online" $fn)" "$(share "$d.ref" $fn)" 3
 done
 # bytes FILE KEY: bytes of FILE's lines of record KEY
 bytes() { grep "^$2 " "$1" | wc -c; }
