@@ -9,11 +9,11 @@
  * place), so MPI moves the data without a copy of ours: for contiguous
  * data a byte layout the thread keeps for reuse (wrap-types.c), else a
  * struct of the user's count x datatype made for the call.  All give the
- * same bytes in the same order, so any receive takes any send.  Pairing is exact because the header is part
- * of the message: whatever the matching and completion order, probes,
- * wildcards and cancels.  Statuses are corrected to the user's byte count
- * (MPI_Status_set_elements_x), probes' included, since the header's length
- * is one for the whole job.
+ * same bytes in the same order, so any receive takes any send.  Pairing
+ * is exact because the header is part of the message: whatever the
+ * matching and completion order, probes, wildcards and cancels.  Statuses
+ * are corrected to the user's byte count (MPI_Status_set_elements_x),
+ * probes' included, since the header's length is one for the whole job.
  *
  * Non-blocking and persistent calls hand their buffers to requests.c,
  * which calls back here when the request completes or starts.
