@@ -41,59 +41,6 @@ static struct fused *known;	/* pushed with release, never removed */
 static MPI_Op fused_op = MPI_OP_NULL;
 static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 
-/* The groups of predefined datatypes that MPI's predefined operators are
- * defined on (MPI 4.0, 6.9.2); the address and offset types go with the
- * Fortran integers, which take all but the logical operators. */
-enum { C_INT = 1, F_INT = 2, FLOATING = 4, LOGICAL = 8, COMPLEX = 16, BYTE = 32, PAIR = 64 };
-
-static const struct {
-	MPI_Datatype type;
-	unsigned group;
-} groups[] = {
-	{ MPI_INT, C_INT }, { MPI_LONG, C_INT }, { MPI_SHORT, C_INT }, { MPI_UNSIGNED_SHORT, C_INT },
-	{ MPI_UNSIGNED, C_INT }, { MPI_UNSIGNED_LONG, C_INT }, { MPI_LONG_LONG, C_INT },
-	{ MPI_UNSIGNED_LONG_LONG, C_INT }, { MPI_SIGNED_CHAR, C_INT }, { MPI_UNSIGNED_CHAR, C_INT },
-	{ MPI_INT8_T, C_INT }, { MPI_INT16_T, C_INT }, { MPI_INT32_T, C_INT }, { MPI_INT64_T, C_INT },
-	{ MPI_UINT8_T, C_INT }, { MPI_UINT16_T, C_INT }, { MPI_UINT32_T, C_INT },
-	{ MPI_UINT64_T, C_INT }, { MPI_INTEGER, F_INT }, { MPI_AINT, F_INT }, { MPI_OFFSET, F_INT },
-	{ MPI_COUNT, F_INT }, { MPI_FLOAT, FLOATING }, { MPI_DOUBLE, FLOATING },
-	{ MPI_LONG_DOUBLE, FLOATING }, { MPI_REAL, FLOATING }, { MPI_DOUBLE_PRECISION, FLOATING },
-	{ MPI_C_BOOL, LOGICAL }, { MPI_LOGICAL, LOGICAL }, { MPI_C_FLOAT_COMPLEX, COMPLEX },
-	{ MPI_C_DOUBLE_COMPLEX, COMPLEX }, { MPI_DOUBLE_COMPLEX, COMPLEX }, { MPI_BYTE, BYTE },
-	{ MPI_2INT, PAIR }, { MPI_FLOAT_INT, PAIR }, { MPI_DOUBLE_INT, PAIR }, { MPI_LONG_INT, PAIR },
-	{ MPI_SHORT_INT, PAIR }, { MPI_2REAL, PAIR }, { MPI_2DOUBLE_PRECISION, PAIR },
-	{ MPI_2INTEGER, PAIR },
-};
-
-/* The groups op is defined on; 0 for an operator of the program's. */
-static unsigned op_groups(MPI_Op op)
-{
-	if (op == MPI_MAX || op == MPI_MIN)
-		return C_INT | F_INT | FLOATING;
-	if (op == MPI_SUM || op == MPI_PROD)
-		return C_INT | F_INT | FLOATING | COMPLEX;
-	if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-		return C_INT | LOGICAL;
-	if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
-		return C_INT | F_INT | BYTE;
-	if (op == MPI_MAXLOC || op == MPI_MINLOC)
-		return PAIR;
-	return 0;
-}
-
-/* Whether MPI defines predefined operator op on type: a predefined
- * datatype of a group op takes.  A derived datatype is never (MPI refuses
- * it), nor one this list lacks (MPI may refuse it). */
-static bool op_defined_on(MPI_Op op, MPI_Datatype type)
-{
-	unsigned g = op_groups(op);
-
-	for (size_t i = 0; g && i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (groups[i].type == type && type != MPI_DATATYPE_NULL)
-			return groups[i].group & g;
-	return false;
-}
-
 /* The operator: the piggybacks merged, the data reduced as the program's
  * operator does. */
 static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
@@ -124,7 +71,7 @@ static void make_op(void)
 static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm)
 {
 	struct fused *f;
-	MPI_Aint lb, extent, at = 0;
+	MPI_Aint at = 0;
 	int size = 0;
 	bool contig = false;
 
@@ -135,11 +82,9 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		;
 	if (f)		/* known entries passed the checks below */
 		return f;
-	if (!op_defined_on(op, type) ||
+	if (!pmpi_op_defined_on(op, type) ||
 	    (size = pmpi_type_layout(type, count, &contig, &at)) <= 0 ||
-	    (uint64_t)size * (uint64_t)count > FUSED_MAX ||
-	    PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS || extent != size ||
-	    !(f = calloc(1, sizeof(*f))))
+	    (uint64_t)size * (uint64_t)count > FUSED_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	*f = (struct fused){ .type = type, .count = count, .op = op, .size = size * count,
 			     .contig = contig, .at = at };

@@ -3,7 +3,8 @@
  * wrapper that moves data needs, several times a call.  Asking MPI costs
  * three calls; the predefined datatypes, which a program cannot free, are
  * asked once at MPI_Init and then found by their handle in a small hash
- * table (open addressing: a probe or two).
+ * table (open addressing: a probe or two), with the groups of MPI's
+ * predefined operators each belongs to (the fused allreduce asks).
  */
 #include "pmpi.h"
 
@@ -12,7 +13,13 @@
 struct named {
 	MPI_Datatype type;
 	int size;		/* 0: a free slot */
+	unsigned groups;	/* the operator groups it belongs to */
 };
+
+/* The groups of predefined datatypes that MPI's predefined operators are
+ * defined on (MPI 4.0, 6.9.2); the address and offset types go with the
+ * Fortran integers, which take all but the logical operators. */
+enum { C_INT = 1, F_INT = 2, FLOATING = 4, LOGICAL = 8, COMPLEX = 16, BYTE = 32, PAIR = 64 };
 
 /* Predefined datatypes whose elements lie end to end (extent == size,
  * no gap before or inside): filled before the wrappers are active, read
@@ -32,13 +39,13 @@ static const struct named *find_named(MPI_Datatype type)
 	return NULL;
 }
 
-static void add_named(MPI_Datatype type, int size)
+static void add_named(MPI_Datatype type, int size, unsigned groups)
 {
 	unsigned k = named_home(type);
 
 	while (named[k].size)
 		k = (k + 1) & (NAMED - 1);
-	named[k] = (struct named){ type, size };
+	named[k] = (struct named){ type, size, groups };
 }
 
 /*
@@ -85,14 +92,25 @@ void pmpi_types_start(void)
 {
 	/* MPI_DATATYPE_NULL stands for a type this MPI lacks (MPICH without
 	 * Fortran) */
-	const MPI_Datatype all[] = {
-		MPI_BYTE, MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_DOUBLE_PRECISION, MPI_FLOAT,
-		MPI_LONG, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG,
-		MPI_INTEGER, MPI_REAL, MPI_UNSIGNED_CHAR, MPI_SIGNED_CHAR, MPI_SHORT,
-		MPI_UNSIGNED_SHORT, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T,
-		MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_C_BOOL, MPI_LONG_DOUBLE, MPI_PACKED,
-		MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_CHARACTER, MPI_LOGICAL, MPI_C_FLOAT_COMPLEX,
-		MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX,
+	const struct {
+		MPI_Datatype type;
+		unsigned groups;
+	} all[] = {
+		{ MPI_BYTE, BYTE }, { MPI_CHAR, 0 }, { MPI_INT, C_INT }, { MPI_DOUBLE, FLOATING },
+		{ MPI_DOUBLE_PRECISION, FLOATING }, { MPI_FLOAT, FLOATING }, { MPI_LONG, C_INT },
+		{ MPI_UNSIGNED, C_INT }, { MPI_UNSIGNED_LONG, C_INT }, { MPI_LONG_LONG, C_INT },
+		{ MPI_UNSIGNED_LONG_LONG, C_INT }, { MPI_INTEGER, F_INT }, { MPI_REAL, FLOATING },
+		{ MPI_UNSIGNED_CHAR, C_INT }, { MPI_SIGNED_CHAR, C_INT }, { MPI_SHORT, C_INT },
+		{ MPI_UNSIGNED_SHORT, C_INT }, { MPI_INT8_T, C_INT }, { MPI_INT16_T, C_INT },
+		{ MPI_INT32_T, C_INT }, { MPI_INT64_T, C_INT }, { MPI_UINT8_T, C_INT },
+		{ MPI_UINT16_T, C_INT }, { MPI_UINT32_T, C_INT }, { MPI_UINT64_T, C_INT },
+		{ MPI_C_BOOL, LOGICAL }, { MPI_LONG_DOUBLE, FLOATING }, { MPI_PACKED, 0 },
+		{ MPI_AINT, F_INT }, { MPI_OFFSET, F_INT }, { MPI_COUNT, F_INT }, { MPI_CHARACTER, 0 },
+		{ MPI_LOGICAL, LOGICAL }, { MPI_C_FLOAT_COMPLEX, COMPLEX },
+		{ MPI_C_DOUBLE_COMPLEX, COMPLEX }, { MPI_DOUBLE_COMPLEX, COMPLEX }, { MPI_2INT, PAIR },
+		{ MPI_FLOAT_INT, PAIR }, { MPI_DOUBLE_INT, PAIR }, { MPI_LONG_INT, PAIR },
+		{ MPI_SHORT_INT, PAIR }, { MPI_2REAL, PAIR }, { MPI_2DOUBLE_PRECISION, PAIR },
+		{ MPI_2INTEGER, PAIR },
 	};
 	_Static_assert(2 * sizeof(all) / sizeof(all[0]) <= NAMED, "NAMED too small");
 
@@ -100,10 +118,10 @@ void pmpi_types_start(void)
 		MPI_Aint at;
 		int size;
 
-		if (all[i] != MPI_DATATYPE_NULL && !find_named(all[i]) &&
-		    PMPI_Type_size(all[i], &size) == MPI_SUCCESS && size > 0 &&
-		    ask_contiguous(all[i], 2, size, &at) && !at)
-			add_named(all[i], size);
+		if (all[i].type != MPI_DATATYPE_NULL && !find_named(all[i].type) &&
+		    PMPI_Type_size(all[i].type, &size) == MPI_SUCCESS && size > 0 &&
+		    ask_contiguous(all[i].type, 2, size, &at) && !at)
+			add_named(all[i].type, size, all[i].groups);
 	}
 }
 
@@ -134,4 +152,27 @@ int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 	size = ask_size(type);
 	*contig = size >= 0 && ask_contiguous(type, count, size, at);
 	return size;
+}
+
+/* The groups op is defined on; 0 for an operator of the program's. */
+static unsigned op_groups(MPI_Op op)
+{
+	if (op == MPI_MAX || op == MPI_MIN)
+		return C_INT | F_INT | FLOATING;
+	if (op == MPI_SUM || op == MPI_PROD)
+		return C_INT | F_INT | FLOATING | COMPLEX;
+	if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+		return C_INT | LOGICAL;
+	if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
+		return C_INT | F_INT | BYTE;
+	if (op == MPI_MAXLOC || op == MPI_MINLOC)
+		return PAIR;
+	return 0;
+}
+
+bool pmpi_op_defined_on(MPI_Op op, MPI_Datatype type)
+{
+	const struct named *n = find_named(type);
+
+	return n && (n->groups & op_groups(op));
 }

@@ -109,6 +109,10 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
 void pmpi_types_start(void);
 int pmpi_type_size(MPI_Datatype type);
 int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
+/* Whether MPI defines predefined operator op on type: a predefined
+ * datatype without padding of a group op takes (MPI 4.0, 6.9.2); never a
+ * derived datatype, which MPI refuses, nor one the table lacks. */
+bool pmpi_op_defined_on(MPI_Op op, MPI_Datatype type);
 
 /* stats.c: facts of a call.  Counts and types are read only here. */
 uint64_t pmpi_bytes(int count, MPI_Datatype type);
