@@ -160,6 +160,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	if (!stack)
 		return MPI_ERR_NO_MEM;
 	d->hdr = stack;
+	wire_clear(d->hdr);	/* a receive's: MPI may fail before it writes one */
 	if (d->packed) {
 		d->mbuf = stack;
 		d->mcount = (int)(len + d->bytes);
@@ -357,7 +358,7 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm
 	struct pmpi_pb pb;
 	uint64_t n;
 
-	if (!d->hdr)
+	if (!d->hdr || !wire_present(d->hdr))
 		return;
 	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
 	if (c)
@@ -376,6 +377,14 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm
 	pmpi_comp_piggyback(&m);	/* after the rule, which ends the wait at m */
 }
 
+bool pmpi_p2p_delivered(int rc)
+{
+	int cls;
+
+	return rc == MPI_SUCCESS ||
+	       (PMPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
+}
+
 void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
 {
 	if (status_has_message(st))
@@ -386,7 +395,7 @@ void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
 {
 	uint64_t n;
 
-	if (!d->hdr || !status_has_message(st))
+	if (!d->hdr || !wire_present(d->hdr) || !status_has_message(st))
 		return;
 	n = status_fix(st);
 	if (d->packed && !d->unpacked)
@@ -412,7 +421,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	charge_layout(c);
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
-	if (rc == MPI_SUCCESS)	/* a blocking receive cannot be cancelled */
+	if (pmpi_p2p_delivered(rc))	/* a blocking receive cannot be cancelled */
 		arrived(c, &d, comm, st);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -437,7 +446,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	charge_layout(c);
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
-	if (rc == MPI_SUCCESS)
+	if (pmpi_p2p_delivered(rc))
 		arrived(c, &d, comm, st);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -503,7 +512,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);
-	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+	if (pmpi_p2p_delivered(rc) && src != MPI_PROC_NULL)
 		arrived(c, &r, comm, st);
 	if (dest != MPI_PROC_NULL)
 		pmpi_p2p_release(&s);

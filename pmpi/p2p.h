@@ -78,6 +78,10 @@ int pmpi_x_probe(int rc, const int *flag, MPI_Status *st);
 int pmpi_x_buffer_attach(void *buf, int size);
 int pmpi_x_buffer_detach(void *addr, int *size);
 
+/* Did a receive that returned rc get a message: on success, and on a
+ * truncation, where Open MPI delivers what fits and MPICH nothing (the
+ * header room stays empty: wire_present). */
+bool pmpi_p2p_delivered(int rc);
 /* requests.c's side: a receive completed with status st (its count is
  * corrected, its data unpacked, its piggyback merged into call c); a
  * persistent send restamped before its start; a side's memory freed. */

@@ -31,6 +31,7 @@
 #include "pmpi.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "wire.h"
 
 #define BUCKETS 4096		/* power of 2 */
 #define STRIPES 64		/* mutexes over the buckets, power of 2 */
@@ -140,6 +141,8 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 		if (e) {
 			e->t.active = true;
 			e->t.side.unpacked = false;
+			if (e->t.kind == P2P_PRECV && e->t.side.hdr)
+				wire_clear(e->t.side.hdr);
 			t = e->t;
 		}
 		pmpi_unlock(lock_of(b));
@@ -252,10 +255,10 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 /* Release the claim on t, removing its entry when completed and not
  * persistent; then, when completed, finish its work: a receive is
  * unpacked into the user's buffer, its status corrected and (count) its
- * message counted and its piggyback merged; a send's buffer is freed; a
- * collective's companion completes. */
+ * piggyback merged and, unless truncated, its bytes counted; a send's
+ * buffer is freed; a collective's companion completes. */
 static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
-		   MPI_Status *st)
+		   bool truncated, MPI_Status *st)
 {
 	unsigned b = home(t->req);
 	struct entry *e, *gone = NULL;
@@ -279,7 +282,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		uint64_t n;
 
 		pmpi_p2p_arrived(count ? c : NULL, &t->side, t->comm, st);
-		n = c && count ? pmpi_status_bytes(st, &msg) : 0;
+		n = c && count && !truncated ? pmpi_status_bytes(st, &msg) : 0;
 		if (c && count && msg)
 			pmpi_site_recv(t->site, n);
 	} else if (t->kind == COLL) {
@@ -289,10 +292,11 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		free(t->side.heap);
 }
 
-/* How many requests the call completed, from its results. */
+/* How many requests the call completed, from its results (a truncated
+ * receive is completed, with an error). */
 static int ncompleted(int rc, const int *index, const int *flag, const int *outcount)
 {
-	if (rc != MPI_SUCCESS)
+	if (!pmpi_p2p_delivered(rc))
 		return 0;
 	if (outcount)		/* Waitsome, Testsome */
 		return *outcount == MPI_UNDEFINED ? 0 : *outcount;
@@ -345,11 +349,13 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 		MPI_Status *st = at && at[i] >= 0 && !s->skip ? &statuses[at[i]] : NULL;
 		bool completed = at && at[i] >= 0 &&
 				 (!in_status || (st && st->MPI_ERROR != MPI_ERR_PENDING));
+		int err = in_status && st ? st->MPI_ERROR : rc;
 
-		if (in_status && st && st->MPI_ERROR != MPI_SUCCESS)
+		if (!pmpi_p2p_delivered(err))
 			st = NULL;	/* failed: its data, as MPI left them */
 		if (s->ent[i].used)
-			finish(c, &s->ent[i], completed, !s->skip, completed ? st : NULL);
+			finish(c, &s->ent[i], completed, !s->skip, err != MPI_SUCCESS,
+			       completed ? st : NULL);
 	}
 	if (c)
 		c->completed = done > 0;

@@ -36,4 +36,17 @@ void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned
 int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,
 		struct pmpi_pb *pb);
 
+/* A receive's header room marked empty before MPI gets it, and whether
+ * MPI wrote a header there since: a failed receive may deliver a
+ * message (truncated) or nothing. */
+static inline void wire_clear(unsigned char *hdr)
+{
+	hdr[0] = 0;
+}
+
+static inline int wire_present(const unsigned char *hdr)
+{
+	return hdr[0] == WIRE_VERSION;
+}
+
 #endif

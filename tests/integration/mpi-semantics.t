@@ -5,8 +5,9 @@
 # Get_elements, status fields, persistent requests, Cancel, PROC_NULL, zero
 # length, derived datatypes, Ssend/Rsend/Bsend, rendezvous sizes with the
 # receive posted before and after the send, Waitany/Waitsome/Testall,
-# Sendrecv_replace, receives of one source and tag completing in another
-# order than they matched, MPI_Request_get_status, MPI_ERR_IN_STATUS from
+# Sendrecv_replace, truncated receives (errors returned), receives of one
+# source and tag completing in another order than they matched,
+# MPI_Request_get_status, MPI_ERR_IN_STATUS from
 # Waitall (MPICH), the empty statuses of null and inactive
 # requests, non-blocking collectives, MPI_IN_PLACE, an intercommunicator, 4
 # threads under MPI_THREAD_MULTIPLE, each with a thousand Isend/Issend/
