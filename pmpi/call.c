@@ -96,6 +96,7 @@ void pmpi_leave(struct pmpi_call *c)
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
 		return;
+	pmpi_freed_poll();	/* before the program looks at what they received */
 	pmpi_stats_add(c, t - c->t0, &fresh);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */

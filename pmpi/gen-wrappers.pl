@@ -21,7 +21,7 @@ use warnings;
 die "usage: $0 mpi-api.def OUT.c\n" unless @ARGV == 2;
 my ($def, $out) = @ARGV;
 
-my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete free
+my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
@@ -196,9 +196,6 @@ sub body {
 		my $nv = $n ? val($n, 'nreq', $fortran) : '1';
 		push @xpre, ($fortran ? 'pmpi_f_req_start' : 'pmpi_req_start') . "(C, $nv, $reqs->{name});";
 	}
-	if ($f{free}) {
-		push @xpre, "pmpi_req_forget(" . deref(with_role($fn, 'reqin'), $fortran, 'PMPI_Request_f2c') . ");";
-	}
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @pre, "pmpi_comm_forget(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
@@ -270,7 +267,7 @@ sub fortran_xport {
 			push @out, "*$n = v_$n;";
 			$arg{$n} = "&v_$n";
 		} elsif ($t eq 'MPI_Request *') {
-			push @decl, "MPI_Request r_$n = MPI_REQUEST_NULL;";
+			push @decl, "MPI_Request r_$n = " . (exists $r->{reqin} ? "PMPI_Request_f2c(*$n)" : 'MPI_REQUEST_NULL') . ";";
 			push @out, "*$n = PMPI_Request_c2f(r_$n);";
 			$arg{$n} = "&r_$n";
 		} elsif ($t eq 'MPI_Message *') {

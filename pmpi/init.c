@@ -154,6 +154,7 @@ static void region_end(void)
 void pmpi_finalize_enter(void)
 {
 	region_end();
+	pmpi_freed_at_finalize();
 	pmpi_pb_finalize();
 	pmpi_pb_coll_stop();
 	pmpi_x_allreduce_stop();

@@ -146,13 +146,15 @@ void pmpi_comm_forget(MPI_Comm comm);
 
 /* requests.c: point-to-point requests (p2p.h), whose buffers live until
  * they complete; a non-blocking collective's piggyback companion,
- * completed with req; MPI_Start (before the call), MPI_Request_free. */
+ * completed with req; MPI_Start (before the call). */
 void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
 			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag);
 struct pmpi_pb_coll;
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
-void pmpi_req_forget(MPI_Request req);
+/* MPI_Request_free: a request freed while active whose buffers MPI may
+ * still use is kept (freed.c) and the program gets MPI_REQUEST_NULL. */
+int pmpi_x_request_free(MPI_Request *req);
 /* MPI_Request_get_status: a receive it sees complete gets its count
  * corrected and its data unpacked (p2p.c) before the program looks. */
 int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st);
@@ -203,6 +205,13 @@ void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Statu
 void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
 			const int *index, const int *flag, const int *outcount,
 			const int *indices, int base);
+
+/* freed.c: point-to-point requests freed while active, kept (false: no
+ * memory) until MPI completes them, tested at the end of every profiled
+ * call; at MPI_Finalize, tested once more and freed in MPI. */
+bool pmpi_freed_keep(const struct pmpi_tracked *t);
+void pmpi_freed_poll(void);
+void pmpi_freed_at_finalize(void);
 
 /* init.c: after MPI_Init*: rank, size, library, experiment directory,
  * run. */

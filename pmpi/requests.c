@@ -21,9 +21,11 @@
  * (a new request with its handle gets an entry of its own beside it), and
  * is removed or released by its serial number, not by handle.
  *
- * The buffers of a request we lose sight of while MPI may still use them
- * (freed while active, its handle seen again before we saw it complete)
- * are left allocated: nothing tells when MPI is done with them.
+ * A point-to-point request the program frees while active is kept and
+ * completed by freed.c.  The buffers of a request we lose sight of while
+ * MPI may still use them (its handle seen again before we saw it
+ * complete, a request kept with no memory left) are left allocated:
+ * nothing tells when MPI is done with them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -175,23 +177,31 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 	return rc;
 }
 
-void pmpi_req_forget(MPI_Request req)
+int pmpi_x_request_free(MPI_Request *req)
 {
-	unsigned b = home(req);
+	unsigned b = home(*req);
 	struct entry *e;
 
 	if (!__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
-		return;
+		return PMPI_Request_free(req);
 	pmpi_lock(lock_of(b));
-	e = lookup(b, req);
+	e = lookup(b, *req);
 	if (e)
 		unlink_entry(b, e);
 	pmpi_unlock(lock_of(b));
 	if (!e)
-		return;
+		return PMPI_Request_free(req);
+	/* active: MPI may still use its buffers, and a receive's data are
+	 * still to be unpacked and counted (freed.c) */
+	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && pmpi_freed_keep(&e->t)) {
+		free(e);
+		*req = MPI_REQUEST_NULL;
+		return MPI_SUCCESS;
+	}
 	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
 		free(e->t.side.heap);
 	free(e);
+	return PMPI_Request_free(req);
 }
 
 /* Claim and copy the tracked entries of reqs[0..n) into ent (ent[i].used

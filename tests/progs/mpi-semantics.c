@@ -215,6 +215,31 @@ static void requests(void)
 	MPI_Type_free(&vec);
 }
 
+/* Requests freed while active (MPI_Request_free): a send, a receive and
+ * a started persistent receive complete by themselves, and a synchronous
+ * send behind them shows they have. */
+static void freed_requests(void)
+{
+	int a[3] = { 71, 72, 73 }, b[3] = { 0 }, c[3] = { 0 }, x = 0, peer = rank ^ 1;
+	MPI_Request r;
+
+	if (rank % 2 == 0) {
+		MPI_Isend(a, 3, MPI_INT, peer, 104, MPI_COMM_WORLD, &r);
+		MPI_Request_free(&r);
+		MPI_Send(a + 1, 2, MPI_INT, peer, 105, MPI_COMM_WORLD);
+		MPI_Ssend(&x, 1, MPI_INT, peer, 106, MPI_COMM_WORLD);
+	} else {
+		MPI_Irecv(b, 3, MPI_INT, peer, 104, MPI_COMM_WORLD, &r);
+		MPI_Request_free(&r);
+		say("freed request is null: %d\n", r == MPI_REQUEST_NULL);
+		MPI_Recv_init(c, 3, MPI_INT, peer, 105, MPI_COMM_WORLD, &r);
+		MPI_Start(&r);
+		MPI_Request_free(&r);
+		MPI_Recv(&x, 1, MPI_INT, peer, 106, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		say("freed receives: %d %d %d, persistent %d %d\n", b[0], b[1], b[2], c[0], c[1]);
+	}
+}
+
 /* Datatypes whose typemap is not their memory order, an element that
  * comes in part, and absolute addresses from MPI_BOTTOM, small and large. */
 static void layouts(void)
@@ -757,6 +782,7 @@ int main(int argc, char **argv)
 	refused_args();
 	truncation();
 	requests();
+	freed_requests();
 	completion();
 	reorder();
 	get_status();
