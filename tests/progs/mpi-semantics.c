@@ -295,20 +295,22 @@ static void layouts(void)
 /* Arguments MPI refuses: its error comes back, and nothing is sent. */
 static void refused_args(void)
 {
-	int a[4] = { 0 }, peer = rank ^ 1, c1 = 0, c2 = 0, c3 = 0, flag;
+	int a[4] = { 0 }, peer = rank ^ 1, c1 = 0, c2 = 0, c3 = 0, c4 = 0, flag;
 	MPI_Status st;
 
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if (rank % 2 == 0) {
 		MPI_Error_class(MPI_Send(a, -1, MPI_INT, peer, 95, MPI_COMM_WORLD), &c1);
 		MPI_Error_class(MPI_Send(a, 1, MPI_DATATYPE_NULL, peer, 95, MPI_COMM_WORLD), &c2);
+		MPI_Error_class(MPI_Send(NULL, 2, MPI_INT, peer, 95, MPI_COMM_WORLD), &c4);
 	} else {
 		MPI_Error_class(MPI_Recv(a, -1, MPI_INT, peer, 95, MPI_COMM_WORLD, &st), &c3);
+		MPI_Error_class(MPI_Recv(NULL, 2, MPI_INT, peer, 95, MPI_COMM_WORLD, &st), &c4);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Iprobe(peer, 95, MPI_COMM_WORLD, &flag, &st);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-	say("refused: classes %d %d %d, a message came: %d\n", c1, c2, c3, flag);
+	say("refused: classes %d %d %d %d, a message came: %d\n", c1, c2, c3, c4, flag);
 }
 
 /* One truncated receive's outcome: its error class, what reached the
