@@ -47,7 +47,7 @@ static void finish(struct freed *f, MPI_Status *st)
 	uint64_t n;
 
 	if ((f->t.kind == P2P_RECV || f->t.kind == P2P_PRECV) && st) {
-		pmpi_p2p_arrived(NULL, &f->t.side, f->t.comm, st);
+		pmpi_p2p_arrived(NULL, &f->t.side, st);
 		n = pmpi_status_bytes(st, &msg);
 		if (msg && f->t.site >= 0)
 			pmpi_site_recv(f->t.site, n);

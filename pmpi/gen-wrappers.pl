@@ -102,13 +102,7 @@ sub pb_body {
 	my ($fn, $fortran, $pre, $post, $always) = @_;
 	my %f = %{ $fn->{flags} };
 	my $r = sub { my $p = with_role($fn, $_[0]); $p ? val($p, $_[0], $fortran) : 'NULL' };
-	my $msg = with_role($fn, 'message');
-	my $msgv = $msg ? deref($msg, $fortran, 'PMPI_Message_f2c') : undef;
 	my $comm = $r->('comm');
-	if ($msg && !($f{recv} || $f{irecv})) {	# Mprobe, Improbe: Mrecv asks (p2p.c)
-		my $flag = with_role($fn, 'flag');
-		push @$post, ($flag ? "if (*$flag->{name}) " : '') . "pmpi_pb_message($msgv, $comm);";
-	}
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @$pre, "pmpi_pb_comm_free(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}

@@ -207,9 +207,10 @@ void pmpi_p2p_release(struct p2p_side *d)
 /* --- sending */
 
 /* This rank's piggyback for a message of call c (NULL: a call not
- * profiled) from site to dest with tag, written into the side's header;
+ * profiled) from site with tag on comm, written into the side's header;
  * the payload packed behind it. */
-static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag)
+static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
+		      MPI_Comm comm)
 {
 	struct pmpi_pb pb;
 
@@ -225,6 +226,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 	if (pmpi_wire.check) {
 		pb.tag = tag;
 		pb.bytes = d->bytes;
+		pb.source = pmpi_comm_rank(comm);
 	}
 	wire_encode(&pmpi_wire, &pb, d->hdr);
 	return d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
@@ -247,11 +249,11 @@ static void charge_layout(const struct pmpi_call *c)
 /* A send side of call c: laid out and stamped (its cost is timed:
  * charge_layout). */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
-		     MPI_Datatype type, int tag, unsigned char *stack, bool bounce)
+		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, bool bounce)
 {
 	int rc = side_make(d, buf, count, type, stack, bounce);
 
-	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag)) != MPI_SUCCESS)
+	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
 	return rc;
 }
@@ -265,7 +267,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
-	rc = side_send(&d, c, buf, count, type, tag, stack, false);
+	rc = side_send(&d, c, buf, count, type, tag, comm, stack, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -296,7 +298,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
-	rc = side_send(&d, c, buf, count, type, tag, NULL, false);
+	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, false);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -324,10 +326,10 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	return side_to_request(rc, c, req, P2P_PSEND, &d, comm, dest, tag);
 }
 
-void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag)
+void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag, MPI_Comm comm)
 {
 	if (d->hdr)
-		side_stamp(d, c, site, tag);
+		side_stamp(d, c, site, tag, comm);
 }
 
 /* --- receiving */
@@ -352,7 +354,7 @@ static bool status_has_message(const MPI_Status *st)
 
 /* A message arrived on side d with status st: its data to the user, its
  * piggyback merged. */
-static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
+static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st)
 {
 	struct comp_mark m;
 	struct pmpi_pb pb;
@@ -372,7 +374,7 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm
 		pmpi_pb_late(c, &pb);
 		pmpi_cp_merge(c, &pb, true);
 		if (pmpi_wire.check)
-			pmpi_pb_count(false, !pmpi_pb_matches(&pb, comm, st, n));
+			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
 	}
 	pmpi_comp_piggyback(&m);	/* after the rule, which ends the wait at m */
 }
@@ -385,10 +387,10 @@ bool pmpi_p2p_delivered(int rc)
 	       (PMPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
 }
 
-void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st)
+void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st)
 {
 	if (status_has_message(st))
-		arrived(c, d, comm, st);
+		arrived(c, d, st);
 }
 
 void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
@@ -422,7 +424,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
 	if (pmpi_p2p_delivered(rc))	/* a blocking receive cannot be cancelled */
-		arrived(c, &d, comm, st);
+		arrived(c, &d, st);
 	pmpi_p2p_release(&d);
 	return rc;
 }
@@ -431,7 +433,6 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 		 MPI_Status *st)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
-	MPI_Comm comm = pmpi_pb_message_comm(*msg);
 	struct p2p_side d;
 	MPI_Status own;
 	int rc;
@@ -447,7 +448,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
 	if (pmpi_p2p_delivered(rc))
-		arrived(c, &d, comm, st);
+		arrived(c, &d, st);
 	pmpi_p2p_release(&d);
 	return rc;
 }
@@ -459,8 +460,6 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	struct p2p_side d;
 	int rc;
 
-	if (msg)
-		comm = pmpi_pb_message_comm(*msg);
 	if (!pmpi_wire.len || (msg ? *msg == MPI_MESSAGE_NO_PROC : src == MPI_PROC_NULL) ||
 	    refused(count, type)) {
 		d = side_plain(buf, count, type);
@@ -505,7 +504,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	if (replace && src == MPI_PROC_NULL)
 		r = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
 	if (dest != MPI_PROC_NULL)
-		rc = side_send(&s, c, sbuf, scount, stype, stag, sstack, replace);
+		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack, replace);
 	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
 		rc = side_make(&r, rbuf, rcount, rtype, rstack, false);
 	charge_layout(c);
@@ -513,7 +512,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);
 	if (pmpi_p2p_delivered(rc) && src != MPI_PROC_NULL)
-		arrived(c, &r, comm, st);
+		arrived(c, &r, st);
 	if (dest != MPI_PROC_NULL)
 		pmpi_p2p_release(&s);
 	if (src != MPI_PROC_NULL)

@@ -85,11 +85,11 @@ bool pmpi_p2p_delivered(int rc);
 /* requests.c's side: a receive completed with status st (its count is
  * corrected, its data unpacked, its piggyback merged into call c); a
  * persistent send restamped before its start; a side's memory freed. */
-void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Comm comm, MPI_Status *st);
+void pmpi_p2p_arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st);
 /* A receive seen complete before its completion call (st as MPI gave
  * it): the count corrected, the data unpacked once (d->unpacked). */
 void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st);
-void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag);
+void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag, MPI_Comm comm);
 void pmpi_p2p_release(struct p2p_side *d);
 
 #endif

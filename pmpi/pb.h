@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 6
+#define PMPI_PB_VERSION 7
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
@@ -53,11 +53,13 @@ struct pmpi_pb {
 	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
 	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
 	uint64_t fn[PMPI_PB_SHARES];	/* the selection: FNV-1a of the names, 0 unused */
+	int32_t source;		/* sender's rank in the message's communicator
+				 * (check mode) */
 };
 
 #define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
 
-_Static_assert(sizeof(struct pmpi_pb) == 280 && PMPI_PB_CORE == 88,
+_Static_assert(sizeof(struct pmpi_pb) == 288 && PMPI_PB_CORE == 88,
 	       "piggyback layout changed: bump PMPI_PB_VERSION");
 
 #endif

@@ -141,49 +141,9 @@ void pmpi_pb_count(bool coll, bool mismatch)
 		atomic_fetch_add(&n_bad, 1);
 }
 
-bool pmpi_pb_matches(const struct pmpi_pb *pb, MPI_Comm comm, const MPI_Status *st, uint64_t bytes)
+bool pmpi_pb_matches(const struct pmpi_pb *pb, const MPI_Status *st, uint64_t bytes)
 {
-	return pb->rank == pmpi_world_rank(comm, st->MPI_SOURCE) && pb->tag == st->MPI_TAG &&
-	       pb->bytes == bytes;
-}
-
-/* --- matched probes: message handle -> communicator until its Mrecv */
-
-#define MESSAGES 256
-
-static pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	MPI_Message msg;
-	MPI_Comm comm;
-} messages[MESSAGES];
-static unsigned msg_next;
-
-void pmpi_pb_message(MPI_Message msg, MPI_Comm comm)
-{
-	if (!pmpi_pb_on || msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
-		return;
-	pthread_mutex_lock(&msg_lock);
-	messages[msg_next].msg = msg;	/* the oldest is overwritten: 256 in flight */
-	messages[msg_next].comm = comm;
-	msg_next = (msg_next + 1) % MESSAGES;
-	pthread_mutex_unlock(&msg_lock);
-}
-
-MPI_Comm pmpi_pb_message_comm(MPI_Message msg)
-{
-	MPI_Comm comm = MPI_COMM_NULL;
-
-	if (!pmpi_pb_on || msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
-		return MPI_COMM_NULL;
-	pthread_mutex_lock(&msg_lock);
-	for (unsigned i = 0; i < MESSAGES; i++)
-		if (messages[i].msg == msg && messages[i].comm != MPI_COMM_NULL) {
-			comm = messages[i].comm;
-			messages[i].comm = MPI_COMM_NULL;	/* a handle is received once */
-			break;
-		}
-	pthread_mutex_unlock(&msg_lock);
-	return comm;
+	return pb->source == st->MPI_SOURCE && pb->tag == st->MPI_TAG && pb->bytes == bytes;
 }
 
 /* --- start and end */

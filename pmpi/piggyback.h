@@ -74,9 +74,6 @@ void pmpi_pb_start(bool on, int world_rank, int world_size, const struct rt_stat
 void pmpi_pb_finalize(void);
 /* A communicator the program frees: its collective numbers start again. */
 void pmpi_pb_comm_free(MPI_Comm comm);
-/* Matched probes: the communicator of a message, kept until its Mrecv. */
-void pmpi_pb_message(MPI_Message msg, MPI_Comm comm);
-MPI_Comm pmpi_pb_message_comm(MPI_Message msg);
 
 /* piggyback-coll.c: before a collective on comm, fill its piggyback; local
  * holds it for a blocking call, whose companion starts once the user's call
@@ -120,9 +117,10 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
 int pmpi_pb_rank(void);
 bool pmpi_pb_same_host(int rank);
 int pmpi_pb_host_ranks(void);
-/* Check mode: does pb belong to the message of bytes received on comm
- * with status st; count a received piggyback, and one that did not match. */
-bool pmpi_pb_matches(const struct pmpi_pb *pb, MPI_Comm comm, const MPI_Status *st, uint64_t bytes);
+/* Check mode: does pb belong to the message of bytes received with
+ * status st (its sender's rank in the communicator, tag and size); count a
+ * received piggyback, and one that did not match. */
+bool pmpi_pb_matches(const struct pmpi_pb *pb, const MPI_Status *st, uint64_t bytes);
 void pmpi_pb_count(bool coll, bool mismatch);
 /* A received piggyback of call c: was its sender late (its send started
  * after c was entered)?  Counted per rank in check mode, which prints it. */

@@ -151,7 +151,7 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 		if (!e || t.kind != P2P_PSEND)
 			continue;
 		/* one request is started by one thread at a time: its header is ours */
-		pmpi_p2p_restamp(c, &t.side, t.site, t.tag);
+		pmpi_p2p_restamp(c, &t.side, t.site, t.tag, t.comm);
 		if (c)
 			pmpi_site_send(t.site, t.side.bytes, t.peer);
 	}
@@ -291,7 +291,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		bool msg = false;
 		uint64_t n;
 
-		pmpi_p2p_arrived(count ? c : NULL, &t->side, t->comm, st);
+		pmpi_p2p_arrived(count ? c : NULL, &t->side, st);
 		n = c && count && !truncated ? pmpi_status_bytes(st, &msg) : 0;
 		if (c && count && msg)
 			pmpi_site_recv(t->site, n);

@@ -66,7 +66,7 @@ void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned
 	if (l->check) {
 		put(k, (uint32_t)pb->tag, 4);
 		put(k + 4, pb->bytes, 8);
-		put(k + 12, 0, 4);
+		put(k + 12, (uint32_t)pb->source, 4);
 	}
 }
 
@@ -125,6 +125,7 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	if (l->check) {
 		pb->tag = (int32_t)(uint32_t)get(k, 4);
 		pb->bytes = get(k + 4, 8);
+		pb->source = (int32_t)(uint32_t)get(k + 12, 4);
 	}
 	return 1;
 }

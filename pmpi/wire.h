@@ -17,7 +17,7 @@
 #define WIRE_VERSION 1
 #define WIRE_CORE 32		/* version, flags, rank, site, t_send, event, cp, delay */
 #define WIRE_ZERO (PMPI_PB_SHARES * 24)	/* share, net, fn per selected function */
-#define WIRE_CHECK 16		/* tag, bytes */
+#define WIRE_CHECK 16		/* tag, bytes, source */
 #define WIRE_MAX (WIRE_CORE + WIRE_ZERO + WIRE_CHECK)
 
 /* The blocks a job's messages carry. */

@@ -4,8 +4,11 @@
  * flags) in a deterministic order, and rank 0 prints every rank's log.
  * Besides the basics: large messages (from and into many buffers,
  * non-contiguous, persistent, probed, buffered, truncated, replaced),
- * receives completing in another order than they matched, MPI_Request_get_status, the empty statuses of null and
- * inactive requests, MPI_ERR_IN_STATUS from Waitall, and threads
+ * truncated receives, requests freed while active, a communicator freed
+ * with a receive pending, hundreds of matched probes outstanding,
+ * receives completing in another order than they matched,
+ * MPI_Request_get_status, the empty statuses of null and inactive
+ * requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
  * communicators made by several threads at once.
@@ -48,6 +51,7 @@ static int cmp_int(const void *a, const void *b)
 }
 
 #include "mpi-large.h"
+#include "mpi-edges.h"
 
 /* ANY_SOURCE/ANY_TAG, Probe + Get_count, Mprobe/Mrecv, zero length, PROC_NULL */
 static void matching(void)
@@ -215,31 +219,6 @@ static void requests(void)
 	MPI_Type_free(&vec);
 }
 
-/* Requests freed while active (MPI_Request_free): a send, a receive and
- * a started persistent receive complete by themselves, and a synchronous
- * send behind them shows they have. */
-static void freed_requests(void)
-{
-	int a[3] = { 71, 72, 73 }, b[3] = { 0 }, c[3] = { 0 }, x = 0, peer = rank ^ 1;
-	MPI_Request r;
-
-	if (rank % 2 == 0) {
-		MPI_Isend(a, 3, MPI_INT, peer, 104, MPI_COMM_WORLD, &r);
-		MPI_Request_free(&r);
-		MPI_Send(a + 1, 2, MPI_INT, peer, 105, MPI_COMM_WORLD);
-		MPI_Ssend(&x, 1, MPI_INT, peer, 106, MPI_COMM_WORLD);
-	} else {
-		MPI_Irecv(b, 3, MPI_INT, peer, 104, MPI_COMM_WORLD, &r);
-		MPI_Request_free(&r);
-		say("freed request is null: %d\n", r == MPI_REQUEST_NULL);
-		MPI_Recv_init(c, 3, MPI_INT, peer, 105, MPI_COMM_WORLD, &r);
-		MPI_Start(&r);
-		MPI_Request_free(&r);
-		MPI_Recv(&x, 1, MPI_INT, peer, 106, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		say("freed receives: %d %d %d, persistent %d %d\n", b[0], b[1], b[2], c[0], c[1]);
-	}
-}
-
 /* Datatypes whose typemap is not their memory order, an element that
  * comes in part, and absolute addresses from MPI_BOTTOM, small and large. */
 static void layouts(void)
@@ -311,64 +290,6 @@ static void refused_args(void)
 	MPI_Iprobe(peer, 95, MPI_COMM_WORLD, &flag, &st);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	say("refused: classes %d %d %d %d, a message came: %d\n", c1, c2, c3, c4, flag);
-}
-
-/* One truncated receive's outcome: its error class, what reached the
- * buffer and (Open MPI) the count of the whole message.  MPICH delivers
- * nothing and leaves the count undefined: it differs between runs of one
- * call. */
-static void truncated_line(const char *what, int rc, const MPI_Status *st, const int *b)
-{
-	int cls;
-
-	MPI_Error_class(rc, &cls);
-	say("%s: truncated %d, data %d %d %d %d\n", what, cls == MPI_ERR_TRUNCATE, b[0], b[1], b[2],
-	    b[3]);
-#ifndef MPICH_VERSION
-	status_line(what, st, MPI_INT);
-#else
-	(void)st;
-#endif
-}
-
-/* Receives of 4 ints given 6, errors returned: blocking, matched,
- * non-blocking, and the second start of a persistent receive whose first
- * message fitted (its earlier header must not count as this one's). */
-static void truncation(void)
-{
-	int a[6] = { 61, 62, 63, 64, 65, 66 }, b[4], peer = rank ^ 1, rc;
-	MPI_Request r;
-	MPI_Message m;
-	MPI_Status st;
-
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	if (rank % 2 == 0) {
-		for (int tag = 100; tag < 103; tag++)
-			MPI_Send(a, 6, MPI_INT, peer, tag, MPI_COMM_WORLD);
-		MPI_Send(a + 2, 4, MPI_INT, peer, 103, MPI_COMM_WORLD);
-		MPI_Send(a, 6, MPI_INT, peer, 103, MPI_COMM_WORLD);
-	} else {
-		memset(b, 0xff, sizeof(b));
-		rc = MPI_Recv(b, 4, MPI_INT, peer, 100, MPI_COMM_WORLD, &st);
-		truncated_line("truncated recv", rc, &st, b);
-		memset(b, 0xff, sizeof(b));
-		MPI_Mprobe(peer, 101, MPI_COMM_WORLD, &m, &st);
-		rc = MPI_Mrecv(b, 4, MPI_INT, &m, &st);
-		truncated_line("truncated mrecv", rc, &st, b);
-		memset(b, 0xff, sizeof(b));
-		MPI_Irecv(b, 4, MPI_INT, peer, 102, MPI_COMM_WORLD, &r);
-		rc = MPI_Wait(&r, &st);
-		truncated_line("truncated wait", rc, &st, b);
-		MPI_Recv_init(b, 4, MPI_INT, peer, 103, MPI_COMM_WORLD, &r);
-		MPI_Start(&r);
-		MPI_Wait(&r, &st);
-		memset(b, 0xff, sizeof(b));
-		MPI_Start(&r);
-		rc = MPI_Wait(&r, &st);
-		truncated_line("truncated restart", rc, &st, b);
-		MPI_Request_free(&r);
-	}
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
@@ -785,6 +706,8 @@ int main(int argc, char **argv)
 	truncation();
 	requests();
 	freed_requests();
+	pending_over_free();
+	many_matched_probes();
 	completion();
 	reorder();
 	get_status();

@@ -14,7 +14,8 @@
 static struct pmpi_pb sample(void)
 {
 	struct pmpi_pb pb = { .rank = 70000, .site = 12, .t_send = 5 * S + 123, .event = 4321,
-			      .cp = 3 * S + 7, .delay = 250000, .tag = -5, .bytes = 1u << 20 };
+			      .cp = 3 * S + 7, .delay = 250000, .tag = -5, .bytes = 1u << 20,
+			      .source = 70001 };
 
 	for (int f = 0; f < PMPI_PB_SHARES; f++) {
 		pb.share[f] = 1000 * f + 1;
@@ -29,7 +30,7 @@ static void test_layouts(void)
 {
 	is_int(wire_layout(0, 0).len, 32, "the core alone is 32 bytes");
 	is_int(wire_layout(1, 0).len, 32 + PMPI_PB_SHARES * 24, "zeroing adds a share, net and name per function");
-	is_int(wire_layout(0, 1).len, 48, "check mode adds tag and size");
+	is_int(wire_layout(0, 1).len, 48, "check mode adds tag, size and source");
 	is_int(wire_layout(1, 1).len, WIRE_MAX, "both: the largest header");
 }
 
@@ -51,6 +52,7 @@ static void test_round_trip(void)
 	is_int(out.t_free, in.t_send - (uint64_t)in.delay, "free time is the send time less the delay");
 	is_int(out.tag, in.tag, "check: tag");
 	is_int(out.bytes, in.bytes, "check: size");
+	is_int(out.source, in.source, "check: the sender's rank in the communicator");
 	ok(out.flags & PMPI_PB_F_CPFN, "zeroing data flagged");
 	for (int f = 0; f < PMPI_PB_SHARES; f++)
 		same &= out.share[f] == in.share[f] && out.net[f] == in.net[f] && out.fn[f] == in.fn[f];
