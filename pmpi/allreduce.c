@@ -72,7 +72,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 {
 	struct fused *f;
 	MPI_Aint at = 0;
-	int size = 0;
+	int64_t size = 0;
 	bool contig = false;
 
 	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || pmpi_comm_inter(comm))
@@ -86,7 +86,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	    (size = pmpi_type_layout(type, count, &contig, &at)) <= 0 ||
 	    (uint64_t)size * (uint64_t)count > FUSED_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
-	*f = (struct fused){ .type = type, .count = count, .op = op, .size = size * count,
+	*f = (struct fused){ .type = type, .count = count, .op = op, .size = (int)size * count,
 			     .contig = contig, .at = at };
 	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {

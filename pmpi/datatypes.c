@@ -79,7 +79,7 @@ static bool in_memory_order(MPI_Datatype type)
 
 /* Whether count elements of type lie in one piece, in memory order, asked
  * of MPI. */
-static bool ask_contiguous(MPI_Datatype type, int count, int size, MPI_Aint *at)
+static bool ask_contiguous(MPI_Datatype type, int count, int64_t size, MPI_Aint *at)
 {
 	MPI_Aint lb, extent, textent;
 
@@ -125,24 +125,27 @@ void pmpi_types_start(void)
 	}
 }
 
-static int ask_size(MPI_Datatype type)
+/* In MPI_Count: a derived datatype may hold more than INT_MAX bytes, for
+ * which MPI_Type_size gives MPI_UNDEFINED. */
+static int64_t ask_size(MPI_Datatype type)
 {
-	int size;
+	MPI_Count size;
 
-	return type != MPI_DATATYPE_NULL && PMPI_Type_size(type, &size) == MPI_SUCCESS ? size : -1;
+	return type != MPI_DATATYPE_NULL && PMPI_Type_size_x(type, &size) == MPI_SUCCESS &&
+	       size != MPI_UNDEFINED ? (int64_t)size : -1;
 }
 
-int pmpi_type_size(MPI_Datatype type)
+int64_t pmpi_type_size(MPI_Datatype type)
 {
 	const struct named *n = find_named(type);
 
 	return n ? n->size : ask_size(type);
 }
 
-int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
+int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
 	const struct named *n = find_named(type);
-	int size;
+	int64_t size;
 
 	if (n) {
 		*contig = true;

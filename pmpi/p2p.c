@@ -38,7 +38,7 @@ static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 {
 	MPI_Aint at;
 	bool contig;
-	int size = pmpi_type_layout(type, count, &contig, &at);
+	int64_t size = pmpi_type_layout(type, count, &contig, &at);
 
 	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
 	d->count = count;

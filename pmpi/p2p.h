@@ -25,7 +25,7 @@ struct p2p_side {
 	void *ubuf;		/* the user's buffer, count and datatype */
 	int count;
 	MPI_Datatype type;
-	int tsize;		/* size of one element */
+	int64_t tsize;		/* size of one element */
 	uint64_t bytes;		/* size of the user's data */
 	void *contig;		/* where the data lies when contiguous, else NULL */
 	bool packed;		/* copied behind the header (else a struct datatype) */

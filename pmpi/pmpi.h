@@ -107,8 +107,8 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
  * at *at bytes from the buffer's address.  The predefined ones are read
  * at MPI_Init (pmpi_types_start). */
 void pmpi_types_start(void);
-int pmpi_type_size(MPI_Datatype type);
-int pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
+int64_t pmpi_type_size(MPI_Datatype type);
+int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
 /* Whether MPI defines predefined operator op on type: a predefined
  * datatype without padding of a group op takes (MPI 4.0, 6.9.2); never a
  * derived datatype, which MPI refuses, nor one the table lacks. */

@@ -348,7 +348,7 @@ void pmpi_totals_free(struct pmpi_totals *t)
 
 uint64_t pmpi_bytes(int count, MPI_Datatype type)
 {
-	int size;
+	int64_t size;
 
 	if (count <= 0 || (size = pmpi_type_size(type)) <= 0)
 		return 0;

@@ -7,19 +7,21 @@
 # receive posted before and after the send, Waitany/Waitsome/Testall,
 # Sendrecv_replace, truncated receives (errors returned), requests freed
 # while active, a receive pending while its communicator is freed, 300
-# matched probes outstanding, receives of one source and tag completing in another order
-# than they matched, MPI_Request_get_status, MPI_ERR_IN_STATUS from Waitall
-# (MPICH), the empty statuses of null and inactive requests, non-blocking collectives, MPI_IN_PLACE, an intercommunicator, 4
-# threads under MPI_THREAD_MULTIPLE, each with a thousand Isend/Issend/
-# Ibsend or Irecv requests in flight, then Probe + Get_count + Recv) prints the same
+# matched probes outstanding, a datatype of more than INT_MAX bytes,
+# receives of one source and tag completing in another order than they
+# matched, MPI_Request_get_status, MPI_ERR_IN_STATUS from Waitall (MPICH),
+# the empty statuses of null and inactive requests, non-blocking
+# collectives, MPI_IN_PLACE, an intercommunicator, 4 threads under
+# MPI_THREAD_MULTIPLE, each with a thousand Isend/Issend/Ibsend or Irecv
+# requests in flight, then Probe + Get_count + Recv) prints the same
 # transcript without cpperf-record, with it (piggyback on, the default) and
 # with --no-piggyback, under Open MPI and MPICH; and with
 # CPPERF_PIGGYBACK_CHECK=1 every rank's piggybacks arrive and each matches
 # its message (sender, tag, size).  The same for a `use mpi_f08` program
-# (tests/progs/mpi-semantics-f08.f90) under Open MPI; under MPICH, which
-# the runtime does not intercept there, the same transcript, no MPI
-# statistics and cpperf-record's notice that says so.  The status layout
-# that the runtime reads and writes in place (pmpi/status.c) is this MPI's.
+# (tests/progs/mpi-semantics-f08.f90) under Open MPI; under MPICH, which the
+# runtime does not intercept there, the same transcript, no MPI statistics
+# and cpperf-record's notice that says so.  The status layout that the
+# runtime reads and writes in place (pmpi/status.c) is this MPI's.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"

@@ -1,8 +1,8 @@
 /*
  * mpi-edges.h - the edges of completion in mpi-semantics.c: truncated
  * receives, requests freed while active, a communicator freed with a
- * receive pending on it, and more matched probes outstanding than a small
- * table would hold.  Included by mpi-semantics.c, which is built as one
+ * receive pending on it, more matched probes outstanding than a small
+ * table would hold, and a datatype larger than an int can count.  Included by mpi-semantics.c, which is built as one
  * file, after its rank, say() and status_line().
  */
 #ifndef CPPERF_MPI_EDGES_H
@@ -136,6 +136,29 @@ static void many_matched_probes(void)
 		sum += (long)v * (i + 1);
 	}
 	say("matched probes: weighted sum %ld\n", sum);
+}
+
+/* 10 doubles received into one element of a datatype of INT_MAX doubles,
+ * whose size MPI_Type_size cannot give (MPI_UNDEFINED). */
+static void huge_datatype(void)
+{
+	double d[10];
+	MPI_Datatype huge;
+	MPI_Status st;
+	int peer = rank ^ 1, e;
+
+	MPI_Type_contiguous(INT_MAX, MPI_DOUBLE, &huge);
+	MPI_Type_commit(&huge);
+	for (int i = 0; i < 10; i++)
+		d[i] = rank % 2 ? -1 : i + 0.5;
+	if (rank % 2 == 0) {
+		MPI_Send(d, 10, MPI_DOUBLE, peer, 109, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(d, 1, huge, peer, 109, MPI_COMM_WORLD, &st);
+		MPI_Get_elements(&st, MPI_DOUBLE, &e);
+		say("huge datatype: %d doubles, last %g\n", e, d[9]);
+	}
+	MPI_Type_free(&huge);
 }
 
 #endif

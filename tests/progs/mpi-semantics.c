@@ -5,10 +5,10 @@
  * Besides the basics: large messages (from and into many buffers,
  * non-contiguous, persistent, probed, buffered, truncated, replaced),
  * truncated receives, requests freed while active, a communicator freed
- * with a receive pending, hundreds of matched probes outstanding,
- * receives completing in another order than they matched,
- * MPI_Request_get_status, the empty statuses of null and inactive
- * requests, MPI_ERR_IN_STATUS from Waitall, and threads
+ * with a receive pending, hundreds of matched probes outstanding, a
+ * datatype of more than INT_MAX bytes, receives completing in another
+ * order than they matched, MPI_Request_get_status, the empty statuses of
+ * null and inactive requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
  * communicators made by several threads at once.
@@ -16,6 +16,7 @@
  */
 #include <mpi.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -708,6 +709,7 @@ int main(int argc, char **argv)
 	freed_requests();
 	pending_over_free();
 	many_matched_probes();
+	huge_datatype();
 	completion();
 	reorder();
 	get_status();
