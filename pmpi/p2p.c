@@ -146,6 +146,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	d->heap = NULL;
 	d->mtype = MPI_DATATYPE_NULL;
 	d->own_type = false;
+	d->own_dup = false;
 	d->unpacked = false;
 	/* MPICH refuses to pack from or unpack to MPI_BOTTOM: absolute
 	 * addresses go through the struct instead */
@@ -200,6 +201,9 @@ static struct p2p_side side_plain(const void *buf, int count, MPI_Datatype type)
 void pmpi_p2p_release(struct p2p_side *d)
 {
 	side_untype(d);
+	if (d->own_dup)
+		PMPI_Type_free(&d->type);
+	d->own_dup = false;
 	free(d->heap);
 	d->heap = NULL;
 }
@@ -283,6 +287,12 @@ static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p
 			   struct p2p_side *d, MPI_Comm comm, int peer, int tag)
 {
 	side_untype(d);
+	/* the program may free its datatype while the request lives (MPI
+	 * keeps it for the operation): the data still to be packed at a
+	 * start or unpacked at completion need a reference of ours */
+	if (rc == MPI_SUCCESS && d->hdr && d->packed && !d->contig && d->bytes &&
+	    PMPI_Type_dup(d->type, &d->type) == MPI_SUCCESS)
+		d->own_dup = true;
 	if (rc == MPI_SUCCESS)
 		pmpi_req_track_side(c, *req, kind, d, comm, peer, tag);
 	else

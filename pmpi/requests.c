@@ -199,7 +199,7 @@ int pmpi_x_request_free(MPI_Request *req)
 		return MPI_SUCCESS;
 	}
 	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
-		free(e->t.side.heap);
+		pmpi_p2p_release(&e->t.side);
 	free(e);
 	return PMPI_Request_free(req);
 }
@@ -299,7 +299,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		pmpi_pb_coll_finish(t->coll, c);
 	}
 	if (!t->persistent)
-		free(t->side.heap);
+		pmpi_p2p_release(&t->side);
 }
 
 /* How many requests the call completed, from its results (a truncated

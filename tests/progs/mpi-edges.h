@@ -2,7 +2,8 @@
  * mpi-edges.h - the edges of completion in mpi-semantics.c: truncated
  * receives, requests freed while active, a communicator freed with a
  * receive pending on it, more matched probes outstanding than a small
- * table would hold, and a datatype larger than an int can count.  Included by mpi-semantics.c, which is built as one
+ * table would hold, a datatype larger than an int can count, and
+ * datatypes freed while requests use them.  Included by mpi-semantics.c, which is built as one
  * file, after its rank, say() and status_line().
  */
 #ifndef CPPERF_MPI_EDGES_H
@@ -159,6 +160,39 @@ static void huge_datatype(void)
 		say("huge datatype: %d doubles, last %g\n", e, d[9]);
 	}
 	MPI_Type_free(&huge);
+}
+
+/* Datatypes the program frees while requests use them (MPI keeps them
+ * for the operation): a receive of a vector, waited for after the free,
+ * and a persistent send of one, started twice after it. */
+static void freed_datatypes(void)
+{
+	int a[6] = { 81, 82, 83, 84, 85, 86 }, b[9], peer = rank ^ 1;
+	MPI_Datatype vec;
+	MPI_Request r;
+
+	MPI_Type_vector(3, 2, 3, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	if (rank % 2 == 0) {
+		MPI_Send_init(a, 1, vec, peer, 110, MPI_COMM_WORLD, &r);
+		MPI_Type_free(&vec);
+		for (int i = 0; i < 2; i++) {
+			a[0] += i;
+			MPI_Start(&r);
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+		}
+		MPI_Request_free(&r);
+		return;
+	}
+	for (int i = 0; i < 9; i++)
+		b[i] = -1;
+	MPI_Irecv(b, 1, vec, peer, 110, MPI_COMM_WORLD, &r);
+	MPI_Type_free(&vec);
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+	say("freed datatype: %d %d %d %d %d %d %d\n", b[0], b[1], b[2], b[3], b[4], b[6], b[7]);
+	MPI_Recv(b, 6, MPI_INT, peer, 110, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	say("freed datatype, second start: %d %d %d %d %d %d\n", b[0], b[1], b[2], b[3], b[4],
+	    b[5]);
 }
 
 #endif

@@ -6,9 +6,10 @@
  * non-contiguous, persistent, probed, buffered, truncated, replaced),
  * truncated receives, requests freed while active, a communicator freed
  * with a receive pending, hundreds of matched probes outstanding, a
- * datatype of more than INT_MAX bytes, receives completing in another
- * order than they matched, MPI_Request_get_status, the empty statuses of
- * null and inactive requests, MPI_ERR_IN_STATUS from Waitall, and threads
+ * datatype of more than INT_MAX bytes, datatypes freed while requests use
+ * them, receives completing in another order than they matched,
+ * MPI_Request_get_status, the empty statuses of null and inactive
+ * requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted, and
  * communicators made by several threads at once.
@@ -710,6 +711,7 @@ int main(int argc, char **argv)
 	pending_over_free();
 	many_matched_probes();
 	huge_datatype();
+	freed_datatypes();
 	completion();
 	reorder();
 	get_status();
