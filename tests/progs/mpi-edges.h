@@ -167,7 +167,7 @@ static void huge_datatype(void)
  * and a persistent send of one, started twice after it. */
 static void freed_datatypes(void)
 {
-	int a[6] = { 81, 82, 83, 84, 85, 86 }, b[9], peer = rank ^ 1;
+	int a[8] = { 81, 82, 83, 84, 85, 86, 87, 88 }, b[9], peer = rank ^ 1;
 	MPI_Datatype vec;
 	MPI_Request r;
 
