@@ -88,15 +88,18 @@ static void start_path(void)
 
 void pmpi_leave(struct pmpi_call *c)
 {
-	/* the call ends when its data are in (a receive's completion read
-	 * the clock then) */
-	uint64_t t = c->t_done ? c->t_done : rt_now_ns();
+	uint64_t t;
 	bool fresh = false;
 
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
 		return;
-	pmpi_freed_poll();	/* before the program looks at what they received */
+	/* before the program looks at what they received: MPI's work, the
+	 * call's time */
+	pmpi_freed_poll();
+	/* the call ends when its data are in (a receive's completion read
+	 * the clock then) */
+	t = c->t_done ? c->t_done : rt_now_ns();
 	pmpi_stats_add(c, t - c->t0, &fresh);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
