@@ -4,7 +4,8 @@
  * wire.h in front of its data, and every receive takes it off.
  *
  * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
- * bounce buffer behind the header and travels as bytes; a larger one
+ * bounce buffer behind the header and travels as bytes (unless it is
+ * non-contiguous and moves after its call: enum copy); a larger one
  * travels as a derived datatype (the header block, then the user's data in
  * place), so MPI moves the data without a copy of ours: for contiguous
  * data a byte layout the thread keeps for reuse (wrap-types.c), else a
@@ -131,13 +132,24 @@ static int wrap_type(struct p2p_side *d)
 	return rc;
 }
 
+/* When a side's data are copied behind the header. */
+enum copy {
+	COPY_SMALL,	/* up to PMPI_P2P_SMALL bytes: a call that moves them now */
+	COPY_ALWAYS,	/* whatever the size: MPI_Sendrecv_replace's send side */
+	/* small and contiguous only: a receive request and a persistent
+	 * send move them after the call, where a non-contiguous layout
+	 * would be unpacked or packed through a datatype the program may
+	 * have freed by then; MPI keeps it for the operation, and for the
+	 * struct that carries the data in place */
+	COPY_LATER,
+};
+
 /*
  * Lay a side out for MPI: the bounce buffer (stack when given and large
  * enough, else the heap) or the header alone and a derived datatype.
- * bounce forces the copy (MPI_Sendrecv_replace's send side).
  */
 static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
-		     unsigned char *stack, bool bounce)
+		     unsigned char *stack, enum copy how)
 {
 	unsigned len = pmpi_wire.len;
 	int rc;
@@ -146,11 +158,12 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	d->heap = NULL;
 	d->mtype = MPI_DATATYPE_NULL;
 	d->own_type = false;
-	d->own_dup = false;
 	d->unpacked = false;
 	/* MPICH refuses to pack from or unpack to MPI_BOTTOM: absolute
 	 * addresses go through the struct instead */
-	d->packed = bounce || (d->bytes <= PMPI_P2P_SMALL && (d->contig || buf != MPI_BOTTOM));
+	d->packed = how == COPY_ALWAYS ||
+		    (d->bytes <= PMPI_P2P_SMALL &&
+		     (d->contig || (how == COPY_SMALL && buf != MPI_BOTTOM)));
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
 	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it; a
@@ -201,9 +214,6 @@ static struct p2p_side side_plain(const void *buf, int count, MPI_Datatype type)
 void pmpi_p2p_release(struct p2p_side *d)
 {
 	side_untype(d);
-	if (d->own_dup)
-		PMPI_Type_free(&d->type);
-	d->own_dup = false;
 	free(d->heap);
 	d->heap = NULL;
 }
@@ -253,9 +263,9 @@ static void charge_layout(const struct pmpi_call *c)
 /* A send side of call c: laid out and stamped (its cost is timed:
  * charge_layout). */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
-		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, bool bounce)
+		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum copy how)
 {
-	int rc = side_make(d, buf, count, type, stack, bounce);
+	int rc = side_make(d, buf, count, type, stack, how);
 
 	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
@@ -271,7 +281,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
-	rc = side_send(&d, c, buf, count, type, tag, comm, stack, false);
+	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -287,12 +297,6 @@ static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p
 			   struct p2p_side *d, MPI_Comm comm, int peer, int tag)
 {
 	side_untype(d);
-	/* the program may free its datatype while the request lives (MPI
-	 * keeps it for the operation): the data still to be packed at a
-	 * start or unpacked at completion need a reference of ours */
-	if (rc == MPI_SUCCESS && d->hdr && d->packed && !d->contig && d->bytes &&
-	    PMPI_Type_dup(d->type, &d->type) == MPI_SUCCESS)
-		d->own_dup = true;
 	if (rc == MPI_SUCCESS)
 		pmpi_req_track_side(c, *req, kind, d, comm, peer, tag);
 	else
@@ -308,7 +312,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
-	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, false);
+	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -329,7 +333,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 			pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
 		return rc;
 	}
-	rc = side_make(&d, buf, count, type, NULL, false);
+	rc = side_make(&d, buf, count, type, NULL, COPY_LATER);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = pmpi_p2p_init_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
@@ -427,7 +431,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
-	rc = side_make(&d, buf, count, type, stack, false);
+	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -451,7 +455,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
-	rc = side_make(&d, buf, count, type, stack, false);
+	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_layout(c);
@@ -476,7 +480,7 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 		d.mbuf = buf;
 		d.mcount = count;
 		d.mtype = type;
-	} else if ((rc = side_make(&d, buf, count, type, NULL, false)) != MPI_SUCCESS) {
+	} else if ((rc = side_make(&d, buf, count, type, NULL, COPY_LATER)) != MPI_SUCCESS) {
 		return rc;
 	} else {
 		charge_layout(c);
@@ -514,9 +518,10 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	if (replace && src == MPI_PROC_NULL)
 		r = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
 	if (dest != MPI_PROC_NULL)
-		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack, replace);
+		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
+			       replace ? COPY_ALWAYS : COPY_SMALL);
 	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
-		rc = side_make(&r, rbuf, rcount, rtype, rstack, false);
+		rc = side_make(&r, rbuf, rcount, rtype, rstack, COPY_SMALL);
 	charge_layout(c);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,

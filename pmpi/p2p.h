@@ -38,7 +38,6 @@ struct p2p_side {
 	MPI_Datatype mtype;
 	bool own_type;		/* mtype was made for this side alone (else kept
 				 * by wrap-types.c or predefined) */
-	bool own_dup;		/* type is our duplicate of the program's */
 };
 
 enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };
