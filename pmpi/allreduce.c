@@ -110,7 +110,10 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 	struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
 	int pos = 0, rc = MPI_SUCCESS;
 
-	if (!f)
+	/* buffers MPI refuses (absent, one for both, MPI_IN_PLACE as the
+	 * result) are not ours to copy: the program's call goes to MPI,
+	 * which returns its error */
+	if (!f || !sbuf || !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE)
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 	memcpy(in, x ? &x->in : &pb, pmpi_pb_bytes);
 	if (f->contig)

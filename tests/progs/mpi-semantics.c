@@ -290,8 +290,16 @@ static void refused_args(void)
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Iprobe(peer, 95, MPI_COMM_WORLD, &flag, &st);
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	say("refused: classes %d %d %d %d, a message came: %d\n", c1, c2, c3, c4, flag);
+	/* a small allreduce, which carries the piggyback inside, with one
+	 * buffer for both sides, then MPI_IN_PLACE for both */
+	a[0] = 1;
+	a[1] = 2;
+	MPI_Error_class(MPI_Allreduce(a, a, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD), &c1);
+	MPI_Error_class(MPI_Allreduce(MPI_IN_PLACE, MPI_IN_PLACE, 2, MPI_INT, MPI_SUM,
+				      MPI_COMM_WORLD), &c2);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	say("refused allreduce buffers: classes %d %d, data %d %d\n", c1, c2, a[0], a[1]);
 }
 
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
