@@ -25,7 +25,7 @@ my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
-	outcount indices comm.free message code nof addr);
+	outcount indices comm.free code nof addr);
 
 # --- parse the table
 my @fns;

@@ -171,7 +171,8 @@ struct pmpi_tracked {
 	int site;
 	int tag;		/* point-to-point: the message's tag */
 	int64_t peer;		/* persistent send: world rank */
-	MPI_Comm comm;		/* point-to-point: the communicator */
+	MPI_Comm comm;		/* point-to-point: the communicator (a persistent
+				 * send restamps its check block from it) */
 	struct p2p_side side;	/* point-to-point: the buffers MPI was given */
 	struct pmpi_pb_coll *coll;	/* non-blocking collective: the companion */
 };
