@@ -380,10 +380,10 @@ struct comp_mark pmpi_comp_mark(void)
 	return (struct comp_mark){ rt_now_ns() };
 }
 
-/* Charge the tool time since m to *source. */
-static void charge_since(const struct comp_mark *m, uint64_t *source)
+/* Charge the tool time from m to t to *source. */
+static void charge_to(const struct comp_mark *m, uint64_t t, uint64_t *source)
 {
-	uint64_t ns = rt_now_ns() - m->t;
+	uint64_t ns = t > m->t ? t - m->t : 0;
 
 	if (!comp.on || comp.ended)
 		return;
@@ -393,9 +393,19 @@ static void charge_since(const struct comp_mark *m, uint64_t *source)
 	comp_unlock();
 }
 
+static void charge_since(const struct comp_mark *m, uint64_t *source)
+{
+	charge_to(m, rt_now_ns(), source);
+}
+
 void pmpi_comp_piggyback(const struct comp_mark *m)
 {
 	charge_since(m, &comp.ovh.piggyback_ns);
+}
+
+void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t)
+{
+	charge_to(m, t, &comp.ovh.piggyback_ns);
 }
 
 void pmpi_comp_drain(const struct comp_mark *m)

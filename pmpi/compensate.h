@@ -44,6 +44,8 @@ struct comp_mark pmpi_comp_mark(void);
 /* Tool time on the rank's thread since m: piggyback traffic, or samples
  * folded there. */
 void pmpi_comp_piggyback(const struct comp_mark *m);
+/* The same up to t, a time the caller read already. */
+void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t);
 void pmpi_comp_drain(const struct comp_mark *m);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */

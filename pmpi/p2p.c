@@ -220,22 +220,27 @@ void pmpi_p2p_release(struct p2p_side *d)
 
 /* --- sending */
 
-/* This rank's piggyback for a message of call c (NULL: a call not
- * profiled) from site with tag on comm, written into the side's header;
- * the payload packed behind it. */
+/* The payload packed behind the side's header, then this rank's
+ * piggyback for a message of call c (NULL: a call not profiled) from
+ * site with tag on comm written into the header, stamped with *t: the
+ * data are ready and leave now. */
 static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
-		      MPI_Comm comm)
+		      MPI_Comm comm, uint64_t *t)
 {
 	struct pmpi_pb pb;
+	int rc = d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
 
-	if (c) {	/* the layout so far (the copy into the bounce buffer) is delay */
-		pmpi_pb_fill(&pb, c, site, rt_now_ns());
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*t = rt_now_ns();
+	if (c) {	/* the layout (the copy into the bounce buffer) is delay */
+		pmpi_pb_fill(&pb, c, site, *t);
 	} else {
 		memset(&pb, 0, sizeof(pb));
 		pb.rank = pmpi_pb_rank();
 		pb.site = -1;
 		pb.cp = -1;
-		pb.t_send = rt_now_ns();
+		pb.t_send = *t;
 	}
 	if (pmpi_wire.check) {
 		pb.tag = tag;
@@ -243,7 +248,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 		pb.source = pmpi_comm_rank(comm);
 	}
 	wire_encode(&pmpi_wire, &pb, d->hdr);
-	return d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
+	return MPI_SUCCESS;
 }
 
 static int site_of(struct pmpi_call *c)
@@ -251,23 +256,40 @@ static int site_of(struct pmpi_call *c)
 	return c ? pmpi_site(c) : -1;
 }
 
-/* Just before MPI gets a profiled call's message: the piggyback's work
+/* Just before MPI gets a profiled call's buffers: the piggyback's work
  * since the call's entry (the layout, the data copied behind the header,
- * the stamp) is the rank's overhead, timed, since it grows with the data. */
+ * the stamp) is the rank's overhead, timed, since it grows with the data.
+ * A send timed it when it stamped the header (charge_stamped). */
 static void charge_layout(const struct pmpi_call *c)
 {
 	if (c)
 		pmpi_comp_piggyback(&(struct comp_mark){ c->t0 });
 }
 
-/* A send side of call c: laid out and stamped (its cost is timed:
- * charge_layout). */
+static void charge_stamped(const struct pmpi_call *c, uint64_t t)
+{
+	if (c)
+		pmpi_comp_piggyback_to(&(struct comp_mark){ c->t0 }, t);
+}
+
+/* A receive's layout is timed where it allocated or took a datatype.
+ * Otherwise it is a few stores into a buffer on the stack, less than the
+ * clock read (10 ns) that would time it; its data are copied, and timed,
+ * when it arrives. */
+static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side *d)
+{
+	if (d->heap || !d->packed)
+		charge_layout(c);
+}
+
+/* A send side of call c: laid out and stamped at *t. */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
-		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum copy how)
+		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum copy how,
+		     uint64_t *t)
 {
 	int rc = side_make(d, buf, count, type, stack, how);
 
-	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm)) != MPI_SUCCESS)
+	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm, t)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
 	return rc;
 }
@@ -277,14 +299,15 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
+	uint64_t t;
 	int rc;
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
-	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL);
+	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_layout(c);
+	charge_stamped(c, t);
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -308,14 +331,15 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
 	struct p2p_side d;
+	uint64_t t;
 	int rc;
 
 	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
-	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL);
+	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_layout(c);
+	charge_stamped(c, t);
 	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
 	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
 }
@@ -342,8 +366,10 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag, MPI_Comm comm)
 {
+	uint64_t t;
+
 	if (d->hdr)
-		side_stamp(d, c, site, tag, comm);
+		side_stamp(d, c, site, tag, comm, &t);
 }
 
 /* --- receiving */
@@ -434,7 +460,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_layout(c);
+	charge_recv_layout(c, &d);
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
 	if (pmpi_p2p_delivered(rc))	/* a blocking receive cannot be cancelled */
@@ -458,7 +484,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_layout(c);
+	charge_recv_layout(c, &d);
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
 	if (pmpi_p2p_delivered(rc))
@@ -483,7 +509,7 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	} else if ((rc = side_make(&d, buf, count, type, NULL, COPY_LATER)) != MPI_SUCCESS) {
 		return rc;
 	} else {
-		charge_layout(c);
+		charge_recv_layout(c, &d);
 	}
 	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
 	     persistent ? PMPI_Recv_init(d.mbuf, d.mcount, d.mtype, src, tag, comm, req) :
@@ -501,6 +527,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	struct p2p_side s = { .mbuf = (void *)(uintptr_t)sbuf, .mcount = scount, .mtype = stype, .packed = true };
 	struct p2p_side r = { .mbuf = rbuf, .mcount = rcount, .mtype = rtype, .packed = true };
 	MPI_Status own;
+	uint64_t t = 0;
 	int rc = MPI_SUCCESS;
 
 	if (!pmpi_wire.len || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) ||
@@ -517,12 +544,16 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		s = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
 	if (replace && src == MPI_PROC_NULL)
 		r = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
-	if (dest != MPI_PROC_NULL)
-		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
-			       replace ? COPY_ALWAYS : COPY_SMALL);
-	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+	/* the receive side first: the send's stamp then ends the layout */
+	if (src != MPI_PROC_NULL)
 		rc = side_make(&r, rbuf, rcount, rtype, rstack, COPY_SMALL);
-	charge_layout(c);
+	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
+		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
+			       replace ? COPY_ALWAYS : COPY_SMALL, &t);
+	if (t)
+		charge_stamped(c, t);
+	else
+		charge_recv_layout(c, &r);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);
