@@ -60,6 +60,18 @@ struct pmpi_pb {
 #define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
 
 _Static_assert(sizeof(struct pmpi_pb) == 288 && PMPI_PB_CORE == 88,
-	       "piggyback layout changed: bump PMPI_PB_VERSION");
+	       "piggyback layout changed: bump PMPI_PB_VERSION and pmpi_pb_core_clear");
+
+/* The core's fields zeroed one by one: a memset of its 88 bytes compiles
+ * to `rep stos`, 5 ns on the development VM, and every message fills a
+ * core on each side. */
+static inline void pmpi_pb_core_clear(struct pmpi_pb *pb)
+{
+	pb->version = pb->flags = 0;
+	pb->rank = pb->site = pb->tag = 0;
+	pb->seq = pb->t_send = pb->bytes = pb->event = 0;
+	pb->cp = pb->delay = 0;
+	pb->t_free = pb->host = pb->turns = 0;
+}
 
 #endif

@@ -28,7 +28,7 @@ static int host_ranks = 1;	/* world ranks on this host, this one included */
 
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send)
 {
-	memset(pb, 0, PMPI_PB_CORE);	/* as wire_decode */
+	pmpi_pb_core_clear(pb);
 	if (pmpi_wire.zero)
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
 	pb->version = PMPI_PB_VERSION;

@@ -121,7 +121,7 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	/* the zeroing block only where the job has one: nothing reads it
 	 * otherwise, and every received message decodes a header (sizes
 	 * known to the compiler: a few stores, not a call) */
-	memset(pb, 0, PMPI_PB_CORE);
+	pmpi_pb_core_clear(pb);
 	if (l->zero)
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
 	if (in[0] != WIRE_VERSION || !(flags & F_CHECK) != !l->check)
