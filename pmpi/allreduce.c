@@ -107,7 +107,6 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX];
 	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + FUSED_MAX];
 	struct fused *f = fusable(type, count, op, comm);
-	struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
 	int pos = 0, rc = MPI_SUCCESS;
 
 	/* buffers MPI refuses (absent, one for both, MPI_IN_PLACE as the
@@ -115,7 +114,13 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 	 * which returns its error */
 	if (!f || !sbuf || !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE)
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	memcpy(in, x ? &x->in : &pb, pmpi_pb_bytes);
+	if (x) {
+		memcpy(in, &x->in, pmpi_pb_bytes);
+	} else {	/* a call not profiled: a piggyback that says nothing */
+		struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
+
+		memcpy(in, &pb, pmpi_pb_bytes);
+	}
 	if (f->contig)
 		memcpy(in + pmpi_pb_bytes, (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at,
 		       (size_t)f->size);
