@@ -5,7 +5,7 @@
  * path and the compensation at MPI_Init's exit.
  *
  * A call reads the clock twice: at its entry, and at its end, which a
- * completed receive may have read already (c->t_done).  The work around
+ * completed receive or collective may have read already (c->t_done).  The work around
  * them is in the call's calibrated cost (compensate.c).
  */
 #include <stdatomic.h>

@@ -325,6 +325,11 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 
 	if (!comp.shared_cores)
 		return;
+	/* t is when the program's collective completed; the companion's
+	 * merge after it, where the rank may have lost its core, belongs
+	 * to the call's turns too */
+	if (coll)
+		t = rt_now_ns();
 	if (t - t0 >= TURNS_CALL_NS) {
 		n = preempted();
 		k = preempted_seen && n > preempted_seen ? n - preempted_seen : 0;

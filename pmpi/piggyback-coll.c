@@ -237,10 +237,13 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 	return ok;
 }
 
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c)
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 {
 	struct comp_mark m = pmpi_comp_mark();	/* the user's collective completed */
 	bool ok;
+
+	if (c)		/* and the call, as far as its statistics go */
+		c->t_done = m.t;
 
 	/* every rank the result depends on has joined the user's collective:
 	 * what is left of the companion is the piggyback's own cost */

@@ -86,7 +86,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req);
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, const struct pmpi_call *c);
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
 

@@ -34,7 +34,8 @@ extern const char *const pmpi_fn_names[];
 /* One MPI call in progress; lives on the wrapper's stack. */
 struct pmpi_call {
 	uint64_t t0;		/* CLOCK_MONOTONIC at entry */
-	uint64_t t_done;	/* when a receive it made completed, 0 before */
+	uint64_t t_done;	/* when a receive or collective it made completed,
+				 * 0 before */
 	const void *ra;		/* the caller's return address: the call site */
 	unsigned fn, flags;
 	int site;		/* index in the site table, -1 until looked up */
