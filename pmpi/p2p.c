@@ -519,13 +519,27 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	return side_to_request(rc, c, req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
 }
 
+/* A side before it is laid out, or MPI_PROC_NULL's, which MPI gets as
+ * given: what the call and a release read of it.  (Clearing the whole
+ * structure, as an initializer does, compiles to `rep stos`: 5 ns a side
+ * on the development VM.) */
+static void side_unmade(struct p2p_side *d, void *buf, int count, MPI_Datatype type)
+{
+	d->mbuf = buf;
+	d->mcount = count;
+	d->mtype = type;
+	d->packed = true;
+	d->hdr = NULL;
+	d->heap = NULL;
+	d->own_type = false;
+}
+
 int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datatype stype,
 		    int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src,
 		    int rtag, MPI_Comm comm, MPI_Status *st, bool replace)
 {
 	unsigned char sstack[WIRE_MAX + PMPI_P2P_SMALL], rstack[WIRE_MAX + PMPI_P2P_SMALL];
-	struct p2p_side s = { .mbuf = (void *)(uintptr_t)sbuf, .mcount = scount, .mtype = stype, .packed = true };
-	struct p2p_side r = { .mbuf = rbuf, .mcount = rcount, .mtype = rtype, .packed = true };
+	struct p2p_side s, r;
 	MPI_Status own;
 	uint64_t t = 0;
 	int rc = MPI_SUCCESS;
@@ -541,9 +555,13 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	/* MPI_Sendrecv_replace sends from a copy, the receive lands in place:
 	 * the two buffers MPI sees are apart, even on a side that moves nothing */
 	if (replace && dest == MPI_PROC_NULL)
-		s = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
+		side_unmade(&s, NULL, 0, MPI_BYTE);
+	else
+		side_unmade(&s, (void *)(uintptr_t)sbuf, scount, stype);
 	if (replace && src == MPI_PROC_NULL)
-		r = (struct p2p_side){ .mbuf = NULL, .mcount = 0, .mtype = MPI_BYTE, .packed = true };
+		side_unmade(&r, NULL, 0, MPI_BYTE);
+	else
+		side_unmade(&r, rbuf, rcount, rtype);
 	/* the receive side first: the send's stamp then ends the layout */
 	if (src != MPI_PROC_NULL)
 		rc = side_make(&r, rbuf, rcount, rtype, rstack, COPY_SMALL);
