@@ -30,6 +30,9 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 /* The process's state, for threads that end: set (the same value by every
  * thread) before any key value. */
 static struct rt_state *_Atomic exit_rt;
+/* The key's value, read without a call into libc: every wrapped MPI call
+ * asks for its thread (rt_thread_self). */
+static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
 
 int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 			   void *(*fn)(void *), void *arg)
@@ -49,6 +52,7 @@ static void on_thread_exit(void *p)
 	struct rt_thread *t = p;
 	struct rt_state *rt = atomic_load_explicit(&exit_rt, memory_order_relaxed);
 
+	self = NULL;	/* as the key's value is now */
 	rt_lock(&rt->lock);
 	if (!rt->ending) {
 		rt_thread_enable(t, false);
@@ -115,13 +119,13 @@ int rt_thread_begin(struct rt_state *rt)
 		return -1;
 	}
 	pthread_setspecific(exit_key, t);
+	self = t;
 	return 0;
 }
 
 struct rt_thread *rt_thread_self(void)
 {
-	pthread_once(&exit_key_once, make_exit_key);
-	return pthread_getspecific(exit_key);
+	return self;
 }
 
 void rt_threads_open_existing(struct rt_state *rt)
