@@ -11,6 +11,12 @@ VERSION := 0.1.0
 WARN := -std=c17 -Wall -Wextra -Werror
 BASE_CFLAGS := $(WARN) -O2 -g -fPIC -D_GNU_SOURCE -DCPPERF_VERSION='"$(VERSION)"'
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The normal build is optimized across files: a wrapped MPI call makes
+# some thirty calls between small functions of pmpi/ and sampler/, which
+# then inline (docs/mpi.md, "Calls across files").  The link compiles, so
+# it takes the same flags.  `make LTO=` builds without.
+LTO ?= -flto=auto
+LTO_LINK := $(LTO) $(WARN) -O2 -g
 
 # --- dependencies: found with pkg-config or by probing; stop with the Debian
 # package names when one is missing.
@@ -98,7 +104,7 @@ all: bin/cpperf bin/cpperf-record lib/libcpperf.so $(MPI_RUNTIMES)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(LTO) -MMD -MP -c $< -o $@
 $(S)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -MMD -MP -c $< -o $@
@@ -109,10 +115,10 @@ $(O)/sampler/%.o $(O)/symbolize/%.o $(O)/common/%.o: BASE_CFLAGS += -fvisibility
 
 lib/libcpperf.so: $(call obj,$(RT_SRC))
 	@mkdir -p lib
-	$(CC) -shared -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
+	$(CC) -shared $(LTO_LINK) -o $@ $^ $(RT_LIBS) -Wl,--no-undefined
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
-	$(CC) -o $@ $^ -lz -lpthread -ldl
+	$(CC) $(LTO_LINK) -o $@ $^ -lz -lpthread -ldl
 
 $(HTML_GEN): report/html/embed.pl report/html/page.html report/html/page.css $(HTML_JS)
 	@mkdir -p $(dir $@)
@@ -127,19 +133,19 @@ build/gen/pmpi-wrappers.c: pmpi/mpi-api.def pmpi/gen-wrappers.pl
 define mpi_runtime
 $(O)/pmpi-$(1)/%.o: pmpi/%.c
 	@mkdir -p $$(dir $$@)
-	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) -fvisibility=hidden -MMD -MP -c $$< -o $$@
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) $$(LTO) -fvisibility=hidden -MMD -MP -c $$< -o $$@
 $(O)/pmpi-$(1)/pmpi-wrappers.o: build/gen/pmpi-wrappers.c
 	@mkdir -p $$(dir $$@)
-	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) -fvisibility=hidden -Ipmpi -MMD -MP -c $$< -o $$@
+	$$(MPICC_$(1)) $$(BASE_CFLAGS) $$(DEP_CFLAGS) $$(LTO) -fvisibility=hidden -Ipmpi -MMD -MP -c $$< -o $$@
 lib/libcpperf-$(1).so: $(call obj,$(RT_SRC)) $(patsubst pmpi/%.c,$(O)/pmpi-$(1)/%.o,$(PMPI_SRC)) \
 		$(O)/pmpi-$(1)/pmpi-wrappers.o
 	@mkdir -p lib
-	$$(MPICC_$(1)) -shared -o $$@ $$^ $$(RT_LIBS) -Wl,--no-undefined
+	$$(MPICC_$(1)) -shared $$(LTO_LINK) -o $$@ $$^ $$(RT_LIBS) -Wl,--no-undefined
 endef
 $(foreach f,$(MPI_FLAVORS),$(eval $(call mpi_runtime,$(f))))
 bin/cpperf: $(call obj,$(CPPERF_SRC))
 	@mkdir -p bin
-	$(CC) -o $@ $^ $(CPPERF_LIBS)
+	$(CC) $(LTO_LINK) -o $@ $^ $(CPPERF_LIBS)
 
 # --- tests: unit tests and the report tool with sanitizers; the runtime is
 # preloaded into test programs and so is built normally.

@@ -217,7 +217,7 @@ int rec_m_kept(struct parser *ps, struct cursor *c)
 	struct prof_kept *k = p->nkept ? &p->kept[p->nkept - 1] : NULL;
 	size_t cells = (size_t)p->tree.nnodes * p->nevents;
 	int64_t rank;
-	uint32_t node;
+	uint32_t node = 0;	/* set when the fields parse */
 
 	if (pr_merged_only(ps, "m_kept", true) || pr_i64(ps, c, "rank", &rank) ||
 	    pr_index(ps, c, "node", p->tree.nnodes, &node))

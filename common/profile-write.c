@@ -677,7 +677,7 @@ int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *er
 int profile_write(const struct profile *p, const char *dir, const char *name,
 		  char *err, size_t errlen)
 {
-	struct profile_out *o;
+	struct profile_out *o = NULL;	/* set when the start succeeds */
 
 	if (profile_write_start(p, dir, name, &o, err, errlen))
 		return -1;
