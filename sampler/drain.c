@@ -19,7 +19,14 @@
 #include "rt.h"
 #include "sched-counts.h"
 
-#define DRAIN_TIMEOUT_MS 50
+/*
+ * How long the drain thread sleeps when no ring reaches its watermark:
+ * the latency of folding at low rates.  At the default rate a ring is half
+ * full after about 60 samples (2 MiB of 16 KiB stacks), so a shorter
+ * timeout, not the watermark, would set the pace: each wake-up costs a
+ * busy core a switch and the fold a cold cache (docs/record.md).
+ */
+#define DRAIN_TIMEOUT_MS 250
 
 struct drain_ctx {
 	struct rt_state *rt;
