@@ -80,6 +80,12 @@ for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allr
 	printf "   %s\n" "$t"
 done
 echo "(medians of $ROUNDS alternating runs; latency/allreduce in us, bandwidth in MB/s)"
+joined() { # BYTES -> "MB/s (ratio to contiguous)" without the tool
+	awk -v j="$(median_of "$W/plain" "bandwidth_joined_$1")" -v c="$(median_of "$W/plain" "bandwidth_$1")" \
+		'BEGIN { printf "%s MB/s (%.2f of contiguous)", j, j / c }'
+}
+echo "the piggyback's layout of a large message (a struct of a 64-byte header and the data) without cpperf:"
+echo "  64 KiB $(joined 65536), 1 MiB $(joined 1048576): what this MPI gives it on this host now (docs/mpi.md)"
 wrapper_cost() { # CONFIG MEASUREMENT [HALF] -> ns over the plain run
 	awk -v a="$(median_of "$W/$1" "$2")" -v b="$(median_of "$W/plain" "$2")" -v k="${3:-1}" \
 		'BEGIN { printf "%.0f", (a - b) * k }'
