@@ -385,17 +385,21 @@ struct comp_mark pmpi_comp_mark(void)
 	return (struct comp_mark){ rt_now_ns() };
 }
 
-/* Charge the tool time from m to t to *source. */
-static void charge_to(const struct comp_mark *m, uint64_t t, uint64_t *source)
+/* Charge ns of tool time to *source. */
+static void charge_source(uint64_t ns, uint64_t *source)
 {
-	uint64_t ns = t > m->t ? t - m->t : 0;
-
 	if (!comp.on || comp.ended)
 		return;
 	comp_lock();
 	*source += ns;
 	charge(ns);
 	comp_unlock();
+}
+
+/* Charge the tool time from m to t to *source. */
+static void charge_to(const struct comp_mark *m, uint64_t t, uint64_t *source)
+{
+	charge_source(t > m->t ? t - m->t : 0, source);
 }
 
 static void charge_since(const struct comp_mark *m, uint64_t *source)
@@ -411,6 +415,19 @@ void pmpi_comp_piggyback(const struct comp_mark *m)
 void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t)
 {
 	charge_to(m, t, &comp.ovh.piggyback_ns);
+}
+
+void pmpi_comp_piggyback_ns(uint64_t ns)
+{
+	charge_source(ns, &comp.ovh.piggyback_ns);
+}
+
+void pmpi_comp_piggyback_timed(struct comp_sampled *s, const struct comp_mark *m)
+{
+	uint64_t t = rt_now_ns();
+
+	pb_sampled_add(s, t > m->t ? t - m->t : 0);
+	pmpi_comp_piggyback_to(m, t);
 }
 
 void pmpi_comp_drain(const struct comp_mark *m)

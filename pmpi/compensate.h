@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pb-rules.h"
+
 
 struct rt_state;
 struct pmpi_call;
@@ -46,6 +48,20 @@ struct comp_mark pmpi_comp_mark(void);
 void pmpi_comp_piggyback(const struct comp_mark *m);
 /* The same up to t, a time the caller read already. */
 void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t);
+/* ns of piggyback time. */
+void pmpi_comp_piggyback_ns(uint64_t ns);
+/* The step since m, timed: charged, and kept in s. */
+void pmpi_comp_piggyback_timed(struct comp_sampled *s, const struct comp_mark *m);
+
+/* A small message's step since m, timed or estimated by s (pb-rules.h):
+ * charged as piggyback time. */
+static inline void pmpi_comp_piggyback_sampled(struct comp_sampled *s, const struct comp_mark *m)
+{
+	if (s->n++ % COMP_SAMPLED_EVERY)
+		pmpi_comp_piggyback_ns(s->est);
+	else
+		pmpi_comp_piggyback_timed(s, m);
+}
 void pmpi_comp_drain(const struct comp_mark *m);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */

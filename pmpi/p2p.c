@@ -220,21 +220,26 @@ void pmpi_p2p_release(struct p2p_side *d)
 
 /* --- sending */
 
-/* Bytes a layout may copy into the stack and go untimed: a few stores and
- * a short copy cost less than the clock read (10 ns) that would time
- * them. */
-#define UNTIMED_COPY 256
+/* Bytes a layout may copy into the stack and have its cost sampled
+ * (comp_sampled): with the header's few stores, a short copy costs about
+ * the same on every message. */
+#define SAMPLED_COPY 256
 
-static bool layout_untimed(const struct p2p_side *d)
+static bool layout_sampled(const struct p2p_side *d)
 {
-	return d->packed && !d->heap && d->contig && d->bytes <= UNTIMED_COPY;
+	return d->packed && !d->heap && d->contig && d->bytes <= SAMPLED_COPY;
 }
+
+/* The cost of a small send's layout and header, and of a small receive's
+ * header read and data copied out, on this thread. */
+static __thread struct comp_sampled sent_cost __attribute__((tls_model("initial-exec")));
+static __thread struct comp_sampled taken_cost __attribute__((tls_model("initial-exec")));
 
 /* The payload packed behind the side's header, then this rank's
  * piggyback for a message of call c (NULL: a call not profiled) from
  * site with tag on comm written into the header, stamped with *t: the
- * data are ready and leave now.  A message whose layout goes untimed
- * leaves, as far as anyone can tell, when its call was entered. */
+ * data are ready and leave now.  A sampled layout leaves when its call
+ * was entered and the layout's estimated cost had passed. */
 static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
 		      MPI_Comm comm, uint64_t *t)
 {
@@ -243,7 +248,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 
 	if (rc != MPI_SUCCESS)
 		return rc;
-	*t = c && layout_untimed(d) ? c->t0 : rt_now_ns();
+	*t = c && layout_sampled(d) ? c->t0 + sent_cost.est : rt_now_ns();
 	if (c) {	/* the layout (the copy into the bounce buffer) is delay */
 		pmpi_pb_fill(&pb, c, site, *t);
 	} else {
@@ -277,9 +282,15 @@ static void charge_layout(const struct pmpi_call *c)
 		pmpi_comp_piggyback(&(struct comp_mark){ c->t0 });
 }
 
-static void charge_stamped(const struct pmpi_call *c, uint64_t t)
+/* A send side d of call c, stamped at t: timed up to its stamp, or its
+ * sampled cost, which takes in its header's encoding. */
+static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, uint64_t t)
 {
-	if (c && t > c->t0)
+	if (!c)
+		return;
+	if (layout_sampled(d))
+		pmpi_comp_piggyback_sampled(&sent_cost, &(struct comp_mark){ c->t0 });
+	else
 		pmpi_comp_piggyback_to(&(struct comp_mark){ c->t0 }, t);
 }
 
@@ -287,9 +298,14 @@ static void charge_stamped(const struct pmpi_call *c, uint64_t t)
  * Otherwise it is a few stores into a buffer on the stack, less than the
  * clock read (10 ns) that would time it; its data are copied, and timed,
  * when it arrives. */
+static bool recv_layout_timed(const struct p2p_side *d)
+{
+	return d->heap || !d->packed;
+}
+
 static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side *d)
 {
-	if (d->heap || !d->packed)
+	if (recv_layout_timed(d))
 		charge_layout(c);
 }
 
@@ -318,7 +334,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_stamped(c, t);
+	charge_stamped(c, &d, t);
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -350,7 +366,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_stamped(c, t);
+	charge_stamped(c, &d, t);
 	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
 	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
 }
@@ -403,52 +419,14 @@ static bool status_has_message(const MPI_Status *st)
 	       !pmpi_status_cancelled(st);
 }
 
-/*
- * What taking a piggyback off costs (the status corrected, the decode,
- * the rules, the path's merge) varies little from one message to the
- * next: a thread times it on one message in RECV_TIMED and charges the
- * least of its last RECV_KEEP timings for the others, a clock read (10
- * ns) less a message.  The least, since a timing that a preemption or a
- * sample stretched would be charged RECV_TIMED times over.  A message that
- * copies more than UNTIMED_COPY bytes out of the bounce buffer is timed.
- */
-#define RECV_TIMED 16u
-#define RECV_KEEP 4u
-
-static __thread struct {
-	unsigned n;			/* messages taken off */
-	uint64_t ns[RECV_KEEP];		/* the last timings */
-} arrival __attribute__((tls_model("initial-exec")));
-
-static uint64_t arrival_least(void)
+/* Charge the work on a message that arrived at m and copied n bytes out
+ * of the bounce buffer. */
+static void charge_taken(const struct comp_mark *m, uint64_t n)
 {
-	uint64_t least = arrival.ns[0];
-
-	for (unsigned k = 1; k < RECV_KEEP; k++)
-		least = arrival.ns[k] < least ? arrival.ns[k] : least;
-	return least;
-}
-
-/* Charge the work on a message that arrived at m and copied n bytes. */
-static void charge_arrival(const struct comp_mark *m, uint64_t n)
-{
-	uint64_t t;
-	unsigned k;
-
-	if (n > UNTIMED_COPY) {
+	if (n > SAMPLED_COPY)
 		pmpi_comp_piggyback(m);
-		return;
-	}
-	if (arrival.n++ % RECV_TIMED) {
-		pmpi_comp_piggyback_to(m, m->t + arrival_least());
-		return;
-	}
-	t = rt_now_ns();
-	if (arrival.n == 1)	/* the first timing fills them all */
-		for (k = 0; k < RECV_KEEP; k++)
-			arrival.ns[k] = t - m->t;
-	arrival.ns[arrival.n / RECV_TIMED % RECV_KEEP] = t - m->t;
-	pmpi_comp_piggyback_to(m, t);
+	else
+		pmpi_comp_piggyback_sampled(&taken_cost, m);
 }
 
 /* A message arrived on side d with status st: its data to the user, its
@@ -476,7 +454,7 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *s
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
 	}
 	/* after the rule, which ends the wait at m */
-	charge_arrival(&m, d->packed ? n : 0);
+	charge_taken(&m, d->packed ? n : 0);
 }
 
 bool pmpi_p2p_delivered(int rc)
@@ -628,8 +606,11 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
 		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
 			       replace ? COPY_ALWAYS : COPY_SMALL, &t);
-	if (c && t > c->t0)	/* a timed stamp: it ends both layouts */
-		charge_stamped(c, t);
+	/* the receive side was laid out first: a timed stamp ends both
+	 * layouts, a sampled one stands for both when the receive's is a
+	 * few stores */
+	if (t && (!layout_sampled(&s) || !recv_layout_timed(&r)))
+		charge_stamped(c, &s, t);
 	else
 		charge_recv_layout(c, &r);
 	if (rc == MPI_SUCCESS)

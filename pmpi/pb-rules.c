@@ -112,3 +112,20 @@ void pb_coll_turns(struct pmpi_pb *pb)
 	pb->t_free = pb->t_free > pb->turns ? pb->t_free - pb->turns : 0;
 	pb->delay += (int64_t)pb->turns;
 }
+
+void pb_sampled_add(struct comp_sampled *s, uint64_t t)
+{
+	uint64_t v[COMP_SAMPLED_KEEP];
+	unsigned i, j;
+
+	if (s->n == 1)
+		for (i = 0; i < COMP_SAMPLED_KEEP; i++)
+			s->ns[i] = t;
+	s->ns[s->n / COMP_SAMPLED_EVERY % COMP_SAMPLED_KEEP] = t;
+	for (i = 0; i < COMP_SAMPLED_KEEP; i++) {	/* insertion into v, sorted */
+		for (j = i; j > 0 && v[j - 1] > s->ns[i]; j--)
+			v[j] = v[j - 1];
+		v[j] = s->ns[i];
+	}
+	s->est = v[COMP_SAMPLED_KEEP / 2];
+}

@@ -1,8 +1,9 @@
 /*
  * pb-rules.h - the rules that combine piggybacks, without MPI: the
  * critical path's merge at a receive, zeroing's, overhead compensation's
- * (docs/critical-path.md, docs/compensation.md), and the merge of a
- * collective's contributions.  The unit tests drive them as they are.
+ * (docs/critical-path.md, docs/compensation.md), the merge of a
+ * collective's contributions, and the estimate of a cost timed on some
+ * messages only.  The unit tests drive them as they are.
  */
 #ifndef CPPERF_PMPI_PB_RULES_H
 #define CPPERF_PMPI_PB_RULES_H
@@ -45,5 +46,22 @@ void pb_turns_apart(struct pmpi_pb *pb, uint64_t turns);
  * all of them, so the largest delay they added (turns, which each
  * contribution left out of its delay and free time) is everybody's. */
 void pb_coll_turns(struct pmpi_pb *pb);
+
+/* A piggyback's step that costs about the same on every message (a small
+ * message's layout, its header read), timed on one message in
+ * COMP_SAMPLED_EVERY of a thread and estimated for the others by the
+ * median of the last COMP_SAMPLED_KEEP timings: a clock read less, and a
+ * timing that a preemption or a sample stretched is not charged over and
+ * over.  Zeroed memory is a thread's first state. */
+#define COMP_SAMPLED_EVERY 16u
+#define COMP_SAMPLED_KEEP 5u
+struct comp_sampled {
+	unsigned n;			/* messages so far, counted by the caller */
+	uint64_t est;			/* ns */
+	uint64_t ns[COMP_SAMPLED_KEEP];	/* the last timings */
+};
+/* Keep the timing t of message s->n - 1 (one of every COMP_SAMPLED_EVERY)
+ * and make the estimate their median; the first timing stands for all. */
+void pb_sampled_add(struct comp_sampled *s, uint64_t t);
 
 #endif

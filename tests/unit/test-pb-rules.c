@@ -168,6 +168,31 @@ static void test_merge_core(void)
 	free(cb);
 }
 
+/* The sampled cost: the first timing stands for all, one timing a
+ * preemption stretched moves nothing, the median follows the last five,
+ * and each timed message has a slot of its own. */
+static void test_sampled(void)
+{
+	struct comp_sampled s = { 0 };
+	static const uint64_t later[] = { 120, 90, 110, 100 };
+	unsigned k;
+
+	s.n = 1;
+	pb_sampled_add(&s, 80);
+	is_int(s.est, 80, "sampled: the first timing is the estimate");
+	s.n += COMP_SAMPLED_EVERY;
+	pb_sampled_add(&s, 50000);
+	is_int(s.est, 80, "sampled: a stretched timing leaves the median");
+	for (k = 0; k < 4; k++) {
+		s.n += COMP_SAMPLED_EVERY;
+		pb_sampled_add(&s, later[k]);
+	}
+	is_int(s.est, 110, "sampled: the median of the last five (50000 120 90 110 100)");
+	s.n += COMP_SAMPLED_EVERY;
+	pb_sampled_add(&s, 95);
+	is_int(s.est, 100, "sampled: the oldest gives way (120 90 110 100 95)");
+}
+
 int main(void)
 {
 	test_path();
@@ -176,5 +201,6 @@ int main(void)
 	test_coll_turns();
 	test_merge();
 	test_merge_core();
+	test_sampled();
 	return tap_done();
 }
