@@ -140,7 +140,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
  */
 #define PROF_OVH_SOURCES(X) \
 	X(sample, samples, sample_cost_ns, "samples x kernel cost measured at MPI_Init") \
-	X(wrapper, calls, call_cost_ns, "calls x cost calibrated at MPI_Init (entry, exit)") \
+	X(wrapper, calls, call_cost_ns, "calls x their own work, timed on a few of them (median)") \
 	X(piggyback, none, none, "measured (headers, data behind them, collective companions)") \
 	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
 	X(inject, none, none, "measured (CPPERF_INJECT_*)") \
@@ -152,8 +152,8 @@ struct prof_overhead {
 	uint64_t sample_ns;	/* taking them: samples x sample_cost_ns */
 	uint64_t sample_cost_ns;	/* the kernel's cost of one sample, measured */
 	uint64_t calls;		/* wrapped MPI calls charged below */
-	uint64_t wrapper_ns;	/* the wrappers: calls x call_cost_ns */
-	uint64_t call_cost_ns;	/* calibrated at MPI_Init */
+	uint64_t wrapper_ns;	/* the wrappers' own work, estimated per call */
+	uint64_t call_cost_ns;	/* wrapper_ns / calls, rounded down */
 	uint64_t piggyback_ns;	/* the collectives' piggyback companions: measured */
 	uint64_t drain_ns;	/* samples folded on the rank's own thread: measured */
 	uint64_t inject_ns;	/* CPPERF_INJECT_SAMPLE_NS / _MPI_NS: busy time added */

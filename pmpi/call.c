@@ -5,8 +5,11 @@
  * path and the compensation at MPI_Init's exit.
  *
  * A call reads the clock twice: at its entry, and at its end, which a
- * completed receive or collective may have read already (c->t_done).  The work around
- * them is in the call's calibrated cost (compensate.c).
+ * completed receive or collective may have read already (c->t_done).  The
+ * wrapper's own work around them (the entry's charge, the statistics, the
+ * path's segment) costs about the same from call to call: it is timed on
+ * a few calls of a thread, three clock readings more each, and every
+ * call is charged the median of the thread's last timings (pb-rules.h).
  */
 #include <stdatomic.h>
 
@@ -24,6 +27,8 @@ static atomic_bool active;
 static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
 bool pmpi_one_thread;
+
+static __thread struct comp_sampled own_cost __attribute__((tls_model("initial-exec")));
 
 void pmpi_calls_start(int world_size)
 {
@@ -56,9 +61,20 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->nsizes = 0;
 	c->comm_size = -1;
 	c->t_done = 0;
-	if (!(flags & PMPI_CALL_INIT))
-		pmpi_comp_enter();	/* before the call's clock: tool time, not MPI time */
-	c->t0 = rt_now_ns();
+	c->timed = false;
+	if (!(flags & PMPI_CALL_INIT)) {
+		uint64_t t_in = 0, injected;
+
+		c->timed = pmpi_pb_on && pb_sampled_due(&own_cost);
+		if (c->timed)
+			t_in = rt_now_ns();
+		/* before the call's clock: tool time, not MPI time */
+		injected = pmpi_comp_enter(own_cost.est);
+		c->t0 = rt_now_ns();
+		c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
+	} else {
+		c->t0 = rt_now_ns();
+	}
 	pmpi_cp_enter(c);
 	return true;
 }
@@ -88,7 +104,7 @@ static void start_path(void)
 
 void pmpi_leave(struct pmpi_call *c)
 {
-	uint64_t t;
+	uint64_t t, t_own;
 	bool fresh = false;
 
 	depth--;
@@ -100,16 +116,21 @@ void pmpi_leave(struct pmpi_call *c)
 	/* the call ends when its data are in (a receive's completion read
 	 * the clock then) */
 	t = c->t_done ? c->t_done : rt_now_ns();
+	/* a completion's piggyback work since t_done is charged apart */
+	t_own = c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0, &fresh);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
 		t = rt_now_ns();
+		c->timed = false;
 	}
 	if (c->flags & PMPI_CALL_INIT) {
 		start_path();
 		pmpi_region_start();
-	} else {
-		pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
-		pmpi_cp_leave(c, t);
+		return;
 	}
+	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
+	pmpi_cp_leave(c, t);
+	if (c->timed)
+		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
 }

@@ -2,9 +2,10 @@
  * compensate.c - the rank's overhead and delay (compensate.h).
  *
  * What is measured and how (docs/compensation.md):
- * - a wrapped call's entry and exit cost call_cost_ns, calibrated at
- *   MPI_Init by timing their fixed work (clock reads, lock round trips)
- *   on this thread;
+ * - a wrapped call's own work around its two clock readings (its entry's
+ *   charge, the statistics, the path's segment) is timed on one call in
+ *   COMP_SAMPLED_EVERY of a thread and charged the median of the last
+ *   timings (call.c);
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
  *   the interrupt measured at MPI_Init (sampler/sample-cost.c) and the
  *   copy estimated from the stack size, or CPPERF_SAMPLE_COST_NS;
@@ -51,13 +52,10 @@
 #include <unistd.h>
 
 #include "../common/hash.h"
-#include "../common/order.h"
 #include "pmpi.h"
 #include "compensate.h"
 #include "piggyback.h"
 
-#define CALIBRATE_ROUNDS 7
-#define CALIBRATE_CALLS 256
 #define TURNS_CALL_NS 20000	/* a call this long may have taken turns */
 #define TURNS_MAX 4		/* switches charged to one call at most */
 
@@ -139,35 +137,6 @@ static uint64_t env_ns(const char *name, uint64_t dflt)
 	return *end ? dflt : (uint64_t)x;
 }
 
-/* The wrapper's fixed work on this thread, entry and exit: two clock
- * reads, the critical path's locks (three round trips; four more for the
- * compensation's when threads call MPI at once); median of a few rounds.
- * A message's header is timed where it is made and read (p2p.c). */
-static uint64_t calibrate_call(void)
-{
-	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	uint64_t per[CALIBRATE_ROUNDS];
-	volatile uint64_t sink = 0;
-	int locks = pmpi_one_thread ? 3 : 7;
-
-	for (int r = 0; r < CALIBRATE_ROUNDS; r++) {
-		uint64_t t0 = rt_now_ns();
-
-		for (int i = 0; i < CALIBRATE_CALLS; i++) {
-			sink += rt_now_ns();
-			for (int k = 0; k < locks; k++) {
-				pthread_mutex_lock(&m);
-				sink += (uint64_t)k;
-				pthread_mutex_unlock(&m);
-			}
-			sink += rt_now_ns();
-		}
-		per[r] = (rt_now_ns() - t0) / CALIBRATE_CALLS;
-	}
-	qsort(per, CALIBRATE_ROUNDS, sizeof(per[0]), cmp_u64);
-	return per[CALIBRATE_ROUNDS / 2];
-}
-
 /* The kernel's cost of one sample: measured once per host
  * (sampler/sample-cost.c), else estimated as an interrupt and, with DWARF
  * unwinding, the copy of the stack (about 1.5 us per 16 KiB measured on
@@ -192,13 +161,12 @@ uint64_t pmpi_host_hash(void)
 
 void pmpi_comp_calibrate(struct rt_state *rt)
 {
-	uint64_t call = calibrate_call(), sample = sample_cost(rt);
+	uint64_t sample = sample_cost(rt);
 	uint64_t sw = env_ns("CPPERF_SWITCH_COST_NS", UINT64_MAX);
 
 	if (sw == UINT64_MAX)
 		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns);
 	rt_lock(&comp.lock);
-	comp.ovh.call_cost_ns = call;
 	comp.ovh.sample_cost_ns = sample;
 	comp.ovh.switch_cost_ns = sw;
 	rt_unlock(&comp.lock);
@@ -351,33 +319,35 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 		charge_turns(t0, t, coll);
 }
 
-void pmpi_comp_enter(void)
+uint64_t pmpi_comp_enter(uint64_t call_ns)
 {
-	uint64_t n, inject;
+	uint64_t n, inject, t, spent, taken;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
-		return;
+		return 0;
 	comp_lock();
 	charge_drain_thread();
 	n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
 	comp.ovh.samples += n;
 	comp.ovh.sample_ns += n * comp.ovh.sample_cost_ns;
 	comp.ovh.calls++;
-	comp.ovh.wrapper_ns += comp.ovh.call_cost_ns;
+	comp.ovh.wrapper_ns += call_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
-	charge(n * comp.ovh.sample_cost_ns + comp.ovh.call_cost_ns);
+	charge(n * comp.ovh.sample_cost_ns + call_ns);
 	comp_unlock();
-	if (inject) {	/* charged as it took: a preempted spin delays the rank longer */
-		uint64_t t = rt_now_ns(), spent, taken = samples_taken();
-
-		busy(inject);
-		spent = rt_now_ns() - t;
-		comp_lock();
-		comp.samples_in_spins += minus(samples_taken(), taken);
-		comp.ovh.inject_ns += spent;
-		charge(spent);
-		comp_unlock();
-	}
+	if (!inject)
+		return 0;
+	/* charged as it took: a preempted spin delays the rank longer */
+	t = rt_now_ns();
+	taken = samples_taken();
+	busy(inject);
+	spent = rt_now_ns() - t;
+	comp_lock();
+	comp.samples_in_spins += minus(samples_taken(), taken);
+	comp.ovh.inject_ns += spent;
+	charge(spent);
+	comp_unlock();
+	return spent;
 }
 
 struct comp_mark pmpi_comp_mark(void)
@@ -495,6 +465,9 @@ void pmpi_comp_fill(struct rt_state *rt)
 		}
 		p->comp_on = 1;
 		p->ovh = comp.ovh;
+		/* what a call was charged on average: the threads' medians
+		 * changed as they were timed */
+		p->ovh.call_cost_ns = comp.ovh.calls ? comp.ovh.wrapper_ns / comp.ovh.calls : 0;
 		p->comp_wall_ns = comp.end > comp.start ? comp.end - comp.start : 0;
 		p->comp_delay_ns = comp.end_x;
 		p->comp_wait_ns = comp.wait;

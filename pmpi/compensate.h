@@ -30,9 +30,10 @@ struct pmpi_pb;
 void pmpi_comp_calibrate(struct rt_state *rt);
 void pmpi_comp_start(uint64_t t0);
 /* At the entry of a wrapped call, before its clock starts: charge the
- * call's entry (calibrated), the samples, context switches, waits for a
- * CPU and drain-thread time since the last one, inject busy time. */
-void pmpi_comp_enter(void);
+ * call's own work (call_ns, estimated by call.c), the samples, context
+ * switches and drain-thread time since the last one, inject busy time;
+ * the busy time it injected. */
+uint64_t pmpi_comp_enter(uint64_t call_ns);
 /* At the end of a wrapped call that entered at t0, a collective or not:
  * the switches of a wait that took turns with another thread on its core. */
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll);
@@ -57,10 +58,10 @@ void pmpi_comp_piggyback_timed(struct comp_sampled *s, const struct comp_mark *m
  * charged as piggyback time. */
 static inline void pmpi_comp_piggyback_sampled(struct comp_sampled *s, const struct comp_mark *m)
 {
-	if (s->n++ % COMP_SAMPLED_EVERY)
-		pmpi_comp_piggyback_ns(s->est);
-	else
+	if (pb_sampled_due(s))
 		pmpi_comp_piggyback_timed(s, m);
+	else
+		pmpi_comp_piggyback_ns(s->est);
 }
 void pmpi_comp_drain(const struct comp_mark *m);
 /* The hash of this host's name; the one a piggyback from a rank on it

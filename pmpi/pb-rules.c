@@ -116,16 +116,14 @@ void pb_coll_turns(struct pmpi_pb *pb)
 void pb_sampled_add(struct comp_sampled *s, uint64_t t)
 {
 	uint64_t v[COMP_SAMPLED_KEEP];
-	unsigned i, j;
+	unsigned i, j, m;
 
-	if (s->n == 1)
-		for (i = 0; i < COMP_SAMPLED_KEEP; i++)
-			s->ns[i] = t;
-	s->ns[s->n / COMP_SAMPLED_EVERY % COMP_SAMPLED_KEEP] = t;
-	for (i = 0; i < COMP_SAMPLED_KEEP; i++) {	/* insertion into v, sorted */
+	s->ns[s->k++ % COMP_SAMPLED_KEEP] = t;
+	m = s->k < COMP_SAMPLED_KEEP ? s->k : COMP_SAMPLED_KEEP;
+	for (i = 0; i < m; i++) {	/* insertion into v, sorted */
 		for (j = i; j > 0 && v[j - 1] > s->ns[i]; j--)
 			v[j] = v[j - 1];
 		v[j] = s->ns[i];
 	}
-	s->est = v[COMP_SAMPLED_KEEP / 2];
+	s->est = v[(m - 1) / 2];
 }

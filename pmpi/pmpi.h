@@ -47,6 +47,8 @@ struct pmpi_call {
 	unsigned nsizes;	/* message sizes for the histogram */
 	uint64_t sizes[2];
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
+	bool timed;		/* its own work is timed (call.c) */
+	uint64_t own_ns;	/* that work before t0 */
 };
 
 /* call.c: begin a call; false means "just call PMPI" (not profiling, MPI

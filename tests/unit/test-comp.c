@@ -314,8 +314,8 @@ static void test_json(const struct rep_data *d)
 	       "sample,wrapper,piggyback,drain,inject,switch,contention,samples,calls,switches,"
 	       "sample_cost_ns,call_cost_ns,switch_cost_ns", "overhead_sources keys, in order");
 	is_str(jq(p, ".compensation.method"),
-	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x cost calibrated at "
-	       "MPI_Init (entry, exit); piggyback: measured (headers, data behind them, collective companions); "
+	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x their own work, "
+	       "timed on a few of them (median); piggyback: measured (headers, data behind them, collective companions); "
 	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
 	       "inject: measured (CPPERF_INJECT_*); switch: context switches (the drain thread's, "
 	       "and waits' turns on shared cores) x cost calibrated at MPI_Init; "
@@ -455,8 +455,8 @@ static void test_text(const struct rep_data *d)
 			  "          -          -\n"), "compensation view: one row per rank");
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
 			  "  sample       0.030000   21.43  1500 samples x kernel cost measured at MPI_Init\n"
-			  "  wrapper      0.070000   50.00  700 calls x cost calibrated at MPI_Init "
-			  "(entry, exit)\n"
+			  "  wrapper      0.070000   50.00  700 calls x their own work, timed on a few "
+			  "of them (median)\n"
 			  "  piggyback    0.009000    6.43  measured (headers, data behind them, collective companions)\n"
 			  "  drain        0.006000    4.29  measured (the drain thread, and unwinding on "
 			  "the rank's thread)\n"

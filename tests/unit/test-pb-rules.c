@@ -21,6 +21,7 @@
  *         minimum; different hosts and collective numbers are flagged;
  *         contributions of the core alone (no zeroing block) merge in place.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -168,29 +169,29 @@ static void test_merge_core(void)
 	free(cb);
 }
 
-/* The sampled cost: the first timing stands for all, one timing a
- * preemption stretched moves nothing, the median follows the last five,
- * and each timed message has a slot of its own. */
+/* The sampled cost: the first messages are timed, then one in
+ * COMP_SAMPLED_EVERY; the estimate is the median of what was timed, one
+ * timing that a first touch or a preemption stretched moves nothing, and
+ * the oldest timing gives way to the latest. */
 static void test_sampled(void)
 {
 	struct comp_sampled s = { 0 };
-	static const uint64_t later[] = { 120, 90, 110, 100 };
-	unsigned k;
+	static const uint64_t t[] = { 80, 50000, 120, 90, 110, 100, 95 };
+	static const uint64_t want[] = { 80, 80, 120, 90, 110, 110, 100 };
+	unsigned due = 0, k;
 
-	s.n = 1;
-	pb_sampled_add(&s, 80);
-	is_int(s.est, 80, "sampled: the first timing is the estimate");
-	s.n += COMP_SAMPLED_EVERY;
-	pb_sampled_add(&s, 50000);
-	is_int(s.est, 80, "sampled: a stretched timing leaves the median");
-	for (k = 0; k < 4; k++) {
-		s.n += COMP_SAMPLED_EVERY;
-		pb_sampled_add(&s, later[k]);
+	for (k = 0; k < COMP_SAMPLED_KEEP + 3 * COMP_SAMPLED_EVERY; k++)
+		due += pb_sampled_due(&s);
+	is_int(due, COMP_SAMPLED_KEEP + 3, "sampled: the first 5 of 197 messages, then 64, 128 and 192");
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		char name[80];
+
+		pb_sampled_add(&s, t[k]);
+		snprintf(name, sizeof(name), "sampled: the estimate after timing %u of %llu ns", k + 1,
+			 (unsigned long long)t[k]);
+		is_int(s.est, want[k], name);
 	}
-	is_int(s.est, 110, "sampled: the median of the last five (50000 120 90 110 100)");
-	s.n += COMP_SAMPLED_EVERY;
-	pb_sampled_add(&s, 95);
-	is_int(s.est, 100, "sampled: the oldest gives way (120 90 110 100 95)");
 }
 
 int main(void)
