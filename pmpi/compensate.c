@@ -3,9 +3,9 @@
  *
  * What is measured and how (docs/compensation.md):
  * - a wrapped call's own work around its two clock readings (its entry's
- *   charge, the statistics, the path's segment) is timed on one call in
- *   COMP_SAMPLED_EVERY of a thread and charged the median of the last
- *   timings (call.c);
+ *   charge, the statistics, the path's segment) is timed on a few calls
+ *   of a thread and each call charged the median of the last timings
+ *   (call.c, pb-rules.h), as are a small message's steps (p2p.c);
  * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
  *   the interrupt measured at MPI_Init (sampler/sample-cost.c) and the
  *   copy estimated from the stack size, or CPPERF_SAMPLE_COST_NS;
