@@ -275,7 +275,7 @@ static int site_of(struct pmpi_call *c)
 /* Just before MPI gets a profiled call's buffers: the piggyback's work
  * since the call's entry (the layout, the data copied behind the header,
  * the stamp) is the rank's overhead, timed, since it grows with the data.
- * A send timed it when it stamped the header (charge_stamped). */
+ * A send charges it with its stamp (charge_stamped). */
 static void charge_layout(const struct pmpi_call *c)
 {
 	if (c)
@@ -296,8 +296,8 @@ static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, 
 
 /* A receive's layout is timed where it allocated or took a datatype.
  * Otherwise it is a few stores into a buffer on the stack, less than the
- * clock read (10 ns) that would time it; its data are copied, and timed,
- * when it arrives. */
+ * clock read (10 ns) that would time it; its data are copied, and
+ * charged, when it arrives (charge_taken). */
 static bool recv_layout_timed(const struct p2p_side *d)
 {
 	return d->heap || !d->packed;
