@@ -4,8 +4,10 @@
 # stencil with many small messages, and a run of about 1 s where start-up
 # and the final write weigh most), each run plain, under cpperf-record at
 # the default rate and, when perf can sample here, under
-# `perf record --call-graph dwarf` at the same rate (one per rank),
-# alternating, ROUNDS times.  Prints each case's median walls and ratios;
+# `perf record --call-graph dwarf` at the same rate (one per rank), and
+# with only the interrupts of a profiler at that rate (irq-load.c, when
+# CPU-wide events are allowed here: the floor of any sampling profiler's
+# cost on this host), alternating, ROUNDS times.  Prints each case's median walls and ratios;
 # how much longer a run that only starts and stops takes recorded (the
 # fixed cost: start-up, calibration, final write); then where cpperf's
 # time went, from the report of its last run: per overhead source
@@ -32,7 +34,10 @@ scratch busybench
 mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
 
 perf_usable && have_perf=1 || have_perf=0
-printf "%-8s %5s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec cpperf/p perf/p
+irq_load_usable && have_irq=1 || have_irq=0
+# over P A: A over P, "-" when A is
+over() { awk -v a="$2" -v b="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.3f\n", a / b }'; }
+printf "%-8s %5s %8s %8s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec irq cpperf/p perf/p irq/p
 for c in compute stencil short; do
 	for i in $(seq "$ROUNDS"); do
 		rm -rf "$W/exp-$c"
@@ -44,21 +49,25 @@ for c in compute stencil short; do
 		[ $have_perf = 1 ] && r=$(wall mpirun -np $NP sh -c \
 			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
 			"$W/perf-$c" "$W/busy-mpi" "$c" "$SCALE")
-		echo "$p $k $r" >> "$W/times-$c"
-		printf "%-8s %5s %8s %8s %8s %8.3f %8s\n" "$c" "$i" "$p" "$k" "$r" \
-			"$(awk -v a="$k" -v b="$p" 'BEGIN { print a / b }')" \
-			"$(awk -v a="$r" -v b="$p" 'BEGIN { if (a == "-") print "-"; else printf "%.3f\n", a / b }')"
+		q=-
+		[ $have_irq = 1 ] && q=$(with_irqs wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE")
+		echo "$p $k $r $q" >> "$W/times-$c"
+		printf "%-8s %5s %8s %8s %8s %8s %8s %8s %8s\n" "$c" "$i" "$p" "$k" "$r" "$q" \
+			"$(over "$p" "$k")" "$(over "$p" "$r")" "$(over "$p" "$q")"
 	done
 done
 echo
-printf "%-8s %9s %9s %10s  (medians of %s rounds; targets: compute and stencil <= 1.03, short <= 1.05)\n" \
-	case plain cpperf/p perf-rec/p "$ROUNDS"
+printf "%-8s %9s %9s %10s %8s  (medians of %s rounds; targets: compute and stencil <= 1.03, short <= 1.05)\n" \
+	case plain cpperf/p perf-rec/p irq/p "$ROUNDS"
+# ratio C: the median over rounds of column C over plain's, "-" when C was not run
+ratio() { awk -v c="$2" '$c != "-" { print $c / $1 }' "$W/times-$1" | median | xargs -r printf '%.3f' | grep . || echo -; }
 for c in compute stencil short; do
-	printf "%-8s %9s %9.3f %10s\n" "$c" "$(awk '{ print $1 }' "$W/times-$c" | median)" \
-		"$(awk '{ print $2 / $1 }' "$W/times-$c" | median)" \
-		"$([ $have_perf = 1 ] && awk '{ print $3 / $1 }' "$W/times-$c" | median | xargs printf '%.3f' || echo -)"
+	printf "%-8s %9s %9s %10s %8s\n" "$c" "$(awk '{ print $1 }' "$W/times-$c" | median)" \
+		"$(ratio $c 2)" "$(ratio $c 3)" "$(ratio $c 4)"
 done
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
+[ $have_irq = 1 ] && echo "irq/p: the default rate's interrupts alone, no profiler: the floor of a profiler's cost here" ||
+	echo "irq-load: CPU-wide events not allowed here (perf_event_paranoid > 0 without root); irq/p left out"
 
 # cpperf's fixed cost: a program that only starts and stops, plain and
 # recorded, alternating (2 rounds per round of the cases)

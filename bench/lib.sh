@@ -39,3 +39,26 @@ demo_experiment() {
 	mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c
 	mpirun --oversubscribe -np 2 bin/cpperf-record -q -o "$1" "$W/demo-mpi" 3000 > /dev/null
 }
+
+# irq_load_usable: bench/irq-load.c built into W and allowed to open its
+# CPU-wide events here
+irq_load_usable() {
+	cc -O2 -o "$W/irq-load" bench/irq-load.c 2> /dev/null && with_irqs true
+}
+
+# with_irqs CMD...: CMD run while irq-load interrupts every CPU 1000
+# times a second (the default rate's interrupts, without a profiler)
+with_irqs() {
+	local pid rc=0
+	"$W/irq-load" 1000 > "$W/irq-ready" 2> /dev/null &
+	pid=$!
+	until grep -q ready "$W/irq-ready" 2> /dev/null; do
+		kill -0 $pid 2> /dev/null || return 1
+		sleep 0.01
+	done
+	"$@" || rc=$?
+	kill $pid
+	wait $pid 2> /dev/null || true
+	rm -f "$W/irq-ready"
+	return $rc
+}
