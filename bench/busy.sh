@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # busy.sh - the busy-core part of `make bench`: 2-rank MPI programs that
 # keep both cores of a 2-core host busy (busy-mpi.c: compute only, a
-# stencil with many small messages, and a run of about 1 s where start-up
-# and the final write weigh most), each run plain, under cpperf-record at
-# the default rate and, when perf can sample here, under
-# `perf record --call-graph dwarf` at the same rate (one per rank), and
-# with only the interrupts of a profiler at that rate (irq-load.c, when
-# CPU-wide events are allowed here: the floor of any sampling profiler's
-# cost on this host), alternating, ROUNDS times.  Prints each case's median walls and ratios;
-# how much longer a run that only starts and stops takes recorded (the
-# fixed cost: start-up, calibration, final write); then where cpperf's
-# time went, from the report of its last run: per overhead source
-# (docs/compensation.md) in % of the ranks' wall, the unwinder's cost per
-# sample and the drain thread's CPU in % of wall; and whether the
+# stencil with many small messages, and a run of about 1 s where
+# start-up and the final write weigh most), each run plain, under
+# cpperf-record at the default rate and, when perf can sample here,
+# under `perf record --call-graph dwarf` at the same rate (one per
+# rank), and with only the interrupts of a profiler at that rate
+# (irq-load.c, when CPU-wide events are allowed here: the floor of any
+# sampling profiler's cost on this host), alternating, ROUNDS
+# times.  Prints each case's median walls and ratios; how much longer a
+# run that only starts and stops takes recorded (the fixed cost:
+# start-up, calibration, final write); then where cpperf's time went,
+# from the report of its last run: per overhead source
+# (docs/compensation.md) in % of the ranks' wall, the unwinder's cost
+# per sample and the drain thread's CPU in % of wall; and whether the
 # compensation accounts for it: per round and rank, the time the program
 # measured cpperf added to its region (busy-mpi.c's excess iterations,
 # which a drift of the host's speed between runs does not move) against
@@ -50,7 +51,7 @@ for c in compute stencil short; do
 			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
 			"$W/perf-$c" "$W/busy-mpi" "$c" "$SCALE")
 		q=-
-		[ $have_irq = 1 ] && q=$(with_irqs wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE")
+		[ $have_irq = 1 ] && q=$(with_irqs wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE" || echo -)
 		echo "$p $k $r $q" >> "$W/times-$c"
 		printf "%-8s %5s %8s %8s %8s %8s %8s %8s %8s\n" "$c" "$i" "$p" "$k" "$r" "$q" \
 			"$(over "$p" "$k")" "$(over "$p" "$r")" "$(over "$p" "$q")"
@@ -67,7 +68,7 @@ for c in compute stencil short; do
 done
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
 [ $have_irq = 1 ] && echo "irq/p: the default rate's interrupts alone, no profiler: the floor of a profiler's cost here" ||
-	echo "irq-load: CPU-wide events not allowed here (perf_event_paranoid > 0 without root); irq/p left out"
+	echo "irq-load: no CPU-wide events here (they need root, CAP_PERFMON or perf_event_paranoid <= 0); irq/p left out"
 
 # cpperf's fixed cost: a program that only starts and stops, plain and
 # recorded, alternating (2 rounds per round of the cases)

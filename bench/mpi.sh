@@ -3,20 +3,20 @@
 # under cpperf-record --no-piggyback, under cpperf-record (piggyback on)
 # and under cpperf-record with a sampling period no run reaches (the MPI
 # layer alone: the sampler's cost with both cores busy is measured by
-# busy.sh), alternating, ROUNDS times; prints the median of each measurement and each
-# configuration's ratio to the no-tool run (latency and allreduce: time
-# ratio, lower is better; bandwidth: rate ratio, higher is better), and
-# the wrappers' cost per call: measured directly by mpi-calls.c (one
-# rank, MPI_Test on MPI_REQUEST_NULL from call sites 6 and 36 frames
-# deep, no message), and as half the 0-byte latency's growth (a one-way
-# trip passes a send and a receive wrapper), which also counts what the
-# wrappers change in the MPI library's polling; and the latency's floor
-# here: the header alone, measured without cpperf (mpi-bench.c), plus
-# the wrappers' timing and statistics (--no-piggyback).  The micro-benchmarks run
-# on 2 ranks.  With MPIP_LIB set to mpiP's libmpiP.so (mpiP is not a Debian
-# package: build it by hand), mpiP without its call-site stack walk
-# (MPIP="-k 0"), preloaded, runs beside them as the peer that wraps MPI
-# and samples nothing.
+# busy.sh), alternating, ROUNDS times; prints the median of each
+# measurement and each configuration's ratio to the no-tool run (latency
+# and allreduce: time ratio, lower is better; bandwidth: rate ratio,
+# higher is better), and the wrappers' cost per call: measured directly
+# by mpi-calls.c (one rank, MPI_Test on MPI_REQUEST_NULL from call sites
+# 6 and 36 frames deep, no message), and as half the 0-byte latency's
+# growth (a one-way trip passes a send and a receive wrapper), which
+# also counts what the wrappers change in the MPI library's polling; and
+# the latency's floor here: the header alone, measured without cpperf
+# (mpi-bench.c), plus the wrappers' timing and statistics
+# (--no-piggyback).  The micro-benchmarks run on 2 ranks.  With MPIP_LIB
+# set to mpiP's libmpiP.so (mpiP is not a Debian package: build it by
+# hand), mpiP without its call-site stack walk (MPIP="-k 0"), preloaded,
+# runs beside them as the peer that wraps MPI and samples nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_MPI_ROUNDS:-5}

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # nas.sh - `make bench-nas NAS_BIN=DIR`: real MPI codes with every core
-# busy.  Runs the NAS Parallel Benchmarks' MPI binaries found in DIR (built
-# by the user from the NAS distribution, e.g. lu.A.x, cg.A.x, ep.B.x; none
-# ship with cpperf) on 2 ranks: plain, under cpperf-record at the default
-# rate, under cpperf-record --no-piggyback and, when perf can sample here,
-# under `perf record --call-graph dwarf` at the same rate (one per rank),
-# and with only the interrupts of a profiler at that rate (irq-load.c,
-# when CPU-wide events are allowed here: the floor of any sampling
-# profiler's cost on this host), alternating, ROUNDS times.  Times are the benchmark's own ("Time in
-# seconds"), so mpirun's start is left out; ratios come from its "Mop/s
-# total" (the same timer with more digits: a class A run of a fraction of a
-# second prints its time to 2 %) and are taken per round, each run against
-# the plain run beside it, so that a host whose speed drifts over minutes
+# busy.  Runs the NAS Parallel Benchmarks' MPI binaries found in DIR
+# (built by the user from the NAS distribution, e.g. lu.A.x, cg.A.x,
+# ep.B.x; none ship with cpperf) on 2 ranks: plain, under cpperf-record
+# at the default rate, under cpperf-record --no-piggyback and, when perf
+# can sample here, under `perf record --call-graph dwarf` at the same
+# rate (one per rank), and with only the interrupts of a profiler at
+# that rate (irq-load.c, when CPU-wide events are allowed here: the
+# floor of any sampling profiler's cost on this host), alternating,
+# ROUNDS times.  Times are the benchmark's own ("Time in seconds"), so
+# mpirun's start is left out; ratios come from its "Mop/s total" (the
+# same timer with more digits: a class A run of a fraction of a second
+# prints its time to 2 %) and are taken per round, each run against the
+# plain run beside it, so that a host whose speed drifts over minutes
 # still compares like with like.  Prints per benchmark the median plain
-# time, the medians of the per-round ratios (the interrupts' alone beside
-# them), the piggyback's share (cpperf
-# against --no-piggyback), the unwinder's cost per sample, and what the
-# report removes (its delay over the measured wall) against what the run
-# added (1 - 1 / the median ratio).
+# time, the medians of the per-round ratios (the interrupts' alone
+# beside them), the piggyback's share (cpperf against --no-piggyback),
+# the unwinder's cost per sample, and what the report removes (its delay
+# over the measured wall) against what the run added (1 - 1 / the median
+# ratio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_NAS_ROUNDS:-5}
@@ -58,7 +59,7 @@ for x in "$NAS_BIN"/*.x; do
 			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
 			"$W/perf-$b" "$x")
 		q="- -"
-		[ $have_irq = 1 ] && q=$(with_irqs nas mpirun -np $NP "$x")
+		[ $have_irq = 1 ] && q=$(with_irqs nas mpirun -np $NP "$x" || echo "- -")
 		echo "$p $k $n $r $q" >> "$W/times-$b"
 		echo "$b round $i: plain $p cpperf $k no-piggyback $n perf-rec $r interrupts $q"
 	done
@@ -83,4 +84,4 @@ echo "(medians of $ROUNDS rounds, ratios per round; targets: cpperf/p <= 1.03 an
 echo " irq/p: the default rate's interrupts alone, no profiler (the floor here);"
 echo " added: the dilation at the median ratio; removed: the report's delay, both in % of the cpperf run)"
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
-[ $have_irq = 1 ] || echo "irq-load: CPU-wide events not allowed here (perf_event_paranoid > 0 without root); irq/p left out"
+[ $have_irq = 1 ] || echo "irq-load: no CPU-wide events here (they need root, CAP_PERFMON or perf_event_paranoid <= 0); irq/p left out"
