@@ -10,7 +10,8 @@
 # sampling profiler's cost on this host), alternating, ROUNDS
 # times.  Prints each case's median walls and ratios; how much longer a
 # run that only starts and stops takes recorded (the fixed cost:
-# start-up, calibration, final write); then where cpperf's time went,
+# start-up, calibration, final write), and the part of it the kernel
+# takes to open the first per-task event; then where cpperf's time went,
 # from the report of its last run: per overhead source
 # (docs/compensation.md) in % of the ranks' wall, the unwinder's cost
 # per sample and the drain thread's CPU in % of wall; and whether the
@@ -71,16 +72,25 @@ done
 	echo "irq-load: no CPU-wide events here (they need root, CAP_PERFMON or perf_event_paranoid <= 0); irq/p left out"
 
 # cpperf's fixed cost: a program that only starts and stops, plain and
-# recorded, alternating (2 rounds per round of the cases)
+# recorded, alternating (2 rounds per round of the cases).  Each recorded
+# run starts over a second after the last per-task event was closed, as a
+# job started on its own does, so it pays the kernel's first-event wait;
+# first-event.c measures that wait alone, at the same distance.
+cc -O2 -o "$W/first-event" bench/first-event.c
 for i in $(seq $((2 * ROUNDS))); do
 	p=$(wall mpirun -np $NP "$W/busy-mpi" empty)
+	sleep 1.2
+	f=$("$W/first-event" 2> /dev/null || echo -)
+	sleep 1.2
 	rm -rf "$W/exp-empty"
 	k=$(wall mpirun -np $NP bin/cpperf-record -q -o "$W/exp-empty" "$W/busy-mpi" empty)
-	echo "$p $k" >> "$W/times-empty"
+	echo "$p $k $f" >> "$W/times-empty"
 done
 printf "fixed cost: MPI_Init and MPI_Finalize alone take %.0f ms plain, %.0f ms more recorded (medians of %s)\n" \
 	"$(awk '{ print 1000 * $1 }' "$W/times-empty" | median)" \
 	"$(awk '{ print 1000 * ($2 - $1) }' "$W/times-empty" | median)" "$((2 * ROUNDS))"
+printf "  of which the kernel's first per-task perf event: %s ms (any per-task profiler waits it, perf record too)\n" \
+	"$(awk '$3 != "-" { print $3 / 1000 }' "$W/times-empty" | median | xargs -r printf '%.1f' | grep . || echo -)"
 echo
 echo "where cpperf's time went (last round's report; % of the ranks' wall):"
 printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n" case sample wrapper pb drain switch sum measured unwind-us drain-cpu
