@@ -8,11 +8,12 @@
 # rank), and with only the interrupts of a profiler at that rate
 # (irq-load.c, when CPU-wide events are allowed here: the floor of any
 # sampling profiler's cost on this host), alternating, ROUNDS
-# times.  Prints each case's median walls and ratios; how much longer a
-# run that only starts and stops takes recorded (the fixed cost:
-# start-up, calibration, final write), and the part of it the kernel
-# takes to open the first per-task event; then where cpperf's time went,
-# from the report of its last run: per overhead source
+# times.  Prints each case's median walls and ratios, and the ratios of
+# its fastest rounds (a shared host's noise only adds time); how much
+# longer a run that only starts and stops takes recorded (the fixed
+# cost: start-up, calibration, final write), and the part of it the
+# kernel takes to open the first per-task event; then where cpperf's
+# time went, from the report of its last run: per overhead source
 # (docs/compensation.md) in % of the ranks' wall, the unwinder's cost
 # per sample and the drain thread's CPU in % of wall; and whether the
 # compensation accounts for it: per round and rank, the time the program
@@ -63,10 +64,17 @@ printf "%-8s %9s %9s %10s %8s  (medians of %s rounds; targets: compute and stenc
 	case plain cpperf/p perf-rec/p irq/p "$ROUNDS"
 # ratio C: the median over rounds of column C over plain's, "-" when C was not run
 ratio() { awk -v c="$2" '$c != "-" { print $c / $1 }' "$W/times-$1" | median | xargs -r printf '%.3f' | grep . || echo -; }
+# best C: column C's fastest round over plain's fastest, "-" when C was not run
+best() {
+	awk -v c="$2" 'NR == 1 || $1 < p { p = $1 } $c != "-" && (m == "" || $c < m) { m = $c }
+		END { if (m == "") print "-"; else printf "%.3f\n", m / p }' "$W/times-$1"
+}
 for c in compute stencil short; do
 	printf "%-8s %9s %9s %10s %8s\n" "$c" "$(awk '{ print $1 }' "$W/times-$c" | median)" \
 		"$(ratio $c 2)" "$(ratio $c 3)" "$(ratio $c 4)"
+	printf "%-8s %9s %9s %10s %8s\n" "" fastest "$(best $c 2)" "$(best $c 3)" "$(best $c 4)"
 done
+echo "fastest: each column's fastest round over plain's (a shared host's noise only adds time; the medians are the targets' figures)"
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
 [ $have_irq = 1 ] && echo "irq/p: the default rate's interrupts alone, no profiler: the floor of a profiler's cost here" ||
 	echo "irq-load: no CPU-wide events here (they need root, CAP_PERFMON or perf_event_paranoid <= 0); irq/p left out"

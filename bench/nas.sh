@@ -18,7 +18,8 @@
 # beside them), the piggyback's share (cpperf against --no-piggyback),
 # the unwinder's cost per sample, and what the report removes (its delay
 # over the measured wall) against what the run added (1 - 1 / the median
-# ratio).
+# ratio); and under them the ratios of the fastest rounds, which a
+# shared host's noise, that only adds time, touches least.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_NAS_ROUNDS:-5}
@@ -70,6 +71,11 @@ for x in "$NAS_BIN"/*.x; do
 	b=$(basename "$x" .x)
 	# ratio C: the median over rounds of plain's Mop/s over column C's
 	ratio() { awk -v c="$1" '$2 != "-" && $c != "-" { print $2 / $c }' "$W/times-$b" | median; }
+	# best A B: column A's best Mop/s over column B's, "-" when one was not run
+	best() {
+		awk -v a="$1" -v d="$2" '$a != "-" && $a > x { x = $a } $d != "-" && $d > y { y = $d }
+			END { if (!x || !y) print "-"; else printf "%.3f\n", x / y }' "$W/times-$b"
+	}
 	# the piggyback's share: --no-piggyback's Mop/s over cpperf's
 	pb=$(awk '$4 != "-" && $6 != "-" { print $6 / $4 }' "$W/times-$b" | median)
 	p=$(awk '$1 != "-" { print $1 }' "$W/times-$b" | median)
@@ -79,7 +85,9 @@ for x in "$NAS_BIN"/*.x; do
 		printf "%-6s %7.2f %9.3f %10s %8s %10.3f %9.2f %9.2f %9.2f\n", b, p, k,
 			r == "-" ? "-" : sprintf("%.3f", r), q == "-" ? "-" : sprintf("%.3f", q),
 			pb, u, 100 * (1 - 1 / k), 100 * rem }'
+	printf "%-6s %7s %9s %10s %8s %10s\n" "" fastest "$(best 2 4)" "$(best 2 8)" "$(best 2 10)" "$(best 6 4)"
 done
+echo "(fastest: the ratios of each column's fastest round; a shared host's noise only adds time)"
 echo "(medians of $ROUNDS rounds, ratios per round; targets: cpperf/p <= 1.03 and below perf-rec/p, pb-share <= 1.01;"
 echo " irq/p: the default rate's interrupts alone, no profiler (the floor here);"
 echo " added: the dilation at the median ratio; removed: the report's delay, both in % of the cpperf run)"
