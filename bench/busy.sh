@@ -12,16 +12,17 @@
 # its fastest rounds (a shared host's noise only adds time); how much
 # longer a run that only starts and stops takes recorded (the fixed
 # cost: start-up, calibration, final write), and the part of it the
-# kernel takes to open the first per-task event; then where cpperf's
-# time went, from the report of its last run: per overhead source
-# (docs/compensation.md) in % of the ranks' wall, the unwinder's cost
-# per sample and the drain thread's CPU in % of wall; and whether the
-# compensation accounts for it: per round and rank, the time the program
-# measured cpperf added to its region (busy-mpi.c's excess iterations,
-# which a drift of the host's speed between runs does not move) against
-# the time the report removes (its delay: the measured less the
-# parallel-compensated wall), both in % of the region.  Only ratios from
-# one run mean anything on a shared machine.
+# kernel takes to open the first per-task event (and how much longer
+# under perf record, whose own start and end weigh in its ratios); then
+# where cpperf's time went, from the report of its last run: per
+# overhead source (docs/compensation.md) in % of the ranks' wall, the
+# unwinder's cost per sample and the drain thread's CPU in % of wall;
+# and whether the compensation accounts for it: per round and rank, the
+# time the program measured cpperf added to its region (busy-mpi.c's
+# excess iterations, which a drift of the host's speed between runs does
+# not move) against the time the report removes (its delay: the measured
+# less the parallel-compensated wall), both in % of the region.  Only
+# ratios from one run mean anything on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_BUSY_ROUNDS:-3}
@@ -38,6 +39,15 @@ mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
 
 perf_usable && have_perf=1 || have_perf=0
 irq_load_usable && have_irq=1 || have_irq=0
+# perf_rec NAME ARGS...: busy-mpi ARGS on the ranks under perf record at
+# cpperf's default rate, one data file per rank; prints the wall
+perf_rec() {
+	local name=$1
+	shift
+	wall mpirun -np $NP sh -c \
+		'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+		"$W/perf-$name" "$W/busy-mpi" "$@"
+}
 # over P A: A over P, "-" when A is
 over() { awk -v a="$2" -v b="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.3f\n", a / b }'; }
 printf "%-8s %5s %8s %8s %8s %8s %8s %8s %8s\n" case round plain cpperf perf-rec irq cpperf/p perf/p irq/p
@@ -49,9 +59,7 @@ for c in compute stencil short; do
 			"$W/busy-mpi" "$c" "$SCALE")
 		bin/cpperf report "$W/exp-$c" --format=json > "$W/r-$c-$i.json"
 		r=-
-		[ $have_perf = 1 ] && r=$(wall mpirun -np $NP sh -c \
-			'exec perf record -q -e task-clock -F 1000 --call-graph dwarf -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
-			"$W/perf-$c" "$W/busy-mpi" "$c" "$SCALE")
+		[ $have_perf = 1 ] && r=$(perf_rec "$c" "$c" "$SCALE")
 		q=-
 		[ $have_irq = 1 ] && q=$(with_irqs wall mpirun -np $NP "$W/busy-mpi" "$c" "$SCALE" || echo -)
 		echo "$p $k $r $q" >> "$W/times-$c"
@@ -83,7 +91,9 @@ echo "fastest: each column's fastest round over plain's (a shared host's noise o
 # recorded, alternating (2 rounds per round of the cases).  Each recorded
 # run starts over a second after the last per-task event was closed, as a
 # job started on its own does, so it pays the kernel's first-event wait;
-# first-event.c measures that wait alone, at the same distance.
+# first-event.c measures that wait alone, at the same distance.  perf
+# record's own fixed cost, where it samples, is measured beside them: it
+# weighs in its ratios above.
 cc -O2 -o "$W/first-event" bench/first-event.c
 for i in $(seq $((2 * ROUNDS))); do
 	p=$(wall mpirun -np $NP "$W/busy-mpi" empty)
@@ -92,13 +102,17 @@ for i in $(seq $((2 * ROUNDS))); do
 	sleep 1.2
 	rm -rf "$W/exp-empty"
 	k=$(wall mpirun -np $NP bin/cpperf-record -q -o "$W/exp-empty" "$W/busy-mpi" empty)
-	echo "$p $k $f" >> "$W/times-empty"
+	r=-
+	[ $have_perf = 1 ] && r=$(perf_rec empty empty)
+	echo "$p $k $f $r" >> "$W/times-empty"
 done
 printf "fixed cost: MPI_Init and MPI_Finalize alone take %.0f ms plain, %.0f ms more recorded (medians of %s)\n" \
 	"$(awk '{ print 1000 * $1 }' "$W/times-empty" | median)" \
 	"$(awk '{ print 1000 * ($2 - $1) }' "$W/times-empty" | median)" "$((2 * ROUNDS))"
 printf "  of which the kernel's first per-task perf event: %s ms (any per-task profiler waits it, perf record too)\n" \
 	"$(awk '$3 != "-" { print $3 / 1000 }' "$W/times-empty" | median | xargs -r printf '%.1f' | grep . || echo -)"
+[ $have_perf = 1 ] && printf "  perf record --call-graph dwarf at the same rate: %.0f ms more than plain\n" \
+	"$(awk '{ print 1000 * ($4 - $1) }' "$W/times-empty" | median)"
 echo
 echo "where cpperf's time went (last round's report; % of the ranks' wall):"
 printf "%-8s %7s %7s %7s %7s %7s %7s %9s %9s %8s\n" case sample wrapper pb drain switch sum measured unwind-us drain-cpu
