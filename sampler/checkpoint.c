@@ -70,7 +70,16 @@ void rt_live_open(struct rt_state *rt)
 		close(fd);
 		fd = -1;
 	}
-	rt->live_fd = fd;
+	ofd_keep(&rt->live, fd);
+}
+
+bool rt_live_check(struct rt_state *rt)
+{
+	if (rt->live.fd < 0 || ofd_mine(&rt->live))
+		return true;
+	rt->live = OWNED_FD_NONE;	/* the program's now, and our lock gone with ours */
+	rt_live_open(rt);
+	return false;
 }
 
 /* Drop the lock and its file: the process has its final profile (or is
@@ -79,12 +88,11 @@ static void live_close(struct rt_state *rt)
 {
 	char path[PATH_MAX + 400];
 
-	if (rt->live_fd < 0)
+	if (rt->live.fd < 0)
 		return;
 	live_path(rt, rt->opt.output, path, sizeof(path));
 	unlink(path);
-	close(rt->live_fd);
-	rt->live_fd = -1;
+	ofd_release(&rt->live);
 }
 
 /* The profile now has the name written as name into dir: the file of an
@@ -263,8 +271,11 @@ void rt_checkpoint_commit(struct rt_state *rt)
 void rt_write_final(struct rt_state *rt, const char *reason)
 {
 	char err[1024];
+	unsigned missed = atomic_load(&rt->unprofiled);
 
 	fill(rt, reason, true);
+	if (missed > 1)		/* the first one said why */
+		rt_notice(rt, "%u threads of process %d were not profiled", missed, (int)rt->pid);
 	if (write_file(rt, err, sizeof(err))) {
 		/* the last checkpoint stays, and the lock, let go at exit, says
 		 * its writer died */

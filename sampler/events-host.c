@@ -111,13 +111,14 @@ int ev_probe(const struct ev_list *l, char *err, size_t errlen)
 	return 0;
 }
 
-/* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when unreadable. */
-static int ev_paranoid(void)
+int ev_kernel_setting(const char *name)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	char path[128];
+	FILE *f;
 	int v;
 
-	if (!f)
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	if (!(f = fopen(path, "re")))
 		return INT32_MIN;
 	if (fscanf(f, "%d", &v) != 1)
 		v = INT32_MIN;
@@ -136,7 +137,7 @@ static int paranoid_allowing(const char *name)
 
 static void ev_explain_perm(int err_no, const char *name, char *buf, size_t len)
 {
-	int v = ev_paranoid();
+	int v = ev_kernel_setting("perf_event_paranoid");
 	char now[48];
 
 	if (v != INT32_MIN && v <= paranoid_allowing(name)) {

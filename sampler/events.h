@@ -65,6 +65,10 @@ int ev_probe(const struct ev_list *l, char *err, size_t errlen);
 void ev_explain_errno(int err_no, const char *name, bool hardware,
 		      char *buf, size_t buflen);
 
+/* /proc/sys/kernel/NAME (perf_event_paranoid, perf_event_mlock_kb), or
+ * INT32_MIN when unreadable. */
+int ev_kernel_setting(const char *name);
+
 /* Print the events this host offers, `perf list` style (cpperf list). */
 void ev_print_list(FILE *out);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -243,6 +244,34 @@ static int parse_bytes(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* Pages (a power of two), or bytes with B, K, M or G that make a power
+ * of two of pages, as perf record -m takes them. */
+static int set_mmap_pages(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), x;
+	size_t len = strlen(v);
+	char num[32];
+	int bad;
+
+	if (len && strchr("BKMG", v[len - 1]) && len < sizeof(num)) {
+		memcpy(num, v, len + 1);
+		if (v[len - 1] == 'B')
+			num[len - 1] = 0;
+		bad = parse_bytes(num, &x) || x % page;
+		x /= page;
+	} else {
+		bad = parse_u64(v, 1, OPT_MAX_MMAP_PAGES, &x);
+	}
+	if (bad || x < 1 || x > OPT_MAX_MMAP_PAGES || (x & (x - 1))) {
+		snprintf(err, n, "'%s' is not a power of two of pages from 1 to %u, or a size "
+			 "with B, K, M or G that makes one (pages of %llu bytes)", v,
+			 OPT_MAX_MMAP_PAGES, (unsigned long long)page);
+		return -1;
+	}
+	o->mmap_pages = (uint32_t)x;
+	return 0;
+}
+
 static int set_cp_budget(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	uint64_t b;
@@ -331,6 +360,10 @@ const struct opt_desc opt_table[] = {
 	  "dwarf (default), fp (frame pointers) or none", set_call_graph, NULL, NULL },
 	{ 0, "stack-size", "CPPERF_STACK_SIZE", "BYTES",
 	  "user stack bytes copied per sample in dwarf mode (default 16384)", set_stack_size, NULL, NULL },
+	{ 'm', "mmap-pages", "CPPERF_MMAP_PAGES", "PAGES",
+	  "ring buffer size per thread, in pages (a power of two) or with B/K/M/G "
+	  "(default: 64 ms of samples at the rate, at most 2M; less when locked memory is short)",
+	  set_mmap_pages, NULL, NULL },
 	{ 'o', "output", "CPPERF_OUTPUT", "DIR",
 	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL, NULL },
 	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL, NULL },

@@ -21,6 +21,7 @@ enum opt_merge { MERGE_NONE, MERGE_MPI };
 #define OPT_DEFAULT_FREQ 1000
 #define OPT_DEFAULT_STACK 16384
 #define OPT_MAX_STACK 65528	/* the kernel's limit for sample_stack_user */
+#define OPT_MAX_MMAP_PAGES (1u << 18)	/* 1 GiB of 4 KiB pages per thread */
 #define OPT_CP_FNS 8		/* functions zeroing can follow (PROF_CP_FNS) */
 #define OPT_DEFAULT_CP_WARMUP 1.0
 #define OPT_DEFAULT_CHECKPOINT 60.0	/* docs/record.md says why */
@@ -34,6 +35,7 @@ struct rt_options {
 	uint64_t period;	/* events per sample; 0 when freq is used */
 	enum opt_call_graph call_graph;
 	uint32_t stack_size;
+	uint32_t mmap_pages;	/* ring buffer data pages per thread, 0: chosen (ring-budget.h) */
 	char output[PATH_MAX];	/* experiment directory */
 	char cost_cache[PATH_MAX];	/* measured costs kept across runs: "" the default place, "none" nowhere */
 	bool quiet;

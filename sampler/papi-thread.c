@@ -43,7 +43,7 @@ struct papi_thread {
 	uint64_t stack_lo, stack_hi;
 	uint64_t ids[EV_MAX];
 	uint64_t lost;		/* dropped, not yet reported in the ring */
-	int wake_fd;		/* the drain thread's eventfd */
+	struct rt_state *rt;	/* to wake its drain thread */
 	struct ring ring;
 	uint8_t *scratch;	/* PAPI_RECORD_MAX bytes, the handler's */
 };
@@ -62,11 +62,11 @@ static void take_sample(struct papi_thread *p, int e, void *address, void *conte
 		.stack_lo = p->stack_lo, .stack_hi = p->stack_hi,
 	};
 	size_t len = papi_record_build(&s, p->cg, p->stack_size, p->scratch, PAPI_RECORD_MAX);
-	uint64_t half = p->ring.size / 2, before = papi_ring_used(&p->ring), one = 1;
+	uint64_t half = p->ring.size / 2, before = papi_ring_used(&p->ring);
 
 	if (len && papi_ring_put(&p->ring, p->scratch, len, &p->lost) &&
 	    before < half && papi_ring_used(&p->ring) >= half)
-		(void)!write(p->wake_fd, &one, sizeof(one));
+		rt_drain_wake(p->rt);
 }
 
 /* PAPI's overflow handler, called in PAPI's signal handler on the sampled
@@ -168,7 +168,7 @@ struct rt_thread *papi_thread_open(struct rt_state *rt, pid_t tid)
 	}
 	*p = (struct papi_thread){ .set = PAPI_NULL, .nevents = rt->events.n, .pid = getpid(),
 		.tid = (pid_t)syscall(SYS_gettid), .cg = rt->opt.call_graph,
-		.stack_size = rt->opt.stack_size, .wake_fd = rt->wake_fd, .scratch = p->scratch };
+		.stack_size = rt->opt.stack_size, .rt = rt, .scratch = p->scratch };
 	for (int i = 0; i < EV_MAX; i++) {
 		t->fds[i] = -1;
 		t->ids[i] = p->ids[i] = (uint64_t)i + 1;	/* synthetic ids */
@@ -183,7 +183,8 @@ struct rt_thread *papi_thread_open(struct rt_state *rt, pid_t tid)
 		free(t);
 		return NULL;
 	}
-	t->ring = p->ring;
+	t->slots[0] = p->ring;
+	atomic_store(&t->ring, &t->slots[0]);
 	t->papi = p;
 	return t;
 }
@@ -226,7 +227,8 @@ void papi_thread_close(struct rt_thread *t)
 
 	if (!p)
 		return;
-	memset(&t->ring, 0, sizeof(t->ring));	/* the block owns the mapping */
+	memset(&t->slots[0], 0, sizeof(t->slots[0]));	/* the block owns the mapping */
+	atomic_store(&t->ring, NULL);
 	t->papi = NULL;
 	if (p->released) {
 		free_block(p);

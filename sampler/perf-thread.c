@@ -7,6 +7,7 @@
  * With --backend=papi the same three entry points lead to papi-thread.c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,44 +15,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "owned-fd.h"
 #include "papi.h"
 #include "rt.h"
 #include "sample.h"
 
-#define RING_SAMPLES 128		/* samples a ring should hold */
-#define RING_MAX_PAGES 512
-
-static unsigned pow2_at_least(uint64_t x)
-{
-	unsigned p = 1;
-
-	while (p < x)
-		p *= 2;
-	return p;
-}
-
-static uint64_t sample_bytes(const struct rt_options *o)
-{
-	if (o->call_graph == CG_DWARF)
-		return o->stack_size + 512;
-	return o->call_graph == CG_FP ? 2048 : 256;
-}
-
-/* Ring pages: room for RING_SAMPLES, and the least that holds two. */
-static void ring_pages(const struct rt_options *o, unsigned *max, unsigned *min)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t bytes = sample_bytes(o);
-
-	*max = pow2_at_least((RING_SAMPLES * bytes + page - 1) / page);
-	if (*max > RING_MAX_PAGES)
-		*max = RING_MAX_PAGES;
-	*min = pow2_at_least((2 * bytes + page - 1) / page);
-	if (*min > *max)
-		*max = *min;
-}
-
-static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_event_attr *a)
+static void fill_attr(const struct rt_state *rt, int i, bool first, uint32_t stack,
+		      struct perf_event_attr *a)
 {
 	const struct rt_options *o = &rt->opt;
 
@@ -65,7 +35,9 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 	a->clockid = CLOCK_MONOTONIC;
 	if (rt->events.ev[i].leader != i)
 		return;		/* a counting member of a group */
-	a->disabled = 1;
+	/* enabled from the start: samples before the ring is mapped are
+	 * dropped, and an ioctl per thread saved */
+	a->disabled = 0;
 	if (o->period) {
 		a->sample_period = o->period;
 	} else {
@@ -75,7 +47,7 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, struct perf_
 	a->sample_type = sample_type_for(o->call_graph);
 	if (o->call_graph == CG_DWARF) {
 		a->sample_regs_user = SAMPLE_REGS_MASK;
-		a->sample_stack_user = o->stack_size;
+		a->sample_stack_user = stack;
 	}
 	a->exclude_callchain_kernel = 1;
 	a->mmap = first;	/* address-space changes, for dlopen */
@@ -95,46 +67,158 @@ static int perf_open(struct perf_event_attr *a, pid_t tid, int group_fd)
 	return (int)syscall(SYS_perf_event_open, a, tid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void report_open_error(const struct rt_state *rt, int i, pid_t tid, int err)
+/* The first thread of the process that is not profiled says why; later
+ * ones are counted (the final notice gives the count). */
+static void not_profiled(struct rt_state *rt, pid_t tid, const char *why)
+{
+	if (atomic_fetch_add(&rt->unprofiled, 1) == 0)
+		rt_notice(rt, "thread %d is not profiled: %s", (int)tid, why);
+}
+
+static void open_failed(struct rt_state *rt, int i, pid_t tid, int err)
 {
 	char why[512];
 
 	ev_explain_errno(err, rt->events.ev[i].name, rt->events.ev[i].hardware, why, sizeof(why));
-	rt_notice(rt, "thread %d is not profiled: %s", (int)tid, why);
+	not_profiled(rt, tid, why);
 }
 
-/* Open event i; sampling leaders after the first share its ring. */
-static int open_event(struct rt_state *rt, struct rt_thread *t, int i, pid_t tid, int *first)
+/* "ulimit -l 8192 KiB, kernel.perf_event_mlock_kb 516" into buf. */
+static void describe_limits(const struct ring_budget *b, char *buf, size_t len)
 {
-	const struct ev_spec *ev = &rt->events.ev[i];
-	struct perf_event_attr a;
-	unsigned max_pages, min_pages;
-	int leader_fd = ev->leader == i ? -1 : t->fds[ev->leader];
-	int fd, err;
+	char mlock[48] = "";
 
-	fill_attr(rt, i, *first < 0, &a);
-	fd = perf_open(&a, tid, leader_fd);
-	if (fd < 0)
-		return -errno;
-	t->fds[i] = fd;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &t->ids[i]))
-		return -errno;
-	if (ev->leader != i)
-		return 0;
-	if (*first >= 0)
-		return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *first) ? -errno : 0;
-	ring_pages(&rt->opt, &max_pages, &min_pages);
-	err = ring_map(&t->ring, fd, max_pages, min_pages);
-	if (err)
-		return err;
-	*first = fd;
+	if (b->mlock_kib)
+		snprintf(mlock, sizeof(mlock), ", kernel.perf_event_mlock_kb %llu",
+			 (unsigned long long)b->mlock_kib);
+	snprintf(buf, len, "ulimit -l %llu KiB%s", (unsigned long long)b->rlimit_kib, mlock);
+}
+
+static void map_failed(struct rt_state *rt, pid_t tid, int err)
+{
+	char limits[128], why[384];
+
+	if (err != EPERM && err != ENOMEM) {
+		snprintf(why, sizeof(why), "cannot map its ring buffer: %s", strerror(err));
+	} else {
+		describe_limits(&rt->rings, limits, sizeof(limits));
+		snprintf(why, sizeof(why), "the locked memory for ring buffers is used up (%s); "
+			 "raise ulimit -l or kernel.perf_event_mlock_kb (docs/record.md#locked-memory)",
+			 limits);
+	}
+	not_profiled(rt, tid, why);
+}
+
+static void say_memory_short(struct rt_state *rt, const struct ring_plan *p)
+{
+	char limits[128];
+
+	if (!ring_budget_first_short(&rt->rings, p))
+		return;
+	describe_limits(&rt->rings, limits, sizeof(limits));
+	rt_notice(rt, "locked memory is short (%s): threads get smaller ring buffers%s as more of "
+		  "them run, from %ld KiB%s here; raise ulimit -l or kernel.perf_event_mlock_kb for "
+		  "full ones (docs/record.md#locked-memory)", limits,
+		  rt->opt.call_graph == CG_DWARF ? " and stack copies" : "",
+		  p->pages * sysconf(_SC_PAGESIZE) / 1024,
+		  rt->opt.call_graph == CG_DWARF && p->stack_size < rt->opt.stack_size ?
+		  " and stacks of fewer bytes" : "");
+}
+
+/* Open the event list for tid with stack copies of stack bytes; the
+ * numbers moved high, the kernel's ids noted.  0, or -errno with *bad
+ * the event that failed. */
+static int open_events(struct rt_state *rt, struct rt_thread *t, pid_t tid, uint32_t stack, int *bad)
+{
+	for (int i = 0; i < rt->events.n; i++) {
+		const struct ev_spec *ev = &rt->events.ev[i];
+		struct perf_event_attr a;
+		int fd, err;
+
+		*bad = i;
+		fill_attr(rt, i, i == 0, stack, &a);
+		fd = perf_open(&a, tid, ev->leader == i ? -1 : t->fds[ev->leader]);
+		if (fd < 0)
+			return -errno;
+		fd = ofd_move_high(fd);
+		if (!(t->ids[i] = ofd_perf_id(fd))) {
+			err = errno;
+			close(fd);
+			return -err;
+		}
+		t->fds[i] = fd;
+	}
 	return 0;
 }
 
-struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
+static void close_events(struct rt_thread *t)
+{
+	for (int i = 0; i < EV_MAX; i++) {
+		if (ofd_perf_mine(t->fds[i], t->ids[i]))
+			close(t->fds[i]);
+		t->fds[i] = -1;
+	}
+}
+
+/* Map pages of ring into slot on the first event (always a sampling
+ * leader), make it the thread's ring, and send the other leaders'
+ * records there.  0, or -errno. */
+static int map_ring(struct rt_state *rt, struct rt_thread *t, struct ring *slot, unsigned pages)
+{
+	int err = ring_map(slot, t->fds[0], pages);
+
+	if (err)
+		return err;
+	atomic_store_explicit(&t->ring, slot, memory_order_release);
+	for (int i = 1; i < rt->events.n; i++)
+		if (rt->events.ev[i].leader == i && ioctl(t->fds[i], PERF_EVENT_IOC_SET_OUTPUT, t->fds[0]))
+			return -errno;
+	return 0;
+}
+
+/*
+ * Open the events and map the ring of the budget's plan (a young thread's
+ * first ring smaller); when the kernel refuses the memory, smaller plans
+ * (a smaller stack copy means opening the events again).  0, or -errno
+ * after saying why.
+ */
+static int open_with_ring(struct rt_state *rt, struct rt_thread *t, pid_t tid, bool young)
+{
+	struct ring_plan p = ring_budget_plan(&rt->rings, &rt->opt);
+	uint32_t opened = 0;
+	unsigned pages;
+	int err, bad;
+
+	for (;;) {
+		if (p.stack_size != opened) {
+			close_events(t);
+			if ((err = open_events(rt, t, tid, p.stack_size, &bad))) {
+				open_failed(rt, bad, t->tid, -err);
+				return err;
+			}
+			opened = p.stack_size;
+		}
+		pages = young ? ring_plan_young_pages(&p, &rt->opt) : p.pages;
+		err = map_ring(rt, t, &t->slots[0], pages);
+		if (!err)
+			break;
+		ring_unmap(&t->slots[0]);
+		if ((err != -EPERM && err != -ENOMEM) || !ring_plan_shrink(&p, &rt->opt)) {
+			map_failed(rt, t->tid, -err);
+			return err;
+		}
+	}
+	t->plan = (struct ring_plan){ pages, p.stack_size };
+	t->grow_to = p.pages > pages ? p.pages : 0;
+	t->born = rt_now_ns();
+	ring_budget_take(&rt->rings, pages);
+	say_memory_short(rt, &p);
+	return 0;
+}
+
+struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid, bool young)
 {
 	struct rt_thread *t;
-	int first = -1;
 
 	if (rt->opt.backend == BACKEND_PAPI)
 		return papi_thread_open(rt, tid);
@@ -143,17 +227,38 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid)
 	for (int i = 0; i < EV_MAX; i++)
 		t->fds[i] = -1;
 	t->tid = tid ? tid : (pid_t)syscall(SYS_gettid);
-	for (int i = 0; i < rt->events.n; i++) {
-		int err = open_event(rt, t, i, tid, &first);
-
-		if (err) {
-			report_open_error(rt, i, t->tid, -err);
-			rt_thread_close(t);
-			free(t);
-			return NULL;
-		}
+	if (open_with_ring(rt, t, tid, young)) {
+		close_events(t);
+		free(t);
+		return NULL;
 	}
 	return t;
+}
+
+/*
+ * The first ring is given back in place, so that the event can map the
+ * larger one, while the thread may still read the old one's addresses.
+ * Between the two the thread's samples are dropped: microseconds.
+ */
+void rt_thread_grow(struct rt_state *rt, struct rt_thread *t)
+{
+	struct ring_plan p = ring_budget_plan(&rt->rings, &rt->opt);
+	unsigned pages = p.pages < t->grow_to ? p.pages : t->grow_to;
+
+	t->grow_to = 0;
+	if (pages <= t->plan.pages || t->fds[0] < 0 || rt_thread_ring(t) != &t->slots[0] ||
+	    ring_release_in_place(&t->slots[0]))
+		return;
+	ring_budget_give(&rt->rings, t->plan.pages);
+	while (map_ring(rt, t, &t->slots[1], pages)) {
+		ring_unmap(&t->slots[1]);
+		if ((pages /= 2) < t->plan.pages) {
+			map_failed(rt, t->tid, EPERM);
+			return;
+		}
+	}
+	t->plan.pages = pages;
+	ring_budget_take(&rt->rings, pages);
 }
 
 int rt_events_open_bare(const struct rt_state *rt, int *fds, uint64_t period)
@@ -162,8 +267,7 @@ int rt_events_open_bare(const struct rt_state *rt, int *fds, uint64_t period)
 		const struct ev_spec *ev = &rt->events.ev[i];
 		struct perf_event_attr a;
 
-		fill_attr(rt, i, false, &a);
-		a.disabled = 0;
+		fill_attr(rt, i, false, rt->opt.stack_size, &a);
 		if (period && ev->leader == i) {
 			a.freq = 0;
 			a.sample_period = period;
@@ -186,26 +290,53 @@ void rt_events_close_bare(const struct rt_state *rt, int *fds, int n)
 		close(fds[n]);
 }
 
-void rt_thread_enable(struct rt_thread *t, bool on)
+void rt_thread_start(struct rt_thread *t)
+{
+	if (t->papi)
+		papi_thread_enable(t, true);
+}
+
+void rt_thread_stop(struct rt_thread *t)
 {
 	if (t->papi) {
-		papi_thread_enable(t, on);
+		papi_thread_enable(t, false);
 		return;
 	}
 	for (int i = 0; i < EV_MAX; i++)
-		if (t->fds[i] >= 0)
-			ioctl(t->fds[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+		if (ofd_perf_mine(t->fds[i], t->ids[i]))
+			ioctl(t->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
-void rt_thread_close(struct rt_thread *t)
+void rt_thread_exiting(struct rt_thread *t)
+{
+	if (t->papi)
+		papi_thread_enable(t, false);
+}
+
+bool rt_thread_fds_mine(const struct rt_thread *t)
+{
+	for (int i = 0; i < EV_MAX; i++)
+		if (t->fds[i] >= 0 && !ofd_perf_mine(t->fds[i], t->ids[i]))
+			return false;
+	return true;
+}
+
+void rt_thread_forget_fds(struct rt_thread *t)
+{
+	for (int i = 0; i < EV_MAX; i++)
+		if (t->fds[i] >= 0 && !ofd_perf_mine(t->fds[i], t->ids[i]))
+			t->fds[i] = -1;
+}
+
+void rt_thread_close(struct rt_state *rt, struct rt_thread *t)
 {
 	if (!t)
 		return;
 	papi_thread_close(t);	/* a PAPI thread's ring is not mapped from an fd */
-	ring_unmap(&t->ring);
-	for (int i = 0; i < EV_MAX; i++) {
-		if (t->fds[i] >= 0)
-			close(t->fds[i]);
-		t->fds[i] = -1;
-	}
+	if (rt_thread_ring(t) && rt_thread_ring(t)->meta)
+		ring_budget_give(&rt->rings, t->plan.pages);
+	ring_unmap(&t->slots[0]);
+	ring_unmap(&t->slots[1]);
+	atomic_store(&t->ring, NULL);
+	close_events(t);
 }

@@ -10,26 +10,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int ring_map(struct ring *r, int fd, unsigned max_pages, unsigned min_pages)
+int ring_map(struct ring *r, int fd, unsigned pages)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (pages + 1) * page;
+	void *p;
 
 	memset(r, 0, sizeof(*r));
-	for (unsigned pages = max_pages; pages >= min_pages; pages /= 2) {
-		size_t len = (pages + 1) * page;
-		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-		if (p != MAP_FAILED) {
-			r->meta = p;
-			r->data = (uint8_t *)p + page;
-			r->size = (uint64_t)pages * page;
-			r->map_len = len;
-			return 0;
-		}
-		if (errno != EPERM && errno != ENOMEM)
-			return -errno;
-	}
-	return -EPERM;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->meta = p;
+	r->data = (uint8_t *)p + page;
+	r->size = (uint64_t)pages * page;
+	r->map_len = len;
+	return 0;
 }
 
 void ring_unmap(struct ring *r)
@@ -37,6 +31,13 @@ void ring_unmap(struct ring *r)
 	if (r->meta)
 		munmap(r->meta, r->map_len);
 	memset(r, 0, sizeof(*r));
+}
+
+int ring_release_in_place(struct ring *r)
+{
+	void *p = mmap(r->meta, r->map_len, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? -errno : 0;
 }
 
 /* The consumer saw a sample record of size bytes. */
@@ -73,6 +74,8 @@ uint64_t ring_samples_pending(const struct ring *r)
 		return 0;
 	counted = __atomic_load_n(&r->counted, __ATOMIC_ACQUIRE);	/* before the head: never past it */
 	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	if (head - counted > r->size)	/* released in place: the head reads 0 */
+		return 0;
 	return (uint64_t)(((unsigned __int128)(head - counted) * r->sample_recip) >> 64);
 }
 

@@ -32,11 +32,15 @@ struct ring {
 	uint64_t sample_recip;
 };
 
-/* Map fd's ring buffer with up to max_pages data pages (a power of two),
- * halving on EPERM/ENOMEM down to min_pages (the locked-memory limit of
- * unprivileged users).  Returns 0, or -errno. */
-int ring_map(struct ring *r, int fd, unsigned max_pages, unsigned min_pages);
+/* Map fd's ring buffer with pages data pages (a power of two; its size
+ * is the caller's to choose, ring-budget.h).  Returns 0, or -errno:
+ * EPERM when the locked-memory limits refuse it. */
+int ring_map(struct ring *r, int fd, unsigned pages);
 void ring_unmap(struct ring *r);
+/* Give the buffer back to the kernel (the event may then map another) but
+ * leave its addresses readable, as zeros, for a thread that may still be
+ * reading them; ring_unmap releases them.  Returns 0, or -errno. */
+int ring_release_in_place(struct ring *r);
 
 typedef void (*ring_record_fn)(void *arg, const struct perf_event_header *h);
 
@@ -46,8 +50,9 @@ size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce)
 /* Whether the kernel has written records that ring_drain would read. */
 bool ring_pending(const struct ring *r);
 /* How many samples the kernel has written that ring_drain has not begun
- * to hand out; 0 when unknown (no sample seen yet, or records of varying
- * size, as frame-pointer call chains make).  Any thread. */
+ * to hand out; 0 when unknown (no sample seen yet, records of varying
+ * size as frame-pointer call chains make, a ring released in place).
+ * Any thread. */
 uint64_t ring_samples_pending(const struct ring *r);
 
 #endif

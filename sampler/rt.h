@@ -19,7 +19,9 @@
 #include "clock.h"
 #include "events.h"
 #include "options.h"
+#include "owned-fd.h"
 #include "ring.h"
+#include "ring-budget.h"
 
 #define CPPERF_EXPORT __attribute__((visibility("default")))
 
@@ -61,9 +63,21 @@ enum rt_end {
 
 struct rt_thread {
 	pid_t tid;
-	int fds[EV_MAX];	/* per event of the list, -1 when not open */
+	/* Per event of the list, -1 when not open or taken by the program
+	 * (owned-fd.h: the kernel's ids tell ours apart); the ring's mapping
+	 * keeps the events sampling without them. */
+	int fds[EV_MAX];
 	uint64_t ids[EV_MAX];	/* kernel ids, to tell events apart */
-	struct ring ring;	/* all sampling events of the thread write here */
+	/* The ring all sampling events of the thread write now: one of
+	 * slots, a young thread's small first ring and the one it grows into
+	 * (rt_thread_grow).  Neither slot is rewritten while the thread
+	 * lives, so the thread itself may read either
+	 * (rt_samples_pending_self). */
+	struct ring *_Atomic ring;
+	struct ring slots[2];
+	struct ring_plan plan;	/* the ring's size and the stack copied per sample */
+	unsigned grow_to;	/* pages to grow to once it lives on, 0 none */
+	uint64_t born;		/* CLOCK_MONOTONIC ns when its events opened */
 	uint64_t last[EV_MAX];	/* group members' counts at the last sample */
 	uint64_t samples[EV_MAX];	/* per-thread totals */
 	uint64_t stack_lo, stack_hi;	/* live stack, 0 when unknown */
@@ -94,7 +108,18 @@ struct rt_state {
 					 * (drain thread, or a thread draining its own) */
 	struct rt_thread *threads;	/* threads with open events */
 	struct rt_thread *retired;	/* closed; kept for their totals */
-	int wake_fd;		/* eventfd: threads changed or stop */
+	/* What wakes the drain thread (threads changed, stop): a datagram
+	 * socket connected to itself, which unlike an eventfd has an inode
+	 * of its own to tell it from the program's files.  The drain thread
+	 * replaces one the program took: it fills the other slot, then
+	 * points wake at it, so that a waker never reads a half-written one. */
+	struct owned_fd wake_slot[2];
+	struct owned_fd *_Atomic wake;
+	struct ring_budget rings;	/* locked memory for the threads' rings */
+	atomic_uint unprofiled;	/* threads that could not be profiled */
+	bool fds_said;		/* the notice that the program took our
+				 * descriptors was given; drain thread */
+	uint64_t next_fd_check;	/* CLOCK_MONOTONIC ns; drain thread */
 	pthread_t drain;
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
@@ -108,19 +133,39 @@ struct rt_state {
 	uint64_t next_checkpoint;	/* CLOCK_MONOTONIC ns, 0 before the first; drain thread */
 	bool checkpoint_failing;	/* the last checkpoint failed (said once); drain thread */
 	struct rt_checkpoint ckpt;
-	int live_fd;		/* flock'ed .HOST.PID.START.live, -1 when none */
+	struct owned_fd live;	/* flock'ed .HOST.PID.START.live, fd -1 when none */
 	char file[384];		/* the profile's name as last written, "" before */
 };
 
 /* perf-thread.c: open the event list for thread tid (0 = the caller) and
- * map its ring buffer.  Returns the thread or NULL after reporting why.
- * These three hand PAPI threads (rt_state.opt.backend) to papi-thread.c. */
-struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid);
+ * map its ring buffer; a young thread (one the program just created)
+ * starts with a small ring, cheap to map, and grows it if it lives on.
+ * Returns the thread or NULL after reporting why.  These hand PAPI
+ * threads (rt_state.opt.backend) to papi-thread.c. */
+struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid, bool young);
+/* The ring the thread's events write now. */
+static inline struct ring *rt_thread_ring(const struct rt_thread *t)
+{
+	return atomic_load_explicit(&t->ring, memory_order_acquire);
+}
+/* Give a young thread that has lived RT_GROW_NS its full ring, as the
+ * budget allows; the drain thread, agg_lock held, the old ring drained. */
+#define RT_GROW_NS 20000000ull
+void rt_thread_grow(struct rt_state *rt, struct rt_thread *t);
 /* Close the thread's events and unmap its ring; the struct (and its
  * totals) stays, owned by whoever holds it. */
-void rt_thread_close(struct rt_thread *t);
-/* Enable or disable every event of the thread. */
-void rt_thread_enable(struct rt_thread *t, bool on);
+void rt_thread_close(struct rt_state *rt, struct rt_thread *t);
+/* Sampling of the thread begins (perf events are opened enabled; PAPI
+ * starts its event set on the calling thread, t), or ends for good. */
+void rt_thread_start(struct rt_thread *t);
+void rt_thread_stop(struct rt_thread *t);
+/* The calling thread, t, is exiting: what its backend must stop (the
+ * kernel ends a thread's perf events itself; PAPI's state is released). */
+void rt_thread_exiting(struct rt_thread *t);
+/* Whether every descriptor the thread holds is still its event; and
+ * forget those that are not (the program closed or replaced them). */
+bool rt_thread_fds_mine(const struct rt_thread *t);
+void rt_thread_forget_fds(struct rt_thread *t);
 /* The perf backend's event list opened for the calling thread, enabled,
  * with no ring buffer (the kernel drops the samples): fds gets
  * rt->events.n descriptors; the leaders sample every period events when
@@ -150,10 +195,11 @@ uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 /* Run the calling thread on cpu only; false when the kernel refuses. */
 bool rt_pin_to_cpu(int cpu);
 
-/* threads.c: profile the calling thread (0 on success), or the threads
+/* threads.c: profile the calling thread (0 on success; young: the
+ * program just created it, rt_thread_open), or the threads
  * that already exist besides the caller; the real pthread_create for
  * threads of our own that must not be profiled. */
-int rt_thread_begin(struct rt_state *rt);
+int rt_thread_begin(struct rt_state *rt, bool young);
 /* The calling thread's struct, NULL when it is not profiled. */
 struct rt_thread *rt_thread_self(void);
 void rt_threads_open_existing(struct rt_state *rt);
@@ -173,7 +219,10 @@ int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t 
  * left in every ring first. */
 int rt_drain_start(struct rt_state *rt);
 void rt_drain_stop(struct rt_state *rt);
+/* Wake the drain thread (async-signal-safe). */
 void rt_drain_wake(struct rt_state *rt);
+/* Close the wake socket (a forked child's copy, or at the end). */
+void rt_wake_close(struct rt_state *rt);
 /* Fold the calling thread's pending records into the profile now, on the
  * calling thread (the critical path needs a segment's samples at its
  * end).  No-op for a thread that is not profiled. */
@@ -222,6 +271,9 @@ bool rt_finish_take(struct profile *p);
  * moves the files to dir (ranks agreeing on rank 0's directory at
  * MPI_Init). */
 void rt_live_open(struct rt_state *rt);
+/* Whether the lock is still held through our descriptor; if the program
+ * took that, the lock is taken again on a new one (drain thread). */
+bool rt_live_check(struct rt_state *rt);
 bool rt_checkpoint_start(struct rt_state *rt);
 void rt_checkpoint_commit(struct rt_state *rt);
 void rt_write_final(struct rt_state *rt, const char *reason);

@@ -27,8 +27,7 @@
  * the runtime (constructor, destructor, exec and fork hooks); the drain
  * thread and new threads only use it between those points. */
 static struct rt_state rt_global = { .lock = PTHREAD_MUTEX_INITIALIZER,
-				     .agg_lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1,
-				     .live_fd = -1 };
+				     .agg_lock = PTHREAD_MUTEX_INITIALIZER, .live = { .fd = -1 } };
 
 struct rt_state *rt_current(void)
 {
@@ -132,12 +131,12 @@ static int init_profile(struct rt_state *rt)
 	return 0;
 }
 
-static void free_threads(struct rt_thread *t)
+static void free_threads(struct rt_state *rt, struct rt_thread *t)
 {
 	while (t) {
 		struct rt_thread *next = t->next;
 
-		rt_thread_close(t);
+		rt_thread_close(rt, t);
 		free(t);
 		t = next;
 	}
@@ -174,19 +173,22 @@ static void rt_start(void)
 	rt->file[0] = 0;
 	rt->ending = false;
 	rt_live_open(rt);
+	ring_budget_init(&rt->rings, &rt->opt);
+	atomic_store(&rt->unprofiled, 0);
 	/* before the drain thread exists, so that it is not found among them */
 	rt_threads_open_existing(rt);
 	if (rt_drain_start(rt)) {
 		rt_notice(rt, "not profiling: cannot start the drain thread");
-		free_threads(rt->threads);
+		free_threads(rt, rt->threads);
 		rt->threads = NULL;
+		rt_wake_close(rt);
 		sym_close(rt->sym);
 		profile_release(&rt->prof);
 		return;
 	}
 	rt->active = true;
 	rt_signals_install();
-	rt_thread_begin(rt);
+	rt_thread_begin(rt, false);
 }
 
 /* End profiling and write the final profile; hand it to take when not
@@ -206,14 +208,14 @@ static bool finish(const char *reason, struct profile *take)
 	rt_lock(&rt->lock);
 	rt->ending = true;	/* the threads' structs are freed below */
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
-		rt_thread_enable(t, false);
+		rt_thread_stop(t);
 	rt_unlock(&rt->lock);
 	rt_drain_stop(rt);
 	rt_write_final(rt, reason);
 	rt_end_written(rt);
 	rt->active = false;
-	free_threads(rt->threads);
-	free_threads(rt->retired);
+	free_threads(rt, rt->threads);
+	free_threads(rt, rt->retired);
 	rt->threads = rt->retired = NULL;
 	sym_close(rt->sym);
 	rt->sym = NULL;
@@ -248,13 +250,9 @@ static void after_fork_child(void)
 	if (!rt->active)
 		return;
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
-		rt_thread_close(t);
-	if (rt->wake_fd >= 0)
-		close(rt->wake_fd);
-	rt->wake_fd = -1;
-	if (rt->live_fd >= 0)	/* the parent's lock, shared through the fork */
-		close(rt->live_fd);
-	rt->live_fd = -1;
+		rt_thread_close(rt, t);
+	rt_wake_close(rt);
+	ofd_release(&rt->live);	/* the parent's lock, shared through the fork */
 	rt->active = false;
 	pthread_mutex_init(&rt->lock, NULL);
 	pthread_mutex_init(&rt->agg_lock, NULL);

@@ -42,26 +42,30 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_create(th, attr, fn, arg);
 }
 
-/* A profiled thread ends: its events stop and the drain thread retires
- * it.  Under rt->lock and not once rt_finish has begun, which frees the
- * thread's struct and closes the wake fd (a thread left running at exit
- * may end meanwhile: it wrote to a closed descriptor, perhaps the profile
- * being written, and into freed memory). */
+/* A profiled thread ends: the drain thread retires it.  The kernel stops
+ * a thread's perf events as it exits and hangs them up, which wakes the
+ * drain thread; a thread without a descriptor it polls (PAPI, or taken
+ * by the program) wakes it here.  Under rt->lock and not once rt_finish
+ * has begun, which frees the thread's struct; the wake-up needs no lock
+ * (it checks that the socket is still ours). */
 static void on_thread_exit(void *p)
 {
 	struct rt_thread *t = p;
 	struct rt_state *rt = atomic_load_explicit(&exit_rt, memory_order_relaxed);
+	bool wake = false;
 
 	self = NULL;	/* as the key's value is now */
 	rt_lock(&rt->lock);
 	if (!rt->ending) {
-		rt_thread_enable(t, false);
+		rt_thread_exiting(t);
 		rt_altstack_end(t->altstack);
 		t->altstack = NULL;
 		atomic_store(&t->state, THREAD_EXITED);
-		rt_drain_wake(rt);
+		wake = t->fds[0] < 0;
 	}
 	rt_unlock(&rt->lock);
+	if (wake)
+		rt_drain_wake(rt);
 }
 
 static void make_exit_key(void)
@@ -95,16 +99,17 @@ static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 	if (ok) {
 		t->next = rt->threads;
 		rt->threads = t;
-		rt_thread_enable(t, true);
-		rt_drain_wake(rt);
+		rt_thread_start(t);
 	}
 	rt_unlock(&rt->lock);
+	if (ok)
+		rt_drain_wake(rt);
 	return ok;
 }
 
-int rt_thread_begin(struct rt_state *rt)
+int rt_thread_begin(struct rt_state *rt, bool young)
 {
-	struct rt_thread *t = rt_thread_open(rt, 0);
+	struct rt_thread *t = rt_thread_open(rt, 0, young);
 
 	if (!t)
 		return -1;
@@ -114,7 +119,7 @@ int rt_thread_begin(struct rt_state *rt)
 	atomic_store_explicit(&exit_rt, rt, memory_order_relaxed);
 	if (!register_thread(rt, t)) {
 		rt_altstack_end(t->altstack);
-		rt_thread_close(t);
+		rt_thread_close(rt, t);
 		free(t);
 		return -1;
 	}
@@ -140,9 +145,9 @@ void rt_threads_open_existing(struct rt_state *rt)
 
 		if (tid <= 0 || tid == self)
 			continue;
-		t = rt_thread_open(rt, tid);
+		t = rt_thread_open(rt, tid, false);
 		if (t && !register_thread(rt, t)) {
-			rt_thread_close(t);
+			rt_thread_close(rt, t);
 			free(t);
 		}
 	}
@@ -156,7 +161,7 @@ static void *start_thread(void *p)
 
 	free(p);
 	if (a.rt->active)
-		rt_thread_begin(a.rt);
+		rt_thread_begin(a.rt, true);
 	return a.fn(a.arg);
 }
 
