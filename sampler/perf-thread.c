@@ -116,13 +116,10 @@ static void say_memory_short(struct rt_state *rt, const struct ring_plan *p)
 	if (!ring_budget_first_short(&rt->rings, p))
 		return;
 	describe_limits(&rt->rings, limits, sizeof(limits));
-	rt_notice(rt, "locked memory is short (%s): threads get smaller ring buffers%s as more of "
-		  "them run, from %ld KiB%s here; raise ulimit -l or kernel.perf_event_mlock_kb for "
-		  "full ones (docs/record.md#locked-memory)", limits,
-		  rt->opt.call_graph == CG_DWARF ? " and stack copies" : "",
-		  p->pages * sysconf(_SC_PAGESIZE) / 1024,
-		  rt->opt.call_graph == CG_DWARF && p->stack_size < rt->opt.stack_size ?
-		  " and stacks of fewer bytes" : "");
+	rt_notice(rt, "locked memory is short (%s): with %u threads, new ones get smaller ring "
+		  "buffers and copy %u stack bytes a sample instead of %u, so deep stacks unwind "
+		  "less far; raise ulimit -l or kernel.perf_event_mlock_kb (docs/record.md#locked-memory)",
+		  limits, atomic_load(&rt->rings.nrings), p->stack_size, rt->opt.stack_size);
 }
 
 /* Open the event list for tid with stack copies of stack bytes; the

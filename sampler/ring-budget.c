@@ -209,7 +209,7 @@ void ring_budget_give(struct ring_budget *b, unsigned pages)
 
 bool ring_budget_first_short(struct ring_budget *b, const struct ring_plan *p)
 {
-	if (p->pages >= b->full.pages && p->stack_size >= b->full.stack_size)
+	if (p->stack_size >= b->full.stack_size)
 		return false;
 	return !atomic_exchange(&b->short_said, true);
 }

@@ -58,8 +58,9 @@ uint64_t ring_plan_fill_ms(const struct ring_plan *p, const struct rt_options *o
 /* A ring of p.pages was mapped (taken) or unmapped (given back). */
 void ring_budget_take(struct ring_budget *b, unsigned pages);
 void ring_budget_give(struct ring_budget *b, unsigned pages);
-/* Whether p is smaller than what a thread gets with memory to spare, and
- * the first time that happens (the caller says so, once). */
+/* Whether p copies less stack than a thread with memory to spare does,
+ * the first time that happens (the caller says so, once): a smaller ring
+ * only means more wake-ups, fewer stack bytes fewer frames unwound. */
 bool ring_budget_first_short(struct ring_budget *b, const struct ring_plan *p);
 
 #endif

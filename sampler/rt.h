@@ -117,6 +117,7 @@ struct rt_state {
 	struct owned_fd *_Atomic wake;
 	struct ring_budget rings;	/* locked memory for the threads' rings */
 	atomic_uint unprofiled;	/* threads that could not be profiled */
+	atomic_uint short_lived;	/* threads that ended younger than RT_GROW_NS, in a row */
 	bool fds_said;		/* the notice that the program took our
 				 * descriptors was given; drain thread */
 	uint64_t next_fd_check;	/* CLOCK_MONOTONIC ns; drain thread */
@@ -138,8 +139,9 @@ struct rt_state {
 };
 
 /* perf-thread.c: open the event list for thread tid (0 = the caller) and
- * map its ring buffer; a young thread (one the program just created)
- * starts with a small ring, cheap to map, and grows it if it lives on.
+ * map its ring buffer; a young thread (one the program just created while
+ * its threads end young, rt_thread_begin) starts with a small ring, cheap
+ * to map, and grows it if it lives on.
  * Returns the thread or NULL after reporting why.  These hand PAPI
  * threads (rt_state.opt.backend) to papi-thread.c. */
 struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid, bool young);

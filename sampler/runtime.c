@@ -175,6 +175,7 @@ static void rt_start(void)
 	rt_live_open(rt);
 	ring_budget_init(&rt->rings, &rt->opt);
 	atomic_store(&rt->unprofiled, 0);
+	atomic_store(&rt->short_lived, 0);
 	/* before the drain thread exists, so that it is not found among them */
 	rt_threads_open_existing(rt);
 	if (rt_drain_start(rt)) {

@@ -48,6 +48,31 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
  * by the program) wakes it here.  Under rt->lock and not once rt_finish
  * has begun, which frees the thread's struct; the wake-up needs no lock
  * (it checks that the socket is still ours). */
+/*
+ * Mapping a full ring costs a thread about 2 us a page on a VM, hundreds
+ * of microseconds: a program that starts and ends threads all the time
+ * would pay that for each.  Once four threads in a row ended younger than
+ * RT_GROW_NS, new ones start with a small ring, grown by the drain thread
+ * if they live on; the first threads of a program (a pool that lives
+ * long, often as many as the cores, all starting at once) get full rings
+ * at once, as growing them all together would keep the drain thread from
+ * their small rings.
+ */
+#define SHORT_LIVED_IN_A_ROW 4
+
+static void count_lifetime(struct rt_state *rt, const struct rt_thread *t)
+{
+	if (rt_now_ns() - t->born >= RT_GROW_NS)
+		atomic_store(&rt->short_lived, 0);
+	else if (atomic_load(&rt->short_lived) < SHORT_LIVED_IN_A_ROW)
+		atomic_fetch_add(&rt->short_lived, 1);
+}
+
+static bool threads_end_young(struct rt_state *rt)
+{
+	return atomic_load(&rt->short_lived) >= SHORT_LIVED_IN_A_ROW;
+}
+
 static void on_thread_exit(void *p)
 {
 	struct rt_thread *t = p;
@@ -61,6 +86,7 @@ static void on_thread_exit(void *p)
 		rt_altstack_end(t->altstack);
 		t->altstack = NULL;
 		atomic_store(&t->state, THREAD_EXITED);
+		count_lifetime(rt, t);
 		wake = t->fds[0] < 0;
 	}
 	rt_unlock(&rt->lock);
@@ -161,7 +187,7 @@ static void *start_thread(void *p)
 
 	free(p);
 	if (a.rt->active)
-		rt_thread_begin(a.rt, true);
+		rt_thread_begin(a.rt, threads_end_young(a.rt));
 	return a.fn(a.arg);
 }
 
