@@ -396,7 +396,9 @@ int profile_merge(struct profile *dst, const struct profile *src, char *err, siz
  * Read a profile from a buffer or a file.  Returns 0 and fills p (which must
  * be profile_init'ed), or -1 with a message in err saying what is wrong and
  * where (byte offset or line); p is then released.  Never crashes on hostile
- * input: this is the fuzz target's entry point.
+ * input: this is the fuzz target's entry point.  profile_read and
+ * profile_read_head open path only when it is a regular file (a FIFO, a
+ * device or a socket is refused, without blocking: regfile_open).
  */
 int profile_parse(struct profile *p, const char *buf, size_t len,
 		  char *err, size_t errlen);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# report-hostile.t - `cpperf report` and `cpperf merge` on experiment
+# directories written to hang or fool them: names that are FIFOs, devices
+# or directories, a .live lock that is a FIFO.  Profiles are the committed
+# tests/data experiments, edited and resealed.  Every command runs under
+# `timeout`, so a hang fails its test instead of blocking the suite.
+. "$(dirname "$0")/../lib.sh"
+
+DATA=$TOP/tests/data/report-exp	# two processes, not MPI
+MPIDATA=$TOP/tests/data/report-mpi	# two whole MPI ranks
+LIMIT=20	# seconds: what the slowest host needs, many times over
+
+# bounded WANT NAME CMD...: run CMD under timeout with stdout in $WORK/out
+# and stderr in $WORK/err; passes when it exits WANT and ASan reported
+# nothing.
+bounded() {
+	local want=$1 name=$2 got
+	shift 2
+	timeout -k 5 "$LIMIT" "$@" > "$WORK/out" 2> "$WORK/err"
+	got=$?
+	if [ "$got" = 124 ] || [ "$got" = 137 ]; then
+		fail "$name" "still running after $LIMIT s: killed"
+	elif [ "$got" != "$want" ] || grep -q Sanitizer "$WORK/err"; then
+		fail "$name" "exit $got, want $want" "stderr: $(head -3 "$WORK/err")"
+	else
+		ok "$name"
+	fi
+}
+
+# err_is NAME TEXT: the one line of stderr is TEXT.
+err_is() { is "$1" "$(cat "$WORK/err")" "$2"; }
+
+# copy_exp NAME SRC: a copy of experiment SRC as $WORK/NAME.
+copy_exp() { rm -rf "${WORK:?}/$1" && mkdir -p "$WORK/$1" && cp "$2"/*.cpprof "$WORK/$1/"; }
+
+# --- only regular files are read: no FIFO, device or directory, whatever
+# a symlink points to, and never a wait on one
+copy_exp fifo "$DATA"
+mkfifo "$WORK/fifo/x.cpprof"
+bounded 1 "a FIFO named *.cpprof: refused at once" "$CPPERF" report "$WORK/fifo"
+err_is "... naming the file and what it is" \
+	"cpperf: $WORK/fifo/x.cpprof: a FIFO, not a regular file; cpperf reads only regular files"
+rm "$WORK/fifo/x.cpprof"
+mkfifo "$WORK/fifo.target"
+ln -s "$WORK/fifo.target" "$WORK/fifo/y.cpprof"
+bounded 1 "a symlink to a FIFO: refused at once" "$CPPERF" report "$WORK/fifo" --format=json
+err_is "... naming the link" \
+	"cpperf: $WORK/fifo/y.cpprof: a FIFO, not a regular file; cpperf reads only regular files"
+rm "$WORK/fifo/y.cpprof"
+ln -s /dev/zero "$WORK/fifo/z.cpprof"
+bounded 1 "a symlink to /dev/zero: refused" "$CPPERF" report "$WORK/fifo"
+err_is "... as a device" \
+	"cpperf: $WORK/fifo/z.cpprof: a character device, not a regular file; cpperf reads only regular files"
+rm "$WORK/fifo/z.cpprof"
+mkdir "$WORK/fifo/d.cpprof"
+bounded 1 "a directory named *.cpprof: refused" "$CPPERF" report "$WORK/fifo"
+err_is "... as a directory" \
+	"cpperf: $WORK/fifo/d.cpprof: a directory, not a regular file; cpperf reads only regular files"
+rmdir "$WORK/fifo/d.cpprof"
+
+# A checkpoint whose .live lock is a FIFO: its writer's state is unknown.
+sed -i 's/^partial -$/partial checkpoint/' "$WORK/fifo/app.100.cpprof"
+reseal "$WORK/fifo/app.100.cpprof"
+mkfifo "$WORK/fifo/.node1.100.0.live"
+bounded 0 "a .live lock that is a FIFO: the report goes on" "$CPPERF" report "$WORK/fifo" --format=json
+is "... the writer unknown" "$(jq -r '.experiment.partial[0].writer' "$WORK/out")" unknown
+
+copy_exp fifo-merge "$MPIDATA"
+mkfifo "$WORK/fifo-merge/x.cpprof"
+bounded 1 "cpperf merge: a FIFO refused at once" "$CPPERF" merge "$WORK/fifo-merge"
+err_is "... naming it" \
+	"cpperf: $WORK/fifo-merge/x.cpprof: a FIFO, not a regular file; cpperf reads only regular files"
+check "... and no merged profile" test ! -e "$WORK/fifo-merge/merged.cpprof"
+
+done_testing
