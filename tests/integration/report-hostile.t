@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report-hostile.t - `cpperf report` and `cpperf merge` on experiment
 # directories written to hang or fool them: names that are FIFOs, devices
-# or directories, a .live lock that is a FIFO.  Profiles are the committed
+# or directories, a .live lock that is a FIFO; ranks of 2^62 events.  Profiles are the committed
 # tests/data experiments, edited and resealed.  Every command runs under
 # `timeout`, so a hang fails its test instead of blocking the suite.
 . "$(dirname "$0")/../lib.sh"
@@ -32,6 +32,9 @@ err_is() { is "$1" "$(cat "$WORK/err")" "$2"; }
 
 # copy_exp NAME SRC: a copy of experiment SRC as $WORK/NAME.
 copy_exp() { rm -rf "${WORK:?}/$1" && mkdir -p "$WORK/$1" && cp "$2"/*.cpprof "$WORK/$1/"; }
+
+# edit FILE SED...: edit a profile with sed and reseal it.
+edit() { local f=$1; shift; sed -i "$@" "$f" && reseal "$f"; }
 
 # --- only regular files are read: no FIFO, device or directory, whatever
 # a symlink points to, and never a wait on one
@@ -71,5 +74,25 @@ bounded 1 "cpperf merge: a FIFO refused at once" "$CPPERF" merge "$WORK/fifo-mer
 err_is "... naming it" \
 	"cpperf: $WORK/fifo-merge/x.cpprof: a FIFO, not a regular file; cpperf reads only regular files"
 check "... and no merged profile" test ! -e "$WORK/fifo-merge/merged.cpprof"
+
+# --- the critical-path walk costs the links it follows, not the events'
+# numbers: 2^62 events a rank, one link far back
+copy_exp cp "$MPIDATA"
+for f in "$WORK"/cp/*.cpprof; do edit "$f" 's/^cp_events 0$/cp_events 4611686018427387904/'; done
+edit "$WORK/cp/a-rank1.cpprof" -e 's/^cp_length_ns 0$/cp_length_ns 200/' \
+	-e '/^end /i cp_link 3 0 4611686018427387000'
+bounded 0 "2^62 events: --view=cp" "$CPPERF" report "$WORK/cp" --view=cp
+is "... the path: two runs across the link" "$(sed -n 's/^# path: //p' "$WORK/out")" \
+	"2 runs of segments (rank:first-last, earliest first): 0:1-4611686018427387000 > 1:4-4611686018427387903"
+bounded 0 "2^62 events: JSON" "$CPPERF" report "$WORK/cp" --format=json
+is "... the same path" "$(grep -o '"path":\[[^]]*\]' "$WORK/out")" \
+	'"path":[{"rank":0,"from":1,"to":4611686018427387000},{"rank":1,"from":4,"to":4611686018427387903}]'
+bounded 0 "2^62 events: HTML" "$CPPERF" report "$WORK/cp" --format=html -o "$WORK/cp.html"
+check "... the page has the path's length" grep -q '"critical_path":{"length":2e-07,' "$WORK/cp.html"
+copy_exp cp32 "$MPIDATA"
+for f in "$WORK"/cp32/*.cpprof; do edit "$f" 's/^cp_events 0$/cp_events 4294967295/'; done
+bounded 0 "2^32-1 events, no link: --view=cp" "$CPPERF" report "$WORK/cp32" --view=cp
+is "... one run" "$(sed -n 's/^# path: //p' "$WORK/out")" \
+	"1 run of segments (rank:first-last, earliest first): 0:1-4294967294"
 
 done_testing
