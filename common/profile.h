@@ -316,8 +316,16 @@ struct profile {
 	uint32_t nkept;
 };
 
+/* Add p's samples (the self counts of its tree) of each event e into
+ * sum[emap ? emap[e] : e].  Returns 0, or -1 when a sum would pass
+ * 2^64 - 1, with a message naming path and the event (sum is then partly
+ * added): no run takes that many samples, and every total and share of a
+ * report rests on these sums. */
+int prof_count_samples(const struct profile *p, const uint32_t *emap, uint64_t *sum,
+		       const char *path, char *err, size_t errlen);
 /* A rank's time in MPI calls and blocked in them over its MPI region:
- * all its call sites but MPI_Init's and MPI_Finalize's. */
+ * all its call sites but MPI_Init's and MPI_Finalize's (each sum saturates
+ * at 2^64 - 1). */
 void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns);
 /* A rank's row as a merged profile keeps it; r->host points into p. */
 void prof_rank_row(const struct profile *p, struct prof_rank *r);

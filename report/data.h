@@ -142,6 +142,8 @@ struct rep_cp_rank {
 
 struct rep_cpath {
 	uint32_t nevents;	/* counts per segment */
+	uint64_t *samples;	/* [nevents] all ranks' segment counts summed:
+				 * they fit (cpath_merge_add refuses more) */
 	struct rep_cp_rank *ranks;	/* by rank after cpath_merge_finish */
 	uint32_t nranks, alloc;
 	/* Zeroing: the selection all ranks that started agree on, by index;
@@ -242,6 +244,8 @@ struct rep_data {
 	char *call_graph;	/* of the first process */
 	struct rep_event *events;	/* the first profile's order */
 	uint32_t nevents;
+	uint64_t *event_samples;	/* [nevents] the tree's counts summed: they
+					 * fit (merge_add refuses more) */
 	uint64_t samples, lost, throttled, unwind_complete, unwind_truncated;
 	uint64_t unwind_ns, drain_cpu_ns;
 	uint64_t checkpoints, checkpoint_ns;	/* written before the files, and their cost */

@@ -9,7 +9,8 @@
  * (function, communicator size); both through an idset, so merging stays
  * linear in the number of records.  The communication matrix is kept sparse
  * as (src, dst) pairs, one per peer record (a rank appears once, so pairs
- * never repeat).  mpi_merge_finish sorts everything for the renderers.
+ * never repeat).  Sums saturate at 2^64 - 1 (docs/format.md "Sums").
+ * mpi_merge_finish sorts everything for the renderers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "data.h"
 #include "merge-mpi.h"
 #include "../common/hash.h"
+#include "../common/sum.h"
 
 static int mpi_oom(char *err, size_t errlen)
 {
@@ -157,7 +159,7 @@ static int add_ranks(struct rep_mpi *m, const struct profile *p, char *err, size
 	struct prof_rank row;
 
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
-		m->time_ns += p->mpi_sites[i].time_ns;
+		m->time_ns = sum_sat(m->time_ns, p->mpi_sites[i].time_ns);
 	for (uint64_t i = 0; i < p->merged; i++)
 		if (add_rank(m, &p->mranks[i], err, errlen) < 0)
 			return -1;
@@ -178,13 +180,13 @@ static bool site_eq(const void *ctx, uint32_t a, uint32_t b)
 
 static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 {
-	to->calls += s->calls;
-	to->bytes_sent += s->bytes_sent;
-	to->bytes_recv += s->bytes_recv;
-	to->time_ns += s->time_ns;
-	to->blocked_ns += s->blocked_ns;
+	to->calls = sum_sat(to->calls, s->calls);
+	to->bytes_sent = sum_sat(to->bytes_sent, s->bytes_sent);
+	to->bytes_recv = sum_sat(to->bytes_recv, s->bytes_recv);
+	to->time_ns = sum_sat(to->time_ns, s->time_ns);
+	to->blocked_ns = sum_sat(to->blocked_ns, s->blocked_ns);
 	for (int k = 0; k < PROF_MPI_HIST; k++)
-		to->hist[k] += s->hist[k];
+		to->hist[k] = sum_sat(to->hist[k], s->hist[k]);
 }
 
 /* Merge site s of profile p (frames mapped through fmap, its time's
@@ -265,9 +267,9 @@ static int add_coll(struct rep_mpi *m, const struct prof_mpi_coll *s, char *err,
 		free(c->function);
 	if (j == UINT32_MAX)
 		return mpi_oom(err, errlen);
-	m->colls[j].calls += s->calls;
-	m->colls[j].bytes += s->bytes;
-	m->colls[j].time_ns += s->time_ns;
+	m->colls[j].calls = sum_sat(m->colls[j].calls, s->calls);
+	m->colls[j].bytes = sum_sat(m->colls[j].bytes, s->bytes);
+	m->colls[j].time_ns = sum_sat(m->colls[j].time_ns, s->time_ns);
 	m->ncolls += j == i;
 	return 0;
 }

@@ -169,11 +169,9 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_key(w, "throttled");
 	json_u64(w, d->throttled);
 	json_key(w, "unwind_complete_pct");
-	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 100.0 :
-		    rep_pct(d->unwind_complete, d->unwind_complete + d->unwind_truncated));
+	json_double(w, rep_unwinds(d) == 0 ? 100.0 : rep_pct(d->unwind_complete, rep_unwinds(d)));
 	json_key(w, "unwind_us_per_sample");
-	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 0.0 :
-		    d->unwind_ns / 1e3 / (double)(d->unwind_complete + d->unwind_truncated));
+	json_double(w, rep_unwinds(d) == 0 ? 0.0 : d->unwind_ns / 1e3 / (double)rep_unwinds(d));
 	json_key(w, "drain_cpu_seconds");
 	json_double(w, d->drain_cpu_ns / 1e9);
 	json_key(w, "checkpoints");

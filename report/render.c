@@ -22,10 +22,16 @@
 #include "render.h"
 #include "text.h"
 #include "tree.h"
+#include "../common/sum.h"
 
 double rep_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+uint64_t rep_unwinds(const struct rep_data *d)
+{
+	return sum_sat(d->unwind_complete, d->unwind_truncated);
 }
 
 const char *rep_module_path(const struct rep_data *d, uint32_t module)

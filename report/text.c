@@ -114,7 +114,7 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
 		       const uint64_t *removed)
 {
 	const struct rep_event *ev = &d->events[event];
-	uint64_t unw = d->unwind_complete + d->unwind_truncated;
+	uint64_t unw = rep_unwinds(d);
 
 	rep_text_intro(out, d);
 	fprintf(out, "# processes: %u%s, threads: %u, samples: %llu (lost %llu, "

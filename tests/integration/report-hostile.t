@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # report-hostile.t - `cpperf report` and `cpperf merge` on experiment
 # directories written to hang or fool them: names that are FIFOs, devices
-# or directories, a .live lock that is a FIFO; ranks of 2^62 events.  Profiles are the committed
+# or directories, a .live lock that is a FIFO; ranks of 2^62 events;
+# counts whose sums pass 2^64.  Profiles are the committed
 # tests/data experiments, edited and resealed.  Every command runs under
 # `timeout`, so a hang fails its test instead of blocking the suite.
 . "$(dirname "$0")/../lib.sh"
@@ -94,5 +95,43 @@ for f in "$WORK"/cp32/*.cpprof; do edit "$f" 's/^cp_events 0$/cp_events 42949672
 bounded 0 "2^32-1 events, no link: --view=cp" "$CPPERF" report "$WORK/cp32" --view=cp
 is "... one run" "$(sed -n 's/^# path: //p' "$WORK/out")" \
 	"1 run of segments (rank:first-last, earliest first): 0:1-4294967294"
+
+# --- sums over the files: the tree's and the path's samples are refused
+# past 2^64-1, naming the file and the records; other sums saturate there
+MAX=18446744073709551615
+copy_exp sum "$DATA"
+edit "$WORK/sum/app.100.cpprof" "s/^node 5 4 2 10 20$/node 5 4 2 18446744073709551610 20/"
+bounded 1 "node counts past 2^64-1 in one file: refused" "$CPPERF" report "$WORK/sum"
+err_is "... naming the file, the event and the records" \
+	"cpperf: $WORK/sum/app.100.cpprof: the samples of event 'cycles' ('root' and 'node' records) sum past 2^64-1 over the profiles read"
+copy_exp sum2 "$MPIDATA"
+edit "$WORK/sum2/a-rank1.cpprof" "s/^node 3 2 0 4 4$/node 3 2 0 18446744073709551614 4/"
+bounded 1 "node counts past 2^64-1 over two files: refused" "$CPPERF" report "$WORK/sum2" --format=json
+err_is "... naming the second file" \
+	"cpperf: $WORK/sum2/b-rank0.cpprof: the samples of event 'cycles' ('root' and 'node' records) sum past 2^64-1 over the profiles read"
+bounded 1 "cpperf merge: the same refused" "$CPPERF" merge "$WORK/sum2"
+err_is "... with the same message" \
+	"cpperf: $WORK/sum2/b-rank0.cpprof: the samples of event 'cycles' ('root' and 'node' records) sum past 2^64-1 over the profiles read"
+check "... and no merged profile" test ! -e "$WORK/sum2/merged.cpprof"
+
+copy_exp sat "$MPIDATA"
+edit "$WORK/sat/a-rank1.cpprof" -e "s/^samples 8$/samples $MAX/" \
+	-e "s/^\(mpi_site 1 MPI_Allreduce 2 2 1 2 16 16\) 300000000 /\1 $MAX /"
+bounded 0 "a header counter and MPI time past 2^64-1: reported" "$CPPERF" report "$WORK/sat" --format=json
+is "... samples saturate" "$(grep -o '"samples":[0-9]*' "$WORK/out" | head -1)" "\"samples\":$MAX"
+bounded 0 "... --view=mpi" "$CPPERF" report "$WORK/sat" --view=mpi
+check "... the MPI time saturates" grep -q "^# MPI: .*; MPI time 18446744073.710 s, 3 call sites" "$WORK/out"
+bounded 0 "cpperf merge: saturates too" "$CPPERF" merge "$WORK/sat"
+bounded 0 "... and its merged profile reads" "$CPPERF" report "$WORK/sat" --format=json
+is "... with the saturated samples" "$(grep -o '"samples":[0-9]*' "$WORK/out" | head -1)" "\"samples\":$MAX"
+
+copy_exp segs "$MPIDATA"
+for f in "$WORK"/segs/*.cpprof; do edit "$f" 's/^cp_events 0$/cp_events 3/'; done
+edit "$WORK/segs/a-rank1.cpprof" -e 's/^cp_length_ns 0$/cp_length_ns 200/' \
+	-e '/^end /i cp_link 1 0 1' -e '/^end /i cp_seg 2 3 5 0'
+edit "$WORK/segs/b-rank0.cpprof" "/^end /i cp_seg 1 3 $MAX 0"
+bounded 1 "path samples past 2^64-1 over two ranks: refused" "$CPPERF" report "$WORK/segs" --view=cp
+err_is "... naming the file, the rank, the event and the records" \
+	"cpperf: $WORK/segs/b-rank0.cpprof: rank 0: the samples of event 'cycles' ('cp_seg' records) sum past 2^64-1 over the ranks"
 
 done_testing
