@@ -64,17 +64,32 @@ void mpi_merge_release(struct rep_mpi *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Check a rank and its job's size against the job so far and mark the
- * rank seen. */
-static int check_rank(struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
+/* Check a rank and its job's size against the limit, the rank's own
+ * job and the job so far, with a message that says which failed. */
+static int check_size(const struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
 		      char *err, size_t errlen)
 {
-	if (size <= 0 || size > REP_MPI_MAX_SIZE || rank >= size || (m->size && size != m->size)) {
+	if (size > REP_MPI_MAX_SIZE)
+		snprintf(err, errlen, "%s: job size %lld exceeds the limit of %lld ranks",
+			 name, (long long)size, (long long)REP_MPI_MAX_SIZE);
+	else if (size <= 0 || rank >= size)
+		snprintf(err, errlen, "%s: rank %lld is not a rank of its job of size %lld",
+			 name, (long long)rank, (long long)size);
+	else if (m->size && size != m->size)
 		snprintf(err, errlen, "%s: rank %lld of a job of size %lld does not fit "
 			 "the other ranks' job (size %lld)", name, (long long)rank,
 			 (long long)size, (long long)m->size);
+	else
+		return 0;
+	return -1;
+}
+
+/* Check a rank and its job's size (check_size) and mark the rank seen. */
+static int check_rank(struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
+		      char *err, size_t errlen)
+{
+	if (check_size(m, rank, size, name, err, errlen) < 0)
 		return -1;
-	}
 	if (!m->seen && !(m->seen = calloc((size_t)size / 8 + 1, 1)))
 		return mpi_oom(err, errlen);
 	m->size = size;

@@ -2,7 +2,7 @@
 # report-hostile.t - `cpperf report` and `cpperf merge` on experiment
 # directories written to hang or fool them: names that are FIFOs, devices
 # or directories, a .live lock that is a FIFO; ranks of 2^62 events;
-# counts whose sums pass 2^64.  Profiles are the committed
+# counts whose sums pass 2^64; a job of 10^8 ranks.  Profiles are the committed
 # tests/data experiments, edited and resealed.  Every command runs under
 # `timeout`, so a hang fails its test instead of blocking the suite.
 . "$(dirname "$0")/../lib.sh"
@@ -133,5 +133,20 @@ edit "$WORK/segs/b-rank0.cpprof" "/^end /i cp_seg 1 3 $MAX 0"
 bounded 1 "path samples past 2^64-1 over two ranks: refused" "$CPPERF" report "$WORK/segs" --view=cp
 err_is "... naming the file, the rank, the event and the records" \
 	"cpperf: $WORK/segs/b-rank0.cpprof: rank 0: the samples of event 'cycles' ('cp_seg' records) sum past 2^64-1 over the ranks"
+
+# --- limits: a message names the limit that was passed
+copy_exp big "$MPIDATA"
+for f in "$WORK"/big/*.cpprof; do edit "$f" 's/^size 2$/size 100000000/'; done
+bounded 1 "a job of 10^8 ranks: refused" "$CPPERF" report "$WORK/big"
+err_is "... naming the size and the limit" \
+	"cpperf: $WORK/big/a-rank1.cpprof: job size 100000000 exceeds the limit of 1048576 ranks"
+bounded 0 "cpperf merge has no such limit" "$CPPERF" merge "$WORK/big"
+bounded 1 "... but the report of its merged profile" "$CPPERF" report "$WORK/big"
+err_is "... names it" \
+	"cpperf: $WORK/big/merged.cpprof: job size 100000000 exceeds the limit of 1048576 ranks"
+copy_exp neg "$MPIDATA"
+edit "$WORK/neg/a-rank1.cpprof" 's/^size 2$/size -3/'
+bounded 1 "a negative job size: refused" "$CPPERF" report "$WORK/neg"
+err_is "... for what it is" "cpperf: $WORK/neg/a-rank1.cpprof: rank 1 is not a rank of its job of size -3"
 
 done_testing
