@@ -62,6 +62,10 @@ struct cpath_result {
 
 #define CPATH_NEED_TRACE "--reference needs a recording made with cpperf-record --cp-trace"
 
+/* Index of rank in c (sorted by rank: after cpath_merge_finish), or -1:
+ * a binary search. */
+long cpath_rank_index(const struct rep_cpath *c, int64_t rank);
+
 /* Whether any rank of c computed a critical path. */
 static inline bool cpath_present(const struct rep_cpath *c)
 {

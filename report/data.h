@@ -33,6 +33,7 @@
 #include "../common/profile.h"
 #include "../common/symtab.h"
 #include "link-pack.h"
+#include "rank-runs.h"
 
 struct rep_event {
 	char *name;
@@ -235,8 +236,7 @@ struct rep_data {
 	uint32_t nother_runs;
 	struct rep_partial *partial;	/* by rank, then pid */
 	uint32_t npartial;
-	int64_t *missing;	/* ranks of the job without a profile, ascending */
-	uint32_t nmissing;
+	struct rank_runs missing;	/* ranks of the job without a profile */
 	uint32_t nprocs;
 	char **argv;		/* command of the first process (lowest rank, pid) */
 	uint32_t argc;

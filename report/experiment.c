@@ -389,18 +389,9 @@ static int note_missing(struct rep_data *d)
 {
 	const struct rep_mpi *m = &d->mpi;
 
-	for (int64_t r = 0; m->seen && r < m->size; r++) {
-		if (m->seen[r / 8] & (1u << (r % 8)))
-			continue;
-		if (!(d->nmissing % 64)) {
-			int64_t *x = realloc(d->missing, (d->nmissing + 64) * sizeof(*x));
-
-			if (!x)
-				return -1;
-			d->missing = x;
-		}
-		d->missing[d->nmissing++] = r;
-	}
+	for (int64_t r = 0; m->seen && r < m->size; r++)
+		if (!(m->seen[r / 8] & (1u << (r % 8))) && rank_runs_add(&d->missing, r) < 0)
+			return -1;
 	return 0;
 }
 

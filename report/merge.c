@@ -69,7 +69,7 @@ void merge_release(struct rep_data *d)
 		free(d->partial[i].reason);
 	}
 	free(d->partial);
-	free(d->missing);
+	rank_runs_release(&d->missing);
 	free_strv(d->argv, d->argc);
 	free(d->call_graph);
 	for (uint32_t i = 0; i < d->nevents; i++)

@@ -110,8 +110,9 @@ static void put_run(struct json_w *w, const struct rep_data *d)
 	json_i64(w, d->mpi.size);
 	json_key(w, "ranks_missing");
 	json_begin_array(w);
-	for (uint32_t i = 0; i < d->nmissing; i++)
-		json_i64(w, d->missing[i]);
+	for (uint32_t i = 0; i < d->missing.n; i++)
+		for (int64_t r = d->missing.v[i].first; r <= d->missing.v[i].last; r++)
+			json_i64(w, r);
 	json_end_array(w);
 	json_key(w, "partial");
 	json_begin_array(w);

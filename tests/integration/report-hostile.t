@@ -2,7 +2,8 @@
 # report-hostile.t - `cpperf report` and `cpperf merge` on experiment
 # directories written to hang or fool them: names that are FIFOs, devices
 # or directories, a .live lock that is a FIFO; ranks of 2^62 events;
-# counts whose sums pass 2^64; a job of 10^8 ranks.  Profiles are the committed
+# counts whose sums pass 2^64; a job of 10^8 ranks; a million-rank job
+# that lacks most of its ranks.  Profiles are the committed
 # tests/data experiments, edited and resealed.  Every command runs under
 # `timeout`, so a hang fails its test instead of blocking the suite.
 . "$(dirname "$0")/../lib.sh"
@@ -148,5 +149,20 @@ copy_exp neg "$MPIDATA"
 edit "$WORK/neg/a-rank1.cpprof" 's/^size 2$/size -3/'
 bounded 1 "a negative job size: refused" "$CPPERF" report "$WORK/neg"
 err_is "... for what it is" "cpperf: $WORK/neg/a-rank1.cpprof: rank 1 is not a rank of its job of size -3"
+
+# --- missing ranks of a million-rank job print as runs
+copy_exp miss "$MPIDATA"
+for f in "$WORK"/miss/*.cpprof; do
+	edit "$f" -e 's/^size 2$/size 1000000/' -e 's/^cp_events 0$/cp_events 2/'
+done
+edit "$WORK/miss/a-rank1.cpprof" 's/^rank 1$/rank 5/'
+bounded 0 "2 ranks of 10^6: text" "$CPPERF" report "$WORK/miss"
+is "... # MISSING: as runs" "$(grep '^# MISSING:' "$WORK/out")" \
+	"# MISSING: 999998 of 1000000 ranks left no profile: 1-4,6-999999"
+bounded 0 "... JSON" "$CPPERF" report "$WORK/miss" --format=json
+is "... ranks_missing lists them all, in order" \
+	"$(jq -c '.experiment.ranks_missing | [length, .[:5], .[-1]]' "$WORK/out")" "[999998,[1,2,3,4,6],999999]"
+is "... why the path is not computed, as runs" "$(jq -r '.critical_path.unavailable' "$WORK/out")" \
+	"it needs every rank's end, and ranks 1-4,6-999999 left no profile"
 
 done_testing
