@@ -383,6 +383,10 @@ struct profile_out;
 int profile_write_start(const struct profile *p, const char *dir, const char *name,
 			struct profile_out **out, char *err, size_t errlen);
 int profile_write_commit(struct profile_out *o, char *err, size_t errlen);
+/* The temporary file profile_write uses for dir/name in this process,
+ * dir/.name.tmp.PID, in a new string (the caller frees it); NULL when
+ * memory is short. */
+char *profile_tmp_path(const char *dir, const char *name);
 
 /* The bytes profile_write would write, into a buffer the caller frees.
  * Returns 0, or -1 with a message in err. */
