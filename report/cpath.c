@@ -22,6 +22,7 @@
  * pass as L, with f's time in a segment apportioned from the segment's
  * samples whose call path holds f.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "flat.h"
 #include "render.h"
 #include "tree.h"
+#include "../common/order.h"
 
 int cpath_oom(char *err, size_t errlen)
 {
@@ -41,17 +43,10 @@ int cpath_oom(char *err, size_t errlen)
 /* Index of rank in c (sorted by rank), or -1. */
 long cpath_rank_index(const struct rep_cpath *c, int64_t rank)
 {
-	uint32_t lo = 0, hi = c->nranks;
+	size_t i = order_lower_i64(c->ranks, c->nranks, sizeof(*c->ranks),
+				   offsetof(struct rep_cp_rank, rank), rank);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nranks && c->ranks[lo].rank == rank ? (long)lo : -1;
+	return i < c->nranks && c->ranks[i].rank == rank ? (long)i : -1;
 }
 
 /* The link of v at the latest event at or before event into *out; false

@@ -9,6 +9,7 @@
  * --view=cp), and hands them to the renderer of the chosen format.  Small
  * helpers the renderers share live here too.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "render.h"
 #include "text.h"
 #include "tree.h"
+#include "../common/order.h"
 #include "../common/sum.h"
 
 double rep_pct(uint64_t part, uint64_t whole)
@@ -84,18 +86,11 @@ static void list_rank(char *buf, size_t len, size_t *at, int64_t r, uint32_t *n)
  * d->partial, which is by rank. */
 static bool only_checkpoint(const struct rep_data *d, int64_t rank)
 {
-	uint32_t lo = 0, hi = d->npartial;
+	size_t i = order_lower_i64(d->partial, d->npartial, sizeof(*d->partial),
+				   offsetof(struct rep_partial, rank), rank);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (d->partial[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < d->npartial && d->partial[lo].rank == rank; lo++)
-		if (d->partial[lo].live != REP_LIVE_NONE)
+	for (; i < d->npartial && d->partial[i].rank == rank; i++)
+		if (d->partial[i].live != REP_LIVE_NONE)
 			return true;
 	return false;
 }

@@ -8,7 +8,6 @@
  * a child process, which the signal ends, and the parent looks at the
  * directory it leaves.
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +25,7 @@ static char out[4200];
 /* Entries of dir whose name starts with prefix. */
 static int count_names(const char *prefix)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, prefix, strlen(prefix));
-	closedir(d);
-	return n;
+	return dir_count(dir, prefix);
 }
 
 /* Run child in a new process; its wait status. */
