@@ -114,7 +114,8 @@ static int rec_frame(struct parser *ps, struct cursor *c)
 	    pr_u64(ps, c, "line", &line) || pr_done(ps, c))
 		goto out;
 	if (line > UINT32_MAX) {
-		pr_err(ps, "line number %" PRIu64 " too large", line);
+		pr_err(ps, "line number %" PRIu64 " too large (the limit is %" PRIu32 ")", line,
+		       UINT32_MAX);
 		goto out;
 	}
 	id = symtab_frame(st, module, fn, file, (uint32_t)line);
