@@ -30,7 +30,29 @@ static const char *kind_of(const struct stat *st)
 	return "an unknown kind of file";
 }
 
-/* See regular-file.h. */
+/* The error of opening path (errno e) into err, and into errno.  Returns
+ * -1. */
+static int open_failed(const char *path, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
+	errno = e;
+	return -1;
+}
+
+/* Refuse path, which is st (closing fd when it is open).  Returns -1. */
+static int not_regular(const char *path, int fd, const struct stat *st, char *err,
+		       size_t errlen)
+{
+	if (fd >= 0)
+		close(fd);
+	snprintf(err, errlen, "%s: %s, not a regular file; cpperf reads only regular files",
+		 path, kind_of(st));
+	errno = EINVAL;
+	return -1;
+}
+
+/* See regular-file.h.  A socket cannot be opened at all (ENXIO): stat
+ * then says what the name is. */
 int regfile_open(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags, e;
@@ -38,24 +60,21 @@ int regfile_open(const char *path, char *err, size_t errlen)
 
 	if (fd < 0) {
 		e = errno;
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return not_regular(path, -1, &st, err, errlen);
+		return open_failed(path, e, err, errlen);
 	}
-	if (fstat(fd, &st) < 0 || (flags = fcntl(fd, F_GETFL)) < 0 ||
-	    (S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)) {
+	if (fstat(fd, &st) < 0 || (flags = fcntl(fd, F_GETFL)) < 0) {
 		e = errno;
 		close(fd);
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
+		return open_failed(path, e, err, errlen);
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, fd, &st, err, errlen);
+	if (fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		e = errno;
 		close(fd);
-		snprintf(err, errlen, "%s: %s, not a regular file; cpperf reads only regular files",
-			 path, kind_of(&st));
-		errno = EINVAL;
-		return -1;
+		return open_failed(path, e, err, errlen);
 	}
 	return fd;
 }

@@ -62,6 +62,11 @@ bounded 1 "a directory named *.cpprof: refused" "$CPPERF" report "$WORK/fifo"
 err_is "... as a directory" \
 	"cpperf: $WORK/fifo/d.cpprof: a directory, not a regular file; cpperf reads only regular files"
 rmdir "$WORK/fifo/d.cpprof"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$WORK/fifo/s.cpprof"
+bounded 1 "a socket named *.cpprof: refused" "$CPPERF" report "$WORK/fifo"
+err_is "... as a socket" \
+	"cpperf: $WORK/fifo/s.cpprof: a socket, not a regular file; cpperf reads only regular files"
+rm "$WORK/fifo/s.cpprof"
 
 # A checkpoint whose .live lock is a FIFO: its writer's state is unknown.
 sed -i 's/^partial -$/partial checkpoint/' "$WORK/fifo/app.100.cpprof"
