@@ -18,7 +18,9 @@
  *   compensation.h  compensated times and the tree without the tool (comp_*);
  *   render.h      views and formats, driven by rep_render; the renderers
  *                 text.h, out-json.h, folded.h and out-html.h;
- *   outfile.h     -o FILE written atomically (of_*).
+ *   rank-runs.h   sets of ranks kept and printed as runs (rank_runs_*);
+ *   outfile.h     -o FILE written atomically (of_*), its temporary removed
+ *                 by a signal that ends the command (tmp-guard.h, tmp_guard_*).
  * Library functions never print and never exit: they return -1 with a
  * message in the caller's buffer, and cli/cmd-report.c reports it once.
  */
