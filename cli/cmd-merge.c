@@ -2,16 +2,18 @@
  * cmd-merge.c - `cpperf merge [DIR] [--run=ID]`: merge a run's ranks'
  * files into DIR/merged.cpprof after the run, the file `cpperf-record
  * --merge=mpi` writes at MPI_Finalize, so that later reports read one
- * file.  The ranks' files stay.
+ * file.  The ranks' files stay; a signal that ends it leaves no temporary.
  * Exit status: 0 done, 1 the experiment cannot be merged or written, 2
  * the command line is wrong.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "../report/experiment.h"
 #include "../report/merge-run.h"
+#include "../report/tmp-guard.h"
 
 #define MERGED_NAME "merged" PROFILE_SUFFIX
 
@@ -20,6 +22,24 @@ static const char usage[] =
 	"Merge the ranks' profiles of one run of the experiment DIR (default: the\n"
 	"newest cpperf-* directory here; --run: that run, not the newest) into\n"
 	"DIR/" MERGED_NAME ", which `cpperf report` then reads instead of them.\n";
+
+/* Write p as dir's merged profile; its temporary goes if a signal ends
+ * the command meanwhile.  Returns 0, or -1 with a message. */
+static int write_merged(const struct profile *p, const char *dir, char *err, size_t errlen)
+{
+	char *tmp = profile_tmp_path(dir, MERGED_NAME);
+	int rc;
+
+	if (!tmp) {
+		snprintf(err, errlen, "cannot write the merged profile: out of memory");
+		return -1;
+	}
+	tmp_guard_arm(tmp);
+	rc = profile_write(p, dir, MERGED_NAME, err, errlen);
+	tmp_guard_disarm();
+	free(tmp);
+	return rc;
+}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -47,7 +67,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (merge_run(dir, run, &p, err, sizeof(err)) < 0)
 		goto fail;
-	if (profile_write(&p, dir, MERGED_NAME, err, sizeof(err)) < 0) {
+	if (write_merged(&p, dir, err, sizeof(err)) < 0) {
 		profile_release(&p);
 		goto fail;
 	}

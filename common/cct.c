@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cct.h"
 #include "hash.h"
+#include "sum.h"
 
 #define CCT_MIN_NODES 16u
 #define CCT_MIN_SLOTS 32u
@@ -144,4 +145,14 @@ uint32_t cct_path(struct cct *t, const uint32_t *frames, size_t nframes)
 	for (size_t i = 0; i < nframes && node != CCT_NO_FRAME; i++)
 		node = cct_child(t, node, frames[i]);
 	return node;
+}
+
+/* See cct.h. */
+uint32_t cct_add_self(const struct cct *t, const uint32_t *emap, uint64_t *sum)
+{
+	for (uint32_t id = 0; id < t->nnodes; id++)
+		for (uint32_t e = 0; e < t->nevents; e++)
+			if (!sum_add(&sum[emap ? emap[e] : e], cct_self(t, id)[e]))
+				return e;
+	return t->nevents;
 }

@@ -44,6 +44,11 @@ uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t frame);
  * leaf's id (CCT_ROOT for an empty path, CCT_NO_FRAME when memory is short). */
 uint32_t cct_path(struct cct *t, const uint32_t *frames, size_t nframes);
 
+/* Add every node's self counts of event e into sum[emap ? emap[e] : e].
+ * Returns t->nevents when every sum fits in 64 bits, else the first event
+ * of t whose sum does not (sum is then partly added). */
+uint32_t cct_add_self(const struct cct *t, const uint32_t *emap, uint64_t *sum);
+
 static inline uint64_t *cct_self(const struct cct *t, uint32_t node)
 {
 	return t->self + (size_t)node * t->nevents;

@@ -179,7 +179,8 @@ int pr_grow(struct parser *ps, void **array, uint32_t count,
 	if (count < *alloc)
 		return 0;
 	if (*alloc > UINT32_MAX / 4)
-		return pr_err(ps, "too many records");
+		return pr_err(ps, "more than %" PRIu32 " records of one kind, the reader's limit",
+			      *alloc);
 	n = *alloc ? *alloc * 2 : 8;
 	a = realloc(*array, (size_t)n * elem);
 	if (!a)

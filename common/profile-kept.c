@@ -10,24 +10,19 @@
  * folds the ranks kept at the end are those of the whole job.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "order.h"
 #include "profile-int.h"
 
 /* See profile.h. */
 const struct prof_rank *prof_rank_find(const struct profile *p, int64_t r)
 {
-	uint64_t lo = 0, hi = p->merged;
+	size_t i = order_lower_i64(p->mranks, p->merged, sizeof(*p->mranks),
+				   offsetof(struct prof_rank, rank), r);
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (p->mranks[mid].rank < r)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->merged && p->mranks[lo].rank == r ? &p->mranks[lo] : NULL;
+	return i < p->merged && p->mranks[i].rank == r ? &p->mranks[i] : NULL;
 }
 
 /* See profile-int.h. */

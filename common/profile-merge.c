@@ -9,7 +9,9 @@
  * destination's symbol table and replays its nodes in id order (parents
  * first), as the report merges files; call sites, pairs, collectives and
  * functions are matched through idsets, so a fold is linear in the size
- * of the two profiles.
+ * of the two profiles.  Sums saturate at 2^64 - 1 but the tree's counts,
+ * which are added as they are: a caller folding files it did not write
+ * checks them first (cct_add_self; docs/format.md "Sums").
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "hash.h"
 #include "idset.h"
 #include "profile-int.h"
+#include "sum.h"
 
 static int merge_oom(char *err, size_t errlen)
 {
@@ -70,7 +73,7 @@ static int fn_add(struct profile *p, struct idset *set, uint32_t *alloc, uint32_
 	if ((j = idset_add(set, &k, i, fn_hash(p, frame), fn_eq)) == UINT32_MAX)
 		return -1;
 	p->nfn_spread += j == i;
-	p->fn_spread[j].sum += sum;
+	p->fn_spread[j].sum = sum_sat(p->fn_spread[j].sum, sum);
 	prof_spread_add(&p->fn_spread[j].s, s);
 	return 0;
 }
@@ -367,13 +370,13 @@ static int merge_sites(struct profile *d, const struct profile *s, const uint32_
 			free(c->frames);
 			if (j == UINT32_MAX)
 				goto out;
-			v[j].calls += from->calls;
-			v[j].bytes_sent += from->bytes_sent;
-			v[j].bytes_recv += from->bytes_recv;
-			v[j].time_ns += from->time_ns;
-			v[j].blocked_ns += from->blocked_ns;
+			v[j].calls = sum_sat(v[j].calls, from->calls);
+			v[j].bytes_sent = sum_sat(v[j].bytes_sent, from->bytes_sent);
+			v[j].bytes_recv = sum_sat(v[j].bytes_recv, from->bytes_recv);
+			v[j].time_ns = sum_sat(v[j].time_ns, from->time_ns);
+			v[j].blocked_ns = sum_sat(v[j].blocked_ns, from->blocked_ns);
 			for (int k = 0; k < PROF_MPI_HIST; k++)
-				v[j].hist[k] += from->hist[k];
+				v[j].hist[k] = sum_sat(v[j].hist[k], from->hist[k]);
 			prof_spread_add(&sp[j], &s->site_spread[i]);
 		} else
 			sp[d->nmpi_sites++] = s->site_spread[i];
@@ -426,9 +429,9 @@ static int merge_colls(struct profile *d, const struct profile *s)
 		free(c->function);
 		if (j == UINT32_MAX)
 			goto out;
-		v[j].calls += s->mpi_colls[i].calls;
-		v[j].bytes += s->mpi_colls[i].bytes;
-		v[j].time_ns += s->mpi_colls[i].time_ns;
+		v[j].calls = sum_sat(v[j].calls, s->mpi_colls[i].calls);
+		v[j].bytes = sum_sat(v[j].bytes, s->mpi_colls[i].bytes);
+		v[j].time_ns = sum_sat(v[j].time_ns, s->mpi_colls[i].time_ns);
 	}
 	rc = 0;
 out:
@@ -461,7 +464,7 @@ static void merge_counters(struct profile *d, const struct profile *s)
 				  s->mpi_wall_ns, s->mpi_cpu_ns, s->checkpoints, s->checkpoint_ns };
 
 	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++)
-		*to[i] += from[i];
+		*to[i] = sum_sat(*to[i], from[i]);
 	if (s->start_ns < d->start_ns)
 		d->start_ns = s->start_ns;
 	if (s->end_ns > d->end_ns)

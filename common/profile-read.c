@@ -9,11 +9,11 @@
  * profile-read-cp.c, with the field readers of profile-fields.c
  * (profile-read-int.h); the rules between the overhead and compensation
  * scalars are checked at the end (prof_comp_check).  Input is hostile: no
- * loop runs longer than the input, and every allocation is bounded by a
- * small multiple of the input's size.
+ * loop runs longer than the input, every allocation is bounded by a small
+ * multiple of the input's size, and only regular files are opened (a FIFO
+ * or a device would block or never end).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "profile-int.h"
 #include "profile-read-int.h"
+#include "regular-file.h"
 
 /* Check the id an interning call gave a record that must be new: want,
  * not an earlier entry with the same content, nor UINT32_MAX (memory). */
@@ -113,7 +114,8 @@ static int rec_frame(struct parser *ps, struct cursor *c)
 	    pr_u64(ps, c, "line", &line) || pr_done(ps, c))
 		goto out;
 	if (line > UINT32_MAX) {
-		pr_err(ps, "line number %" PRIu64 " too large", line);
+		pr_err(ps, "line number %" PRIu64 " too large (the limit is %" PRIu32 ")", line,
+		       UINT32_MAX);
 		goto out;
 	}
 	id = symtab_frame(st, module, fn, file, (uint32_t)line);
@@ -653,10 +655,9 @@ int profile_read_head(struct profile *p, const char *path, char *err, size_t err
 	char *buf = NULL, msg[320];
 	size_t want = 8192, len = 0;
 	bool eof = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+	int fd = regfile_open(path, err, errlen), rc = -1;
 
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		profile_release(p);
 		return -1;
 	}
@@ -697,9 +698,8 @@ int profile_read(struct profile *p, const char *path, char *err, size_t errlen)
 	size_t len = 0;
 	int fd, e, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = regfile_open(path, err, errlen);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		profile_release(p);
 		return -1;
 	}

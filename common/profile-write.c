@@ -571,7 +571,15 @@ static int out_fail(struct profile_out *o, const char *step, int e, char *err, s
 	return -1;
 }
 
-/* See profile.h.  The temporary is dir/.name.tmp.<pid>; the message in err
+/* See profile.h. */
+char *profile_tmp_path(const char *dir, const char *name)
+{
+	char *tmp;
+
+	return asprintf(&tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0 ? NULL : tmp;
+}
+
+/* See profile.h.  The temporary is profile_tmp_path's; the message in err
  * names dir/name and the failing step. */
 int profile_write_start(const struct profile *p, const char *dir, const char *name,
 			struct profile_out **out, char *err, size_t errlen)
@@ -594,10 +602,8 @@ int profile_write_start(const struct profile *p, const char *dir, const char *na
 		out_free(o);
 		return -1;
 	}
-	if (asprintf(&o->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid()) < 0) {
-		o->tmp = NULL;
+	if (!(o->tmp = profile_tmp_path(dir, name)))
 		return out_fail(o, "out of memory", 0, err, errlen);
-	}
 	if (!(w = calloc(1, sizeof(*w))) || pw_sort_segs(w, p)) {
 		free(w);
 		return out_fail(o, "out of memory", 0, err, errlen);

@@ -13,6 +13,7 @@
 #include "hash.h"
 #include "profile.h"
 #include "profile-int.h"
+#include "sum.h"
 
 #define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m }
 #define SCALAR(k, s, t, f) SCALAR_MAX(k, s, t, f, UINT64_MAX)
@@ -142,6 +143,20 @@ int prof_mpi_outside_region(const char *fn)
 }
 
 /* See profile.h. */
+int prof_count_samples(const struct profile *p, const uint32_t *emap, uint64_t *sum,
+		       const char *path, char *err, size_t errlen)
+{
+	uint32_t e = cct_add_self(&p->tree, emap, sum);
+
+	if (e == p->tree.nevents)
+		return 0;
+	snprintf(err, errlen, "%s: the samples of event '%s' ('root' and 'node' records) sum "
+		 "past 2^64-1 over the profiles read", path,
+		 e < p->nevents ? p->events[e].name : "?");
+	return -1;
+}
+
+/* See profile.h. */
 void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns)
 {
 	*mpi_ns = *blocked_ns = 0;
@@ -150,8 +165,8 @@ void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *b
 
 		if (s->function && prof_mpi_outside_region(s->function))
 			continue;
-		*mpi_ns += s->time_ns;
-		*blocked_ns += s->blocked_ns;
+		*mpi_ns = sum_sat(*mpi_ns, s->time_ns);
+		*blocked_ns = sum_sat(*blocked_ns, s->blocked_ns);
 	}
 }
 

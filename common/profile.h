@@ -316,8 +316,16 @@ struct profile {
 	uint32_t nkept;
 };
 
+/* Add p's samples (the self counts of its tree) of each event e into
+ * sum[emap ? emap[e] : e].  Returns 0, or -1 when a sum would pass
+ * 2^64 - 1, with a message naming path and the event (sum is then partly
+ * added): no run takes that many samples, and every total and share of a
+ * report rests on these sums. */
+int prof_count_samples(const struct profile *p, const uint32_t *emap, uint64_t *sum,
+		       const char *path, char *err, size_t errlen);
 /* A rank's time in MPI calls and blocked in them over its MPI region:
- * all its call sites but MPI_Init's and MPI_Finalize's. */
+ * all its call sites but MPI_Init's and MPI_Finalize's (each sum saturates
+ * at 2^64 - 1). */
 void prof_mpi_region_time(const struct profile *p, uint64_t *mpi_ns, uint64_t *blocked_ns);
 /* A rank's row as a merged profile keeps it; r->host points into p. */
 void prof_rank_row(const struct profile *p, struct prof_rank *r);
@@ -375,6 +383,10 @@ struct profile_out;
 int profile_write_start(const struct profile *p, const char *dir, const char *name,
 			struct profile_out **out, char *err, size_t errlen);
 int profile_write_commit(struct profile_out *o, char *err, size_t errlen);
+/* The temporary file profile_write uses for dir/name in this process,
+ * dir/.name.tmp.PID, in a new string (the caller frees it); NULL when
+ * memory is short. */
+char *profile_tmp_path(const char *dir, const char *name);
 
 /* The bytes profile_write would write, into a buffer the caller frees.
  * Returns 0, or -1 with a message in err. */
@@ -396,7 +408,9 @@ int profile_merge(struct profile *dst, const struct profile *src, char *err, siz
  * Read a profile from a buffer or a file.  Returns 0 and fills p (which must
  * be profile_init'ed), or -1 with a message in err saying what is wrong and
  * where (byte offset or line); p is then released.  Never crashes on hostile
- * input: this is the fuzz target's entry point.
+ * input: this is the fuzz target's entry point.  profile_read and
+ * profile_read_head open path only when it is a regular file (a FIFO, a
+ * device or a socket is refused, without blocking: regfile_open).
  */
 int profile_parse(struct profile *p, const char *buf, size_t len,
 		  char *err, size_t errlen);

@@ -19,6 +19,7 @@
 #include "compensation.h"
 #include "cpath.h"
 #include "data.h"
+#include "../common/sum.h"
 
 static int comp_oom(char *err, size_t errlen)
 {
@@ -117,9 +118,12 @@ bool comp_present(const struct rep_data *d)
 
 uint64_t comp_overhead_ns(const struct prof_overhead *o)
 {
-#define OVH_ADD(name, count, cost, how) +o->name##_ns
-	return 0 PROF_OVH_SOURCES(OVH_ADD);
+	uint64_t ns = 0;
+
+#define OVH_ADD(name, count, cost, how) ns = sum_sat(ns, o->name##_ns);
+	PROF_OVH_SOURCES(OVH_ADD)
 #undef OVH_ADD
+	return ns;
 }
 
 static uint64_t minus(uint64_t a, uint64_t b)

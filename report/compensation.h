@@ -31,7 +31,8 @@ void comp_merge_release(struct rep_tool *t);
 const char *comp_mode_name(enum rep_comp m);
 /* Whether any process of d has compensation data (comp_on). */
 bool comp_present(const struct rep_data *d);
-/* Total overhead o of a rank: sample + wrapper + piggyback + drain + inject. */
+/* Total overhead o of a rank: sample + wrapper + piggyback + drain + inject
+ * (saturating at 2^64 - 1). */
 uint64_t comp_overhead_ns(const struct prof_overhead *o);
 /* Compensated walls of r: comp_wall - delay (parallel), comp_wall - overhead
  * (local); 0 when what is removed exceeds the wall.  Meaningful only when

@@ -20,8 +20,6 @@ struct link_view {
 
 /* "out of memory computing the critical path" into err; returns -1. */
 int cpath_oom(char *err, size_t errlen);
-/* Index of rank in c (sorted by rank), or -1. */
-long cpath_rank_index(const struct rep_cpath *c, int64_t rank);
 /* Walk back from rank index start's last event through the links of v
  * (one view per rank) into r's runs, time order.  Returns 0 or -1 with a
  * message (a cycle, a link to a missing rank or event). */

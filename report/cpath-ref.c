@@ -6,11 +6,13 @@
  * dependencies of their next exit are known, so nothing recurses.  With a
  * selection, zeroing's N_f and S_f are recomputed over the same graph, f's
  * time in a segment apportioned from the segment's samples whose call
- * path holds f (docs/critical-path.md "Zeroing").
+ * path holds f (docs/critical-path.md "Zeroing").  Lengths summed from the
+ * records saturate at 2^64 - 1 ns.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "cpath-int.h"
+#include "../common/sum.h"
 
 struct ref_rank {
 	uint64_t *lent;		/* [events] L at the entry of e (lent[0] = 0) */
@@ -124,8 +126,8 @@ static int zero_step(struct ref_state *s, uint32_t i, uint64_t e, uint32_t first
 			sh[f] = carries ? s->rr[j].sent[win->from * nz + f] : 0;
 	}
 	for (uint32_t f = 0; f < nz; f++) {
-		nin[f] = n[f] + rk->seg_ns[e + 1] - ft[f];
-		sin[f] = sh[f] + ft[f];
+		nin[f] = sum_sat(n[f], rk->seg_ns[e + 1]) - ft[f];
+		sin[f] = sum_sat(sh[f], ft[f]);
 	}
 	return 0;
 }
@@ -207,7 +209,7 @@ static int advance(struct ref_state *s, uint32_t i, long *wait_on, char *err, si
 		}
 		if (win && add_ref_link(q, win) < 0)
 			return cpath_oom(err, errlen);
-		q->lent[e + 1] = best + rk->seg_ns[e + 1];
+		q->lent[e + 1] = sum_sat(best, rk->seg_ns[e + 1]);
 		if (zero_step(s, i, e, q->edge, k, win, err, errlen) < 0)
 			return -1;
 		q->edge = k;

@@ -9,7 +9,8 @@
  * segment length was recorded too, so --reference recomputes the lengths
  * offline, derives the winning dependency of every exit the same way, and
  * walks those: the same walk, other links.  Neither recurses: the walk is a
- * loop bounded by the number of events, the reference advances ranks from a
+ * loop of one step per link followed (bounded by the links, whatever the
+ * events' numbers), the reference advances ranks from a
  * work queue while the dependencies of their next exit are known.  The
  * path's profile sums the segment samples of every run into a tree with
  * the node ids of the merged tree, so the call-path renderers apply.
@@ -21,6 +22,7 @@
  * pass as L, with f's time in a segment apportioned from the segment's
  * samples whose call path holds f.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include "flat.h"
 #include "render.h"
 #include "tree.h"
+#include "../common/order.h"
 
 int cpath_oom(char *err, size_t errlen)
 {
@@ -40,48 +43,50 @@ int cpath_oom(char *err, size_t errlen)
 /* Index of rank in c (sorted by rank), or -1. */
 long cpath_rank_index(const struct rep_cpath *c, int64_t rank)
 {
-	uint32_t lo = 0, hi = c->nranks;
+	size_t i = order_lower_i64(c->ranks, c->nranks, sizeof(*c->ranks),
+				   offsetof(struct rep_cp_rank, rank), rank);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->ranks[mid].rank < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nranks && c->ranks[lo].rank == rank ? (long)lo : -1;
+	return i < c->nranks && c->ranks[i].rank == rank ? (long)i : -1;
 }
 
-/* The link of event in v into *out; false when there is none. */
-static bool find_link(const struct link_view *v, uint64_t event, struct prof_cp_link *out)
+/* The link of v at the latest event at or before event into *out; false
+ * when there is none. */
+static bool link_at_or_before(const struct link_view *v, uint64_t event,
+			      struct prof_cp_link *out)
 {
 	uint32_t lo = 0, hi = v->nlinks;
 
 	if (v->pack)
-		return link_pack_find(v->pack, event, out);
+		return link_pack_find_last(v->pack, event, out);
 
-	while (lo < hi) {
+	while (lo < hi) {	/* the first link after event */
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (v->links[mid].event < event)
+		if (v->links[mid].event <= event)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == v->nlinks || v->links[lo].event != event)
+	if (lo == 0)
 		return false;
-	*out = v->links[lo];
+	*out = v->links[lo - 1];
 	return true;
 }
 
-/* Append segment e of rank to the runs, which are built latest first. */
-static int push_segment(struct cpath_result *r, uint32_t *alloc, int64_t rank, uint64_t e)
+static uint64_t view_links(const struct link_view *v)
+{
+	return v->pack ? v->pack->n : v->nlinks;
+}
+
+/* Append segments from..to of rank to the runs, which are built latest
+ * first. */
+static int push_run(struct cpath_result *r, uint32_t *alloc, int64_t rank, uint64_t from,
+		    uint64_t to)
 {
 	struct cpath_run *last = r->nruns ? &r->runs[r->nruns - 1] : NULL;
 
-	if (last && last->rank == rank && last->from == e + 1) {
-		last->from = e;
+	if (last && last->rank == rank && last->from == to + 1) {
+		last->from = from;
 		return 0;
 	}
 	if (r->nruns == *alloc) {
@@ -93,7 +98,7 @@ static int push_segment(struct cpath_result *r, uint32_t *alloc, int64_t rank, u
 		r->runs = a;
 		*alloc = n;
 	}
-	r->runs[r->nruns++] = (struct cpath_run){ rank, e, e };
+	r->runs[r->nruns++] = (struct cpath_run){ rank, from, to };
 	return 0;
 }
 
@@ -105,72 +110,80 @@ static void cut_at(struct cpath_result *r, const struct rep_cp_rank *rk, uint64_
 	r->cut_budget = rk->budget;
 }
 
+/* Check link l of rank rk, whose sender is at index j of c (-1: none). */
+static int check_link(const struct rep_cpath *c, const struct rep_cp_rank *rk,
+		      const struct prof_cp_link *l, long j, char *err, size_t errlen)
+{
+	if (j < 0) {
+		snprintf(err, errlen, "critical path: rank %lld event %llu links to "
+			 "rank %lld, which has no critical-path data in the experiment",
+			 (long long)rk->rank, (unsigned long long)l->event, (long long)l->rank);
+		return -1;
+	}
+	if (l->from == 0 || l->from >= c->ranks[j].events) {
+		snprintf(err, errlen, "critical path: rank %lld event %llu links to "
+			 "event %llu of rank %lld, which has events 1 to %llu",
+			 (long long)rk->rank, (unsigned long long)l->event,
+			 (unsigned long long)l->from, (long long)l->rank,
+			 (unsigned long long)(c->ranks[j].events - 1));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Walk back from (rank index start, its last event) through the links of
- * v.  State (i, e): segment e of rank i is on the path; at the exit of e-1
- * a link moves to (link.rank, link.from), otherwise to (i, e-1); the exit
- * of event 0 ends the walk, and so does a segment or a link the rank
- * dropped (before its cut): r->cut then says where.
+ * v.  State (i, e): segment e of rank i is on the path, and so are the
+ * rank's segments before it down to just after the latest event l < e
+ * with a link, at whose exit the path came from (link.rank, link.from).
+ * Without such a link they go down to segment 1 (the exit of event 0
+ * ends the walk), or to the first the rank kept (its cut: a link or a
+ * segment before it was dropped), and r->cut then says where.  A step
+ * follows one link, so the walk costs the links it follows, whatever the
+ * events' numbers; a step more than all ranks' links means a cycle.
  */
 int cpath_walk_from(const struct rep_cpath *c, const struct link_view *v, uint32_t start,
 		    struct cpath_result *r, char *err, size_t errlen)
 {
-	uint64_t bound = 0, steps = 0, e;
+	uint64_t bound = 1, steps = 0, e;
 	uint32_t alloc = 0;
 	long i = start;
 
 	for (uint32_t k = 0; k < c->nranks; k++)
-		bound += c->ranks[k].events;
+		bound += view_links(&v[k]);
 	e = c->ranks[i].events - 1;
 	while (e >= 1) {
 		const struct rep_cp_rank *rk = &c->ranks[i];
+		uint64_t low = v[i].cut > 1 ? v[i].cut : 1;	/* its first segment kept */
+		struct prof_cp_link l = { 0 };	/* set when linked */
+		bool linked;
 
-		if (e < v[i].cut) {
+		if (e < low) {
 			cut_at(r, rk, e);
 			break;
 		}
 		if (++steps > bound) {
 			snprintf(err, errlen, "critical path: the links form a cycle (still "
 				 "walking at rank %lld event %llu after %llu steps, more than "
-				 "all ranks' events)", (long long)rk->rank,
+				 "all ranks' links)", (long long)rk->rank,
 				 (unsigned long long)e, (unsigned long long)steps - 1);
 			return -1;
 		}
-		if (push_segment(r, &alloc, rk->rank, e) < 0)
+		linked = link_at_or_before(&v[i], e - 1, &l) && l.event >= low;
+		if (push_run(r, &alloc, rk->rank, linked ? l.event + 1 : low, e) < 0)
 			return cpath_oom(err, errlen);
-		if (e - 1 == 0)
+		if (!linked) {
+			if (low > 1)	/* the link of low - 1, if any, was dropped */
+				cut_at(r, rk, low - 1);
 			break;
-		if (e - 1 < v[i].cut) {	/* its link, if any, was dropped */
-			cut_at(r, rk, e - 1);
-			break;
 		}
 
-		struct prof_cp_link found;
-		const struct prof_cp_link *l = &found;
+		long j = cpath_rank_index(c, l.rank);
 
-		if (!find_link(&v[i], e - 1, &found)) {
-			e--;
-			continue;
-		}
-		long j = cpath_rank_index(c, l->rank);
-
-		if (j < 0) {
-			snprintf(err, errlen, "critical path: rank %lld event %llu links to "
-				 "rank %lld, which has no critical-path data in the experiment",
-				 (long long)rk->rank, (unsigned long long)l->event,
-				 (long long)l->rank);
+		if (check_link(c, rk, &l, j, err, errlen) < 0)
 			return -1;
-		}
-		if (l->from == 0 || l->from >= c->ranks[j].events) {
-			snprintf(err, errlen, "critical path: rank %lld event %llu links to "
-				 "event %llu of rank %lld, which has events 1 to %llu",
-				 (long long)rk->rank, (unsigned long long)l->event,
-				 (unsigned long long)l->from, (long long)l->rank,
-				 (unsigned long long)(c->ranks[j].events - 1));
-			return -1;
-		}
 		i = j;
-		e = l->from;
+		e = l.from;
 	}
 	/* Built latest first: reverse into time order. */
 	for (uint32_t a = 0, b = r->nruns; a + 1 < b; a++, b--) {

@@ -62,6 +62,10 @@ struct cpath_result {
 
 #define CPATH_NEED_TRACE "--reference needs a recording made with cpperf-record --cp-trace"
 
+/* Index of rank in c (sorted by rank: after cpath_merge_finish), or -1:
+ * a binary search. */
+long cpath_rank_index(const struct rep_cpath *c, int64_t rank);
+
 /* Whether any rank of c computed a critical path. */
 static inline bool cpath_present(const struct rep_cpath *c)
 {
@@ -74,9 +78,9 @@ static inline bool cpath_present(const struct rep_cpath *c)
  * dropped its records past its budget (r->cut).  Fills length_ns,
  * wall_ns, end_rank and runs of r (which this initialises), and the online
  * zeroing (net, saving and share per selected function; cp_time is left 0
- * for cpath_build).  Steps are
- * bounded by the events of all ranks, so a cycle ends with an error; a link
- * to a missing rank or past a rank's events too.  Returns 0 or -1 with a
+ * for cpath_build).  A step follows one link, whatever the events'
+ * numbers; steps are bounded by the links of all ranks, so a cycle ends
+ * with an error; a link to a missing rank or past a rank's events too.  Returns 0 or -1 with a
  * message naming the rank and event (r is then released).
  */
 int cpath_walk(const struct rep_cpath *c, struct cpath_result *r,

@@ -18,7 +18,9 @@
  *   compensation.h  compensated times and the tree without the tool (comp_*);
  *   render.h      views and formats, driven by rep_render; the renderers
  *                 text.h, out-json.h, folded.h and out-html.h;
- *   outfile.h     -o FILE written atomically (of_*).
+ *   rank-runs.h   sets of ranks kept and printed as runs (rank_runs_*);
+ *   outfile.h     -o FILE written atomically (of_*), its temporary removed
+ *                 by a signal that ends the command (tmp-guard.h, tmp_guard_*).
  * Library functions never print and never exit: they return -1 with a
  * message in the caller's buffer, and cli/cmd-report.c reports it once.
  */
@@ -33,6 +35,7 @@
 #include "../common/profile.h"
 #include "../common/symtab.h"
 #include "link-pack.h"
+#include "rank-runs.h"
 
 struct rep_event {
 	char *name;
@@ -142,6 +145,8 @@ struct rep_cp_rank {
 
 struct rep_cpath {
 	uint32_t nevents;	/* counts per segment */
+	uint64_t *samples;	/* [nevents] all ranks' segment counts summed:
+				 * they fit (cpath_merge_add refuses more) */
 	struct rep_cp_rank *ranks;	/* by rank after cpath_merge_finish */
 	uint32_t nranks, alloc;
 	/* Zeroing: the selection all ranks that started agree on, by index;
@@ -233,8 +238,7 @@ struct rep_data {
 	uint32_t nother_runs;
 	struct rep_partial *partial;	/* by rank, then pid */
 	uint32_t npartial;
-	int64_t *missing;	/* ranks of the job without a profile, ascending */
-	uint32_t nmissing;
+	struct rank_runs missing;	/* ranks of the job without a profile */
 	uint32_t nprocs;
 	char **argv;		/* command of the first process (lowest rank, pid) */
 	uint32_t argc;
@@ -242,6 +246,8 @@ struct rep_data {
 	char *call_graph;	/* of the first process */
 	struct rep_event *events;	/* the first profile's order */
 	uint32_t nevents;
+	uint64_t *event_samples;	/* [nevents] the tree's counts summed: they
+					 * fit (merge_add refuses more) */
 	uint64_t samples, lost, throttled, unwind_complete, unwind_truncated;
 	uint64_t unwind_ns, drain_cpu_ns;
 	uint64_t checkpoints, checkpoint_ns;	/* written before the files, and their cost */

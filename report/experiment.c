@@ -12,13 +12,13 @@
  * name order, so the result does not depend on readdir's order.  Names
  * starting with '.' are the writer's temporaries and locks and are
  * skipped; anything wrong with a profile stops the load with the file's
- * name and the reader's message.  What the run lacks is listed: profiles
+ * name and the reader's message, a name that is not a regular file (a
+ * FIFO would block the report) too.  What the run lacks is listed: profiles
  * that end early (with, for a checkpoint, whether its writer still runs:
  * the flock on its .live file) and ranks without a profile.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,7 @@
 #include "experiment.h"
 #include "merge.h"
 #include "read-ahead.h"
+#include "../common/regular-file.h"
 
 #define EXP_PREFIX "cpperf-"
 
@@ -318,10 +319,11 @@ static int choose_files(const struct rep_data *d, struct exp_file *f, size_t n, 
 	return 0;
 }
 
-/* Whether the writer of a checkpoint still runs: its .live file's lock. */
+/* Whether the writer of a checkpoint still runs: its .live file's lock;
+ * unknown when there is none, or it is not a regular file. */
 static enum rep_live live_state(const char *dir, const struct profile *h)
 {
-	char path[4096];
+	char path[4096], why[64];
 	enum rep_live live;
 	int fd;
 
@@ -329,7 +331,7 @@ static enum rep_live live_state(const char *dir, const struct profile *h)
 		return REP_LIVE_NONE;
 	snprintf(path, sizeof(path), "%s/.%s.%lld.%llx.live", dir, h->host, (long long)h->pid,
 		 (unsigned long long)h->start_ns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = regfile_open(path, why, sizeof(why));	/* a FIFO would block */
 	if (fd < 0)
 		return REP_LIVE_UNKNOWN;
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
@@ -387,18 +389,9 @@ static int note_missing(struct rep_data *d)
 {
 	const struct rep_mpi *m = &d->mpi;
 
-	for (int64_t r = 0; m->seen && r < m->size; r++) {
-		if (m->seen[r / 8] & (1u << (r % 8)))
-			continue;
-		if (!(d->nmissing % 64)) {
-			int64_t *x = realloc(d->missing, (d->nmissing + 64) * sizeof(*x));
-
-			if (!x)
-				return -1;
-			d->missing = x;
-		}
-		d->missing[d->nmissing++] = r;
-	}
+	for (int64_t r = 0; m->seen && r < m->size; r++)
+		if (!(m->seen[r / 8] & (1u << (r % 8))) && rank_runs_add(&d->missing, r) < 0)
+			return -1;
 	return 0;
 }
 

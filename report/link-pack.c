@@ -3,8 +3,8 @@
  * starts with an absolute link in the block table, the rest of its links
  * follow in the byte stream as the differences to the link before them,
  * zigzag LEB128 varints (a ping-pong's take three bytes instead of 24).
- * Finding the link of an event is a binary search over the blocks and
- * the decoding of one block.
+ * Finding the link of an event, or the latest link at or before it, is a
+ * binary search over the blocks and the decoding of one block.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +63,7 @@ int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t
 	return 0;
 }
 
-bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
+bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
 {
 	uint32_t lo = 0, hi = lp->nblocks, b, left;
 	struct prof_cp_link at;
@@ -84,16 +84,28 @@ bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_l
 	p = lp->bytes + lp->blocks[b].off;
 	end = lp->bytes + lp->nbytes;
 	left = (b + 1 == lp->nblocks ? lp->n - b * BLOCK : BLOCK) - 1;
-	while (at.event < event && left--) {
+	while (left--) {
+		struct prof_cp_link next;
 		uint64_t d[3];
 
 		for (int k = 0; k < 3; k++)
 			p += varint_get(p, end, &d[k]);	/* our own bytes: never short */
-		at.event = varint_unzigzag(d[0], at.event);
-		at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
-		at.from = varint_unzigzag(d[2], at.from);
+		next.event = varint_unzigzag(d[0], at.event);
+		next.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
+		next.from = varint_unzigzag(d[2], at.from);
+		if (next.event > event)
+			break;
+		at = next;
 	}
-	if (at.event != event)
+	*out = at;
+	return true;
+}
+
+bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
+{
+	struct prof_cp_link at;
+
+	if (!link_pack_find_last(lp, event, &at) || at.event != event)
 		return false;
 	*out = at;
 	return true;

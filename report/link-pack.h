@@ -25,6 +25,10 @@ struct link_pack {
 int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t n);
 /* The link of event into *out; false when there is none. */
 bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out);
+/* The link of the latest event at or before event into *out; false when
+ * there is none.  Costs a binary search and at most one block's decoding,
+ * however far back that link is. */
+bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out);
 void link_pack_release(struct link_pack *lp);
 
 #endif

@@ -13,13 +13,15 @@
  * rank that never sampled f knows only its hash, "#<hex>", which matches
  * any name); the monitor rank's series of lengths is kept as it is.
  * Everything is validated here, once, against the rank's own numbers, so
- * the walk only has to check what spans ranks.
+ * the walk only has to check what spans ranks; the segments' samples of
+ * all ranks must sum to at most 2^64 - 1, so no sum over the path wraps.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "data.h"
 #include "merge-cp.h"
+#include "../common/sum.h"
 
 static int cm_oom(char *err, size_t errlen)
 {
@@ -47,6 +49,7 @@ void cpath_merge_release(struct rep_cpath *c)
 	for (uint32_t i = 0; i < PROF_CP_FNS; i++)	/* set past nfns on a failed merge */
 		free(c->fn_names[i]);
 	free(c->points);
+	free(c->samples);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -404,6 +407,25 @@ static int keep_points(struct rep_cpath *c, const struct profile *p, const char 
 	return 0;
 }
 
+/* Count the samples of p's segments (prep, in p's events) into c's
+ * totals, refusing p when they take an event's total over the ranks past
+ * 2^64 - 1: the path's profile sums some of them, and its shares rest on
+ * that sum. */
+static int count_seg_samples(struct rep_cpath *c, const struct profile *p,
+			     const struct cpath_prep *prep, const uint32_t *emap, const char *name,
+			     char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < prep->nsegs; i++)
+		for (uint32_t e = 0; e < p->nevents; e++)
+			if (!sum_add(&c->samples[emap[e]], prep->counts[(size_t)i * p->nevents + e])) {
+				snprintf(err, errlen, "%s: rank %lld: the samples of event '%s' "
+					 "('cp_seg' records) sum past 2^64-1 over the ranks", name,
+					 (long long)p->rank, p->events[e].name);
+				return -1;
+			}
+	return 0;
+}
+
 /* Keep what the walk needs of p into a new rank r, from prep. */
 static int keep_rank(struct rep_cpath *c, struct rep_cp_rank *r, const struct profile *p,
 		     struct cpath_prep *prep, const uint32_t *nmap, const uint32_t *emap,
@@ -465,7 +487,11 @@ int cpath_merge_add(struct rep_cpath *c, const struct profile *p, struct cpath_p
 		prep = &own;
 	}
 	c->nevents = nevents;
-	rc = keep_rank(c, &c->ranks[c->nranks], p, prep, nmap, emap, nevents, name, err, errlen);
+	if (!c->samples && !(c->samples = calloc(nevents + 1, sizeof(*c->samples))))
+		rc = cm_oom(err, errlen);
+	else if ((rc = count_seg_samples(c, p, prep, emap, name, err, errlen)) == 0)
+		rc = keep_rank(c, &c->ranks[c->nranks], p, prep, nmap, emap, nevents, name,
+			       err, errlen);
 	if (prep == &own)
 		cpath_prep_release(&own);
 	if (rc == 0)

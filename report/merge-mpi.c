@@ -9,7 +9,8 @@
  * (function, communicator size); both through an idset, so merging stays
  * linear in the number of records.  The communication matrix is kept sparse
  * as (src, dst) pairs, one per peer record (a rank appears once, so pairs
- * never repeat).  mpi_merge_finish sorts everything for the renderers.
+ * never repeat).  Sums saturate at 2^64 - 1 (docs/format.md "Sums").
+ * mpi_merge_finish sorts everything for the renderers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "data.h"
 #include "merge-mpi.h"
 #include "../common/hash.h"
+#include "../common/sum.h"
 
 static int mpi_oom(char *err, size_t errlen)
 {
@@ -62,17 +64,32 @@ void mpi_merge_release(struct rep_mpi *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Check a rank and its job's size against the job so far and mark the
- * rank seen. */
-static int check_rank(struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
+/* Check a rank and its job's size against the limit, the rank's own
+ * job and the job so far, with a message that says which failed. */
+static int check_size(const struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
 		      char *err, size_t errlen)
 {
-	if (size <= 0 || size > REP_MPI_MAX_SIZE || rank >= size || (m->size && size != m->size)) {
+	if (size > REP_MPI_MAX_SIZE)
+		snprintf(err, errlen, "%s: job size %lld exceeds the limit of %lld ranks",
+			 name, (long long)size, (long long)REP_MPI_MAX_SIZE);
+	else if (size <= 0 || rank >= size)
+		snprintf(err, errlen, "%s: rank %lld is not a rank of its job of size %lld",
+			 name, (long long)rank, (long long)size);
+	else if (m->size && size != m->size)
 		snprintf(err, errlen, "%s: rank %lld of a job of size %lld does not fit "
 			 "the other ranks' job (size %lld)", name, (long long)rank,
 			 (long long)size, (long long)m->size);
+	else
+		return 0;
+	return -1;
+}
+
+/* Check a rank and its job's size (check_size) and mark the rank seen. */
+static int check_rank(struct rep_mpi *m, int64_t rank, int64_t size, const char *name,
+		      char *err, size_t errlen)
+{
+	if (check_size(m, rank, size, name, err, errlen) < 0)
 		return -1;
-	}
 	if (!m->seen && !(m->seen = calloc((size_t)size / 8 + 1, 1)))
 		return mpi_oom(err, errlen);
 	m->size = size;
@@ -157,7 +174,7 @@ static int add_ranks(struct rep_mpi *m, const struct profile *p, char *err, size
 	struct prof_rank row;
 
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
-		m->time_ns += p->mpi_sites[i].time_ns;
+		m->time_ns = sum_sat(m->time_ns, p->mpi_sites[i].time_ns);
 	for (uint64_t i = 0; i < p->merged; i++)
 		if (add_rank(m, &p->mranks[i], err, errlen) < 0)
 			return -1;
@@ -178,13 +195,13 @@ static bool site_eq(const void *ctx, uint32_t a, uint32_t b)
 
 static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 {
-	to->calls += s->calls;
-	to->bytes_sent += s->bytes_sent;
-	to->bytes_recv += s->bytes_recv;
-	to->time_ns += s->time_ns;
-	to->blocked_ns += s->blocked_ns;
+	to->calls = sum_sat(to->calls, s->calls);
+	to->bytes_sent = sum_sat(to->bytes_sent, s->bytes_sent);
+	to->bytes_recv = sum_sat(to->bytes_recv, s->bytes_recv);
+	to->time_ns = sum_sat(to->time_ns, s->time_ns);
+	to->blocked_ns = sum_sat(to->blocked_ns, s->blocked_ns);
 	for (int k = 0; k < PROF_MPI_HIST; k++)
-		to->hist[k] += s->hist[k];
+		to->hist[k] = sum_sat(to->hist[k], s->hist[k]);
 }
 
 /* Merge site s of profile p (frames mapped through fmap, its time's
@@ -265,9 +282,9 @@ static int add_coll(struct rep_mpi *m, const struct prof_mpi_coll *s, char *err,
 		free(c->function);
 	if (j == UINT32_MAX)
 		return mpi_oom(err, errlen);
-	m->colls[j].calls += s->calls;
-	m->colls[j].bytes += s->bytes;
-	m->colls[j].time_ns += s->time_ns;
+	m->colls[j].calls = sum_sat(m->colls[j].calls, s->calls);
+	m->colls[j].bytes = sum_sat(m->colls[j].bytes, s->bytes);
+	m->colls[j].time_ns = sum_sat(m->colls[j].time_ns, s->time_ns);
 	m->ncolls += j == i;
 	return 0;
 }

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include "data.h"
 
-/* Largest MPI job size accepted (the matrix has size x size cells). */
+/* Largest MPI job size accepted: the report keeps a bit per rank of the
+ * job and walks them all for the ranks without a profile. */
 #define REP_MPI_MAX_SIZE (INT64_C(1) << 20)
 
 /*

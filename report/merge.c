@@ -13,6 +13,8 @@
  * spread.c each rank's self samples by frame).
  * After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
+ * Sums over the profiles are bounded (docs/format.md "Sums"): the tree's
+ * samples are refused past 2^64 - 1, the header's counters saturate there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "merge-mpi.h"
 #include "merge.h"
 #include "spread.h"
+#include "../common/sum.h"
 #include "../symbolize/demangle.h"
 
 static int oom(char *err, size_t errlen)
@@ -66,12 +69,13 @@ void merge_release(struct rep_data *d)
 		free(d->partial[i].reason);
 	}
 	free(d->partial);
-	free(d->missing);
+	rank_runs_release(&d->missing);
 	free_strv(d->argv, d->argc);
 	free(d->call_graph);
 	for (uint32_t i = 0; i < d->nevents; i++)
 		free(d->events[i].name);
 	free(d->events);
+	free(d->event_samples);
 	for (uint32_t i = 0; i < d->nthreads; i++) {
 		free(d->threads[i].host);
 		free(d->threads[i].samples);
@@ -105,7 +109,8 @@ static int adopt_events(struct rep_data *d, const struct profile *p,
 		d->nevents++;
 	}
 	cct_release(&d->tree);
-	if (cct_init(&d->tree, d->nevents) < 0)
+	if (cct_init(&d->tree, d->nevents) < 0 ||
+	    !(d->event_samples = calloc(d->nevents + 1, sizeof(*d->event_samples))))
 		return oom(err, errlen);
 	return 0;
 }
@@ -337,6 +342,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 adopt_command(d, p, err, errlen) == 0 &&
 		 add_threads(d, p, emap, err, errlen) == 0 &&
 		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
+		 prof_count_samples(p, emap, d->event_samples, name, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
@@ -354,15 +360,15 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 	if (rc == 0) {
 		d->nprocs += p->merged ? (uint32_t)p->merged : 1;
 		d->merged_ranks += p->merged;
-		d->samples += p->samples;
-		d->lost += p->lost;
-		d->throttled += p->throttled;
-		d->unwind_complete += p->unwind_complete;
-		d->unwind_truncated += p->unwind_truncated;
-		d->unwind_ns += p->unwind_ns;
-		d->drain_cpu_ns += p->drain_cpu_ns;
-		d->checkpoints += p->checkpoints;
-		d->checkpoint_ns += p->checkpoint_ns;
+		d->samples = sum_sat(d->samples, p->samples);
+		d->lost = sum_sat(d->lost, p->lost);
+		d->throttled = sum_sat(d->throttled, p->throttled);
+		d->unwind_complete = sum_sat(d->unwind_complete, p->unwind_complete);
+		d->unwind_truncated = sum_sat(d->unwind_truncated, p->unwind_truncated);
+		d->unwind_ns = sum_sat(d->unwind_ns, p->unwind_ns);
+		d->drain_cpu_ns = sum_sat(d->drain_cpu_ns, p->drain_cpu_ns);
+		d->checkpoints = sum_sat(d->checkpoints, p->checkpoints);
+		d->checkpoint_ns = sum_sat(d->checkpoint_ns, p->checkpoint_ns);
 	}
 	return rc;
 }

@@ -110,8 +110,9 @@ static void put_run(struct json_w *w, const struct rep_data *d)
 	json_i64(w, d->mpi.size);
 	json_key(w, "ranks_missing");
 	json_begin_array(w);
-	for (uint32_t i = 0; i < d->nmissing; i++)
-		json_i64(w, d->missing[i]);
+	for (uint32_t i = 0; i < d->missing.n; i++)
+		for (int64_t r = d->missing.v[i].first; r <= d->missing.v[i].last; r++)
+			json_i64(w, r);
 	json_end_array(w);
 	json_key(w, "partial");
 	json_begin_array(w);
@@ -169,11 +170,9 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 	json_key(w, "throttled");
 	json_u64(w, d->throttled);
 	json_key(w, "unwind_complete_pct");
-	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 100.0 :
-		    rep_pct(d->unwind_complete, d->unwind_complete + d->unwind_truncated));
+	json_double(w, rep_unwinds(d) == 0 ? 100.0 : rep_pct(d->unwind_complete, rep_unwinds(d)));
 	json_key(w, "unwind_us_per_sample");
-	json_double(w, d->unwind_complete + d->unwind_truncated == 0 ? 0.0 :
-		    d->unwind_ns / 1e3 / (double)(d->unwind_complete + d->unwind_truncated));
+	json_double(w, rep_unwinds(d) == 0 ? 0.0 : d->unwind_ns / 1e3 / (double)rep_unwinds(d));
 	json_key(w, "drain_cpu_seconds");
 	json_double(w, d->drain_cpu_ns / 1e9);
 	json_key(w, "checkpoints");

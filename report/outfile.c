@@ -2,7 +2,9 @@
  * outfile.c - `-o FILE`: write the report beside FILE under a temporary
  * name and rename it into place, so FILE is either the old file or the
  * whole new report, never half of one.  The temporary is created before
- * the experiment is read, so an unwritable -o fails fast.
+ * the experiment is read, so an unwritable -o fails fast, and it is
+ * removed however the command ends: by a failure, or by SIGINT, SIGTERM
+ * or SIGHUP while it exists (tmp-guard.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "outfile.h"
+#include "tmp-guard.h"
 
 int of_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
@@ -48,6 +51,7 @@ int of_open(struct outfile *o, const char *path, char *err, size_t errlen)
 		of_abort(o);
 		return -1;
 	}
+	tmp_guard_arm(o->tmp);
 	return 0;
 }
 
@@ -79,6 +83,7 @@ int of_commit(struct outfile *o, char *err, size_t errlen)
 	}
 	if (rc < 0)
 		unlink(o->tmp);
+	tmp_guard_disarm();
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
@@ -89,8 +94,10 @@ void of_abort(struct outfile *o)
 {
 	if (o->f && o->path)
 		fclose(o->f);
-	if (o->tmp)
+	if (o->tmp) {
 		unlink(o->tmp);
+		tmp_guard_disarm();
+	}
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));

@@ -14,7 +14,9 @@ struct outfile {
 };
 
 /* Open path for writing through a temporary file in the same directory
- * (NULL or "-" means stdout).  Returns 0, or -1 with a message naming path. */
+ * (NULL or "-" means stdout), which SIGINT, SIGTERM and SIGHUP remove
+ * until of_commit or of_abort (tmp_guard_arm).  Returns 0, or -1 with a
+ * message naming path. */
 int of_open(struct outfile *o, const char *path, char *err, size_t errlen);
 /* Flush, close and rename into place.  Returns 0, or -1 with a message (the
  * temporary is then removed). */

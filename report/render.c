@@ -9,7 +9,9 @@
  * --view=cp), and hands them to the renderer of the chosen format.  Small
  * helpers the renderers share live here too.
  */
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "compensation.h"
 #include "cpath.h"
@@ -22,10 +24,17 @@
 #include "render.h"
 #include "text.h"
 #include "tree.h"
+#include "../common/order.h"
+#include "../common/sum.h"
 
 double rep_pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+uint64_t rep_unwinds(const struct rep_data *d)
+{
+	return sum_sat(d->unwind_complete, d->unwind_truncated);
 }
 
 const char *rep_module_path(const struct rep_data *d, uint32_t module)
@@ -73,18 +82,15 @@ static void list_rank(char *buf, size_t len, size_t *at, int64_t r, uint32_t *n)
 		*at += (size_t)snprintf(buf + *at, len - *at, "%s%lld", (*n)++ ? ", " : "", (long long)r);
 }
 
-static bool has_cpath(const struct rep_cpath *c, int64_t rank)
-{
-	for (uint32_t i = 0; i < c->nranks; i++)
-		if (c->ranks[i].rank == rank)
-			return true;
-	return false;
-}
-
+/* Whether rank's profile is only a checkpoint: a binary search of
+ * d->partial, which is by rank. */
 static bool only_checkpoint(const struct rep_data *d, int64_t rank)
 {
-	for (uint32_t i = 0; i < d->npartial; i++)
-		if (d->partial[i].rank == rank && d->partial[i].live != REP_LIVE_NONE)
+	size_t i = order_lower_i64(d->partial, d->npartial, sizeof(*d->partial),
+				   offsetof(struct rep_partial, rank), rank);
+
+	for (; i < d->npartial && d->partial[i].rank == rank; i++)
+		if (d->partial[i].live != REP_LIVE_NONE)
 			return true;
 	return false;
 }
@@ -100,27 +106,30 @@ static bool only_checkpoint(const struct rep_data *d, int64_t rank)
 
 static const char *cpath_gap(const struct rep_data *d, char *buf, size_t len)
 {
-	char missing[400] = "", early[400] = "";
-	uint32_t nmissing = 0, nearly = 0;
-	size_t am = 0, ae = 0;
+	char early[400] = "", *missing;
+	uint64_t nmissing = d->missing.ranks;
+	uint32_t nearly = 0;
+	size_t ae = 0;
 
 	if (d->merged_ranks && !cpath_present(&d->cpath))
 		return REP_CP_IN_RANK_FILES;
 	if (!cpath_present(&d->cpath) && !d->npartial)
 		return NULL;	/* none computed one: --no-piggyback, or not MPI */
-	for (uint32_t i = 0; i < d->nmissing; i++)
-		list_rank(missing, sizeof(missing), &am, d->missing[i], &nmissing);
 	for (uint32_t i = 0; i < d->mpi.nranks; i++) {
 		const struct rep_rank *r = &d->mpi.ranks[i];
 
-		if (r->rank >= 0 && !has_cpath(&d->cpath, r->rank) && only_checkpoint(d, r->rank))
+		if (r->rank >= 0 && cpath_rank_index(&d->cpath, r->rank) < 0 &&
+		    only_checkpoint(d, r->rank))
 			list_rank(early, sizeof(early), &ae, r->rank, &nearly);
 	}
 	if (!nmissing && !nearly)
 		return NULL;
+	missing = nmissing ? rank_runs_str(&d->missing) : NULL;	/* runs: "1-4,6" */
 	snprintf(buf, len, "it needs every rank's end, and %s%s%s%s%s%s%s", nmissing ? "rank" : "",
-		 nmissing > 1 ? "s " : nmissing ? " " : "", missing, nmissing ? " left no profile" : "",
-		 nmissing && nearly ? "; " : "", nearly > 1 ? "ranks " : nearly ? "rank " : "", early);
+		 nmissing > 1 ? "s " : nmissing ? " " : "", nmissing ? missing ? missing : "?" : "",
+		 nmissing ? " left no profile" : "", nmissing && nearly ? "; " : "",
+		 nearly > 1 ? "ranks " : nearly ? "rank " : "", early);
+	free(missing);
 	if (nearly)
 		snprintf(buf + strlen(buf), len - strlen(buf), " left only a checkpoint");
 	return buf;

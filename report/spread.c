@@ -12,6 +12,7 @@
 #include "data.h"
 #include "flat.h"
 #include "spread.h"
+#include "../common/sum.h"
 
 static int by_frame(const void *a, const void *b)
 {
@@ -138,7 +139,7 @@ static void add_function(struct flat *f, uint32_t fn, const struct prof_fn_sprea
 	if (m->s.min < x->rank_min)
 		x->rank_min = m->s.min;
 	seen[fn] += m->s.ranks;
-	sum[fn] += m->sum;
+	sum[fn] = sum_sat(sum[fn], m->sum);	/* a merged profile's, unchecked */
 }
 
 int spread_functions(const struct rep_spread *s, struct flat *f, const uint32_t *fn_of_frame)

@@ -19,6 +19,7 @@
 #include "rank-list.h"
 #include "render.h"
 #include "text.h"
+#include "../common/sum.h"
 
 #define REP_COMP_MAX_HOST 30	/* widest host column */
 
@@ -98,10 +99,10 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 		if (!m->ranks[i].comp_on)
 			continue;
 		n++;
-		s.samples += o->samples;
-		s.calls += o->calls;
-		s.switches += o->switches;
-#define OVH_SUM(name, count, cost, how) s.name##_ns += o->name##_ns;
+		s.samples = sum_sat(s.samples, o->samples);
+		s.calls = sum_sat(s.calls, o->calls);
+		s.switches = sum_sat(s.switches, o->switches);
+#define OVH_SUM(name, count, cost, how) s.name##_ns = sum_sat(s.name##_ns, o->name##_ns);
 		PROF_OVH_SOURCES(OVH_SUM)
 #undef OVH_SUM
 	}

@@ -70,11 +70,10 @@ static void put_warnings(FILE *out, const struct rep_data *d)
 {
 	if (exp_live(d))
 		fputs("# LIVE: the run is still going; this reports its latest checkpoints\n", out);
-	if (d->nmissing) {
-		fprintf(out, "# MISSING: %u of %lld ranks left no profile: ", d->nmissing,
-			(long long)d->mpi.size);
-		for (uint32_t i = 0; i < d->nmissing; i++)
-			fprintf(out, "%s%lld", i ? ", " : "", (long long)d->missing[i]);
+	if (d->missing.ranks) {
+		fprintf(out, "# MISSING: %llu of %lld ranks left no profile: ",
+			(unsigned long long)d->missing.ranks, (long long)d->mpi.size);
+		rank_runs_put(out, &d->missing);
 		fputc('\n', out);
 	}
 	if (d->npartial) {
@@ -114,7 +113,7 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
 		       const uint64_t *removed)
 {
 	const struct rep_event *ev = &d->events[event];
-	uint64_t unw = d->unwind_complete + d->unwind_truncated;
+	uint64_t unw = rep_unwinds(d);
 
 	rep_text_intro(out, d);
 	fprintf(out, "# processes: %u%s, threads: %u, samples: %llu (lost %llu, "

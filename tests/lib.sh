@@ -57,6 +57,14 @@ report_json() { local dir=$1; shift; "$CPPERF" report "$dir" --format=json "$@" 
 # jqr FILTER: evaluate FILTER on the last report.
 jqr() { jq -r "$1" "$WORK/report.json"; }
 
+# reseal FILE: rewrite the trailer of a profile edited by a test (its
+# length and CRC-32), so that the reader checks the records rather than
+# refusing the file as damaged.
+reseal() {
+	perl -MCompress::Zlib -0777 -i -pe \
+		's/end \d+ [0-9a-f]{8}\n\z//; $_ .= sprintf("end %d %08x\n", length, crc32($_))' "$1"
+}
+
 # papi_disabled NAME CMD...: CMD (a TAP producer) run as if PAPI had no
 # component (CPPERF_PAPI_DISABLE=all); its TAP shown as diagnostics, and
 # it must pass with every component seen disabled.  Leaves its output in

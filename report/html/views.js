@@ -9,11 +9,26 @@ function eventNames(data) {
 	return (data.experiment.events || []).map((e) => e.name);
 }
 
+// Ascending ranks as runs of consecutive ones, "0-3,7,9-999999".
+function rankRuns(ranks) {
+	const runs = [];
+
+	for (let i = 0; i < ranks.length;) {
+		let j = i;
+
+		while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1)
+			j++;
+		runs.push(j > i ? `${ranks[i]}-${ranks[j]}` : `${ranks[i]}`);
+		i = j + 1;
+	}
+	return runs.join(',');
+}
+
 function warnings(data) {
 	const x = data.experiment, w = [];
 
 	if ((x.ranks_missing || []).length)
-		w.push(`ranks missing: ${x.ranks_missing.join(', ')}`);
+		w.push(`ranks missing: ${rankRuns(x.ranks_missing)}`);
 	for (const p of x.partial || [])
 		w.push(`partial profile: ${JSON.stringify(p)}`);
 	if (x.lost)

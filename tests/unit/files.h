@@ -1,6 +1,7 @@
 /*
  * files.h - file helpers the unit tests share: write a string to a file,
- * ask jq about a JSON file the report wrote, count open descriptors.
+ * ask jq about a JSON file the report wrote, count a directory's entries
+ * and open descriptors.
  */
 #ifndef CPPERF_TEST_FILES_H
 #define CPPERF_TEST_FILES_H
@@ -37,6 +38,23 @@ static inline const char *jq(const char *file, const char *filter)
 	line[strcspn(line, "\n")] = '\0';
 	pclose(p);
 	return line;
+}
+
+/* Entries of dir whose name starts with prefix, . and .. aside (-1 when
+ * dir is unreadable). */
+static inline int dir_count(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		     !strncmp(e->d_name, prefix, strlen(prefix));
+	closedir(d);
+	return n;
 }
 
 /* Descriptors this process has open (a leak check), -1 when unknown. */

@@ -24,11 +24,14 @@
  * above its builder, and check the online numbers (from the ranks' N_f and
  * S_f) and the reference (recomputed from the trace) against the same
  * constants; test_series checks the series in JSON and its thinning in text.
+ * test_huge_events walks ranks of 2^62 events, which only a walk of one
+ * step per link ends.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tap.h"
 #include "../../report/cpath.h"
 #include "../../report/data.h"
@@ -404,6 +407,47 @@ static void test_cut(void)
 	out = render(&d, (struct rep_opts){ REP_JSON, REP_CP, NULL, -1, false }, &rc);
 	ok(rc == 0 && strstr(out, "\"form\":\"latest\",\"cut\":{\"rank\":2,\"event\":2,"
 			     "\"budget\":4096}"), "cut: json says so");
+	merge_release(&d);
+}
+
+/* Ranks of 2^62 events, links far apart and a cut far in: the walk takes
+ * one step per link, so it ends at once (the alarm fails the test were it
+ * to step through the events' numbers). */
+static void test_huge_events(void)
+{
+	const uint64_t e40 = 1ull << 40, e45 = 1ull << 45, e50 = 1ull << 50, e61 = 1ull << 61;
+	struct profile p[2];
+	struct rep_data d;
+	struct cpath_result r;
+	char err[ERRLEN];
+
+	make_rank(&p[0], 0, 2);
+	make_rank(&p[1], 1, 2);
+	for (int i = 0; i < 2; i++)
+		p[i].cp_events = 1ull << 62;
+	p[0].cp_length_ns = 100;
+	p[0].cp_cut = e61;
+	p[0].cp_budget = 4096;
+	set_links(&p[0], (struct prof_cp_link[]){ { e61 + 3, 1, e45 } }, 1);
+	p[1].cp_length_ns = 200;
+	set_links(&p[1], (struct prof_cp_link[]){ { e40, 0, 5 }, { e50, 0, e61 + 7 } }, 2);
+	if (!ok(merge(&d, p, 2, err) == 0, "2^62 events: merge")) {
+		printf("#   %s\n", err);
+		return;
+	}
+	alarm(20);
+	if (ok(cpath_walk(&d.cpath, &r, err, ERRLEN) == 0, "2^62 events: walk")) {
+		is_str(runs_str(&r), "1:1099511627777-35184372088832 "
+		       "0:2305843009213693956-2305843009213693959 "
+		       "1:1125899906842625-4611686018427387903",
+		       "2^62 events: a run per link, back to rank 0's cut");
+		ok(r.cut && r.cut_rank == 0 && r.cut_event == 5,
+		   "2^62 events: stopped at rank 0 event 5, before its cut");
+		cpath_release(&r);
+	} else {
+		printf("#   %s\n", err);
+	}
+	alarm(0);
 	merge_release(&d);
 }
 
@@ -1052,6 +1096,7 @@ int main(void)
 {
 	test_online();
 	test_cut();
+	test_huge_events();
 	test_reference(false);
 	test_reference(true);
 	test_ties();

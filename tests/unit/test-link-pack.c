@@ -2,8 +2,9 @@
  * test-link-pack.c - unit tests of the report's packed links
  * (report/link-pack.c): every link found by its event, with values of
  * every width and ranks of either sign, in packs of every block boundary;
- * the events between, before and after the links not found; and a pack
- * several times smaller than the array on a ping-pong.
+ * the events between, before and after the links not found; the latest
+ * link at or before any event; and a pack several times smaller than the
+ * array on a ping-pong.
  */
 #include <stdlib.h>
 #include "tap.h"
@@ -61,6 +62,35 @@ static void check(uint32_t n, int wide)
 	free(v);
 }
 
+/* The latest link at or before an event: the link itself, from its event
+ * to just before the next link's; none before the first. */
+static void check_last(uint32_t n)
+{
+	struct prof_cp_link *v = make(n, 1), got;
+	struct link_pack lp;
+	uint32_t right = 0;
+	char name[120];
+
+	if (!ok(link_pack_build(&lp, v, n) == 0, "pack builds")) {
+		free(v);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t after = i + 1 < n ? v[i + 1].event - 1 : UINT64_MAX;
+
+		right += link_pack_find_last(&lp, v[i].event, &got) && got.event == v[i].event &&
+			 got.rank == v[i].rank && got.from == v[i].from &&
+			 link_pack_find_last(&lp, after, &got) && got.event == v[i].event;
+	}
+	snprintf(name, sizeof(name), "%u links: the latest at or before an event (%u right)", n,
+		 right);
+	ok(right == n, name);
+	ok(!link_pack_find_last(&lp, n ? v[0].event - 1 : UINT64_MAX, &got),
+	   "before the first: none");
+	link_pack_release(&lp);
+	free(v);
+}
+
 int main(void)
 {
 	static const uint32_t sizes[] = { 0, 1, 2, 63, 64, 65, 128, 129, 5000 };
@@ -70,6 +100,7 @@ int main(void)
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		check(sizes[i], 0);
 		check(sizes[i], 1);
+		check_last(sizes[i]);
 	}
 	if (ok(link_pack_build(&lp, v, 100000) == 0, "a ping-pong of 100000 links packs")) {
 		/* three one-byte varints a link, the block heads aside */

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "files.h"
 #include "tap.h"
 #include "../../common/crc32.h"
 #include "../../common/profile.h"
@@ -422,16 +423,7 @@ static long stat_size(const char *dir, const char *name)
 /* Number of entries in dir other than . and .. (-1 when unreadable). */
 static int dir_entries(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
+	return dir_count(dir, "");
 }
 
 static void empty_dir(const char *dir)
