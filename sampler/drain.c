@@ -327,10 +327,26 @@ static void check_all_fds(struct rt_state *rt)
 		check_thread(rt, t);
 }
 
+/* The drain thread's CPU time and context switches so far, for the
+ * compensation to charge (pmpi/compensate.c): read at most every 10 ms,
+ * as each read is a few system calls and a program that starts threads
+ * all the time wakes this thread for each. */
+static void publish_costs(struct rt_state *rt, uint64_t *next)
+{
+	uint64_t now = rt_now_ns();
+
+	if (now < *next)
+		return;
+	*next = now + 10000000ull;
+	atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
+	atomic_store_explicit(&rt->drain_switches, sched_counts_now().switches, memory_order_relaxed);
+}
+
 static void *drain_main(void *arg)
 {
 	struct rt_state *rt = arg;
 	struct pollset ps = { 0 };
+	uint64_t next_publish = 0;
 
 	while (!atomic_load(&rt->stop)) {
 		build_pollset(rt, &ps);
@@ -342,8 +358,7 @@ static void *drain_main(void *arg)
 			break;
 		}
 		drain_all(rt);
-		atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
-		atomic_store_explicit(&rt->drain_switches, sched_counts_now().switches, memory_order_relaxed);
+		publish_costs(rt, &next_publish);
 	}
 	free(ps.fds);
 	free(ps.who);
