@@ -164,8 +164,11 @@ build/fuzz/profile-fuzz: tests/fuzz/profile-fuzz.c $(COMMON_SRC)
 	$(FUZZ_CC) -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -o $@ $^ -lz
 
 TEST_BINS := $(UNIT_BIN) build/san/bin/cpperf build/fuzz/profile-fuzz
+# Run as root (as CI is), the integration tests then run again as an
+# ordinary user with default limits (tests/as-user.sh).
 check: all $(TEST_BINS)
 	CPPERF_TOP=$(CURDIR) prove --exec '' $(UNIT_BIN) tests/integration/*.t
+	tests/as-user.sh
 
 # The critical path against its offline reference on 200 random MPI
 # schedules (tests/cp-long.sh; several minutes).
