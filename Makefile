@@ -235,6 +235,7 @@ bench: all
 	./bench/run.sh
 	./bench/resolve.sh
 	./bench/busy.sh
+	./bench/threads.sh
 	./bench/mpi.sh
 	./bench/cp.sh
 	./bench/comp.sh

@@ -86,6 +86,8 @@ static void retire_exited(struct rt_state *rt)
 	for (struct rt_thread *t = gone; t; t = t->next) {
 		drain_thread_ring(rt, t);
 		rt_thread_close(rt, t);
+		if (t->timed)
+			atomic_fetch_sub(&rt->timed, 1);
 		last = t;
 	}
 	if (!gone)
@@ -94,6 +96,14 @@ static void retire_exited(struct rt_state *rt)
 	last->next = rt->retired;
 	rt->retired = gone;
 	rt_unlock(&rt->lock);
+}
+
+void rt_thread_come_of_age(struct rt_state *rt, struct rt_thread *t)
+{
+	if (t->grow_to)
+		rt_thread_grow(rt, t);
+	t->timed = false;
+	atomic_fetch_sub(&rt->timed, 1);
 }
 
 /*
@@ -113,8 +123,8 @@ static void drain_all(struct rt_state *rt)
 	rt_unlock(&rt->lock);
 	for (struct rt_thread *t = head; t; t = t->next) {
 		drain_thread_ring(rt, t);
-		if (t->grow_to && rt_now_ns() - t->born >= RT_GROW_NS)
-			rt_thread_grow(rt, t);
+		if (t->timed && rt_now_ns() - t->born >= RT_GROW_NS)
+			rt_thread_come_of_age(rt, t);
 	}
 	retire_exited(rt);
 	if (hooks && hooks->resolve)
@@ -174,13 +184,14 @@ struct pollset {
 	int timeout_ms;
 };
 
-/* A thread whose descriptor the program took has no watermark wake-up:
- * its ring is drained on a timer, at half the time it takes to fill. */
+/* A young thread, or one whose descriptor the program took, has no
+ * watermark wake-up: its ring is drained on a timer, at half the time it
+ * takes to fill (1 ms at the least). */
 static int timer_for(const struct rt_state *rt, const struct rt_thread *t, int timeout)
 {
 	uint64_t half;
 
-	if (t->fds[0] >= 0 || t->papi || !t->ring)
+	if ((t->fds[0] >= 0 && !t->timed) || t->papi || !t->ring)
 		return timeout;
 	half = ring_plan_fill_ms(&t->plan, &rt->opt) / 2;
 	return half < (uint64_t)timeout ? (half ? (int)half : 1) : timeout;
@@ -210,7 +221,7 @@ static void build_pollset(struct rt_state *rt, struct pollset *ps)
 		ps->fds[ps->n++] = (struct pollfd){ .fd = atomic_load(&rt->wake)->fd, .events = POLLIN };
 		for (struct rt_thread *t = rt->threads; t && ps->n < ps->cap; t = t->next) {
 			ps->timeout_ms = timer_for(rt, t, ps->timeout_ms);
-			if (t->fds[0] < 0)	/* PAPI threads have no fd: drained on the timeout */
+			if (t->fds[0] < 0 || t->timed)	/* PAPI threads have no fd: drained on the timeout */
 				continue;
 			ps->who[ps->n] = t;
 			ps->fds[ps->n++] = (struct pollfd){ .fd = t->fds[0], .events = POLLIN };

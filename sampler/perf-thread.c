@@ -181,22 +181,21 @@ static int map_ring(struct rt_state *rt, struct rt_thread *t, struct ring *slot,
  */
 static int open_with_ring(struct rt_state *rt, struct rt_thread *t, pid_t tid, bool young)
 {
-	struct ring_plan p = ring_budget_plan(&rt->rings, &rt->opt);
+	struct ring_plan p = ring_budget_plan(&rt->rings, &rt->opt), first;
 	uint32_t opened = 0;
-	unsigned pages;
 	int err, bad;
 
 	for (;;) {
-		if (p.stack_size != opened) {
+		first = young ? ring_plan_young(&p, &rt->opt) : p;
+		if (first.stack_size != opened) {
 			close_events(t);
-			if ((err = open_events(rt, t, tid, p.stack_size, &bad))) {
+			if ((err = open_events(rt, t, tid, first.stack_size, &bad))) {
 				open_failed(rt, bad, t->tid, -err);
 				return err;
 			}
-			opened = p.stack_size;
+			opened = first.stack_size;
 		}
-		pages = young ? ring_plan_young_pages(&p, &rt->opt) : p.pages;
-		err = map_ring(rt, t, &t->slots[0], pages);
+		err = map_ring(rt, t, &t->slots[0], first.pages);
 		if (!err)
 			break;
 		ring_unmap(&t->slots[0]);
@@ -205,10 +204,11 @@ static int open_with_ring(struct rt_state *rt, struct rt_thread *t, pid_t tid, b
 			return err;
 		}
 	}
-	t->plan = (struct ring_plan){ pages, p.stack_size };
-	t->grow_to = p.pages > pages ? p.pages : 0;
+	t->plan = first;
+	t->timed = young;
+	t->grow_to = p.pages > first.pages ? p.pages : 0;
 	t->born = rt_now_ns();
-	ring_budget_take(&rt->rings, pages);
+	ring_budget_take(&rt->rings, first.pages);
 	say_memory_short(rt, &p);
 	return 0;
 }

@@ -169,12 +169,20 @@ struct ring_plan ring_budget_plan(const struct ring_budget *b, const struct rt_o
 	return p;
 }
 
-unsigned ring_plan_young_pages(const struct ring_plan *p, const struct rt_options *o)
+struct ring_plan ring_plan_young(const struct ring_plan *p, const struct rt_options *o)
 {
-	uint64_t page = page_size();
-	unsigned two = pow2_ceil((2 * sample_bytes(o, p->stack_size) + page - 1) / page);
+	struct ring_plan y = *p;
+	uint64_t two = 2 * sample_bytes(o, p->stack_size), page = page_size();
 
-	return two < p->pages ? two : p->pages;
+	y.pages = two >= page ? pow2_floor(two / page) : 1;
+	if (y.pages >= p->pages)
+		return *p;
+	if (o->call_graph == CG_DWARF && two > y.pages * page) {
+		uint64_t each = y.pages * page / 2;
+
+		y.stack_size = each >= 1024 ? (uint32_t)((each - 512) & ~7ull) : 512;
+	}
+	return y;
 }
 
 bool ring_plan_shrink(struct ring_plan *p, const struct rt_options *o)

@@ -45,10 +45,11 @@ struct ring_budget {
 void ring_budget_init(struct ring_budget *b, const struct rt_options *o);
 /* The plan for a thread about to map its ring. */
 struct ring_plan ring_budget_plan(const struct ring_budget *b, const struct rt_options *o);
-/* The pages a young thread's first ring gets under plan p: enough for two
- * samples of its stack copies, no more (mapping costs microseconds a
- * page, and most young threads end soon). */
-unsigned ring_plan_young_pages(const struct ring_plan *p, const struct rt_options *o);
+/* A young thread's first ring under plan p: two samples, the stack copy
+ * trimmed so that two fit a power of two of pages (16 KiB stacks: 32 KiB
+ * and 15.5 KiB).  Mapping costs microseconds a page, and most young
+ * threads end soon; the stack copy stays when the ring grows. */
+struct ring_plan ring_plan_young(const struct ring_plan *p, const struct rt_options *o);
 /* The next smaller plan after the kernel refused p; false when p was the
  * smallest there is. */
 bool ring_plan_shrink(struct ring_plan *p, const struct rt_options *o);

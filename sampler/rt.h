@@ -78,6 +78,9 @@ struct rt_thread {
 	struct ring_plan plan;	/* the ring's size and the stack copied per sample */
 	unsigned grow_to;	/* pages to grow to once it lives on, 0 none */
 	uint64_t born;		/* CLOCK_MONOTONIC ns when its events opened */
+	/* Young: drained on a timer, not polled (starting it then wakes
+	 * nobody, ending it no hang-up), until it lives RT_GROW_NS. */
+	bool timed;
 	uint64_t last[EV_MAX];	/* group members' counts at the last sample */
 	uint64_t samples[EV_MAX];	/* per-thread totals */
 	uint64_t stack_lo, stack_hi;	/* live stack, 0 when unknown */
@@ -118,6 +121,7 @@ struct rt_state {
 	struct ring_budget rings;	/* locked memory for the threads' rings */
 	atomic_uint unprofiled;	/* threads that could not be profiled */
 	atomic_uint short_lived;	/* threads that ended younger than RT_GROW_NS, in a row */
+	atomic_uint timed;	/* threads drained on a timer (rt_thread.timed) */
 	bool fds_said;		/* the notice that the program took our
 				 * descriptors was given; drain thread */
 	uint64_t next_fd_check;	/* CLOCK_MONOTONIC ns; drain thread */
@@ -154,6 +158,9 @@ static inline struct ring *rt_thread_ring(const struct rt_thread *t)
  * budget allows; the drain thread, agg_lock held, the old ring drained. */
 #define RT_GROW_NS 20000000ull
 void rt_thread_grow(struct rt_state *rt, struct rt_thread *t);
+/* drain.c: a young thread is drained on a timer until RT_GROW_NS, then
+ * polled with a grown ring (drain thread, agg_lock held). */
+void rt_thread_come_of_age(struct rt_state *rt, struct rt_thread *t);
 /* Close the thread's events and unmap its ring; the struct (and its
  * totals) stays, owned by whoever holds it. */
 void rt_thread_close(struct rt_state *rt, struct rt_thread *t);

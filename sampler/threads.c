@@ -128,7 +128,8 @@ static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 		rt_thread_start(t);
 	}
 	rt_unlock(&rt->lock);
-	if (ok)
+	/* a young thread is drained on the timer: the first one shortens it */
+	if (ok && (!t->timed || atomic_fetch_add(&rt->timed, 1) == 0))
 		rt_drain_wake(rt);
 	return ok;
 }
