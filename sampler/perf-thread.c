@@ -86,7 +86,7 @@ static void open_failed(struct rt_state *rt, int i, pid_t tid, int err)
 /* "ulimit -l 8192 KiB, kernel.perf_event_mlock_kb 516" into buf. */
 static void describe_limits(const struct ring_budget *b, char *buf, size_t len)
 {
-	char mlock[48] = "";
+	char mlock[64] = "";
 
 	if (b->mlock_kib)
 		snprintf(mlock, sizeof(mlock), ", kernel.perf_event_mlock_kb %llu",

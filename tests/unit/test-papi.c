@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,22 +21,11 @@
 #include "../../sampler/papi.h"
 #include "../../sampler/rt.h"
 #include "../../sampler/sample.h"
+#include "no-runtime.h"
 #include "tap.h"
 
 static char err[1024];
 
-/* papi-thread.c reports through the runtime's notice function. */
-void rt_notice(const struct rt_state *rt, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)rt;
-	printf("# notice: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static int has(const char *s, const char *sub)
 {
@@ -425,7 +413,6 @@ static void test_sampling(void)
 	}
 	opt_defaults(&rt.opt);
 	strcpy(rt.opt.events, ev);
-	rt.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	ok(!papi_start(&rt.opt, &rt.events, err, sizeof(err)) && rt.events.n == 1 &&
 	   !strcmp(rt.events.ev[0].name, ev) && rt.events.ev[0].leader == 0, "papi_start: the event list");
 	t = papi_thread_open(&rt, 0);
@@ -439,7 +426,7 @@ static void test_sampling(void)
 	papi_thread_enable(t, true);
 	spin_cpu(0.3);
 	papi_thread_enable(t, false);
-	ring_drain(&t->ring, on_sample, &c, bounce);
+	ring_drain(rt_thread_ring(t), on_sample, &c, bounce);
 	printf("# %s: %llu records, %llu good\n", ev, (unsigned long long)c.n, (unsigned long long)c.good);
 	if (!strcmp(ev, PAPI_DEFAULT_EVENT))	/* a threshold at PAPI's highest clock */
 		ok(c.n >= 75 && c.n <= 600, "a sample per ms of CPU at -F 1000 and that clock, "
@@ -448,10 +435,9 @@ static void test_sampling(void)
 		ok(c.n >= 150 && c.n <= 450, "about one sample per ms of CPU at -F 1000");
 	ok(c.good == c.n, "every record is a whole dwarf sample of this thread");
 	papi_thread_close(t);
-	ok(!t->papi && !t->ring.meta, "closed");
+	ok(!t->papi && !rt_thread_ring(t), "closed");
 	papi_thread_close(t);
 	free(t);
-	close(rt.wake_fd);
 }
 
 int main(void)

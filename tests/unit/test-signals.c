@@ -14,18 +14,10 @@
 #include <unistd.h>
 
 #include "../../sampler/rt.h"
+#include "no-runtime.h"
 #include "tap.h"
 
 /* No runtime here: what signals.c and the files it pulls in call. */
-struct rt_state *rt_current(void)
-{
-	return NULL;
-}
-
-void rt_notice(const struct rt_state *rt, const char *fmt, ...)
-{
-	(void)rt, (void)fmt;
-}
 
 static volatile sig_atomic_t hits[NSIG];
 

@@ -14,25 +14,9 @@
 
 #include "../../sampler/rt.h"
 #include "files.h"
+#include "no-runtime.h"
 #include "tap.h"
 
-void rt_notice(const struct rt_state *rt, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)rt;
-	va_start(ap, fmt);
-	printf("# notice: ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-}
-
-/* runtime.c is not linked: no run is being recorded (threads.c asks) */
-struct rt_state *rt_current(void)
-{
-	return NULL;
-}
 
 /* rt with the events of spec; false (with the reason printed) when the
  * list does not parse or this host cannot open it for this thread. */
