@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,7 +66,9 @@ void rt_live_open(struct rt_state *rt)
 	int fd;
 
 	live_path(rt, rt->opt.output, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, opt_file_mode(&rt->opt));
+	if (fd >= 0)
+		(void)fchmod(fd, opt_file_mode(&rt->opt));	/* whatever the umask */
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		fd = -1;
@@ -123,7 +126,7 @@ static int write_file(struct rt_state *rt, char *err, size_t errlen)
 	char name[sizeof(rt->file)];
 
 	profile_name(rt, name, sizeof(name));
-	if (profile_write(&rt->prof, rt->opt.output, name, err, errlen))
+	if (profile_write_mode(&rt->prof, rt->opt.output, name, opt_file_mode(&rt->opt), err, errlen))
 		return -1;
 	written_as(rt, rt->opt.output, name);
 	return 0;
@@ -238,7 +241,8 @@ bool rt_checkpoint_start(struct rt_state *rt)
 	profile_name(rt, c->name, sizeof(c->name));
 	snprintf(c->dir, sizeof(c->dir), "%s", rt->opt.output);
 	fill(rt, "checkpoint", false);
-	rc = profile_write_start(&rt->prof, c->dir, c->name, &c->out, err, sizeof(err));
+	rc = profile_write_start(&rt->prof, c->dir, c->name, opt_file_mode(&rt->opt), &c->out, err,
+				 sizeof(err));
 	unfill(&rt->prof);
 	if (rc) {
 		checkpoint_failed(rt, err);

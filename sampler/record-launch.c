@@ -178,7 +178,9 @@ static void default_output(struct rt_options *o, const char *prog)
 		setenv("CPPERF_OUTPUT_AGREE", "1", 1);
 }
 
-static int mkdir_parents(const char *dir)
+/* Make dir with permissions mode whatever the umask, and its missing
+ * parents as mkdir -p would (under the umask).  0 or -1 with errno. */
+static int mkdir_parents(const char *dir, mode_t mode)
 {
 	char buf[PATH_MAX];
 
@@ -191,10 +193,13 @@ static int mkdir_parents(const char *dir)
 			return -1;
 		*s = '/';
 	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+	if (mkdir(buf, mode) == 0)
+		return chmod(buf, mode);
+	return errno == EEXIST ? 0 : -1;
 }
 
-/* Ranks sharing a directory may race to make it, which is fine. */
+/* Ranks sharing a directory may race to make it, which is fine: the one
+ * that makes it sets its permissions. */
 int launch_make_output(struct rt_options *o, const char *prog, bool *created, char *err,
 		       size_t errlen)
 {
@@ -206,7 +211,7 @@ int launch_make_output(struct rt_options *o, const char *prog, bool *created, ch
 	if (!o->output[0])
 		default_output(o, prog);
 	*created = stat(o->output, &sb) != 0;
-	if (*created ? mkdir_parents(o->output) : !S_ISDIR(sb.st_mode)) {
+	if (*created ? mkdir_parents(o->output, opt_dir_mode(o)) : !S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "-o %s: %s; choose a writable directory", o->output,
 			 *created ? strerror(errno) : "exists and is not a directory");
 		return -1;

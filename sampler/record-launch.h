@@ -49,7 +49,8 @@ void launch_output_name(char *buf, size_t len, const char *prog, const char *job
 
 /*
  * Make the experiment directory o->output (the default name for prog when
- * empty, with CPPERF_OUTPUT_AGREE when ranks must agree on it later), check
+ * empty, with CPPERF_OUTPUT_AGREE when ranks must agree on it later) with
+ * opt_dir_mode's permissions (a directory that exists keeps its own), check
  * that a file can be created in it and set CPPERF_OUTPUT to its absolute
  * path.  *created says whether this call made it.  Returns 0 or -1.
  */
