@@ -346,9 +346,10 @@ void rt_end_wait_peers(struct rt_state *rt)
 		nanosleep(&ms, NULL);
 }
 
-void rt_move_output(struct rt_state *rt, const char *dir)
+/* Remove what the process has written into its directory: its profile
+ * (a checkpoint) and its lock. */
+static void remove_files(struct rt_state *rt)
 {
-	rt_lock(&rt->agg_lock);
 	if (rt->file[0]) {
 		char old[PATH_MAX + sizeof(rt->file) + 2];
 
@@ -357,6 +358,17 @@ void rt_move_output(struct rt_state *rt, const char *dir)
 		rt->file[0] = 0;
 	}
 	live_close(rt);
+}
+
+void rt_write_none(struct rt_state *rt)
+{
+	remove_files(rt);
+}
+
+void rt_move_output(struct rt_state *rt, const char *dir)
+{
+	rt_lock(&rt->agg_lock);
+	remove_files(rt);
 	rmdir(rt->opt.output);
 	snprintf(rt->opt.output, sizeof(rt->opt.output), "%s", dir);
 	rt_live_open(rt);
