@@ -22,6 +22,7 @@
 #include "events.h"
 #include "launcher.h"
 #include "papi.h"
+#include "prog-check.h"
 #include "record-launch.h"
 
 #define RUNTIME_NAME "libcpperf.so"
@@ -119,6 +120,8 @@ int launch_parse_args(int argc, char **argv, struct rt_options *o, char *err, si
 int launch_resolve_program(const char *prog, const char *path_env, char *path, size_t len,
 			   char *err, size_t errlen)
 {
+	struct stat sb;
+
 	if (strchr(prog, '/')) {
 		snprintf(path, len, "%s", prog);
 	} else {
@@ -129,20 +132,19 @@ int launch_resolve_program(const char *prog, const char *path_env, char *path, s
 			size_t n = strcspn(p, ":");
 
 			snprintf(path, len, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
-			if (access(path, X_OK) == 0)
-				break;
+			if (access(path, X_OK) == 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+				break;	/* as execvp, which goes on past a directory */
 			path[0] = 0;
 			p += n + (p[n] == ':');
 		}
 		if (!path[0]) {
-			snprintf(err, errlen, "%s: command not found", prog);
-			return 127;
+			snprintf(err, errlen, "%s: command not found; give the program's path, or add its "
+				 "directory to PATH", prog);
+			return PROG_NOT_FOUND;
 		}
 	}
-	if (access(path, X_OK)) {
-		snprintf(err, errlen, "%s: %s", prog, strerror(errno));
-		return errno == ENOENT ? 127 : 126;
-	}
+	if (access(path, X_OK))
+		return prog_access_error(prog, errno, err, errlen);
 	return 0;
 }
 

@@ -34,7 +34,9 @@ int launch_parse_args(int argc, char **argv, struct rt_options *o, char *err, si
 /*
  * Find prog as execvp would, in the directories of path_env (a PATH value;
  * NULL: "/usr/bin:/bin") unless prog has a '/'.  Returns 0 with the file in
- * path, or the shell's status with err: 127 not found, 126 not executable.
+ * path, or the shell's status with err: 127 not found, 126 not executable
+ * (prog-check.h's prog_access_error says why).  Whether the runtime can be
+ * preloaded into it is prog_check's to say.
  */
 int launch_resolve_program(const char *prog, const char *path_env, char *path, size_t len,
 			   char *err, size_t errlen);

@@ -11,11 +11,14 @@
  *               debug info, so libdw would ask a debuginfod server)
  *   umask MASK SECONDS  set the umask to MASK (octal), say "started", spin
  *               SECONDS, exit 0 (the files a run writes must not follow it)
+ *   secure      print AT_SECURE: 1 when the kernel ran this program in
+ *               secure-execution mode (set-user-ID and the like)
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -94,6 +97,10 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		while (now_s() < end)
 			sink = sink * 6364136223846793005ul + 1;
+		return 0;
+	}
+	if (!strcmp(mode, "secure")) {
+		printf("%lu\n", getauxval(AT_SECURE));
 		return 0;
 	}
 	if (!strcmp(mode, "exec") && argc > 2) {
