@@ -73,27 +73,16 @@ static bool gains_capabilities(const char *file)
 	return caps.data[0].permitted || (n >= (ssize_t)XATTR_CAPS_SZ_2 && caps.data[1].permitted);
 }
 
-/* A user's name (or number) into buf. */
-static const char *user_name(uid_t uid, char *buf, size_t len)
+/* The name of user (or group, when group) id, else its number, into buf. */
+static const char *id_name(bool group, unsigned id, char *buf, size_t len)
 {
-	struct passwd *pw = getpwuid(uid);
+	struct passwd *pw = group ? NULL : getpwuid((uid_t)id);
+	struct group *gr = group ? getgrgid((gid_t)id) : NULL;
 
-	if (pw)
-		snprintf(buf, len, "%s", pw->pw_name);
+	if (pw || gr)
+		snprintf(buf, len, "%s", pw ? pw->pw_name : gr->gr_name);
 	else
-		snprintf(buf, len, "%u", (unsigned)uid);
-	return buf;
-}
-
-/* A group's name (or number) into buf. */
-static const char *group_name(gid_t gid, char *buf, size_t len)
-{
-	struct group *gr = getgrgid(gid);
-
-	if (gr)
-		snprintf(buf, len, "%s", gr->gr_name);
-	else
-		snprintf(buf, len, "%u", (unsigned)gid);
+		snprintf(buf, len, "%u", id);
 	return buf;
 }
 
@@ -117,14 +106,14 @@ static bool secure_exec(const char *file, const struct stat *sb, const char *wha
 	    (statvfs(file, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)))
 		return false;
 	if ((sb->st_mode & S_ISUID) && sb->st_uid != getuid()) {
-		user_name(sb->st_uid, name, sizeof(name));
+		id_name(false, sb->st_uid, name, sizeof(name));
 		snprintf(err, errlen, "%s is set-user-ID to %s: %s runs as another user (secure-execution "
 			 "mode), so the runtime cannot be preloaded; run cpperf-record as %s, or profile a "
 			 "copy of %s without the bit (cp, then chmod u-s)", what, name, loader, name, file);
 		return true;
 	}
 	if ((sb->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) && sb->st_gid != getgid()) {
-		group_name(sb->st_gid, name, sizeof(name));
+		id_name(true, sb->st_gid, name, sizeof(name));
 		snprintf(err, errlen, "%s is set-group-ID to %s: %s runs as another group (secure-execution "
 			 "mode), so the runtime cannot be preloaded; run cpperf-record with %s as your group "
 			 "(sg %s), or profile a copy of %s without the bit (cp, then chmod g-s)", what, name,

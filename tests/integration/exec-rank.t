@@ -19,13 +19,9 @@ reads() {
 visible() { ls "$1" | wc -l; }
 
 for mpi in openmpi mpich; do
-	if ! mpi_tools $mpi; then
-		skip "$mpi: a rank through a script that execs" "$WHY"
-		continue
-	fi
-	mpi_build end-$mpi mpi-end.c
+	mpi_end $mpi "a rank through a script that execs" || continue
 	W=$WORK/wrap-$mpi.sh
-	printf '#!/bin/sh\nexec "%s" "$@"\n' "$WORK/end-$mpi" > "$W"
+	printf '#!/bin/sh\nexec "%s" "$@"\n' "$P" > "$W"
 	chmod +x "$W"
 
 	CPPERF_MPI=$mpi mpi_run 2 "$RECORD" -q -o "$WORK/mpi-$mpi" "$W" 0.5 > /dev/null 2>&1

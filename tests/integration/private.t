@@ -69,12 +69,7 @@ is "parents made for -o follow the umask, the directory is 0700" \
 # the cache, the merged profiles of --merge=mpi and of cpperf merge
 ran_mpi=
 for mpi in openmpi mpich; do
-	if ! mpi_tools $mpi; then
-		skip "$mpi: private files" "$WHY"
-		continue
-	fi
-	mpi_build end-$mpi mpi-end.c
-	P=$WORK/end-$mpi
+	mpi_end $mpi "private files" || continue
 	rm -rf "$XDG_CACHE_HOME"
 	mpi_run 2 "$RECORD" -q --merge=mpi -o "$WORK/mpi-$mpi" "$P" 0.5 > /dev/null 2>&1
 	is "$mpi: two ranks' profiles and the merged one" "$(profiles "$WORK/mpi-$mpi")" 3
