@@ -5,7 +5,8 @@
  * drain what is left, write the final profile into the experiment
  * directory, checkpoint.c).  The end comes at normal exit, at _exit, or
  * just before an exec so that the old image's profile is kept and the new
- * image starts its own; a fatal signal ends it through signals.c.  fork
+ * image starts its own (an MPI rank's image before MPI_Init keeps none);
+ * a fatal signal ends it through signals.c.  fork
  * children are profiled only with --follow-fork; children that exec a new
  * image check the same rule.
  */
