@@ -1,6 +1,7 @@
 /*
- * cmd-record.c - cpperf-record: check the options and the events, make the
- * experiment directory, then exec the program with the runtime preloaded.
+ * cmd-record.c - cpperf-record: check the options, the program and the
+ * events, make the experiment directory, then exec the program with the
+ * runtime preloaded.
  *
  * Nothing is measured here, and the steps are the library's
  * (sampler/record-launch.h); this file prints their messages, prefixed
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "../sampler/options.h"
+#include "../sampler/prog-check.h"
 #include "../sampler/record-launch.h"
 
 static void usage(FILE *out)
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
 	}
 	status = launch_resolve_program(argv[first], getenv("PATH"), prog, sizeof(prog), err,
 					sizeof(err));
+	if (!status)
+		status = prog_check(argv[first], prog, err, sizeof(err));
 	if (status)
 		return fail(err, status);
 	status = launch_check_events(&o, notice, sizeof(notice), err, sizeof(err));
@@ -99,8 +103,8 @@ int main(int argc, char **argv)
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	setenv("CPPERF_ROOT_PID", pid, 1);
 	execv(prog, argv + first);
-	fprintf(stderr, "cpperf-record: %s: %s\n", argv[first], strerror(errno));
+	status = prog_access_error(argv[first], errno, err, sizeof(err));
 	if (created)
 		rmdir(o.output);
-	return errno == ENOENT ? 127 : 126;
+	return fail(err, status);
 }

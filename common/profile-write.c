@@ -3,7 +3,8 @@
  * serialise it in the text format of docs/format.md through a small
  * buffered writer that keeps the running length and CRC-32 for the
  * trailer, and publish it atomically: temporary file in the same directory,
- * fsync, rename.  Every failing system call is reported and removes the
+ * fsync, rename, with the permissions asked for (0600 by default: a
+ * profile holds the command line).  Every failing system call is reported and removes the
  * temporary, so no partial file ever appears under the final name.  Records
  * are written in the profile's order, except cp_seg records, which are
  * sorted by (segment, node) so that a file does not depend on the order in
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "crc32.h"
 #include "pctenc.h"
@@ -521,14 +523,18 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 	return prof_comp_check(p, why, n);
 }
 
-/* Create path for writing, replacing a stale temporary of a dead process
- * that had our pid.  Returns the fd or -1 with errno set. */
-static int pw_create(const char *path)
+/* Create path for writing with permissions mode, whatever the umask (a
+ * program may set umask 0777 before it exits), replacing a stale temporary
+ * of a dead process that had our pid.  Returns the fd or -1 with errno
+ * set.  A file system that keeps no modes (fchmod fails) keeps the file. */
+static int pw_create(const char *path, mode_t mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 
 	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd >= 0)
+		(void)fchmod(fd, mode);
 	return fd;
 }
 
@@ -581,7 +587,7 @@ char *profile_tmp_path(const char *dir, const char *name)
 
 /* See profile.h.  The temporary is profile_tmp_path's; the message in err
  * names dir/name and the failing step. */
-int profile_write_start(const struct profile *p, const char *dir, const char *name,
+int profile_write_start(const struct profile *p, const char *dir, const char *name, mode_t mode,
 			struct profile_out **out, char *err, size_t errlen)
 {
 	struct profile_out *o = calloc(1, sizeof(*o));
@@ -608,7 +614,7 @@ int profile_write_start(const struct profile *p, const char *dir, const char *na
 		free(w);
 		return out_fail(o, "out of memory", 0, err, errlen);
 	}
-	if ((w->fd = o->fd = pw_create(o->tmp)) < 0) {
+	if ((w->fd = o->fd = pw_create(o->tmp, mode)) < 0) {
 		e = errno;
 		free(w->segs);
 		free(w);
@@ -680,12 +686,19 @@ int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *er
 }
 
 /* See profile.h. */
-int profile_write(const struct profile *p, const char *dir, const char *name,
-		  char *err, size_t errlen)
+int profile_write_mode(const struct profile *p, const char *dir, const char *name, mode_t mode,
+		       char *err, size_t errlen)
 {
 	struct profile_out *o = NULL;	/* set when the start succeeds */
 
-	if (profile_write_start(p, dir, name, &o, err, errlen))
+	if (profile_write_start(p, dir, name, mode, &o, err, errlen))
 		return -1;
 	return profile_write_commit(o, err, errlen);
+}
+
+/* See profile.h. */
+int profile_write(const struct profile *p, const char *dir, const char *name,
+		  char *err, size_t errlen)
+{
+	return profile_write_mode(p, dir, name, PROFILE_MODE, err, errlen);
 }

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "cct.h"
 #include "symtab.h"
 
@@ -367,10 +368,20 @@ void profile_release_mpi(struct profile *p);
  * files). */
 void profile_release_cp(struct profile *p);
 
+/* A profile's permissions unless the writer asks for others: it holds the
+ * command line, secrets passed as arguments included; and a profile shared
+ * with the owner's group (cpperf-record --group-readable). */
+#define PROFILE_MODE 0600
+#define PROFILE_GROUP_MODE 0640
+
 /*
- * Write p to dir/name atomically (temporary file, fsync, rename).  Returns 0,
- * or -1 with a message in err (which the caller reports) and no file left.
+ * Write p to dir/name atomically (temporary file, fsync, rename), the file
+ * with permissions mode whatever the umask (profile_write: PROFILE_MODE).
+ * Returns 0, or -1 with a message in err (which the caller reports) and no
+ * file left.
  */
+int profile_write_mode(const struct profile *p, const char *dir, const char *name, mode_t mode,
+		       char *err, size_t errlen);
 int profile_write(const struct profile *p, const char *dir, const char *name,
 		  char *err, size_t errlen);
 
@@ -380,7 +391,7 @@ int profile_write(const struct profile *p, const char *dir, const char *name,
  * and renames it into place.  Each returns 0, or -1 with a message in err
  * and no file left; a started write must be committed. */
 struct profile_out;
-int profile_write_start(const struct profile *p, const char *dir, const char *name,
+int profile_write_start(const struct profile *p, const char *dir, const char *name, mode_t mode,
 			struct profile_out **out, char *err, size_t errlen);
 int profile_write_commit(struct profile_out *o, char *err, size_t errlen);
 /* The temporary file profile_write uses for dir/name in this process,

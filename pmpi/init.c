@@ -59,7 +59,11 @@ static void agree_output(struct rt_state *rt, int rank)
 		if (PMPI_Bcast(dir, (int)sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 			return;
 		dir[sizeof(dir) - 1] = 0;
-		if (!strcmp(dir, rt->opt.output) || (mkdir(dir, 0777) && errno != EEXIST))
+		if (!strcmp(dir, rt->opt.output))
+			return;
+		if (mkdir(dir, opt_dir_mode(&rt->opt)) == 0)
+			(void)chmod(dir, opt_dir_mode(&rt->opt));	/* whatever the umask */
+		else if (errno != EEXIST)
 			return;
 		rt_move_output(rt, dir);
 		return;

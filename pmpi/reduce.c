@@ -186,7 +186,8 @@ static int write_merged(struct rt_state *rt, const struct profile *p, uint64_t t
 {
 	char err[1024];
 
-	if (profile_write(p, rt->opt.output, MERGED_NAME, err, sizeof(err))) {
+	if (profile_write_mode(p, rt->opt.output, MERGED_NAME, opt_file_mode(&rt->opt), err,
+			       sizeof(err))) {
 		rt_notice(rt, "merge: %s; the ranks' files stay", err);
 		return -1;
 	}

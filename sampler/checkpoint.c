@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,7 +66,9 @@ void rt_live_open(struct rt_state *rt)
 	int fd;
 
 	live_path(rt, rt->opt.output, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, opt_file_mode(&rt->opt));
+	if (fd >= 0)
+		(void)fchmod(fd, opt_file_mode(&rt->opt));	/* whatever the umask */
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		fd = -1;
@@ -123,7 +126,7 @@ static int write_file(struct rt_state *rt, char *err, size_t errlen)
 	char name[sizeof(rt->file)];
 
 	profile_name(rt, name, sizeof(name));
-	if (profile_write(&rt->prof, rt->opt.output, name, err, errlen))
+	if (profile_write_mode(&rt->prof, rt->opt.output, name, opt_file_mode(&rt->opt), err, errlen))
 		return -1;
 	written_as(rt, rt->opt.output, name);
 	return 0;
@@ -238,7 +241,8 @@ bool rt_checkpoint_start(struct rt_state *rt)
 	profile_name(rt, c->name, sizeof(c->name));
 	snprintf(c->dir, sizeof(c->dir), "%s", rt->opt.output);
 	fill(rt, "checkpoint", false);
-	rc = profile_write_start(&rt->prof, c->dir, c->name, &c->out, err, sizeof(err));
+	rc = profile_write_start(&rt->prof, c->dir, c->name, opt_file_mode(&rt->opt), &c->out, err,
+				 sizeof(err));
 	unfill(&rt->prof);
 	if (rc) {
 		checkpoint_failed(rt, err);
@@ -342,9 +346,10 @@ void rt_end_wait_peers(struct rt_state *rt)
 		nanosleep(&ms, NULL);
 }
 
-void rt_move_output(struct rt_state *rt, const char *dir)
+/* Remove what the process has written into its directory: its profile
+ * (a checkpoint) and its lock. */
+static void remove_files(struct rt_state *rt)
 {
-	rt_lock(&rt->agg_lock);
 	if (rt->file[0]) {
 		char old[PATH_MAX + sizeof(rt->file) + 2];
 
@@ -353,6 +358,17 @@ void rt_move_output(struct rt_state *rt, const char *dir)
 		rt->file[0] = 0;
 	}
 	live_close(rt);
+}
+
+void rt_write_none(struct rt_state *rt)
+{
+	remove_files(rt);
+}
+
+void rt_move_output(struct rt_state *rt, const char *dir)
+{
+	rt_lock(&rt->agg_lock);
+	remove_files(rt);
 	rmdir(rt->opt.output);
 	snprintf(rt->opt.output, sizeof(rt->opt.output), "%s", dir);
 	rt_live_open(rt);

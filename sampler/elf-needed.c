@@ -1,13 +1,17 @@
 /*
- * elf-needed.c - read a 64-bit little-endian ELF file's DT_NEEDED names
- * (the program headers, the dynamic segment and its string table) without
- * libelf: cpperf-record only needs the names, before the program runs;
- * the same string table tells whether the program calls `use mpi_f08`.
+ * elf-needed.c - read a program's ELF headers without libelf: the class
+ * and machine, PT_INTERP (whether the dynamic loader starts it), and of a
+ * 64-bit little-endian file the dynamic segment's DT_NEEDED and DT_SONAME
+ * names (the program headers, the dynamic segment and its string table).
+ * cpperf-record only needs these, before the program runs; the same
+ * string table tells whether the program calls `use mpi_f08`.
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,66 +38,111 @@ static enum elf_mpi classify(const char *lib)
 	return ELF_MPI_NONE;
 }
 
-/* The whole file in memory (programs are small next to memory), or NULL. */
-static unsigned char *slurp(const char *path, size_t *len)
+/* The whole file mapped (only the pages of the headers read are loaded),
+ * or NULL for a file shorter than an ELF header or unreadable; release
+ * with munmap(f, *len). */
+static unsigned char *map_file(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
-	unsigned char *buf = NULL;
-	size_t got = 0;
+	void *f = MAP_FAILED;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &sb) == 0 && sb.st_size >= (off_t)sizeof(Elf64_Ehdr) && (buf = malloc((size_t)sb.st_size)))
-		while (got < (size_t)sb.st_size) {
-			ssize_t n = read(fd, buf + got, (size_t)sb.st_size - got);
-
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (off_t)sizeof(Elf64_Ehdr)) {
+		*len = (size_t)sb.st_size;
+		f = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	}
 	close(fd);
-	*len = got;
-	return buf;
+	return f == MAP_FAILED ? NULL : f;
 }
 
-enum elf_mpi elf_needed_mpi(const char *path)
+/* Whether a file with e_ident id and machine is of this executable's
+ * class, byte order and machine. */
+static bool same_as_self(const unsigned char *id, unsigned machine)
 {
-	size_t len = 0;
-	unsigned char *f = slurp(path, &len);
-	const Elf64_Ehdr *eh = (const void *)f;
-	const Elf64_Phdr *ph;
+	Elf64_Ehdr self;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	bool same = fd >= 0 && read(fd, &self, sizeof(self)) == (ssize_t)sizeof(self) &&
+		    self.e_ident[EI_CLASS] == id[EI_CLASS] && self.e_ident[EI_DATA] == id[EI_DATA] &&
+		    self.e_machine == machine;
+
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
+/* The dynamic section's DT_NEEDED and DT_SONAME of the 64-bit file f of
+ * len bytes, whose program headers ph are checked, into facts. */
+static void read_dynamic(const unsigned char *f, size_t len, const Elf64_Phdr *ph, int nph,
+			 struct elf_facts *facts)
+{
 	const Elf64_Dyn *dyn = NULL;
 	uint64_t ndyn = 0, strtab = 0, strsz = 0;
-	enum elf_mpi mpi = ELF_MPI_NONE;
 
-	if (!f || len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
-	    (len - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
-		goto out;
-	ph = (const void *)(f + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
+	for (int i = 0; i < nph; i++)
 		if (ph[i].p_type == PT_DYNAMIC && ph[i].p_offset < len && ph[i].p_filesz <= len - ph[i].p_offset) {
 			dyn = (const void *)(f + ph[i].p_offset);
 			ndyn = ph[i].p_filesz / sizeof(Elf64_Dyn);
 		}
 	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
 		if (dyn[i].d_tag == DT_STRTAB)
-			strtab = va_to_off(ph, eh->e_phnum, dyn[i].d_un.d_ptr);
+			strtab = va_to_off(ph, nph, dyn[i].d_un.d_ptr);
 		else if (dyn[i].d_tag == DT_STRSZ)
 			strsz = dyn[i].d_un.d_val;
+		else if (dyn[i].d_tag == DT_SONAME)
+			facts->soname = true;
 	}
 	if (!strtab || strtab >= len || strsz > len - strtab)
-		goto out;
-	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && mpi == ELF_MPI_NONE; i++) {
+		return;
+	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && facts->mpi == ELF_MPI_NONE; i++) {
 		const char *name = (const char *)f + strtab + dyn[i].d_un.d_val;
 
 		if (dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < strsz &&
 		    memchr(name, 0, strsz - dyn[i].d_un.d_val))
-			mpi = classify(name);
+			facts->mpi = classify(name);
 	}
+}
+
+int elf_inspect(const char *path, struct elf_facts *facts)
+{
+	size_t len = 0;
+	unsigned char *f = map_file(path, &len);
+	const Elf64_Ehdr *eh = (const void *)f;
+	const Elf64_Phdr *ph;
+
+	memset(facts, 0, sizeof(*facts));
+	if (!f)
+		return -1;
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		goto out;
+	facts->elf = true;
+	facts->is32 = eh->e_ident[EI_CLASS] == ELFCLASS32;
+	facts->machine = eh->e_machine;	/* at the same offset in both classes */
+	facts->native = same_as_self(eh->e_ident, eh->e_machine);
+	if (!facts->native || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
+	    (len - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
+		goto out;
+	facts->exec_type = eh->e_type == ET_EXEC;
+	ph = (const void *)(f + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		facts->interp |= ph[i].p_type == PT_INTERP;
+	read_dynamic(f, len, ph, eh->e_phnum, facts);
 out:
-	free(f);
-	return mpi;
+	munmap(f, len);
+	return 0;
+}
+
+bool elf_is_static(const struct elf_facts *f)
+{
+	return f->native && !f->interp && (f->exec_type || !f->soname);
+}
+
+enum elf_mpi elf_needed_mpi(const char *path)
+{
+	struct elf_facts f;
+
+	elf_inspect(path, &f);
+	return f.mpi;
 }

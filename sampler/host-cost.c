@@ -147,31 +147,51 @@ static int cache_read(const char *path, uint64_t *v)
 	return n;
 }
 
-/* Make the directories above path. */
-static void make_parents(const char *path)
+/* Make the directories above path that are missing, with permissions
+ * mode whatever the umask (those that exist keep theirs). */
+static void make_parents(const char *path, mode_t mode)
 {
 	char dir[PATH_MAX + 512];
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
-		mkdir(dir, 0755);
+		if (mkdir(dir, mode) == 0)
+			(void)chmod(dir, mode);
 		*s = '/';
 	}
 }
 
+/* Open path for writing, emptied, with permissions mode whatever the
+ * umask.  Returns the fd or -1. */
+static int open_mode(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_CREAT | O_CLOEXEC, mode);
+
+	if (fd >= 0)
+		(void)fchmod(fd, mode);
+	return fd;
+}
+
 /* Keep the n measurements of v in path: written aside and renamed, so
  * that a run on another host sharing the directory never reads half of
- * them.  Best effort: what is not kept is measured again. */
-static void cache_write(const char *path, const uint64_t *v, int n)
+ * them.  The file and the directories made for it get o's permissions.
+ * Best effort: what is not kept is measured again. */
+static void cache_write(const struct rt_options *o, const char *path, const uint64_t *v, int n)
 {
 	char tmp[PATH_MAX + 600];
 	FILE *f;
+	int fd;
 
-	make_parents(path);
+	make_parents(path, opt_dir_mode(o));
 	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
-	if (!(f = fopen(tmp, "we")))
+	if ((fd = open_mode(tmp, O_WRONLY | O_TRUNC, opt_file_mode(o))) < 0)
 		return;
+	if (!(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%" PRIu64 "\n", v[i]);
 	if (fclose(f) || rename(tmp, path))
@@ -196,7 +216,7 @@ static uint64_t kept_or_measured(const struct rt_state *rt, const char *name, co
 	cost = measure(rt);
 	if (kept && cost) {
 		v[n++] = cost;
-		cache_write(path, v, n);
+		cache_write(&rt->opt, path, v, n);
 	}
 	return cost;
 }
@@ -214,7 +234,7 @@ uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 		 rt->prof.run ? rt->prof.run : "", host);
 	for (char *s = path + strlen(rt->opt.output) + 1; *s; s++)
 		*s = *s == '/' ? '_' : *s;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open_mode(path, O_RDWR, opt_file_mode(&rt->opt));
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		if (fd >= 0)
 			close(fd);

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/profile.h"
+
 static int parse_u64(const char *v, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
@@ -132,6 +134,11 @@ static int set_follow_fork(struct rt_options *o, const char *v, char *err, size_
 static int set_separate_debug(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	return set_flag(&o->separate_debug, v, err, n);
+}
+
+static int set_group_readable(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->group_readable, v, err, n);
 }
 
 static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t n)
@@ -366,6 +373,9 @@ const struct opt_desc opt_table[] = {
 	  set_mmap_pages, NULL, NULL },
 	{ 'o', "output", "CPPERF_OUTPUT", "DIR",
 	  "experiment directory (default cpperf-PROG-TIME-ID)", set_output, NULL, NULL },
+	{ 0, "group-readable", "CPPERF_GROUP_READABLE", NULL,
+	  "let the group read the experiment: directory 0750, files 0640 (default 0700 and 0600: "
+	  "profiles hold the command line)", set_group_readable, NULL, NULL },
 	{ 'q', "quiet", "CPPERF_QUIET", NULL, "no notices on stderr", set_quiet, NULL, NULL },
 	{ 0, "checkpoint", "CPPERF_CHECKPOINT", "SECONDS",
 	  "rewrite the profile every SECONDS while the program runs, so a killed run keeps "
@@ -457,6 +467,16 @@ int opt_from_env(struct rt_options *o, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+mode_t opt_file_mode(const struct rt_options *o)
+{
+	return o->group_readable ? PROFILE_GROUP_MODE : PROFILE_MODE;
+}
+
+mode_t opt_dir_mode(const struct rt_options *o)
+{
+	return o->group_readable ? OPT_GROUP_DIR_MODE : OPT_DIR_MODE;
 }
 
 const char *opt_call_graph_name(enum opt_call_graph cg)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum opt_call_graph { CG_DWARF, CG_FP, CG_NONE };
 enum opt_backend { BACKEND_PERF, BACKEND_PAPI };
@@ -28,6 +29,11 @@ enum opt_merge { MERGE_NONE, MERGE_MPI };
 #define OPT_DEFAULT_CP_BUDGET (1ull << 20)	/* docs/critical-path.md "Budget" */
 #define OPT_MIN_CP_BUDGET 1024ull
 #define OPT_DEFAULT_MERGE_TIMEOUT 5.0	/* docs/record.md "Merging at the end" */
+/* The experiment holds the command line: private by default, the group's
+ * to read with --group-readable (docs/record.md "Experiment directory");
+ * files as common/profile.h's PROFILE_MODE and PROFILE_GROUP_MODE. */
+#define OPT_DIR_MODE 0700
+#define OPT_GROUP_DIR_MODE 0750
 
 struct rt_options {
 	char events[1024];	/* "" until defaulted */
@@ -54,6 +60,7 @@ struct rt_options {
 	enum opt_merge merge;	/* MPI: reduce the ranks' profiles at MPI_Finalize */
 	bool rank_files;	/* with merge: keep each rank's file (default) */
 	double merge_timeout;	/* seconds a rank waits for a step of the merge */
+	bool group_readable;	/* files 0640 and directories 0750, not 0600 and 0700 */
 };
 
 struct opt_desc {
@@ -81,6 +88,11 @@ int opt_apply(const struct opt_desc *d, struct rt_options *o, const char *value,
 /* Read every CPPERF_* variable of the table into o (after opt_defaults).
  * Returns 0, or -1 with err naming the variable. */
 int opt_from_env(struct rt_options *o, char *err, size_t errlen);
+
+/* The permissions of every file and of every directory that cpperf-record
+ * and the runtime make, set explicitly whatever the umask.  Never fail. */
+mode_t opt_file_mode(const struct rt_options *o);
+mode_t opt_dir_mode(const struct rt_options *o);
 
 const char *opt_call_graph_name(enum opt_call_graph cg);
 const char *opt_backend_name(enum opt_backend b);

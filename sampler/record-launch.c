@@ -22,6 +22,7 @@
 #include "events.h"
 #include "launcher.h"
 #include "papi.h"
+#include "prog-check.h"
 #include "record-launch.h"
 
 #define RUNTIME_NAME "libcpperf.so"
@@ -119,6 +120,8 @@ int launch_parse_args(int argc, char **argv, struct rt_options *o, char *err, si
 int launch_resolve_program(const char *prog, const char *path_env, char *path, size_t len,
 			   char *err, size_t errlen)
 {
+	struct stat sb;
+
 	if (strchr(prog, '/')) {
 		snprintf(path, len, "%s", prog);
 	} else {
@@ -129,20 +132,19 @@ int launch_resolve_program(const char *prog, const char *path_env, char *path, s
 			size_t n = strcspn(p, ":");
 
 			snprintf(path, len, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
-			if (access(path, X_OK) == 0)
-				break;
+			if (access(path, X_OK) == 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+				break;	/* as execvp, which goes on past a directory */
 			path[0] = 0;
 			p += n + (p[n] == ':');
 		}
 		if (!path[0]) {
-			snprintf(err, errlen, "%s: command not found", prog);
-			return 127;
+			snprintf(err, errlen, "%s: command not found; give the program's path, or add its "
+				 "directory to PATH", prog);
+			return PROG_NOT_FOUND;
 		}
 	}
-	if (access(path, X_OK)) {
-		snprintf(err, errlen, "%s: %s", prog, strerror(errno));
-		return errno == ENOENT ? 127 : 126;
-	}
+	if (access(path, X_OK))
+		return prog_access_error(prog, errno, err, errlen);
 	return 0;
 }
 
@@ -178,7 +180,9 @@ static void default_output(struct rt_options *o, const char *prog)
 		setenv("CPPERF_OUTPUT_AGREE", "1", 1);
 }
 
-static int mkdir_parents(const char *dir)
+/* Make dir with permissions mode whatever the umask, and its missing
+ * parents as mkdir -p would (under the umask).  0 or -1 with errno. */
+static int mkdir_parents(const char *dir, mode_t mode)
 {
 	char buf[PATH_MAX];
 
@@ -191,10 +195,13 @@ static int mkdir_parents(const char *dir)
 			return -1;
 		*s = '/';
 	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+	if (mkdir(buf, mode) == 0)
+		return chmod(buf, mode);
+	return errno == EEXIST ? 0 : -1;
 }
 
-/* Ranks sharing a directory may race to make it, which is fine. */
+/* Ranks sharing a directory may race to make it, which is fine: the one
+ * that makes it sets its permissions. */
 int launch_make_output(struct rt_options *o, const char *prog, bool *created, char *err,
 		       size_t errlen)
 {
@@ -206,7 +213,7 @@ int launch_make_output(struct rt_options *o, const char *prog, bool *created, ch
 	if (!o->output[0])
 		default_output(o, prog);
 	*created = stat(o->output, &sb) != 0;
-	if (*created ? mkdir_parents(o->output) : !S_ISDIR(sb.st_mode)) {
+	if (*created ? mkdir_parents(o->output, opt_dir_mode(o)) : !S_ISDIR(sb.st_mode)) {
 		snprintf(err, errlen, "-o %s: %s; choose a writable directory", o->output,
 			 *created ? strerror(errno) : "exists and is not a directory");
 		return -1;

@@ -34,7 +34,9 @@ int launch_parse_args(int argc, char **argv, struct rt_options *o, char *err, si
 /*
  * Find prog as execvp would, in the directories of path_env (a PATH value;
  * NULL: "/usr/bin:/bin") unless prog has a '/'.  Returns 0 with the file in
- * path, or the shell's status with err: 127 not found, 126 not executable.
+ * path, or the shell's status with err: 127 not found, 126 not executable
+ * (prog-check.h's prog_access_error says why).  Whether the runtime can be
+ * preloaded into it is prog_check's to say.
  */
 int launch_resolve_program(const char *prog, const char *path_env, char *path, size_t len,
 			   char *err, size_t errlen);
@@ -49,7 +51,8 @@ void launch_output_name(char *buf, size_t len, const char *prog, const char *job
 
 /*
  * Make the experiment directory o->output (the default name for prog when
- * empty, with CPPERF_OUTPUT_AGREE when ranks must agree on it later), check
+ * empty, with CPPERF_OUTPUT_AGREE when ranks must agree on it later) with
+ * opt_dir_mode's permissions (a directory that exists keeps its own), check
  * that a file can be created in it and set CPPERF_OUTPUT to its absolute
  * path.  *created says whether this call made it.  Returns 0 or -1.
  */

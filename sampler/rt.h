@@ -276,9 +276,10 @@ bool rt_finish_take(struct profile *p);
  * "" (the caller stopped sampling and claimed the end), and
  * rt_end_written says it is there (RT_END_WRITTEN); rt_end_wait_peers,
  * between the two on the drain thread, lets the other ranks of a job
- * ended from outside write theirs before this one dies.  rt_move_output
- * moves the files to dir (ranks agreeing on rank 0's directory at
- * MPI_Init). */
+ * ended from outside write theirs before this one dies; rt_write_none,
+ * instead of rt_write_final, leaves no profile (its checkpoint and lock
+ * go).  rt_move_output moves the files to dir (ranks agreeing on rank 0's
+ * directory at MPI_Init). */
 void rt_live_open(struct rt_state *rt);
 /* Whether the lock is still held through our descriptor; if the program
  * took that, the lock is taken again on a new one (drain thread). */
@@ -286,6 +287,7 @@ bool rt_live_check(struct rt_state *rt);
 bool rt_checkpoint_start(struct rt_state *rt);
 void rt_checkpoint_commit(struct rt_state *rt);
 void rt_write_final(struct rt_state *rt, const char *reason);
+void rt_write_none(struct rt_state *rt);
 void rt_end_written(struct rt_state *rt);
 void rt_end_wait_peers(struct rt_state *rt);
 void rt_move_output(struct rt_state *rt, const char *dir);

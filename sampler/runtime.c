@@ -5,7 +5,8 @@
  * drain what is left, write the final profile into the experiment
  * directory, checkpoint.c).  The end comes at normal exit, at _exit, or
  * just before an exec so that the old image's profile is kept and the new
- * image starts its own; a fatal signal ends it through signals.c.  fork
+ * image starts its own (an MPI rank's image before MPI_Init keeps none);
+ * a fatal signal ends it through signals.c.  fork
  * children are profiled only with --follow-fork; children that exec a new
  * image check the same rule.
  */
@@ -192,9 +193,10 @@ static void rt_start(void)
 	rt_thread_begin(rt, false);
 }
 
-/* End profiling and write the final profile; hand it to take when not
- * NULL, release it otherwise.  Returns whether this call ended it. */
-static bool finish(const char *reason, struct profile *take)
+/* End profiling and write the final profile (none when !keep); hand it to
+ * take when not NULL, release it otherwise.  Returns whether this call
+ * ended it. */
+static bool finish(const char *reason, struct profile *take, bool keep)
 {
 	struct rt_state *rt = &rt_global;
 
@@ -212,7 +214,10 @@ static bool finish(const char *reason, struct profile *take)
 		rt_thread_stop(t);
 	rt_unlock(&rt->lock);
 	rt_drain_stop(rt);
-	rt_write_final(rt, reason);
+	if (keep)
+		rt_write_final(rt, reason);
+	else
+		rt_write_none(rt);
 	rt_end_written(rt);
 	rt->active = false;
 	free_threads(rt, rt->threads);
@@ -230,12 +235,12 @@ static bool finish(const char *reason, struct profile *take)
 
 void rt_finish(const char *reason)
 {
-	finish(reason, NULL);
+	finish(reason, NULL, true);
 }
 
 bool rt_finish_take(struct profile *p)
 {
-	return finish(NULL, p);
+	return finish(NULL, p, true);
 }
 
 /*
@@ -275,13 +280,19 @@ __attribute__((destructor)) static void rt_destructor(void)
 
 /*
  * exec: write this image's profile first (the new image loads a fresh
- * runtime through LD_PRELOAD); if exec fails, profiling resumes.
+ * runtime through LD_PRELOAD); if exec fails, profiling resumes.  An MPI
+ * rank's image that has not reached MPI_Init (a launcher script that execs
+ * the program) writes none: the rank's profile is the image that calls
+ * MPI_Init, and a rank must have one profile (docs/record.md "Processes
+ * and threads").
  */
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
 
 static void before_exec(void)
 {
-	rt_finish(NULL);
+	struct rt_state *rt = &rt_global;
+
+	finish(NULL, NULL, !(rt->active && rt->prof.rank >= 0 && !rt_hooks(rt)));
 }
 
 static void after_failed_exec(void)

@@ -35,5 +35,17 @@ mpi_build() {
 	esac
 }
 
+# mpi_end MPI WHAT: mpi_tools MPI, then tests/progs/mpi-end.c built with
+# it as P ($WORK/end-MPI); when MPI is missing, skips WHAT with the reason
+# and returns 1.
+mpi_end() {
+	if ! mpi_tools "$1"; then
+		skip "$1: $2" "$WHY"
+		return 1
+	fi
+	mpi_build "end-$1" mpi-end.c
+	P=$WORK/end-$1
+}
+
 # mpi_run NP ARGS...: the launcher with a time limit.
 mpi_run() { local np=$1; shift; timeout 120 "$MPIRUN" -np "$np" "$@"; }

@@ -9,11 +9,17 @@
  *   exec PROG.. exec another program (a launcher)
  *   vdso        spend two seconds in clock_gettime (the vdso has no local
  *               debug info, so libdw would ask a debuginfod server)
+ *   umask MASK SECONDS  set the umask to MASK (octal), say "started", spin
+ *               SECONDS, exit 0 (the files a run writes must not follow it)
+ *   secure      print AT_SECURE: 1 when the kernel ran this program in
+ *               secure-execution mode (set-user-ID and the like)
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +36,14 @@ __attribute__((noinline)) static void parent_work(void)
 {
 	for (long i = 0; i < 300000000; i++)
 		sink = sink * 2862933555777941757ul + 3037000493ul;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -73,6 +87,20 @@ int main(int argc, char **argv)
 		do
 			clock_gettime(CLOCK_REALTIME, &ts);
 		while (ts.tv_sec < end);
+		return 0;
+	}
+	if (!strcmp(mode, "umask") && argc > 3) {
+		double end = now_s() + atof(argv[3]);
+
+		umask((mode_t)strtol(arg, NULL, 8));
+		printf("started\n");
+		fflush(stdout);
+		while (now_s() < end)
+			sink = sink * 6364136223846793005ul + 1;
+		return 0;
+	}
+	if (!strcmp(mode, "secure")) {
+		printf("%lu\n", getauxval(AT_SECURE));
 		return 0;
 	}
 	if (!strcmp(mode, "exec") && argc > 2) {

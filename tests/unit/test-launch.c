@@ -1,18 +1,23 @@
 /*
  * test-launch.c - unit tests for sampler/record-launch.c, cpperf-record's
  * steps before the exec: option parsing up to the program, the program's
- * lookup on a PATH made here, the experiment directory's name and making,
+ * lookup on a PATH made here, the checks of what the program is
+ * (prog-check.c, elf-needed.c, on files made here: ELF headers, scripts,
+ * a directory), the experiment directory's name and making,
  * the runtime's choice in fake build and install trees, the event checks'
  * default event, CPPERF_RUN and LD_PRELOAD.  Checks that open events pick
  * their expectation from the host (PMU or not, perf_event_paranoid).
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../sampler/elf-needed.h"
 #include "../../sampler/events.h"
+#include "../../sampler/prog-check.h"
 #include "../../sampler/record-launch.h"
 #include "files.h"
 #include "tap.h"
@@ -122,7 +127,7 @@ static int resolve(const char *prog, const char *path_env, char *path)
 
 static void test_resolve(void)
 {
-	char bin[PATH_MAX], want[PATH_MAX + 128], path_env[PATH_MAX + 32], path[PATH_MAX], file[PATH_MAX];
+	char bin[PATH_MAX], want[4 * PATH_MAX], path_env[PATH_MAX + 32], path[PATH_MAX], file[PATH_MAX];
 
 	mkdir(at(bin, "bin"), 0755);
 	mkfile("bin/hello", 0755);
@@ -132,18 +137,144 @@ static void test_resolve(void)
 	is_int(resolve("hello", path_env, path), 0, "found on PATH");
 	is_str(path, at(want, "bin/hello"), "found in the second PATH directory");
 	is_int(resolve("nope", path_env, path), 127, "not on PATH: 127");
-	is_str(err, "nope: command not found", "not on PATH's message");
+	is_str(err, "nope: command not found; give the program's path, or add its directory to PATH",
+	       "not on PATH's message");
 	is_int(resolve("plain", path_env, path), 127, "not executable on PATH: skipped as execvp, 127");
 	is_int(resolve(at(file, "bin/plain"), path_env, path), 126, "a path not executable: 126");
-	snprintf(want, sizeof(want), "%s: %s", file, strerror(EACCES));
+	snprintf(want, sizeof(want), "%s: %s: not executable (mode 0644); make it executable (chmod +x %s), "
+		 "or give its interpreter as the program (sh %s)", file, strerror(EACCES), file, file);
 	is_str(err, want, "not executable's message");
 	is_int(resolve(at(file, "bin/none"), path_env, path), 127, "a path that does not exist: 127");
-	snprintf(want, sizeof(want), "%s: %s", file, strerror(ENOENT));
+	snprintf(want, sizeof(want), "%s: %s; check the program's path", file, strerror(ENOENT));
 	is_str(err, want, "missing path's message");
 	is_int(resolve(at(file, "bin/hello"), "", path), 0, "a path with / ignores PATH");
 	is_str(path, file, "a path with / is kept");
+	mkdir(at(path, "bin/adir"), 0755);
+	snprintf(path_env, sizeof(path_env), "%s:/usr/bin:/bin", bin);
+	is_int(resolve("adir", path_env, path), 127, "a directory on PATH is skipped as execvp does");
 	is_int(resolve("sh", NULL, path), 0, "no PATH: /usr/bin:/bin");
 	ok(!strcmp(path, "/usr/bin/sh") || !strcmp(path, "/bin/sh"), "no PATH: sh found in /usr/bin or /bin");
+}
+
+/* An executable file that is only an ELF header of class cls, type,
+ * machine and no program headers (a static program when native). */
+static void mkelf(const char *rel, unsigned char cls, uint16_t type, uint16_t machine)
+{
+	Elf64_Ehdr h;
+	char path[PATH_MAX];
+	FILE *f;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.e_ident, ELFMAG, SELFMAG);
+	h.e_ident[EI_CLASS] = cls;
+	h.e_ident[EI_DATA] = ELFDATA2LSB;
+	h.e_ident[EI_VERSION] = EV_CURRENT;
+	h.e_type = type;
+	h.e_machine = machine;	/* the same offset in both classes */
+	h.e_phentsize = sizeof(Elf64_Phdr);
+	if ((f = fopen(at(path, rel), "w"))) {
+		fwrite(&h, sizeof(h), 1, f);
+		fclose(f);
+	}
+	chmod(path, 0755);
+}
+
+/* e_machine of this test's own executable. */
+static uint16_t own_machine(void)
+{
+	Elf64_Ehdr h = { 0 };
+	FILE *f = fopen("/proc/self/exe", "r");
+
+	if (f) {
+		if (fread(&h, sizeof(h), 1, f) != 1)
+			h.e_machine = 0;
+		fclose(f);
+	}
+	return h.e_machine;
+}
+
+static int check(const char *rel)
+{
+	char path[PATH_MAX];
+
+	err[0] = '\0';
+	return prog_check(rel, at(path, rel), err, sizeof(err));
+}
+
+static void script(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+
+	save(at(path, rel), text);
+	chmod(path, 0755);
+}
+
+static void test_program_checks(void)
+{
+	char path[PATH_MAX], text[PATH_MAX + 32];
+	struct elf_facts f;
+
+	is_int(elf_inspect("/bin/sh", &f), 0, "/bin/sh's headers are read");
+	ok(f.elf && f.native && f.interp && !elf_is_static(&f), "/bin/sh: native, with an interpreter");
+	is_int(elf_inspect(at(path, "nothing-here"), &f), -1, "a missing file cannot be read");
+
+	mkelf("static", ELFCLASS64, ET_EXEC, own_machine());
+	is_int(check("static"), PROG_NOT_PROFILABLE, "ET_EXEC without PT_INTERP: static, refused");
+	ok(has(err, "static is statically linked: the runtime cannot be preloaded") &&
+	   has(err, "without -static,"), "static: the message says what to do");
+	mkelf("static-pie", ELFCLASS64, ET_DYN, own_machine());
+	is_int(check("static-pie"), PROG_NOT_PROFILABLE, "ET_DYN without PT_INTERP or DT_SONAME: static-pie");
+	ok(has(err, "statically linked (static-pie)") && has(err, "without -static-pie"),
+	   "static-pie: the message names it");
+	mkelf("elf32", ELFCLASS32, ET_EXEC, EM_386);
+	is_int(check("elf32"), PROG_NOT_PROFILABLE, "a 32-bit program is refused");
+	ok(has(err, "elf32 is a 32-bit program"), "32-bit: the message says so");
+	mkelf("foreign", ELFCLASS64, ET_EXEC, (uint16_t)(own_machine() + 1));
+	is_int(check("foreign"), PROG_NOT_PROFILABLE, "another machine's program is refused");
+	ok(has(err, "foreign is a program for another machine"), "another machine: the message says so");
+
+	mkdir(at(path, "dir"), 0755);
+	is_int(check("dir"), PROG_NOT_EXECUTABLE, "a directory: 126");
+	is_str(err, "dir is a directory, not a program; give the path of the program to run",
+	       "a directory's message");
+	mkfifo(at(path, "fifo"), 0755);
+	is_int(check("fifo"), PROG_NOT_EXECUTABLE, "a FIFO: 126");
+	ok(has(err, "fifo is not a regular file"), "a FIFO's message");
+
+	script("sh.sh", "#!/bin/sh\nexit 0\n");
+	is_int(check("sh.sh"), 0, "a script with a dynamic interpreter");
+	script("spaced.sh", "#! \t/bin/sh -e\n");
+	is_int(check("spaced.sh"), 0, "#! with blanks and an argument");
+	snprintf(text, sizeof(text), "#!%s\n", at(path, "sh.sh"));
+	script("nested.sh", text);
+	is_int(check("nested.sh"), 0, "a script run by a script run by /bin/sh");
+	snprintf(text, sizeof(text), "#!%s arg\n", at(path, "static"));
+	script("static.sh", text);
+	is_int(check("static.sh"), PROG_NOT_PROFILABLE, "a script whose interpreter is static");
+	ok(has(err, "static.sh's interpreter ") && has(err, "/static is statically linked") &&
+	   has(err, "name a dynamically linked interpreter in the script's #! line"),
+	   "its message names the interpreter");
+	snprintf(text, sizeof(text), "#!%s\n", at(path, "missing-shell"));
+	script("lost.sh", text);
+	is_int(check("lost.sh"), PROG_NOT_FOUND, "a missing interpreter: 127");
+	ok(has(err, "lost.sh: bad interpreter ") && has(err, "missing-shell (its #! line): "),
+	   "a missing interpreter's message");
+	snprintf(text, sizeof(text), "#!%s\n", at(path, "dir"));
+	script("dir.sh", text);
+	is_int(check("dir.sh"), PROG_NOT_EXECUTABLE, "a directory as interpreter: 126");
+	ok(has(err, "dir.sh's interpreter ") && has(err, "is a directory"), "its message");
+	snprintf(text, sizeof(text), "#!%s\n", at(path, "loop.sh"));
+	script("loop.sh", text);
+	is_int(check("loop.sh"), 0, "a script that names itself: left to the exec, no endless loop");
+	script("plain", "echo hi\n");
+	is_int(check("plain"), 0, "a file of no known format: left to the exec");
+
+	is_int(prog_access_error("x/prog", ENOEXEC, err, sizeof(err)), PROG_NOT_EXECUTABLE,
+	       "exec format error: 126");
+	ok(has(err, "x/prog: ") && has(err, "add one (#!/bin/sh)"), "exec format error: what to do");
+	is_int(prog_access_error(at(path, "dir"), EACCES, err, sizeof(err)), PROG_NOT_EXECUTABLE,
+	       "a directory refused by the exec: 126");
+	ok(has(err, "a directory, not a program"), "a directory refused by the exec: says so");
 }
 
 static void test_output_name(void)
@@ -402,6 +533,7 @@ int main(void)
 	tzset();
 	test_parse();
 	test_resolve();
+	test_program_checks();
 	test_output_name();
 	test_make_output();
 	test_default_output();
