@@ -25,7 +25,7 @@ my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
-	outcount indices comm.free code nof addr);
+	outcount indices comm.free comm.new code nof addr);
 
 # --- parse the table
 my @fns;
@@ -192,6 +192,10 @@ sub body {
 	}
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @pre, "pmpi_comm_forget(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
+	}
+	if (my $c = with_role($fn, 'comm.new')) {	# before the program may use it
+		push @xalways, "if ($rc == MPI_SUCCESS)",
+			"\tpmpi_pb_comm_born(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
 	if ($f{complete}) {
 		my ($reqs, $n) = (with_role($fn, 'reqs') // with_role($fn, 'reqin'), with_role($fn, 'nreq'));
