@@ -10,8 +10,10 @@
 # plain or under cpperf-record themselves; in check mode each parent and
 # each instrumented child carries it on its own side's communicator and
 # nowhere else; the parents' profile counts what crossed to the children
-# but leaves them out of the communication matrix.  Where this MPI cannot
-# spawn (MPICH 4.0 over UCX), the plain run says why and the test skips.
+# but leaves them out of the communication matrix.  The Fortran binding's
+# MPI_COMM_SPAWN (tests/progs/spawn-peers.f90) passes its CHARACTER
+# arguments on.  Where this MPI cannot spawn (MPICH 4.0 over UCX), the
+# plain run says why and the test skips.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -68,5 +70,22 @@ for mpi in openmpi mpich; do
 		"$(jqr '[.mpi.matrix.pairs[] | "\(.[0])>\(.[1]):\(.[2])"] | join(" ")')" "0>1:2 1>0:1"
 	report_json "$WORK/c-$mpi"
 	is "$mpi: recorded children: 2 profiles" "$(jqr '.experiment.ranks')" 2
+
+	# the Fortran binding: MPI_COMM_SPAWN's CHARACTER arguments reach the
+	# library's binding with their lengths
+	if [ -z "$MPIFC" ]; then
+		skip "$mpi: Fortran MPI_COMM_SPAWN" "no Fortran compiler wrapper for $mpi"
+		continue
+	fi
+	spf=$WORK/spf-$mpi
+	mpi_build spf-$mpi spawn-peers.f90
+	mpi_run 1 "$spf" "$spf" 2>&1 | sort > "$WORK/fplain-$mpi"
+	is "$mpi: Fortran: plain run, the children's arguments and messages" \
+		"$(grep -c -e 'argument [12] "\(one two\|three\)"$' -e 'parent: got' "$WORK/fplain-$mpi")" 6
+	mpi_run 1 "$RECORD" -q -o "$WORK/f-$mpi" "$spf" "$spf" 2>&1 | sort > "$WORK/frec-$mpi"
+	is "$mpi: Fortran: recorded, the plain run's transcript" "$(cat "$WORK/frec-$mpi")" \
+		"$(cat "$WORK/fplain-$mpi")"
+	report_json "$WORK/f-$mpi"
+	is "$mpi: Fortran: MPI_COMM_SPAWN intercepted" "$(calls Comm_spawn calls)" 1
 done
 done_testing
