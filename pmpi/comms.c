@@ -207,10 +207,13 @@ static bool all_in_world(const struct comm_info *e)
 
 bool pmpi_comm_in_world(MPI_Comm comm)
 {
-	const struct comm_info *f = facts(comm);
+	const struct comm_info *f;
 	struct comm_info *e;
 	bool in;
 
+	if (comm == MPI_COMM_NULL)	/* the program's call fails in MPI alone */
+		return false;
+	f = facts(comm);
 	if (f->in_world != IN_WORLD_UNKNOWN)
 		return f->in_world == IN_WORLD_ALL;
 	pthread_mutex_lock(&lock);
