@@ -26,6 +26,14 @@ mpi_tools() {
 	fi
 }
 
+# mpi_or_skip MPI WHAT: mpi_tools MPI, or a TAP skip of "MPI: WHAT" with
+# the reason and status 1.
+mpi_or_skip() {
+	mpi_tools "$1" && return 0
+	skip "$1: $2" "$WHY"
+	return 1
+}
+
 # mpi_build NAME SRC: compile tests/progs/SRC with $MPICC (or $MPIFC for .f90);
 # MPICH's header makes GCC warn falsely about MPI_STATUSES_IGNORE.
 mpi_build() {

@@ -36,10 +36,7 @@ ct_check() {
 }
 
 for mpi in openmpi mpich; do
-	if ! mpi_tools $mpi; then
-		skip "$mpi: communicators from threads" "$WHY"
-		continue
-	fi
+	mpi_or_skip $mpi "communicators from threads" || continue
 	threads=4 rounds=1 idups=3 apart=
 	[ $mpi = openmpi ] && rounds=2 idups=1 apart=apart
 	args="$threads $rounds $idups $apart"

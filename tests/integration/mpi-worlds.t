@@ -19,10 +19,7 @@ need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 for mpi in openmpi mpich; do
-	if ! mpi_tools $mpi; then
-		skip "$mpi: a job under cpperf with spawned children" "$WHY"
-		continue
-	fi
+	mpi_or_skip $mpi "a job under cpperf with spawned children" || continue
 	sp=$WORK/sp-$mpi
 	mpi_build sp-$mpi spawn-peers.c
 	mpi_run 2 "$sp" "$sp" > "$WORK/plain-$mpi" 2>&1; st=$?
