@@ -1,7 +1,9 @@
 /*
  * p2p.c - the piggyback of point-to-point messages (docs/mpi.md
  * "Piggyback"): every message the program sends carries the header of
- * wire.h in front of its data, and every receive takes it off.
+ * wire.h in front of its data, and every receive takes it off, on the
+ * communicators the piggyback travels on (pmpi_pb_comm: those within
+ * MPI_COMM_WORLD).
  *
  * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
  * bounce buffer behind the header and travels as bytes (unless it is
@@ -486,7 +488,8 @@ void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
 /* Messages a matched probe took on a communicator without the piggyback,
  * until MPI_Mrecv or MPI_Imrecv receives them: a message handle does not
  * tell its communicator.  Only a process with communicators that span
- * worlds has any. */
+ * worlds has any (one not kept for want of memory would be received as
+ * if it had a header). */
 static struct {
 	pthread_mutex_t lock;
 	MPI_Message *msg;
