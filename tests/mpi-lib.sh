@@ -47,10 +47,7 @@ mpi_build() {
 # it as P ($WORK/end-MPI); when MPI is missing, skips WHAT with the reason
 # and returns 1.
 mpi_end() {
-	if ! mpi_tools "$1"; then
-		skip "$1: $2" "$WHY"
-		return 1
-	fi
+	mpi_or_skip "$1" "$2" || return 1
 	mpi_build "end-$1" mpi-end.c
 	P=$WORK/end-$1
 }
