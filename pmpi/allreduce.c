@@ -6,7 +6,8 @@
  * allreduce and a companion after it.
  *
  * Every rank must decide alike, from what MPI makes the same on all of
- * them: a predefined operator, an intracommunicator, the size of the data
+ * them: a communicator the piggyback travels on (its groups), a
+ * predefined operator, an intracommunicator, the size of the data
  * and a predefined datatype without padding (MPI_Reduce_local works on
  * the data packed) that the operator is defined on.  Where MPI refuses
  * the pair (a derived datatype, MPI_MAXLOC on MPI_INT, MPI_BAND on
@@ -75,7 +76,8 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	int64_t size = 0;
 	bool contig = false;
 
-	if (!pmpi_pb_on || pmpi_cp_tracing() || count <= 0 || pmpi_comm_inter(comm))
+	if (!pmpi_pb_on || !pmpi_pb_comm(comm) || pmpi_cp_tracing() || count <= 0 ||
+	    pmpi_comm_inter(comm))
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)

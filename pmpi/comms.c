@@ -9,6 +9,11 @@
  * Each thread keeps a copy of the facts of the communicator it used last,
  * valid while no entry has changed since (a generation count): the
  * wrappers' common case takes no lock.
+ *
+ * Whether a communicator's members all belong to this process's
+ * MPI_COMM_WORLD (the piggyback rides only on those, piggyback.h) is
+ * asked of MPI the first time it is needed, from the groups alone: every
+ * member finds the same answer without a message.
  */
 #include <stdlib.h>
 
@@ -26,6 +31,7 @@ struct comm_info {
 	bool same;		/* peer i is world rank i (MPI_COMM_WORLD, its copies) */
 	int *world;		/* [npeers] world rank of each peer, -1 when none */
 	int cap;		/* entries world has room for */
+	enum { IN_WORLD_UNKNOWN, IN_WORLD_ALL, IN_WORLD_NOT } in_world;	/* every member */
 };
 
 /* Guards cache; held while a missing entry is filled (local MPI calls). */
@@ -108,6 +114,7 @@ static struct comm_info *info(MPI_Comm comm)
 	__atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
 	e->valid = true;
 	e->same = false;
+	e->in_world = IN_WORLD_UNKNOWN;
 	e->comm = comm;
 	PMPI_Comm_rank(comm, &e->rank);
 	PMPI_Comm_size(comm, &e->size);
@@ -157,6 +164,67 @@ int pmpi_comm_size(MPI_Comm comm)
 bool pmpi_comm_inter(MPI_Comm comm)
 {
 	return facts(comm)->inter;
+}
+
+/* Is every process of group g in MPI_COMM_WORLD (false when MPI cannot
+ * tell)?  Local calls only. */
+static bool group_in_world(MPI_Group g)
+{
+	MPI_Group wg, rest;
+	int n = -1;
+
+	if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) != MPI_SUCCESS)
+		return false;
+	if (PMPI_Group_difference(g, wg, &rest) == MPI_SUCCESS) {
+		PMPI_Group_size(rest, &n);
+		PMPI_Group_free(&rest);
+	}
+	PMPI_Group_free(&wg);
+	return n == 0;
+}
+
+/* Every member of e's communicator, in both groups of an
+ * intercommunicator, is in MPI_COMM_WORLD. */
+static bool all_in_world(const struct comm_info *e)
+{
+	MPI_Group g;
+	bool in;
+
+	if (!e->inter && e->same)	/* MPI_COMM_WORLD and its copies */
+		return true;
+	if (PMPI_Comm_group(e->comm, &g) != MPI_SUCCESS)
+		return false;
+	in = group_in_world(g);
+	PMPI_Group_free(&g);
+	if (!in || !e->inter)
+		return in;
+	if (PMPI_Comm_remote_group(e->comm, &g) != MPI_SUCCESS)
+		return false;
+	in = group_in_world(g);
+	PMPI_Group_free(&g);
+	return in;
+}
+
+bool pmpi_comm_in_world(MPI_Comm comm)
+{
+	const struct comm_info *f;
+	struct comm_info *e;
+	bool in;
+
+	if (comm == MPI_COMM_NULL)	/* the program's call fails in MPI alone */
+		return false;
+	f = facts(comm);
+	if (f->in_world != IN_WORLD_UNKNOWN)
+		return f->in_world == IN_WORLD_ALL;
+	pthread_mutex_lock(&lock);
+	e = info(comm);
+	if (e->in_world == IN_WORLD_UNKNOWN)
+		e->in_world = all_in_world(e) ? IN_WORLD_ALL : IN_WORLD_NOT;
+	in = e->in_world == IN_WORLD_ALL;
+	if (last_gen == generation)	/* this thread's copy is of comm */
+		last.in_world = e->in_world;
+	pthread_mutex_unlock(&lock);
+	return in;
 }
 
 int64_t pmpi_world_rank(MPI_Comm comm, int r)

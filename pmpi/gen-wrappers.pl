@@ -25,7 +25,7 @@ my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
 	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
-	outcount indices comm.free code nof addr);
+	outcount indices comm.free comm.new code nof addr str);
 
 # --- parse the table
 my @fns;
@@ -193,6 +193,10 @@ sub body {
 	if (my $c = with_role($fn, 'comm.free')) {
 		push @pre, "pmpi_comm_forget(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
 	}
+	if (my $c = with_role($fn, 'comm.new')) {	# before the program may use it
+		push @xalways, "if ($rc == MPI_SUCCESS)",
+			"\tpmpi_pb_comm_born(" . deref($c, $fortran, 'PMPI_Comm_f2c') . ");";
+	}
 	if ($f{complete}) {
 		my ($reqs, $n) = (with_role($fn, 'reqs') // with_role($fn, 'reqin'), with_role($fn, 'nreq'));
 		my $st = with_role($fn, 'statuses');
@@ -314,10 +318,12 @@ sub emit_body {
 	print $o "\treturn rc_;\n" unless $fortran;
 }
 
-# Fortran parameter: everything by reference; choice buffers stay void *.
+# Fortran parameter: everything by reference; choice buffers stay void *,
+# character arguments char * (their lengths follow all the parameters).
 sub fparam {
 	my ($p) = @_;
 	return "void *$p->{name}" if $p->{type} =~ /void/;
+	return "char *$p->{name}" if exists $p->{roles}{str};
 	return "MPI_Aint *$p->{name}" if $p->{type} =~ /MPI_Aint/;
 	return "MPI_Fint *$p->{name}";
 }
@@ -340,8 +346,11 @@ for my $fn (@fns) {
 	print $o "}\n";
 	unless ($fn->{flags}{nofortran}) {
 		my @fp = grep { !exists $_->{roles}{nof} } @p;
-		my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr');
-		my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr');
+		# a CHARACTER argument's length comes after the others, as
+		# gfortran passes it
+		my @lens = map { "$_->{name}_len_" } grep { exists $_->{roles}{str} } @fp;
+		my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr', map { "size_t $_" } @lens);
+		my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr', @lens);
 		my $lc = lc "mpi_$fn->{name}";
 		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n" unless $fn->{x};
 		print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
@@ -350,7 +359,7 @@ for my $fn (@fns) {
 		for my $alias ("${lc}__", $lc, uc $lc) {
 			print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
 		}
-		(my $f08params = $fparams) =~ s/\*ierr$/*ierror/;
+		(my $f08params = $fparams) =~ s/\*ierr\b/*ierror/;
 		my $choice = grep { $_->{type} =~ /void/ && !exists $_->{roles}{addr} } @fp;
 		print $o "\n#if defined(OPEN_MPI)" . ($choice ? '' : ' || defined(MPICH)') . "\n";
 		unless ($fn->{x}) {

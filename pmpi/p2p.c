@@ -1,7 +1,9 @@
 /*
  * p2p.c - the piggyback of point-to-point messages (docs/mpi.md
  * "Piggyback"): every message the program sends carries the header of
- * wire.h in front of its data, and every receive takes it off.
+ * wire.h in front of its data, and every receive takes it off, on the
+ * communicators the piggyback travels on (pmpi_pb_comm: those within
+ * MPI_COMM_WORLD).
  *
  * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
  * bounce buffer behind the header and travels as bytes (unless it is
@@ -329,7 +331,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	uint64_t t;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
+	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
@@ -361,7 +363,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	uint64_t t;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type))
+	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
@@ -377,7 +379,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || dest == MPI_PROC_NULL || refused(count, type)) {
+	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
 		d = side_plain(buf, count, type);
 		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
@@ -483,6 +485,52 @@ void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
 	d->unpacked = true;
 }
 
+/* Messages a matched probe took on a communicator without the piggyback,
+ * until MPI_Mrecv or MPI_Imrecv receives them: a message handle does not
+ * tell its communicator.  Only a process with communicators that span
+ * worlds has any (one not kept for want of memory would be received as
+ * if it had a header). */
+static struct {
+	pthread_mutex_t lock;
+	MPI_Message *msg;
+	size_t n, cap;
+} plain_msgs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void message_keep_plain(MPI_Message msg)
+{
+	pthread_mutex_lock(&plain_msgs.lock);
+	if (plain_msgs.n == plain_msgs.cap) {
+		size_t cap = plain_msgs.cap ? 2 * plain_msgs.cap : 16;
+		MPI_Message *m = realloc(plain_msgs.msg, cap * sizeof(*m));
+
+		if (m) {
+			plain_msgs.msg = m;
+			plain_msgs.cap = cap;
+		}
+	}
+	if (plain_msgs.n < plain_msgs.cap)
+		plain_msgs.msg[plain_msgs.n++] = msg;
+	pthread_mutex_unlock(&plain_msgs.lock);
+}
+
+/* Was msg matched on a communicator without the piggyback?  Forgets it:
+ * the caller receives it now. */
+static bool message_plain(MPI_Message msg)
+{
+	bool found = false;
+
+	if (!__atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&plain_msgs.lock);
+	for (size_t i = 0; i < plain_msgs.n && !found; i++)
+		if (plain_msgs.msg[i] == msg) {
+			plain_msgs.msg[i] = plain_msgs.msg[--plain_msgs.n];
+			found = true;
+		}
+	pthread_mutex_unlock(&plain_msgs.lock);
+	return found;
+}
+
 int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
 		MPI_Comm comm, MPI_Status *st)
 {
@@ -491,7 +539,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	MPI_Status own;
 	int rc;
 
-	if (!pmpi_wire.len || src == MPI_PROC_NULL || refused(count, type))
+	if (!pmpi_pb_comm(comm) || src == MPI_PROC_NULL || refused(count, type))
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
@@ -515,7 +563,8 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	MPI_Status own;
 	int rc;
 
-	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC || refused(count, type))
+	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC || refused(count, type) ||
+	    message_plain(*msg))
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
@@ -538,8 +587,9 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || (msg ? *msg == MPI_MESSAGE_NO_PROC : src == MPI_PROC_NULL) ||
-	    refused(count, type)) {
+	if (!pmpi_wire.len || refused(count, type) ||
+	    (msg ? *msg == MPI_MESSAGE_NO_PROC || message_plain(*msg) :
+		   src == MPI_PROC_NULL || !pmpi_pb_comm(comm))) {
 		d = side_plain(buf, count, type);
 		d.mbuf = buf;
 		d.mcount = count;
@@ -582,7 +632,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	uint64_t t = 0;
 	int rc = MPI_SUCCESS;
 
-	if (!pmpi_wire.len || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) ||
+	if (!pmpi_pb_comm(comm) || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) ||
 	    refused(scount, stype) || refused(rcount, rtype))
 		return replace ? PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag, src, rtag,
 						       comm, st) :
@@ -627,10 +677,16 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 
 /* --- probes: the size MPI saw, less the header */
 
-int pmpi_x_probe(int rc, const int *flag, MPI_Status *st)
+int pmpi_x_probe(int rc, const int *flag, MPI_Status *st, MPI_Comm comm, const MPI_Message *msg)
 {
-	if (rc == MPI_SUCCESS && pmpi_wire.len && st != MPI_STATUS_IGNORE && (!flag || *flag) &&
-	    st->MPI_SOURCE != MPI_PROC_NULL)
+	if (rc != MPI_SUCCESS || !pmpi_wire.len || (flag && !*flag))
+		return rc;
+	if (!pmpi_pb_comm(comm)) {
+		if (msg && *msg != MPI_MESSAGE_NO_PROC)
+			message_keep_plain(*msg);
+		return rc;
+	}
+	if (st != MPI_STATUS_IGNORE && st->MPI_SOURCE != MPI_PROC_NULL)
 		status_fix(st);
 	return rc;
 }

@@ -70,9 +70,10 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datatype stype,
 		    int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src,
 		    int rtag, MPI_Comm comm, MPI_Status *st, bool replace);
-/* After MPI_Probe, Iprobe, Mprobe, Improbe returned rc: the status's count
- * without the header.  Returns rc. */
-int pmpi_x_probe(int rc, const int *flag, MPI_Status *st);
+/* After MPI_Probe, Iprobe, Mprobe, Improbe on comm returned rc: the
+ * status's count without the header; a matched message (msg, NULL for
+ * the others) known to have none when comm carries none.  Returns rc. */
+int pmpi_x_probe(int rc, const int *flag, MPI_Status *st, MPI_Comm comm, const MPI_Message *msg);
 /* MPI_Buffer_attach and detach: the program's buffer, grown by a header
  * per message it can hold. */
 int pmpi_x_buffer_attach(void *buf, int size);

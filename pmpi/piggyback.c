@@ -1,10 +1,10 @@
 /*
  * piggyback.c - the piggyback's common parts (piggyback.h): its start at
  * MPI_Init, where the ranks agree on the header's layout and learn who
- * shares their host; this rank's piggyback for a call; the collective
- * numbers of each communicator; the communicator of a matched probe's
- * message; and the check mode (CPPERF_PIGGYBACK_CHECK=1), which verifies
- * every received piggyback against the message it came with.
+ * shares their host; this rank's piggyback for a call; the communicators
+ * it travels on; the collective numbers of each communicator; and the
+ * check mode (CPPERF_PIGGYBACK_CHECK=1), which verifies every received
+ * piggyback against the message it came with.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -97,7 +97,7 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq)
 {
 	struct comm_seq *e;
 
-	if (!pmpi_pb_on || comm == MPI_COMM_NULL)
+	if (!pmpi_pb_on || comm == MPI_COMM_NULL || !pmpi_pb_comm(comm))
 		return false;
 	pmpi_lock(&comm_lock);
 	e = comm_entry(comm);
@@ -105,6 +105,14 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq)
 		*seq = ++e->coll_seq;
 	pmpi_unlock(&comm_lock);
 	return e != NULL;
+}
+
+void pmpi_pb_comm_born(MPI_Comm comm)
+{
+	if (!pmpi_wire.len || comm == MPI_COMM_NULL ||
+	    __atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED) || pmpi_comm_in_world(comm))
+		return;
+	__atomic_store_n(&pmpi_wire.by_comm, 1, __ATOMIC_RELEASE);
 }
 
 void pmpi_pb_comm_free(MPI_Comm comm)
@@ -206,6 +214,8 @@ static int make_pb_type(void)
 
 void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 {
+	MPI_Comm parent = MPI_COMM_NULL;
+
 	world_rank = rank;
 	agree_layout(on, rt);
 	if (!pmpi_wire.len || make_pb_type() != MPI_SUCCESS) {
@@ -214,6 +224,8 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 	}
 	find_host_peers(size);
 	pmpi_pb_on = true;
+	if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS)	/* spawned by another world */
+		pmpi_pb_comm_born(parent);
 }
 
 void pmpi_pb_finalize(void)

@@ -12,6 +12,14 @@
  * program keeps the same on every rank, so companions match one for one.
  * No communicator of ours is made, none of the program's attribute
  * callbacks runs.
+ *
+ * The piggyback travels only between processes of one MPI_COMM_WORLD (one
+ * launch of cpperf-record): a process that another world started or met
+ * (MPI_Comm_spawn, MPI_Comm_connect, ...) may run without cpperf, and its
+ * world numbers its ranks, times and layout its own way.  So it rides only
+ * on the communicators whose members all belong to this process's
+ * MPI_COMM_WORLD, which every member finds alike from the communicator's
+ * groups (pmpi_pb_comm).
  */
 #ifndef CPPERF_PMPI_PIGGYBACK_H
 #define CPPERF_PMPI_PIGGYBACK_H
@@ -22,6 +30,7 @@
 
 #include "pb.h"
 #include "pb-rules.h"
+#include "pmpi.h"
 #include "wire.h"
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */
@@ -67,7 +76,8 @@ struct rt_state;
 
 /* piggyback.c: set up at MPI_Init, collective over MPI_COMM_WORLD (after
  * which wrappers may call the rest): on unless --no-piggyback; the header's
- * layout agreed between the ranks; which ranks share this host. */
+ * layout agreed between the ranks; which ranks share this host; whether
+ * this process has a parent in another world. */
 void pmpi_pb_start(bool on, int world_rank, int world_size, const struct rt_state *rt);
 /* MPI_Finalize: report the check (CPPERF_PIGGYBACK_CHECK); no piggyback
  * after it. */
@@ -107,6 +117,24 @@ extern struct wire_layout pmpi_wire;
  * struct's. */
 extern MPI_Datatype pmpi_pb_type;
 extern size_t pmpi_pb_bytes;
+/* Does the piggyback travel on comm (its messages' headers, its
+ * collectives' companions): on, and comm within MPI_COMM_WORLD.  Until a
+ * communicator of this process spans worlds (pmpi_pb_comm_born), every
+ * one is, and that costs the load of pmpi_wire.by_comm beside
+ * pmpi_wire.len; from then on each communicator is asked (comms.c). */
+static inline bool pmpi_pb_comm(MPI_Comm comm)
+{
+	return pmpi_wire.len &&
+	       (!__atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED) || pmpi_comm_in_world(comm));
+}
+/* After a call made comm, which may span worlds (the parent of a spawned
+ * process at MPI_Init, MPI_Comm_spawn, MPI_Comm_accept,
+ * MPI_Intercomm_create, ...; mpi-api.def's comm.new): when it does, each
+ * communicator is asked from now on.  A process joins a communicator that
+ * spans worlds only through such a call or by making it from one it
+ * belongs to already, so every member has seen one born.  Local calls
+ * only. */
+void pmpi_pb_comm_born(MPI_Comm comm);
 /* The next collective number on comm; false when it cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data

@@ -137,6 +137,11 @@ int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind);
 int pmpi_comm_rank(MPI_Comm comm);
 int pmpi_comm_size(MPI_Comm comm);
 bool pmpi_comm_inter(MPI_Comm comm);
+/* Does every member of comm (both groups of an intercommunicator)
+ * belong to this process's MPI_COMM_WORLD?  Asked of MPI once per
+ * communicator, from its groups: local calls, no message.  False for
+ * MPI_COMM_NULL. */
+bool pmpi_comm_in_world(MPI_Comm comm);
 /* World rank of rank r of comm's peer group (the remote group of an
  * intercommunicator), -1 when it has none (MPI_PROC_NULL, another world). */
 int64_t pmpi_world_rank(MPI_Comm comm, int r);

@@ -63,8 +63,8 @@ static uint64_t clamp(uint64_t v, int bits)
 
 struct wire_layout wire_layout(int zero, int check)
 {
-	return (struct wire_layout){ WIRE_CORE + (zero ? WIRE_ZERO : 0) + (check ? WIRE_CHECK : 0),
-				     !!zero, !!check };
+	return (struct wire_layout){ .len = WIRE_CORE + (zero ? WIRE_ZERO : 0) + (check ? WIRE_CHECK : 0),
+				     .zero = !!zero, .check = !!check };
 }
 
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out)

@@ -24,6 +24,8 @@
 struct wire_layout {
 	unsigned len;		/* bytes at the head of every message */
 	int zero, check;	/* the zeroing and check blocks are there */
+	int by_comm;		/* not on every communicator: the MPI layer asks
+				 * each one (piggyback.h); 0 from wire_layout */
 };
 
 struct wire_layout wire_layout(int zero, int check);

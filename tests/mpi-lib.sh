@@ -26,6 +26,14 @@ mpi_tools() {
 	fi
 }
 
+# mpi_or_skip MPI WHAT: mpi_tools MPI, or a TAP skip of "MPI: WHAT" with
+# the reason and status 1.
+mpi_or_skip() {
+	mpi_tools "$1" && return 0
+	skip "$1: $2" "$WHY"
+	return 1
+}
+
 # mpi_build NAME SRC: compile tests/progs/SRC with $MPICC (or $MPIFC for .f90);
 # MPICH's header makes GCC warn falsely about MPI_STATUSES_IGNORE.
 mpi_build() {
@@ -39,10 +47,7 @@ mpi_build() {
 # it as P ($WORK/end-MPI); when MPI is missing, skips WHAT with the reason
 # and returns 1.
 mpi_end() {
-	if ! mpi_tools "$1"; then
-		skip "$1: $2" "$WHY"
-		return 1
-	fi
+	mpi_or_skip "$1" "$2" || return 1
 	mpi_build "end-$1" mpi-end.c
 	P=$WORK/end-$1
 }
