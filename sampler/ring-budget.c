@@ -53,25 +53,35 @@ static uint64_t sample_bytes(const struct rt_options *o, uint32_t stack)
 }
 
 /*
- * The fewest pages that hold RING_LEAST samples.  The watermark at half a
- * ring wakes the drain thread; the other half is what the thread may
- * sample before the drain thread runs.  Rings that held only two lost a
- * fifth of their samples with 200 threads on two cores: a thread's copy
+ * The fewest samples a ring holds: 4, or 4 ms of samples at the rate.
+ * The watermark at half a ring wakes the drain thread; the other half is
+ * what the thread may sample before the drain thread runs.  Rings that
+ * held only two lost a fifth of their samples with 200 threads on two
+ * cores, and rings of 8 at 10 kHz a third with 8 threads: a thread's copy
  * of a deep stack is worth less than the sample itself.
  */
 #define RING_LEAST 4
+#define RING_LEAST_MS 4
+
+static uint64_t least_samples(const struct rt_options *o)
+{
+	uint64_t rate = o->freq ? o->freq : OPT_DEFAULT_FREQ;
+	uint64_t n = rate * RING_LEAST_MS / 1000;
+
+	return n > RING_LEAST ? n : RING_LEAST;
+}
 
 static unsigned min_pages(const struct rt_options *o, uint32_t stack)
 {
 	uint64_t page = page_size();
 
-	return pow2_ceil((RING_LEAST * sample_bytes(o, stack) + page - 1) / page);
+	return pow2_ceil((least_samples(o) * sample_bytes(o, stack) + page - 1) / page);
 }
 
-/* The largest stack copy of which RING_LEAST samples fit pages. */
-static uint32_t stack_fitting(unsigned pages)
+/* The largest stack copy of which the least samples fit pages. */
+static uint32_t stack_fitting(const struct rt_options *o, unsigned pages)
 {
-	uint64_t each = pages * page_size() / RING_LEAST;
+	uint64_t each = pages * page_size() / least_samples(o);
 
 	return each >= 1024 ? (uint32_t)((each - 512) & ~7ull) : 512;
 }
@@ -92,7 +102,7 @@ static struct ring_plan full_plan(const struct rt_options *o)
 	}
 	if (p.pages < least) {
 		if (o->mmap_pages && o->call_graph == CG_DWARF)
-			p.stack_size = stack_fitting(p.pages);	/* the user's ring wins */
+			p.stack_size = stack_fitting(o, p.pages);	/* the user's ring wins */
 		else
 			p.pages = least;
 	}
@@ -165,7 +175,7 @@ struct ring_plan ring_budget_plan(const struct ring_budget *b, const struct rt_o
 		return p;
 	p.pages = pages ? pow2_floor(pages) : 1;
 	if (o->call_graph == CG_DWARF && p.pages < min_pages(o, p.stack_size))
-		p.stack_size = stack_fitting(p.pages);
+		p.stack_size = stack_fitting(o, p.pages);
 	return p;
 }
 
@@ -191,7 +201,7 @@ bool ring_plan_shrink(struct ring_plan *p, const struct rt_options *o)
 		return false;
 	p->pages /= 2;
 	if (o->call_graph == CG_DWARF && p->pages < min_pages(o, p->stack_size))
-		p->stack_size = stack_fitting(p->pages);
+		p->stack_size = stack_fitting(o, p->pages);
 	return true;
 }
 
