@@ -67,6 +67,16 @@ void sym_row_add(struct sym_rows *t, const struct sym_row *row)
 	t->n++;
 }
 
+void sym_rows_forget(struct sym_rows *t, uint64_t lo, uint64_t hi)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->v[i].hi <= lo || t->v[i].lo >= hi)
+			t->v[k++] = t->v[i];
+	t->n = k;
+}
+
 void sym_rows_release(struct sym_rows *t)
 {
 	free(t->v);

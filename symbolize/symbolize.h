@@ -60,6 +60,22 @@ void sym_names_from_symbols(struct sym_session *s, uint64_t addr);
  * module list is re-read the next time an address is not found. */
 void sym_modules_changed(struct sym_session *s);
 
+/* A mapping the kernel reported (PERF_RECORD_MMAP2): the file (maj, min,
+ * ino) named path, from offset pgoff, at [addr, addr + len), with
+ * protection prot (PROT_*). */
+struct sym_mapping {
+	uint64_t addr, len, pgoff, ino;
+	uint32_t maj, min, prot;
+	const char *path;	/* NULL when the record has none */
+};
+
+/* Take a new executable mapping into the module list, in the order of the
+ * mapping thread's samples: code it replaces is forgotten, a library's
+ * own file places it (no re-read of /proc/self/maps), a mapping of a
+ * library already known at that place changes nothing.  Others only ask
+ * for a re-read at the next address not found.  Call between samples. */
+void sym_mapped(struct sym_session *s, const struct sym_mapping *m);
+
 /*
  * Unwind the sample: fills addrs[] innermost first with lookup addresses
  * (return addresses already moved back into the call instruction) and
