@@ -135,8 +135,16 @@ void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
 	case PERF_RECORD_THROTTLE:
 		rt->prof.throttled++;
 		break;
+	case PERF_RECORD_MMAP2: {
+		struct sym_mapping m;
+
+		if (sample_decode_mmap2(h, &m) == 0)
+			sym_mapped(rt->sym, &m);
+		else
+			sym_modules_changed(rt->sym);
+		break;
+	}
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
 		sym_modules_changed(rt->sym);
 		break;
 	default:

@@ -1,7 +1,8 @@
 /*
- * sample.c - decoding PERF_RECORD_SAMPLE records into struct rt_sample.
- * The field order is the kernel's (perf_event_open(2), "sample_type");
- * every read is checked against the record's size.
+ * sample.c - decoding PERF_RECORD_SAMPLE records into struct rt_sample,
+ * and PERF_RECORD_MMAP2 records into struct sym_mapping.  The field order
+ * is the kernel's (perf_event_open(2), "sample_type"); every read is
+ * checked against the record's size.
  */
 #include "sample.h"
 
@@ -10,6 +11,15 @@
 struct cursor {
 	const uint8_t *p, *end;
 };
+
+static int take_u32(struct cursor *c, uint32_t *v)
+{
+	if (c->end - c->p < 4)
+		return -1;
+	memcpy(v, c->p, 4);
+	c->p += 4;
+	return 0;
+}
 
 static int take_u64(struct cursor *c, uint64_t *v)
 {
@@ -97,5 +107,28 @@ int sample_decode(const struct perf_event_header *h, enum opt_call_graph cg,
 		return take_u64(&c, &s->nchain) || take_array(&c, s->nchain, &s->chain) ? -1 : 0;
 	if (cg == CG_DWARF)
 		return decode_regs_and_stack(&c, s);
+	return 0;
+}
+
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
+#endif
+
+int sample_decode_mmap2(const struct perf_event_header *h, struct sym_mapping *m)
+{
+	struct cursor c = { (const uint8_t *)(h + 1), (const uint8_t *)h + h->size };
+	uint32_t pid, tid;
+	uint64_t generation;
+
+	memset(m, 0, sizeof(*m));
+	if (take_u32(&c, &pid) || take_u32(&c, &tid) || take_u64(&c, &m->addr) ||
+	    take_u64(&c, &m->len) || take_u64(&c, &m->pgoff) || take_u32(&c, &m->maj) ||
+	    take_u32(&c, &m->min) || take_u64(&c, &m->ino) || take_u64(&c, &generation) ||
+	    take_u32(&c, &m->prot) || take_u32(&c, &pid))	/* flags */
+		return -1;
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		m->maj = m->min = 0, m->ino = 0;
+	if (c.p < c.end && memchr(c.p, '\0', (size_t)(c.end - c.p)))
+		m->path = (const char *)c.p;
 	return 0;
 }
