@@ -198,6 +198,7 @@ struct sym_session {
 	struct sym_decl_files decl_files;
 	struct sym_rows rows;
 	struct sym_modules mods;
+	uint32_t entry_frame;	/* chain.c: the entry point's frame + 1; 0 not named yet */
 	uint64_t symbols_only;	/* an address in the module named by its symbols alone; 0 none */
 	uint8_t *dwarf_names;	/* by module index, DWARF names frames: 0 not asked, 1 no, 2 yes */
 	uint32_t n_dwarf_names;

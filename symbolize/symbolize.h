@@ -92,6 +92,24 @@ int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
 		  uint64_t *addrs, uint64_t *sps, int max, bool *complete);
 
+/*
+ * chain.c: take a kernel callchain of lookup addresses, innermost first
+ * (the sampled IP, then return addresses less one), as --call-graph=fp
+ * records it; cut when the kernel stopped at its limit.  Returns how many
+ * of them to keep: the chain ends before the first return address outside
+ * every executable segment (data that a walk of frame pointers read
+ * through code without them).  *complete is set when nothing was dropped
+ * or cut and the outermost frame is a thread's root (sym_chain_root).
+ */
+int sym_chain(struct sym_session *s, const uint64_t *addrs, int n, bool cut, bool *complete);
+
+/* chain.c: whether the function at addr is one a thread's stack starts
+ * at, or a walk of frame pointers ends in there: the program's entry
+ * point, main, a C library's start routine of the process or of a thread
+ * (glibc's __libc_start_call_main, start_thread, clone3, musl's
+ * counterparts). */
+bool sym_chain_root(struct sym_session *s, uint64_t addr);
+
 /* capture.c: store the calling thread's registers (DWARF order) as they
  * are in the caller right after this call returns: sp above the return
  * address, ip the return address.  Any thread; no session needed. */

@@ -447,6 +447,47 @@ static void test_modules(struct sym_session *s, struct symtab *st)
 	       s->mods.nlines, s->mods.n, (now_us() - t0) / 20);
 }
 
+int main(void);
+
+/* Kernel callchains (--call-graph=fp): complete when they reach the
+ * thread's root, not when cut, ended early or run into data.  The chains
+ * are the frames the DWARF unwinder finds, down to _start, and the same
+ * ended where a walk of frame pointers ends through glibc, in the
+ * function that calls main. */
+static void test_chains(struct sym_session *s, struct symtab *st)
+{
+	uint64_t chain[MAX_ADDRS], junk[MAX_ADDRS];
+	uint32_t f[8];
+	bool complete = false;
+	int n, k, m = 0;
+
+	run_chain(&cap, 10);
+	n = sym_unwind(s, &cap.st, chain, MAX_ADDRS, &complete);
+	while (m < n && (sym_resolve(s, chain[m], f, 8) < 1 || strcmp(st->frames[f[0]].function, "main")))
+		m++;
+	if (!ok(complete && n > 14 && m + 1 < n, "a stack unwound to main and below")) {
+		tap_skip("chains", "no stack to make them from");
+		return;
+	}
+	k = sym_chain(s, chain, n, false, &complete);
+	ok(k == n && complete, "a chain down to the entry point is complete");
+	k = sym_chain(s, chain, m + 2, false, &complete);
+	ok(k == m + 2 && complete, "so is one that ends in the function that called main");
+	k = sym_chain(s, chain, n, true, &complete);
+	ok(k == n && !complete, "a chain the kernel cut at its limit is not");
+	k = sym_chain(s, chain, 5, false, &complete);
+	ok(k == 5 && !complete, "nor one that ends short of the root");
+	memcpy(junk, chain, sizeof chain);
+	junk[5] = 0x7473206120746f6d;	/* text read as a return address */
+	k = sym_chain(s, junk, n, false, &complete);
+	ok(k == 5 && !complete, "a return address outside code ends the chain, incomplete");
+	junk[5] = (uint64_t)(uintptr_t)&cap;	/* data of a module */
+	k = sym_chain(s, junk, n, false, &complete);
+	ok(k == 5 && !complete, "so does one in a module's data");
+	ok(sym_chain_root(s, chain[m]) && !sym_chain_root(s, chain[2]),
+	   "main is a root, an inner function is not");
+}
+
 /* The fast path takes the test's stacks and agrees with libdwfl. */
 static void test_fast_vs_dwfl(struct sym_session *s)
 {
@@ -896,6 +937,7 @@ int main(void)
 	test_frame_sps(s);
 	test_unknown(s, &st);
 	test_modules(s, &st);
+	test_chains(s, &st);
 	test_fast_vs_dwfl(s);
 	test_no_cfi(s, &st);
 	test_index_vs_scopes(s);
