@@ -19,17 +19,7 @@
 /* The index of the first row starting above addr. */
 static uint32_t upper(const struct sym_rows *t, uint64_t addr)
 {
-	uint32_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sym_upper(t->v, t->n, sizeof(*t->v), addr);
 }
 
 const struct sym_row *sym_row_find(const struct sym_rows *t, uint64_t addr)

@@ -12,9 +12,30 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <elfutils/libdwfl.h>
 #include "symbolize.h"
+
+/* The index of the first of n items (size bytes each, at v, sorted by
+ * the uint64_t each starts with, its lowest address) that starts above
+ * addr. */
+static inline uint32_t sym_upper(const void *v, uint32_t n, size_t size, uint64_t addr)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		memcpy(&start, (const char *)v + (size_t)mid * size, sizeof(start));
+		if (start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* Registers the fast unwinder follows through frames: the callee-saved
  * rbx, rbp, r12..r15 and the return address (rip); rsp is the CFA. */

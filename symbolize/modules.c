@@ -311,17 +311,10 @@ uint32_t sym_load_of(Dwfl_Module *mod)
 Dwfl_Module *sym_module_at(struct sym_session *s, uint64_t addr)
 {
 	struct sym_modules *m = &s->mods;
-	uint32_t lo = 0, hi = m->nsegs;
+	uint32_t lo;
 
 	sym_modules_sync(s);
-	while (lo < hi) {	/* the first segment starting above addr */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (m->segs[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sym_upper(m->segs, m->nsegs, sizeof(*m->segs), addr);
 	if (lo == 0 || addr >= m->segs[lo - 1].hi)
 		return NULL;
 	return m->v[m->segs[lo - 1].load].mod;

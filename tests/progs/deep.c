@@ -7,22 +7,17 @@
 
 volatile unsigned long sink;
 
-__attribute__((noinline)) static void spin(long n)
-{
-	unsigned long x = sink;
-
-	for (long i = 0; i < n; i++)
-		x = x * 6364136223846793005ul + 1;
-	sink = x;
-}
-
 __attribute__((noinline)) int dive(int depth)
 {
-	if (depth <= 0) {
-		spin(1000000);
-		return 0;
-	}
-	return dive(depth - 1) + (int)(sink & 1);	/* not a tail call */
+	unsigned long x;
+
+	if (depth > 0)	/* sink read after the call: not a loop, not a tail call */
+		return dive(depth - 1) + (int)(sink & 1);
+	x = sink;
+	for (long i = 0; i < 1000000; i++)	/* the bottom spins */
+		x = x * 6364136223846793005ul + 1;
+	sink = x;
+	return 0;
 }
 
 int main(int argc, char **argv)
