@@ -578,17 +578,24 @@ void sym_modules_release(struct sym_modules *m)
 /* The object the file at mp->path, mapped at mp->addr from mp->pgoff, is
  * part of, placed from the file's program headers; false when the file is
  * not the one mapped (replaced, deleted) or is no object. */
+static bool same_file(const struct stat *st, const struct sym_mapping *mp)
+{
+	return S_ISREG(st->st_mode) && major(st->st_dev) == mp->maj &&
+	       minor(st->st_dev) == mp->min && st->st_ino == mp->ino;
+}
+
 static bool object_of_file(const struct sym_mapping *mp, struct sym_load *l)
 {
-	struct elf_src src = { open(mp->path, O_RDONLY | O_CLOEXEC), 0 };
+	struct elf_src src = { -1, 0 };
 	struct layout lay;
 	struct stat st;
 	bool ok = false;
 
-	if (src.fd < 0)
+	/* a regular file only: opening a device can block or act */
+	if (stat(mp->path, &st) != 0 || !same_file(&st, mp) ||
+	    (src.fd = open(mp->path, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	if (fstat(src.fd, &st) == 0 && major(st.st_dev) == mp->maj && minor(st.st_dev) == mp->min &&
-	    st.st_ino == mp->ino && read_layout(&src, &lay)) {
+	if (fstat(src.fd, &st) == 0 && same_file(&st, mp) && read_layout(&src, &lay)) {
 		for (uint32_t i = 0; i < lay.nx && !ok; i++)
 			if (lay.x[i].off == mp->pgoff)
 				ok = place(&lay, mp->addr - lay.x[i].lo,
