@@ -59,14 +59,13 @@ static uint32_t sym_entry_frame(struct sym_session *s)
 bool sym_chain_root(struct sym_session *s, uint64_t addr)
 {
 	uint32_t f[64];
-	struct sym_pc *e;
-	int n = sym_resolve(s, addr, f, 64);
+	struct sym_pc *e = sym_pc_get(&s->pcs, addr);
 	bool root;
 
-	if (n <= 0)
+	if (e && e->root && e->nframes && !e->unknown)
+		return e->root == 2;	/* asked before (forgotten when its module goes) */
+	if (sym_resolve(s, addr, f, 64) <= 0)
 		return false;
-	if ((e = sym_pc_get(&s->pcs, addr)) && e->root && e->nframes)
-		return e->root == 2;
 	root = s->st->frames[f[0]].module != SYMTAB_NO_MODULE &&
 	       (f[0] == sym_entry_frame(s) || sym_root_name(s->st->frames[f[0]].function));
 	if ((e = sym_pc_get(&s->pcs, addr)))

@@ -179,6 +179,7 @@ struct sym_modules {
 	uint32_t n, cap;	/* slots in use or free */
 	struct sym_seg *segs;	/* sorted by lo, disjoint */
 	uint32_t nsegs, segs_cap;
+	uint32_t last;		/* the segment found last */
 	uint64_t vdso;		/* AT_SYSINFO_EHDR */
 	char *text;		/* the last /proc/self/maps read */
 	size_t text_cap;

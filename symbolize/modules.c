@@ -314,9 +314,12 @@ Dwfl_Module *sym_module_at(struct sym_session *s, uint64_t addr)
 	uint32_t lo;
 
 	sym_modules_sync(s);
+	if (m->last < m->nsegs && addr >= m->segs[m->last].lo && addr < m->segs[m->last].hi)
+		return m->v[m->segs[m->last].load].mod;	/* the frames of a stack share a few */
 	lo = sym_upper(m->segs, m->nsegs, sizeof(*m->segs), addr);
 	if (lo == 0 || addr >= m->segs[lo - 1].hi)
 		return NULL;
+	m->last = lo - 1;
 	return m->v[m->segs[lo - 1].load].mod;
 }
 
