@@ -180,6 +180,7 @@ struct sym_modules {
 	struct sym_seg *segs;	/* sorted by lo, disjoint */
 	uint32_t nsegs, segs_cap;
 	uint32_t last;		/* the segment found last */
+	bool segs_stale;	/* objects came or went since segs was made */
 	uint64_t vdso;		/* AT_SYSINFO_EHDR */
 	char *text;		/* the last /proc/self/maps read */
 	size_t text_cap;

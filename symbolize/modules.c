@@ -204,6 +204,7 @@ static void index_segments(struct sym_modules *m)
 		m->segs_cap = n;
 	}
 	m->nsegs = 0;
+	m->segs_stale = false;
 	for (uint32_t i = 0; i < m->n; i++)
 		for (uint32_t k = 0; m->v[i].name && k < m->v[i].nx; k++)
 			m->segs[m->nsegs++] = (struct sym_seg){ m->v[i].x[k].lo, m->v[i].x[k].hi, i };
@@ -314,6 +315,8 @@ Dwfl_Module *sym_module_at(struct sym_session *s, uint64_t addr)
 	uint32_t lo;
 
 	sym_modules_sync(s);
+	if (m->segs_stale)
+		index_segments(m);
 	if (m->last < m->nsegs && addr >= m->segs[m->last].lo && addr < m->segs[m->last].hi)
 		return m->v[m->segs[m->last].load].mod;	/* the frames of a stack share a few */
 	lo = sym_upper(m->segs, m->nsegs, sizeof(*m->segs), addr);
@@ -639,7 +642,7 @@ void sym_mapped(struct sym_session *s, const struct sym_mapping *mp)
 		else
 			m->changed = true;
 	}
-	index_segments(m);
+	m->segs_stale = true;	/* indexed at the next lookup: records come in bursts */
 	if (m->dropped)
 		sym_modules_sync(s);	/* now, between samples: the caches go */
 }
