@@ -1,11 +1,13 @@
 /*
  * aggregate.c - folding ring-buffer records into the profile, on the drain
  * thread.  A sample is unwound (dwarf), taken from the kernel's callchain
- * (fp) or reduced to its IP (none), each address is resolved to frames
+ * (fp: up to its first address that is no code, complete when it reaches
+ * a thread's root) or reduced to its IP (none), each address is resolved to frames
  * (cached by symbolize/), and the path's leaf in the call-path tree gets the
  * sample's weights: one for the sampling event, and for each counting member
  * of its group the count since the thread's previous sample.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,18 +46,44 @@ static int sample_weights(const struct rt_state *rt, struct rt_thread *t,
 	return 0;
 }
 
-static int addrs_from_chain(const struct rt_sample *s, uint64_t *addrs)
+/* The kernel's limit on a callchain's addresses
+ * (kernel.perf_event_max_stack; attr.sample_max_stack is not set): read
+ * once, by the drain thread, the only one that folds samples. */
+static uint64_t chain_limit(void)
 {
+	static uint64_t limit;
+	FILE *f;
+
+	if (!limit) {
+		unsigned long v = 0;
+
+		f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+		limit = f && fscanf(f, "%lu", &v) == 1 && v > 0 ? v : 127;
+		if (f)
+			fclose(f);
+	}
+	return limit;
+}
+
+/* The callchain's lookup addresses; *cut when the kernel stopped at its
+ * limit or they did not fit. */
+static int addrs_from_chain(const struct rt_sample *s, uint64_t *addrs, bool *cut)
+{
+	uint64_t ips = 0;
 	int n = 0;
 
-	for (uint64_t i = 0; i < s->nchain && n < MAX_ADDRS; i++) {
+	for (uint64_t i = 0; i < s->nchain; i++) {
 		uint64_t a = s->chain[i];
 
 		if (a >= (uint64_t)PERF_CONTEXT_MAX)
 			continue;	/* context marker */
-		addrs[n] = n ? a - 1 : a;	/* return addresses point past the call */
-		n++;
+		ips++;
+		if (n < MAX_ADDRS) {
+			addrs[n] = n ? a - 1 : a;	/* return addresses point past the call */
+			n++;
+		}
 	}
+	*cut = ips >= chain_limit() || ips > MAX_ADDRS;
 	return n;
 }
 
@@ -67,9 +95,16 @@ static int sample_addrs(struct rt_state *rt, struct rt_thread *t,
 	bool complete = false;
 	int n = 0;
 
-	if (rt->opt.call_graph == CG_FP)
-		n = addrs_from_chain(s, addrs);
-	else if (rt->opt.call_graph == CG_DWARF && s->have_regs) {
+	if (rt->opt.call_graph == CG_FP) {
+		bool cut;
+
+		n = addrs_from_chain(s, addrs, &cut);
+		n = sym_chain(rt->sym, addrs, n, cut, &complete);
+		if (complete)
+			rt->prof.unwind_complete++;
+		else
+			rt->prof.unwind_truncated++;
+	} else if (rt->opt.call_graph == CG_DWARF && s->have_regs) {
 		memcpy(st.regs, s->regs, sizeof(st.regs));
 		st.data = s->stack;
 		st.size = s->stack_size;
@@ -135,8 +170,16 @@ void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
 	case PERF_RECORD_THROTTLE:
 		rt->prof.throttled++;
 		break;
+	case PERF_RECORD_MMAP2: {
+		struct sym_mapping m;
+
+		if (sample_decode_mmap2(h, &m) == 0)
+			sym_mapped(rt->sym, &m);
+		else
+			sym_modules_changed(rt->sym);
+		break;
+	}
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
 		sym_modules_changed(rt->sym);
 		break;
 	default:

@@ -50,7 +50,8 @@ static void fill_attr(const struct rt_state *rt, int i, bool first, uint32_t sta
 		a->sample_stack_user = stack;
 	}
 	a->exclude_callchain_kernel = 1;
-	a->mmap = first;	/* address-space changes, for dlopen */
+	a->mmap = first;	/* code mapped later (dlopen), with its file's identity */
+	a->mmap2 = first;
 	/*
 	 * Wake the drain thread only when the ring is half full (the kernel's
 	 * default for a zero watermark): every wake-up of a drain thread

@@ -1,7 +1,8 @@
 /*
- * sample.c - decoding PERF_RECORD_SAMPLE records into struct rt_sample.
- * The field order is the kernel's (perf_event_open(2), "sample_type");
- * every read is checked against the record's size.
+ * sample.c - decoding PERF_RECORD_SAMPLE records into struct rt_sample,
+ * and PERF_RECORD_MMAP2 records into struct sym_mapping.  The field order
+ * is the kernel's (perf_event_open(2), "sample_type"); every read is
+ * checked against the record's size.
  */
 #include "sample.h"
 
@@ -11,14 +12,18 @@ struct cursor {
 	const uint8_t *p, *end;
 };
 
-static int take_u64(struct cursor *c, uint64_t *v)
+/* Copy the next n bytes into v and skip them. */
+static int take(struct cursor *c, void *v, size_t n)
 {
-	if (c->end - c->p < 8)
+	if ((size_t)(c->end - c->p) < n)
 		return -1;
-	memcpy(v, c->p, 8);
-	c->p += 8;
+	memcpy(v, c->p, n);
+	c->p += n;
 	return 0;
 }
+
+/* Take the next field of *p's type into *p. */
+#define TAKE(c, p) take((c), (p), sizeof(*(p)))
 
 /* Point *out at n u64s and skip them. */
 static int take_array(struct cursor *c, uint64_t n, const uint64_t **out)
@@ -60,7 +65,7 @@ static int decode_regs_and_stack(struct cursor *c, struct rt_sample *s)
 	uint64_t abi, size, dyn;
 	const uint64_t *regs;
 
-	if (take_u64(c, &abi))
+	if (TAKE(c, &abi))
 		return -1;
 	if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
 		if (take_array(c, SAMPLE_NREGS, &regs))
@@ -68,11 +73,11 @@ static int decode_regs_and_stack(struct cursor *c, struct rt_sample *s)
 		regs_to_dwarf(regs, s->regs);
 		s->have_regs = true;
 	}
-	if (take_u64(c, &size) || size > (uint64_t)(c->end - c->p))
+	if (TAKE(c, &size) || size > (uint64_t)(c->end - c->p))
 		return -1;
 	s->stack = c->p;
 	c->p += size;
-	if (size && take_u64(c, &dyn))
+	if (size && TAKE(c, &dyn))
 		return -1;
 	s->stack_size = size ? (dyn < size ? dyn : size) : 0;
 	return 0;
@@ -85,17 +90,40 @@ int sample_decode(const struct perf_event_header *h, enum opt_call_graph cg,
 	uint64_t pidtid;
 
 	memset(s, 0, sizeof(*s));
-	if (take_u64(&c, &s->id) || take_u64(&c, &s->ip) || take_u64(&c, &pidtid))
+	if (TAKE(&c, &s->id) || TAKE(&c, &s->ip) || TAKE(&c, &pidtid))
 		return -1;
 	s->pid = (uint32_t)pidtid;
 	s->tid = (uint32_t)(pidtid >> 32);
-	if (take_u64(&c, &s->time))
+	if (TAKE(&c, &s->time))
 		return -1;
-	if (take_u64(&c, &s->nvalues) || take_array(&c, 2 * s->nvalues, &s->values))
+	if (TAKE(&c, &s->nvalues) || take_array(&c, 2 * s->nvalues, &s->values))
 		return -1;
 	if (cg == CG_FP)
-		return take_u64(&c, &s->nchain) || take_array(&c, s->nchain, &s->chain) ? -1 : 0;
+		return TAKE(&c, &s->nchain) || take_array(&c, s->nchain, &s->chain) ? -1 : 0;
 	if (cg == CG_DWARF)
 		return decode_regs_and_stack(&c, s);
+	return 0;
+}
+
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
+#endif
+
+int sample_decode_mmap2(const struct perf_event_header *h, struct sym_mapping *m)
+{
+	struct cursor c = { (const uint8_t *)(h + 1), (const uint8_t *)h + h->size };
+	uint32_t pid, tid;
+	uint64_t generation;
+
+	memset(m, 0, sizeof(*m));
+	if (TAKE(&c, &pid) || TAKE(&c, &tid) || TAKE(&c, &m->addr) ||
+	    TAKE(&c, &m->len) || TAKE(&c, &m->pgoff) || TAKE(&c, &m->maj) ||
+	    TAKE(&c, &m->min) || TAKE(&c, &m->ino) || TAKE(&c, &generation) ||
+	    TAKE(&c, &m->prot) || TAKE(&c, &pid))	/* flags */
+		return -1;
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		m->maj = m->min = 0, m->ino = 0;
+	if (c.p < c.end && memchr(c.p, '\0', (size_t)(c.end - c.p)))
+		m->path = (const char *)c.p;
 	return 0;
 }

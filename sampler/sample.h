@@ -44,6 +44,12 @@ uint64_t sample_type_for(enum opt_call_graph cg);
 int sample_decode(const struct perf_event_header *h, enum opt_call_graph cg,
 		  struct rt_sample *s);
 
+/* Decode a PERF_RECORD_MMAP2 record (without sample_id_all fields) into
+ * m, its path pointing into the record.  Returns 0, or -1 when the record
+ * is malformed; a record that carries a build id instead of the file's
+ * identity gives ino 0. */
+int sample_decode_mmap2(const struct perf_event_header *h, struct sym_mapping *m);
+
 /* papi-record.c: copy n bytes of the calling thread's live stack from sp
  * (the caller vouches that [sp, sp + n) is inside it), past ASan's
  * redzones and without calling memcpy.  Async-signal-safe. */

@@ -19,17 +19,7 @@
 /* The index of the first row starting above addr. */
 static uint32_t upper(const struct sym_rows *t, uint64_t addr)
 {
-	uint32_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sym_upper(t->v, t->n, sizeof(*t->v), addr);
 }
 
 const struct sym_row *sym_row_find(const struct sym_rows *t, uint64_t addr)
@@ -65,6 +55,16 @@ void sym_row_add(struct sym_rows *t, const struct sym_row *row)
 	t->v[i].lo = lo;
 	t->v[i].hi = hi;
 	t->n++;
+}
+
+void sym_rows_forget(struct sym_rows *t, uint64_t lo, uint64_t hi)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->v[i].hi <= lo || t->v[i].lo >= hi)
+			t->v[k++] = t->v[i];
+	t->n = k;
 }
 
 void sym_rows_release(struct sym_rows *t)

@@ -157,16 +157,8 @@ static struct sym_cu_index *index_of(struct sym_cu_cache *c, Dwarf_Die *cu)
 static const struct fn_range *function_at(const struct sym_cu_index *x, uint64_t addr)
 {
 	const struct fn_range *best = NULL;
-	uint32_t lo = 0, hi = x->n;
+	uint32_t lo = sym_upper(x->v, x->n, sizeof(*x->v), addr);
 
-	while (lo < hi) {	/* the first range starting after addr */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (x->v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (uint32_t i = lo, k = 0; i > 0 && k < LOOK_BACK; i--, k++) {
 		const struct fn_range *r = &x->v[i - 1];
 

@@ -661,7 +661,8 @@ static void memo_put(struct name_memo *m, uint32_t k, const char *name)
 	m->used++;
 }
 
-/* The table of module index m, made room for; NULL when memory is short. */
+/* The table of key m, made room for; NULL when memory is short or for
+ * no key. */
 static struct sym_elf_names *names_of(struct sym_names_cache *c, uint32_t m)
 {
 	if (m == SYMTAB_NO_MODULE)
@@ -679,10 +680,10 @@ static struct sym_elf_names *names_of(struct sym_names_cache *c, uint32_t m)
 	return &c->v[m];
 }
 
-const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Module *mod,
+const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t key, Dwfl_Module *mod,
 			   uint64_t addr)
 {
-	struct sym_elf_names *x = names_of(c, module);
+	struct sym_elf_names *x = names_of(c, key);
 	const char *name;
 	GElf_Off off;
 	GElf_Sym sym;
@@ -709,16 +710,28 @@ const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Modu
 	return name;
 }
 
+/* Free one module's table, leaving it empty. */
+static void forget(struct sym_elf_names *x)
+{
+	free(x->sym);
+	free(x->sec);
+	free(x->bound);
+	free_holders(x);
+	free(x->names.key);
+	free(x->names.name);
+	memset(x, 0, sizeof(*x));
+}
+
+void sym_names_forget(struct sym_names_cache *c, uint32_t key)
+{
+	if (key < c->n)
+		forget(&c->v[key]);
+}
+
 void sym_names_cache_release(struct sym_names_cache *c)
 {
-	for (uint32_t i = 0; i < c->n; i++) {
-		free(c->v[i].sym);
-		free(c->v[i].sec);
-		free(c->v[i].bound);
-		free_holders(&c->v[i]);
-		free(c->v[i].names.key);
-		free(c->v[i].names.name);
-	}
+	for (uint32_t i = 0; i < c->n; i++)
+		forget(&c->v[i]);
 	free(c->v);
 	memset(c, 0, sizeof(*c));
 }

@@ -12,9 +12,30 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <elfutils/libdwfl.h>
 #include "symbolize.h"
+
+/* The index of the first of n items (size bytes each, at v, sorted by
+ * the uint64_t each starts with, its lowest address) that starts above
+ * addr. */
+static inline uint32_t sym_upper(const void *v, uint32_t n, size_t size, uint64_t addr)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		memcpy(&start, (const char *)v + (size_t)mid * size, sizeof(start));
+		if (start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* Registers the fast unwinder follows through frames: the callee-saved
  * rbx, rbp, r12..r15 and the return address (rip); rsp is the CFA. */
@@ -52,6 +73,8 @@ struct sym_pc {
 	uint8_t rule_state;	/* enum sym_rule_state */
 	bool used;
 	bool unknown;		/* frames made while no module covered addr */
+	uint8_t gen;		/* unknown: sym_modules.gen when they were made */
+	uint8_t root;		/* chain.c: 0 not asked, 1 no, 2 a thread's root */
 };
 
 /* cfi-rows.c: one CFI row's addresses and the rule derived from it. */
@@ -106,7 +129,8 @@ struct sym_die_frames {
 };
 
 /* elf-names.c: the symbol names of each module's address stretches, by
- * the module's symtab index. */
+ * its object's slot in the module table (sym_load_of): a library mapped
+ * twice has two tables, its addresses differ. */
 struct sym_names_cache {
 	struct sym_elf_names *v;
 	uint32_t n;
@@ -114,11 +138,72 @@ struct sym_names_cache {
 	uint32_t by_holders;	/* stretches named without a scan of the table */
 };
 
+/* modules.c: an executable PT_LOAD of a loaded object, page-aligned:
+ * process addresses [lo, hi) map its file from offset off. */
+struct sym_xseg {
+	uint64_t lo, hi, off;
+};
+
+#define SYM_MAX_XSEGS 4
+
+/* modules.c: one loaded ELF object (or the vDSO), libdwfl's module for it
+ * once reported.  name NULL: a free slot. */
+struct sym_load {
+	uint64_t lo, hi;	/* the module's extent, its PT_LOADs' pages */
+	uint64_t dev, ino;	/* its file: major << 32 | minor, inode; 0, 0 the vDSO */
+	uint64_t hdr;		/* where its file's offset 0 is mapped */
+	char *name;		/* what libdwfl opens: the path, or "[vdso: PID]" */
+	Dwfl_Module *mod;	/* NULL until reported */
+	uint32_t module;	/* symtab index once interned, else SYMTAB_NO_MODULE */
+	uint32_t nx;
+	struct sym_xseg x[SYM_MAX_XSEGS];
+};
+
+/* modules.c: one line of /proc/self/maps. */
+struct sym_map_line {
+	uint64_t lo, hi, off, dev, ino;	/* dev: major << 32 | minor */
+	const char *path;	/* into sym_modules.text; "" for none */
+	bool r, x;
+};
+
+/* modules.c: an executable segment in the lookup table. */
+struct sym_seg {
+	uint64_t lo, hi;
+	uint32_t load;		/* index in sym_modules.v */
+};
+
+/* modules.c: the objects mapped in the process and their executable
+ * segments, the authority on which module holds an address. */
+struct sym_modules {
+	struct sym_load *v;
+	uint32_t n, cap;	/* slots in use or free */
+	struct sym_seg *segs;	/* sorted by lo, disjoint */
+	uint32_t nsegs, segs_cap;
+	uint32_t last;		/* the segment found last */
+	bool segs_stale;	/* objects came or went since segs was made */
+	uint64_t vdso;		/* AT_SYSINFO_EHDR */
+	char *text;		/* the last /proc/self/maps read */
+	size_t text_cap;
+	struct sym_map_line *lines;	/* its lines */
+	uint32_t nlines, lines_cap;
+	uint32_t *xs;		/* the executable ones among them */
+	uint32_t nx, xs_cap;
+	uint64_t next_read_ns;	/* a miss re-reads the maps from then on */
+	uint64_t gap_ns;	/* between two reads a miss asks for */
+	uint64_t read_ns;	/* time spent in reads of the maps, all told */
+	uint32_t reads;		/* reads of the maps */
+	uint32_t from_records;	/* objects taken from mmap records */
+	uint8_t gen;		/* bumped whenever an object comes or goes */
+	bool changed;		/* a mapping was seen that the table lacks */
+	bool unreported;	/* some object is not reported to libdwfl yet */
+	bool dropped;		/* some reported object must leave libdwfl */
+};
+
 struct sym_session {
 	struct symtab *st;	/* caller's, outlives the session */
 	Dwfl *dwfl;
 	pid_t pid;
-	bool changed;		/* an mmap was seen since the last reload */
+	bool missed;		/* the fast unwinder met code in no module */
 	bool attached;		/* dwfl_attach_state succeeded */
 	bool separate_debug;	/* DWARF from separate debug files names frames */
 	/* The sample being unwound and where its addresses go; set by
@@ -135,6 +220,8 @@ struct sym_session {
 	struct sym_die_frames die_frames;
 	struct sym_decl_files decl_files;
 	struct sym_rows rows;
+	struct sym_modules mods;
+	uint32_t entry_frame;	/* chain.c: the entry point's frame + 1; 0 not named yet */
 	uint64_t symbols_only;	/* an address in the module named by its symbols alone; 0 none */
 	uint8_t *dwarf_names;	/* by module index, DWARF names frames: 0 not asked, 1 no, 2 yes */
 	uint32_t n_dwarf_names;
@@ -146,9 +233,37 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
 		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		       char **debuginfo_file_name);
 
-/* session.c: re-read /proc/PID/maps, adding new modules (old ones stay).
- * Returns 0, or -1 when libdw failed (the old module list stays usable). */
-int sym_reload_modules(struct sym_session *s);
+/* modules.c: read the objects mapped now into s->mods, the first time.
+ * Returns 0, or -1 with a message in err. */
+int sym_modules_open(struct sym_session *s, char *err, size_t errlen);
+
+/* modules.c: free the table (not libdwfl's modules). */
+void sym_modules_release(struct sym_modules *m);
+
+/* modules.c: bring libdwfl's module list in line with the table (the
+ * objects dropped leave it, with the caches that point into their DWARF;
+ * the objects found are reported).  Cheap when nothing changed. */
+void sym_modules_sync(struct sym_session *s);
+
+/* modules.c: the module whose executable segment holds addr, or NULL.
+ * Objects found since the last call are reported to libdwfl first. */
+Dwfl_Module *sym_module_at(struct sym_session *s, uint64_t addr);
+
+/* modules.c: whether an address in no module should re-read the maps now:
+ * a mapping the table lacks was seen, or the last read is old enough
+ * (the wait doubles while reads find nothing new). */
+bool sym_refresh_due(struct sym_session *s);
+
+/* modules.c: re-read /proc/self/maps into the table: objects mapped since
+ * are added, objects whose code was replaced are dropped with everything
+ * cached about their addresses.  Objects unmapped and not replaced stay,
+ * for samples drained late.  Returns how many objects came, -1 when the
+ * maps could not be read.  Invalidates sym_pc pointers' frames. */
+int sym_modules_refresh(struct sym_session *s);
+
+/* modules.c: the slot of mod's object in s->mods (elf-names.c keys its
+ * tables by it), UINT32_MAX for a module not reported by modules.c. */
+uint32_t sym_load_of(Dwfl_Module *mod);
 
 /* session.c: whether mod's own file (not a separate debug file) has a
  * section of this name with contents, ".debug_*" compressed as
@@ -176,6 +291,11 @@ uint32_t sym_pc_add_ids(struct sym_pctab *t, const uint32_t *ids, int n);
  * UINT32_MAX when memory is short. */
 uint32_t sym_rule_intern(struct sym_pctab *t, const struct sym_rule *r);
 
+/* pctab.c: forget what was derived for the addresses [lo, hi) (rules,
+ * frames): they are derived again when next seen.  Entries stay where
+ * they are. */
+void sym_pctab_forget(struct sym_pctab *t, uint64_t lo, uint64_t hi);
+
 /* pctab.c: free the table. */
 void sym_pctab_release(struct sym_pctab *t);
 
@@ -191,16 +311,19 @@ void sym_cu_cache_release(struct sym_cu_cache *c);
 const char *sym_decl_file(struct sym_decl_files *c, Dwarf_Die *die);
 /* decl-files.c: free the tables. */
 void sym_decl_files_release(struct sym_decl_files *c);
-/* elf-names.c: the name dwfl_module_addrinfo gives addr in mod (module:
- * its symtab index), asked once per stretch of addresses between symbol
- * and section bounds; NULL or "" when no symbol names it. */
-const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t module, Dwfl_Module *mod,
+/* elf-names.c: the name dwfl_module_addrinfo gives addr in mod (key:
+ * sym_load_of(mod), whose table is kept), asked once per stretch of
+ * addresses between symbol and section bounds; NULL or "" when no symbol
+ * names it. */
+const char *sym_elf_symbol(struct sym_names_cache *c, uint32_t key, Dwfl_Module *mod,
 			   uint64_t addr);
 /* cfi-rows.c: the row kept that holds addr, or NULL. */
 const struct sym_row *sym_row_find(const struct sym_rows *t, uint64_t addr);
 /* cfi-rows.c: keep the part of row no kept row holds (nothing when
  * memory is short). */
 void sym_row_add(struct sym_rows *t, const struct sym_row *row);
+/* cfi-rows.c: drop the rows in [lo, hi). */
+void sym_rows_forget(struct sym_rows *t, uint64_t lo, uint64_t hi);
 /* cfi-rows.c: free the table. */
 void sym_rows_release(struct sym_rows *t);
 
@@ -211,6 +334,8 @@ void sym_die_frame_put(struct sym_die_frames *t, const void *die, uint32_t frame
 /* die-frames.c: free the table. */
 void sym_die_frames_release(struct sym_die_frames *t);
 
+/* elf-names.c: free the table of key (an object that left). */
+void sym_names_forget(struct sym_names_cache *c, uint32_t key);
 /* elf-names.c: free the tables. */
 void sym_names_cache_release(struct sym_names_cache *c);
 

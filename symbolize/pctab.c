@@ -143,6 +143,20 @@ uint32_t sym_rule_intern(struct sym_pctab *t, const struct sym_rule *r)
 	return *x - 1;
 }
 
+void sym_pctab_forget(struct sym_pctab *t, uint64_t lo, uint64_t hi)
+{
+	for (uint32_t i = 0; i < t->nslots; i++) {
+		struct sym_pc *e = &t->slots[i];
+
+		if (e->used && e->addr >= lo && e->addr < hi) {
+			e->nframes = 0;	/* its frame ids stay in the pool, unused */
+			e->rule_state = SYM_RULE_NONE;
+			e->unknown = false;
+			e->root = 0;
+		}
+	}
+}
+
 void sym_pctab_release(struct sym_pctab *t)
 {
 	free(t->slots);

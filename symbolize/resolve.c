@@ -1,7 +1,7 @@
 /*
  * resolve.c - lookup address -> interned frames, with inline expansion.
  *
- * An address is resolved once: its module (dwfl_addrmodule), then the
+ * An address is resolved once: its module (sym_module_at), then the
  * function that holds it and the chain of inlined calls at it, from its
  * unit's table of functions (cu-index.c).  Each function is a frame named by its linkage name when it has
  * one (C++ and Fortran names stay mangled; the report demangles them all
@@ -58,13 +58,12 @@ static void sym_hex_name(char *buf, size_t size, uint64_t addr)
 	snprintf(buf, size, "[0x%" PRIx64 "]", addr);
 }
 
-/* The ELF symbol name at addr in mod (module: its symtab index), or
- * "[0x<offset>]" in buf. */
-static const char *sym_elf_name(struct sym_session *s, uint32_t module, Dwfl_Module *mod,
-				uint64_t addr, char *buf, size_t size)
+/* The ELF symbol name at addr in mod, or "[0x<offset>]" in buf. */
+static const char *sym_elf_name(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
+				char *buf, size_t size)
 {
 	Dwarf_Addr start;
-	const char *name = sym_elf_symbol(&s->names, module, mod, addr);
+	const char *name = sym_elf_symbol(&s->names, sym_load_of(mod), mod, addr);
 
 	if (name && *name)
 		return name;
@@ -90,7 +89,7 @@ static uint32_t sym_die_frame(struct sym_session *s, uint32_t module, Dwfl_Modul
 	if (dwarf_decl_line(die, &line) != 0 || line < 0)
 		line = 0;
 	id = symtab_frame(s->st, module,
-			  name ? name : sym_elf_name(s, module, mod, addr, hex, sizeof hex),
+			  name ? name : sym_elf_name(s, mod, addr, hex, sizeof hex),
 			  file ? file : "", (uint32_t)line);
 	if (name && id != UINT32_MAX)
 		sym_die_frame_put(&s->die_frames, die->addr, id);
@@ -193,7 +192,7 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 
 	if (nfn == 0) {
 		uint32_t id = symtab_frame(s->st, module,
-					   sym_elf_name(s, module, mod, addr, hex, sizeof hex),
+					   sym_elf_name(s, mod, addr, hex, sizeof hex),
 					   "", 0);
 		ids[0] = id;
 		return id == UINT32_MAX ? 0 : 1;
@@ -207,9 +206,10 @@ static int sym_resolve_in(struct sym_session *s, Dwfl_Module *mod,
 }
 
 /*
- * Resolve a lookup address (see symbolize.h).  A cached "no module" result
- * is redone once after an mmap was seen, in case the address is now
- * covered.  Returns 0 only when memory is short.
+ * Resolve a lookup address (see symbolize.h).  An address in no module
+ * re-reads the module list when a re-read is due (sym_refresh_due); a
+ * cached "no module" result is redone when the module list changed since,
+ * or a re-read is due.  Returns 0 only when memory is short.
  */
 int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
 {
@@ -219,14 +219,16 @@ int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
 
 	if (max <= 0)
 		return 0;
-	if (e && e->nframes && !(e->unknown && s->changed)) {
+	if (e && e->nframes && e->unknown && e->gen == s->mods.gen && sym_refresh_due(s))
+		sym_modules_refresh(s);
+	if (e && e->nframes && !(e->unknown && e->gen != s->mods.gen)) {
 		n = e->nframes < max ? e->nframes : max;
 		memcpy(frames, s->pcs.ids + e->first, (size_t)n * sizeof *frames);
 		return n;
 	}
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-	if (!mod && s->changed && sym_reload_modules(s) == 0)
-		mod = dwfl_addrmodule(s->dwfl, addr);
+	Dwfl_Module *mod = sym_module_at(s, addr);
+	if (!mod && sym_refresh_due(s) && sym_modules_refresh(s) > 0)
+		mod = sym_module_at(s, addr);
 	if (mod) {
 		n = sym_resolve_in(s, mod, addr, ids);
 	} else {
@@ -242,6 +244,7 @@ int sym_resolve(struct sym_session *s, uint64_t addr, uint32_t *frames, int max)
 		e->first = first;
 		e->nframes = (uint16_t)n;
 		e->unknown = !mod;
+		e->gen = s->mods.gen;
 	}
 	if (n > max)
 		n = max;

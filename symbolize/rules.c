@@ -176,7 +176,7 @@ uint8_t sym_rule_of(struct sym_session *s, uint64_t addr, struct sym_row *row, b
 		*row = *known;
 		return row->state;
 	}
-	if (!(mod = dwfl_addrmodule(s->dwfl, addr)))
+	if (!(mod = sym_module_at(s, addr)))
 		return SYM_RULE_NONE;
 	if (sym_eh_row(rows ? s : NULL, mod, addr, row))
 		return row->state;
@@ -303,7 +303,12 @@ int sym_fast_unwind(struct sym_session *s, const struct sym_stack *st,
 		struct sym_pc *e = sym_pc_get(&s->pcs, addrs[n++]);
 		if (e && e->rule_state == SYM_RULE_NONE)
 			e->rule_state = sym_derive_rule(s, e);
-		if (e && e->rule_state == SYM_RULE_NONE && n > 1 && !s->changed)
+		if (e && e->rule_state == SYM_RULE_NONE && !s->missed && sym_refresh_due(s)) {
+			s->missed = true;	/* perhaps mapped since: re-read, then again */
+			n = -1;
+			break;
+		}
+		if (e && e->rule_state == SYM_RULE_NONE && n > 1)
 			break;	/* a return address in no module: a cut stack */
 		if (!e || e->rule_state == SYM_RULE_SLOW ||
 		    e->rule_state == SYM_RULE_NONE) {

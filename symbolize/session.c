@@ -1,17 +1,15 @@
 /*
  * session.c - the libdwfl session over the calling process.
  *
- * One Dwfl describes the process's own address space, read from
- * /proc/PID/maps with dwfl_linux_proc_report; ELF files are found from the
- * mapped paths and debug info by a local search (debuginfo.c: build id,
- * .gnu_debuglink; never a debuginfod server).  The same Dwfl serves unwinding (unwind.c) and address
- * lookup (resolve.c), so CFI and DWARF are read once per module.  When the
- * runtime sees a new mapping it calls sym_modules_changed(); the module
- * list is re-read lazily, the first time an address is not found, so a
- * burst of mmaps costs one re-read.  Modules are interned into the caller's
- * symtab with their path and build id; the index is kept in the module's
- * libdwfl userdata slot so that a lookup costs no search.
- */
+ * One Dwfl describes the process's own address space, its modules
+ * reported by modules.c (the objects mapped, with their executable
+ * segments, kept up to date from mmap records and re-reads of
+ * /proc/self/maps); ELF files are found from the mapped paths and debug
+ * info by a local search (debuginfo.c: build id, .gnu_debuglink; never a
+ * debuginfod server).  The same Dwfl serves unwinding (unwind.c) and
+ * address lookup (resolve.c), so CFI and DWARF are read once per module.
+ * Modules are interned into the caller's symtab with their path and build
+ * id, once per loaded object. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,26 +24,6 @@ static const Dwfl_Callbacks sym_dwfl_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
 	.find_debuginfo = sym_find_debuginfo,
 };
-
-/* Report the modules of s->pid, adding to the existing ones.  Returns 0,
- * else -1 with a message in err (err may be NULL). */
-static int sym_report(struct sym_session *s, bool add, char *err, size_t errlen)
-{
-	if (add)
-		dwfl_report_begin_add(s->dwfl);
-	else
-		dwfl_report_begin(s->dwfl);
-	int rc = dwfl_linux_proc_report(s->dwfl, s->pid);
-	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0 && rc == 0)
-		rc = -1;
-	if (rc == 0)
-		return 0;
-	if (err)
-		snprintf(err, errlen, "cannot read the module list of process %d "
-			 "(/proc/%d/maps): %s", (int)s->pid, (int)s->pid,
-			 rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
-	return -1;
-}
 
 /*
  * Open a session over the calling process.  Returns NULL with a message in
@@ -67,8 +45,7 @@ struct sym_session *sym_open(struct symtab *st, char *err, size_t errlen)
 		free(s);
 		return NULL;
 	}
-	if (sym_report(s, false, err, errlen) != 0 ||
-	    sym_attach(s, err, errlen) != 0) {
+	if (sym_modules_open(s, err, errlen) != 0 || sym_attach(s, err, errlen) != 0) {
 		sym_close(s);
 		return NULL;
 	}
@@ -89,6 +66,7 @@ void sym_close(struct sym_session *s)
 	sym_die_frames_release(&s->die_frames);
 	sym_decl_files_release(&s->decl_files);
 	sym_rows_release(&s->rows);
+	sym_modules_release(&s->mods);
 	free(s->dwarf_names);
 	free(s);
 }
@@ -106,13 +84,7 @@ void sym_names_from_symbols(struct sym_session *s, uint64_t addr)
 /* Mark the module list stale; it is re-read on the next miss.  Can't fail. */
 void sym_modules_changed(struct sym_session *s)
 {
-	s->changed = true;
-}
-
-int sym_reload_modules(struct sym_session *s)
-{
-	s->changed = false;
-	return sym_report(s, true, NULL, 0);
+	s->mods.changed = true;
 }
 
 /* Lowercase hex of the module's build id into buf (size >= 2*n+1); "" when
@@ -162,16 +134,17 @@ bool sym_own_section(Dwfl_Module *mod, const char *name)
 
 uint32_t sym_module_index(struct sym_session *s, Dwfl_Module *mod)
 {
-	void **userdata;
-	const char *name = dwfl_module_info(mod, &userdata, NULL, NULL, NULL,
-					    NULL, NULL, NULL);
-	if (*userdata)
-		return (uint32_t)((uintptr_t)*userdata - 1);
-
+	uint32_t slot = sym_load_of(mod);
+	struct sym_load *l = slot < s->mods.n ? &s->mods.v[slot] : NULL;
+	const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 	char id[2 * 64 + 1];
+	uint32_t idx;
+
+	if (l && l->module != SYMTAB_NO_MODULE)
+		return l->module;
 	sym_build_id_hex(mod, id, sizeof id);
-	uint32_t idx = symtab_module(s->st, sym_module_name(name), id);
-	if (idx != SYMTAB_NO_MODULE)
-		*userdata = (void *)((uintptr_t)idx + 1);
+	idx = symtab_module(s->st, sym_module_name(name), id);
+	if (l)
+		l->module = idx;
 	return idx;
 }

@@ -60,6 +60,22 @@ void sym_names_from_symbols(struct sym_session *s, uint64_t addr);
  * module list is re-read the next time an address is not found. */
 void sym_modules_changed(struct sym_session *s);
 
+/* A mapping the kernel reported (PERF_RECORD_MMAP2): the file (maj, min,
+ * ino) named path, from offset pgoff, at [addr, addr + len), with
+ * protection prot (PROT_*). */
+struct sym_mapping {
+	uint64_t addr, len, pgoff, ino;
+	uint32_t maj, min, prot;
+	const char *path;	/* NULL when the record has none */
+};
+
+/* Take a new executable mapping into the module list, in the order of the
+ * mapping thread's samples: code it replaces is forgotten, a library's
+ * own file places it (no re-read of /proc/self/maps), a mapping of a
+ * library already known at that place changes nothing.  Others only ask
+ * for a re-read at the next address not found.  Call between samples. */
+void sym_mapped(struct sym_session *s, const struct sym_mapping *m);
+
 /*
  * Unwind the sample: fills addrs[] innermost first with lookup addresses
  * (return addresses already moved back into the call instruction) and
@@ -75,6 +91,24 @@ int sym_unwind(struct sym_session *s, const struct sym_stack *st,
  * the return address into frame i was read from sps[i] - 8). */
 int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
 		  uint64_t *addrs, uint64_t *sps, int max, bool *complete);
+
+/*
+ * chain.c: take a kernel callchain of lookup addresses, innermost first
+ * (the sampled IP, then return addresses less one), as --call-graph=fp
+ * records it; cut when the kernel stopped at its limit.  Returns how many
+ * of them to keep: the chain ends before the first return address outside
+ * every executable segment (data that a walk of frame pointers read
+ * through code without them).  *complete is set when nothing was dropped
+ * or cut and the outermost frame is a thread's root (sym_chain_root).
+ */
+int sym_chain(struct sym_session *s, const uint64_t *addrs, int n, bool cut, bool *complete);
+
+/* chain.c: whether the function at addr is one a thread's stack starts
+ * at, or a walk of frame pointers ends in there: the program's entry
+ * point, main, a C library's start routine of the process or of a thread
+ * (glibc's __libc_start_call_main, start_thread, clone3, musl's
+ * counterparts). */
+bool sym_chain_root(struct sym_session *s, uint64_t addr);
 
 /* capture.c: store the calling thread's registers (DWARF order) as they
  * are in the caller right after this call returns: sp above the return

@@ -129,6 +129,7 @@ static int sym_frame_cb(Dwfl_Frame *frame, void *arg)
 int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
 			   uint64_t *addrs, int max, bool *complete)
 {
+	sym_modules_sync(s);	/* libdwfl looks the frames' modules up itself */
 	s->cur = st;
 	s->out = addrs;
 	s->max = max;
@@ -145,11 +146,10 @@ int sym_dwfl_unwind(struct sym_session *s, const struct sym_stack *st,
 
 /*
  * Unwind the sample (see symbolize.h): with the cached rules when every
- * frame allows it (rules.c), else with libdwfl.  After an mmap, a sample
- * the rules cannot take is tried again once the module list is re-read
- * (it likely runs in a new library), before libdwfl; and when libdwfl
- * stops early in an address no module covers, the list is re-read and
- * its unwind retried once.
+ * frame allows it (rules.c), else with libdwfl.  When the rules meet code
+ * in no module and a re-read of the module list is due (sym_refresh_due),
+ * the list is re-read and the rules tried again, before libdwfl; and when
+ * libdwfl stops early in an address no module covers, the same.
  */
 int sym_unwind(struct sym_session *s, const struct sym_stack *st,
 	       uint64_t *addrs, int max, bool *complete)
@@ -164,17 +164,20 @@ int sym_unwind_sp(struct sym_session *s, const struct sym_stack *st,
 	if (max <= 0 || !s->attached)
 		return 0;
 	s->out_sp = sps;
+	s->missed = false;
 	int n = sym_fast_unwind(s, st, addrs, max, complete);
 	/* libdwfl may look for CFI in a separate debug file (rules.c) */
-	if (n < 0 && s->changed && sym_reload_modules(s) == 0)
+	if (n < 0 && s->missed) {
+		sym_modules_refresh(s);
 		n = sym_fast_unwind(s, st, addrs, max, complete);
+	}
 	if (n < 0) {
 		n = sym_dwfl_unwind(s, st, addrs, max, complete);
-		if (!*complete && s->changed && n > 0 && n < max &&
-		    !dwfl_addrmodule(s->dwfl, addrs[n - 1]) &&
-		    sym_reload_modules(s) == 0)
+		if (!*complete && n > 0 && n < max && !sym_module_at(s, addrs[n - 1]) &&
+		    sym_refresh_due(s) && sym_modules_refresh(s) > 0)
 			n = sym_dwfl_unwind(s, st, addrs, max, complete);
 	}
+	s->missed = false;
 	s->out_sp = NULL;
 	return n;
 }

@@ -1,7 +1,7 @@
 /*
  * test-symbolize.c - unit tests for symbolize/: unwinding this very process
  * from a captured register set and stack copy, resolving frames with
- * inline expansion, the module reload after a dlopen, libc named from its
+ * inline expansion, libraries loaded and replaced later, libc named from its
  * symbol table unless separate debug files are asked for, a module named
  * from its symbol table alone on request, and demangling.
  *
@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -281,57 +282,215 @@ static void test_unknown(struct sym_session *s, struct symtab *st)
 	}
 }
 
-static int find_base(struct dl_phdr_info *info, size_t size, void *arg)
+static double now_us(void)
 {
-	(void)size;
-	const char **want = arg;
-	if (strstr(info->dlpi_name, want[0])) {
-		want[1] = (const char *)(uintptr_t)(info->dlpi_addr +
-						    info->dlpi_phdr[0].p_vaddr);
-		for (int i = 0; i < info->dlpi_phnum; i++)
-			if (info->dlpi_phdr[i].p_type == PT_LOAD &&
-			    (info->dlpi_phdr[i].p_flags & PF_X))
-				want[1] = (const char *)(uintptr_t)
-					(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr + 16);
-		return 1;
-	}
-	return 0;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* A library loaded after sym_open is found once sym_modules_changed. */
-static void test_dlopen(struct sym_session *s, struct symtab *st)
-{
-	static const char *const libs[] = { "libcrypt.so.1", "libanl.so.1",
-					    "libbz2.so.1.0" };
-	const char *lib = NULL;
-	void *h = NULL;
+/* A library's executable segment: where, and the maps' line for it. */
+struct text {
+	const char *lib;
+	uint64_t lo, hi;
+	struct sym_mapping m;	/* as an mmap record gives it */
+	char path[512];
+};
 
-	for (size_t i = 0; i < sizeof libs / sizeof *libs && !h; i++) {
-		if (dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD))
-			continue;	/* already mapped at sym_open */
-		h = dlopen(libs[i], RTLD_LAZY);
-		lib = libs[i];
+static int text_of_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct text *t = arg;
+
+	(void)size;
+	if (!strstr(info->dlpi_name, t->lib))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)) {
+			t->lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+			t->hi = t->lo + info->dlpi_phdr[i].p_memsz;
+		}
+	return 1;
+}
+
+/* The maps' line of the executable mapping that holds t->lo, as a record. */
+static bool text_record(struct text *t)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024], perms[8];
+	unsigned long lo, hi, off, ino;
+	unsigned maj, min;
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof line, f))
+		found = sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %511s", &lo, &hi, perms, &off, &maj,
+			       &min, &ino, t->path) == 8 && perms[2] == 'x' && t->lo >= lo && t->lo < hi;
+	if (f)
+		fclose(f);
+	t->m = (struct sym_mapping){ lo, hi - lo, off, ino, maj, min, 5 /* PROT_READ|EXEC */, t->path };
+	return found;
+}
+
+/* Load the first of libs not mapped yet into t; false when none can be. */
+static bool load_new(const char *const *libs, struct text *t, void **h)
+{
+	for (; *libs; libs++) {
+		if (dlopen(*libs, RTLD_LAZY | RTLD_NOLOAD))
+			continue;	/* mapped already */
+		if (!(*h = dlopen(*libs, RTLD_LAZY)))
+			continue;
+		memset(t, 0, sizeof *t);
+		t->lib = *libs;
+		dl_iterate_phdr(text_of_lib, t);
+		if (t->hi > t->lo && text_record(t))
+			return true;
+		dlclose(*h);
 	}
-	if (!h) {
-		tap_skip("dlopen'd module is found after sym_modules_changed",
-			 "no unloaded test library");
-		return;
-	}
-	const char *want[2] = { lib, NULL };
-	dl_iterate_phdr(find_base, want);
-	uint64_t addr = (uint64_t)(uintptr_t)want[1];
+	return false;
+}
+
+/* The module of the frame addr resolves to, or NULL. */
+static const char *module_of(struct sym_session *s, struct symtab *st, uint64_t addr)
+{
 	uint32_t f[8];
 	int n = sym_resolve(s, addr, f, 8);
-	ok(n == 1 && st->frames[f[0]].module == SYMTAB_NO_MODULE,
-	   "new library unknown before sym_modules_changed");
-	sym_modules_changed(s);
-	n = sym_resolve(s, addr, f, 8);
-	const struct sym_frame *fr = n >= 1 ? &st->frames[f[0]] : NULL;
-	ok(fr && fr->module < st->nmodules &&
-	   strstr(st->modules[fr->module].path, lib),
-	   "dlopen'd module is found after sym_modules_changed");
-	if (fr)
-		printf("#   %s: %s\n", lib, fr->function);
+
+	return n >= 1 && st->frames[f[0]].module < st->nmodules ?
+	       st->modules[st->frames[f[0]].module].path : NULL;
+}
+
+/* Put anonymous executable memory where t's code was (t closed); false
+ * when the library stayed mapped. */
+static void *replace_code(const struct text *t)
+{
+	void *p = mmap((void *)(uintptr_t)(t->lo & ~4095ul), 4096, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Libraries loaded after sym_open: found by a re-read of the maps that a
+ * miss makes once one is due, or from their mmap record without a re-read;
+ * forgotten once other code takes their place, by a re-read or a record.
+ * The cost of a re-read is printed.
+ */
+static void test_modules(struct sym_session *s, struct symtab *st)
+{
+	static const char *const libs[] = { "libcrypt.so.1", "libthread_db.so.1", "libresolv.so.2",
+					    "libBrokenLocale.so.1", NULL };
+	struct text a, b;
+	void *ha, *hb, *code;
+	const char *mod;
+	uint32_t reads;
+
+	if (!load_new(libs, &a, &ha)) {
+		tap_skip("libraries loaded later are found", "no unloaded test library");
+		return;
+	}
+	s->mods.next_read_ns = UINT64_MAX;	/* no re-read due */
+	reads = s->mods.reads;
+	ok(!module_of(s, st, a.lo + 16) && s->mods.reads == reads,
+	   "a library mapped since the last read is unknown while no re-read is due");
+	s->mods.next_read_ns = 0;
+	mod = module_of(s, st, a.lo + 16);
+	ok(mod && strstr(mod, a.lib) && s->mods.reads == reads + 1,
+	   "a miss re-reads the maps once one is due, and finds it");
+
+	if (!load_new(libs, &b, &hb)) {
+		tap_skip("a library is placed from its mmap record", "no second unloaded test library");
+		dlclose(ha);
+		return;
+	}
+	printf("#   %s, then %s\n", a.lib, b.lib);
+	s->mods.next_read_ns = UINT64_MAX;
+	reads = s->mods.reads;
+	sym_mapped(s, &b.m);
+	mod = module_of(s, st, b.lo + 16);
+	ok(mod && strstr(mod, b.lib) && s->mods.reads == reads && s->mods.from_records == 1,
+	   "a library is placed from its mmap record, without a re-read");
+
+	uint64_t gap = s->mods.gap_ns;
+	sym_modules_refresh(s);
+	ok(s->mods.gap_ns == 2 * gap || s->mods.gap_ns == gap,
+	   "a re-read that finds nothing doubles the wait for the next (up to a bound)");
+
+	dlclose(hb);
+	if ((code = replace_code(&b))) {
+		s->mods.next_read_ns = UINT64_MAX;
+		reads = s->mods.reads;
+		sym_mapped(s, &(struct sym_mapping){ b.lo & ~4095ul, 4096, 0, 0, 0, 0, 5, "//anon" });
+		ok(!module_of(s, st, b.lo + 16) && s->mods.reads == reads,
+		   "code mapped over a closed library's is not named by it (record)");
+		munmap(code, 4096);
+	} else {
+		tap_skip("code mapped over a closed library's is not named by it (record)",
+			 "the library stayed mapped");
+	}
+	mod = module_of(s, st, a.lo + 16);
+	dlclose(ha);
+	ok(mod && module_of(s, st, a.lo + 16) == mod,
+	   "a closed library's code is still named by it while nothing took its place");
+	if ((code = replace_code(&a))) {
+		s->mods.next_read_ns = 0;
+		ok(!module_of(s, st, a.lo + 16),
+		   "code mapped over a closed library's is not named by it (re-read)");
+		munmap(code, 4096);
+	} else {
+		tap_skip("code mapped over a closed library's is not named by it (re-read)",
+			 "the library stayed mapped");
+	}
+
+	double t0 = now_us();
+	for (int i = 0; i < 20; i++)
+		sym_modules_refresh(s);
+	printf("# a re-read of /proc/self/maps (%u lines, %u objects): %.0f us\n",
+	       s->mods.nlines, s->mods.n, (now_us() - t0) / 20);
+}
+
+int main(void);
+
+/* Kernel callchains (--call-graph=fp): complete when they reach the
+ * thread's root, not when cut, ended early or run into data.  The chains
+ * are the frames the DWARF unwinder finds, down to _start, and the same
+ * ended where a walk of frame pointers ends through glibc, in the
+ * function that calls main. */
+static void test_chains(struct sym_session *s, struct symtab *st)
+{
+	uint64_t chain[MAX_ADDRS], junk[MAX_ADDRS];
+	uint32_t f[8];
+	bool complete = false;
+	int n, k, m = 0;
+
+	run_chain(&cap, 10);
+	n = sym_unwind(s, &cap.st, chain, MAX_ADDRS, &complete);
+	while (m < n && (sym_resolve(s, chain[m], f, 8) < 1 || strcmp(st->frames[f[0]].function, "main")))
+		m++;
+	if (!ok(complete && n > 14 && m + 1 < n, "a stack unwound to main and below")) {
+		tap_skip("chains", "no stack to make them from");
+		return;
+	}
+	k = sym_chain(s, chain, n, false, &complete);
+	ok(k == n && complete, "a chain down to the entry point is complete");
+	k = sym_chain(s, chain, m + 2, false, &complete);
+	ok(k == m + 2 && complete, "so is one that ends in the function that called main");
+	k = sym_chain(s, chain, n, true, &complete);
+	ok(k == n && !complete, "a chain the kernel cut at its limit is not");
+	k = sym_chain(s, chain, 5, false, &complete);
+	ok(k == 5 && !complete, "nor one that ends short of the root");
+	memcpy(junk, chain, sizeof chain);
+	junk[5] = 0x7473206120746f6d;	/* text read as a return address */
+	k = sym_chain(s, junk, n, false, &complete);
+	ok(k == 5 && !complete, "a return address outside code ends the chain, incomplete");
+	junk[5] = (uint64_t)(uintptr_t)&cap;	/* data of a module */
+	k = sym_chain(s, junk, n, false, &complete);
+	ok(k == 5 && !complete, "so does one in a module's data");
+	ok(sym_chain_root(s, chain[m]) && !sym_chain_root(s, chain[2]),
+	   "main is a root, an inner function is not");
+
+	double t0 = now_us();
+	for (int i = 0; i < 10000; i++)
+		sym_chain(s, chain, n, false, &complete);
+	printf("# sym_chain, %d frames: %.0f ns a chain (warm)\n", n, (now_us() - t0) * 1e3 / 10000);
 }
 
 /* The fast path takes the test's stacks and agrees with libdwfl. */
@@ -489,13 +648,6 @@ static bool same_name(const char *a, const char *b)
 	return b && !strcmp(a, b);
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* elf-names.c's name of each address tried in the code segment that holds
  * addr is libdwfl's: every step-th byte, and around the start of each
  * symbol there.  Adds to *total and *same; false when addr is in no
@@ -504,8 +656,8 @@ static bool names_vs_libdwfl(struct sym_session *s, uint64_t addr, uint64_t step
 			     int *total, int *same)
 {
 	uint64_t seg[3] = { 0, 0, addr };
-	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-	uint32_t m = mod ? sym_module_index(s, mod) : SYMTAB_NO_MODULE;
+	Dwfl_Module *mod = sym_module_at(s, addr);
+	uint32_t m = sym_load_of(mod);
 	GElf_Off off;
 	GElf_Sym sym;
 	int nsyms;
@@ -789,7 +941,8 @@ int main(void)
 	test_short_and_max(s);
 	test_frame_sps(s);
 	test_unknown(s, &st);
-	test_dlopen(s, &st);
+	test_modules(s, &st);
+	test_chains(s, &st);
 	test_fast_vs_dwfl(s);
 	test_no_cfi(s, &st);
 	test_index_vs_scopes(s);
