@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "owned-fd.h"
+#include "../common/owned-fd.h"
 #include "papi.h"
 #include "rt.h"
 #include "sample.h"

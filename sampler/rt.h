@@ -19,7 +19,7 @@
 #include "clock.h"
 #include "events.h"
 #include "options.h"
-#include "owned-fd.h"
+#include "../common/owned-fd.h"
 #include "ring.h"
 #include "ring-budget.h"
 

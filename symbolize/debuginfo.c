@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "../common/owned-fd.h"
 #include "internal.h"
 
 /* The CRC-32 of the file open at fd, as .gnu_debuglink records it. */
@@ -79,6 +80,54 @@ static int find_by_debuglink(const char *file_name, const char *link, uint32_t c
 	return -1;
 }
 
+/*
+ * The descriptors of the debug files handed to libdwfl, which keeps them
+ * until the session ends and closes them then (it maps each file whole
+ * and reads nothing through them meanwhile).  Moved high and noted, so
+ * that the session's end can tell whether the program has taken one
+ * (sym_debug_fds_mine).  Touched by the thread that symbolizes (the drain
+ * thread, or one folding its own samples, under the runtime's agg_lock)
+ * and by the session's end.
+ */
+static struct owned_fd *debug_fds;
+static size_t ndebug_fds, debug_fds_cap;
+
+static int keep_debug_fd(int fd)
+{
+	struct owned_fd o;
+
+	if (fd < 0 || ofd_keep(&o, fd) < 0)
+		return -1;
+	if (ndebug_fds == debug_fds_cap) {
+		size_t cap = debug_fds_cap ? 2 * debug_fds_cap : 16;
+		struct owned_fd *p = realloc(debug_fds, cap * sizeof(*p));
+
+		if (!p) {
+			close(o.fd);	/* one debug file less, rather than one unchecked */
+			return -1;
+		}
+		debug_fds = p;
+		debug_fds_cap = cap;
+	}
+	debug_fds[ndebug_fds++] = o;
+	return o.fd;
+}
+
+bool sym_debug_fds_mine(void)
+{
+	for (size_t i = 0; i < ndebug_fds; i++)
+		if (!ofd_mine(&debug_fds[i]))
+			return false;
+	return true;
+}
+
+void sym_debug_fds_forget(void)
+{
+	free(debug_fds);
+	debug_fds = NULL;
+	ndebug_fds = debug_fds_cap = 0;
+}
+
 int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		       char **debuginfo_file_name)
@@ -86,7 +135,7 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, D
 	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
 					      debuglink_file, debuglink_crc, debuginfo_file_name);
 
-	if (fd >= 0 || !file_name || !debuglink_file)
-		return fd;
-	return find_by_debuglink(file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && file_name && debuglink_file)
+		fd = find_by_debuglink(file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
+	return keep_debug_fd(fd);
 }

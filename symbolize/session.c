@@ -16,12 +16,40 @@
 #include <string.h>
 #include <unistd.h>
 #include <gelf.h>
+#include "../common/owned-fd.h"
 #include "internal.h"
+
+/*
+ * libdwfl keeps the descriptor of each ELF file it opens until the session
+ * ends, at the lowest free number and without close-on-exec: numbers that
+ * belong to the program (one that lowers RLIMIT_NOFILE counts on them).
+ * The file is mapped whole instead, libelf told that it is done with the
+ * descriptor, and the descriptor closed.  What libelf cannot map (a compressed file) keeps libdwfl's way,
+ * at a high number.
+ */
+static int sym_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	int fd = dwfl_linux_proc_find_elf(mod, userdata, modname, base, file_name, elfp);
+	Elf *elf;
+
+	if (fd < 0 || *elfp)
+		return fd;
+	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	/* FDREAD reads what is not mapped, then lets go of the descriptor */
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_cntl(elf, ELF_C_FDREAD)) {
+		elf_end(elf);
+		return ofd_move_high(fd);
+	}
+	close(fd);
+	*elfp = elf;
+	return -1;
+}
 
 /* Read-only; libdwfl keeps a pointer to it for the Dwfl's lifetime.  Debug
  * files are looked for locally only (debuginfo.c). */
 static const Dwfl_Callbacks sym_dwfl_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = sym_find_elf,
 	.find_debuginfo = sym_find_debuginfo,
 };
 
@@ -58,8 +86,12 @@ void sym_close(struct sym_session *s)
 {
 	if (!s)
 		return;
-	if (s->dwfl)
+	/* dwfl_end closes the debug files' descriptors: should the program
+	 * have taken one, the session is left as it is rather than close a
+	 * descriptor of the program's (its memory is the only loss) */
+	if (s->dwfl && sym_debug_fds_mine())
 		dwfl_end(s->dwfl);
+	sym_debug_fds_forget();
 	sym_pctab_release(&s->pcs);
 	sym_cu_cache_release(&s->cus);
 	sym_names_cache_release(&s->names);

@@ -29,8 +29,10 @@ fi
 
 tree=$(mktemp -d /tmp/cpperf-as-user.XXXXXX)	# /tmp: any user may pass through
 trap 'rm -rf "$tree"' EXIT
-tar -C "$TOP" --exclude=./.git --exclude=./build/obj --exclude=./build/test \
+tar -C "$TOP" --exclude=./.git --exclude=./build/obj --exclude=./build/san \
 	--exclude=./build/stress -cf - . | tar -C "$tree" -xf -
+mkdir -p "$tree/build/san/bin"
+cp -p "$TOP/build/san/bin/cpperf" "$tree/build/san/bin/"
 mkdir -p "$tree/home"
 chown -R "$user" "$tree"
 chmod 700 "$tree"

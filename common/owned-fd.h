@@ -1,5 +1,6 @@
 /*
- * owned-fd.h - descriptors the runtime keeps open inside the program.
+ * owned-fd.h - descriptors the runtime (sampler/, symbolize/) keeps open
+ * inside the program.
  *
  * The program owns the process: it may close every descriptor above 2,
  * lower RLIMIT_NOFILE, or open its own files at numbers the runtime used.
