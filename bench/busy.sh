@@ -82,6 +82,10 @@ for c in compute stencil short; do
 		"$(ratio $c 2)" "$(ratio $c 3)" "$(ratio $c 4)"
 	printf "%-8s %9s %9s %10s %8s\n" "" fastest "$(best $c 2)" "$(best $c 3)" "$(best $c 4)"
 done
+echo "lost samples, all rounds (target: <= 0.1 %):"
+for c in compute stencil short; do
+	lost_line "$c" "$W"/r-$c-*.json
+done
 echo "fastest: each column's fastest round over plain's (a shared host's noise only adds time; the medians are the targets' figures)"
 [ $have_perf = 1 ] || echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
 [ $have_irq = 1 ] && echo "irq/p: the default rate's interrupts alone, no profiler: the floor of a profiler's cost here" ||

@@ -62,3 +62,13 @@ with_irqs() {
 	rm -f "$W/irq-ready"
 	return $rc
 }
+
+# lost_line NAME JSON...: one line of the samples the reports JSON... (of
+# `cpperf report --format=json`) took and lost, the lost in % of both
+lost_line() {
+	local name=$1
+	shift
+	jq -s -r --arg n "$name" 'map(.experiment) | (map(.samples) | add) as $s | (map(.lost) | add) as $l |
+		"  \($n): \($s) samples, \($l) lost (\(if $s + $l > 0
+			then (10000 * $l / ($s + $l) | round) / 100 else 0 end) %)"' "$@"
+}

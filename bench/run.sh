@@ -32,4 +32,4 @@ else
 	echo "perf record: not usable here (perf_event_paranoid or linux-perf missing)"
 fi
 bin/cpperf report "$W/exp$PAIRS" --format=json > "$W/r.json"
-jq -r '.experiment | "samples \(.samples), unwound to the end \(.unwind_complete_pct)%, unwinder cost per sample \(.unwind_us_per_sample // "n/a") us"' "$W/r.json"
+jq -r '.experiment | "samples \(.samples) (lost \(.lost)), unwound to the end \(.unwind_complete_pct)%, unwinder cost per sample \(.unwind_us_per_sample // "n/a") us"' "$W/r.json"

@@ -47,11 +47,9 @@ lost() {
 	local name=$1 hz=$2
 	shift 2
 	bin/cpperf-record -q -F "$hz" -o "$W/l" "$@" > /dev/null
-	bin/cpperf report "$W/l" --format=json |
-		jq -r --arg n "$name" --arg hz "$hz" '.experiment |
-			"  \($n) @\($hz) Hz: \(.samples) samples, \(.lost) lost (\(if .samples + .lost > 0
-			then (10000 * .lost / (.samples + .lost) | round) / 100 else 0 end) %)"'
-	rm -rf "$W/l"
+	bin/cpperf report "$W/l" --format=json > "$W/l.json"
+	lost_line "$name @$hz Hz" "$W/l.json"
+	rm -rf "$W/l" "$W/l.json"
 }
 echo "lost samples (target at 1000 Hz: <= 0.1 %):"
 for hz in 1000 10000; do
