@@ -146,6 +146,12 @@ void rt_drain_self(struct rt_state *rt)
 	rt_unlock(&rt->agg_lock);
 }
 
+void rt_thread_retire_self(struct rt_state *rt, struct rt_thread *t)
+{
+	drain_thread_ring(rt, t);
+	rt_thread_close(rt, t);
+}
+
 uint64_t rt_samples_pending_self(const struct rt_state *rt)
 {
 	struct rt_thread *t = rt_thread_self();

@@ -236,6 +236,11 @@ void rt_wake_close(struct rt_state *rt);
  * calling thread (the critical path needs a segment's samples at its
  * end).  No-op for a thread that is not profiled. */
 void rt_drain_self(struct rt_state *rt);
+/* A young thread t ends: it folds what its ring holds, unmaps the ring
+ * and closes its events itself, where the unmapping interrupts no other
+ * core; the drain thread later only moves it to the retired.  agg_lock
+ * held by the caller. */
+void rt_thread_retire_self(struct rt_state *rt, struct rt_thread *t);
 /* Samples of the calling thread that the kernel has taken and the drain
  * thread has not begun to fold (0 when that is not known,
  * ring_samples_pending).  Costs a few loads: for each wrapped MPI call. */

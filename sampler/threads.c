@@ -45,9 +45,12 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 /* A profiled thread ends: the drain thread retires it.  The kernel stops
  * a thread's perf events as it exits and hangs them up, which wakes the
  * drain thread; a thread without a descriptor it polls (PAPI, or taken
- * by the program) wakes it here.  Under rt->lock and not once rt_finish
- * has begun, which frees the thread's struct; the wake-up needs no lock
- * (it checks that the socket is still ours). */
+ * by the program) wakes it here.  A young thread gives its ring back
+ * itself: unmapped from another thread, it would cost every core the
+ * process runs on a TLB shootdown.  Under agg_lock and rt->lock (the drain
+ * thread's order) and not once rt_finish has begun, which frees the
+ * thread's struct; the wake-up needs no lock (it checks that the socket
+ * is still ours). */
 /*
  * Mapping a full ring costs a thread about 2 us a page on a VM, hundreds
  * of microseconds: a program that starts and ends threads all the time
@@ -78,18 +81,27 @@ static void on_thread_exit(void *p)
 	struct rt_thread *t = p;
 	struct rt_state *rt = atomic_load_explicit(&exit_rt, memory_order_relaxed);
 	bool wake = false;
+	bool young;
 
 	self = NULL;	/* as the key's value is now */
+	rt_lock(&rt->agg_lock);	/* the drain thread changes t->timed under it */
+	young = t->timed;
+	if (!young)
+		rt_unlock(&rt->agg_lock);
 	rt_lock(&rt->lock);
 	if (!rt->ending) {
 		rt_thread_exiting(t);
+		if (young)
+			rt_thread_retire_self(rt, t);
 		rt_altstack_end(t->altstack);
 		t->altstack = NULL;
 		atomic_store(&t->state, THREAD_EXITED);
 		count_lifetime(rt, t);
-		wake = t->fds[0] < 0;
+		wake = t->fds[0] < 0 && !young;
 	}
 	rt_unlock(&rt->lock);
+	if (young)
+		rt_unlock(&rt->agg_lock);
 	if (wake)
 		rt_drain_wake(rt);
 }
