@@ -31,6 +31,8 @@
 /* How often every descriptor is checked for being still ours, besides
  * those poll flags (owned-fd.h). */
 #define FD_CHECK_NS 1000000000ull
+/* How long the drain thread keeps a young thread's pace after it */
+#define TIMER_KEPT_NS 1000000000ull
 
 struct drain_ctx {
 	struct rt_state *rt;
@@ -203,6 +205,19 @@ static int timer_for(const struct rt_state *rt, const struct rt_thread *t, int t
 	return half < (uint64_t)timeout ? (half ? (int)half : 1) : timeout;
 }
 
+/* A pace set by timed threads outlives them by TIMER_KEPT_NS. */
+static void keep_timer(struct rt_state *rt, struct pollset *ps)
+{
+	uint64_t now = rt_now_ns();
+
+	if (atomic_load(&rt->timed) && ps->timeout_ms < DRAIN_TIMEOUT_MS) {
+		rt->timer_ms = ps->timeout_ms;
+		atomic_store(&rt->timer_until, now + TIMER_KEPT_NS);
+	} else if (now < atomic_load(&rt->timer_until) && rt->timer_ms < ps->timeout_ms) {
+		ps->timeout_ms = rt->timer_ms;
+	}
+}
+
 static void build_pollset(struct rt_state *rt, struct pollset *ps)
 {
 	nfds_t want = 1;
@@ -234,6 +249,7 @@ static void build_pollset(struct rt_state *rt, struct pollset *ps)
 		}
 	}
 	rt_unlock(&rt->lock);
+	keep_timer(rt, ps);
 }
 
 /* The program closed or replaced descriptors of ours: say so once. */

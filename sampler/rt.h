@@ -122,6 +122,11 @@ struct rt_state {
 	atomic_uint unprofiled;	/* threads that could not be profiled */
 	atomic_uint short_lived;	/* threads that ended younger than RT_GROW_NS, in a row */
 	atomic_uint timed;	/* threads drained on a timer (rt_thread.timed) */
+	/* The drain thread keeps their pace, timer_ms, until timer_until
+	 * (CLOCK_MONOTONIC ns) after the last of them: threads that start
+	 * and end one after another need not wake it each. */
+	atomic_uint_fast64_t timer_until;
+	int timer_ms;		/* drain thread */
 	bool fds_said;		/* the notice that the program took our
 				 * descriptors was given; drain thread */
 	uint64_t next_fd_check;	/* CLOCK_MONOTONIC ns; drain thread */

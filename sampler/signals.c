@@ -234,15 +234,21 @@ static void alt_give(void *p)
 	munmap(p, ALT_STACK_SIZE);
 }
 
+/* One system call each way in the common case: ours is installed and
+ * the old one looked at after, put back in the rare case it was the
+ * program's. */
 void *rt_altstack_begin(void)
 {
-	stack_t now, ss = { .ss_size = ALT_STACK_SIZE };
+	stack_t old, ss = { .ss_size = ALT_STACK_SIZE };
 
-	if (sigaltstack(NULL, &now) || !(now.ss_flags & SS_DISABLE))
-		return NULL;	/* the program's own, or none possible */
 	if (!(ss.ss_sp = alt_take()))
 		return NULL;
-	if (sigaltstack(&ss, NULL)) {
+	if (sigaltstack(&ss, &old)) {
+		alt_give(ss.ss_sp);
+		return NULL;
+	}
+	if (!(old.ss_flags & SS_DISABLE)) {	/* the program's own: keep it */
+		sigaltstack(&old, NULL);
 		alt_give(ss.ss_sp);
 		return NULL;
 	}
@@ -251,14 +257,14 @@ void *rt_altstack_begin(void)
 
 void rt_altstack_end(void *stack)
 {
-	stack_t now, off = { .ss_flags = SS_DISABLE };
+	stack_t old, off = { .ss_flags = SS_DISABLE };
 
-	if (!stack || sigaltstack(NULL, &now))
+	if (!stack)
 		return;
-	if (now.ss_sp == stack && !(now.ss_flags & SS_ONSTACK))
-		sigaltstack(&off, NULL);
-	else if (now.ss_sp == stack)
-		return;	/* running on it: keep it */
+	if (sigaltstack(&off, &old))
+		return;	/* running on it (EPERM): keep it */
+	if (old.ss_sp != stack && !(old.ss_flags & SS_DISABLE))
+		sigaltstack(&old, NULL);	/* the program replaced ours */
 	alt_give(stack);
 }
 

@@ -140,8 +140,10 @@ static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 		rt_thread_start(t);
 	}
 	rt_unlock(&rt->lock);
-	/* a young thread is drained on the timer: the first one shortens it */
-	if (ok && (!t->timed || atomic_fetch_add(&rt->timed, 1) == 0))
+	/* a young thread is drained on the timer: the first one shortens it,
+	 * unless the drain thread still keeps the pace of earlier ones */
+	if (ok && (!t->timed || (atomic_fetch_add(&rt->timed, 1) == 0 &&
+				 rt_now_ns() >= atomic_load(&rt->timer_until))))
 		rt_drain_wake(rt);
 	return ok;
 }
