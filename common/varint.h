@@ -1,7 +1,7 @@
 /*
  * varint.h - the difference coding that the critical path's links use in
  * memory, in the runtime (pmpi/cp-links.c) and in the report
- * (report/link-pack.c): a difference as a zigzag number, so that small
+ * (common/link-pack.c): a difference as a zigzag number, so that small
  * steps either way are small, written as an LEB128 varint.
  */
 #ifndef CPPERF_VARINT_H

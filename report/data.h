@@ -32,9 +32,9 @@
 #include <stdint.h>
 #include "../common/cct.h"
 #include "../common/idset.h"
+#include "../common/link-pack.h"
 #include "../common/profile.h"
 #include "../common/symtab.h"
-#include "link-pack.h"
 #include "rank-runs.h"
 
 struct rep_event {

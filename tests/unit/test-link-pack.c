@@ -1,6 +1,6 @@
 /*
- * test-link-pack.c - unit tests of the report's packed links
- * (report/link-pack.c): every link found by its event, with values of
+ * test-link-pack.c - unit tests of the packed links
+ * (common/link-pack.c): every link found by its event, with values of
  * every width and ranks of either sign, in packs of every block boundary;
  * the events between, before and after the links not found; the latest
  * link at or before any event; and a pack several times smaller than the
@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include "tap.h"
-#include "../../report/link-pack.h"
+#include "../../common/link-pack.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 

@@ -1,15 +1,16 @@
 /*
- * link-pack.h - a rank's critical-path links kept compactly by the report
- * until the walk (link-pack.c): a long run's links are most of what a
- * large experiment keeps, three 8-byte numbers each, which differ from the
- * previous link's by a little.
+ * link-pack.h - a rank's critical-path links kept compactly until a walk
+ * follows them (link-pack.c): a long run's links are most of what a large
+ * experiment keeps, three 8-byte numbers each, which differ from the
+ * previous link's by a little.  In common/ so that the runtime can walk
+ * links too.
  */
-#ifndef CPPERF_REPORT_LINK_PACK_H
-#define CPPERF_REPORT_LINK_PACK_H
+#ifndef CPPERF_LINK_PACK_H
+#define CPPERF_LINK_PACK_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../common/profile.h"
+#include "profile.h"
 
 struct link_block;
 

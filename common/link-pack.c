@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../common/varint.h"
+#include "varint.h"
 #include "link-pack.h"
 
 #define BLOCK 64u	/* links per block: the decoding a lookup pays at most */
