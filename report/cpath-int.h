@@ -1,6 +1,6 @@
 /*
  * cpath-int.h - what the walk (cpath.c) and the reference (cpath-ref.c)
- * share: the links a walk follows and the walk itself, the zeroing table.
+ * share: the walk over the links, the zeroing table.
  */
 #ifndef CPPERF_REPORT_CPATH_INT_H
 #define CPPERF_REPORT_CPATH_INT_H
@@ -8,22 +8,13 @@
 #include <string.h>
 #include "cpath.h"
 
-/* The links a walk follows, per rank (index into c->ranks): the online
- * ones packed, whole from event cut on (0: all of them), or the
- * reference's array (pack NULL). */
-struct link_view {
-	const struct link_pack *pack;
-	const struct prof_cp_link *links;
-	uint32_t nlinks;
-	uint64_t cut;
-};
-
 /* "out of memory computing the critical path" into err; returns -1. */
 int cpath_oom(char *err, size_t errlen);
-/* Walk back from rank index start's last event through the links of v
- * (one view per rank) into r's runs, time order.  Returns 0 or -1 with a
- * message (a cycle, a link to a missing rank or event). */
-int cpath_walk_from(const struct rep_cpath *c, const struct link_view *v, uint32_t start,
+/* Walk back from rank index start's last event through v, one rank of
+ * the walk per rank of c (its links, the first segment it kept), into r's
+ * runs (time order) and r->cut.  Returns 0 or -1 with a message (a cycle,
+ * a link to a missing rank or event). */
+int cpath_walk_from(const struct rep_cpath *c, const struct cp_walk_rank *v, uint32_t start,
 		    struct cpath_result *r, char *err, size_t errlen);
 /* The largest wall over the ranks of c. */
 uint64_t cpath_max_wall(const struct rep_cpath *c);

@@ -358,7 +358,7 @@ int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t 
 		    struct cpath_result *r, char *err, size_t errlen)
 {
 	struct ref_state s = { c, NULL, NULL, 0, 0, c->nfns };
-	struct link_view *v = NULL;
+	struct cp_walk_rank *v = NULL;
 	uint32_t start = 0;
 	int rc = -1;
 
@@ -408,7 +408,8 @@ int cpath_reference(const struct rep_cpath *c, const uint8_t *fn_mask, uint32_t 
 
 		if (li > s.rr[start].lent[c->ranks[start].events - 1])
 			start = i;
-		v[i] = (struct link_view){ NULL, s.rr[i].links, s.rr[i].nlinks, 0 };
+		v[i] = (struct cp_walk_rank){ c->ranks[i].rank, c->ranks[i].events, 1, false, 0,
+					      NULL, s.rr[i].links, s.rr[i].nlinks };
 	}
 	r->reference = true;
 	r->end_rank = c->ranks[start].rank;

@@ -8,10 +8,11 @@
  * event (docs/critical-path.md).  With --cp-trace every dependency and
  * segment length was recorded too, so --reference recomputes the lengths
  * offline, derives the winning dependency of every exit the same way, and
- * walks those: the same walk, other links.  Neither recurses: the walk is a
- * loop of one step per link followed (bounded by the links, whatever the
- * events' numbers), the reference advances ranks from a
- * work queue while the dependencies of their next exit are known.  The
+ * walks those: the same walk (common/cp-walk.c, which the runtime uses
+ * too), other links.  Neither recurses: the walk is a loop of one step per
+ * link followed (bounded by the links, whatever the events' numbers), the
+ * reference advances ranks from a work queue while the dependencies of
+ * their next exit are known.  The
  * path's profile sums the segment samples of every run into a tree with
  * the node ids of the merged tree, so the call-path renderers apply.
  *
@@ -49,149 +50,21 @@ long cpath_rank_index(const struct rep_cpath *c, int64_t rank)
 	return i < c->nranks && c->ranks[i].rank == rank ? (long)i : -1;
 }
 
-/* The link of v at the latest event at or before event into *out; false
- * when there is none. */
-static bool link_at_or_before(const struct link_view *v, uint64_t event,
-			      struct prof_cp_link *out)
-{
-	uint32_t lo = 0, hi = v->nlinks;
-
-	if (v->pack)
-		return link_pack_find_last(v->pack, event, out);
-
-	while (lo < hi) {	/* the first link after event */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v->links[mid].event <= event)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return false;
-	*out = v->links[lo - 1];
-	return true;
-}
-
-static uint64_t view_links(const struct link_view *v)
-{
-	return v->pack ? v->pack->n : v->nlinks;
-}
-
-/* Append segments from..to of rank to the runs, which are built latest
- * first. */
-static int push_run(struct cpath_result *r, uint32_t *alloc, int64_t rank, uint64_t from,
-		    uint64_t to)
-{
-	struct cpath_run *last = r->nruns ? &r->runs[r->nruns - 1] : NULL;
-
-	if (last && last->rank == rank && last->from == to + 1) {
-		last->from = from;
-		return 0;
-	}
-	if (r->nruns == *alloc) {
-		uint32_t n = *alloc ? *alloc * 2 : 16;
-		struct cpath_run *a = realloc(r->runs, (size_t)n * sizeof(*a));
-
-		if (!a)
-			return -1;
-		r->runs = a;
-		*alloc = n;
-	}
-	r->runs[r->nruns++] = (struct cpath_run){ rank, from, to };
-	return 0;
-}
-
-static void cut_at(struct cpath_result *r, const struct rep_cp_rank *rk, uint64_t e)
-{
-	r->cut = true;
-	r->cut_rank = rk->rank;
-	r->cut_event = e;
-	r->cut_budget = rk->budget;
-}
-
-/* Check link l of rank rk, whose sender is at index j of c (-1: none). */
-static int check_link(const struct rep_cpath *c, const struct rep_cp_rank *rk,
-		      const struct prof_cp_link *l, long j, char *err, size_t errlen)
-{
-	if (j < 0) {
-		snprintf(err, errlen, "critical path: rank %lld event %llu links to "
-			 "rank %lld, which has no critical-path data in the experiment",
-			 (long long)rk->rank, (unsigned long long)l->event, (long long)l->rank);
-		return -1;
-	}
-	if (l->from == 0 || l->from >= c->ranks[j].events) {
-		snprintf(err, errlen, "critical path: rank %lld event %llu links to "
-			 "event %llu of rank %lld, which has events 1 to %llu",
-			 (long long)rk->rank, (unsigned long long)l->event,
-			 (unsigned long long)l->from, (long long)l->rank,
-			 (unsigned long long)(c->ranks[j].events - 1));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Walk back from (rank index start, its last event) through the links of
- * v.  State (i, e): segment e of rank i is on the path, and so are the
- * rank's segments before it down to just after the latest event l < e
- * with a link, at whose exit the path came from (link.rank, link.from).
- * Without such a link they go down to segment 1 (the exit of event 0
- * ends the walk), or to the first the rank kept (its cut: a link or a
- * segment before it was dropped), and r->cut then says where.  A step
- * follows one link, so the walk costs the links it follows, whatever the
- * events' numbers; a step more than all ranks' links means a cycle.
- */
-int cpath_walk_from(const struct rep_cpath *c, const struct link_view *v, uint32_t start,
+/* See cpath-int.h. */
+int cpath_walk_from(const struct rep_cpath *c, const struct cp_walk_rank *v, uint32_t start,
 		    struct cpath_result *r, char *err, size_t errlen)
 {
-	uint64_t bound = 1, steps = 0, e;
-	uint32_t alloc = 0;
-	long i = start;
+	struct cp_walk w;
 
-	for (uint32_t k = 0; k < c->nranks; k++)
-		bound += view_links(&v[k]);
-	e = c->ranks[i].events - 1;
-	while (e >= 1) {
-		const struct rep_cp_rank *rk = &c->ranks[i];
-		uint64_t low = v[i].cut > 1 ? v[i].cut : 1;	/* its first segment kept */
-		struct prof_cp_link l = { 0 };	/* set when linked */
-		bool linked;
-
-		if (e < low) {
-			cut_at(r, rk, e);
-			break;
-		}
-		if (++steps > bound) {
-			snprintf(err, errlen, "critical path: the links form a cycle (still "
-				 "walking at rank %lld event %llu after %llu steps, more than "
-				 "all ranks' links)", (long long)rk->rank,
-				 (unsigned long long)e, (unsigned long long)steps - 1);
-			return -1;
-		}
-		linked = link_at_or_before(&v[i], e - 1, &l) && l.event >= low;
-		if (push_run(r, &alloc, rk->rank, linked ? l.event + 1 : low, e) < 0)
-			return cpath_oom(err, errlen);
-		if (!linked) {
-			if (low > 1)	/* the link of low - 1, if any, was dropped */
-				cut_at(r, rk, low - 1);
-			break;
-		}
-
-		long j = cpath_rank_index(c, l.rank);
-
-		if (check_link(c, rk, &l, j, err, errlen) < 0)
-			return -1;
-		i = j;
-		e = l.from;
-	}
-	/* Built latest first: reverse into time order. */
-	for (uint32_t a = 0, b = r->nruns; a + 1 < b; a++, b--) {
-		struct cpath_run t = r->runs[a];
-
-		r->runs[a] = r->runs[b - 1];
-		r->runs[b - 1] = t;
-	}
+	if (cp_walk_back(v, c->nranks, start, c->ranks[start].events - 1, "the experiment", &w,
+			 err, errlen) < 0)
+		return -1;
+	r->runs = w.runs;
+	r->nruns = w.nruns;
+	r->cut = w.cut;
+	r->cut_rank = w.cut_rank;
+	r->cut_event = w.cut_event;
+	r->cut_budget = w.cut_budget;
 	return 0;
 }
 
@@ -262,7 +135,7 @@ static int zero_online(const struct rep_cpath *c, uint32_t end, struct cpath_res
 
 int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, size_t errlen)
 {
-	struct link_view *v;
+	struct cp_walk_rank *v;
 	uint32_t start = 0;
 	int rc;
 
@@ -274,7 +147,10 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 	if (!(v = malloc((size_t)c->nranks * sizeof(*v))))
 		return cpath_oom(err, errlen);
 	for (uint32_t i = 0; i < c->nranks; i++) {
-		v[i] = (struct link_view){ &c->ranks[i].links, NULL, 0, c->ranks[i].cut };
+		const struct rep_cp_rank *rk = &c->ranks[i];
+
+		v[i] = (struct cp_walk_rank){ rk->rank, rk->events, rk->cut, rk->cut > 1,
+					      rk->budget, &rk->links, NULL, 0 };
 		if (c->ranks[i].length_ns > c->ranks[start].length_ns)
 			start = i;	/* strictly: the lowest rank wins ties */
 	}
@@ -336,7 +212,7 @@ static int sum_runs(struct cpath_result *r, const struct rep_data *d, char *err,
 		if (cct_child(&r->tree, d->tree.parent[n], d->tree.frame[n]) != n)
 			return cpath_oom(err, errlen);
 	for (uint32_t k = 0; k < r->nruns; k++) {
-		const struct cpath_run *run = &r->runs[k];
+		const struct cp_run *run = &r->runs[k];
 		const struct rep_cp_rank *rk = &c->ranks[cpath_rank_index(c, run->rank)];
 		uint32_t lo = 0, hi = rk->nsegs;
 

@@ -8,15 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../common/cp-walk.h"
 #include "data.h"
 #include "flat.h"
 #include "tree.h"
-
-/* Segments from..to (inclusive) of one rank, on the path in that order. */
-struct cpath_run {
-	int64_t rank;
-	uint64_t from, to;
-};
 
 /* One function's share of the path (event 0 of the experiment). */
 struct cpath_fn {
@@ -49,7 +44,7 @@ struct cpath_result {
 	int64_t end_rank;	/* the rank where the path ends */
 	uint64_t length_ns;
 	uint64_t wall_ns;	/* max over ranks of cp_wall_ns */
-	struct cpath_run *runs;	/* earliest first */
+	struct cp_run *runs;	/* earliest first */
 	uint32_t nruns;
 	struct cct tree;	/* path samples; node ids are d->tree's */
 	struct tree_view cp;	/* over tree, children by total of event 0 */
