@@ -32,6 +32,7 @@ enum prof_section {
 	PS_MPI_COLL,
 	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge, */
 	PS_CP_SEG,
+	PS_CP_PREFIX,	/* cp_prefix, */
 	PS_CP_EV,
 	PS_CP_EDGE,
 	PS_CP_FN,	/* zeroing: cp_fn, */
@@ -48,16 +49,18 @@ enum prof_kind { PK_STR, PK_I64, PK_U64 };
 
 /* A record that appears exactly once and holds one field of struct profile
  * at offset: a char * (PK_STR), an int64_t or a uint64_t.  A uint64_t is
- * at most max (UINT64_MAX when any value goes). */
+ * at most max (UINT64_MAX when any value goes).  A file of a version
+ * before since has none (its field is 0). */
 struct prof_scalar {
 	const char *key;
 	enum prof_section section;
 	enum prof_kind kind;
 	size_t offset;
 	uint64_t max;
+	uint64_t since;
 };
 
-#define PROF_NSCALARS 49
+#define PROF_NSCALARS 54
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -112,6 +115,14 @@ const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n);
  * and, without cp_trace, no segment before it.  Returns NULL, or a
  * description written into why. */
 const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n);
+
+/* Check the fold-point scalars against cp_events, cp_length_ns, size and
+ * the records (docs/format.md): all 0 and no cp_prefix record without a
+ * fold point; otherwise cp_fold_event an event of the rank, cp_fold_ns at
+ * most cp_length_ns, a gap's rank in the job, no link of an event up to
+ * cp_fold_event, nor, without cp_trace, a segment, and cp_cut 0 or past
+ * cp_fold_event.  Returns NULL, or a description written into why. */
+const char *prof_cp_fold_check(const struct profile *p, char *why, size_t n);
 
 /* Check p's critical-path records as the reader would (none when
  * cp_events is 0, events in range and in order, cp_ev and cp_edge only

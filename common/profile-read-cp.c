@@ -1,7 +1,9 @@
 /*
  * profile-read-cp.c - the reader's critical-path records (docs/format.md
  * "Critical path"): cp_link (where the path came from at an event's exit),
- * cp_seg (samples of one segment under one tree node), and with cp_trace
+ * cp_seg (samples of one segment under one tree node), cp_prefix (the
+ * samples of the path up to its last fold point under one node), and with
+ * cp_trace
  * cp_ev (every event's segment length and timestamps) and cp_edge (every
  * dependency of an event's exit), then cp_fn (zeroing: one selected
  * function's net length and share) and cp_point (the run's path length
@@ -225,6 +227,35 @@ int rec_cp_seg(struct parser *ps, struct cursor *c)
 	return 0;
 }
 
+/* cp_prefix NODE COUNT... */
+int rec_cp_prefix(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->ncp_prefix;
+	struct prof_cp_prefix *x;
+
+	if (pr_cp_allowed(ps, "cp_prefix", 0))
+		return -1;
+	if (!pr_scalar_seen(ps, "cp_folds") || !p->cp_folds)
+		return pr_err(ps, "cp_prefix record without a fold point (cp_folds 0 or not "
+			      "before it)");
+	if (pr_grow(ps, (void **)&p->cp_prefix, i, &ps->cp_prefix_alloc, sizeof(*x)))
+		return -1;
+	x = &p->cp_prefix[i];
+	memset(x, 0, sizeof(*x));
+	x->counts = calloc(p->nevents ? p->nevents : 1, sizeof(*x->counts));
+	if (!x->counts)
+		return pr_err(ps, "out of memory");
+	p->ncp_prefix++;
+	if (pr_index(ps, c, "cp_prefix node", p->tree.nnodes, &x->node) ||
+	    pr_counts(ps, c, x->counts, p->nevents))
+		return -1;
+	if (i && x->node <= x[-1].node)
+		return pr_err(ps, "cp_prefix node %" PRIu32 " not after the previous "
+			      "cp_prefix's %" PRIu32 " (by increasing node)", x->node, x[-1].node);
+	return 0;
+}
+
 /* cp_ev EVENT SEG_NS T_ENTRY T_EXIT */
 int rec_cp_ev(struct parser *ps, struct cursor *c)
 {
@@ -345,7 +376,8 @@ int pr_cp_finish(struct parser *ps)
 	char why[200];
 
 	if (prof_cp_fn_how_check(ps->p, why, sizeof(why)) ||
-	    prof_cp_cut_check(ps->p, why, sizeof(why)))
+	    prof_cp_cut_check(ps->p, why, sizeof(why)) ||
+	    prof_cp_fold_check(ps->p, why, sizeof(why)))
 		return pr_err(ps, "%s", why);
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 struct parser {
 	struct profile *p;
+	uint64_t version;	/* the magic line's */
 	size_t lineno;
 	enum prof_section section;
 	uint64_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
@@ -24,7 +25,7 @@ struct parser {
 	uint32_t argv_alloc, events_alloc, threads_alloc;
 	uint32_t sites_alloc, peers_alloc, colls_alloc;
 	struct idset sites, peers, colls;	/* the MPI records so far */
-	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc;
+	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc, cp_prefix_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far, once out of order */
 	int cp_segs_hashed;	/* cp_segs holds them: they came out of order */
 	int cp_allowed;		/* bit t: a record with trace t was allowed (the
@@ -85,12 +86,14 @@ int rec_mpi_coll(struct parser *ps, struct cursor *c);
 /* The critical-path records (profile-read-cp.c). */
 int rec_cp_link(struct parser *ps, struct cursor *c);
 int rec_cp_seg(struct parser *ps, struct cursor *c);
+int rec_cp_prefix(struct parser *ps, struct cursor *c);
 int rec_cp_ev(struct parser *ps, struct cursor *c);
 int rec_cp_edge(struct parser *ps, struct cursor *c);
 int rec_cp_fn(struct parser *ps, struct cursor *c);
 int rec_cp_point(struct parser *ps, struct cursor *c);
 /* After the last record: the rules of cp_fn_how and cp_fn_start, which
- * depend on the number of cp_fn records. */
+ * depend on the number of cp_fn records, and those of the cut and the fold
+ * point, which depend on the links and segments. */
 int pr_cp_finish(struct parser *ps);
 
 int pr_merged_only(struct parser *ps, const char *key, bool merged);

@@ -190,6 +190,9 @@ static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 
 	if (ps->seen & (UINT64_C(1) << i))
 		return pr_err(ps, "second '%s' record", sc->key);
+	if (sc->since > ps->version)
+		return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with "
+			      "version %" PRIu64 ")", sc->key, ps->version, sc->since);
 	ps->seen |= UINT64_C(1) << i;
 	if (sc->kind == PK_STR)
 		rc = pr_str(ps, c, sc->key, (char **)(void *)field);
@@ -224,6 +227,7 @@ static const struct pr_record {
 	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
 	{ "cp_link", PS_CP_LINK, rec_cp_link },
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
+	{ "cp_prefix", PS_CP_PREFIX, rec_cp_prefix },
 	{ "cp_ev", PS_CP_EV, rec_cp_ev },
 	{ "cp_edge", PS_CP_EDGE, rec_cp_edge },
 	{ "cp_fn", PS_CP_FN, rec_cp_fn },
@@ -238,7 +242,7 @@ static const struct pr_record {
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
-	"cp_link", "cp_seg", "cp_ev", "cp_edge", "cp_fn", "cp_point",
+	"cp_link", "cp_seg", "cp_prefix", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 	"m_rank", "m_node", "m_site", "m_fn", "m_kept",
 };
 
@@ -360,7 +364,7 @@ static int pr_finish(struct parser *ps)
 
 	ps->lineno++;
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (!(ps->seen & (UINT64_C(1) << i)))
+		if (!(ps->seen & (UINT64_C(1) << i)) && prof_scalars[i].since <= ps->version)
 			return pr_err(ps, "no '%s' record before the trailer",
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
@@ -392,6 +396,7 @@ static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 		       buf + m + 1, PROFILE_VERSION_MIN, PROFILE_VERSION);
 		return 0;
 	}
+	ps->version = v;
 	if (!nl) {
 		pr_err(ps, "truncated after the first line");
 		return 0;

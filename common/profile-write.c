@@ -170,7 +170,7 @@ static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section 
 		const struct prof_scalar *sc = &prof_scalars[i];
 		const char *field = (const char *)p + sc->offset;
 
-		if (sc->section != s)
+		if (sc->section != s || sc->since > profile_version(p))
 			continue;
 		pw_put(w, sc->key, strlen(sc->key));
 		if (sc->kind == PK_STR)
@@ -292,8 +292,8 @@ static void pw_link(struct pw *w, const char *key, uint64_t event, int64_t rank,
 	pw_eol(w);
 }
 
-/* The critical-path records: cp_link, cp_seg (in w->segs's order), cp_ev,
- * cp_edge, cp_fn, cp_point, in that order. */
+/* The critical-path records: cp_link, cp_seg (in w->segs's order),
+ * cp_prefix, cp_ev, cp_edge, cp_fn, cp_point, in that order. */
 static void pw_cp(struct pw *w, const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->ncp_links; i++)
@@ -304,6 +304,11 @@ static void pw_cp(struct pw *w, const struct profile *p)
 		pw_u64(w, w->segs[i]->seg);
 		pw_u64(w, w->segs[i]->node);
 		pw_counts(w, w->segs[i]->counts, p->nevents);
+	}
+	for (uint32_t i = 0; i < p->ncp_prefix; i++) {
+		pw_key(w, "cp_prefix");
+		pw_u64(w, p->cp_prefix[i].node);
+		pw_counts(w, p->cp_prefix[i].counts, p->nevents);
 	}
 	for (uint32_t i = 0; i < p->ncp_evs; i++) {
 		const struct prof_cp_event *e = &p->cp_evs[i];
@@ -438,7 +443,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	int n;
 
 	pw_key(w, PROF_MAGIC);
-	pw_u64(w, PROFILE_VERSION);
+	pw_u64(w, profile_version(p));
 	pw_eol(w);
 	for (uint32_t i = 0; i < p->argc; i++) {
 		pw_put(w, "argv", 4);

@@ -15,8 +15,9 @@
 #include "profile-int.h"
 #include "sum.h"
 
-#define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m }
+#define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m, 0 }
 #define SCALAR(k, s, t, f) SCALAR_MAX(k, s, t, f, UINT64_MAX)
+#define SCALAR_SINCE(k, t, f, v) { k, PS_COUNTER, t, offsetof(struct profile, f), UINT64_MAX, v }
 
 const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("host", PS_META, PK_STR, host),
@@ -50,6 +51,11 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("cp_cut", PS_COUNTER, PK_U64, cp_cut),
 	SCALAR_MAX("cp_fn_how", PS_COUNTER, PK_U64, cp_fn_how, PROF_CP_FN_MERGE),
 	SCALAR("cp_fn_start", PS_COUNTER, PK_U64, cp_fn_start),
+	SCALAR_SINCE("cp_folds", PK_U64, cp_folds, PROFILE_VERSION_FOLDS),
+	SCALAR_SINCE("cp_fold_event", PK_U64, cp_fold_event, PROFILE_VERSION_FOLDS),
+	SCALAR_SINCE("cp_fold_ns", PK_U64, cp_fold_ns, PROFILE_VERSION_FOLDS),
+	SCALAR_SINCE("cp_gap_rank", PK_I64, cp_gap_rank, PROFILE_VERSION_FOLDS),
+	SCALAR_SINCE("cp_gap_event", PK_U64, cp_gap_event, PROFILE_VERSION_FOLDS),
 	SCALAR_MAX("comp_on", PS_COUNTER, PK_U64, comp_on, 1),
 #define OVH_FIELD_none
 #define OVH_FIELD(f) SCALAR("ovh_" #f, PS_COUNTER, PK_U64, ovh.f),
@@ -67,6 +73,12 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),
 	SCALAR("comp_wait_comp_ns", PS_COUNTER, PK_U64, comp_wait_comp_ns),
 };
+
+/* See profile.h. */
+uint64_t profile_version(const struct profile *p)
+{
+	return p->cp_folds ? PROFILE_VERSION_FOLDS : 8;
+}
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
  * owner calls cct_init(&p->tree, p->nevents). */
@@ -124,6 +136,13 @@ void profile_release_cp(struct profile *p)
 		free(p->cp_fns[i].name);
 	free(p->cp_fns);
 	free(p->cp_points);
+	for (uint32_t i = 0; i < p->ncp_prefix; i++)
+		free(p->cp_prefix[i].counts);
+	free(p->cp_prefix);
+	p->cp_prefix = NULL;
+	p->ncp_prefix = 0;
+	p->cp_folds = p->cp_fold_event = p->cp_fold_ns = p->cp_gap_event = 0;
+	p->cp_gap_rank = 0;
 	p->cp_links = NULL;
 	p->cp_segs = NULL;
 	p->cp_evs = NULL;
@@ -317,6 +336,63 @@ const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n)
 	return NULL;
 }
 
+/* The segments and the cp_prefix records of p with a fold point (see
+ * prof_cp_fold_check). */
+static const char *prof_cp_fold_segs_check(const struct profile *p, char *why, size_t n)
+{
+	for (uint32_t i = 0; !p->cp_trace && i < p->ncp_segs; i++)
+		if (p->cp_segs[i].seg <= p->cp_fold_event) {
+			snprintf(why, n, "cp_seg of segment %" PRIu64 " up to cp_fold_event %"
+				 PRIu64 " without cp_trace", p->cp_segs[i].seg, p->cp_fold_event);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->ncp_prefix; i++) {
+		const struct prof_cp_prefix *x = &p->cp_prefix[i];
+
+		if (x->node >= p->tree.nnodes || (p->nevents && !x->counts))
+			snprintf(why, n, "cp_prefix %" PRIu32 ": node %" PRIu32 " out of range", i,
+				 x->node);
+		else if (i && x->node <= x[-1].node)
+			snprintf(why, n, "cp_prefix %" PRIu32 ": node %" PRIu32 " not after %" PRIu32,
+				 i, x->node, x[-1].node);
+		else
+			continue;
+		return why;
+	}
+	return NULL;
+}
+
+/* See profile-int.h. */
+const char *prof_cp_fold_check(const struct profile *p, char *why, size_t n)
+{
+	uint64_t fe = p->cp_fold_event;
+
+	if (!p->cp_folds && (fe || p->cp_fold_ns || p->cp_gap_rank || p->cp_gap_event ||
+			     p->ncp_prefix))
+		snprintf(why, n, "cp_folds 0 but cp_fold_event, cp_fold_ns, cp_gap_rank, "
+			 "cp_gap_event or a cp_prefix record is not 0");
+	else if (!p->cp_folds)
+		return NULL;
+	else if (!prof_cp_event_ok(p, fe))
+		snprintf(why, n, "cp_fold_event %" PRIu64 " out of range (must be 1 to %" PRIu64
+			 ")", fe, p->cp_events ? p->cp_events - 1 : 0);
+	else if (p->cp_fold_ns > p->cp_length_ns)
+		snprintf(why, n, "cp_fold_ns %" PRIu64 " exceeds cp_length_ns %" PRIu64,
+			 p->cp_fold_ns, p->cp_length_ns);
+	else if (p->cp_gap_event ? !prof_cp_rank_ok(p, p->cp_gap_rank) : p->cp_gap_rank != 0)
+		snprintf(why, n, "cp_gap_rank %" PRId64 " with cp_gap_event %" PRIu64 " (a rank of "
+			 "the job of size %" PRId64 " with a gap, 0 without)", p->cp_gap_rank,
+			 p->cp_gap_event, p->size);
+	else if (p->cp_cut && p->cp_cut <= fe)
+		snprintf(why, n, "cp_cut %" PRIu64 " not after cp_fold_event %" PRIu64, p->cp_cut, fe);
+	else if (p->ncp_links && p->cp_links[0].event <= fe)
+		snprintf(why, n, "cp_link of event %" PRIu64 " up to cp_fold_event %" PRIu64
+			 " (folded links are not written)", p->cp_links[0].event, fe);
+	else
+		return prof_cp_fold_segs_check(p, why, n);
+	return why;
+}
+
 /* The cp_fn and cp_point records of p (see prof_cp_check). */
 static const char *cp_fn_check(const struct profile *p, char *why, size_t n)
 {
@@ -382,10 +458,10 @@ const char *prof_cp_check(const struct profile *p, char *why, size_t n)
 		snprintf(why, n, "cp_trace %" PRIu64 " is not 0 or 1", p->cp_trace);
 		return why;
 	}
-	if (prof_cp_cut_check(p, why, n))
+	if (prof_cp_cut_check(p, why, n) || prof_cp_fold_check(p, why, n))
 		return why;
 	if (!p->cp_events && (p->ncp_links || p->ncp_segs || p->ncp_evs || p->ncp_edges ||
-			      p->ncp_fns || p->ncp_points)) {
+			      p->ncp_fns || p->ncp_points || p->ncp_prefix)) {
 		snprintf(why, n, "critical-path records but cp_events is 0");
 		return why;
 	}

@@ -18,8 +18,9 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 8
-#define PROFILE_VERSION_MIN 7	/* version 8 only added merged profiles */
+#define PROFILE_VERSION 9
+#define PROFILE_VERSION_MIN 7	/* versions 8 and 9 only added records */
+#define PROFILE_VERSION_FOLDS 9	/* fold points (cp_folds ...; cp_prefix) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -84,6 +85,11 @@ struct prof_cp_link {		/* a completion where the remote path won */
 struct prof_cp_seg {		/* samples of one segment under one tree node */
 	uint64_t seg;
 	uint32_t node;		/* call-path tree node id (0: root) */
+	uint64_t *counts;	/* [nevents], like the node's self counts */
+};
+
+struct prof_cp_prefix {		/* the path up to the last fold point: samples under */
+	uint32_t node;		/* one call-path tree node */
 	uint64_t *counts;	/* [nevents], like the node's self counts */
 };
 
@@ -285,6 +291,18 @@ struct profile {
 	uint32_t ncp_links;
 	struct prof_cp_seg *cp_segs;	/* no two with the same (seg, node) */
 	uint32_t ncp_segs;
+	/* Fold points (docs/critical-path.md "Fold points"): the path up to
+	 * the last was resolved during the run and its samples summed by
+	 * node (cp_prefix); links and, without cp_trace, segments up to the
+	 * rank's event of that fold point were dropped.  All 0 without one. */
+	uint64_t cp_folds;	/* fold points resolved */
+	uint64_t cp_fold_event;	/* the rank's event of the last */
+	uint64_t cp_fold_ns;	/* the path's length there */
+	int64_t cp_gap_rank;	/* with cp_gap_event not 0: a fold's walk met */
+	uint64_t cp_gap_event;	/* records this rank had dropped past its budget
+				 * before this event, and the prefix starts there */
+	struct prof_cp_prefix *cp_prefix;	/* by increasing node */
+	uint32_t ncp_prefix;
 	struct prof_cp_event *cp_evs;	/* --cp-trace: events 1.. in order */
 	uint32_t ncp_evs;
 	struct prof_cp_edge *cp_edges;	/* --cp-trace */
@@ -355,6 +373,11 @@ static inline struct prof_spread prof_spread_one(uint64_t v, int64_t rank)
 
 /* Fold b into a (both over disjoint sets of ranks). */
 void prof_spread_add(struct prof_spread *a, const struct prof_spread *b);
+
+/* The oldest format version that holds p, which profile_write writes:
+ * PROFILE_VERSION_FOLDS when it has fold points, 8 otherwise (readers of
+ * version 8 read it). */
+uint64_t profile_version(const struct profile *p);
 
 /* Initialise to an empty profile (no events, empty tables). */
 void profile_init(struct profile *p);

@@ -696,6 +696,15 @@ static void test_corruptions(const char *dir)
 #define CMP(rank, comp) HRS(rank, "4") E C0 CPS0 comp S T
 /* A cp_fn record: index, name, net and share length. */
 #define FN(i, name, net, share) "cp_fn " i " " name " " net " " share "\n"
+/* Version 9: the fold-point scalars, and a 4-rank job with a critical path
+ * of 10 events and length 7, traced or not, cut as cut says, with them. */
+#define FOLD(folds, event, ns, grank, gevent) "cp_folds " folds "\ncp_fold_event " event \
+	"\ncp_fold_ns " ns "\ncp_gap_rank " grank "\ncp_gap_event " gevent "\n"
+#define CPV9(trace, cut, fold) "cpperf-profile 9\nhost h\npid 1\nrank -1\nsize 4\nstart_ns 0\n" \
+	"end_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n" E C0 \
+	"cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace " #trace "\ncp_budget 0\n" cut FN0 \
+	fold COMP0 S T
+#define CPV(fold) CPV9(0, "cp_cut 0\n", fold)
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
 #define Z4 " 0 0 0 0"
@@ -715,10 +724,10 @@ static const struct {
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 8)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 9)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
@@ -856,6 +865,40 @@ static const struct {
 	{ CPH("1") "cp_edge 1 4 1\n", "cp_edge rank 4 is not a rank" },
 	{ CPH("1") "cp_edge 1 -5 1\n", "cp_edge rank -5 is not a rank" },
 	{ CPH("1") "cp_edge 1 0 0\n", "cp_edge from 0" },
+	/* fold points (version 9) */
+	{ CPV(FOLD("2", "4", "5", "0", "0")) "cp_link 5 1 1\ncp_seg 5 1 3\ncp_prefix 0 2\n"
+	  "cp_prefix 2 1\n", NULL },
+	{ CPV(FOLD("1", "4", "5", "3", "17")) "cp_prefix 1 1\n", NULL },
+	{ CPV(FOLD("0", "0", "0", "0", "0")), NULL },
+	{ CPV9(1, "cp_cut 6\n", FOLD("1", "4", "5", "0", "0")) "cp_link 6 1 1\n", NULL },
+	{ CPV9(1, "cp_cut 0\n", FOLD("1", "4", "5", "0", "0")) "cp_seg 4 1 1\n", NULL },
+	{ CPV9(0, "cp_cut 0\n", "") , "no 'cp_folds' record" },
+	{ CPV9(0, "cp_cut 0\n", FOLD("0", "0", "0", "0", "0") "cp_folds 0\n"),
+	  "second 'cp_folds'" },
+	{ CPV(FOLD("0", "0", "0", "0", "0")) "cp_folds 0\n", "'cp_folds' record after node records" },
+	{ HD("4") E C0 "cp_folds 0\n" S T, "'cp_folds' record in a version 7 profile (it came "
+	  "with version 9)" },
+	{ CPV(FOLD("0", "0", "0", "0", "0")) "cp_prefix 0 1\n",
+	  "cp_prefix record without a fold point" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_prefix 2 1\ncp_prefix 1 1\n",
+	  "cp_prefix node 1 not after the previous cp_prefix's 2" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_prefix 3 1\n", "cp_prefix node 3 out of range" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_prefix 1 1 1\n", "more counts than the 1 events" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_prefix 1 1\ncp_seg 5 1 1\n",
+	  "'cp_seg' record after cp_prefix records" },
+	{ CPV(FOLD("0", "4", "0", "0", "0")), "cp_folds 0 but cp_fold_event" },
+	{ CPV(FOLD("0", "0", "0", "0", "3")), "cp_folds 0 but cp_fold_event" },
+	{ CPV(FOLD("1", "10", "5", "0", "0")), "cp_fold_event 10 out of range (must be 1 to 9)" },
+	{ CPV(FOLD("1", "0", "5", "0", "0")), "cp_fold_event 0 out of range" },
+	{ CPV(FOLD("1", "4", "8", "0", "0")), "cp_fold_ns 8 exceeds cp_length_ns 7" },
+	{ CPV(FOLD("1", "4", "5", "4", "3")), "cp_gap_rank 4 with cp_gap_event 3" },
+	{ CPV(FOLD("1", "4", "5", "2", "0")), "cp_gap_rank 2 with cp_gap_event 0" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_link 4 1 1\n",
+	  "cp_link of event 4 up to cp_fold_event 4" },
+	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_seg 3 1 1\n",
+	  "cp_seg of segment 3 up to cp_fold_event 4 without cp_trace" },
+	{ CPV9(0, "cp_cut 4\n", FOLD("1", "4", "5", "0", "0")),
+	  "cp_cut 4 not after cp_fold_event 4" },
 	/* critical path: order of the sections */
 	{ CPH("1") "cp_seg 1 0 1\ncp_link 1 0 1\n", "'cp_link' record after cp_seg records" },
 	{ CPH("1") "cp_ev 1 0 0 0\ncp_seg 1 0 1\n", "'cp_seg' record after cp_ev records" },
@@ -1296,6 +1339,64 @@ static void test_comp_write_failures(struct profile *a, const char *dir)
 	empty_dir(dir);
 }
 
+/* The rich profile with fold points: written as version 9, read back
+ * equal, the fold scalars and cp_prefix records included; the writer
+ * refuses a link it should have dropped at the fold point; the same
+ * profile without fold points is written as version 8. */
+static void test_fold_round_trip(const char *dir)
+{
+	struct profile a, b;
+	char err[512], path[512];
+	size_t len = 0;
+	char *buf;
+
+	rich_profile(&a, 8);
+	a.cp_folds = 3;
+	a.cp_fold_event = 1;
+	a.cp_fold_ns = 4000000000;
+	a.cp_gap_rank = 1;
+	a.cp_gap_event = 17;
+	a.ncp_prefix = 2;
+	a.cp_prefix = calloc(2, sizeof(*a.cp_prefix));
+	for (uint32_t i = 0; i < 2; i++) {
+		a.cp_prefix[i].node = i ? a.tree.nnodes - 1 : 0;
+		a.cp_prefix[i].counts = calloc(3, sizeof(uint64_t));
+		a.cp_prefix[i].counts[i] = UINT64_MAX - i;
+	}
+	is_int(profile_write(&a, dir, "fold" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "fold points: written");
+	snprintf(path, sizeof(path), "%s/fold" PROFILE_SUFFIX, dir);
+	buf = read_all(path, &len);
+	ok(buf && !strncmp(buf, "cpperf-profile 9\n", 17), "fold points: version 9");
+	ok(buf && strstr(buf, "\ncp_folds 3\ncp_fold_event 1\ncp_fold_ns 4000000000\n"
+			 "cp_gap_rank 1\ncp_gap_event 17\n"), "fold points: the scalars");
+	ok(buf && strstr(buf, "\ncp_prefix 0 18446744073709551615 0 0\n"),
+	   "fold points: cp_prefix record, node then counts");
+	free(buf);
+	profile_init(&b);
+	if (!ok(profile_read(&b, path, err, sizeof(err)) == 0, "fold points: read back"))
+		printf("# %s\n", err);
+	is_str(profile_diff(&a, &b), "", "fold points: the rest read back equal");
+	ok(b.cp_folds == 3 && b.cp_fold_event == 1 && b.cp_fold_ns == 4000000000 &&
+	   b.cp_gap_rank == 1 && b.cp_gap_event == 17, "fold points: scalars read back");
+	ok(b.ncp_prefix == 2 && b.cp_prefix[1].node == a.tree.nnodes - 1 &&
+	   b.cp_prefix[1].counts[1] == UINT64_MAX - 1 && b.cp_prefix[0].counts[0] == UINT64_MAX,
+	   "fold points: cp_prefix read back");
+	profile_release(&b);
+	unlink(path);
+	a.cp_fold_event = 2;
+	refuse(&a, dir, "cp_link of event 2 up to cp_fold_event 2", "link at the fold point");
+	profile_release_cp(&a);
+	is_int(profile_write(&a, dir, "fold" PROFILE_SUFFIX, err, sizeof(err)), 0,
+	       "without fold points: written");
+	buf = read_all(path, &len);
+	ok(buf && !strncmp(buf, "cpperf-profile 8\n", 17) && !strstr(buf, "cp_fold"),
+	   "without fold points: version 8, no fold scalar");
+	free(buf);
+	unlink(path);
+	profile_release(&a);
+}
+
 static void test_write_failures(const char *dir)
 {
 	struct profile a, b;
@@ -1476,6 +1577,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	test_round_trip(dir);
+	test_fold_round_trip(dir);
 	test_empty(dir);
 	test_truncations(dir);
 	test_corruptions(dir);
