@@ -133,6 +133,60 @@ static int zero_online(const struct rep_cpath *c, uint32_t end, struct cpath_res
 	return cpath_fill_zero(r, c, net, share, err, errlen);
 }
 
+/* Whether every rank of c resolved the same fold points (they are
+ * collective): the same number, length and gap.  Returns 0, or -1 with a
+ * message naming two ranks that differ. */
+static int folds_agree(const struct rep_cpath *c, char *err, size_t errlen)
+{
+	const struct rep_cp_rank *a = &c->ranks[0];
+
+	for (uint32_t i = 1; i < c->nranks; i++) {
+		const struct rep_cp_rank *b = &c->ranks[i];
+
+		if (a->folds == b->folds && a->fold_ns == b->fold_ns &&
+		    a->gap_rank == b->gap_rank && a->gap_event == b->gap_event)
+			continue;
+		snprintf(err, errlen, "critical path: rank %lld resolved %llu fold points (the "
+			 "last at %.6f s), rank %lld %llu (at %.6f s): their profiles are not of "
+			 "one run", (long long)a->rank, (unsigned long long)a->folds,
+			 (double)a->fold_ns / 1e9, (long long)b->rank,
+			 (unsigned long long)b->folds, (double)b->fold_ns / 1e9);
+		return -1;
+	}
+	return 0;
+}
+
+/* Rank rk as the walk sees it: its segments after its fold point, or
+ * after the records it dropped past its budget since. */
+static struct cp_walk_rank walk_rank(const struct rep_cp_rank *rk)
+{
+	uint64_t after_fold = rk->fold_event + 1;
+	bool dropped = rk->cut > after_fold;
+
+	return (struct cp_walk_rank){ rk->rank, rk->events, dropped ? rk->cut : after_fold,
+				      dropped, rk->budget, &rk->links, NULL, 0 };
+}
+
+/* After the online walk: the prefix of the fold points when the walk
+ * reached the last, and the gap a fold's walk met, if any. */
+static void take_folds(const struct rep_cpath *c, struct cpath_result *r)
+{
+	const struct rep_cp_rank *any = &c->ranks[0];
+	long g;
+
+	if (r->cut || !any->folds)
+		return;
+	r->folds = any->folds;
+	r->fold_ns = any->fold_ns;
+	if (!any->gap_event)
+		return;
+	g = cpath_rank_index(c, any->gap_rank);
+	r->cut = true;
+	r->cut_rank = any->gap_rank;
+	r->cut_event = any->gap_event;
+	r->cut_budget = g < 0 ? 0 : c->ranks[g].budget;
+}
+
 int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, size_t errlen)
 {
 	struct cp_walk_rank *v;
@@ -144,13 +198,12 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 		snprintf(err, errlen, "no critical-path data in this experiment");
 		return -1;
 	}
+	if (folds_agree(c, err, errlen) < 0)
+		return -1;
 	if (!(v = malloc((size_t)c->nranks * sizeof(*v))))
 		return cpath_oom(err, errlen);
 	for (uint32_t i = 0; i < c->nranks; i++) {
-		const struct rep_cp_rank *rk = &c->ranks[i];
-
-		v[i] = (struct cp_walk_rank){ rk->rank, rk->events, rk->cut, rk->cut > 1,
-					      rk->budget, &rk->links, NULL, 0 };
+		v[i] = walk_rank(&c->ranks[i]);
 		if (c->ranks[i].length_ns > c->ranks[start].length_ns)
 			start = i;	/* strictly: the lowest rank wins ties */
 	}
@@ -158,8 +211,10 @@ int cpath_walk(const struct rep_cpath *c, struct cpath_result *r, char *err, siz
 	r->length_ns = c->ranks[start].length_ns;
 	r->wall_ns = cpath_max_wall(c);
 	rc = cpath_walk_from(c, v, start, r, err, errlen);
-	if (rc == 0)
+	if (rc == 0) {
+		take_folds(c, r);
 		rc = zero_online(c, start, r, err, errlen);
+	}
 	free(v);
 	if (rc < 0)
 		cpath_release(r);
@@ -199,7 +254,18 @@ int cpath_fn_masks(const struct rep_data *d, uint8_t **mask, char *err, size_t e
 
 /* ---- the path's profile ---- */
 
-/* Sum the segment samples of every run into r->tree (d->tree's shape). */
+/* Add counts src (d's events) to node of r->tree. */
+static void add_counts(struct cpath_result *r, const struct rep_data *d, uint32_t node,
+		       const uint64_t *src)
+{
+	uint64_t *dst = cct_self(&r->tree, node);
+
+	for (uint32_t e = 0; e < d->nevents; e++)
+		dst[e] += src[e];
+}
+
+/* Sum the segment samples of every run, and with fold points every rank's
+ * prefix, into r->tree (d->tree's shape). */
 static int sum_runs(struct cpath_result *r, const struct rep_data *d, char *err,
 		    size_t errlen)
 {
@@ -211,6 +277,10 @@ static int sum_runs(struct cpath_result *r, const struct rep_data *d, char *err,
 	for (uint32_t n = 1; n < d->tree.nnodes; n++)
 		if (cct_child(&r->tree, d->tree.parent[n], d->tree.frame[n]) != n)
 			return cpath_oom(err, errlen);
+	for (uint32_t i = 0; r->folds && i < c->nranks; i++)
+		for (uint32_t k = 0; k < c->ranks[i].nprefix; k++)
+			add_counts(r, d, c->ranks[i].prefix_nodes[k],
+				   c->ranks[i].prefix_counts + (size_t)k * c->nevents);
 	for (uint32_t k = 0; k < r->nruns; k++) {
 		const struct cp_run *run = &r->runs[k];
 		const struct rep_cp_rank *rk = &c->ranks[cpath_rank_index(c, run->rank)];
@@ -224,13 +294,8 @@ static int sum_runs(struct cpath_result *r, const struct rep_data *d, char *err,
 			else
 				hi = mid;
 		}
-		for (; lo < rk->nsegs && rk->segs[lo].seg <= run->to; lo++) {
-			const uint64_t *src = rk->counts + (size_t)lo * c->nevents;
-			uint64_t *dst = cct_self(&r->tree, rk->segs[lo].node);
-
-			for (uint32_t e = 0; e < d->nevents; e++)
-				dst[e] += src[e];
-		}
+		for (; lo < rk->nsegs && rk->segs[lo].seg <= run->to; lo++)
+			add_counts(r, d, rk->segs[lo].node, rk->counts + (size_t)lo * c->nevents);
 	}
 	return 0;
 }

@@ -41,6 +41,14 @@ struct cpath_result {
 	bool cut;
 	int64_t cut_rank;
 	uint64_t cut_event, cut_budget;
+	/* Online, with fold points (docs/critical-path.md "Fold points"): the
+	 * path up to the last of folds of them, at length fold_ns, comes from
+	 * the ranks' cp_prefix records, and the runs are the part after it.
+	 * With cut as well, a fold's walk met dropped records (cut_rank and
+	 * cut_event say where) and the prefix starts there.  Both 0 without
+	 * fold points, and when the walk itself stopped at dropped records
+	 * (the prefix then lies before the part shown). */
+	uint64_t folds, fold_ns;
 	int64_t end_rank;	/* the rank where the path ends */
 	uint64_t length_ns;
 	uint64_t wall_ns;	/* max over ranks of cp_wall_ns */
@@ -69,8 +77,9 @@ static inline bool cpath_present(const struct rep_cpath *c)
 
 /*
  * The online path: start at the rank with the largest cp_length_ns (lowest
- * rank on ties) and follow its links back to MPI_Init, or to where a rank
- * dropped its records past its budget (r->cut).  Fills length_ns,
+ * rank on ties) and follow its links back to MPI_Init, to the last fold
+ * point (r->folds), or to where a rank dropped its records past its budget
+ * (r->cut).  The ranks must agree on their fold points.  Fills length_ns,
  * wall_ns, end_rank and runs of r (which this initialises), and the online
  * zeroing (net, saving and share per selected function; cp_time is left 0
  * for cpath_build).  A step follows one link, whatever the events'

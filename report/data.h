@@ -130,6 +130,16 @@ struct rep_cp_rank {
 	bool trace;		/* recorded with --cp-trace */
 	uint64_t budget;	/* cp_budget */
 	uint64_t cut;		/* cp_cut: 0, or links and segments from here on */
+	/* Fold points (docs/critical-path.md "Fold points"): the path up to
+	 * the last, resolved during the run, and the rank's samples on it. */
+	uint64_t folds;		/* cp_folds: 0 for none */
+	uint64_t fold_event;	/* cp_fold_event: the walk takes segments after it */
+	uint64_t fold_ns;	/* cp_fold_ns */
+	int64_t gap_rank;	/* cp_gap_rank, cp_gap_event */
+	uint64_t gap_event;
+	uint32_t *prefix_nodes;	/* cp_prefix: merged node ids, one may repeat */
+	uint64_t *prefix_counts;	/* [nprefix * nevents] */
+	uint32_t nprefix;
 	struct link_pack links;	/* by event, at most one per event */
 	struct rep_cp_seg *segs;	/* by (seg, node), no duplicates */
 	uint32_t nsegs;

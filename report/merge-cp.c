@@ -38,6 +38,8 @@ static void rank_release(struct rep_cp_rank *r)
 	free(r->edges);
 	free(r->fn_net);
 	free(r->fn_share);
+	free(r->prefix_nodes);
+	free(r->prefix_counts);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -139,13 +141,36 @@ static int copy_segs(const struct profile *p, struct cpath_prep *cp, char *err, 
 	return 0;
 }
 
+/* The cp_prefix records of p (checked by the reader), copied in p's node
+ * ids and events. */
+static int copy_prefix(const struct profile *p, struct cpath_prep *cp, char *err, size_t errlen)
+{
+	uint32_t n = p->ncp_prefix, ne = p->nevents;
+
+	if (n == 0)
+		return 0;
+	cp->prefix_nodes = malloc((size_t)n * sizeof(*cp->prefix_nodes));
+	cp->prefix_counts = calloc((size_t)n * ne + 1, sizeof(*cp->prefix_counts));
+	if (!cp->prefix_nodes || !cp->prefix_counts)
+		return cm_oom(err, errlen);
+	for (uint32_t i = 0; i < n; i++) {
+		cp->prefix_nodes[i] = p->cp_prefix[i].node;
+		if (p->cp_prefix[i].counts)
+			memcpy(cp->prefix_counts + (size_t)i * ne, p->cp_prefix[i].counts,
+			       ne * sizeof(uint64_t));
+	}
+	cp->nprefix = n;
+	return 0;
+}
+
 /* See merge-cp.h. */
 int cpath_prepare(const struct profile *p, struct cpath_prep *cp, char *err, size_t errlen)
 {
 	memset(cp, 0, sizeof(*cp));
 	if (p->cp_events == 0)
 		return 0;
-	if (pack_links(p, &cp->links, err, errlen) < 0 || copy_segs(p, cp, err, errlen) < 0) {
+	if (pack_links(p, &cp->links, err, errlen) < 0 || copy_segs(p, cp, err, errlen) < 0 ||
+	    copy_prefix(p, cp, err, errlen) < 0) {
 		cpath_prep_release(cp);
 		return -1;
 	}
@@ -157,6 +182,8 @@ void cpath_prep_release(struct cpath_prep *cp)
 	link_pack_release(&cp->links);
 	free(cp->segs);
 	free(cp->counts);
+	free(cp->prefix_nodes);
+	free(cp->prefix_counts);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -225,6 +252,36 @@ static int keep_segs(struct rep_cp_rank *r, struct cpath_prep *cp, uint32_t peve
 			dst[emap[e]] += src[e];
 	}
 	free(k);
+	return 0;
+}
+
+/* The prefix's samples with nodes mapped through nmap and counts through
+ * emap: the prepared arrays taken over when the events are the merge's. */
+static int keep_prefix(struct rep_cp_rank *r, struct cpath_prep *cp, uint32_t pevents,
+		       const uint32_t *nmap, const uint32_t *emap, uint32_t nevents,
+		       char *err, size_t errlen)
+{
+	uint32_t n = cp->nprefix;
+	bool same = pevents == nevents;
+
+	for (uint32_t e = 0; same && e < pevents; e++)
+		same = emap[e] == e;
+	for (uint32_t i = 0; i < n; i++)
+		cp->prefix_nodes[i] = nmap[cp->prefix_nodes[i]];
+	r->nprefix = n;
+	r->prefix_nodes = cp->prefix_nodes;
+	cp->prefix_nodes = NULL;
+	if (same || n == 0) {
+		r->prefix_counts = cp->prefix_counts;
+		cp->prefix_counts = NULL;
+		return 0;
+	}
+	if (!(r->prefix_counts = calloc((size_t)n * nevents, sizeof(*r->prefix_counts))))
+		return cm_oom(err, errlen);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t e = 0; e < pevents; e++)
+			r->prefix_counts[(size_t)i * nevents + emap[e]] =
+				cp->prefix_counts[(size_t)i * pevents + e];
 	return 0;
 }
 
@@ -407,23 +464,34 @@ static int keep_points(struct rep_cpath *c, const struct profile *p, const char 
 	return 0;
 }
 
-/* Count the samples of p's segments (prep, in p's events) into c's
+/* Count n records of counts (in p's events) of record kind key into c's
  * totals, refusing p when they take an event's total over the ranks past
  * 2^64 - 1: the path's profile sums some of them, and its shares rest on
  * that sum. */
+static int count_samples(struct rep_cpath *c, const struct profile *p, const uint64_t *counts,
+			 uint32_t n, const char *key, const uint32_t *emap, const char *name,
+			 char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t e = 0; e < p->nevents; e++)
+			if (!sum_add(&c->samples[emap[e]], counts[(size_t)i * p->nevents + e])) {
+				snprintf(err, errlen, "%s: rank %lld: the samples of event '%s' "
+					 "('%s' records) sum past 2^64-1 over the ranks", name,
+					 (long long)p->rank, p->events[e].name, key);
+				return -1;
+			}
+	return 0;
+}
+
+/* The samples of p's segments and prefix (prep) into c's totals. */
 static int count_seg_samples(struct rep_cpath *c, const struct profile *p,
 			     const struct cpath_prep *prep, const uint32_t *emap, const char *name,
 			     char *err, size_t errlen)
 {
-	for (uint32_t i = 0; i < prep->nsegs; i++)
-		for (uint32_t e = 0; e < p->nevents; e++)
-			if (!sum_add(&c->samples[emap[e]], prep->counts[(size_t)i * p->nevents + e])) {
-				snprintf(err, errlen, "%s: rank %lld: the samples of event '%s' "
-					 "('cp_seg' records) sum past 2^64-1 over the ranks", name,
-					 (long long)p->rank, p->events[e].name);
-				return -1;
-			}
-	return 0;
+	if (count_samples(c, p, prep->counts, prep->nsegs, "cp_seg", emap, name, err, errlen) < 0)
+		return -1;
+	return count_samples(c, p, prep->prefix_counts, prep->nprefix, "cp_prefix", emap, name,
+			     err, errlen);
 }
 
 /* Keep what the walk needs of p into a new rank r, from prep. */
@@ -438,9 +506,15 @@ static int keep_rank(struct rep_cpath *c, struct rep_cp_rank *r, const struct pr
 	r->wall_ns = p->cp_wall_ns;
 	r->budget = p->cp_budget;
 	r->cut = p->cp_cut;
+	r->folds = p->cp_folds;
+	r->fold_event = p->cp_fold_event;
+	r->fold_ns = p->cp_fold_ns;
+	r->gap_rank = p->cp_gap_rank;
+	r->gap_event = p->cp_gap_event;
 	r->links = prep->links;
 	memset(&prep->links, 0, sizeof(prep->links));
 	if (keep_segs(r, prep, p->nevents, nmap, emap, nevents, err, errlen) < 0 ||
+	    keep_prefix(r, prep, p->nevents, nmap, emap, nevents, err, errlen) < 0 ||
 	    keep_trace(r, p, name, err, errlen) < 0 ||
 	    keep_fns(c, r, p, name, err, errlen) < 0 ||
 	    keep_points(c, p, name, err, errlen) < 0) {

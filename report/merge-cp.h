@@ -18,6 +18,9 @@ struct cpath_prep {
 	struct rep_cp_seg *segs;
 	uint64_t *counts;	/* [nsegs * p->nevents] */
 	uint32_t nsegs;
+	uint32_t *prefix_nodes;	/* the cp_prefix records: p's node ids */
+	uint64_t *prefix_counts;	/* [nprefix * p->nevents] */
+	uint32_t nprefix;
 };
 
 /* Prepare p into cp (empty when p has no critical path).  Returns 0, or
@@ -31,7 +34,9 @@ void cpath_prep_release(struct cpath_prep *cp);
  * segment samples with node ids mapped through nmap (p's node -> merged
  * node) and counts through emap (p's event -> merged event of nevents);
  * its zeroing results (how, start, N_f and S_f per selected function) and
- * its series of path lengths.  The links are kept packed (link-pack.h),
+ * its series of path lengths; its fold point and its samples on the path's
+ * prefix (cp_prefix, nodes and events mapped like the segments').  The
+ * links are kept packed (link-pack.h),
  * a few bytes each.  prep is cpath_prepare's result for p, whose arrays
  * are taken over (NULL: prepared here).  Memory is O(links + segments) per rank, plus
  * O(events + edges) with --cp-trace.  Fails, naming the file, on a segment

@@ -120,23 +120,34 @@ static void put_series(struct json_w *w, const struct rep_data *d,
 	json_end_array(w);
 }
 
-/* "form": "whole", or "latest" with where the walk stopped ("cut"). */
+/* "form": "whole", "folded" or "latest" with where the walk stopped
+ * ("cut"); with fold points, "fold" after them (absent without, so that a
+ * report of a run without fold points reads as before). */
 static void put_form(struct json_w *w, const struct cpath_result *r)
 {
 	json_key(w, "form");
-	json_string(w, r && r->cut ? "latest" : "whole");
+	json_string(w, r && r->cut ? "latest" : r && r->folds ? "folded" : "whole");
 	json_key(w, "cut");
-	if (!r || !r->cut) {
+	if (r && r->cut) {
+		json_begin_object(w);
+		json_key(w, "rank");
+		json_i64(w, r->cut_rank);
+		json_key(w, "event");
+		json_u64(w, r->cut_event);
+		json_key(w, "budget");
+		json_u64(w, r->cut_budget);
+		json_end_object(w);
+	} else {
 		json_null(w);
-		return;
 	}
+	if (!r || !r->folds)
+		return;
+	json_key(w, "fold");
 	json_begin_object(w);
-	json_key(w, "rank");
-	json_i64(w, r->cut_rank);
-	json_key(w, "event");
-	json_u64(w, r->cut_event);
-	json_key(w, "budget");
-	json_u64(w, r->cut_budget);
+	json_key(w, "points");
+	json_u64(w, r->folds);
+	json_key(w, "length");
+	json_double(w, (double)r->fold_ns / 1e9);
 	json_end_object(w);
 }
 

@@ -25,6 +25,35 @@
 #define REP_CP_MAX_NAME 60	/* widest function column */
 #define REP_CP_POINTS 20	/* series lines shown at most */
 
+/* The form of the path: whole (no line), folded or its latest part. */
+static void put_form(FILE *out, const struct cpath_result *r)
+{
+	if (r->cut && !r->folds)
+		fprintf(out, "# form: latest part: the walk stopped at rank %lld event %llu, whose "
+			"older records were dropped past --cp-budget (%llu bytes); the runs and "
+			"shares below are of the path's latest part, its CP times extrapolate "
+			"them to the whole length\n", (long long)r->cut_rank,
+			(unsigned long long)r->cut_event, (unsigned long long)r->cut_budget);
+	else if (r->cut)
+		fprintf(out, "# form: latest part: a fold point's walk during the run stopped at "
+			"rank %lld event %llu, whose older records were dropped past --cp-budget "
+			"(%llu bytes); from there the path was resolved up to its last fold point "
+			"(%llu of them, at %.6f s of the path) and walked after it; the shares "
+			"below are of that part, its CP times extrapolate them to the whole "
+			"length\n", (long long)r->cut_rank, (unsigned long long)r->cut_event,
+			(unsigned long long)r->cut_budget, (unsigned long long)r->folds,
+			(double)r->fold_ns / 1e9);
+	else if (r->folds && !r->nruns)
+		fprintf(out, "# form: folded: the whole path, resolved during the run at %llu "
+			"fold point%s, the last at its end (the ranks kept its samples)\n",
+			(unsigned long long)r->folds, r->folds == 1 ? "" : "s");
+	else if (r->folds)
+		fprintf(out, "# form: folded: the whole path, resolved during the run up to its "
+			"last fold point (%llu of them, at %.6f s of the path; the ranks kept its "
+			"samples) and walked after it\n", (unsigned long long)r->folds,
+			(double)r->fold_ns / 1e9);
+}
+
 static void put_header(FILE *out, const struct rep_data *d, const struct cpath_result *r)
 {
 	rep_text_intro(out, d);
@@ -33,8 +62,8 @@ static void put_header(FILE *out, const struct rep_data *d, const struct cpath_r
 		"from the --cp-trace records" : "online, from the ranks' links",
 		(double)r->length_ns / 1e9, (long long)r->end_rank,
 		(double)r->wall_ns / 1e9, rep_pct(r->length_ns, r->wall_ns));
-	fprintf(out, "# path: %u run%s of segments (rank:first-last, earliest first):",
-		r->nruns, r->nruns == 1 ? "" : "s");
+	fprintf(out, "# path: %u run%s of segments (rank:first-last, earliest first%s):",
+		r->nruns, r->nruns == 1 ? "" : "s", r->folds ? ", after the last fold point" : "");
 	for (uint32_t i = 0; i < r->nruns && i < REP_CP_RUNS; i++)
 		fprintf(out, "%s %lld:%llu-%llu", i ? " >" : "", (long long)r->runs[i].rank,
 			(unsigned long long)r->runs[i].from, (unsigned long long)r->runs[i].to);
@@ -42,12 +71,7 @@ static void put_header(FILE *out, const struct rep_data *d, const struct cpath_r
 		fprintf(out, " > ... (%u more; --format=json lists them all)",
 			r->nruns - REP_CP_RUNS);
 	fputc('\n', out);
-	if (r->cut)
-		fprintf(out, "# form: latest part: the walk stopped at rank %lld event %llu, whose "
-			"older records were dropped past --cp-budget (%llu bytes); the runs and "
-			"shares below are of the path's latest part, its CP times extrapolate "
-			"them to the whole length\n", (long long)r->cut_rank,
-			(unsigned long long)r->cut_event, (unsigned long long)r->cut_budget);
+	put_form(out, r);
 	fputs("#\n", out);
 }
 

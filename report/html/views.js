@@ -198,6 +198,21 @@ function buildMpi(box, data) {
 	draw();
 }
 
+// The form of the path: whole, folded (resolved up to its last fold point
+// during the run) or its latest part, and where it was cut.
+function cpForm(cp) {
+	const fold = cp.fold ? `resolved during the run up to its last fold point ` +
+		`(${fmtCount(cp.fold.points)} of them, at ${fmtSec(cp.fold.length)}), walked after it` : '';
+
+	if (cp.form === 'latest') {
+		return `latest part: the walk${fold ? ' of a fold point' : ''} stopped at rank ` +
+			`${cp.cut.rank} event ${cp.cut.event}, whose older records were dropped past ` +
+			`the budget of ${fmtCount(cp.cut.budget)} bytes; shares are of that part` +
+			(fold ? `, ${fold}` : '');
+	}
+	return fold ? `whole path, ${fold}` : 'whole path';
+}
+
 function buildCp(box, data) {
 	const cp = data.critical_path || {};
 
@@ -209,9 +224,7 @@ function buildCp(box, data) {
 	box.append(dl([['length', `${fmtSec(cp.length)} of ${fmtSec(cp.wall)} wall ` +
 		`(${fmtPct(100 * cp.length / (cp.wall || 1))})`],
 	['compensated length', cp.length_compensated ? fmtSec(cp.length_compensated) : ''],
-	['form', cp.form === 'latest' ? `latest part: the walk stopped at rank ${cp.cut.rank} ` +
-		`event ${cp.cut.event}, whose older records were dropped past the budget of ` +
-		`${fmtCount(cp.cut.budget)} bytes; shares are of that part` : 'whole path']]));
+	['form', cpForm(cp)]]));
 	box.append(el('h3', {}, 'Functions on the path'), el('p', { class: 'note' },
 		'Share of the path (CP %) beside the share of all samples (CPU %).'));
 	sortableTable(box, cp.functions || [], [
