@@ -1,0 +1,280 @@
+/*
+ * cp-fold-msg.c - a fold point's messages and the root's walk
+ * (cp-fold-msg.h).
+ *
+ * A rank's message is seven 64-bit words, the fields of struct fold_state
+ * and the number of links, in the host's byte order (all ranks of a job
+ * run on one architecture), then its links as differences to the one
+ * before (the first to {0, 0, 0}), zigzag varints as the runtime keeps
+ * them in memory: three or four bytes a link, so that the root of a large
+ * job holds every rank's links.  The root unpacks each rank's into a
+ * link_pack (common/link-pack.h) for the walk.  An answer is five words,
+ * ok, length, gap_rank, gap_event and the number of ranges, then the
+ * ranges' from and to.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/cp-walk.h"
+#include "../common/link-pack.h"
+#include "../common/varint.h"
+#include "cp-fold-msg.h"
+
+#define HEAD_WORDS 7		/* struct fold_state and the number of links */
+#define ANSWER_WORDS 5		/* ok, length, gap rank and event, ranges */
+
+int foldmsg_pack(const struct fold_state *st, const struct prof_cp_link *links, uint32_t n,
+		 unsigned char **out, size_t *len)
+{
+	const uint64_t head[HEAD_WORDS] = { st->path, st->events, st->length, st->low,
+					    st->dropped, st->budget, n };
+	struct prof_cp_link prev = { 0 };
+	unsigned char *b = malloc(sizeof(head) + (size_t)n * 3 * VARINT_MAX), *p;
+
+	if (!b)
+		return -1;
+	memcpy(b, head, sizeof(head));
+	p = b + sizeof(head);
+	for (uint32_t i = 0; i < n; i++) {
+		p += varint_put(p, varint_zigzag(links[i].event, prev.event));
+		p += varint_put(p, varint_zigzag((uint64_t)links[i].rank, (uint64_t)prev.rank));
+		p += varint_put(p, varint_zigzag(links[i].from, prev.from));
+		prev = links[i];
+	}
+	*out = b;
+	*len = (size_t)(p - b);
+	return 0;
+}
+
+/* Three varints at *p, within end, into d; false when they run past it. */
+static bool get3(const unsigned char **p, const unsigned char *end, uint64_t d[3])
+{
+	for (int k = 0; k < 3; k++) {
+		unsigned used = varint_get(*p, end, &d[k]);
+
+		if (!used)
+			return false;
+		*p += used;
+	}
+	return true;
+}
+
+/* The n links of a message's stream [p, end) into a new array *out, by
+ * strictly increasing event.  Returns 0, or -1 when they do not read so
+ * or memory is short. */
+static int unpack_links(const unsigned char *p, const unsigned char *end, uint64_t n,
+			struct prof_cp_link **out)
+{
+	struct prof_cp_link at = { 0 }, *v;
+	uint64_t i, d[3];
+
+	*out = NULL;
+	if (n > (uint64_t)(end - p) / 3 || !(v = malloc((size_t)(n ? n : 1) * sizeof(*v))))
+		return -1;
+	for (i = 0; i < n && get3(&p, end, d); i++) {
+		at.event = varint_unzigzag(d[0], at.event);
+		at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
+		at.from = varint_unzigzag(d[2], at.from);
+		if (i && at.event <= v[i - 1].event)
+			break;
+		v[i] = at;
+	}
+	if (i < n || p != end) {
+		free(v);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Rank r's message (len bytes at m) into *wr, its length into *length
+ * and its links into *lp; false when the rank has no path or its message
+ * does not read. */
+static bool unpack_rank(const unsigned char *m, int len, int64_t r, struct cp_walk_rank *wr,
+			uint64_t *length, struct link_pack *lp)
+{
+	uint64_t head[HEAD_WORDS];
+	struct prof_cp_link *links;
+	int rc;
+
+	if (len < (int)sizeof(head))
+		return false;
+	memcpy(head, m, sizeof(head));
+	if (head[0] != 1 || head[6] > UINT32_MAX ||
+	    unpack_links(m + sizeof(head), m + len, head[6], &links) < 0)
+		return false;
+	rc = link_pack_build(lp, links, (uint32_t)head[6]);
+	free(links);
+	*wr = (struct cp_walk_rank){ r, head[1], head[3], head[4] != 0, head[5], lp, NULL, 0 };
+	*length = head[2];
+	return rc == 0;
+}
+
+/* Every answer a failure: ANSWER_WORDS zero words each. */
+static int plan_failed(struct fold_plan *plan, int nranks)
+{
+	free(plan->words);
+	plan->ok = false;
+	if (!(plan->words = calloc((size_t)nranks * ANSWER_WORDS + 1, sizeof(*plan->words))))
+		return -1;
+	for (int r = 0; r < nranks; r++) {
+		plan->counts[r] = ANSWER_WORDS;
+		plan->displs[r] = r * ANSWER_WORDS;
+	}
+	return 0;
+}
+
+/* The answers of a walk from a path of length that succeeded: each
+ * rank's runs as its ranges, in time order (the runs of one rank are by
+ * increasing segment).  Fails (-1) when memory is short or the answers
+ * pass INT_MAX words. */
+static int plan_answers(struct fold_plan *plan, const struct cp_walk *w, uint64_t length,
+			int nranks)
+{
+	uint64_t total = 0;
+	int *at;
+
+	for (int r = 0; r < nranks; r++)
+		plan->counts[r] = ANSWER_WORDS;
+	for (uint32_t i = 0; i < w->nruns; i++)
+		plan->counts[w->runs[i].rank] += 2;
+	for (int r = 0; r < nranks; r++) {
+		plan->displs[r] = (int)total;
+		total += (uint64_t)plan->counts[r];
+		if (total > INT_MAX)
+			return -1;
+	}
+	plan->words = calloc(total + 1, sizeof(*plan->words));
+	at = malloc((size_t)nranks * sizeof(*at));
+	if (!plan->words || !at) {
+		free(at);
+		return -1;
+	}
+	for (int r = 0; r < nranks; r++) {
+		uint64_t *a = plan->words + plan->displs[r];
+
+		a[0] = 1;
+		a[1] = length;
+		a[2] = w->cut ? (uint64_t)w->cut_rank : 0;
+		a[3] = w->cut ? w->cut_event : 0;
+		a[4] = (uint64_t)(plan->counts[r] - ANSWER_WORDS) / 2;
+		at[r] = plan->displs[r] + ANSWER_WORDS;
+	}
+	for (uint32_t i = 0; i < w->nruns; i++) {
+		int r = (int)w->runs[i].rank;
+
+		plan->words[at[r]++] = w->runs[i].from;
+		plan->words[at[r]++] = w->runs[i].to;
+	}
+	free(at);
+	plan->ok = true;
+	return 0;
+}
+
+/* The end of the path over ranks[0..n) of lengths: the longest, the
+ * lowest rank on ties, at its last event, into *st.  False when no rank
+ * has a path. */
+static bool path_end(const struct cp_walk_rank *ranks, const uint64_t *lengths, uint32_t n,
+		     struct fold_start *st)
+{
+	uint32_t end = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (lengths[i] > lengths[end])
+			end = i;	/* strictly: the lowest rank wins ties */
+	*st = (struct fold_start){ n ? ranks[end].rank : -1, n ? ranks[end].events - 1 : 0,
+				   n ? lengths[end] : 0 };
+	return n > 0;
+}
+
+/* Walk back from st (the path's end with rank -1, made the rank's) over
+ * the ranks that could be read (ranks[0..n), by increasing rank, lengths
+ * theirs) into *out: 0, or -1 with why set. */
+static int walk(const struct cp_walk_rank *ranks, const uint64_t *lengths, uint32_t n,
+		struct fold_start *st, struct cp_walk *out, char *why, size_t whylen)
+{
+	long start;
+
+	if (st->w < 0 && !path_end(ranks, lengths, n, st)) {
+		snprintf(why, whylen, "critical path: no rank has a path at its end");
+		return -1;
+	}
+	if ((start = cp_walk_find(ranks, n, st->w)) < 0) {
+		snprintf(why, whylen, "critical path: the latest entrant of the fold point, rank "
+			 "%lld, has no path", (long long)st->w);
+		return -1;
+	}
+	return cp_walk_back(ranks, n, (uint32_t)start, st->k, "this fold point's exchange", out,
+			    why, whylen);
+}
+
+int foldmsg_plan(const unsigned char *msg, const int *lens, const int *displs, int nranks,
+		 struct fold_start start, struct fold_plan *plan)
+{
+	struct cp_walk_rank *ranks = calloc((size_t)nranks + 1, sizeof(*ranks));
+	struct link_pack *packs = calloc((size_t)nranks + 1, sizeof(*packs));
+	uint64_t *lengths = calloc((size_t)nranks + 1, sizeof(*lengths));
+	struct cp_walk wk = { 0 };
+	uint32_t n = 0;
+	int rc = -1;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->counts = malloc(((size_t)nranks + 1) * sizeof(*plan->counts));
+	plan->displs = malloc(((size_t)nranks + 1) * sizeof(*plan->displs));
+	if (!ranks || !packs || !lengths || !plan->counts || !plan->displs)
+		goto out;
+	for (int r = 0; r < nranks; r++)
+		n += unpack_rank(msg + displs[r], lens[r], r, &ranks[n], &lengths[n], &packs[r]);
+	if (walk(ranks, lengths, n, &start, &wk, plan->why, sizeof(plan->why)) < 0)
+		rc = plan_failed(plan, nranks);
+	else if (plan_answers(plan, &wk, start.length, nranks) < 0) {
+		snprintf(plan->why, sizeof(plan->why), "critical path: no memory for the "
+			 "answers of a fold point, or more than %d words of them", INT_MAX);
+		rc = plan_failed(plan, nranks);
+	} else {
+		rc = 0;
+	}
+out:
+	cp_walk_release(&wk);
+	for (int r = 0; packs && r < nranks; r++)
+		link_pack_release(&packs[r]);
+	free(packs);
+	free(lengths);
+	free(ranks);
+	if (rc < 0)
+		foldmsg_plan_free(plan);
+	return rc;
+}
+
+void foldmsg_plan_free(struct fold_plan *plan)
+{
+	free(plan->words);
+	free(plan->counts);
+	free(plan->displs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+uint32_t foldmsg_answer_ranges(int n)
+{
+	return n > ANSWER_WORDS ? (uint32_t)(n - ANSWER_WORDS) / 2 : 0;
+}
+
+int foldmsg_answer(const uint64_t *words, int n, struct cp_range *ranges, struct fold_answer *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (n < ANSWER_WORDS || (n - ANSWER_WORDS) % 2 ||
+	    words[4] != foldmsg_answer_ranges(n))
+		return -1;
+	for (uint64_t i = 0; i < words[4]; i++)
+		ranges[i] = (struct cp_range){ words[ANSWER_WORDS + 2 * i],
+					       words[ANSWER_WORDS + 2 * i + 1] };
+	a->ok = words[0] == 1;
+	a->length = words[1];
+	a->gap_rank = (int64_t)words[2];
+	a->gap_event = words[3];
+	a->ranges = ranges;
+	a->nranges = (uint32_t)words[4];
+	return 0;
+}
