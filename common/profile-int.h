@@ -116,12 +116,11 @@ const char *prof_cp_fn_how_check(const struct profile *p, char *why, size_t n);
  * description written into why. */
 const char *prof_cp_cut_check(const struct profile *p, char *why, size_t n);
 
-/* Check the fold-point scalars against cp_events, cp_length_ns, size and
- * the records (docs/format.md): all 0 and no cp_prefix record without a
- * fold point; otherwise cp_fold_event an event of the rank, cp_fold_ns at
- * most cp_length_ns, a gap's rank in the job, no link of an event up to
- * cp_fold_event, nor, without cp_trace, a segment, and cp_cut 0 or past
- * cp_fold_event.  Returns NULL, or a description written into why. */
+/* Check the fold-point scalars against cp_events, size and the records
+ * (docs/format.md): all 0 and no cp_prefix record without a fold point;
+ * otherwise cp_fold_event an event of the rank, a gap's rank in the job,
+ * no link of an event up to cp_fold_event, nor, without cp_trace, a
+ * segment, and cp_cut 0 or past cp_fold_event.  Returns NULL, or a description written into why. */
 const char *prof_cp_fold_check(const struct profile *p, char *why, size_t n);
 
 /* Check p's critical-path records as the reader would (none when

@@ -376,9 +376,6 @@ const char *prof_cp_fold_check(const struct profile *p, char *why, size_t n)
 	else if (!prof_cp_event_ok(p, fe))
 		snprintf(why, n, "cp_fold_event %" PRIu64 " out of range (must be 1 to %" PRIu64
 			 ")", fe, p->cp_events ? p->cp_events - 1 : 0);
-	else if (p->cp_fold_ns > p->cp_length_ns)
-		snprintf(why, n, "cp_fold_ns %" PRIu64 " exceeds cp_length_ns %" PRIu64,
-			 p->cp_fold_ns, p->cp_length_ns);
 	else if (p->cp_gap_event ? !prof_cp_rank_ok(p, p->cp_gap_rank) : p->cp_gap_rank != 0)
 		snprintf(why, n, "cp_gap_rank %" PRId64 " with cp_gap_event %" PRIu64 " (a rank of "
 			 "the job of size %" PRId64 " with a gap, 0 without)", p->cp_gap_rank,
