@@ -16,6 +16,7 @@
 #include "pmpi.h"
 #include "critpath.h"
 #include "cp-monitor.h"
+#include "cp-fold.h"
 #include "compensate.h"
 #include "piggyback.h"
 #include "stats.h"
@@ -95,6 +96,7 @@ static void start_path(void)
 		pmpi_comp_calibrate(rt);
 		if (rt->opt.cp_interval > 0)	/* collective: before the barrier */
 			pmpi_cpmon_open();
+		pmpi_cpfold_open(rt);	/* likewise */
 		PMPI_Barrier(MPI_COMM_WORLD);
 		t = rt_now_ns();
 		pmpi_comp_start(t);

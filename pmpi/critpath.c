@@ -24,6 +24,12 @@
  * and segments are whole (cp_cut), and the report walks the path back to
  * there (docs/critical-path.md "Budget").  With --cp-trace the segments
  * are kept whole: the offline reference needs them.
+ *
+ * At a fold point (cp-fold.c) the rank hands its links since the last one
+ * to the walk, and takes back the ranges of its segments on the path: their
+ * samples go into the prefix (cp-prefix.h), and the links and segments up
+ * to the fold point are dropped.  The samples and the prefix then change on
+ * the MPI thread too, so the drain thread takes samples_lock for them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,8 @@
 #include "pmpi.h"
 #include "critpath.h"
 #include "cp-links.h"
+#include "cp-prefix.h"
+#include "cp-fold-msg.h"
 #include "piggyback.h"
 #include "cp-zero.h"
 #include "cp-monitor.h"
@@ -64,11 +72,19 @@ static struct {
 	uint64_t t_entry[WINDOW], t_exit[WINDOW];	/* by event % WINDOW */
 	uint64_t budget;	/* --cp-budget */
 	uint64_t link_cut;	/* links.cut, for the drain thread */
+	uint64_t folds;		/* fold points resolved */
+	uint64_t fold_event;	/* this rank's event of the last, 0 none */
+	uint64_t fold_ns;	/* the path's length there */
+	int64_t gap_rank;	/* where a fold's walk met dropped records, */
+	uint64_t gap_event;	/* gap_event 0 when none did */
 	struct cp_links links;
 	struct growable evs, edges;
 } cp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Samples by (segment, node); the drain thread's alone, then fill's. */
+/* Samples by (segment, node), and the prefix's: the drain thread's and a
+ * fold point's, under samples_lock; then fill's. */
+static pthread_mutex_t samples_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cp_prefix prefix;
 static struct {
 	struct prof_cp_seg *segs;
 	uint32_t n, cap;
@@ -76,8 +92,10 @@ static struct {
 	uint32_t nslot;
 	uint64_t unplaced;
 	uint32_t max;		/* records to keep at most, 0 no limit */
-	uint64_t cut;		/* segments before it were dropped past max */
+	uint64_t cut;		/* segments before it were dropped past max since
+				 * the last fold point, 0 when none were */
 	uint64_t top;		/* the highest segment recorded */
+	uint64_t fold_event;	/* cp.fold_event: kept up to it with cp.trace only */
 } samples;
 
 /* Room for one more element of size sz in g; NULL when memory is short. */
@@ -93,6 +111,28 @@ static void *grow(struct growable *g, size_t sz)
 		g->cap = cap;
 	}
 	return (char *)g->v + (size_t)g->n++ * sz;
+}
+
+/* Links and edges both start with their event. */
+static int by_event(const void *a, const void *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	return x < y ? -1 : x > y;
+}
+
+/* Sort records of size sz by event, unless they already are (the usual
+ * case: a call completes before the next one starts), which keeps the
+ * order of one event's edges: the first of equal remote lengths wins. */
+static void sort_by_event(struct growable *g, size_t sz)
+{
+	for (uint32_t i = 1; i < g->n; i++)
+		if (by_event((char *)g->v + (i - 1) * sz, (char *)g->v + i * sz) > 0) {
+			qsort(g->v, g->n, sz, by_event);
+			return;
+		}
 }
 
 /* The wrappers' side of cp.lock (above). */
@@ -142,6 +182,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.length = 0;
 	cp.start = cp.last_exit = t_exit;
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
+	cpp_init(&prefix, (uint32_t)rt->events.n);
 	cp.solo = pmpi_one_thread && !cpz_active();
 	rt_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
@@ -466,36 +507,136 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	if (seg)
 		cpz_sample(rt, seg, node, w);
 	rt_unlock(&cp.lock);
+	rt_lock(&samples_lock);
 	if (samples.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.cut)
 		keep_from(__atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
+	if (seg && seg <= samples.fold_event) {	/* it reached us after its fold point */
+		if (cpp_on_path(&prefix, seg))
+			cpp_add(&prefix, node, w);
+		if (!cp.trace)
+			seg = 0;
+	}
 	if (seg >= samples.cut && seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
+	rt_unlock(&samples_lock);
 }
 
-/* --- the end */
+/* --- fold points (cp-fold.c) */
 
-/* Links and edges both start with their event. */
-static int by_event(const void *a, const void *b)
+uint64_t pmpi_cp_end_event(void)
 {
-	uint64_t x, y;
+	uint64_t e;
 
-	memcpy(&x, a, sizeof(x));
-	memcpy(&y, b, sizeof(y));
-	return x < y ? -1 : x > y;
+	rt_lock(&cp.lock);
+	e = cp.on && cp.ended ? cp.end_events - 1 : 0;
+	rt_unlock(&cp.lock);
+	return e;
 }
 
-/* Sort records of size sz by event, unless they already are (the usual
- * case: a call completes before the next one starts), which keeps the
- * order of one event's edges: the first of equal remote lengths wins. */
-static void sort_by_event(struct growable *g, size_t sz)
+uint64_t pmpi_cp_folds(void)
 {
-	for (uint32_t i = 1; i < g->n; i++)
-		if (by_event((char *)g->v + (i - 1) * sz, (char *)g->v + i * sz) > 0) {
-			qsort(g->v, g->n, sz, by_event);
+	uint64_t n;
+
+	cp_lock();
+	n = cp.folds;
+	cp_unlock();
+	return n;
+}
+
+bool pmpi_cp_fold_wanted(void)
+{
+	bool links, segs;
+
+	cp_lock();
+	links = cp.on && !cp.ended && cp.links.max && cp.links.bytes >= cp.links.max / 4;
+	cp_unlock();
+	rt_lock(&samples_lock);
+	segs = samples.max && samples.n >= samples.max / 4;
+	rt_unlock(&samples_lock);
+	return links || segs;
+}
+
+/* Sort n links by event, unless they already are (one thread calls MPI
+ * at a time where there are fold points, so they are). */
+static void sort_links(struct prof_cp_link *v, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (v[i].event < v[i - 1].event) {
+			qsort(v, n, sizeof(*v), by_event);
 			return;
 		}
 }
+
+void pmpi_cp_fold_state(struct fold_state *st, struct prof_cp_link **links, uint32_t *n)
+{
+	uint64_t cut, after;
+
+	*st = (struct fold_state){ 0 };
+	cp_lock();
+	if (!cp.on || cp.overlap || cp.links.lost || cpl_decode(&cp.links, links, n) < 0) {
+		*links = NULL;
+		*n = 0;
+		cp_unlock();
+		return;
+	}
+	rt_lock(&samples_lock);
+	cut = samples.cut > cp.links.cut ? samples.cut : cp.links.cut;
+	rt_unlock(&samples_lock);
+	after = cp.fold_event + 1;
+	*st = (struct fold_state){ 1, cp.events, cp.length, cut > after ? cut : after,
+				   cut > after, cp.budget };
+	cp_unlock();
+	sort_links(*links, *n);
+}
+
+/* The segment records up to event into the prefix when a fold point's
+ * walk found them on the path, and dropped unless the trace keeps them.
+ * Caller holds samples_lock. */
+static void fold_segments(uint64_t event)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < samples.n; i++) {
+		struct prof_cp_seg *g = &samples.segs[i];
+
+		if (g->seg <= event && cpp_on_path(&prefix, g->seg))
+			cpp_add(&prefix, g->node, g->counts);
+		if (g->seg > event || cp.trace)
+			samples.segs[k++] = *g;
+		else
+			free(g->counts);
+	}
+	samples.n = k;
+	reindex(samples.nslot);	/* in place: cannot fail */
+}
+
+void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a)
+{
+	uint64_t max;
+
+	cp_lock();
+	max = cp.links.max;
+	cpl_free(&cp.links);
+	cp.links.max = max;
+	__atomic_store_n(&cp.link_cut, 0, __ATOMIC_RELAXED);
+	cp.folds++;
+	cp.fold_event = event;
+	cp.fold_ns = a->length;
+	if (a->gap_event) {
+		cp.gap_rank = a->gap_rank;
+		cp.gap_event = a->gap_event;
+	}
+	cp_unlock();
+	rt_lock(&samples_lock);
+	cpp_fold(&prefix, a->ranges, a->nranges, a->gap_event != 0);
+	fold_segments(event);
+	samples.fold_event = event;
+	samples.cut = 0;
+	rt_unlock(&samples_lock);
+}
+
+/* --- the end */
 
 /* Move what g holds into *v, *n; g is left empty. */
 static void hand_over(struct growable *g, void *v, uint32_t *n)
@@ -572,6 +713,23 @@ static void free_samples(void)
 	free(samples.segs);
 	free(samples.slot);
 	memset(&samples, 0, sizeof(samples));
+	cpp_free(&prefix);
+}
+
+/* The fold points and the prefix's samples into p; samples that found no
+ * memory are said. */
+static void fill_folds(struct rt_state *rt, struct profile *p)
+{
+	p->cp_folds = cp.folds;
+	p->cp_fold_event = cp.fold_event;
+	p->cp_fold_ns = cp.fold_ns;
+	p->cp_gap_rank = cp.gap_rank;
+	p->cp_gap_event = cp.gap_event;
+	if (cpp_records(&prefix, &p->cp_prefix, &p->ncp_prefix) < 0)
+		prefix.lost++;
+	if (prefix.lost)
+		rt_notice(rt, "rank %lld: samples of the critical path's prefix lost (memory was "
+			  "short): the path's profile is incomplete", (long long)p->rank);
 }
 
 void pmpi_cp_fill(struct rt_state *rt)
@@ -625,6 +783,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 	cpz_fill(rt);
 	if (cp.monitor)
 		pmpi_cpmon_fill(p);
+	fill_folds(rt, p);
 	rt_unlock(&cp.lock);
 	for (uint32_t i = 0; i < samples.n; i++) {
 		const struct prof_cp_seg *g = &samples.segs[i];

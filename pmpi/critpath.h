@@ -51,4 +51,25 @@ void pmpi_cp_fill(struct rt_state *rt);
  * Drain thread only. */
 void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
 
+/* Fold points (cp-fold.c; docs/critical-path.md "Fold points"), from the
+ * thread inside the collective.  Whether the rank's records ask for one:
+ * either half of its budget a quarter full (an eighth of the budget). */
+struct fold_state;
+struct fold_answer;
+bool pmpi_cp_fold_wanted(void);
+/* The fold points resolved so far. */
+uint64_t pmpi_cp_folds(void);
+/* The event of the path's end (MPI_Finalize), 0 before it or when the
+ * path is not computed: the same answer on every rank. */
+uint64_t pmpi_cp_end_event(void);
+/* The rank's state for the root, and its links since the last fold point
+ * in a new array the caller frees (NULL when none; st->path 0 and no
+ * links when the rank has no path, or memory was short). */
+void pmpi_cp_fold_state(struct fold_state *st, struct prof_cp_link **links, uint32_t *n);
+/* The fold point at this rank's event resolved as a says: a's ranges go
+ * into the prefix (which takes them over) with their segments' samples,
+ * and the links and segments up to event are dropped.  Cannot fail
+ * (samples that find no memory are counted, and said at the end). */
+void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a);
+
 #endif

@@ -19,6 +19,7 @@
 #include "pmpi.h"
 #include "status.h"
 #include "critpath.h"
+#include "cp-fold.h"
 #include "piggyback.h"
 #include "reduce.h"
 #include "stats.h"
@@ -160,6 +161,8 @@ void pmpi_finalize_enter(void)
 	region_end();
 	pmpi_freed_at_finalize();
 	pmpi_pb_finalize();
+	pmpi_cpfold_end();
+	pmpi_cpfold_close();
 	pmpi_pb_coll_stop();
 	pmpi_x_allreduce_stop();
 	pmpi_reduce_at_finalize();

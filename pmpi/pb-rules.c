@@ -60,7 +60,8 @@ struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struc
  * sender, the lower world rank on a tie (as the reference walk's edges,
  * logged in rank order, decide); net lengths and the latest entry are
  * maxima, the delay the minimum (docs/critical-path.md,
- * docs/compensation.md); different collective numbers mark a mismatch.
+ * docs/compensation.md); a fold point is asked for when any contributor
+ * asks; different collective numbers mark a mismatch.
  * Works in place, so that it reads and writes no zeroing block where the
  * job's companions carry none. */
 void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
@@ -93,7 +94,7 @@ void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 	b->turns = a->turns > b->turns ? a->turns : b->turns;
 	if (a->host != b->host)
 		b->flags |= PMPI_PB_F_HOSTS;
-	b->flags |= a->flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH);
+	b->flags |= a->flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH | PMPI_PB_F_FOLD);
 	if (a->seq != b->seq)
 		b->flags |= PMPI_PB_F_MISMATCH;
 }

@@ -18,6 +18,8 @@
 #define PMPI_PB_F_MISMATCH 2u	/* merged companions of different collectives */
 #define PMPI_PB_F_CPFN 4u	/* carries zeroing data: fn, share, net */
 #define PMPI_PB_F_HOSTS 8u	/* merged from ranks on different hosts */
+#define PMPI_PB_F_FOLD 16u	/* a collective's: its sender asks for a fold point
+				 * (docs/critical-path.md "Fold points") */
 
 /*
  * The piggyback as the runtime uses it.  A collective's companion moves it

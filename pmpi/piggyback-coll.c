@@ -13,7 +13,9 @@
  * scan scans, a neighbour collective gathers the neighbours'.  Companions
  * are started in the order of the user's collectives, which MPI requires to
  * be the same on every rank, so they match one for one; check mode proves
- * it with each rank's collective number on the communicator.
+ * it with each rank's collective number on the communicator.  A blocking
+ * synchronising one may then be a fold point of the critical path
+ * (cp-fold.h), which its piggyback asks for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 #include "piggyback.h"
 #include "critpath.h"
 #include "compensate.h"
+#include "cp-fold.h"
 
 static MPI_Op merge_op = MPI_OP_NULL;
 static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
@@ -201,6 +204,8 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	pmpi_pb_fill(&x->in, c, -1, c->t0);	/* a collective's data leave as it starts */
 	pmpi_comp_stamp_coll(&x->in);
 	x->in.flags |= PMPI_PB_F_COLL;
+	if (!nonblocking && dir == PMPI_PB_ALL && pmpi_cpfold_wanted())
+		x->in.flags |= PMPI_PB_F_FOLD;
 	x->in.seq = seq;
 	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */
 	if (nonblocking && !start_all(x)) {
@@ -261,6 +266,8 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 	pb_coll_turns(&x->out);
 	pmpi_comp_merge(c, &x->out, &m);
 	pmpi_comp_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
+	if (!x->heap && x->dir == PMPI_PB_ALL)	/* the fold point that pb may ask for */
+		pmpi_cpfold_at(c, x->comm, &x->out);
 	if (pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
 out:
