@@ -126,7 +126,10 @@ static bool scatter(const struct fold_plan *plan, struct answer_buf *ab)
 }
 
 /* This rank's message: its state and links, empty (a rank left out of
- * the walk) when memory is short or it would not fit a gather of all. */
+ * the walk) when memory is short or it would not fit a gather of all.
+ * The calling thread's samples are placed first: samples of segments on
+ * the path that arrive after the next fold point are lost to the prefix,
+ * and this thread is the one whose segments the path takes. */
 static unsigned char *message(int *len)
 {
 	struct fold_state st;
@@ -135,6 +138,7 @@ static unsigned char *message(int *len)
 	size_t n = 0;
 	uint32_t nlinks;
 
+	rt_drain_self(rt_current());
 	pmpi_cp_fold_state(&st, &links, &nlinks);
 	if (foldmsg_pack(&st, links, nlinks, &msg, &n) < 0 || n > (size_t)(INT_MAX / fold.size))
 		n = 0;
