@@ -10,13 +10,16 @@
  * run fills any budget; the path's shares are the phases' times:
  * setup_work about SETUP / (SETUP + SOLVE), solve_work the rest.
  *
- * Usage: cp-phases SETUP SOLVE [A_US B_US EVERY] (default 300 200 20).
- * Prints "cp-phases setup=N solve=M" (rounds of each phase) on rank 0.
+ * Usage: cp-phases SETUP SOLVE [A_US B_US EVERY [multiple]] (default 300
+ * 200 20); "multiple" asks MPI_Init_thread for MPI_THREAD_MULTIPLE, though
+ * one thread calls MPI.  Prints "cp-phases setup=N solve=M" (rounds of each
+ * phase) on rank 0, and " multiple" when MPI gave that level.
  */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define NOINLINE __attribute__((noipa))	/* not inlined, nor folded into one */
@@ -90,9 +93,12 @@ int main(int argc, char **argv)
 	double setup = argc > 2 ? atof(argv[1]) : 0.5, solve = argc > 2 ? atof(argv[2]) : 1;
 	double a = argc > 5 ? atof(argv[3]) : 300, b = argc > 5 ? atof(argv[4]) : 200;
 	long every = argc > 5 ? atol(argv[5]) : 20, s1, s2;
-	int rank, size;
+	int rank, size, level = MPI_THREAD_SINGLE;
 
-	MPI_Init(&argc, &argv);
+	if (argc > 6 && !strcmp(argv[6], "multiple"))
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
+	else
+		MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (size < 2 || every < 1) {
@@ -104,7 +110,8 @@ int main(int argc, char **argv)
 	s1 = phase(setup_work, setup, a, b, every);
 	s2 = phase(solve_work, solve, a, b, every);
 	if (rank == 0)
-		printf("cp-phases setup=%ld solve=%ld\n", s1, s2);
+		printf("cp-phases setup=%ld solve=%ld%s\n", s1, s2,
+		       level == MPI_THREAD_MULTIPLE ? " multiple" : "");
 	MPI_Finalize();
 	return 0;
 }
