@@ -7,7 +7,9 @@
  * such a link they go down to the rank's low, where the walk ends: at
  * segment 1 (the exit of MPI_Init), after a fold point, or where the rank
  * dropped older records (then w->cut says where).  The runs are built
- * latest first and reversed at the end.
+ * latest first and reversed at the end.  A walk goes back along a rank's
+ * links block after block, so each rank it visits keeps its last decoded
+ * block.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +26,19 @@ long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
 }
 
 /* The link of r at the latest event at or before event into *out; false
- * when there is none. */
+ * when there is none.  A pack's lookups go through the rank's cache of one
+ * decoded block (*cache, made on the first; without memory for it, each
+ * lookup decodes). */
 static bool link_at_or_before(const struct cp_walk_rank *r, uint64_t event,
-			      struct prof_cp_link *out)
+			      struct prof_cp_link *out, struct link_block_cache **cache)
 {
 	uint32_t lo = 0, hi = r->nlinks;
 
+	if (r->pack && !*cache && (*cache = malloc(sizeof(**cache))))
+		link_cache_init(*cache);
 	if (r->pack)
-		return link_pack_find_last(r->pack, event, out);
+		return *cache ? link_pack_find_last_cached(r->pack, event, out, *cache) :
+			link_pack_find_last(r->pack, event, out);
 	while (lo < hi) {	/* the first link after event */
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -126,12 +133,15 @@ static void reverse_runs(struct cp_walk *w)
 int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, uint64_t e,
 		 const char *scope, struct cp_walk *w, char *err, size_t errlen)
 {
+	struct link_block_cache **cache = calloc(n + 1, sizeof(*cache));
 	uint64_t bound = 1, steps = 0;
 	uint32_t alloc = 0;
 	long i = start;
 	int rc = 0;
 
 	memset(w, 0, sizeof(*w));
+	if (!cache)
+		return walk_oom(err, errlen);
 	for (uint32_t k = 0; k < n; k++)
 		bound += rank_links(&ranks[k]);
 	while (e >= 1) {
@@ -153,7 +163,7 @@ int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, u
 			rc = -1;
 			break;
 		}
-		linked = link_at_or_before(r, e - 1, &l) && l.event >= low;
+		linked = link_at_or_before(r, e - 1, &l, &cache[i]) && l.event >= low;
 		if (push_run(w, &alloc, r->rank, linked ? l.event + 1 : low, e) < 0) {
 			rc = walk_oom(err, errlen);
 			break;
@@ -168,6 +178,9 @@ int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, u
 			break;
 		e = l.from;
 	}
+	for (uint32_t k = 0; k < n; k++)
+		free(cache[k]);
+	free(cache);
 	if (rc < 0)
 		cp_walk_release(w);
 	else

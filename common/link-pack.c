@@ -11,7 +11,7 @@
 #include "varint.h"
 #include "link-pack.h"
 
-#define BLOCK 64u	/* links per block: the decoding a lookup pays at most */
+#define BLOCK LINK_PACK_BLOCK
 
 struct link_block {
 	struct prof_cp_link first;
@@ -63,13 +63,13 @@ int link_pack_build(struct link_pack *lp, const struct prof_cp_link *v, uint32_t
 	return 0;
 }
 
-bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
+/* The last block whose first event is <= event; nblocks when there is
+ * none. */
+static uint32_t block_of(const struct link_pack *lp, uint64_t event)
 {
-	uint32_t lo = 0, hi = lp->nblocks, b, left;
-	struct prof_cp_link at;
-	const unsigned char *p, *end;
+	uint32_t lo = 0, hi = lp->nblocks;
 
-	while (lo < hi) {	/* the last block whose first event is <= event */
+	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
 		if (lp->blocks[mid].first.event <= event)
@@ -77,27 +77,76 @@ bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	return lo ? lo - 1 : lp->nblocks;
+}
+
+/* The link after at in the bytes at *p (our own: never short). */
+static struct prof_cp_link next_link(const unsigned char **p, const unsigned char *end,
+				     struct prof_cp_link at)
+{
+	uint64_t d[3];
+
+	for (int k = 0; k < 3; k++)
+		*p += varint_get(*p, end, &d[k]);
+	at.event = varint_unzigzag(d[0], at.event);
+	at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
+	at.from = varint_unzigzag(d[2], at.from);
+	return at;
+}
+
+/* The links block b holds. */
+static uint32_t block_links(const struct link_pack *lp, uint32_t b)
+{
+	return b + 1 == lp->nblocks ? lp->n - b * BLOCK : BLOCK;
+}
+
+bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out)
+{
+	uint32_t b = block_of(lp, event), left;
+	struct prof_cp_link at;
+	const unsigned char *p, *end;
+
+	if (b == lp->nblocks)
 		return false;
-	b = lo - 1;
 	at = lp->blocks[b].first;
 	p = lp->bytes + lp->blocks[b].off;
 	end = lp->bytes + lp->nbytes;
-	left = (b + 1 == lp->nblocks ? lp->n - b * BLOCK : BLOCK) - 1;
-	while (left--) {
-		struct prof_cp_link next;
-		uint64_t d[3];
+	for (left = block_links(lp, b) - 1; left--;) {
+		struct prof_cp_link next = next_link(&p, end, at);
 
-		for (int k = 0; k < 3; k++)
-			p += varint_get(p, end, &d[k]);	/* our own bytes: never short */
-		next.event = varint_unzigzag(d[0], at.event);
-		next.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
-		next.from = varint_unzigzag(d[2], at.from);
 		if (next.event > event)
 			break;
 		at = next;
 	}
 	*out = at;
+	return true;
+}
+
+bool link_pack_find_last_cached(const struct link_pack *lp, uint64_t event,
+				struct prof_cp_link *out, struct link_block_cache *c)
+{
+	uint32_t b = block_of(lp, event), lo = 0, hi;
+
+	if (b == lp->nblocks)
+		return false;
+	if (c->block != b) {
+		const unsigned char *p = lp->bytes + lp->blocks[b].off, *end = lp->bytes + lp->nbytes;
+
+		c->n = block_links(lp, b);
+		c->v[0] = lp->blocks[b].first;
+		for (uint32_t i = 1; i < c->n; i++)
+			c->v[i] = next_link(&p, end, c->v[i - 1]);
+		c->block = b;
+	}
+	for (hi = c->n; lo < hi;) {	/* the first link after event; v[0] is not */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->v[mid].event <= event)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*out = c->v[lo - 1];
 	return true;
 }
 

@@ -14,6 +14,8 @@
 
 struct link_block;
 
+#define LINK_PACK_BLOCK 64u	/* links per block: the decoding a lookup pays at most */
+
 struct link_pack {
 	unsigned char *bytes;		/* the links as varint deltas, by block */
 	struct link_block *blocks;	/* each block's first link and offset */
@@ -30,6 +32,24 @@ bool link_pack_find(const struct link_pack *lp, uint64_t event, struct prof_cp_l
  * there is none.  Costs a binary search and at most one block's decoding,
  * however far back that link is. */
 bool link_pack_find_last(const struct link_pack *lp, uint64_t event, struct prof_cp_link *out);
+/* One block decoded, for lookups near each other: a walk goes back along
+ * a rank's links, block after block. */
+struct link_block_cache {
+	uint32_t block;		/* which; UINT32_MAX for none */
+	uint32_t n;
+	struct prof_cp_link v[LINK_PACK_BLOCK];
+};
+/* An empty cache. */
+static inline void link_cache_init(struct link_block_cache *c)
+{
+	c->block = UINT32_MAX;
+	c->n = 0;
+}
+/* link_pack_find_last through cache c (of lp's blocks alone), which then
+ * holds the block of the answer: a block is decoded once while the
+ * lookups stay in it, two binary searches each. */
+bool link_pack_find_last_cached(const struct link_pack *lp, uint64_t event,
+				struct prof_cp_link *out, struct link_block_cache *c);
 void link_pack_release(struct link_pack *lp);
 
 #endif

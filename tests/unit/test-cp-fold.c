@@ -1,8 +1,9 @@
 /*
  * test-cp-fold.c - unit tests of fold points (docs/critical-path.md "Fold
  * points"): the rank's prefix (pmpi/cp-prefix.c), a fold point's messages
- * and the root's walk (pmpi/cp-fold-msg.c), and the report of a folded
- * path (report/cpath.c, text-cp.c, out-json-cp.c).
+ * and the root's walk (pmpi/cp-fold-msg.c) with its cache of a decoded
+ * block (common/link-pack.c), and the report of a folded path
+ * (report/cpath.c, text-cp.c, out-json-cp.c).
  *
  * The root's walk, three ranks folded before at their event 4, so that
  * their segments from 5 on are walked (lengths in the messages, links by
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "../../common/link-pack.h"
 #include "../../pmpi/cp-fold-msg.h"
 #include "../../pmpi/cp-prefix.h"
 #include "../../report/cpath.h"
@@ -89,6 +91,35 @@ static void test_prefix(void)
 	ok(cpp_records(&x, &rec, &n) == 0 && n == 0 && !rec,
 	   "prefix: a restart forgets the counts (a gap)");
 	cpp_free(&x);
+}
+
+/* ---- the walk's cache of a decoded block ---- */
+
+/* Every event of a pack of 1000 links (gaps of 3), looked up backwards
+ * and forwards, then at random, through one cache: the pack's answers. */
+static void test_cache(void)
+{
+	struct prof_cp_link *v = xcalloc(1000, sizeof(*v)), a, b;
+	struct link_block_cache c;
+	struct link_pack lp;
+	uint64_t rng = 12345;
+	int bad = 0;
+
+	for (uint32_t i = 0; i < 1000; i++)
+		v[i] = (struct prof_cp_link){ 3 * i + 5, (int64_t)(i % 7) - 2, 1000 - i };
+	if (link_pack_build(&lp, v, 1000) < 0)
+		abort();
+	link_cache_init(&c);
+	for (int pass = 0; pass < 3; pass++)
+		for (uint64_t k = 0; k < 3010; k++) {
+			uint64_t e = pass == 0 ? 3010 - k : pass == 1 ? k : (rng = rng * 6364136223846793005ull + 1) % 3010;
+			bool x = link_pack_find_last(&lp, e, &a), y = link_pack_find_last_cached(&lp, e, &b, &c);
+
+			bad += x != y || (x && memcmp(&a, &b, sizeof(a)));
+		}
+	is_int(bad, 0, "cache: the answers of the pack, backwards, forwards, at random");
+	link_pack_release(&lp);
+	free(v);
 }
 
 /* ---- a fold point's messages and the root's walk ---- */
@@ -433,6 +464,7 @@ static void test_disagree(void)
 int main(void)
 {
 	test_prefix();
+	test_cache();
 	test_msgs();
 	test_folded();
 	test_gap();
