@@ -241,7 +241,7 @@ bench: all
 	./bench/comp.sh
 	./bench/checkpoint.sh
 	./bench/html.sh
-	./bench/scale.sh
+	NAS_BIN="$(NAS_BIN)" ./bench/scale.sh
 	./bench/merge.sh
 
 # NAS Parallel Benchmarks built by the user: make bench-nas NAS_BIN=DIR

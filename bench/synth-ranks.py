@@ -6,8 +6,10 @@ Rank i of OUT_DIR is a copy of source rank i mod k (k ranks in SRC_DIR)
 renumbered: its rank and size, its pid, and every world rank it names
 (mpi_peer, cp_link, cp_edge) moved by i - its source rank, modulo RANKS,
 so that a ring of neighbours stays a ring.  Its sample counts (root,
-thread, node, cp_seg) are scaled by a factor drawn per rank between 0.8
-and 1.2 (seeded: the same experiment every time), so that ranks differ.
+thread, node, cp_seg, cp_prefix) are scaled by a factor drawn per rank
+between 0.8 and 1.2 (seeded: the same experiment every time), so that
+ranks differ.  Fold points (cp_folds ...) are collective, the same on
+every rank, and are copied as they are.
 The trailer (length, CRC-32) is written anew (docs/format.md).
 """
 import os
@@ -62,6 +64,8 @@ for i in range(n):
             w[4:] = scaled(w[4:], k)
         elif w[0] == "cp_seg":
             w[3:] = scaled(w[3:], k)
+        elif w[0] == "cp_prefix":
+            w[2:] = scaled(w[2:], k)
         lines.append(" ".join(w))
     body = ("\n".join(lines) + "\n").encode()
     name = f"rank{i:05d}.synth.{100000 + i}.{i:016x}.cpprof"
