@@ -96,6 +96,8 @@ static struct {
 				 * the last fold point, 0 when none were */
 	uint64_t top;		/* the highest segment recorded */
 	uint64_t fold_event;	/* cp.fold_event: kept up to it with cp.trace only */
+	bool fold_wanted;	/* a quarter of max recorded: read unlocked at every
+				 * collective's start */
 } samples;
 
 /* Room for one more element of size sz in g; NULL when memory is short. */
@@ -519,6 +521,8 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	if (seg >= samples.cut && seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
+	if (samples.max && samples.n >= samples.max / 4 && !samples.fold_wanted)
+		__atomic_store_n(&samples.fold_wanted, true, __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
 
@@ -546,15 +550,14 @@ uint64_t pmpi_cp_folds(void)
 
 bool pmpi_cp_fold_wanted(void)
 {
-	bool links, segs;
+	bool links;
 
+	if (__atomic_load_n(&samples.fold_wanted, __ATOMIC_RELAXED))
+		return true;
 	cp_lock();
 	links = cp.on && !cp.ended && cp.links.max && cp.links.bytes >= cp.links.max / 4;
 	cp_unlock();
-	rt_lock(&samples_lock);
-	segs = samples.max && samples.n >= samples.max / 4;
-	rt_unlock(&samples_lock);
-	return links || segs;
+	return links;
 }
 
 /* Sort n links by event, unless they already are (one thread calls MPI
@@ -633,6 +636,8 @@ void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a)
 	fold_segments(event);
 	samples.fold_event = event;
 	samples.cut = 0;
+	__atomic_store_n(&samples.fold_wanted, samples.max && samples.n >= samples.max / 4,
+			 __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
 
