@@ -7,8 +7,10 @@
  * run on one architecture), then its links as differences to the one
  * before (the first to {0, 0, 0}), zigzag varints as the runtime keeps
  * them in memory: three or four bytes a link, so that the root of a large
- * job holds every rank's links.  The root unpacks each rank's into a
- * link_pack (common/link-pack.h) for the walk.  An answer is five words,
+ * job holds every rank's links.  The root unpacks each rank's into an
+ * array for the walk, or, when the messages pass FOLDMSG_ARRAY_BYTES, into
+ * a link_pack (common/link-pack.h): an array's binary search costs a
+ * walk's step less than a pack's block, 24 bytes a link more.  An answer is five words,
  * ok, length, gap_rank, gap_event and the number of ranges, then the
  * ranges' from and to.
  */
@@ -24,6 +26,12 @@
 
 #define HEAD_WORDS 7		/* struct fold_state and the number of links */
 #define ANSWER_WORDS 5		/* ok, length, gap rank and event, ranges */
+
+/* A rank's links at the root: an array, or packed. */
+struct rank_links {
+	struct prof_cp_link *v;
+	struct link_pack pack;
+};
 
 int foldmsg_pack(const struct fold_state *st, const struct prof_cp_link *links, uint32_t n,
 		 unsigned char **out, size_t *len)
@@ -90,25 +98,30 @@ static int unpack_links(const unsigned char *p, const unsigned char *end, uint64
 }
 
 /* Rank r's message (len bytes at m) into *wr, its length into *length
- * and its links into *lp; false when the rank has no path or its message
- * does not read. */
-static bool unpack_rank(const unsigned char *m, int len, int64_t r, struct cp_walk_rank *wr,
-			uint64_t *length, struct link_pack *lp)
+ * and its links into *rl, packed when packed is set; false when the rank
+ * has no path or its message does not read. */
+static bool unpack_rank(const unsigned char *m, int len, int64_t r, bool packed,
+			struct cp_walk_rank *wr, uint64_t *length, struct rank_links *rl)
 {
 	uint64_t head[HEAD_WORDS];
-	struct prof_cp_link *links;
+	uint32_t n;
 	int rc;
 
 	if (len < (int)sizeof(head))
 		return false;
 	memcpy(head, m, sizeof(head));
 	if (head[0] != 1 || head[6] > UINT32_MAX ||
-	    unpack_links(m + sizeof(head), m + len, head[6], &links) < 0)
+	    unpack_links(m + sizeof(head), m + len, head[6], &rl->v) < 0)
 		return false;
-	rc = link_pack_build(lp, links, (uint32_t)head[6]);
-	free(links);
-	*wr = (struct cp_walk_rank){ r, head[1], head[3], head[4] != 0, head[5], lp, NULL, 0 };
+	n = (uint32_t)head[6];
+	*wr = (struct cp_walk_rank){ r, head[1], head[3], head[4] != 0, head[5], NULL, rl->v, n };
 	*length = head[2];
+	if (!packed)
+		return true;
+	rc = link_pack_build(&rl->pack, rl->v, n);
+	free(rl->v);
+	rl->v = NULL;
+	*wr = (struct cp_walk_rank){ r, head[1], head[3], head[4] != 0, head[5], &rl->pack, NULL, 0 };
 	return rc == 0;
 }
 
@@ -211,22 +224,26 @@ static int walk(const struct cp_walk_rank *ranks, const uint64_t *lengths, uint3
 }
 
 int foldmsg_plan(const unsigned char *msg, const int *lens, const int *displs, int nranks,
-		 struct fold_start start, struct fold_plan *plan)
+		 struct fold_start start, uint64_t array_bytes, struct fold_plan *plan)
 {
 	struct cp_walk_rank *ranks = calloc((size_t)nranks + 1, sizeof(*ranks));
-	struct link_pack *packs = calloc((size_t)nranks + 1, sizeof(*packs));
+	struct rank_links *rls = calloc((size_t)nranks + 1, sizeof(*rls));
 	uint64_t *lengths = calloc((size_t)nranks + 1, sizeof(*lengths));
 	struct cp_walk wk = { 0 };
+	uint64_t bytes = 0;
 	uint32_t n = 0;
 	int rc = -1;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->counts = malloc(((size_t)nranks + 1) * sizeof(*plan->counts));
 	plan->displs = malloc(((size_t)nranks + 1) * sizeof(*plan->displs));
-	if (!ranks || !packs || !lengths || !plan->counts || !plan->displs)
+	if (!ranks || !rls || !lengths || !plan->counts || !plan->displs)
 		goto out;
 	for (int r = 0; r < nranks; r++)
-		n += unpack_rank(msg + displs[r], lens[r], r, &ranks[n], &lengths[n], &packs[r]);
+		bytes += (uint64_t)lens[r];
+	for (int r = 0; r < nranks; r++)
+		n += unpack_rank(msg + displs[r], lens[r], r, bytes > array_bytes, &ranks[n],
+				 &lengths[n], &rls[r]);
 	if (walk(ranks, lengths, n, &start, &wk, plan->why, sizeof(plan->why)) < 0)
 		rc = plan_failed(plan, nranks);
 	else if (plan_answers(plan, &wk, start.length, nranks) < 0) {
@@ -238,9 +255,11 @@ int foldmsg_plan(const unsigned char *msg, const int *lens, const int *displs, i
 	}
 out:
 	cp_walk_release(&wk);
-	for (int r = 0; packs && r < nranks; r++)
-		link_pack_release(&packs[r]);
-	free(packs);
+	for (int r = 0; rls && r < nranks; r++) {
+		free(rls[r].v);
+		link_pack_release(&rls[r].pack);
+	}
+	free(rls);
 	free(lengths);
 	free(ranks);
 	if (rc < 0)

@@ -57,13 +57,15 @@ struct fold_start {
  * The root: the messages of ranks 0 .. nranks - 1 (lens[r] bytes at msg +
  * displs[r]; a rank without a path, or whose message does not read, is
  * left out of the walk): walk back from start to the last fold point and
- * answer every rank.  A walk that fails (it needs a rank left out, a
- * cycle, a link past a rank's events) makes every answer a failure, and
- * says why in plan->why.  Returns 0, or -1 when memory is short (plan is
- * then empty).
+ * answer every rank.  The links are walked as arrays, or packed when the
+ * messages hold more than array_bytes (FOLDMSG_ARRAY_BYTES).  A walk that
+ * fails (it needs a rank left out, a cycle, a link past a rank's events)
+ * makes every answer a failure, and says why in plan->why.  Returns 0, or
+ * -1 when memory is short (plan is then empty).
  */
+#define FOLDMSG_ARRAY_BYTES (8u << 20)	/* arrays of up to 64 MB */
 int foldmsg_plan(const unsigned char *msg, const int *lens, const int *displs, int nranks,
-		 struct fold_start start, struct fold_plan *plan);
+		 struct fold_start start, uint64_t array_bytes, struct fold_plan *plan);
 void foldmsg_plan_free(struct fold_plan *plan);
 
 /* A rank's answer. */

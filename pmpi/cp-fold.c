@@ -157,7 +157,8 @@ static struct fold_plan *walk(const unsigned char *all, struct fold_start start,
 
 	if (fold.rank != 0)
 		return NULL;
-	if (foldmsg_plan(all, fold.lens, fold.displs, fold.size, start, plan) < 0)
+	if (foldmsg_plan(all, fold.lens, fold.displs, fold.size, start, FOLDMSG_ARRAY_BYTES,
+			 plan) < 0)
 		why = "memory was short";
 	else if (!plan->ok)
 		why = plan->why;

@@ -179,22 +179,28 @@ static const char *answer_str(const struct fold_plan *plan, int r)
 	return buf;
 }
 
-/* Plan the messages m from start; the answers of the three ranks. */
+/* Plan the messages m from start, links as arrays, then packed; the
+ * answers of the three ranks. */
 static void check_plan(struct msgs *m, struct fold_start start, const char *want[3],
 		       const char *what)
 {
 	struct fold_plan plan;
-	char name[128];
+	char name[160];
 
-	if (!ok(foldmsg_plan(m->all, m->lens, m->displs, 3, start, &plan) == 0, what))
-		return;
-	for (int r = 0; r < 3; r++) {
-		snprintf(name, sizeof(name), "%s: rank %d's answer", what, r);
-		is_str(answer_str(&plan, r), want[r], name);
+	for (int packed = 0; packed < 2; packed++) {
+		snprintf(name, sizeof(name), "%s%s", what, packed ? " (packed)" : "");
+		if (!ok(foldmsg_plan(m->all, m->lens, m->displs, 3, start,
+				     packed ? 0 : FOLDMSG_ARRAY_BYTES, &plan) == 0, name))
+			return;
+		for (int r = 0; r < 3; r++) {
+			snprintf(name, sizeof(name), "%s%s: rank %d's answer", what,
+				 packed ? " (packed)" : "", r);
+			is_str(answer_str(&plan, r), want[r], name);
+		}
+		if (!plan.ok)
+			printf("# why: %s\n", plan.why);
+		foldmsg_plan_free(&plan);
 	}
-	if (!plan.ok)
-		printf("# why: %s\n", plan.why);
-	foldmsg_plan_free(&plan);
 }
 
 static void test_msgs(void)
@@ -224,7 +230,7 @@ static void test_msgs(void)
 
 	make_msgs(&m, 2, false);
 	if (ok(foldmsg_plan(m.all, m.lens, m.displs, 3, (struct fold_start){ 0, 9, 77 },
-			    &plan) == 0, "a rank without a path: planned")) {
+			    FOLDMSG_ARRAY_BYTES, &plan) == 0, "a rank without a path: planned")) {
 		ok(!plan.ok && strstr(plan.why, "rank 0 event 8 links to rank 2, which has no "
 				      "critical-path data in this fold point's exchange"),
 		   "a rank without a path: the walk fails and says why");
