@@ -360,7 +360,7 @@ static int pr_finish(struct parser *ps)
 
 	ps->lineno++;
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (!(ps->seen & (UINT64_C(1) << i)))
+		if (!(ps->seen & (UINT64_C(1) << i)) && ps->version >= prof_scalars[i].since)
 			return pr_err(ps, "no '%s' record before the trailer",
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
@@ -396,6 +396,7 @@ static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 		pr_err(ps, "truncated after the first line");
 		return 0;
 	}
+	ps->version = v;
 	return n + 1;
 }
 

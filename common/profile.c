@@ -15,8 +15,9 @@
 #include "profile-int.h"
 #include "sum.h"
 
-#define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m }
+#define SCALAR_MAX(k, s, t, f, m) { k, s, t, offsetof(struct profile, f), m, 0 }
 #define SCALAR(k, s, t, f) SCALAR_MAX(k, s, t, f, UINT64_MAX)
+#define SCALAR_SINCE(k, f, v) { k, PS_COUNTER, PK_U64, offsetof(struct profile, f), UINT64_MAX, v }
 
 const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("host", PS_META, PK_STR, host),
@@ -66,6 +67,10 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),
 	SCALAR("comp_wait_comp_ns", PS_COUNTER, PK_U64, comp_wait_comp_ns),
+	SCALAR_SINCE("comp_sample_probes", comp_sample_probes, 9),
+	SCALAR_SINCE("comp_sample_probes_busy", comp_sample_probes_busy, 9),
+	SCALAR_SINCE("comp_sample_cost_lo_ns", comp_sample_cost_lo_ns, 9),
+	SCALAR_SINCE("comp_sample_cost_hi_ns", comp_sample_cost_hi_ns, 9),
 };
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -500,12 +505,18 @@ const char *prof_comp_check(const struct profile *p, char *why, size_t n)
 			 "MPI rank)", p->rank);
 		return why;
 	}
-	if (comp_product_check("ovh_sample_ns", o->sample_ns, true, "ovh_samples", o->samples,
+	if (comp_product_check("ovh_sample_ns", o->sample_ns, false, "ovh_samples", o->samples,
 			       "ovh_sample_cost_ns", o->sample_cost_ns, why, n) ||
 	    comp_product_check("ovh_wrapper_ns", o->wrapper_ns, false, "ovh_calls", o->calls,
 			       "ovh_call_cost_ns", o->call_cost_ns, why, n) ||
 	    comp_product_check("ovh_switch_ns", o->switch_ns, true, "ovh_switches",
 			       o->switches, "ovh_switch_cost_ns", o->switch_cost_ns, why, n))
 		return why;
+	if (p->comp_sample_cost_lo_ns > p->comp_sample_cost_hi_ns) {
+		snprintf(why, n, "comp_sample_cost_lo_ns %" PRIu64 " is above "
+			 "comp_sample_cost_hi_ns %" PRIu64 " (quartiles)",
+			 p->comp_sample_cost_lo_ns, p->comp_sample_cost_hi_ns);
+		return why;
+	}
 	return NULL;
 }

@@ -202,6 +202,10 @@ static void rich_comp(struct profile *p)
 	p->comp_delay_ns = UINT64_MAX;
 	p->comp_wait_ns = 3000000000;
 	p->comp_wait_comp_ns = 3500000000;
+	p->comp_sample_probes = 40;
+	p->comp_sample_probes_busy = 3;
+	p->comp_sample_cost_lo_ns = 15000;
+	p->comp_sample_cost_hi_ns = 21000;
 }
 
 /* A profile using every feature; depth sets the length of one chain. */
@@ -468,7 +472,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 8\nargv ./app\n"
+	static const char want[] = "cpperf-profile 9\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -514,7 +518,9 @@ static void test_round_trip(const char *dir)
 			 "ovh_drain_ns 0\novh_inject_ns 7\novh_switches 5\novh_switch_ns 10000\n"
 			 "ovh_switch_cost_ns 2000\novh_contention_ns 4000\ncomp_wall_ns 6000000000\n"
 			 "comp_delay_ns 18446744073709551615\ncomp_wait_ns 3000000000\n"
-			 "comp_wait_comp_ns 3500000000\nmodule 0 "),
+			 "comp_wait_comp_ns 3500000000\ncomp_sample_probes 40\n"
+			 "comp_sample_probes_busy 3\ncomp_sample_cost_lo_ns 15000\n"
+			 "comp_sample_cost_hi_ns 21000\nmodule 0 "),
 	   "overhead and compensation scalars after the critical-path ones");
 	ok(buf && strstr(buf, "\nmpi_coll MPI%20Bcast%25 4 3 16 302\n"
 			 "cp_link 2 0 1\ncp_link 5 9223372036854775806 18446744073709551615\n"
@@ -649,8 +655,10 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HRS(rank, size) "cpperf-profile 7\nhost h\npid 1\nrank " rank "\nsize " size \
-	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n"
+#define HRSV(version, rank, size) "cpperf-profile " version "\nhost h\npid 1\nrank " rank \
+	"\nsize " size "\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\n" \
+	"partial -\n"
+#define HRS(rank, size) HRSV("7", rank, size)
 #define HD(size) HRS("-1", size)
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
@@ -694,6 +702,11 @@ static void test_corruptions(const char *dir)
 /* Rank rank of a 4-rank job without a critical path, with the overhead and
  * compensation scalars comp (the file ends on line 50). */
 #define CMP(rank, comp) HRS(rank, "4") E C0 CPS0 comp S T
+/* The same in version 9, whose comp_ scalars end with those of a sample's
+ * cost measured along the run. */
+#define CMP9(rank, comp) HRSV("9", rank, "4") E C0 CPS0 comp S T
+#define PROBES(kept, busy, lo, hi) "comp_sample_probes " kept "\ncomp_sample_probes_busy " busy \
+	"\ncomp_sample_cost_lo_ns " lo "\ncomp_sample_cost_hi_ns " hi "\n"
 /* A cp_fn record: index, name, net and share length. */
 #define FN(i, name, net, share) "cp_fn " i " " name " " net " " share "\n"
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
@@ -715,10 +728,10 @@ static const struct {
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 8)" },
-	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 8)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 9)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
@@ -971,8 +984,15 @@ static const struct {
 	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
 	  "line 59: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
 	/* overhead and compensation: the products */
-	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
-			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
+	{ CMP("2", COMPS("1", OVH("3", "29", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
+			 "0")), "ovh_sample_ns 29 is less than ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
+	/* version 9: a sample's cost measured along the run */
+	{ CMP9("2", COMPS("0", OVH0, "0", "0", "0", "0") PROBES("2", "0", "0", "0")),
+	  "comp_on 0 but comp_sample_probes is 2" },
+	{ CMP9("2", COMPS("1", OVH0, "0", "0", "0", "0") PROBES("9", "1", "20", "19")),
+	  "comp_sample_cost_lo_ns 20 is above comp_sample_cost_hi_ns 19 (quartiles)" },
+	{ CMP9("2", COMPS("1", OVH0, "0", "0", "0", "0")),
+	  "no 'comp_sample_probes' record before the trailer" },
 	{ CMP("2", COMPS("1", OVH("4294967296", "0", "4294967296", "0", "0", "0", "0", "0", "0"),
 			 "0", "0", "0", "0")),
 	  "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)" },
@@ -1259,9 +1279,9 @@ static void test_comp_write_failures(struct profile *a, const char *dir)
 	       "comp_on 0 with overhead");
 	a->comp_on = 1;
 	a->ovh.sample_ns--;
-	refuse(a, dir, "ovh_sample_ns 18446744069414584319 is not ovh_samples * "
+	refuse(a, dir, "ovh_sample_ns 18446744069414584319 is less than ovh_samples * "
 	       "ovh_sample_cost_ns (4294967296 * 4294967295 = 18446744069414584320)",
-	       "ovh_sample_ns not the product");
+	       "ovh_sample_ns below the product");
 	a->ovh.sample_cost_ns++;
 	refuse(a, dir, "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)",
 	       "ovh_samples product overflows");
