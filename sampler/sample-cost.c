@@ -140,13 +140,14 @@ static uint64_t switches(void)
 	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
 }
 
-/* One pair's batches: the bare one's time, the sampled one's and its
- * samples; false when the thread was switched out during them (or the
- * sampled one took no sample). */
+/* A pair of batches: the bare one's time, the sampled one's and its
+ * samples. */
 struct pair {
 	uint64_t bare, with, n;
 };
 
+/* One pair into *p; false when the thread was switched out during it
+ * (or the sampled batch took no sample). */
 static bool probe_pair(int leader, uint64_t iters, struct pair *p)
 {
 	uint64_t sw = switches();
