@@ -57,10 +57,10 @@ struct prof_scalar {
 	enum prof_kind kind;
 	size_t offset;
 	uint64_t max;
-	uint64_t since;
+	unsigned since;		/* the format version that added it (0: all) */
 };
 
-#define PROF_NSCALARS 54
+#define PROF_NSCALARS 58
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -148,10 +148,11 @@ int prof_kept_merge(struct profile *d, const struct profile *s, const uint32_t *
 /* Check the overhead and compensation scalars (docs/format.md "Overhead
  * and compensation"), which the reader can only apply once the whole file
  * is read: comp_on is 0 or 1; with 0 every other comp_ and ovh_ scalar is
- * 0; with 1 the process is an MPI rank (rank >= 0), ovh_sample_ns =
- * ovh_samples x ovh_sample_cost_ns and ovh_switch_ns = ovh_switches x
- * ovh_switch_cost_ns exactly, ovh_wrapper_ns >= ovh_calls x
- * ovh_call_cost_ns, the products not overflowing.  Neither
+ * 0; with 1 the process is an MPI rank (rank >= 0), ovh_switch_ns =
+ * ovh_switches x ovh_switch_cost_ns exactly, ovh_sample_ns >=
+ * ovh_samples x ovh_sample_cost_ns and ovh_wrapper_ns >= ovh_calls x
+ * ovh_call_cost_ns (the costs are means, rounded down), the products not
+ * overflowing, comp_sample_cost_lo_ns <= comp_sample_cost_hi_ns.  Neither
  * comp_delay_ns nor comp_wait_comp_ns is bounded: a delay can come from
  * another rank's larger overhead, and a receiver more delayed than its
  * sender waits longer once compensated (w' = w + x - x_s > w).  Returns

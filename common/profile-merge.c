@@ -134,6 +134,9 @@ void prof_rank_row(const struct profile *p, struct prof_rank *r)
 	r->comp_delay_ns = p->comp_delay_ns;
 	r->comp_wait_ns = p->comp_wait_ns;
 	r->comp_wait_comp_ns = p->comp_wait_comp_ns;
+#define ROW_VALUE(f) r->f = p->f;
+	PROF_RANK_VALUES_9(ROW_VALUE)
+#undef ROW_VALUE
 }
 
 /* p's row, its host copied; the job's compensation is per rank, so the
@@ -146,6 +149,8 @@ static int make_row(struct profile *p, struct prof_rank *r)
 	p->comp_on = 0;
 	memset(&p->ovh, 0, sizeof(p->ovh));
 	p->comp_wall_ns = p->comp_delay_ns = p->comp_wait_ns = p->comp_wait_comp_ns = 0;
+	p->comp_sample_probes = p->comp_sample_probes_busy = 0;
+	p->comp_sample_cost_lo_ns = p->comp_sample_cost_hi_ns = 0;
 	return 0;
 }
 

@@ -17,10 +17,10 @@
 
 struct parser {
 	struct profile *p;
-	uint64_t version;	/* the magic line's */
 	size_t lineno;
 	enum prof_section section;
 	uint64_t seen;		/* bit i: prof_scalars[i] read; PR_ROOT_SEEN */
+	uint64_t version;	/* the file's format version */
 	int tree_ready;
 	uint32_t argv_alloc, events_alloc, threads_alloc;
 	uint32_t sites_alloc, peers_alloc, colls_alloc;

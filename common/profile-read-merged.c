@@ -128,6 +128,9 @@ int rec_m_rank(struct parser *ps, struct cursor *c)
 	if (pr_u64(ps, c, #f, &r->f)) \
 		return -1;
 	PROF_RANK_VALUES(PR_RANK_VALUE)
+	if (ps->version >= 9) {
+		PROF_RANK_VALUES_9(PR_RANK_VALUE)
+	}
 #undef PR_RANK_VALUE
 	if (r->comp_on > 1)
 		return pr_err(ps, "comp_on %" PRIu64 " is not 0 or 1", r->comp_on);

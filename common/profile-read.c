@@ -192,7 +192,7 @@ static int rec_scalar(struct parser *ps, struct cursor *c, size_t i)
 		return pr_err(ps, "second '%s' record", sc->key);
 	if (sc->since > ps->version)
 		return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with "
-			      "version %" PRIu64 ")", sc->key, ps->version, sc->since);
+			      "version %u)", sc->key, ps->version, sc->since);
 	ps->seen |= UINT64_C(1) << i;
 	if (sc->kind == PK_STR)
 		rc = pr_str(ps, c, sc->key, (char **)(void *)field);
@@ -364,7 +364,7 @@ static int pr_finish(struct parser *ps)
 
 	ps->lineno++;
 	for (size_t i = 0; i < PROF_NSCALARS; i++)
-		if (!(ps->seen & (UINT64_C(1) << i)) && prof_scalars[i].since <= ps->version)
+		if (!(ps->seen & (UINT64_C(1) << i)) && ps->version >= prof_scalars[i].since)
 			return pr_err(ps, "no '%s' record before the trailer",
 				      prof_scalars[i].key);
 	if (!(ps->seen & PR_ROOT_SEEN))
@@ -396,11 +396,11 @@ static size_t pr_magic(struct parser *ps, const char *buf, size_t len)
 		       buf + m + 1, PROFILE_VERSION_MIN, PROFILE_VERSION);
 		return 0;
 	}
-	ps->version = v;
 	if (!nl) {
 		pr_err(ps, "truncated after the first line");
 		return 0;
 	}
+	ps->version = v;
 	return n + 1;
 }
 

@@ -409,6 +409,7 @@ static void pw_merged(struct pw *w, const struct profile *p)
 		pw_str(w, r->host);
 #define PW_RANK_VALUE(f) pw_u64(w, r->f);
 		PROF_RANK_VALUES(PW_RANK_VALUE)
+		PROF_RANK_VALUES_9(PW_RANK_VALUE)
 #undef PW_RANK_VALUE
 		pw_counts(w, (const uint64_t *)(const void *)&r->ovh, PROF_OVH_WORDS);
 	}
@@ -597,7 +598,7 @@ int profile_write_start(const struct profile *p, const char *dir, const char *na
 {
 	struct profile_out *o = calloc(1, sizeof(*o));
 	struct pw *w = NULL;
-	char why[128];
+	char why[256];
 	int e;
 
 	if (!o || !(o->dir = strdup(dir)) || asprintf(&o->path, "%s/%s", dir, name) < 0) {
@@ -662,7 +663,7 @@ int profile_write_commit(struct profile_out *o, char *err, size_t errlen)
 int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *err, size_t errlen)
 {
 	struct pw *w = calloc(1, sizeof(*w));
-	char why[128];
+	char why[256];
 	int e;
 
 	if (!w || pw_sort_segs(w, p)) {

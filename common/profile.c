@@ -72,12 +72,16 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR("comp_delay_ns", PS_COUNTER, PK_U64, comp_delay_ns),
 	SCALAR("comp_wait_ns", PS_COUNTER, PK_U64, comp_wait_ns),
 	SCALAR("comp_wait_comp_ns", PS_COUNTER, PK_U64, comp_wait_comp_ns),
+	SCALAR_SINCE("comp_sample_probes", PK_U64, comp_sample_probes, 9),
+	SCALAR_SINCE("comp_sample_probes_busy", PK_U64, comp_sample_probes_busy, 9),
+	SCALAR_SINCE("comp_sample_cost_lo_ns", PK_U64, comp_sample_cost_lo_ns, 9),
+	SCALAR_SINCE("comp_sample_cost_hi_ns", PK_U64, comp_sample_cost_hi_ns, 9),
 };
 
 /* See profile.h. */
 uint64_t profile_version(const struct profile *p)
 {
-	return p->cp_folds ? PROFILE_VERSION_FOLDS : 8;
+	return p->cp_folds ? PROFILE_VERSION_FOLDS : PROFILE_VERSION_FOLDS - 1;
 }
 
 /* See profile.h.  Cannot fail; the tree is left zeroed (no root) until the
@@ -573,12 +577,18 @@ const char *prof_comp_check(const struct profile *p, char *why, size_t n)
 			 "MPI rank)", p->rank);
 		return why;
 	}
-	if (comp_product_check("ovh_sample_ns", o->sample_ns, true, "ovh_samples", o->samples,
+	if (comp_product_check("ovh_sample_ns", o->sample_ns, false, "ovh_samples", o->samples,
 			       "ovh_sample_cost_ns", o->sample_cost_ns, why, n) ||
 	    comp_product_check("ovh_wrapper_ns", o->wrapper_ns, false, "ovh_calls", o->calls,
 			       "ovh_call_cost_ns", o->call_cost_ns, why, n) ||
 	    comp_product_check("ovh_switch_ns", o->switch_ns, true, "ovh_switches",
 			       o->switches, "ovh_switch_cost_ns", o->switch_cost_ns, why, n))
 		return why;
+	if (p->comp_sample_cost_lo_ns > p->comp_sample_cost_hi_ns) {
+		snprintf(why, n, "comp_sample_cost_lo_ns %" PRIu64 " is above "
+			 "comp_sample_cost_hi_ns %" PRIu64 " (quartiles)",
+			 p->comp_sample_cost_lo_ns, p->comp_sample_cost_hi_ns);
+		return why;
+	}
 	return NULL;
 }

@@ -18,9 +18,9 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 9
-#define PROFILE_VERSION_MIN 7	/* versions 8 and 9 only added records */
-#define PROFILE_VERSION_FOLDS 9	/* fold points (cp_folds ...; cp_prefix) */
+#define PROFILE_VERSION 10
+#define PROFILE_VERSION_MIN 7	/* versions 8 to 10 only added records */
+#define PROFILE_VERSION_FOLDS 10	/* fold points (cp_folds ...; cp_prefix) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -146,7 +146,7 @@ struct prof_cp_point {		/* --cp-interval: the run's path length so far */
  * and the JSON keys are made from this list.
  */
 #define PROF_OVH_SOURCES(X) \
-	X(sample, samples, sample_cost_ns, "samples x kernel cost measured at MPI_Init") \
+	X(sample, samples, sample_cost_ns, "samples x kernel cost measured in the run (median)") \
 	X(wrapper, calls, call_cost_ns, "calls x their own work, timed on a few of them (median)") \
 	X(piggyback, none, none, "measured (headers, data behind them, collective companions)") \
 	X(drain, none, none, "measured (the drain thread, and unwinding on the rank's thread)") \
@@ -192,12 +192,17 @@ struct prof_spread {
 	X(start_ns) X(end_ns) X(cpu_ns) X(mpi_wall_ns) X(mpi_cpu_ns) X(mpi_ns) \
 	X(blocked_ns) X(cp_events) X(cp_length_ns) X(cp_wall_ns) X(comp_on) \
 	X(comp_wall_ns) X(comp_delay_ns) X(comp_wait_ns) X(comp_wait_comp_ns)
+/* ...and those version 9 added after them, before the overhead words. */
+#define PROF_RANK_VALUES_9(X) \
+	X(comp_sample_probes) X(comp_sample_probes_busy) X(comp_sample_cost_lo_ns) \
+	X(comp_sample_cost_hi_ns)
 
 struct prof_rank {
 	int64_t rank, pid;
 	char *host;
 #define PROF_RANK_FIELD(f) uint64_t f;
 	PROF_RANK_VALUES(PROF_RANK_FIELD)
+	PROF_RANK_VALUES_9(PROF_RANK_FIELD)
 #undef PROF_RANK_FIELD
 	/* mpi_ns, blocked_ns: its call sites' time and blocked time, but
 	 * MPI_Init's and MPI_Finalize's (prof_mpi_region_time) */
@@ -322,6 +327,12 @@ struct profile {
 	uint64_t comp_delay_ns;	/* x at the entry of MPI_Finalize */
 	uint64_t comp_wait_ns;	/* time waited in receives and collectives (w) */
 	uint64_t comp_wait_comp_ns;	/* the same, parallel-compensated (w') */
+	/* A sample's cost measured along the run by the drain thread's
+	 * pairs (sampler/sample-cost.c): pairs kept and rejected (the thread
+	 * was switched out), and the quartiles of the kept ones, 0 while
+	 * too few; since version 9. */
+	uint64_t comp_sample_probes, comp_sample_probes_busy;
+	uint64_t comp_sample_cost_lo_ns, comp_sample_cost_hi_ns;
 
 	/* Merged profiles only (merged > 0); empty otherwise.  Its own rank
 	 * is -1, its identity rank 0's, its counters the sums. */
@@ -375,8 +386,8 @@ static inline struct prof_spread prof_spread_one(uint64_t v, int64_t rank)
 void prof_spread_add(struct prof_spread *a, const struct prof_spread *b);
 
 /* The oldest format version that holds p, which profile_write writes:
- * PROFILE_VERSION_FOLDS when it has fold points, 8 otherwise (readers of
- * version 8 read it). */
+ * PROFILE_VERSION_FOLDS when it has fold points, 9 otherwise (readers of
+ * version 9 read it). */
 uint64_t profile_version(const struct profile *p);
 
 /* Initialise to an empty profile (no events, empty tables). */

@@ -6,9 +6,11 @@
  *   charge, the statistics, the path's segment) is timed on a few calls
  *   of a thread and each call charged the median of the last timings
  *   (call.c, pb-rules.h), as are a small message's steps (p2p.c);
- * - a sample costs sample_cost_ns in the kernel (interrupt and stack copy):
- *   the interrupt measured at MPI_Init (sampler/sample-cost.c) and the
- *   copy estimated from the stack size, or CPPERF_SAMPLE_COST_NS;
+ * - a sample costs the kernel's interrupt and stack copy: the interrupt
+ *   measured at MPI_Init and again along the run by the drain thread
+ *   (sampler/sample-cost.c), each sample charged the cost measured at the
+ *   time, and the copy estimated from the stack size; or
+ *   CPPERF_SAMPLE_COST_NS;
  * - a context switch costs switch_cost_ns more than without events
  *   (sampler/switch-cost.c, calibrated at MPI_Init, or
  *   CPPERF_SWITCH_COST_NS); those of the drain thread are charged, each of
@@ -28,8 +30,9 @@
  *   at most (charge_turns); those of a collective travel to the next
  *   collective, where the participants' largest is everybody's;
  * - CPPERF_INJECT_MPI_NS and CPPERF_INJECT_SAMPLE_NS add busy time at each
- *   call's entry (the samples' share since the previous call), timed like
- *   the rest (a spin preempted on a busy host lasts longer than asked), so
+ *   call's entry (the samples' share since the previous call), charged
+ *   the wall time it took (a spin preempted on a busy host lasts longer
+ *   than asked, and delays the rank that much), so
  *   tests can make the dilation as large as they need.  On a host with
  *   more ranks than CPUs the spin yields the CPU to any other thread that
  *   can run: one that kept its core would also slow the ranks that share
@@ -137,18 +140,22 @@ static uint64_t env_ns(const char *name, uint64_t dflt)
 	return *end ? dflt : (uint64_t)x;
 }
 
-/* The kernel's cost of one sample: measured once per host
- * (sampler/sample-cost.c), else estimated as an interrupt and, with DWARF
- * unwinding, the copy of the stack (about 1.5 us per 16 KiB measured on
- * the development VM; docs/compensation.md). */
-static uint64_t sample_cost(const struct rt_state *rt)
+/* The kernel's cost of one sample: CPPERF_SAMPLE_COST_NS, or measured by
+ * this run (sampler/sample-cost.c) at the start, once per host, and then
+ * by the rank's drain thread along the run; else estimated as an
+ * interrupt and, with DWARF unwinding, the copy of the stack (about
+ * 1.5 us per 16 KiB measured on the development VM;
+ * docs/compensation.md). */
+static void sample_cost_start(struct rt_state *rt)
 {
 	uint64_t cost = env_ns("CPPERF_SAMPLE_COST_NS", UINT64_MAX);
 
-	if (cost != UINT64_MAX)
-		return cost;
-	cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns);
-	return cost ? cost : 500 + rt_stack_copy_ns(&rt->opt);
+	if (cost != UINT64_MAX) {
+		rt_cost_probe_start(rt, cost, false);
+		return;
+	}
+	cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns, true);
+	rt_cost_probe_start(rt, cost ? cost : 500 + rt_stack_copy_ns(&rt->opt), true);
 }
 
 uint64_t pmpi_host_hash(void)
@@ -161,13 +168,12 @@ uint64_t pmpi_host_hash(void)
 
 void pmpi_comp_calibrate(struct rt_state *rt)
 {
-	uint64_t sample = sample_cost(rt);
 	uint64_t sw = env_ns("CPPERF_SWITCH_COST_NS", UINT64_MAX);
 
+	sample_cost_start(rt);
 	if (sw == UINT64_MAX)
-		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns);
+		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns, false);
 	rt_lock(&comp.lock);
-	comp.ovh.sample_cost_ns = sample;
 	comp.ovh.switch_cost_ns = sw;
 	rt_unlock(&comp.lock);
 }
@@ -319,9 +325,21 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 		charge_turns(t0, t, coll);
 }
 
+/*
+ * The injected spin is charged the wall time it took: its CPU time (what
+ * it was asked) left out what the host took from it (a virtual CPU's
+ * steal, other processes on its core), which the rank lost all the same;
+ * on the development VM charging the CPU time left the master/worker
+ * scenario 6 % above plain on a quiet host and 46 % above with a
+ * CPU-bound job on the master's core, against 0 % and 5 % charging the
+ * wall (docs/compensation.md).  Its samples are the spin's, not charged
+ * again.  Returns the spin's wall time, which the call's own timing
+ * leaves out.
+ */
 uint64_t pmpi_comp_enter(uint64_t call_ns)
 {
-	uint64_t n, inject, t, spent, taken;
+	struct rt_state *rt = rt_current();
+	uint64_t n, inject, t, taken, cost = rt ? rt_sample_cost_now(rt) : 0;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return 0;
@@ -329,25 +347,24 @@ uint64_t pmpi_comp_enter(uint64_t call_ns)
 	charge_drain_thread();
 	n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
 	comp.ovh.samples += n;
-	comp.ovh.sample_ns += n * comp.ovh.sample_cost_ns;
+	comp.ovh.sample_ns += n * cost;
 	comp.ovh.calls++;
 	comp.ovh.wrapper_ns += call_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
-	charge(n * comp.ovh.sample_cost_ns + call_ns);
+	charge(n * cost + call_ns);
 	comp_unlock();
 	if (!inject)
 		return 0;
-	/* charged as it took: a preempted spin delays the rank longer */
 	t = rt_now_ns();
 	taken = samples_taken();
 	busy(inject);
-	spent = rt_now_ns() - t;
+	t = rt_now_ns() - t;
 	comp_lock();
 	comp.samples_in_spins += minus(samples_taken(), taken);
-	comp.ovh.inject_ns += spent;
-	charge(spent);
+	comp.ovh.inject_ns += t;
+	charge(t);
 	comp_unlock();
-	return spent;
+	return t;
 }
 
 struct comp_mark pmpi_comp_mark(void)
@@ -453,6 +470,14 @@ void pmpi_comp_end(uint64_t t)
 	rt_unlock(&comp.lock);
 }
 
+static void fill_sample_probes(struct profile *p, const struct cost_probe *pr)
+{
+	p->comp_sample_probes = atomic_load(&pr->accepted);
+	p->comp_sample_probes_busy = atomic_load(&pr->busy);
+	p->comp_sample_cost_lo_ns = atomic_load(&pr->lo);
+	p->comp_sample_cost_hi_ns = atomic_load(&pr->hi);
+}
+
 void pmpi_comp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
@@ -465,6 +490,9 @@ void pmpi_comp_fill(struct rt_state *rt)
 		}
 		p->comp_on = 1;
 		p->ovh = comp.ovh;
+		p->ovh.sample_cost_ns = comp.ovh.samples ? comp.ovh.sample_ns / comp.ovh.samples :
+					rt_sample_cost_now(rt);
+		fill_sample_probes(p, &rt->probe);
 		/* what a call was charged on average: the threads' medians
 		 * changed as they were timed */
 		p->ovh.call_cost_ns = comp.ovh.calls ? comp.ovh.wrapper_ns / comp.ovh.calls : 0;

@@ -69,6 +69,9 @@ struct rep_rank {
 	uint64_t comp_wall_ns;	/* exit of MPI_Init to entry of MPI_Finalize */
 	uint64_t comp_delay_ns;	/* final delay x */
 	uint64_t comp_wait_ns, comp_wait_comp_ns;	/* W and W' */
+	/* A sample's cost measured along the run (profile.h). */
+	uint64_t sample_probes, sample_probes_busy;
+	uint64_t sample_cost_lo_ns, sample_cost_hi_ns;
 };
 
 /* One MPI call site of the experiment: a function called from one call

@@ -165,6 +165,10 @@ static int add_rank(struct rep_mpi *m, const struct prof_rank *row, char *err, s
 		r->comp_delay_ns = row->comp_delay_ns;
 		r->comp_wait_ns = row->comp_wait_ns;
 		r->comp_wait_comp_ns = row->comp_wait_comp_ns;
+		r->sample_probes = row->comp_sample_probes;
+		r->sample_probes_busy = row->comp_sample_probes_busy;
+		r->sample_cost_lo_ns = row->comp_sample_cost_lo_ns;
+		r->sample_cost_hi_ns = row->comp_sample_cost_hi_ns;
 	}
 	return 0;
 }

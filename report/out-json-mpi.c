@@ -75,6 +75,14 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 	json_u64(w, o->call_cost_ns);
 	json_key(w, "switch_cost_ns");
 	json_u64(w, o->switch_cost_ns);
+	json_key(w, "sample_probes");
+	json_u64(w, r->sample_probes);
+	json_key(w, "sample_probes_busy");
+	json_u64(w, r->sample_probes_busy);
+	json_key(w, "sample_cost_lo_ns");
+	json_u64(w, r->sample_cost_lo_ns);
+	json_key(w, "sample_cost_hi_ns");
+	json_u64(w, r->sample_cost_hi_ns);
 	json_end_object(w);
 }
 

@@ -11,6 +11,7 @@
  * line per source of overhead summed over the ranks, with how each is
  * obtained.  rep_render checks that the experiment has compensation data.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,38 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 	fprintf(out, "  total      %10.6f\n", secs(all));
 }
 
+/* What a sample was charged, and what the ranks' drain threads measured
+ * of it along the run: the widest of their quartiles. */
+static void put_sample_cost(FILE *out, const struct rep_mpi *m)
+{
+	uint64_t samples = 0, ns = 0, kept = 0, busy = 0, lo = UINT64_MAX, hi = 0;
+
+	for (uint32_t i = 0; i < m->nranks; i++) {
+		const struct rep_rank *r = &m->ranks[i];
+
+		if (!r->comp_on)
+			continue;
+		samples = sum_sat(samples, r->ovh.samples);
+		ns = sum_sat(ns, r->ovh.sample_ns);
+		kept = sum_sat(kept, r->sample_probes);
+		busy = sum_sat(busy, r->sample_probes_busy);
+		if (r->sample_cost_hi_ns) {
+			lo = r->sample_cost_lo_ns < lo ? r->sample_cost_lo_ns : lo;
+			hi = r->sample_cost_hi_ns > hi ? r->sample_cost_hi_ns : hi;
+		}
+	}
+	if (!samples)
+		return;
+	fprintf(out, "# a sample was charged %.1f us on average", ns / (double)samples / 1e3);
+	if (hi)
+		fprintf(out, "; measured along the run %.1f-%.1f us (quartiles, %" PRIu64
+			" pairs kept, %" PRIu64 " rejected)", lo / 1e3, hi / 1e3, kept, busy);
+	else if (kept || busy)
+		fprintf(out, "; too few measured along the run (%" PRIu64 " pairs kept, %"
+			PRIu64 " rejected)", kept, busy);
+	fputc('\n', out);
+}
+
 int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks)
 {
 	rep_text_intro(out, d);
@@ -126,5 +159,6 @@ int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks)
 	if (put_rank_rows(out, &d->mpi, all_ranks) < 0)
 		return -1;
 	put_sources(out, &d->mpi);
+	put_sample_cost(out, &d->mpi);
 	return ferror(out) ? -1 : 0;
 }

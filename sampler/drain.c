@@ -391,8 +391,10 @@ static void *drain_main(void *arg)
 			break;
 		}
 		drain_all(rt);
+		rt_cost_probe_step(rt);
 		publish_costs(rt, &next_publish);
 	}
+	rt_cost_probe_end(rt);
 	free(ps.fds);
 	free(ps.who);
 	if (atomic_load(&rt->end) == RT_END_WRITTEN)

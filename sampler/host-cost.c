@@ -13,7 +13,10 @@
  * take the median of those, never one measurement alone: on a busy
  * virtual machine one of them can be several times the others (59 us a
  * sample where the runs before had measured 16-20), and kept alone it
- * would have been charged for a day.  A new boot measures again: the
+ * would have been charged for a day.  A sample's cost is measured by
+ * every run all the same (fresh), and the kept ones stand in only when
+ * the host is too busy to measure it: a cost measured elsewhere, under
+ * another load, was 10-30 us a sample off the run's own.  A new boot measures again: the
  * kernel, or the hypervisor under a virtual machine, may have changed.
  */
 #include <fcntl.h>
@@ -36,7 +39,7 @@
 #define CACHE_RUNS 5			/* measurements kept, whose median is used */
 /* how the costs are measured: a new way keeps its costs apart from the
  * old way's (2: the sample's batches run one instance of their work) */
-#define COST_METHOD 2
+#define COST_METHOD 3
 
 bool rt_pin_to_cpu(int cpu)
 {
@@ -198,23 +201,33 @@ static void cache_write(const struct rt_options *o, const char *path, const uint
 		unlink(tmp);
 }
 
+static uint64_t median_u64(uint64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_u64);
+	return v[n / 2];
+}
+
 /* Cost name: the median of the measurements of this host kept by earlier
  * runs once there are CACHE_RUNS, else measured here, and kept when it
- * could be measured (not 0). */
+ * could be measured (not 0).  Fresh: measured here all the same, the
+ * kept ones only standing in when it cannot be (a host too busy to say);
+ * the latest CACHE_RUNS are kept. */
 static uint64_t kept_or_measured(const struct rt_state *rt, const char *name, const char *host,
-				 uint64_t (*measure)(const struct rt_state *))
+				 uint64_t (*measure)(const struct rt_state *), bool fresh)
 {
 	char path[PATH_MAX + 512];
 	uint64_t v[CACHE_RUNS], cost;
 	bool kept = cache_path(rt, name, host, path, sizeof(path));
 	int n = kept ? cache_read(path, v) : 0;
 
-	if (n == CACHE_RUNS) {
-		qsort(v, CACHE_RUNS, sizeof(v[0]), cmp_u64);
-		return v[CACHE_RUNS / 2];
-	}
+	if (n == CACHE_RUNS && !fresh)
+		return median_u64(v, n);
 	cost = measure(rt);
-	if (kept && cost) {
+	if (!cost)
+		return fresh && n ? median_u64(v, n) : 0;
+	if (kept) {
+		if (n == CACHE_RUNS)
+			memmove(v, v + 1, --n * sizeof(v[0]));
 		v[n++] = cost;
 		cache_write(&rt->opt, path, v, n);
 	}
@@ -222,7 +235,7 @@ static uint64_t kept_or_measured(const struct rt_state *rt, const char *name, co
 }
 
 uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
-			uint64_t (*measure)(const struct rt_state *))
+			uint64_t (*measure)(const struct rt_state *), bool fresh)
 {
 	char host[256] = "", path[PATH_MAX + 300], line[32];
 	uint64_t cost;
@@ -238,10 +251,10 @@ uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 	if (fd < 0 || flock(fd, LOCK_EX)) {
 		if (fd >= 0)
 			close(fd);
-		return kept_or_measured(rt, name, host, measure);	/* no sharing */
+		return kept_or_measured(rt, name, host, measure, fresh);	/* no sharing */
 	}
 	if (!read_cost(fd, &cost)) {
-		cost = kept_or_measured(rt, name, host, measure);
+		cost = kept_or_measured(rt, name, host, measure, fresh);
 		n = snprintf(line, sizeof(line), "%" PRIu64 "\n", cost);
 		if (pwrite(fd, line, (size_t)n, 0) != n)
 			(void)ftruncate(fd, 0);	/* the next rank measures again */

@@ -97,6 +97,22 @@ struct rt_checkpoint {
 	uint64_t t0;		/* CLOCK_MONOTONIC ns at its start */
 };
 
+/* sample-cost.c: the drain thread's pairs that measure a sample's cost
+ * along the run (rt_cost_probe_step). */
+#define PROBE_KEPT 31	/* the last accepted pairs, whose median is charged */
+struct cost_probe {
+	atomic_bool on;		/* pairs are wanted (compensation, a software clock) */
+	bool open;		/* the drain thread's events are */
+	int fds[EV_MAX];
+	uint64_t ids[EV_MAX];	/* the kernel's, to know them from the program's */
+	uint64_t iters;		/* of a batch's work */
+	uint64_t next;		/* when the next pair is due, CLOCK_MONOTONIC ns */
+	int64_t kept[PROBE_KEPT];	/* ns a sample, the stack copy left out */
+	unsigned n, at;		/* kept, and where the next goes */
+	atomic_uint_fast64_t accepted, busy;	/* pairs kept, and rejected */
+	atomic_uint_fast64_t lo, hi;	/* quartiles of kept, the copy added */
+};
+
 struct rt_state {
 	pid_t pid;		/* process the state belongs to */
 	bool active;
@@ -134,6 +150,8 @@ struct rt_state {
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	atomic_uint_fast64_t drain_switches;	/* and its context switches */
+	atomic_uint_fast64_t sample_cost_ns;	/* charged a sample now (sample-cost.c) */
+	struct cost_probe probe;
 	const struct rt_hooks *_Atomic hooks;	/* NULL until a layer sets them */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
@@ -200,12 +218,23 @@ uint64_t rt_switch_cost_ns(const struct rt_state *rt);
 uint64_t rt_sample_cost_ns(const struct rt_state *rt);
 /* The estimated cost of copying the user stack of one sample (ns). */
 uint64_t rt_stack_copy_ns(const struct rt_options *o);
+/* The cost charged a sample from now on: cost, replaced along the run by
+ * the drain thread's measurements when probe (and the events allow);
+ * rt_cost_probe_step takes a pair when one is due (drain thread), and
+ * rt_cost_probe_end closes its events.  rt_sample_cost_now reads it. */
+void rt_cost_probe_start(struct rt_state *rt, uint64_t cost, bool probe);
+void rt_cost_probe_step(struct rt_state *rt);
+void rt_cost_probe_end(struct rt_state *rt);
+/* A forked child's copy of the drain thread's: closed, cleared. */
+void rt_cost_probe_forget(struct rt_state *rt);
+uint64_t rt_sample_cost_now(const struct rt_state *rt);
 
 /* host-cost.c: measure(rt), once per host and experiment by the first rank
  * there while the others wait (<output>/.NAME.<run>.<host>), unless an
- * earlier run of this host and boot kept it (--cost-cache). */
+ * earlier run of this host and boot kept it (--cost-cache); fresh: the
+ * kept ones only when measure says 0 (it could not). */
 uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
-			uint64_t (*measure)(const struct rt_state *));
+			uint64_t (*measure)(const struct rt_state *), bool fresh);
 /* Run the calling thread on cpu only; false when the kernel refuses. */
 bool rt_pin_to_cpu(int cpu);
 

@@ -258,6 +258,7 @@ static void after_fork_child(void)
 	for (struct rt_thread *t = rt->threads; t; t = t->next)
 		rt_thread_close(rt, t);
 	rt_wake_close(rt);
+	rt_cost_probe_forget(rt);
 	ofd_release(&rt->live);	/* the parent's lock, shared through the fork */
 	rt->active = false;
 	pthread_mutex_init(&rt->lock, NULL);

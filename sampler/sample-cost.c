@@ -4,38 +4,53 @@
  * re-arms a timer, which in a virtual machine exits to the host.  On the
  * development VM that made a sample about 45 us of the thread's time, not
  * the couple of microseconds of bare metal (docs/compensation.md), so the
- * cost is measured where the run is, for overhead compensation.
+ * cost is measured where the run is, for overhead compensation, at the
+ * start and then all along the run.
  *
- * A thread of our own, pinned to the calling CPU, runs PAIRS pairs of
- * batches of the same fixed work: one without events, one with the run's
- * events opened bare (no ring), the leader sampling every CAL_PERIOD_NS
- * of the thread's time; about 10 ms in all on the development VM.  The
- * median of the pairs' differences over the samples of a batch (the
- * leader's count over the period) is the interrupt's cost; while the
- * host's noise makes it negative it is measured again, up to TRIES times,
- * as the fallback estimate is far below a VM's cost.  The copy of the user
- * stack, which the kernel skips without a ring, is added as estimated
- * (COPY_NS per 16 KiB in dwarf mode).  Events are opened once
- * and enabled for the sampled batches only, with a period, not a
- * frequency: closing an event can wait for an RCU grace period, and a
- * frequency starts again from a period of 1 at every enable, a storm of
- * interrupts until the kernel's next tick adjusts it.  Only the software
- * clocks are measured: their period is a time; a PMU's interrupt costs
- * about a microsecond, the estimate.
+ * A probe is a pair of batches of the same fixed work on the calling
+ * thread: one without events, one with the run's events opened bare (no
+ * ring), the leader sampling every PROBE_PERIOD_NS of the thread's time.
+ * The pair's extra time over the samples the sampled batch took (the
+ * leader's count over the period) is one measurement.  A pair during which
+ * the thread was switched out is rejected: another thread or process had
+ * its CPU, and that time is no sample's.  What a busy host leaves
+ * (preemptions of the virtual CPU, which the guest cannot see) spreads the
+ * measurements both ways, and their median is the cost.
+ *
+ * At MPI_Init a thread of our own, pinned to the calling CPU, takes up to
+ * START_PAIRS pairs and stops at START_GOOD accepted (about 7 ms on the
+ * development VM); with fewer than START_LEAST accepted the host is too
+ * busy to say, and the cost is not measured (0).  During the run the drain
+ * thread takes a pair every PROBE_EVERY_NS, the first ten a tenth of that
+ * apart (rt_cost_probe_*), and the median of its last PROBE_KEPT accepted
+ * ones replaces the start's once there are START_LEAST: a host's cost
+ * drifts (repeated measurements at the start of runs minutes apart on the
+ * development VM: 15-18 us, then 25-31 us a sample).  The copy of the user stack, which the kernel
+ * skips without a ring, is added as estimated (COPY_NS per 16 KiB in
+ * dwarf mode).  Events are opened once and enabled for the sampled batches
+ * only, with a period, not a frequency: closing an event can wait for an
+ * RCU grace period, and a frequency starts again from a period of 1 at
+ * every enable, a storm of interrupts until the kernel's next tick
+ * adjusts it.  Only the software clocks are measured: their period is a
+ * time; a PMU's interrupt costs about a microsecond, the estimate.
  */
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rt.h"
 
-#define PAIRS 5
-#define TRIES 3		/* sets of pairs until the median is positive */
-#define CAL_PERIOD_NS 100000	/* 10 000 samples per second while measuring */
+#define START_PAIRS 24	/* pairs at most at the start... */
+#define START_GOOD 7	/* ...stopping at this many accepted */
+#define START_LEAST 5	/* fewer accepted: the host is too busy to say */
+#define PROBE_PERIOD_NS 100000	/* 10 000 samples per second while measuring */
 #define BATCH_NS 500000		/* a batch's work without events */
 #define COPY_NS 1500		/* copying 16 KiB of stack, development VM */
+#define PROBE_EVERY_NS 1000000000ull	/* a pair of the drain thread's */
 
 struct calibration {
 	const struct rt_state *rt;
@@ -85,10 +100,10 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* The run's events opened for the calling thread, the leader sampling
- * every CAL_PERIOD_NS, disabled; false when they cannot be. */
-static bool open_calibration_events(const struct rt_state *rt, int *fds)
+ * every PROBE_PERIOD_NS, disabled; false when they cannot be. */
+static bool open_probe_events(const struct rt_state *rt, int *fds)
 {
-	if (rt_events_open_bare(rt, fds, CAL_PERIOD_NS))
+	if (rt_events_open_bare(rt, fds, PROBE_PERIOD_NS))
 		return false;
 	if (ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP)) {
 		rt_events_close_bare(rt, fds, rt->events.n);
@@ -113,42 +128,71 @@ static uint64_t sampled_batch(int leader, uint64_t iters, uint64_t *n)
 	ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	t = timed_work(iters);
 	ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	*n = (leader_count(leader) - c0) / CAL_PERIOD_NS;
+	*n = (leader_count(leader) - c0) / PROBE_PERIOD_NS;
 	return t;
 }
 
-/* The median over PAIRS pairs of the extra time per sample taken; <= 0
- * when the host's noise outweighed the samples' cost. */
-static int64_t median_cost(int leader, uint64_t iters)
+/* The calling thread's context switches so far, of both kinds. */
+static uint64_t switches(void)
 {
-	int64_t per[PAIRS];
-	uint64_t bare, with, n;
+	struct rusage ru;
 
-	for (int i = 0; i < PAIRS; i++) {
-		bare = timed_work(iters);
-		with = sampled_batch(leader, iters, &n);
-		per[i] = n ? ((int64_t)with - (int64_t)bare) / (int64_t)n : 0;
-	}
-	qsort(per, PAIRS, sizeof(per[0]), cmp_i64);
-	return per[PAIRS / 2];
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+}
+
+/* A pair of batches: the bare one's time, the sampled one's and its
+ * samples. */
+struct pair {
+	uint64_t bare, with, n;
+};
+
+/* One pair into *p; false when the thread was switched out during it
+ * (or the sampled batch took no sample). */
+static bool probe_pair(int leader, uint64_t iters, struct pair *p)
+{
+	uint64_t sw = switches();
+
+	p->bare = timed_work(iters);
+	p->with = sampled_batch(leader, iters, &p->n);
+	return p->n && switches() == sw;
+}
+
+/* A pair's extra time per sample taken. */
+static int64_t pair_cost(const struct pair *p)
+{
+	return ((int64_t)p->with - (int64_t)p->bare) / (int64_t)p->n;
+}
+
+/* The median of n pairs' costs. */
+static int64_t median_cost(const struct pair *v, unsigned n)
+{
+	int64_t c[START_PAIRS];
+
+	for (unsigned i = 0; i < n; i++)
+		c[i] = pair_cost(&v[i]);
+	qsort(c, n, sizeof(c[0]), cmp_i64);
+	return c[n / 2];
 }
 
 static void *calibrate(void *arg)
 {
 	struct calibration *c = arg;
+	struct pair got[START_PAIRS];
+	unsigned n = 0;
 	int fds[EV_MAX];
 	uint64_t iters;
 
-	if (!rt_pin_to_cpu(c->cpu) || !open_calibration_events(c->rt, fds))
+	if (!rt_pin_to_cpu(c->cpu) || !open_probe_events(c->rt, fds))
 		return NULL;
 	iters = batch_iters();
-	for (int i = 0; i < TRIES && !c->cost; i++) {
-		int64_t m = median_cost(fds[0], iters);
-
-		if (m > 0)
-			c->cost = (uint64_t)m;
-	}
+	for (int i = 0; i < START_PAIRS && n < START_GOOD; i++)
+		n += probe_pair(fds[0], iters, &got[n]);
 	rt_events_close_bare(c->rt, fds, c->rt->events.n);
+	if (n >= START_LEAST) {
+		int64_t m = median_cost(got, n);
+
+		c->cost = m > 0 ? (uint64_t)m : 0;
+	}
 	return NULL;
 }
 
@@ -164,13 +208,20 @@ uint64_t rt_stack_copy_ns(const struct rt_options *o)
 	return o->call_graph == CG_DWARF ? (uint64_t)o->stack_size * COPY_NS / 16384 : 0;
 }
 
+/* Whether the run's sample cost can be measured: the perf backend's
+ * software clock. */
+static bool measurable(const struct rt_state *rt)
+{
+	return rt->opt.backend == BACKEND_PERF && rt->events.n > 0 &&
+	       software_clock(&rt->events.ev[0].attr);
+}
+
 uint64_t rt_sample_cost_ns(const struct rt_state *rt)
 {
 	struct calibration c = { .rt = rt, .cpu = sched_getcpu() };
 	pthread_t th;
 
-	if (rt->opt.backend != BACKEND_PERF || rt->events.n <= 0 ||
-	    !software_clock(&rt->events.ev[0].attr) || c.cpu < 0)
+	if (!measurable(rt) || c.cpu < 0)
 		return 0;
 	if (rt_real_pthread_create(&th, NULL, calibrate, &c))
 		return 0;
@@ -178,4 +229,117 @@ uint64_t rt_sample_cost_ns(const struct rt_state *rt)
 	if (!c.cost)
 		return 0;
 	return c.cost + rt_stack_copy_ns(&rt->opt);
+}
+
+void rt_cost_probe_start(struct rt_state *rt, uint64_t cost, bool probe)
+{
+	atomic_store(&rt->sample_cost_ns, cost);
+	if (probe && measurable(rt)) {
+		rt->probe.next = rt_now_ns();
+		atomic_store(&rt->probe.on, true);
+	}
+}
+
+uint64_t rt_sample_cost_now(const struct rt_state *rt)
+{
+	return atomic_load_explicit(&rt->sample_cost_ns, memory_order_relaxed);
+}
+
+/* The accepted measurements' median and quartiles, the stack copy added,
+ * published for the compensation once there are START_LEAST. */
+static void probe_publish(struct rt_state *rt)
+{
+	struct cost_probe *p = &rt->probe;
+	int64_t v[PROBE_KEPT];
+	uint64_t copy = rt_stack_copy_ns(&rt->opt);
+
+	if (p->n < START_LEAST)
+		return;
+	memcpy(v, p->kept, p->n * sizeof(v[0]));
+	qsort(v, p->n, sizeof(v[0]), cmp_i64);
+	atomic_store(&rt->sample_cost_ns, (v[p->n / 2] > 0 ? (uint64_t)v[p->n / 2] : 0) + copy);
+	atomic_store(&p->lo, (v[p->n / 4] > 0 ? (uint64_t)v[p->n / 4] : 0) + copy);
+	atomic_store(&p->hi, (v[p->n * 3 / 4] > 0 ? (uint64_t)v[p->n * 3 / 4] : 0) + copy);
+}
+
+/* Whether the drain thread's events are still its own: the program may
+ * have closed them, or opened its files at their numbers. */
+static bool probe_fds_mine(const struct rt_state *rt)
+{
+	for (int i = 0; i < rt->events.n; i++)
+		if (!ofd_perf_mine(rt->probe.fds[i], rt->probe.ids[i]))
+			return false;
+	return true;
+}
+
+/* Close those of the drain thread's events that are still its own. */
+static void probe_close_mine(struct rt_state *rt)
+{
+	struct cost_probe *p = &rt->probe;
+
+	for (int i = p->open ? rt->events.n - 1 : -1; i >= 0; i--)
+		if (ofd_perf_mine(p->fds[i], p->ids[i]))
+			close(p->fds[i]);
+	p->open = false;
+}
+
+/* The drain thread's events for its pairs, kept high and known by their
+ * ids; off for good when they cannot be opened or the program took one. */
+static bool probe_ready(struct rt_state *rt)
+{
+	struct cost_probe *p = &rt->probe;
+
+	if (p->open && probe_fds_mine(rt))
+		return true;
+	if (p->open || !open_probe_events(rt, p->fds)) {
+		probe_close_mine(rt);
+		atomic_store(&p->on, false);
+		return false;
+	}
+	for (int i = 0; i < rt->events.n; i++) {
+		p->fds[i] = ofd_move_high(p->fds[i]);
+		p->ids[i] = ofd_perf_id(p->fds[i]);
+	}
+	p->iters = batch_iters();
+	p->open = true;
+	return true;
+}
+
+void rt_cost_probe_step(struct rt_state *rt)
+{
+	struct cost_probe *p = &rt->probe;
+	uint64_t now = rt_now_ns();
+	struct pair pr;
+	int64_t ns;
+
+	/* on is set after next (rt_cost_probe_start, another thread) */
+	if (!atomic_load(&p->on) || now < p->next || !probe_ready(rt))
+		return;
+	/* the first pairs sooner: short runs have their own measurement too */
+	p->next = now + (atomic_load(&p->accepted) < PROBE_KEPT / 3 ? PROBE_EVERY_NS / 10 : PROBE_EVERY_NS);
+	if (!probe_pair(p->fds[0], p->iters, &pr)) {
+		atomic_fetch_add(&p->busy, 1);
+		return;
+	}
+	ns = pair_cost(&pr);
+	p->kept[p->at] = ns;
+	p->at = (p->at + 1) % PROBE_KEPT;
+	if (p->n < PROBE_KEPT)
+		p->n++;
+	atomic_fetch_add(&p->accepted, 1);
+	probe_publish(rt);
+}
+
+void rt_cost_probe_end(struct rt_state *rt)
+{
+	struct cost_probe *p = &rt->probe;
+
+	atomic_store(&p->on, false);
+	probe_close_mine(rt);
+}
+
+void rt_cost_probe_forget(struct rt_state *rt)
+{
+	rt_cost_probe_end(rt);
+	memset(&rt->probe, 0, sizeof(rt->probe));
 }

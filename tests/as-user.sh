@@ -45,4 +45,4 @@ runuser -u "$user" -- env HOME="$tree/home" USER="$user" LOGNAME="$user" TMPDIR=
 	if [ "$cur" = unlimited ] || [ "$cur" -gt "$MEMLOCK_KIB" ]; then
 		ulimit -S -l "$MEMLOCK_KIB"
 	fi
-	cd "$CPPERF_TOP" && prove tests/integration/*.t'
+	cd "$CPPERF_TOP" && prove --failures tests/integration/*.t'

@@ -161,12 +161,15 @@ static void set_comp(struct profile *p, int64_t r)
 		o->contention_ns = 4 * MS;
 		p->comp_delay_ns = 300 * MS;
 		p->comp_wait_ns = 400 * MS, p->comp_wait_comp_ns = 250 * MS;
+		p->comp_sample_probes = 12, p->comp_sample_probes_busy = 2;
+		p->comp_sample_cost_lo_ns = 18000, p->comp_sample_cost_hi_ns = 23000;
 	} else {
 		o->samples = 500, o->calls = 200, o->switches = 400;
 		o->piggyback_ns = 3 * MS, o->drain_ns = 1 * MS, o->inject_ns = 3 * MS;
 		o->contention_ns = 1 * MS;
 		p->comp_delay_ns = 50 * MS;
 		p->comp_wait_ns = 300 * MS, p->comp_wait_comp_ns = 200 * MS;
+		p->comp_sample_probes = 3, p->comp_sample_probes_busy = 1;	/* too few */
 	}
 	o->sample_ns = o->samples * o->sample_cost_ns;
 	o->wrapper_ns = o->calls * o->call_cost_ns;
@@ -312,9 +315,10 @@ static void test_json(const struct rep_data *d)
 	       "rank 0 overhead_sources");
 	is_str(jq(p, ".ranks[0].overhead_sources | keys_unsorted | join(\",\")"),
 	       "sample,wrapper,piggyback,drain,inject,switch,contention,samples,calls,switches,"
-	       "sample_cost_ns,call_cost_ns,switch_cost_ns", "overhead_sources keys, in order");
+	       "sample_cost_ns,call_cost_ns,switch_cost_ns,sample_probes,sample_probes_busy,"
+	       "sample_cost_lo_ns,sample_cost_hi_ns", "overhead_sources keys, in order");
 	is_str(jq(p, ".compensation.method"),
-	       "sample: samples x kernel cost measured at MPI_Init; wrapper: calls x their own work, "
+	       "sample: samples x kernel cost measured in the run (median); wrapper: calls x their own work, "
 	       "timed on a few of them (median); piggyback: measured (headers, data behind them, collective companions); "
 	       "drain: measured (the drain thread, and unwinding on the rank's thread); "
 	       "inject: measured (CPPERF_INJECT_*); switch: context switches (the drain thread's, "
@@ -454,7 +458,7 @@ static void test_text(const struct rep_data *d)
 			  "       2  n2             -          -          -          -          -"
 			  "          -          -\n"), "compensation view: one row per rank");
 	ok(out && strstr(out, "# overhead by source, summed over 2 ranks (seconds, % of the overhead)\n"
-			  "  sample       0.030000   21.43  1500 samples x kernel cost measured at MPI_Init\n"
+			  "  sample       0.030000   21.43  1500 samples x kernel cost measured in the run (median)\n"
 			  "  wrapper      0.070000   50.00  700 calls x their own work, timed on a few "
 			  "of them (median)\n"
 			  "  piggyback    0.009000    6.43  measured (headers, data behind them, collective companions)\n"
@@ -465,6 +469,9 @@ static void test_text(const struct rep_data *d)
 			  "and waits' turns on shared cores) x cost calibrated at MPI_Init\n"
 			  "  contention   0.005000    3.57  not charged (waits for a CPU)\n"
 			  "  total        0.140000\n"), "compensation view: sources summed over ranks");
+	ok(out && strstr(out, "\n# a sample was charged 20.0 us on average; measured along the run "
+			  "18.0-23.0 us (quartiles, 15 pairs kept, 3 rejected)\n"),
+	   "compensation view: a sample's cost, charged and measured");
 	if (out && !strstr(out, "wait'"))
 		printf("# %s", out);
 	free(out);

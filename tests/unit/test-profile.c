@@ -202,6 +202,10 @@ static void rich_comp(struct profile *p)
 	p->comp_delay_ns = UINT64_MAX;
 	p->comp_wait_ns = 3000000000;
 	p->comp_wait_comp_ns = 3500000000;
+	p->comp_sample_probes = 40;
+	p->comp_sample_probes_busy = 3;
+	p->comp_sample_cost_lo_ns = 15000;
+	p->comp_sample_cost_hi_ns = 21000;
 }
 
 /* A profile using every feature; depth sets the length of one chain. */
@@ -468,7 +472,7 @@ static char *seal(const char *body, size_t *len)
 
 static void test_round_trip(const char *dir)
 {
-	static const char want[] = "cpperf-profile 8\nargv ./app\n"
+	static const char want[] = "cpperf-profile 9\nargv ./app\n"
 		"argv arg%20with%20space\nargv 100%25\nargv new%0Aline\n"
 		"argv %C3%BCnic%C3%B8de\nargv %2D\nargv -\nargv tab%09here\n"
 		"argv %252D\nhost node%2001.cluster\n";
@@ -514,7 +518,9 @@ static void test_round_trip(const char *dir)
 			 "ovh_drain_ns 0\novh_inject_ns 7\novh_switches 5\novh_switch_ns 10000\n"
 			 "ovh_switch_cost_ns 2000\novh_contention_ns 4000\ncomp_wall_ns 6000000000\n"
 			 "comp_delay_ns 18446744073709551615\ncomp_wait_ns 3000000000\n"
-			 "comp_wait_comp_ns 3500000000\nmodule 0 "),
+			 "comp_wait_comp_ns 3500000000\ncomp_sample_probes 40\n"
+			 "comp_sample_probes_busy 3\ncomp_sample_cost_lo_ns 15000\n"
+			 "comp_sample_cost_hi_ns 21000\nmodule 0 "),
 	   "overhead and compensation scalars after the critical-path ones");
 	ok(buf && strstr(buf, "\nmpi_coll MPI%20Bcast%25 4 3 16 302\n"
 			 "cp_link 2 0 1\ncp_link 5 9223372036854775806 18446744073709551615\n"
@@ -649,8 +655,10 @@ static void test_corruptions(const char *dir)
 	empty_dir(dir);
 }
 
-#define HRS(rank, size) "cpperf-profile 7\nhost h\npid 1\nrank " rank "\nsize " size \
-	"\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n"
+#define HRSV(version, rank, size) "cpperf-profile " version "\nhost h\npid 1\nrank " rank \
+	"\nsize " size "\nstart_ns 0\nend_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\n" \
+	"partial -\n"
+#define HRS(rank, size) HRSV("7", rank, size)
 #define HD(size) HRS("-1", size)
 #define H HD("0")
 #define E "event 0 cycles 0 1000 0\n"
@@ -694,17 +702,22 @@ static void test_corruptions(const char *dir)
 /* Rank rank of a 4-rank job without a critical path, with the overhead and
  * compensation scalars comp (the file ends on line 50). */
 #define CMP(rank, comp) HRS(rank, "4") E C0 CPS0 comp S T
+/* The same in version 9, whose comp_ scalars end with those of a sample's
+ * cost measured along the run. */
+#define CMP9(rank, comp) HRSV("9", rank, "4") E C0 CPS0 comp S T
+#define PROBES(kept, busy, lo, hi) "comp_sample_probes " kept "\ncomp_sample_probes_busy " busy \
+	"\ncomp_sample_cost_lo_ns " lo "\ncomp_sample_cost_hi_ns " hi "\n"
 /* A cp_fn record: index, name, net and share length. */
 #define FN(i, name, net, share) "cp_fn " i " " name " " net " " share "\n"
-/* Version 9: the fold-point scalars, and a 4-rank job with a critical path
- * of 10 events and length 7, traced or not, cut as cut says, with them. */
+/* Version 10: the fold-point scalars, and a 4-rank job with a critical
+ * path of 10 events and length 7, traced or not, cut as cut says, with
+ * them. */
 #define FOLD(folds, event, ns, grank, gevent) "cp_folds " folds "\ncp_fold_event " event \
 	"\ncp_fold_ns " ns "\ncp_gap_rank " grank "\ncp_gap_event " gevent "\n"
-#define CPV9(trace, cut, fold) "cpperf-profile 9\nhost h\npid 1\nrank -1\nsize 4\nstart_ns 0\n" \
-	"end_ns 0\nbackend perf\ncall_graph fp\nmpi_library -\nrun r\npartial -\n" E C0 \
-	"cp_events 10\ncp_length_ns 7\ncp_wall_ns 9\ncp_trace " #trace "\ncp_budget 0\n" cut FN0 \
-	fold COMP0 S T
-#define CPV(fold) CPV9(0, "cp_cut 0\n", fold)
+#define CPV10(trace, cut, fold) HRSV("10", "-1", "4") E C0 "cp_events 10\ncp_length_ns 7\n" \
+	"cp_wall_ns 9\ncp_trace " #trace "\ncp_budget 0\n" cut FN0 fold COMP0 \
+	PROBES("0", "0", "0", "0") S T
+#define CPV(fold) CPV10(0, "cp_cut 0\n", fold)
 #define S "module 0 /a -\nframe 0 0 f - 0\nframe 1 - g - 0\n"
 #define T "thread 7 3\nroot 0\nnode 1 0 0 2\nnode 2 1 1 1\n"
 #define Z4 " 0 0 0 0"
@@ -724,10 +737,10 @@ static const struct {
 	  "start_ns 18446744073709551615\nend_ns 0\nbackend perf\ncall_graph fp\n"
 	  "mpi_library -\nrun r\npartial -\n" E C S T, NULL },
 	{ "cpperf-profilX 1\n" E, "not a cpperf profile" },
-	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 9)" },
-	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 9)" },
-	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 9)" },
-	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 9)" },
+	{ "cpperf-profile 2\n" E C S T, "unsupported format version '2' (this cpperf reads versions 7 to 10)" },
+	{ "cpperf-profile 3\n" E C S T, "unsupported format version '3' (this cpperf reads versions 7 to 10)" },
+	{ "cpperf-profile 4\n" E C S T, "unsupported format version '4' (this cpperf reads versions 7 to 10)" },
+	{ "cpperf-profile 5\n" E C S T, "unsupported format version '5' (this cpperf reads versions 7 to 10)" },
 	{ "cpperf-profile 01\n" E, "unsupported format version" },
 	{ H "frobnicate 1\n" E C S T, "line 13: unknown record 'frobnicate'" },
 	{ H "x-\n" E C S T, "unknown record 'x-'" },
@@ -870,14 +883,14 @@ static const struct {
 	  "cp_prefix 2 1\n", NULL },
 	{ CPV(FOLD("1", "4", "5", "3", "17")) "cp_prefix 1 1\n", NULL },
 	{ CPV(FOLD("0", "0", "0", "0", "0")), NULL },
-	{ CPV9(1, "cp_cut 6\n", FOLD("1", "4", "5", "0", "0")) "cp_link 6 1 1\n", NULL },
-	{ CPV9(1, "cp_cut 0\n", FOLD("1", "4", "5", "0", "0")) "cp_seg 4 1 1\n", NULL },
-	{ CPV9(0, "cp_cut 0\n", "") , "no 'cp_folds' record" },
-	{ CPV9(0, "cp_cut 0\n", FOLD("0", "0", "0", "0", "0") "cp_folds 0\n"),
+	{ CPV10(1, "cp_cut 6\n", FOLD("1", "4", "5", "0", "0")) "cp_link 6 1 1\n", NULL },
+	{ CPV10(1, "cp_cut 0\n", FOLD("1", "4", "5", "0", "0")) "cp_seg 4 1 1\n", NULL },
+	{ CPV10(0, "cp_cut 0\n", "") , "no 'cp_folds' record" },
+	{ CPV10(0, "cp_cut 0\n", FOLD("0", "0", "0", "0", "0") "cp_folds 0\n"),
 	  "second 'cp_folds'" },
 	{ CPV(FOLD("0", "0", "0", "0", "0")) "cp_folds 0\n", "'cp_folds' record after node records" },
 	{ HD("4") E C0 "cp_folds 0\n" S T, "'cp_folds' record in a version 7 profile (it came "
-	  "with version 9)" },
+	  "with version 10)" },
 	{ CPV(FOLD("0", "0", "0", "0", "0")) "cp_prefix 0 1\n",
 	  "cp_prefix record without a fold point" },
 	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_prefix 2 1\ncp_prefix 1 1\n",
@@ -897,7 +910,7 @@ static const struct {
 	  "cp_link of event 4 up to cp_fold_event 4" },
 	{ CPV(FOLD("1", "4", "5", "0", "0")) "cp_seg 3 1 1\n",
 	  "cp_seg of segment 3 up to cp_fold_event 4 without cp_trace" },
-	{ CPV9(0, "cp_cut 4\n", FOLD("1", "4", "5", "0", "0")),
+	{ CPV10(0, "cp_cut 4\n", FOLD("1", "4", "5", "0", "0")),
 	  "cp_cut 4 not after cp_fold_event 4" },
 	/* critical path: order of the sections */
 	{ CPH("1") "cp_seg 1 0 1\ncp_link 1 0 1\n", "'cp_link' record after cp_seg records" },
@@ -1014,8 +1027,15 @@ static const struct {
 	{ HD("0") E C0 CPS0 COMPS("1", OVH0, "0", "0", "0", "0") S T,
 	  "line 59: comp_on 1 but rank is -1 (compensation needs an MPI rank)" },
 	/* overhead and compensation: the products */
-	{ CMP("2", COMPS("1", OVH("3", "31", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
-			 "0")), "ovh_sample_ns 31 is not ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
+	{ CMP("2", COMPS("1", OVH("3", "29", "10", "2", "10", "5", "7", "8", "9"), "0", "0", "0",
+			 "0")), "ovh_sample_ns 29 is less than ovh_samples * ovh_sample_cost_ns (3 * 10 = 30)" },
+	/* version 9: a sample's cost measured along the run */
+	{ CMP9("2", COMPS("0", OVH0, "0", "0", "0", "0") PROBES("2", "0", "0", "0")),
+	  "comp_on 0 but comp_sample_probes is 2" },
+	{ CMP9("2", COMPS("1", OVH0, "0", "0", "0", "0") PROBES("9", "1", "20", "19")),
+	  "comp_sample_cost_lo_ns 20 is above comp_sample_cost_hi_ns 19 (quartiles)" },
+	{ CMP9("2", COMPS("1", OVH0, "0", "0", "0", "0")),
+	  "no 'comp_sample_probes' record before the trailer" },
 	{ CMP("2", COMPS("1", OVH("4294967296", "0", "4294967296", "0", "0", "0", "0", "0", "0"),
 			 "0", "0", "0", "0")),
 	  "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)" },
@@ -1302,9 +1322,9 @@ static void test_comp_write_failures(struct profile *a, const char *dir)
 	       "comp_on 0 with overhead");
 	a->comp_on = 1;
 	a->ovh.sample_ns--;
-	refuse(a, dir, "ovh_sample_ns 18446744069414584319 is not ovh_samples * "
+	refuse(a, dir, "ovh_sample_ns 18446744069414584319 is less than ovh_samples * "
 	       "ovh_sample_cost_ns (4294967296 * 4294967295 = 18446744069414584320)",
-	       "ovh_sample_ns not the product");
+	       "ovh_sample_ns below the product");
 	a->ovh.sample_cost_ns++;
 	refuse(a, dir, "ovh_samples * ovh_sample_cost_ns overflows (4294967296 * 4294967296)",
 	       "ovh_samples product overflows");
@@ -1339,10 +1359,10 @@ static void test_comp_write_failures(struct profile *a, const char *dir)
 	empty_dir(dir);
 }
 
-/* The rich profile with fold points: written as version 9, read back
+/* The rich profile with fold points: written as version 10, read back
  * equal, the fold scalars and cp_prefix records included; the writer
  * refuses a link it should have dropped at the fold point; the same
- * profile without fold points is written as version 8. */
+ * profile without fold points is written as version 9. */
 static void test_fold_round_trip(const char *dir)
 {
 	struct profile a, b;
@@ -1367,7 +1387,7 @@ static void test_fold_round_trip(const char *dir)
 	       "fold points: written");
 	snprintf(path, sizeof(path), "%s/fold" PROFILE_SUFFIX, dir);
 	buf = read_all(path, &len);
-	ok(buf && !strncmp(buf, "cpperf-profile 9\n", 17), "fold points: version 9");
+	ok(buf && !strncmp(buf, "cpperf-profile 10\n", 18), "fold points: version 10");
 	ok(buf && strstr(buf, "\ncp_folds 3\ncp_fold_event 1\ncp_fold_ns 4000000000\n"
 			 "cp_gap_rank 1\ncp_gap_event 17\n"), "fold points: the scalars");
 	ok(buf && strstr(buf, "\ncp_prefix 0 18446744073709551615 0 0\n"),
@@ -1390,8 +1410,8 @@ static void test_fold_round_trip(const char *dir)
 	is_int(profile_write(&a, dir, "fold" PROFILE_SUFFIX, err, sizeof(err)), 0,
 	       "without fold points: written");
 	buf = read_all(path, &len);
-	ok(buf && !strncmp(buf, "cpperf-profile 8\n", 17) && !strstr(buf, "cp_fold"),
-	   "without fold points: version 8, no fold scalar");
+	ok(buf && !strncmp(buf, "cpperf-profile 9\n", 17) && !strstr(buf, "cp_fold"),
+	   "without fold points: version 9, no fold scalar");
 	free(buf);
 	unlink(path);
 	profile_release(&a);

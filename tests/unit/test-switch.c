@@ -6,8 +6,13 @@
  * is measured with a software clock (which every Linux host has), is
  * bounded, and is 0 for the PAPI backend; so is the cost of a sample
  * (sampler/sample-cost.c), 0 also for an event other than a clock; the ranks of a host share
- * one measurement through a file, a measured 0 included.
+ * one measurement through a file, a measured 0 included; costs kept across
+ * runs (host-cost.c) stand in for a measurement once five are kept, and
+ * for a fresh one only when it cannot be made; the drain thread's pairs
+ * along the run replace the start's cost once five are kept, and stop
+ * when the program takes their descriptors.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -145,7 +150,7 @@ static void test_shared(void)
 		return;
 	rt.prof.run = "t";
 	cost_file(&rt, path, sizeof(path));
-	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns);
+	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns, false);
 	f = fopen(path, "r");
 	if (f) {
 		if (!fgets(line, sizeof(line), f))
@@ -156,15 +161,119 @@ static void test_shared(void)
 	ok(strtoull(line, NULL, 10) == c && strchr(line, '\n'),
 	   "the first rank measures and writes what it measured");
 	save(path, "1234\n");
-	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns) == 1234, "a later rank reads the cost written");
+	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns, false) == 1234, "a later rank reads the cost written");
 	save(path, "0\n");
-	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns) == 0, "a measured 0 is read too, not measured again");
+	ok(rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns, false) == 0, "a measured 0 is read too, not measured again");
 	save(path, "12");
-	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns);
+	c = rt_cost_shared(&rt, "switch-cost", rt_switch_cost_ns, false);
 	printf("# measured again: %llu ns\n", (unsigned long long)c);
 	ok(c != 12, "a cost without its newline (a writer that died) is measured again");
 	unlink(path);
 	rmdir(rt.opt.output);
+}
+
+static uint64_t next_cost, measured;
+
+static uint64_t fake_measure(const struct rt_state *rt)
+{
+	(void)rt;
+	measured++;
+	return next_cost;
+}
+
+/* One run's cost name "kept", measured (when asked) as cost. */
+static uint64_t run_cost(struct rt_state *rt, uint64_t cost, bool fresh)
+{
+	static char run[32];
+	static int n;
+
+	snprintf(run, sizeof(run), "r%d", n++);
+	rt->prof.run = run;
+	next_cost = cost;
+	return rt_cost_shared(rt, "kept", fake_measure, fresh);
+}
+
+static void test_kept(void)
+{
+	static struct rt_state rt;
+	char why[1024], dir[] = "/tmp/cpperf-test-kept.XXXXXX";
+	uint64_t c;
+
+	if (!setup(&rt, "task-clock", why, sizeof(why)) || !mkdtemp(dir)) {
+		tap_skip("costs kept across runs", why);
+		return;
+	}
+	snprintf(rt.opt.output, sizeof(rt.opt.output), "%s", dir);
+	snprintf(rt.opt.cost_cache, sizeof(rt.opt.cost_cache), "%s/cache", dir);
+	for (uint64_t i = 1; i <= 5; i++)
+		run_cost(&rt, i * 10, false);
+	measured = 0;
+	c = run_cost(&rt, 99, false);
+	ok(c == 30 && !measured, "five kept: their median, nothing measured");
+	c = run_cost(&rt, 0, true);
+	ok(c == 30 && measured == 1, "fresh, the host too busy to measure: the kept median");
+	c = run_cost(&rt, 7, true);
+	ok(c == 7 && measured == 2, "fresh: the run's own measurement, not the kept one");
+	run_cost(&rt, 1, true);
+	run_cost(&rt, 2, true);
+	c = run_cost(&rt, 99, false);
+	ok(c == 7, "the latest five are kept (40 50 7 1 2: median 7), the oldest dropped");
+	snprintf(why, sizeof(why), "rm -rf '%s'", dir);
+	ok(system(why) == 0, "scratch removed");
+}
+
+/* Pairs until n are kept (a busy host rejects some), at most 200. */
+static void probe_until(struct rt_state *rt, uint64_t n)
+{
+	for (int i = 0; i < 200 && atomic_load(&rt->probe.accepted) < n; i++) {
+		rt->probe.next = 0;
+		rt_cost_probe_step(rt);
+	}
+}
+
+static void test_probe(void)
+{
+	static struct rt_state rt;
+	char why[1024];
+	uint64_t c, lo, hi;
+	int fd, before;
+
+	if (!setup(&rt, "task-clock", why, sizeof(why))) {
+		tap_skip("a sample's cost along the run", why);
+		return;
+	}
+	before = open_fds();
+	rt_cost_probe_start(&rt, 1234, false);
+	rt_cost_probe_step(&rt);
+	ok(rt_sample_cost_now(&rt) == 1234 && !rt.probe.open, "a cost given: charged, no pairs");
+	rt_cost_probe_start(&rt, 1234, true);
+	rt_cost_probe_step(&rt);
+	ok(atomic_load(&rt.probe.accepted) + atomic_load(&rt.probe.busy) == 1, "the first pair at once");
+	rt_cost_probe_step(&rt);
+	ok(atomic_load(&rt.probe.accepted) + atomic_load(&rt.probe.busy) == 1, "the next one later");
+	probe_until(&rt, 4);
+	ok(rt_sample_cost_now(&rt) == 1234, "fewer than 5 kept: the start's cost");
+	probe_until(&rt, 5);
+	c = rt_sample_cost_now(&rt), lo = atomic_load(&rt.probe.lo), hi = atomic_load(&rt.probe.hi);
+	printf("# %llu pairs kept, %llu rejected: %llu ns a sample (%llu-%llu)\n",
+	       (unsigned long long)atomic_load(&rt.probe.accepted),
+	       (unsigned long long)atomic_load(&rt.probe.busy), (unsigned long long)c,
+	       (unsigned long long)lo, (unsigned long long)hi);
+	ok(atomic_load(&rt.probe.accepted) >= 5 && c != 1234 && lo <= c && c <= hi && hi,
+	   "5 kept: their median, between its quartiles, the stack copy added");
+	/* the program closes the leader and opens a file at its number */
+	fd = open("/dev/null", O_RDONLY);
+	ok(fd >= 0 && dup2(fd, rt.probe.fds[0]) == rt.probe.fds[0],
+	   "the program's file at the leader's number");
+	close(fd);
+	fd = rt.probe.fds[0];
+	rt.probe.next = 0;
+	rt_cost_probe_step(&rt);
+	ok(!atomic_load(&rt.probe.on) && fcntl(fd, F_GETFD) >= 0,
+	   "pairs stop, the program's file left open");
+	close(fd);
+	rt_cost_probe_end(&rt);
+	ok(open_fds() == before, "nothing left open");
 }
 
 int main(void)
@@ -174,5 +283,7 @@ int main(void)
 	test_cost();
 	test_sample_cost();
 	test_shared();
+	test_kept();
+	test_probe();
 	return tap_done();
 }
