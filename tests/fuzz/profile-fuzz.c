@@ -95,8 +95,10 @@ static void check_cp_fn(const struct profile *p)
 }
 
 /* The overhead and compensation scalars: comp_on 0 or 1; with 0 all the
- * others 0; with 1 an MPI rank, and each computed overhead exactly its
- * count times its cost, without overflow.  The delay and the compensated
+ * others 0; with 1 an MPI rank, the switches' overhead exactly their count
+ * times their cost, the samples' and the wrappers' at least that (their
+ * costs are means), without overflow, and the sample cost's quartiles in
+ * order.  The delay and the compensated
  * waiting are unbounded (a delay may come from another rank, and a rank
  * more delayed than its sender waits longer once compensated). */
 static void check_comp(const struct profile *p)
@@ -110,13 +112,15 @@ static void check_comp(const struct profile *p)
 		if (o->samples || o->sample_ns || o->sample_cost_ns || o->calls || o->wrapper_ns ||
 		    o->call_cost_ns || o->piggyback_ns || o->drain_ns || o->inject_ns ||
 		    o->switches || o->switch_ns || o->switch_cost_ns || o->contention_ns ||
-		    p->comp_wall_ns || p->comp_delay_ns || p->comp_wait_ns || p->comp_wait_comp_ns)
+		    p->comp_wall_ns || p->comp_delay_ns || p->comp_wait_ns || p->comp_wait_comp_ns ||
+		    p->comp_sample_probes || p->comp_sample_probes_busy ||
+		    p->comp_sample_cost_lo_ns || p->comp_sample_cost_hi_ns)
 			abort();
 		return;
 	}
-	if (p->rank < 0)
+	if (p->rank < 0 || p->comp_sample_cost_lo_ns > p->comp_sample_cost_hi_ns)
 		abort();
-	if (__builtin_mul_overflow(o->samples, o->sample_cost_ns, &prod) || prod != o->sample_ns)
+	if (__builtin_mul_overflow(o->samples, o->sample_cost_ns, &prod) || prod > o->sample_ns)
 		abort();
 	if (__builtin_mul_overflow(o->calls, o->call_cost_ns, &prod) || prod > o->wrapper_ns)
 		abort();
