@@ -15,30 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define NOINLINE __attribute__((noipa))	/* not inlined, nor folded into one */
-
-static volatile uint64_t sink;
-
-static double now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-/* Spin for us microseconds in the function that expands it, so that the
- * samples' leaf is that function. */
-#define SPIN(us) \
-	do { \
-		double end_ = now_us() + (us); \
-		uint64_t x_ = sink; \
-		do { \
-			for (int i_ = 0; i_ < 256; i_++) \
-				x_ = x_ * 6364136223846793005ULL + 1442695040888963407ULL; \
-		} while (now_us() < end_); \
-		sink = x_; \
-	} while (0)
+#include "spin-leaf.h"
 
 static NOINLINE void work_a(double us)
 {
