@@ -316,6 +316,10 @@ void sym_cu_cache_release(struct sym_cu_cache *c);
 const char *sym_decl_file(struct sym_decl_files *c, Dwarf_Die *die);
 /* decl-files.c: free the tables. */
 void sym_decl_files_release(struct sym_decl_files *c);
+/* fde-start.c: the start (a process address) of the FDE that holds addr
+ * in mod, from PT_GNU_EH_FRAME's table; false when none is known. */
+bool sym_fde_start(Dwfl_Module *mod, uint64_t addr, uint64_t *start);
+
 /* elf-names.c: the name dwfl_module_addrinfo gives addr in mod (key:
  * sym_load_of(mod), whose table is kept), asked once per stretch of
  * addresses between symbol and section bounds; NULL or "" when no symbol

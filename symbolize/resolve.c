@@ -10,8 +10,10 @@
  * whose DWARF is in a separate debug file, unless the session was asked
  * to read those (sym_use_separate_debug).  An address in no
  * module is named "[0x<address>]" with no module; an address in a module
- * but in no symbol "[0x<offset in module>]" with that module, so that
- * equal code gives equal frames across processes despite ASLR.
+ * but in no symbol "[0x<offset in module>]" with that module, the offset
+ * of the function that holds it when the unwind tables know it
+ * (fde-start.c), so that equal code gives equal frames across processes
+ * despite ASLR and a function is one frame.
  *
  * Results are cached in the session's per-address table (pctab.c); memory
  * grows with the number of distinct addresses sampled, not with samples.
@@ -58,7 +60,8 @@ static void sym_hex_name(char *buf, size_t size, uint64_t addr)
 	snprintf(buf, size, "[0x%" PRIx64 "]", addr);
 }
 
-/* The ELF symbol name at addr in mod, or "[0x<offset>]" in buf. */
+/* The ELF symbol name at addr in mod, or "[0x<offset>]" in buf: the
+ * offset of the function that holds addr, else of addr. */
 static const char *sym_elf_name(struct sym_session *s, Dwfl_Module *mod, uint64_t addr,
 				char *buf, size_t size)
 {
@@ -68,6 +71,7 @@ static const char *sym_elf_name(struct sym_session *s, Dwfl_Module *mod, uint64_
 	if (name && *name)
 		return name;
 	dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	sym_fde_start(mod, addr, &addr);	/* one frame per function, not per address */
 	sym_hex_name(buf, size, addr - start);
 	return buf;
 }
