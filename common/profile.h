@@ -437,6 +437,12 @@ char *profile_tmp_path(const char *dir, const char *name);
  * Returns 0, or -1 with a message in err. */
 int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *err, size_t errlen);
 
+/* Write the call paths of p (not merged) that have less than share of its
+ * samples of every event as one "[rare paths]" node under their closest
+ * caller with more (profile-prune.c).  Returns how many nodes were rare,
+ * or -1 when memory is short (p is then unchanged).  share <= 0: none. */
+int profile_prune(struct profile *p, double share);
+
 /*
  * Merging profiles (profile-merge.c; docs/format.md "Merged profiles").
  * profile_to_merged turns a rank's finished profile into a merged profile

@@ -278,6 +278,8 @@ void rt_write_final(struct rt_state *rt, const char *reason)
 	unsigned missed = atomic_load(&rt->unprofiled);
 
 	fill(rt, reason, true);
+	if (profile_prune(&rt->prof, rt->opt.rare_paths) < 0)
+		rt_notice(rt, "out of memory: every call path is written, rare ones too");
 	if (missed > 1)		/* the first one said why */
 		rt_notice(rt, "%u threads of process %d were not profiled", missed, (int)rt->pid);
 	if (write_file(rt, err, sizeof(err))) {

@@ -151,7 +151,7 @@ static int set_cp_trace(struct rt_options *o, const char *v, char *err, size_t n
 	return set_flag(&o->cp_trace, v, err, n);
 }
 
-static int parse_seconds(const char *v, double min, double max, double *out)
+static int parse_real(const char *v, double min, double max, double *out)
 {
 	char *end;
 	double x;
@@ -211,7 +211,7 @@ static int set_cp_auto(struct rt_options *o, const char *v, char *err, size_t n)
 
 static int set_cp_warmup(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_seconds(v, 0, 86400, &o->cp_warmup)) {
+	if (parse_real(v, 0, 86400, &o->cp_warmup)) {
 		snprintf(err, n, "'%s' is not a number of seconds from 0 to 86400", v);
 		return -1;
 	}
@@ -220,7 +220,7 @@ static int set_cp_warmup(struct rt_options *o, const char *v, char *err, size_t 
 
 static int set_cp_interval(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_seconds(v, 0, 86400, &o->cp_interval) ||
+	if (parse_real(v, 0, 86400, &o->cp_interval) ||
 	    (o->cp_interval > 0 && o->cp_interval < 0.01)) {
 		snprintf(err, n, "'%s' is not 0 (off) or a number of seconds from 0.01 to 86400", v);
 		return -1;
@@ -293,9 +293,21 @@ static int set_cp_budget(struct rt_options *o, const char *v, char *err, size_t 
 	return 0;
 }
 
+static int set_rare_paths(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	double pct;
+
+	if (parse_real(v, 0, 100, &pct)) {
+		snprintf(err, n, "'%s' is not a percentage from 0 to 100", v);
+		return -1;
+	}
+	o->rare_paths = pct / 100;
+	return 0;
+}
+
 static int set_checkpoint(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_seconds(v, 0, 86400, &o->checkpoint) ||
+	if (parse_real(v, 0, 86400, &o->checkpoint) ||
 	    (o->checkpoint > 0 && o->checkpoint < 0.1)) {
 		snprintf(err, n, "'%s' is not 0 (off) or a number of seconds from 0.1 to 86400", v);
 		return -1;
@@ -323,7 +335,7 @@ static int set_rank_files(struct rt_options *o, const char *v, char *err, size_t
 
 static int set_merge_timeout(struct rt_options *o, const char *v, char *err, size_t n)
 {
-	if (parse_seconds(v, 0.1, 3600, &o->merge_timeout)) {
+	if (parse_real(v, 0.1, 3600, &o->merge_timeout)) {
 		snprintf(err, n, "'%s' is not a number of seconds from 0.1 to 3600", v);
 		return -1;
 	}
@@ -409,6 +421,10 @@ const struct opt_desc opt_table[] = {
 	{ 0, "cp-budget", "CPPERF_CP_BUDGET", "BYTES",
 	  "MPI: bytes of critical-path records a rank keeps (default 1M; 0: no limit); past it "
 	  "the oldest are dropped and the report walks the path's latest part", set_cp_budget, NULL, NULL },
+	{ 0, "rare-paths", "CPPERF_RARE_PATHS", "PERCENT",
+	  "call paths with less than PERCENT % of the process's samples are written as one "
+	  "[rare paths] node under their caller (default 0.05; 0: every path)", set_rare_paths,
+	  NULL, NULL },
 	{ 0, "merge", "CPPERF_MERGE", "MODE",
 	  "MPI: none (default: each rank writes its profile) or mpi (the ranks also reduce "
 	  "their profiles at MPI_Finalize into one, merged.cpprof)", set_merge, NULL, NULL },
@@ -437,6 +453,7 @@ void opt_defaults(struct rt_options *o)
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
 	o->cp_budget = OPT_DEFAULT_CP_BUDGET;
+	o->rare_paths = OPT_DEFAULT_RARE_PATHS;
 	o->rank_files = true;
 	o->merge_timeout = OPT_DEFAULT_MERGE_TIMEOUT;
 }

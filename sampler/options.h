@@ -27,6 +27,7 @@ enum opt_merge { MERGE_NONE, MERGE_MPI };
 #define OPT_DEFAULT_CP_WARMUP 1.0
 #define OPT_DEFAULT_CHECKPOINT 60.0	/* docs/record.md says why */
 #define OPT_DEFAULT_CP_BUDGET (1ull << 20)	/* docs/critical-path.md "Budget" */
+#define OPT_DEFAULT_RARE_PATHS 5e-4	/* 0.05 %: docs/record.md "Rare call paths" */
 #define OPT_MIN_CP_BUDGET 1024ull
 #define OPT_DEFAULT_MERGE_TIMEOUT 5.0	/* docs/record.md "Merging at the end" */
 /* The experiment holds the command line: private by default, the group's
@@ -56,6 +57,7 @@ struct rt_options {
 	double cp_warmup;	/* seconds before --cp-auto chooses */
 	double cp_interval;	/* seconds between intermediate values, 0 off */
 	uint64_t cp_budget;	/* bytes of critical-path records per rank, 0 no limit */
+	double rare_paths;	/* share of the samples under which a call path is rare */
 	double checkpoint;	/* seconds between checkpoints, 0 off */
 	enum opt_merge merge;	/* MPI: reduce the ranks' profiles at MPI_Finalize */
 	bool rank_files;	/* with merge: keep each rank's file (default) */
