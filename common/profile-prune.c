@@ -16,6 +16,7 @@
  * function its self samples, and the critical path's samples move with
  * the nodes they fell under.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile-int.h"
@@ -209,50 +210,47 @@ static int prefix_order(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Segments re-keyed by nmap, those that now share (seg, node) summed. */
-static void map_segs(struct profile *p, const uint32_t *nmap)
+/* Sort the n records of size bytes at base by cmp, and sum the counts
+ * (a uint64_t * at counts_at, ne of them) of those equal under it into
+ * the first; returns how many are left. */
+static uint32_t sort_and_sum(void *base, uint32_t n, size_t size, size_t counts_at, uint32_t ne,
+			     int (*cmp)(const void *, const void *))
 {
-	uint32_t n = 0;
+	char *b = base;
+	uint32_t k = 0;
 
-	for (uint32_t i = 0; i < p->ncp_segs; i++)
-		p->cp_segs[i].node = nmap[p->cp_segs[i].node];
-	if (p->ncp_segs > 1)	/* qsort takes no NULL, even for none */
-		qsort(p->cp_segs, p->ncp_segs, sizeof(*p->cp_segs), seg_order);
-	for (uint32_t i = 0; i < p->ncp_segs; i++) {
-		struct prof_cp_seg *s = &p->cp_segs[i];
+	if (n > 1)	/* qsort takes no NULL, even for none */
+		qsort(base, n, size, cmp);
+	for (uint32_t i = 0; i < n; i++) {
+		char *rec = b + i * size, *last = k ? b + (size_t)(k - 1) * size : NULL;
+		uint64_t *to, *from;
 
-		if (n && !seg_order(&p->cp_segs[n - 1], s)) {
-			for (uint32_t e = 0; e < p->nevents; e++)
-				p->cp_segs[n - 1].counts[e] += s->counts[e];
-			free(s->counts);
+		if (last && !cmp(last, rec)) {
+			memcpy(&to, last + counts_at, sizeof(to));
+			memcpy(&from, rec + counts_at, sizeof(from));
+			for (uint32_t e = 0; e < ne; e++)
+				to[e] += from[e];
+			free(from);
 		} else {
-			p->cp_segs[n++] = *s;
+			memmove(b + (size_t)k++ * size, rec, size);
 		}
 	}
-	p->ncp_segs = n;
+	return k;
 }
 
-/* The prefix re-keyed by nmap, by increasing node, merged likewise. */
-static void map_prefix(struct profile *p, const uint32_t *nmap)
+/* The segments and the prefix re-keyed by nmap, those that now share a
+ * key summed, in the order the format asks. */
+static void map_cp(struct profile *p, const uint32_t *nmap)
 {
-	uint32_t n = 0;
-
+	for (uint32_t i = 0; i < p->ncp_segs; i++)
+		p->cp_segs[i].node = nmap[p->cp_segs[i].node];
+	p->ncp_segs = sort_and_sum(p->cp_segs, p->ncp_segs, sizeof(*p->cp_segs),
+				   offsetof(struct prof_cp_seg, counts), p->nevents, seg_order);
 	for (uint32_t i = 0; i < p->ncp_prefix; i++)
 		p->cp_prefix[i].node = nmap[p->cp_prefix[i].node];
-	if (p->ncp_prefix > 1)
-		qsort(p->cp_prefix, p->ncp_prefix, sizeof(*p->cp_prefix), prefix_order);
-	for (uint32_t i = 0; i < p->ncp_prefix; i++) {
-		struct prof_cp_prefix *s = &p->cp_prefix[i];
-
-		if (n && p->cp_prefix[n - 1].node == s->node) {
-			for (uint32_t e = 0; e < p->nevents; e++)
-				p->cp_prefix[n - 1].counts[e] += s->counts[e];
-			free(s->counts);
-		} else {
-			p->cp_prefix[n++] = *s;
-		}
-	}
-	p->ncp_prefix = n;
+	p->ncp_prefix = sort_and_sum(p->cp_prefix, p->ncp_prefix, sizeof(*p->cp_prefix),
+				     offsetof(struct prof_cp_prefix, counts), p->nevents,
+				     prefix_order);
 }
 
 /* Put r's tables in p. */
@@ -265,8 +263,7 @@ static void apply(struct profile *p, struct prune *r, const uint32_t *site_frame
 		       p->mpi_sites[i].nframes * sizeof(*site_frames));
 		n += p->mpi_sites[i].nframes;
 	}
-	map_segs(p, r->nmap);
-	map_prefix(p, r->nmap);
+	map_cp(p, r->nmap);
 	symtab_release(&p->syms);
 	p->syms = r->syms;
 	cct_release(&p->tree);
