@@ -372,7 +372,7 @@ static void publish_costs(struct rt_state *rt, uint64_t *next)
 		return;
 	*next = now + 10000000ull;
 	atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
-	atomic_store_explicit(&rt->drain_switches, sched_counts_now().switches, memory_order_relaxed);
+	atomic_store_explicit(&rt->drain_switches, sched_switches_now(), memory_order_relaxed);
 }
 
 static void *drain_main(void *arg)
