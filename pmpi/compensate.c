@@ -141,11 +141,10 @@ static uint64_t env_ns(const char *name, uint64_t dflt)
 }
 
 /* The kernel's cost of one sample: CPPERF_SAMPLE_COST_NS, or measured by
- * this run (sampler/sample-cost.c) at the start, once per host, and then
- * by the rank's drain thread along the run; else estimated as an
- * interrupt and, with DWARF unwinding, the copy of the stack (about
- * 1.5 us per 16 KiB measured on the development VM;
- * docs/compensation.md). */
+ * this run (sampler/sample-cost.c): its record written into the ring at
+ * the start, its interrupt at the start, once per host, and then by the
+ * rank's drain thread along the run; else estimated as an interrupt and
+ * the record (docs/compensation.md). */
 static void sample_cost_start(struct rt_state *rt)
 {
 	uint64_t cost = env_ns("CPPERF_SAMPLE_COST_NS", UINT64_MAX);
@@ -154,8 +153,9 @@ static void sample_cost_start(struct rt_state *rt)
 		rt_cost_probe_start(rt, cost, false);
 		return;
 	}
+	rt->ring_cost_ns = rt_cost_shared(rt, "ring-cost", rt_ring_cost_ns, true);
 	cost = rt_cost_shared(rt, "sample-cost", rt_sample_cost_ns, true);
-	rt_cost_probe_start(rt, cost ? cost : 500 + rt_stack_copy_ns(&rt->opt), true);
+	rt_cost_probe_start(rt, cost ? cost : 500 + rt_ring_write_ns(rt), true);
 }
 
 uint64_t pmpi_host_hash(void)

@@ -26,6 +26,13 @@ int ring_map(struct ring *r, int fd, unsigned pages)
 	return 0;
 }
 
+void ring_discard(struct ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&r->meta->data_tail, head, __ATOMIC_RELEASE);
+}
+
 void ring_unmap(struct ring *r)
 {
 	if (r->meta)

@@ -47,6 +47,8 @@ typedef void (*ring_record_fn)(void *arg, const struct perf_event_header *h);
 /* Hand every complete record to fn (bounce must hold 64 KiB, the largest
  * record), then release the space.  Returns the number of records. */
 size_t ring_drain(struct ring *r, ring_record_fn fn, void *arg, uint8_t *bounce);
+/* Release every record written so far, unread. */
+void ring_discard(struct ring *r);
 /* Whether the kernel has written records that ring_drain would read. */
 bool ring_pending(const struct ring *r);
 /* How many samples the kernel has written that ring_drain has not begun

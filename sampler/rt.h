@@ -151,6 +151,8 @@ struct rt_state {
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	atomic_uint_fast64_t drain_switches;	/* and its context switches */
 	atomic_uint_fast64_t sample_cost_ns;	/* charged a sample now (sample-cost.c) */
+	uint64_t ring_cost_ns;	/* what writing a sample into a ring adds, measured;
+				 * 0: the estimate (rt_ring_cost_ns) */
 	struct cost_probe probe;
 	const struct rt_hooks *_Atomic hooks;	/* NULL until a layer sets them */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
@@ -212,12 +214,16 @@ void rt_events_close_bare(const struct rt_state *rt, int *fds, int n);
  * measured (PAPI backend, events refused, no threads). */
 uint64_t rt_switch_cost_ns(const struct rt_state *rt);
 /* sample-cost.c: what one sample costs the sampled thread (ns): the
- * kernel's interrupt, measured, and in dwarf mode the stack copy,
- * estimated; 0 when it is not measured (PAPI backend, events refused, a
- * sampling event other than task-clock or cpu-clock). */
+ * kernel's interrupt, measured, and its record written into the ring
+ * (rt_ring_write_ns); 0 when it is not measured (PAPI backend, events
+ * refused, a sampling event other than task-clock or cpu-clock).
+ * rt_ring_cost_ns measures what writing the record (in dwarf mode with
+ * the stack copied into it) adds, 0 when it cannot (no ring allowed
+ * either); rt_ring_write_ns is rt->ring_cost_ns, else an estimate of the
+ * stack's copy. */
 uint64_t rt_sample_cost_ns(const struct rt_state *rt);
-/* The estimated cost of copying the user stack of one sample (ns). */
-uint64_t rt_stack_copy_ns(const struct rt_options *o);
+uint64_t rt_ring_cost_ns(const struct rt_state *rt);
+uint64_t rt_ring_write_ns(const struct rt_state *rt);
 /* The cost charged a sample from now on: cost, replaced along the run by
  * the drain thread's measurements when probe (and the events allow);
  * rt_cost_probe_step takes a pair when one is due (drain thread), and
