@@ -5,7 +5,8 @@
  * the host refuses gives -errno with nothing left open; the switch cost
  * is measured with a software clock (which every Linux host has), is
  * bounded, and is 0 for the PAPI backend; so is the cost of a sample
- * (sampler/sample-cost.c), 0 also for an event other than a clock; the ranks of a host share
+ * (sampler/sample-cost.c) and of its record written into a ring, 0 also
+ * for an event other than a clock; the ranks of a host share
  * one measurement through a file, a measured 0 included; costs kept across
  * runs (host-cost.c) stand in for a measurement once five are kept, and
  * for a fresh one only when it cannot be made; the drain thread's pairs
@@ -95,7 +96,7 @@ static void test_sample_cost(void)
 {
 	static struct rt_state rt;
 	char why[1024];
-	uint64_t c = 0, with_copy;
+	uint64_t c = 0, with_copy, ring = 0;
 
 	if (!setup(&rt, "task-clock", why, sizeof(why))) {
 		tap_skip("sample cost of task-clock", why);
@@ -115,11 +116,19 @@ static void test_sample_cost(void)
 	       (unsigned long long)with_copy);
 	ok(with_copy == 0 || with_copy >= (uint64_t)rt.opt.stack_size * 1500 / 16384,
 	   "dwarf mode adds the stack copy");
+	for (int i = 0; i < 5 && !ring; i++)
+		ring = rt_ring_cost_ns(&rt);
+	printf("# task-clock, dwarf, %u-byte stack: %llu ns per record written into a ring\n",
+	       rt.opt.stack_size, (unsigned long long)ring);
+	ok(ring > 0 && ring < 1000000, "a sample's record into a ring costs something, under a ms");
+	rt.ring_cost_ns = ring;
+	ok(rt_ring_write_ns(&rt) == ring, "measured, it replaces the estimate");
+	rt.ring_cost_ns = 0;
 	rt.events.ev[0].attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	ok(rt_sample_cost_ns(&rt) == 0, "page-faults, not a clock: not measured (0)");
 	rt.events.ev[0].attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	rt.opt.backend = BACKEND_PAPI;
-	ok(rt_sample_cost_ns(&rt) == 0, "PAPI backend: 0");
+	ok(rt_sample_cost_ns(&rt) == 0 && rt_ring_cost_ns(&rt) == 0, "PAPI backend: 0");
 	rt.opt.backend = BACKEND_PERF;
 	rt.events.n = 0;
 	ok(rt_sample_cost_ns(&rt) == 0, "no events: 0");
