@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include "files.h"
 #include "tap.h"
+#include "make-profile.h"
 #include "../../report/compensation.h"
 #include "../../report/cpath.h"
 #include "../../report/data.h"
@@ -51,15 +52,6 @@
 #define MS 1000000ull		/* ns in a millisecond */
 
 static char tmpdir[256];
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
-}
 
 static void add_path(struct profile *p, const uint32_t *frames, size_t n,
 		     uint64_t cycles, uint64_t instr)

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "make-profile.h"
 #include "../../common/link-pack.h"
 #include "../../pmpi/cp-fold-msg.h"
 #include "../../pmpi/cp-prefix.h"
@@ -38,24 +39,6 @@
 
 #define ERRLEN 1024
 #define MS 1000000ull
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
-}
 
 /* ---- the prefix ---- */
 
@@ -256,16 +239,7 @@ static struct nodes make_rank(struct profile *p, int64_t r)
 	struct nodes n;
 	uint32_t app = 0, fm, main;
 
-	profile_init(p);
-	p->host = xstrdup("n");
-	p->pid = 100 + r;
-	p->rank = r;
-	p->size = 2;
-	p->nevents = 1;
-	p->events = xcalloc(1, sizeof(*p->events));
-	p->events[0] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 0 };
-	if (cct_init(&p->tree, 1) < 0)
-		abort();
+	make_rank_profile(p, r, 2);
 	app = symtab_module(&p->syms, "/opt/app", "");
 	fm = symtab_frame(&p->syms, app, "main", "m.c", 1);
 	main = cct_child(&p->tree, CCT_ROOT, fm);
@@ -280,18 +254,6 @@ static struct nodes make_rank(struct profile *p, int64_t r)
 	p->cp_fold_event = 4;
 	p->cp_fold_ns = 40 * MS;
 	return n;
-}
-
-static void add_seg(struct profile *p, uint64_t seg, uint32_t node, uint64_t count)
-{
-	struct prof_cp_seg *s;
-
-	p->cp_segs = realloc(p->cp_segs, (p->ncp_segs + 1) * sizeof(*p->cp_segs));
-	if (!p->cp_segs)
-		abort();
-	s = &p->cp_segs[p->ncp_segs++];
-	*s = (struct prof_cp_seg){ seg, node, xcalloc(1, sizeof(uint64_t)) };
-	s->counts[0] = count;
 }
 
 static void set_prefix(struct profile *p, uint32_t node, uint64_t count)

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tap.h"
+#include "make-profile.h"
 #include "../../report/cpath.h"
 #include "../../report/data.h"
 #include "../../report/flat.h"
@@ -42,24 +43,6 @@
 
 #define ERRLEN 1024
 #define MS 1000000ull
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 /* Node ids of one rank's tree. */
 struct nodes {
@@ -74,16 +57,7 @@ static struct nodes make_rank(struct profile *p, int64_t r, int64_t size)
 	struct nodes n;
 	uint32_t app, fm, fc, fw;
 
-	profile_init(p);
-	p->host = xstrdup("n");
-	p->pid = 100 + r;
-	p->rank = r;
-	p->size = size;
-	p->nevents = 1;
-	p->events = xcalloc(1, sizeof(*p->events));
-	p->events[0] = (struct prof_event){ xstrdup("cycles"), 1000, 0, 0 };
-	if (cct_init(&p->tree, 1) < 0)
-		abort();
+	make_rank_profile(p, r, size);
 	app = symtab_module(&p->syms, "/opt/app", "");
 	if (r == 1) {
 		fw = symtab_frame(&p->syms, app, "wait", "w.c", 3);
@@ -108,20 +82,6 @@ static struct nodes make_rank(struct profile *p, int64_t r, int64_t size)
 	p->samples = 41;
 	p->cp_events = 5;
 	return n;
-}
-
-static void add_seg(struct profile *p, uint64_t seg, uint32_t node, uint64_t count)
-{
-	struct prof_cp_seg *s;
-
-	p->cp_segs = realloc(p->cp_segs, (p->ncp_segs + 1) * sizeof(*p->cp_segs));
-	if (!p->cp_segs)
-		abort();
-	s = &p->cp_segs[p->ncp_segs++];
-	s->seg = seg;
-	s->node = node;
-	s->counts = xcalloc(1, sizeof(uint64_t));
-	s->counts[0] = count;
 }
 
 static void set_links(struct profile *p, const struct prof_cp_link *l, uint32_t n)

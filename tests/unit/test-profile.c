@@ -19,19 +19,11 @@
 #include <unistd.h>
 #include "files.h"
 #include "tap.h"
+#include "make-profile.h"
 #include "../../common/crc32.h"
 #include "../../common/profile.h"
 
 #define SEED_NAME "rich" PROFILE_SUFFIX
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 static const char *const rich_argv[] = {
 	"./app", "arg with space", "100%", "new\nline", "\xc3\xbcnic\xc3\xb8" "de",

@@ -19,18 +19,10 @@
  * [rare paths] with below it hot's 2 (hot has more).
  */
 #include "tap.h"
+#include "make-profile.h"
 #include "../../common/profile.h"
 
 enum { MAIN = 1, HOT, COLD, COLD_REC, HELPER, IN_LIB, BACK, NODES };
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 static void make(struct profile *p)
 {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "files.h"
 #include "tap.h"
+#include "make-profile.h"
 #include "../../report/compensation.h"
 #include "../../report/data.h"
 #include "../../report/experiment.h"
@@ -38,15 +39,6 @@
 #define ERRLEN 1024
 
 /* ---- building profiles ---- */
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-
-	if (!r)
-		abort();
-	return r;
-}
 
 static void set_common(struct profile *p, int64_t pid, uint64_t tid0)
 {
