@@ -27,6 +27,7 @@
 #include <string.h>
 #include "tap.h"
 #include "make-profile.h"
+#include "render-report.h"
 #include "../../common/link-pack.h"
 #include "../../pmpi/cp-fold-msg.h"
 #include "../../pmpi/cp-prefix.h"
@@ -297,20 +298,11 @@ static int merge(struct rep_data *d, struct profile p[2], char *err)
 	return rc == 0 ? merge_finish(d, err, ERRLEN) : rc;
 }
 
-static const char *render(const struct rep_data *d, enum rep_format format, int *rc)
+/* d's critical-path view in format. */
+static const char *render_cp(const struct rep_data *d, enum rep_format format, int *rc)
 {
-	static char buf[65536];
-	char err[ERRLEN];
-	struct rep_opts o = { format, REP_CP, NULL, format == REP_JSON ? -1 : 0, false };
-	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-
-	if (!f)
-		abort();
-	*rc = rep_render(d, &o, f, err, sizeof(err));
-	fclose(f);
-	if (*rc != 0)
-		snprintf(buf, sizeof(buf), "%s", err);
-	return buf;
+	return render(d, (struct rep_opts){ format, REP_CP, NULL, format == REP_JSON ? -1 : 0, false },
+		      rc);
 }
 
 /* The online path of p (merged and released) into r; false, with the
@@ -367,11 +359,11 @@ static void test_folded(void)
 	ok(cp_pct(&r, "setup") > 35.71 && cp_pct(&r, "setup") < 35.72,
 	   "folded: setup, on the prefix only, 10 of 28");
 	cpath_release(&r);
-	out = render(&d, REP_TEXT, &rc);
+	out = render_cp(&d, REP_TEXT, &rc);
 	ok(rc == 0 && strstr(out, "# form: folded: the whole path, resolved during the run up to "
 			     "its last fold point (2 of them, at 0.040000 s of the path"),
 	   "folded: text says so");
-	out = render(&d, REP_JSON, &rc);
+	out = render_cp(&d, REP_JSON, &rc);
 	ok(rc == 0 && strstr(out, "\"form\":\"folded\",\"cut\":null,\"fold\":{\"points\":2,"
 			     "\"length\":0.04},\"unavailable\":null}"), "folded: json says so");
 	merge_release(&d);
@@ -396,7 +388,7 @@ static void test_gap(void)
 	   "gap: the latest part, from where a fold's walk stopped");
 	is_int(r.all, 28, "gap: the prefix still counts");
 	cpath_release(&r);
-	out = render(&d, REP_JSON, &rc);
+	out = render_cp(&d, REP_JSON, &rc);
 	ok(rc == 0 && strstr(out, "\"form\":\"latest\",\"cut\":{\"rank\":1,\"event\":3,"
 			     "\"budget\":4096},\"fold\":{\"points\":2,"), "gap: json says so");
 	merge_release(&d);
@@ -423,7 +415,7 @@ static void test_disagree(void)
 	p[1].cp_folds = 3;
 	if (!ok(merge(&d, p, err) == 0, "disagreeing fold points: merge"))
 		return;
-	is_str(render(&d, REP_TEXT, &rc), "critical path: rank 0 resolved 2 fold points (the last "
+	is_str(render_cp(&d, REP_TEXT, &rc), "critical path: rank 0 resolved 2 fold points (the last "
 	       "at 0.040000 s), rank 1 3 (at 0.040000 s): their profiles are not of one run",
 	       "disagreeing fold points: refused");
 	merge_release(&d);

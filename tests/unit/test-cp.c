@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "make-profile.h"
+#include "render-report.h"
 #include "../../report/cpath.h"
 #include "../../report/data.h"
 #include "../../report/flat.h"
@@ -261,22 +262,6 @@ static void check_job_path(const struct cpath_result *r, const char *what)
 		snprintf(name, sizeof(name), "%s: %s cpu_pct", what, want[i].fn);
 		is_near(fn->cpu_pct, want[i].cpu, name);
 	}
-}
-
-/* Render d as o asks into a string (static buffer). */
-static const char *render(const struct rep_data *d, struct rep_opts o, int *rc)
-{
-	static char buf[65536];
-	char err[ERRLEN];
-	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-
-	if (!f)
-		abort();
-	*rc = rep_render(d, &o, f, err, sizeof(err));
-	fclose(f);
-	if (*rc != 0)
-		snprintf(buf, sizeof(buf), "%s", err);
-	return buf;
 }
 
 static void test_online(void)
