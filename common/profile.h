@@ -18,9 +18,10 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 10
-#define PROFILE_VERSION_MIN 7	/* versions 8 to 10 only added records */
+#define PROFILE_VERSION 11
+#define PROFILE_VERSION_MIN 7	/* versions 8 to 11 only added records */
 #define PROFILE_VERSION_FOLDS 10	/* fold points (cp_folds ...; cp_prefix) */
+#define PROFILE_VERSION_WAITS 11	/* wait states (mpi_wait, mpi_slot, mpi_pair, clock) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -40,6 +41,27 @@ struct prof_thread {
  * (1 <= k < PROF_MPI_HIST) sizes in [2^(k-1), 2^k), the last also larger. */
 #define PROF_MPI_HIST 32
 
+/*
+ * Wait states (docs/waits.md): the part of a call's blocked time that a
+ * partner's lateness caused, in Scalasca's categories, measured at the
+ * rank's own call sites.  X(name) in record order.  Late Receiver is the
+ * sender's, measured by its receiver: it is a pair's (struct prof_mpi_pair).
+ */
+#define PROF_WAIT_KINDS(X) X(late_sender) X(late_sender_wrong_order) X(wait_nxn) \
+	X(wait_barrier) X(late_broadcast) X(early_reduce)
+
+enum prof_wait_kind {
+#define PROF_WAIT_ENUM(k) PROF_WAIT_##k,
+	PROF_WAIT_KINDS(PROF_WAIT_ENUM)
+#undef PROF_WAIT_ENUM
+	PROF_WAITS
+};
+
+struct prof_mpi_waits {
+	uint64_t ns[PROF_WAITS];	/* measured, ns */
+	uint64_t comp_ns[PROF_WAITS];	/* the same in compensated time (comp_on) */
+};
+
 /* One MPI call site: an MPI function called from one call path. */
 struct prof_mpi_site {
 	char *function;		/* "MPI_Send" */
@@ -50,6 +72,31 @@ struct prof_mpi_site {
 	uint64_t time_ns;	/* inside the call */
 	uint64_t blocked_ns;	/* of that, waiting for a partner */
 	uint64_t hist[PROF_MPI_HIST];	/* sizes of the messages it sent or received */
+	struct prof_mpi_waits waits;	/* its wait states (since version 11) */
+};
+
+/* A slot of the rank's call-site table (what the piggyback names a site
+ * by) and the site it became: a receiver's pair names the sender's site
+ * by its slot.  Several slots may make one site. */
+struct prof_mpi_slot {
+	uint32_t slot;
+	uint32_t site;		/* index into mpi_sites */
+	int64_t rank;		/* a merged profile's: the slot's rank; else 0 */
+};
+
+/* Messages one sender's call site sent to one receiving site of this rank
+ * (docs/waits.md "Pairs"), and the wait states they caused. */
+struct prof_mpi_pair {
+	uint32_t site;		/* the receiving site, index into mpi_sites */
+	int64_t send_rank;	/* the sender's world rank ... */
+	uint32_t send_slot;	/* ... and its site's slot (its mpi_slot records) */
+	uint64_t count, bytes;
+	/* Late Sender at the receiving site; Late Receiver at the sending
+	 * one (a synchronous send that waited for this receive); measured and
+	 * compensated, ns */
+	uint64_t late_sender_ns, late_sender_comp_ns;
+	uint64_t late_receiver_ns, late_receiver_comp_ns;
+	int64_t rank;		/* a merged profile's: the receiving rank; else 0 */
 };
 
 /* Point-to-point messages this rank sent to one peer (a world rank). */
@@ -280,6 +327,16 @@ struct profile {
 	uint32_t nmpi_peers;
 	struct prof_mpi_coll *mpi_colls;
 	uint32_t nmpi_colls;
+	/* Wait states (since version 11): the slots of the call-site table,
+	 * the pairs of sites that sent this rank messages, and the clocks:
+	 * this rank's offset to rank 0's clock as measured at MPI_Init (0 on
+	 * rank 0's host), and how far it had moved by MPI_Finalize (0 when
+	 * not measured again). */
+	struct prof_mpi_slot *mpi_slots;
+	uint32_t nmpi_slots;
+	struct prof_mpi_pair *mpi_pairs;
+	uint32_t nmpi_pairs;
+	int64_t clock_offset_ns, clock_drift_ns;
 
 	/* Critical path; cp_events == 0 when not computed (not MPI, or
 	 * --no-piggyback), and then every table below is empty. */
