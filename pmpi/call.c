@@ -29,7 +29,7 @@ static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
 bool pmpi_one_thread;
 
-static __thread struct comp_sampled own_cost __attribute__((tls_model("initial-exec")));
+static __thread struct cost_sampled own_cost __attribute__((tls_model("initial-exec")));
 
 void pmpi_calls_start(int world_size)
 {

@@ -163,12 +163,12 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 	struct rt_state *rt = rt_current();
 	uint64_t top = thread_stack_top();
 	struct capture *k = NULL;
-	struct comp_mark m;
+	struct cost_mark m;
 	bool drained;
 
 	if (site < 0)
 		return;
-	m = pmpi_comp_mark();	/* the unwinder may keep it waiting */
+	m = pmpi_cost_mark();	/* the unwinder may keep it waiting */
 	drained = rt && rt->sym && !atomic_load(&rt->stop);
 	if (drained && top > 1)
 		k = capture_here(rt, top);
@@ -185,7 +185,7 @@ void pmpi_path_capture(struct pmpi_call *c, int site)
 		wait_resolved(site);
 	}
 	rt_unlock(&pmpi_stats_lock);
-	pmpi_comp_drain(&m);	/* the rank waited for the unwinder */
+	pmpi_cost_drain(&m);	/* the rank waited for the unwinder */
 }
 
 /* Index of the caller's frame among the unwound addresses (its lookup

@@ -367,9 +367,9 @@ uint64_t pmpi_comp_enter(uint64_t call_ns)
 	return t;
 }
 
-struct comp_mark pmpi_comp_mark(void)
+struct cost_mark pmpi_cost_mark(void)
 {
-	return (struct comp_mark){ rt_now_ns() };
+	return (struct cost_mark){ rt_now_ns() };
 }
 
 /* Charge ns of tool time to *source. */
@@ -384,40 +384,40 @@ static void charge_source(uint64_t ns, uint64_t *source)
 }
 
 /* Charge the tool time from m to t to *source. */
-static void charge_to(const struct comp_mark *m, uint64_t t, uint64_t *source)
+static void charge_to(const struct cost_mark *m, uint64_t t, uint64_t *source)
 {
 	charge_source(t > m->t ? t - m->t : 0, source);
 }
 
-static void charge_since(const struct comp_mark *m, uint64_t *source)
+static void charge_since(const struct cost_mark *m, uint64_t *source)
 {
 	charge_to(m, rt_now_ns(), source);
 }
 
-void pmpi_comp_piggyback(const struct comp_mark *m)
+void pmpi_cost_piggyback(const struct cost_mark *m)
 {
 	charge_since(m, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t)
+void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
 {
 	charge_to(m, t, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_comp_piggyback_ns(uint64_t ns)
+void pmpi_cost_piggyback_ns(uint64_t ns)
 {
 	charge_source(ns, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_comp_piggyback_timed(struct comp_sampled *s, const struct comp_mark *m)
+void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m)
 {
 	uint64_t t = rt_now_ns();
 
 	pb_sampled_add(s, t > m->t ? t - m->t : 0);
-	pmpi_comp_piggyback_to(m, t);
+	pmpi_cost_piggyback_to(m, t);
 }
 
-void pmpi_comp_drain(const struct comp_mark *m)
+void pmpi_cost_drain(const struct cost_mark *m)
 {
 	charge_since(m, &comp.ovh.drain_ns);
 }
@@ -444,7 +444,7 @@ void pmpi_comp_stamp_coll(struct pmpi_pb *pb)
 }
 
 /* The rule at a completion (pb-rules.c, docs/compensation.md). */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m)
+void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct cost_mark *m)
 {
 	struct comp_step r;
 

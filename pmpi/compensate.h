@@ -17,8 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pb-rules.h"
-
+#include "own-cost.h"
 
 struct rt_state;
 struct pmpi_call;
@@ -39,31 +38,6 @@ uint64_t pmpi_comp_enter(uint64_t call_ns);
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll);
 /* A sample of the rank's threads was folded. */
 void pmpi_comp_sample(void);
-/* A stretch of tool time on the calling thread starts: when. */
-struct comp_mark {
-	uint64_t t;
-};
-struct comp_mark pmpi_comp_mark(void);
-/* Tool time on the rank's thread since m: piggyback traffic, or samples
- * folded there. */
-void pmpi_comp_piggyback(const struct comp_mark *m);
-/* The same up to t, a time the caller read already. */
-void pmpi_comp_piggyback_to(const struct comp_mark *m, uint64_t t);
-/* ns of piggyback time. */
-void pmpi_comp_piggyback_ns(uint64_t ns);
-/* The step since m, timed: charged, and kept in s. */
-void pmpi_comp_piggyback_timed(struct comp_sampled *s, const struct comp_mark *m);
-
-/* A small message's step since m, timed or estimated by s (pb-rules.h):
- * charged as piggyback time. */
-static inline void pmpi_comp_piggyback_sampled(struct comp_sampled *s, const struct comp_mark *m)
-{
-	if (pb_sampled_due(s))
-		pmpi_comp_piggyback_timed(s, m);
-	else
-		pmpi_comp_piggyback_ns(s->est);
-}
-void pmpi_comp_drain(const struct comp_mark *m);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */
 uint64_t pmpi_host_hash(void);
@@ -76,7 +50,7 @@ void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0);
 void pmpi_comp_stamp_coll(struct pmpi_pb *pb);
 /* Call c completed a receive or collective whose dependencies had the
  * (smallest) delay of pb, at the mark m taken then. */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct comp_mark *m);
+void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct cost_mark *m);
 /* MPI_Finalize's entry at t. */
 void pmpi_comp_end(uint64_t t);
 /* The rank's figures into rt->prof. */

@@ -201,11 +201,11 @@ static bool exchange(struct fold_start start, uint64_t event)
  * as the tool's time; the last one when it fails. */
 static void fold_at(struct fold_start start, uint64_t event)
 {
-	struct comp_mark m = pmpi_comp_mark();
+	struct cost_mark m = pmpi_cost_mark();
 
 	if (!exchange(start, event))
 		fold.off = true;
-	pmpi_comp_piggyback(&m);
+	pmpi_cost_piggyback(&m);
 }
 
 void pmpi_cpfold_at(const struct pmpi_call *c, MPI_Comm comm, const struct pmpi_pb *pb)

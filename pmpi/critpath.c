@@ -205,10 +205,10 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
 		return;
 	if (cpz_active()) {	/* the segment's samples, complete before it is used */
-		struct comp_mark m = pmpi_comp_mark();
+		struct cost_mark m = pmpi_cost_mark();
 
 		rt_drain_self(rt_current());
-		pmpi_comp_drain(&m);
+		pmpi_cost_drain(&m);
 	}
 	cp_lock();
 	/*

@@ -223,7 +223,7 @@ void pmpi_p2p_release(struct p2p_side *d)
 /* --- sending */
 
 /* Bytes a layout may copy into the stack and have its cost sampled
- * (comp_sampled): with the header's few stores, a short copy costs about
+ * (cost_sampled): with the header's few stores, a short copy costs about
  * the same on every message. */
 #define SAMPLED_COPY 256
 
@@ -234,8 +234,8 @@ static bool layout_sampled(const struct p2p_side *d)
 
 /* The cost of a small send's layout and header, and of a small receive's
  * header read and data copied out, on this thread. */
-static __thread struct comp_sampled sent_cost __attribute__((tls_model("initial-exec")));
-static __thread struct comp_sampled taken_cost __attribute__((tls_model("initial-exec")));
+static __thread struct cost_sampled sent_cost __attribute__((tls_model("initial-exec")));
+static __thread struct cost_sampled taken_cost __attribute__((tls_model("initial-exec")));
 
 /* The payload packed behind the side's header, then this rank's
  * piggyback for a message of call c (NULL: a call not profiled) from
@@ -281,7 +281,7 @@ static int site_of(struct pmpi_call *c)
 static void charge_layout(const struct pmpi_call *c)
 {
 	if (c)
-		pmpi_comp_piggyback(&(struct comp_mark){ c->t0 });
+		pmpi_cost_piggyback(&(struct cost_mark){ c->t0 });
 }
 
 /* A send side d of call c, stamped at t: timed up to its stamp, or its
@@ -291,9 +291,9 @@ static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, 
 	if (!c)
 		return;
 	if (layout_sampled(d))
-		pmpi_comp_piggyback_sampled(&sent_cost, &(struct comp_mark){ c->t0 });
+		pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
 	else
-		pmpi_comp_piggyback_to(&(struct comp_mark){ c->t0 }, t);
+		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t);
 }
 
 /* A receive's layout is timed where it allocated or took a datatype.
@@ -423,25 +423,25 @@ static bool status_has_message(const MPI_Status *st)
 
 /* Charge the work on a message that arrived at m and copied n bytes out
  * of the bounce buffer. */
-static void charge_taken(const struct comp_mark *m, uint64_t n)
+static void charge_taken(const struct cost_mark *m, uint64_t n)
 {
 	if (n > SAMPLED_COPY)
-		pmpi_comp_piggyback(m);
+		pmpi_cost_piggyback(m);
 	else
-		pmpi_comp_piggyback_sampled(&taken_cost, m);
+		pmpi_cost_piggyback_sampled(&taken_cost, m);
 }
 
 /* A message arrived on side d with status st: its data to the user, its
  * piggyback merged. */
 static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st)
 {
-	struct comp_mark m;
+	struct cost_mark m;
 	struct pmpi_pb pb;
 	uint64_t n;
 
 	if (!d->hdr || !wire_present(d->hdr))
 		return;
-	m = pmpi_comp_mark();	/* the user's receive completed: its wait ends */
+	m = pmpi_cost_mark();	/* the user's receive completed: its wait ends */
 	if (c)
 		c->t_done = m.t;	/* and the call's, as far as its statistics go */
 	n = status_fix(st);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pb-rules.h"
+#include "own-cost.h"
 
 bool pb_path_rule(uint64_t *length, const struct pmpi_pb *pb)
 {
@@ -114,13 +115,13 @@ void pb_coll_turns(struct pmpi_pb *pb)
 	pb->delay += (int64_t)pb->turns;
 }
 
-void pb_sampled_add(struct comp_sampled *s, uint64_t t)
+void pb_sampled_add(struct cost_sampled *s, uint64_t t)
 {
-	uint64_t v[COMP_SAMPLED_KEEP];
+	uint64_t v[COST_SAMPLED_KEEP];
 	unsigned i, j, m;
 
-	s->ns[s->k++ % COMP_SAMPLED_KEEP] = t;
-	m = s->k < COMP_SAMPLED_KEEP ? s->k : COMP_SAMPLED_KEEP;
+	s->ns[s->k++ % COST_SAMPLED_KEEP] = t;
+	m = s->k < COST_SAMPLED_KEEP ? s->k : COST_SAMPLED_KEEP;
 	for (i = 0; i < m; i++) {	/* insertion into v, sorted */
 		for (j = i; j > 0 && v[j - 1] > s->ns[i]; j--)
 			v[j] = v[j - 1];

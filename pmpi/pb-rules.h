@@ -47,33 +47,4 @@ void pb_turns_apart(struct pmpi_pb *pb, uint64_t turns);
  * contribution left out of its delay and free time) is everybody's. */
 void pb_coll_turns(struct pmpi_pb *pb);
 
-/* A piggyback's step that costs about the same on every message (a small
- * message's layout, its header read), or a wrapper's own work: timed on
- * the first COMP_SAMPLED_KEEP messages of a thread, then on one in
- * COMP_SAMPLED_EVERY, and estimated for the others by the median of the
- * last COMP_SAMPLED_KEEP timings: a clock read less, and a timing that a
- * preemption, a sample or a page touched for the first time stretched is
- * not charged over and over.  Zeroed memory is a thread's first state. */
-#define COMP_SAMPLED_EVERY 64u
-#define COMP_SAMPLED_KEEP 5u
-struct comp_sampled {
-	unsigned n;			/* messages so far */
-	unsigned k;			/* timings so far */
-	uint64_t est;			/* ns */
-	uint64_t ns[COMP_SAMPLED_KEEP];	/* the last timings */
-};
-
-/* Count a message: true when it is to be timed. */
-static inline bool pb_sampled_due(struct comp_sampled *s)
-{
-	unsigned n = s->n++;
-
-	return n < COMP_SAMPLED_KEEP || n % COMP_SAMPLED_EVERY == 0;
-}
-
-/* Keep a timing t and make the estimate the median of the last ones (the
- * lower of the two middle ones while they are fewer than
- * COMP_SAMPLED_KEEP and even). */
-void pb_sampled_add(struct comp_sampled *s, uint64_t t);
-
 #endif

@@ -164,7 +164,7 @@ static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
  * cost; false, with nothing left allocated, when MPI refused. */
 static bool start_all(struct pmpi_pb_coll *x)
 {
-	struct comp_mark m = pmpi_comp_mark();
+	struct cost_mark m = pmpi_cost_mark();
 
 	if (!start(x) || (pmpi_cp_tracing() && !start_who(x))) {
 		free(x->nbr);
@@ -174,7 +174,7 @@ static bool start_all(struct pmpi_pb_coll *x)
 		return false;
 	}
 	x->started = true;
-	pmpi_comp_piggyback(&m);
+	pmpi_cost_piggyback(&m);
 	return true;
 }
 
@@ -244,7 +244,7 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 {
-	struct comp_mark m = pmpi_comp_mark();	/* the user's collective completed */
+	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
 	bool ok;
 
 	if (c)		/* and the call, as far as its statistics go */
@@ -265,7 +265,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 	pmpi_cp_merge(c, &x->out, false);
 	pb_coll_turns(&x->out);
 	pmpi_comp_merge(c, &x->out, &m);
-	pmpi_comp_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
+	pmpi_cost_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
 	if (!x->heap && x->dir == PMPI_PB_ALL)	/* the fold point that pb may ask for */
 		pmpi_cpfold_at(c, x->comm, &x->out);
 	if (pmpi_pb_checking)

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "tap.h"
 #include "../../pmpi/pb-rules.h"
+#include "../../pmpi/own-cost.h"
 
 static void test_path(void)
 {
@@ -170,19 +171,19 @@ static void test_merge_core(void)
 }
 
 /* The sampled cost: the first messages are timed, then one in
- * COMP_SAMPLED_EVERY; the estimate is the median of what was timed, one
+ * COST_SAMPLED_EVERY; the estimate is the median of what was timed, one
  * timing that a first touch or a preemption stretched moves nothing, and
  * the oldest timing gives way to the latest. */
 static void test_sampled(void)
 {
-	struct comp_sampled s = { 0 };
+	struct cost_sampled s = { 0 };
 	static const uint64_t t[] = { 80, 50000, 120, 90, 110, 100, 95 };
 	static const uint64_t want[] = { 80, 80, 120, 90, 110, 110, 100 };
 	unsigned due = 0, k;
 
-	for (k = 0; k < COMP_SAMPLED_KEEP + 3 * COMP_SAMPLED_EVERY; k++)
+	for (k = 0; k < COST_SAMPLED_KEEP + 3 * COST_SAMPLED_EVERY; k++)
 		due += pb_sampled_due(&s);
-	is_int(due, COMP_SAMPLED_KEEP + 3, "sampled: the first 5 of 197 messages, then 64, 128 and 192");
+	is_int(due, COST_SAMPLED_KEEP + 3, "sampled: the first 5 of 197 messages, then 64, 128 and 192");
 	memset(&s, 0, sizeof(s));
 	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
 		char name[80];

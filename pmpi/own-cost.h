@@ -1,0 +1,69 @@
+/*
+ * own-cost.h - the MPI layer's own work, timed by whoever does it (the
+ * piggyback's transport, the critical path's messages, the unwinding on a
+ * rank's thread) and charged to the rank's overhead, which compensation
+ * (compensate.c) removes: docs/compensation.md "What is measured".
+ */
+#ifndef CPPERF_PMPI_OWN_COST_H
+#define CPPERF_PMPI_OWN_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A piggyback's step that costs about the same on every message (a small
+ * message's layout, its header read), or a wrapper's own work: timed on
+ * the first COST_SAMPLED_KEEP messages of a thread, then on one in
+ * COST_SAMPLED_EVERY, and estimated for the others by the median of the
+ * last COST_SAMPLED_KEEP timings: a clock read less, and a timing that a
+ * preemption, a sample or a page touched for the first time stretched is
+ * not charged over and over.  Zeroed memory is a thread's first state. */
+#define COST_SAMPLED_EVERY 64u
+#define COST_SAMPLED_KEEP 5u
+struct cost_sampled {
+	unsigned n;			/* messages so far */
+	unsigned k;			/* timings so far */
+	uint64_t est;			/* ns */
+	uint64_t ns[COST_SAMPLED_KEEP];	/* the last timings */
+};
+
+/* Count a message: true when it is to be timed. */
+static inline bool pb_sampled_due(struct cost_sampled *s)
+{
+	unsigned n = s->n++;
+
+	return n < COST_SAMPLED_KEEP || n % COST_SAMPLED_EVERY == 0;
+}
+
+/* Keep a timing t and make the estimate the median of the last ones (the
+ * lower of the two middle ones while they are fewer than
+ * COST_SAMPLED_KEEP and even). */
+void pb_sampled_add(struct cost_sampled *s, uint64_t t);
+
+/* A stretch of tool time on the calling thread starts: when. */
+struct cost_mark {
+	uint64_t t;
+};
+struct cost_mark pmpi_cost_mark(void);
+/* Tool time on the rank's thread since m: piggyback traffic, or samples
+ * folded there. */
+void pmpi_cost_piggyback(const struct cost_mark *m);
+/* The same up to t, a time the caller read already. */
+void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t);
+/* ns of piggyback time. */
+void pmpi_cost_piggyback_ns(uint64_t ns);
+/* The step since m, timed: charged, and kept in s. */
+void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m);
+
+/* A small message's step since m, timed or estimated by s:
+ * charged as piggyback time. */
+static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m)
+{
+	if (pb_sampled_due(s))
+		pmpi_cost_piggyback_timed(s, m);
+	else
+		pmpi_cost_piggyback_ns(s->est);
+}
+/* Samples folded on the rank's thread since m. */
+void pmpi_cost_drain(const struct cost_mark *m);
+
+#endif
