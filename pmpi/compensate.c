@@ -58,6 +58,7 @@
 #include "pmpi.h"
 #include "compensate.h"
 #include "piggyback.h"
+#include "pb-units.h"
 
 #define TURNS_CALL_NS 20000	/* a call this long may have taken turns */
 #define TURNS_MAX 4		/* switches charged to one call at most */
@@ -422,42 +423,70 @@ void pmpi_cost_drain(const struct cost_mark *m)
 	charge_since(m, &comp.ovh.drain_ns);
 }
 
-uint64_t pmpi_comp_host(void)
-{
-	return comp.host;
-}
+/* --- the unit of the piggyback (pb-units.h) */
 
-void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0)
+/* The delay of a piggyback leaving with call c at pb->t_send: the tool's
+ * time since the call's entry is delay too. */
+static void comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 {
 	comp_lock();
-	pb->t_free = t0 > comp.x ? t0 - comp.x : 0;
+	pb->t_free = c->t0 > comp.x ? c->t0 - comp.x : 0;
 	pb->delay = pb->t_send > pb->t_free ? (int64_t)(pb->t_send - pb->t_free) : 0;
 	pb->host = comp.host;
 	comp_unlock();
 }
 
-void pmpi_comp_stamp_coll(struct pmpi_pb *pb)
+/* A collective's contribution: the turns charged at the rank's last
+ * collective left out of its delay and carried apart (pb->turns). */
+static void comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			    const struct pmpi_pb_coll *x)
 {
+	(void)c;
+	(void)x;
 	comp_lock();
 	pb_turns_apart(pb, comp.coll_turns);
 	comp_unlock();
 }
 
-/* The rule at a completion (pb-rules.c, docs/compensation.md). */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct cost_mark *m)
+/* The rule at a completion (pb-rules.c, docs/compensation.md): call c
+ * completed at t a receive or collective whose dependencies had the
+ * (smallest) delay of pb. */
+static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t)
 {
 	struct comp_step r;
 
 	if (!comp.on || comp.ended)
 		return;
 	comp_lock();
-	r = pb_comp_rule(c->t0, m->t, comp.x, pb,
+	r = pb_comp_rule(c->t0, t, comp.x, pb,
 			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
 	comp.wait += r.wait;
 	comp.wait_comp += r.wait_comp;
 	comp.x = r.x;
 	comp_unlock();
 }
+
+/* A sender's free time is comparable with this rank's clock only when it
+ * runs on this host. */
+static void comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+{
+	pb->host = pmpi_pb_same_host(pb->rank) ? comp.host : 0;
+	comp_merge(a->c, pb, a->t);
+}
+
+static void comp_coll(const struct pb_arrival *a)
+{
+	pb_coll_turns(&a->x->out);
+	comp_merge(a->c, &a->x->out, a->t);
+}
+
+const struct pb_unit pb_unit_comp = {
+	.name = "compensation",
+	.stamp = comp_stamp,
+	.stamp_coll = comp_stamp_coll,
+	.recv = comp_recv,
+	.coll = comp_coll,
+};
 
 void pmpi_comp_end(uint64_t t)
 {

@@ -8,8 +8,9 @@
  * companions) and, for validation, injected busy time; its delay x grows
  * with o, travels in the piggyback (fields t_send, delay, t_free), and
  * shrinks at a receive or collective whose partner was less delayed (the
- * rule is at pmpi_comp_merge).  Thread-safe: one lock, taken a few times
- * per call, and none when only one thread calls MPI.
+ * rule is at comp_merge, in its unit of the piggyback, pb_unit_comp).
+ * Thread-safe: one lock, taken a few times per call, and none when only
+ * one thread calls MPI.
  */
 #ifndef CPPERF_PMPI_COMPENSATE_H
 #define CPPERF_PMPI_COMPENSATE_H
@@ -41,16 +42,6 @@ void pmpi_comp_sample(void);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */
 uint64_t pmpi_host_hash(void);
-uint64_t pmpi_comp_host(void);
-/* The delay for a piggyback of a call entered at t0 whose data leave at
- * pb->t_send: the tool's time in between is delay too. */
-void pmpi_comp_stamp(struct pmpi_pb *pb, uint64_t t0);
-/* A collective's contribution, stamped: the turns charged at the rank's
- * last collective left out of its delay and carried apart (pb->turns). */
-void pmpi_comp_stamp_coll(struct pmpi_pb *pb);
-/* Call c completed a receive or collective whose dependencies had the
- * (smallest) delay of pb, at the mark m taken then. */
-void pmpi_comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, const struct cost_mark *m);
 /* MPI_Finalize's entry at t. */
 void pmpi_comp_end(uint64_t t);
 /* The rank's figures into rt->prof. */

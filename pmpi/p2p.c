@@ -31,8 +31,8 @@
 #include "status.h"
 #include "wire.h"
 #include "wrap-types.h"
-#include "critpath.h"
-#include "compensate.h"
+#include "pb-units.h"
+#include "own-cost.h"
 
 
 /* --- the user's data: its size, and where it lies when contiguous */
@@ -448,10 +448,8 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *s
 	if (d->packed && !d->unpacked)
 		unpack(d, d->hdr + pmpi_wire.len, n);
 	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
-		pb.host = pmpi_pb_same_host(pb.rank) ? pmpi_comp_host() : 0;
-		pmpi_comp_merge(c, &pb, &m);
+		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m.t, .bytes = n }, &pb);
 		pmpi_pb_late(c, &pb);
-		pmpi_cp_merge(c, &pb, true);
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
 	}

@@ -13,18 +13,16 @@
  * scan scans, a neighbour collective gathers the neighbours'.  Companions
  * are started in the order of the user's collectives, which MPI requires to
  * be the same on every rank, so they match one for one; check mode proves
- * it with each rank's collective number on the communicator.  A blocking
- * synchronising one may then be a fold point of the critical path
- * (cp-fold.h), which its piggyback asks for.
+ * it with each rank's collective number on the communicator.  What the
+ * merged piggyback means is the units' business (pb-units.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmpi.h"
 #include "piggyback.h"
-#include "critpath.h"
-#include "compensate.h"
-#include "cp-fold.h"
+#include "pb-units.h"
+#include "own-cost.h"
 
 static MPI_Op merge_op = MPI_OP_NULL;
 static pthread_once_t merge_once = PTHREAD_ONCE_INIT;
@@ -88,9 +86,9 @@ static bool start(struct pmpi_pb_coll *x)
 }
 
 /*
- * --cp-trace: gather every rank's (rank, event) beside the companion, so
- * that each rank can log the contributors its result depends on (the
- * offline reference needs them all, not only the winner).  Broadcasts name
+ * For a unit that needs them (pb_units_want_who): every rank's (rank,
+ * event) gathered beside the companion, so that each rank knows every
+ * contributor its result depends on, not only the winner.  Broadcasts name
  * their root in the piggyback itself and neighbour collectives receive one
  * piggyback per neighbour; the others gather.
  */
@@ -112,61 +110,13 @@ static bool start_who(struct pmpi_pb_coll *x)
 					 (int)sizeof(x->me), MPI_BYTE, x->comm, &x->who_req) == MPI_SUCCESS;
 }
 
-static int who_by_rank(const void *a, const void *b)
-{
-	const struct pmpi_pb_who *x = a, *y = b;
-
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-static int pb_by_rank(const void *a, const void *b)
-{
-	const struct pmpi_pb *x = a, *y = b;
-
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-/* --cp-trace: the contributors the result of call c depends on, in world
- * rank order: of equal paths the reference takes the first edge, as the
- * merge takes the lowest rank.  Sorted in place: what x keeps after this
- * is merged in any order. */
-static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
-{
-	int n = 0;
-
-	switch (x->dir) {
-	case PMPI_PB_FROMROOT:
-		if (x->out.rank != x->in.rank)
-			pmpi_cp_edge(c, x->out.rank, x->out.event);
-		return;
-	case PMPI_PB_NBR:
-		qsort(x->nbr, (size_t)x->nnbr, sizeof(*x->nbr), pb_by_rank);
-		for (int i = 0; i < x->nnbr; i++)
-			pmpi_cp_edge(c, x->nbr[i].rank, x->nbr[i].event);
-		return;
-	case PMPI_PB_TOROOT:
-		if (!x->is_root)
-			return;
-		break;
-	case PMPI_PB_PREFIX:
-	case PMPI_PB_ALL:
-		break;
-	}
-	for (int i = 0; i < x->nwho; i++)
-		if (x->inter || (i != x->myrank && (x->dir != PMPI_PB_PREFIX || i < x->myrank)))
-			x->who[n++] = x->who[i];
-	qsort(x->who, (size_t)n, sizeof(*x->who), who_by_rank);
-	for (int i = 0; i < n; i++)
-		pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
-}
-
-/* Start x's companion (and its --cp-trace gathering), timed as piggyback
+/* Start x's companion (and its gathering), timed as piggyback
  * cost; false, with nothing left allocated, when MPI refused. */
 static bool start_all(struct pmpi_pb_coll *x)
 {
 	struct cost_mark m = pmpi_cost_mark();
 
-	if (!start(x) || (pmpi_cp_tracing() && !start_who(x))) {
+	if (!start(x) || (pb_units_want_who() && !start_who(x))) {
 		free(x->nbr);
 		free(x->who);
 		x->nbr = NULL;
@@ -202,10 +152,8 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x->root = root;
 	x->req = x->who_req = MPI_REQUEST_NULL;
 	pmpi_pb_fill(&x->in, c, -1, c->t0);	/* a collective's data leave as it starts */
-	pmpi_comp_stamp_coll(&x->in);
+	pb_units_stamp_coll(&x->in, c, x);
 	x->in.flags |= PMPI_PB_F_COLL;
-	if (!nonblocking && dir == PMPI_PB_ALL && pmpi_cpfold_wanted())
-		x->in.flags |= PMPI_PB_F_FOLD;
 	x->in.seq = seq;
 	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */
 	if (nonblocking && !start_all(x)) {
@@ -245,6 +193,7 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 {
 	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
+	struct pb_arrival a = { .c = c, .t = m.t, .x = x };
 	bool ok;
 
 	if (c)		/* and the call, as far as its statistics go */
@@ -259,15 +208,10 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
-	if (x->who || (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)))
-		log_who(x, c);
 	ok = merged_ok(x);
-	pmpi_cp_merge(c, &x->out, false);
-	pb_coll_turns(&x->out);
-	pmpi_comp_merge(c, &x->out, &m);
-	pmpi_cost_piggyback(&m);	/* after the merge: see pmpi_pb_recv */
-	if (!x->heap && x->dir == PMPI_PB_ALL)	/* the fold point that pb may ask for */
-		pmpi_cpfold_at(c, x->comm, &x->out);
+	pb_units_coll(&a);
+	pmpi_cost_piggyback(&m);	/* after the merges, which end the wait at m */
+	pb_units_coll_after(&a);
 	if (pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
 out:

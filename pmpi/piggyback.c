@@ -13,8 +13,8 @@
 
 #include "pmpi.h"
 #include "piggyback.h"
+#include "pb-units.h"
 #include "critpath.h"
-#include "cp-zero.h"
 #include "compensate.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
@@ -35,8 +35,7 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
 	pb->rank = world_rank;
 	pb->site = site;
 	pb->t_send = t_send;
-	pmpi_cp_stamp(c, pb);
-	pmpi_comp_stamp(pb, c->t0);
+	pb_units_stamp(pb, c);
 }
 
 int pmpi_pb_rank(void)
