@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "comms.h"
+#include "requests.h"
 #include "piggyback.h"
 #include "critpath.h"
 #include "compensate.h"
