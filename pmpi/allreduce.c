@@ -17,10 +17,12 @@
  * one's handle.  --cp-trace gathers the contributors with the
  * companion, so it keeps the companion.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "datatypes.h"
+#include "comms.h"
 #include "piggyback.h"
 #include "critpath.h"
 #include "p2p.h"

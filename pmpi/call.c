@@ -13,7 +13,9 @@
  */
 #include <stdatomic.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "freed.h"
+#include "init.h"
 #include "critpath.h"
 #include "cp-monitor.h"
 #include "cp-fold.h"

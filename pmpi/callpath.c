@@ -33,7 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pmpi.h"
+#include "call.h"
 #include "compensate.h"
 #include "stats.h"
 #include "../sampler/sample.h"

@@ -17,7 +17,8 @@
  */
 #include <stdlib.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "comms.h"
 
 #define CACHE 64
 

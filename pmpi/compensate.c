@@ -55,7 +55,8 @@
 #include <unistd.h>
 
 #include "../common/hash.h"
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
 #include "compensate.h"
 #include "piggyback.h"
 #include "pb-units.h"

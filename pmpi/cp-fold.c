@@ -20,7 +20,9 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
+#include "comms.h"
 #include "piggyback.h"
 #include "critpath.h"
 #include "compensate.h"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 
-#include "pmpi.h"
+#include "../sampler/rt.h"
 #include "piggyback.h"
 #include "cp-monitor.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "../common/hash.h"
-#include "pmpi.h"
+#include "../sampler/rt.h"
 #include "cp-zero.h"
 #include "piggyback.h"
 

@@ -36,7 +36,8 @@
 #include <pthread.h>
 
 #include "../common/order.h"
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
 #include "critpath.h"
 #include "cp-links.h"
 #include "cp-prefix.h"

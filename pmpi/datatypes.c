@@ -6,7 +6,8 @@
  * table (open addressing: a probe or two), with the groups of MPI's
  * predefined operators each belongs to (the fused allreduce asks).
  */
-#include "pmpi.h"
+#include "call.h"
+#include "datatypes.h"
 
 #define NAMED 128		/* slots, a power of 2, at least twice the types */
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "init.h"
 #include "critpath.h"
 #include "compensate.h"
 #include "stats.h"

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "requests.h"
+#include "fortran.h"
 
 /* Addresses Fortran passes for MPI_IN_PLACE, found once: Open MPI's common
  * block (several manglings) and MPICH's pointer to its own, which MPICH

@@ -22,7 +22,10 @@
  */
 #include <stdlib.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "facts.h"
+#include "requests.h"
+#include "freed.h"
 
 #define LAZY_FIRST 64	/* lazy requests kept before their first test */
 

@@ -84,7 +84,7 @@ sub val {
 }
 
 # The sentinel the binding passes for MPI_STATUS_IGNORE (MPI_STATUSES_IGNORE
-# when $many): mpi_f08's differs from mpif.h's under MPICH (pmpi.h).
+# when $many): mpi_f08's differs from mpif.h's under MPICH (fortran.h).
 sub status_ignore {
 	my ($fortran, $many) = @_;
 	my $s = $many ? 'STATUSES' : 'STATUS';

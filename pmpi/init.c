@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "../common/hash.h"
-#include "pmpi.h"
+#include "call.h"
+#include "datatypes.h"
+#include "freed.h"
+#include "init.h"
 #include "status.h"
 #include "critpath.h"
 #include "cp-fold.h"

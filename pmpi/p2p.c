@@ -25,7 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
+#include "facts.h"
+#include "datatypes.h"
+#include "comms.h"
+#include "requests.h"
 #include "piggyback.h"
 #include "p2p.h"
 #include "status.h"

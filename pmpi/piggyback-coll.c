@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "comms.h"
+#include "requests.h"
 #include "piggyback.h"
 #include "pb-units.h"
 #include "own-cost.h"

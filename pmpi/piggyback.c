@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
+#include "comms.h"
 #include "piggyback.h"
 #include "pb-units.h"
 #include "critpath.h"

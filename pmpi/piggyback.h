@@ -30,7 +30,7 @@
 
 #include "pb.h"
 #include "pb-rules.h"
-#include "pmpi.h"
+#include "comms.h"
 #include "wire.h"
 
 /* How a collective's companion moves the piggyback (mpi-api.def flags). */

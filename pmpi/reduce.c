@@ -21,13 +21,15 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
 #include "reduce.h"
 
 #define TAG_LEN 7701

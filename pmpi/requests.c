@@ -30,7 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "facts.h"
+#include "comms.h"
+#include "requests.h"
+#include "freed.h"
 #include "piggyback.h"
 #include "p2p.h"
 #include "wire.h"

@@ -18,7 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "pmpi.h"
+#include "call.h"
+#include "facts.h"
+#include "datatypes.h"
+#include "comms.h"
 #include "stats.h"
 #include "status.h"
 

@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 #include "../common/profile.h"
-#include "pmpi.h"
+#include "../sampler/rt.h"
+#include "call.h"
 
 #define PMPI_SITES 4096		/* call sites per process (power of 2) */
 #define PMPI_COLLS 256		/* (collective, communicator size) pairs */
@@ -79,6 +80,12 @@ extern uint16_t pmpi_sites_taken[PMPI_SITES];
 extern unsigned pmpi_nsites_taken;
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 extern int pmpi_world_size;
+
+/* The tables for a job of world_size ranks; a call's time dt,
+ * bytes and peer into its site (*fresh: the site is new, its path to be
+ * captured). */
+void pmpi_activate(int world_size);
+void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
 
 /* The sums of every thread's statistics so far; false when memory is
  * short.  pmpi_totals_free releases them. */

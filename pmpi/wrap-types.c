@@ -14,9 +14,9 @@
  * it.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-#include "pmpi.h"
 #include "wrap-types.h"
 
 #define WRAP_SLOTS 8

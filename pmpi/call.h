@@ -1,0 +1,93 @@
+/*
+ * call.h - one MPI call in progress (call.c), as the generated MPI wrappers
+ * (build/gen/pmpi-wrappers.c, from pmpi/mpi-api.def) open and close it.
+ *
+ * A wrapper opens a struct pmpi_call with pmpi_enter, calls the PMPI (or
+ * the library's Fortran pmpi_xxx_) function, hands the call's facts over
+ * (bytes, peers, requests) and closes it with pmpi_leave, which adds them
+ * to the call site's statistics.  Wrappers may run on any thread at once
+ * (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the common path
+ * allocates nothing.  The piggyback transport's hooks are in piggyback.h.
+ */
+#ifndef CPPERF_PMPI_CALL_H
+#define CPPERF_PMPI_CALL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A handle (a pointer in Open MPI, an int in MPICH) as a hash key. */
+#define PMPI_HKEY(h) ((uint64_t)(uintptr_t)(h))
+
+/* generated: "MPI_Send", ... indexed by the wrappers' function number */
+extern const unsigned pmpi_fn_count;
+extern const char *const pmpi_fn_names[];
+
+/* call flags, from the table */
+#define PMPI_CALL_BLOCK 1u	/* all its time counts as blocked */
+#define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request */
+#define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
+
+/* One MPI call in progress; lives on the wrapper's stack. */
+struct pmpi_call {
+	uint64_t t0;		/* CLOCK_MONOTONIC at entry */
+	uint64_t t_done;	/* when a receive or collective it made completed,
+				 * 0 before */
+	const void *ra;		/* the caller's return address: the call site */
+	unsigned fn, flags;
+	int site;		/* index in the site table, -1 until looked up */
+	uint64_t event;		/* critical-path event number, 0 when none */
+	bool completed;		/* a Test* call completed something */
+	uint64_t sent, recv;	/* bytes */
+	int64_t peer;		/* world rank a point-to-point send went to, -1 none */
+	uint64_t peer_bytes;	/* its size */
+	unsigned nsizes;	/* message sizes for the histogram */
+	uint64_t sizes[2];
+	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
+	bool timed;		/* its own work is timed (call.c) */
+	uint64_t own_ns;	/* that work before t0 */
+};
+
+/* Begin a call; false means "just call PMPI" (not profiling, MPI
+ * not initialised, or already inside a wrapper of this thread, e.g. the
+ * MPI library's Fortran binding calling the C function).  Cannot fail. */
+bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
+/* End the call: time, blocked time, bytes, peers into its site. */
+void pmpi_leave(struct pmpi_call *c);
+/* Wrappers record from now on (at MPI_Init, when profiling). */
+void pmpi_calls_start(int world_size);
+/* Wrappers only pass on from now on (profiling ended at MPI_Finalize). */
+void pmpi_calls_stop(void);
+/* The MPI library gave a thread level below MPI_THREAD_MULTIPLE: one
+ * thread at a time calls MPI, so what only wrappers share needs no lock
+ * (call.c, set at MPI_Init). */
+extern bool pmpi_one_thread;
+
+/* A lock that only wrappers take: none then.  A locked instruction right
+ * after an MPI call waits for the call's stores to the lines its peer
+ * polls, as long as a shared-memory message's latency. */
+static inline void pmpi_lock(pthread_mutex_t *m)
+{
+	if (!pmpi_one_thread)
+		pthread_mutex_lock(m);
+}
+
+static inline void pmpi_unlock(pthread_mutex_t *m)
+{
+	if (!pmpi_one_thread)
+		pthread_mutex_unlock(m);
+}
+
+/* *x += v for a count that only wrappers change; the new value. */
+static inline int64_t pmpi_add(int64_t *x, int64_t v)
+{
+	int64_t n;
+
+	if (!pmpi_one_thread)
+		return __atomic_add_fetch(x, v, __ATOMIC_RELAXED);
+	n = __atomic_load_n(x, __ATOMIC_RELAXED) + v;
+	__atomic_store_n(x, n, __ATOMIC_RELAXED);
+	return n;
+}
+
+#endif

@@ -1,0 +1,19 @@
+/*
+ * freed.h - requests the program freed while MPI may still use their
+ * buffers (freed.c).
+ */
+#ifndef CPPERF_PMPI_FREED_H
+#define CPPERF_PMPI_FREED_H
+
+#include <stdbool.h>
+
+#include "requests.h"
+
+/* Point-to-point requests freed while active, kept (false: no
+ * memory) until MPI completes them, tested at the end of every profiled
+ * call; at MPI_Finalize, tested once more and freed in MPI. */
+bool pmpi_freed_keep(const struct pmpi_tracked *t);
+void pmpi_freed_poll(void);
+void pmpi_freed_at_finalize(void);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * requests.h - the requests cpperf tracks until they complete, and the
+ * snapshot a Wait or Test call takes of them (requests.c).
+ */
+#ifndef CPPERF_PMPI_REQUESTS_H
+#define CPPERF_PMPI_REQUESTS_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "call.h"
+#include "p2p.h"
+
+/* Point-to-point requests (p2p.h), whose buffers live until
+ * they complete; a non-blocking collective's piggyback companion,
+ * completed with req; MPI_Start (before the call). */
+void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
+			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag);
+struct pmpi_pb_coll;
+void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
+void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
+/* MPI_Request_free: a request freed while active whose buffers MPI may
+ * still use is kept (freed.c) and the program gets MPI_REQUEST_NULL. */
+int pmpi_x_request_free(MPI_Request *req);
+/* MPI_Request_get_status: a receive it sees complete gets its count
+ * corrected and its data unpacked (p2p.c) before the program looks. */
+int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st);
+/* A tracked request: what its completion does (requests.c's own; here
+ * for the size of a snapshot). */
+struct pmpi_tracked {
+	bool used;
+	bool persistent;
+	bool claimed;		/* a completion call holds it (see pmpi_reqs_before) */
+	bool active;		/* persistent: started and not completed */
+	unsigned char kind;	/* enum p2p_kind, or a collective */
+	MPI_Request req;
+	uint64_t serial;	/* tells entries of one recycled handle apart */
+	int site;
+	int tag;		/* point-to-point: the message's tag */
+	int64_t peer;		/* persistent send: world rank */
+	MPI_Comm comm;		/* point-to-point: the communicator (a persistent
+				 * send restamps its check block from it) */
+	struct p2p_side side;	/* point-to-point: the buffers MPI was given */
+	struct pmpi_pb_coll *coll;	/* non-blocking collective: the companion */
+};
+/* The tracked requests of a Wait or Test call, copied before the call:
+ * once MPI has completed a request it may hand its handle to another
+ * thread's new request before this call's wrapper looks at it.  Small
+ * calls use the arrays inside. */
+#define PMPI_SNAP_SMALL 16
+struct pmpi_snap {
+	int n;			/* requests, 0 when none is tracked */
+	int many;		/* statuses is an array (else one status) */
+	bool skip;		/* statuses could not be kept: count nothing */
+	struct pmpi_tracked *ent;	/* per request; .used when tracked */
+	MPI_Status *st;		/* our statuses when the caller ignores them */
+	void *fst;		/* Fortran statuses likewise (fortran.c) */
+	struct pmpi_tracked small_ent[PMPI_SNAP_SMALL];
+	MPI_Status small_st[PMPI_SNAP_SMALL];
+};
+/* Before a completion call: claim the tracked requests among reqs[0..n)
+ * (no other call may take them until released) and copy them; when there
+ * are some and the caller passed MPI_STATUS(ES)_IGNORE, point *statuses at
+ * statuses of our own (many: one per request, else one). */
+void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
+		      MPI_Status **statuses, int many);
+/* After it: count the receives it completed (from index, flag, outcount and
+ * indices, NULL when the call has none), release the claims and the
+ * snapshot.  Always call it, whatever rc. */
+void pmpi_reqs_after(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
+		     const int *index, const int *flag, const int *outcount, const int *indices);
+/* pmpi_reqs_after with the base of index and indices (1: Fortran). */
+void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
+			const int *index, const int *flag, const int *outcount,
+			const int *indices, int base);
+
+#endif
