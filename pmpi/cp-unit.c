@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "pmpi.h"
+#include "call.h"
 #include "piggyback.h"
 #include "pb-units.h"
 #include "critpath.h"
