@@ -18,6 +18,7 @@
 #include "pb-units.h"
 #include "critpath.h"
 #include "compensate.h"
+#include "clock-align.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
 struct wire_layout pmpi_wire;
@@ -224,6 +225,7 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 		return;
 	}
 	find_host_peers(size);
+	pmpi_clock_start(rank, size);
 	pmpi_pb_on = true;
 	if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS)	/* spawned by another world */
 		pmpi_pb_comm_born(parent);
@@ -234,6 +236,7 @@ void pmpi_pb_finalize(void)
 	pmpi_cp_end();
 	if (!pmpi_pb_on)
 		return;
+	pmpi_clock_finalize();
 	if (pmpi_pb_checking)
 		fprintf(stderr, "cpperf: rank %d piggyback check: %llu messages, %llu collectives, "
 			"%llu mismatches; late sender %llu times, %.6f s\n", world_rank,
