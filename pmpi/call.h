@@ -27,6 +27,7 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_BLOCK 1u	/* all its time counts as blocked */
 #define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request */
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
+#define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
 
 /* One MPI call in progress; lives on the wrapper's stack. */
 struct pmpi_call {
@@ -46,6 +47,13 @@ struct pmpi_call {
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
 	bool timed;		/* its own work is timed (call.c) */
 	uint64_t own_ns;	/* that work before t0 */
+	/* wait states (waits.c): the latest sender of the messages it
+	 * received, and its collective's wait of kind wait_kind; measured
+	 * and compensated ns */
+	uint64_t late_sender, late_sender_comp;
+	uint64_t late_sent;	/* when that latest sender's data left */
+	uint64_t wait, wait_comp;
+	unsigned wait_kind;	/* enum prof_wait_kind */
 };
 
 /* Begin a call; false means "just call PMPI" (not profiling, MPI

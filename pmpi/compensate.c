@@ -424,6 +424,16 @@ void pmpi_cost_drain(const struct cost_mark *m)
 	charge_since(m, &comp.ovh.drain_ns);
 }
 
+uint64_t pmpi_comp_delay(void)
+{
+	return __atomic_load_n(&comp.on, __ATOMIC_RELAXED) ? __atomic_load_n(&comp.x, __ATOMIC_RELAXED) : 0;
+}
+
+bool pmpi_comp_on(void)
+{
+	return __atomic_load_n(&comp.on, __ATOMIC_RELAXED);
+}
+
 /* --- the unit of the piggyback (pb-units.h) */
 
 /* The delay of a piggyback leaving with call c at pb->t_send: the tool's

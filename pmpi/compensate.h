@@ -42,6 +42,10 @@ void pmpi_comp_sample(void);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */
 uint64_t pmpi_host_hash(void);
+/* The rank's delay x now (0 when compensation is off), and whether it
+ * is on. */
+uint64_t pmpi_comp_delay(void);
+bool pmpi_comp_on(void);
 /* MPI_Finalize's entry at t. */
 void pmpi_comp_end(uint64_t t);
 /* The rank's figures into rt->prof. */

@@ -18,6 +18,9 @@ int pmpi_site(struct pmpi_call *c);
  * now.  peer < 0: no peer. */
 void pmpi_site_recv(int site, uint64_t bytes);
 void pmpi_site_send(int site, uint64_t bytes, int64_t peer);
+/* A wait state of kind (enum prof_wait_kind) at a site: measured and
+ * compensated ns (waits.c). */
+void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns);
 
 /* Facts of a call.  Counts and types are read only here. */
 uint64_t pmpi_bytes(int count, MPI_Datatype type);

@@ -16,6 +16,7 @@
 #include "critpath.h"
 #include "compensate.h"
 #include "stats.h"
+#include "waits.h"
 
 #define MAX_FRAMES 64
 
@@ -40,8 +41,24 @@ static void merge_into(struct prof_mpi_site *d, struct prof_mpi_site *s)
 	d->blocked_ns += s->blocked_ns;
 	for (int i = 0; i < PROF_MPI_HIST; i++)
 		d->hist[i] += s->hist[i];
+	for (int i = 0; i < PROF_WAITS; i++) {
+		d->waits.ns[i] += s->waits.ns[i];
+		d->waits.comp_ns[i] += s->waits.comp_ns[i];
+	}
 	free(s->function);
 	free(s->frames);
+}
+
+/* A site's wait states: those of wrong order were counted as Late Sender
+ * too (found later, by the next message), and are apart in the profile. */
+static void copy_waits(struct prof_mpi_waits *w, const struct pmpi_counts *n)
+{
+	const unsigned ls = PROF_WAIT_late_sender, wo = PROF_WAIT_late_sender_wrong_order;
+
+	memcpy(w->ns, n->wait, sizeof(w->ns));
+	memcpy(w->comp_ns, n->wait_comp, sizeof(w->comp_ns));
+	w->ns[ls] -= w->ns[wo] < w->ns[ls] ? w->ns[wo] : w->ns[ls];
+	w->comp_ns[ls] -= w->comp_ns[wo] < w->comp_ns[ls] ? w->comp_ns[wo] : w->comp_ns[ls];
 }
 
 /* One profile site from a table site and its counts; false when memory is
@@ -70,33 +87,57 @@ static bool make_site(struct rt_state *rt, const struct pmpi_site *s, const stru
 	d->time_ns = n->time_ns;
 	d->blocked_ns = n->blocked_ns;
 	memcpy(d->hist, n->hist, sizeof(d->hist));
+	copy_waits(&d->waits, n);
 	return true;
 }
 
-static void fill_sites(struct rt_state *rt, struct profile *p, const struct pmpi_totals *t)
+static int made_cmp(const void *a, const void *b, void *sites)
 {
-	uint32_t n = 0, k = 0;
+	const struct prof_mpi_site *m = sites;
+
+	return site_cmp(&m[*(const uint32_t *)a], &m[*(const uint32_t *)b]);
+}
+
+/* The sites with calls, sorted and those of one call path merged; the
+ * profile site of each slot of the table into site_of. */
+static void fill_sites(struct rt_state *rt, struct profile *p, const struct pmpi_totals *t,
+		       uint32_t *site_of)
+{
+	uint32_t n = 0, k = 0, *slot, *ord;
+	struct prof_mpi_site *made;
 
 	for (unsigned j = 0; j < pmpi_nsites_taken; j++)
 		n += t->sites[pmpi_sites_taken[j]].calls > 0;
-	if (!n || !(p->mpi_sites = calloc(n, sizeof(*p->mpi_sites))))
+	made = n ? calloc(n, sizeof(*made)) : NULL;
+	slot = made ? malloc(2 * (size_t)n * sizeof(*slot)) : NULL;
+	if (!slot || !(p->mpi_sites = calloc(n, sizeof(*p->mpi_sites)))) {
+		free(made);
+		free(slot);
 		return;
+	}
+	ord = slot + n;
 	for (unsigned j = 0; j < pmpi_nsites_taken; j++) {
 		int i = pmpi_sites_taken[j];
 
-		if (t->sites[i].calls && make_site(rt, &pmpi_sites[i], &t->sites[i], &p->mpi_sites[k]))
+		if (t->sites[i].calls && make_site(rt, &pmpi_sites[i], &t->sites[i], &made[k])) {
+			slot[k] = (uint32_t)i;
+			ord[k] = k;
 			k++;
+		}
 	}
-	qsort(p->mpi_sites, k, sizeof(*p->mpi_sites), site_cmp);
+	qsort_r(ord, k, sizeof(*ord), made_cmp, made);
 	p->nmpi_sites = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		struct prof_mpi_site *last = p->nmpi_sites ? &p->mpi_sites[p->nmpi_sites - 1] : NULL;
 
-		if (last && !site_cmp(last, &p->mpi_sites[i]))
-			merge_into(last, &p->mpi_sites[i]);
+		if (last && !site_cmp(last, &made[ord[i]]))
+			merge_into(last, &made[ord[i]]);
 		else
-			p->mpi_sites[p->nmpi_sites++] = p->mpi_sites[i];
+			p->mpi_sites[p->nmpi_sites++] = made[ord[i]];
+		site_of[slot[ord[i]]] = p->nmpi_sites - 1;
 	}
+	free(made);
+	free(slot);
 }
 
 static void fill_peers(struct profile *p, const struct pmpi_totals *t)
@@ -147,6 +188,7 @@ static void fill_colls(struct profile *p, const struct pmpi_totals *t)
  * once, to the final profile. */
 void pmpi_fill_profile(struct rt_state *rt, bool final)
 {
+	static uint32_t site_of[PMPI_SITES];	/* under pmpi_stats_lock */
 	struct profile *p = &rt->prof;
 	struct pmpi_totals t;
 	bool finalized;
@@ -157,7 +199,9 @@ void pmpi_fill_profile(struct rt_state *rt, bool final)
 		pmpi_resolve_paths(rt);	/* captured after the drain thread's last round */
 	rt_lock(&pmpi_stats_lock);
 	if (pmpi_stats_total(&t)) {
-		fill_sites(rt, p, &t);
+		memset(site_of, 0xff, sizeof(site_of));
+		fill_sites(rt, p, &t, site_of);
+		pmpi_waits_fill(p, site_of, final);
 		fill_peers(p, &t);
 		fill_colls(p, &t);
 		pmpi_totals_free(&t);

@@ -338,6 +338,8 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 
 	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
+	if (c && how == P2P_SYNCHRONOUS)
+		c->flags |= PMPI_CALL_SYNC;
 	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -370,6 +372,8 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 
 	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
+	if (c && how == P2P_SYNCHRONOUS)
+		c->flags |= PMPI_CALL_SYNC;
 	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -453,7 +457,8 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *s
 	if (d->packed && !d->unpacked)
 		unpack(d, d->hdr + pmpi_wire.len, n);
 	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
-		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m.t, .bytes = n }, &pb);
+		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m.t, .bytes = n,
+						    .t_post = d->t_post }, &pb);
 		pmpi_pb_late(c, &pb);
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
@@ -549,6 +554,7 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	d.t_post = c ? c->t0 : 0;
 	charge_recv_layout(c, &d);
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
 	side_untype(&d);
@@ -574,6 +580,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	d.t_post = c ? c->t0 : 0;
 	charge_recv_layout(c, &d);
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
 	side_untype(&d);
@@ -600,6 +607,8 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	} else if ((rc = side_make(&d, buf, count, type, NULL, COPY_LATER)) != MPI_SUCCESS) {
 		return rc;
 	} else {
+		/* a persistent receive is posted by each start: unknown here */
+		d.t_post = c && !persistent ? c->t0 : 0;
 		charge_recv_layout(c, &d);
 	}
 	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
@@ -669,6 +678,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Sendrecv(s.mbuf, s.mcount, s.mtype, dest, stag, r.mbuf, r.mcount, r.mtype,
 				   src, rtag, comm, st);
+	r.t_post = c ? c->t0 : 0;
 	if (pmpi_p2p_delivered(rc) && src != MPI_PROC_NULL)
 		arrived(c, &r, st);
 	if (dest != MPI_PROC_NULL)

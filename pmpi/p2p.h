@@ -38,6 +38,7 @@ struct p2p_side {
 	MPI_Datatype mtype;
 	bool own_type;		/* mtype was made for this side alone (else kept
 				 * by wrap-types.c or predefined) */
+	uint64_t t_post;	/* a receive's: when it was posted, 0 unknown */
 };
 
 enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };

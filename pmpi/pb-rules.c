@@ -59,8 +59,8 @@ struct comp_step pb_comp_rule(uint64_t t0, uint64_t now, uint64_t x, const struc
 
 /* b = merge(a, b): the longer critical path wins with its shares and its
  * sender, the lower world rank on a tie (as the reference walk's edges,
- * logged in rank order, decide); net lengths and the latest entry are
- * maxima, the delay the minimum (docs/critical-path.md,
+ * logged in rank order, decide); net lengths, the latest data and the
+ * latest entry (wait states, docs/waits.md) are maxima, the delay the minimum (docs/critical-path.md,
  * docs/compensation.md); a fold point is asked for when any contributor
  * asks; different collective numbers mark a mismatch.
  * Works in place, so that it reads and writes no zeroing block where the
@@ -93,6 +93,8 @@ void pmpi_pb_merge_into(const struct pmpi_pb *a, struct pmpi_pb *b)
 	b->delay = a->delay < b->delay ? a->delay : b->delay;
 	b->t_free = a->t_free > b->t_free ? a->t_free : b->t_free;
 	b->turns = a->turns > b->turns ? a->turns : b->turns;
+	b->t_enter = a->t_enter > b->t_enter ? a->t_enter : b->t_enter;
+	b->t_enter_free = a->t_enter_free > b->t_enter_free ? a->t_enter_free : b->t_enter_free;
 	if (a->host != b->host)
 		b->flags |= PMPI_PB_F_HOSTS;
 	b->flags |= a->flags & (PMPI_PB_F_HOSTS | PMPI_PB_F_MISMATCH | PMPI_PB_F_FOLD);

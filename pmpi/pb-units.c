@@ -13,6 +13,7 @@
 
 static const struct pb_unit *const units[] = {
 	&pb_unit_critpath,
+	&pb_unit_waits,
 	&pb_unit_comp,
 };
 

@@ -26,6 +26,7 @@ struct pb_arrival {
 	struct pmpi_call *c;	/* the call that completed it */
 	uint64_t t;		/* when: the user's data were in */
 	uint64_t bytes;		/* a message's size; 0 for a collective */
+	uint64_t t_post;	/* when a message's receive was posted, 0 unknown */
 	struct pmpi_pb_coll *x;	/* a collective's companion, NULL for a message */
 };
 

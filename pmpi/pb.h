@@ -1,7 +1,7 @@
 /*
  * pb.h - the piggyback as the MPI layer uses it: what a rank knows of the
- * critical path and of the tool's delay when its data leave, merged by
- * the receiver (piggyback.h moves it; wire.h encodes it on messages).
+ * critical path, of the tool's delay and of its call's entry when its data
+ * leave, merged by the receiver (piggyback.h moves it; wire.h encodes it on messages).
  * No MPI types here: the unit tests use it as it is.
  */
 #ifndef CPPERF_PMPI_PB_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PMPI_PB_VERSION 7
+#define PMPI_PB_VERSION 8
 #define PMPI_PB_SHARES 8	/* selected functions for critical-path shares */
 
 /* flags */
@@ -20,6 +20,8 @@
 #define PMPI_PB_F_HOSTS 8u	/* merged from ranks on different hosts */
 #define PMPI_PB_F_FOLD 16u	/* a collective's: its sender asks for a fold point
 				 * (docs/critical-path.md "Fold points") */
+#define PMPI_PB_F_SYNC 32u	/* a message's: a synchronous send, which waits for
+				 * its receive (docs/waits.md) */
 
 /*
  * The piggyback as the runtime uses it.  A collective's companion moves it
@@ -51,6 +53,10 @@ struct pmpi_pb {
 	uint64_t turns;		/* a collective's: the delay that switches in the
 				 * rank's last collective added, left out of delay
 				 * and t_free (merged: the largest) */
+	uint64_t t_enter;	/* a collective's: when its call was entered, on
+				 * rank 0's clock (merged: the latest) */
+	uint64_t t_enter_free;	/* the same without measurement: less the rank's
+				 * delay (merged: the latest) */
 	/* zeroing (PMPI_PB_F_CPFN): present when the job's layout has it */
 	int64_t share[PMPI_PB_SHARES];	/* S_f: each selected function's time along cp */
 	int64_t net[PMPI_PB_SHARES];	/* N_f: the path without that function */
@@ -61,10 +67,10 @@ struct pmpi_pb {
 
 #define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
 
-_Static_assert(sizeof(struct pmpi_pb) == 288 && PMPI_PB_CORE == 88,
+_Static_assert(sizeof(struct pmpi_pb) == 304 && PMPI_PB_CORE == 104,
 	       "piggyback layout changed: bump PMPI_PB_VERSION and pmpi_pb_core_clear");
 
-/* The core's fields zeroed one by one: a memset of its 88 bytes compiles
+/* The core's fields zeroed one by one: a memset of its 104 bytes compiles
  * to `rep stos`, 5 ns on the development VM, and every message fills a
  * core on each side. */
 static inline void pmpi_pb_core_clear(struct pmpi_pb *pb)
@@ -74,6 +80,7 @@ static inline void pmpi_pb_core_clear(struct pmpi_pb *pb)
 	pb->seq = pb->t_send = pb->bytes = pb->event = 0;
 	pb->cp = pb->delay = 0;
 	pb->t_free = pb->host = pb->turns = 0;
+	pb->t_enter = pb->t_enter_free = 0;
 }
 
 #endif

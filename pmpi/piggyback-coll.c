@@ -143,7 +143,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	x = nonblocking ? malloc(sizeof(*x)) : local;
 	if (!x)
 		return NULL;
-	/* every collective begins here: its 544 bytes of piggybacks are
+	/* every collective begins here: its 608 bytes of piggybacks are
 	 * not cleared twice */
 	memset(x, 0, offsetof(struct pmpi_pb_coll, in));
 	x->heap = nonblocking;

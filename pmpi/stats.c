@@ -288,6 +288,16 @@ void pmpi_site_send(int site, uint64_t bytes, int64_t peer)
 		add_peer(peer, bytes);
 }
 
+void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns)
+{
+	struct pmpi_counts *s = site_counts(site);
+
+	if (s && kind < PROF_WAITS) {
+		bump(&s->wait[kind], ns);
+		bump(&s->wait_comp[kind], comp_ns);
+	}
+}
+
 /* Add counters a into sum. */
 static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a)
 {
@@ -298,6 +308,10 @@ static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a)
 	sum->blocked_ns += peek(&a->blocked_ns);
 	for (int i = 0; i < PROF_MPI_HIST; i++)
 		sum->hist[i] += peek(&a->hist[i]);
+	for (int i = 0; i < PROF_WAITS; i++) {
+		sum->wait[i] += peek(&a->wait[i]);
+		sum->wait_comp[i] += peek(&a->wait_comp[i]);
+	}
 }
 
 static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)

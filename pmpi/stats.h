@@ -51,6 +51,8 @@ struct pmpi_site {
 struct pmpi_counts {
 	uint64_t calls, sent, recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
+	/* wait states; late_sender counts those of wrong order too */
+	uint64_t wait[PROF_WAITS], wait_comp[PROF_WAITS];
 };
 
 /* A (collective, communicator size) pair, keyed like the sites. */

@@ -12,7 +12,7 @@
 
 #define BITS(n) ((1ull << (n)) - 1)
 
-enum { F_CPFN = 1, F_CHECK = 2, F_CP = 4 };
+enum { F_CPFN = 1, F_CHECK = 2, F_CP = 4, F_SYNC = 8 };
 
 /* The low bytes of v at p, least significant first.  Every message
  * encodes and decodes a header: memcpy of a constant length compiles to a
@@ -71,7 +71,7 @@ void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned
 {
 	unsigned char *z = out + WIRE_CORE, *k = z + (l->zero ? WIRE_ZERO : 0);
 	int flags = (l->zero && (pb->flags & PMPI_PB_F_CPFN) ? F_CPFN : 0) | (l->check ? F_CHECK : 0) |
-		    (pb->event && pb->cp >= 0 ? F_CP : 0);
+		    (pb->event && pb->cp >= 0 ? F_CP : 0) | (pb->flags & PMPI_PB_F_SYNC ? F_SYNC : 0);
 
 	out[0] = WIRE_VERSION;
 	out[1] = (unsigned char)flags;
@@ -127,6 +127,7 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	if (in[0] != WIRE_VERSION || !(flags & F_CHECK) != !l->check)
 		return 0;
 	pb->version = PMPI_PB_VERSION;
+	pb->flags = flags & F_SYNC ? PMPI_PB_F_SYNC : 0;
 	pb->rank = (int32_t)get32(in + 2);
 	pb->site = site ? (int32_t)site - 1 : -1;
 	pb->t_send = send_time(t48, now);

@@ -1,0 +1,83 @@
+/*
+ * wait-rules.h - the rules of the wait states (docs/waits.md), without
+ * MPI: how long a call waited for a partner, which Scalasca category a
+ * collective's wait falls in, when a Late Sender was one of wrong order,
+ * and the bounded table of call-site pairs.  Times are on one clock
+ * (rank 0's, once aligned).  The unit tests drive them as they are.
+ */
+#ifndef CPPERF_PMPI_WAIT_RULES_H
+#define CPPERF_PMPI_WAIT_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/profile.h"
+
+/* A call entered at `entry` and blocked `blocked` ns; its partner came at
+ * `partner`: it waited partner - entry, at least 0, at most blocked. */
+static inline uint64_t wait_for(uint64_t entry, uint64_t partner, uint64_t blocked)
+{
+	uint64_t w = partner > entry ? partner - entry : 0;
+
+	return w < blocked ? w : blocked;
+}
+
+/* Where a collective's partners are, for its category. */
+enum wait_shape {
+	WAIT_ALL,		/* every rank's result needs every rank's data */
+	WAIT_FROMROOT,		/* a broadcast or scatter */
+	WAIT_TOROOT,		/* a reduce or gather */
+	WAIT_OTHER,		/* scans, neighbour collectives: not classified */
+};
+
+/* The category of a collective's wait on this rank, or PROF_WAITS when
+ * it has none: Wait at Barrier or Wait at NxN (the latest entry), Late
+ * Broadcast on a destination (the root's entry), Early Reduce on the
+ * root (the latest sender's entry). */
+unsigned wait_coll_kind(enum wait_shape shape, bool barrier, bool root);
+
+/*
+ * Late Sender, wrong order: a receive waited for a late sender while a
+ * message sent earlier was there to take, which the thread received
+ * later.  The thread keeps its last Late Sender; a message that arrives
+ * afterwards but was sent before it makes that one of wrong order.
+ */
+struct wait_order {
+	int site;		/* the call site that waited, -1 none */
+	uint64_t ls, ls_comp;	/* its Late Sender time */
+	uint64_t sent;		/* when the message it waited for was sent */
+};
+
+/* A call at site waited ls (ls_comp) for the latest of its messages, sent
+ * at `sent`: it becomes the one to compare with (a call without a Late
+ * Sender does not). */
+void wait_order_keep(struct wait_order *o, int site, uint64_t ls, uint64_t ls_comp,
+		     uint64_t sent);
+/* A message sent at `sent` arrived: true when it makes the kept Late
+ * Sender one of wrong order, given in *out and forgotten. */
+bool wait_order_check(struct wait_order *o, uint64_t sent, struct wait_order *out);
+
+/*
+ * The pairs of a receiving site and a sender's site (its world rank and
+ * slot), with what their messages carried: open addressing over a fixed
+ * number of entries, so its size never grows with the run; a pair that
+ * finds no room is counted lost.
+ */
+#define WAIT_PAIRS 4096		/* power of 2 */
+
+struct wait_pair {
+	bool used;
+	int site;		/* receiving site's slot */
+	int32_t rank, slot;	/* sender */
+	uint64_t count, bytes, ls, ls_comp, lr, lr_comp;
+};
+
+struct wait_pairs {
+	struct wait_pair e[WAIT_PAIRS];
+	uint64_t lost;		/* messages whose pair found no room */
+};
+
+/* The entry of (site, rank, slot), made when missing; NULL when full. */
+struct wait_pair *wait_pair_get(struct wait_pairs *t, int site, int32_t rank, int32_t slot);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * waits.c - the wait states as a unit of the piggyback (pb-units.h,
+ * docs/waits.md): why a call waited, in Scalasca's categories, found
+ * online from what the piggyback carries (the sender's rank, site and
+ * send time; a collective's latest entry), on rank 0's clock
+ * (clock-align.h) and, with compensation, without the tool's delay.
+ *
+ * A receive's Late Sender and a collective's wait are kept in the call
+ * (the latest sender of a Waitall's messages) and added to its site when
+ * it ends; the pairs of sites are counted as messages arrive.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "call.h"
+#include "facts.h"
+#include "piggyback.h"
+#include "pb-units.h"
+#include "compensate.h"
+#include "clock-align.h"
+#include "wait-rules.h"
+#include "stats.h"
+#include "waits.h"
+
+static struct wait_pairs pairs;		/* untouched pages until used */
+static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread struct wait_order order __attribute__((tls_model("initial-exec"))) = { .site = -1 };
+
+/* A synchronous send tells its receiver, which measures its Late
+ * Receiver. */
+static void waits_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+{
+	if (c->flags & PMPI_CALL_SYNC)
+		pb->flags |= PMPI_PB_F_SYNC;
+}
+
+static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			     const struct pmpi_pb_coll *x)
+{
+	(void)x;
+	pb->t_enter = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	pb->t_enter_free = pb->t_enter - pmpi_comp_delay();
+}
+
+/* Add v to a pair's counter, which a checkpoint may be reading; wrappers
+ * add under pairs_lock. */
+static void bump(uint64_t *x, uint64_t v)
+{
+	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The pair of the receiving site and the sender's: its message, and the
+ * Late Receiver of a synchronous send (the sender waited from its send
+ * until the receive was posted). */
+static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uint64_t sent,
+		       uint64_t sent_free, uint64_t ls, uint64_t ls_comp)
+{
+	int site = pmpi_site(a->c);
+	uint64_t lr = 0, lr_comp = 0;
+	struct wait_pair *p;
+
+	if (site < 0 || pb->site < 0)
+		return;
+	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
+		uint64_t post = a->t_post + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+
+		lr = wait_for(sent, post, UINT64_MAX);
+		lr_comp = wait_for(sent_free, post - pmpi_comp_delay(), UINT64_MAX);
+	}
+	pmpi_lock(&pairs_lock);
+	p = wait_pair_get(&pairs, site, pb->rank, pb->site);
+	if (p) {
+		bump(&p->count, 1);
+		bump(&p->bytes, a->bytes);
+		bump(&p->ls, ls);
+		bump(&p->ls_comp, ls_comp);
+		bump(&p->lr, lr);
+		bump(&p->lr_comp, lr_comp);
+	} else {
+		pairs.lost++;
+	}
+	pmpi_unlock(&pairs_lock);
+}
+
+/* A message arrived for call c: its Late Sender (the sender's data left
+ * after c was entered), the call's if it is the latest; a Late Sender of
+ * this thread's that it proves of wrong order. */
+static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+{
+	struct pmpi_call *c = a->c;
+	uint64_t entry = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	uint64_t sent = pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
+	uint64_t sent_free = sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
+	uint64_t blocked = a->t > c->t0 ? a->t - c->t0 : 0;
+	uint64_t ls = wait_for(entry, sent, blocked);
+	uint64_t ls_comp = wait_for(entry - pmpi_comp_delay(), sent_free, blocked);
+	struct wait_order wrong;
+
+	if (ls > c->late_sender) {
+		c->late_sender = ls;
+		c->late_sent = sent;
+	}
+	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
+	if (wait_order_check(&order, sent, &wrong))
+		pmpi_site_wait(wrong.site, PROF_WAIT_late_sender_wrong_order, wrong.ls, wrong.ls_comp);
+	count_pair(a, pb, sent, sent_free, ls, ls_comp);
+}
+
+static enum wait_shape shape_of(enum pmpi_pb_dir dir)
+{
+	switch (dir) {
+	case PMPI_PB_ALL:
+		return WAIT_ALL;
+	case PMPI_PB_FROMROOT:
+		return WAIT_FROMROOT;
+	case PMPI_PB_TOROOT:
+		return WAIT_TOROOT;
+	case PMPI_PB_PREFIX:
+	case PMPI_PB_NBR:
+		break;
+	}
+	return WAIT_OTHER;
+}
+
+static bool is_barrier(unsigned fn)
+{
+	const char *name = fn < pmpi_fn_count ? pmpi_fn_names[fn] : "";
+
+	return !strcmp(name, "MPI_Barrier") || !strcmp(name, "MPI_Ibarrier");
+}
+
+/* Is this rank the root of x: a broadcast's merged piggyback is the
+ * root's own; a reduce's root is asked of its communicator. */
+static bool is_root(const struct pmpi_pb_coll *x)
+{
+	if (x->dir == PMPI_PB_FROMROOT)
+		return x->out.rank == x->in.rank;
+	return x->dir == PMPI_PB_TOROOT && pmpi_is_root(x->comm, x->root);
+}
+
+/* A collective completed: the wait of its category for the partner it
+ * needed (the latest entry, or the root's). */
+static void waits_coll(const struct pb_arrival *a)
+{
+	struct pmpi_call *c = a->c;
+	const struct pmpi_pb_coll *x = a->x;
+	unsigned kind = wait_coll_kind(shape_of(x->dir), is_barrier(c->fn), is_root(x));
+	uint64_t entry, blocked;
+
+	if (kind == PROF_WAITS || !x->out.t_enter)
+		return;
+	entry = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
+	c->wait = max_u64(c->wait, wait_for(entry, x->out.t_enter, blocked));
+	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - pmpi_comp_delay(),
+						      x->out.t_enter_free, blocked));
+	c->wait_kind = kind;
+}
+
+const struct pb_unit pb_unit_waits = {
+	.name = "wait states",
+	.stamp = waits_stamp,
+	.stamp_coll = waits_stamp_coll,
+	.recv = waits_recv,
+	.coll = waits_coll,
+};
+
+void pmpi_waits_leave(const struct pmpi_call *c)
+{
+	if (c->late_sender || c->late_sender_comp) {
+		pmpi_site_wait(c->site, PROF_WAIT_late_sender, c->late_sender, c->late_sender_comp);
+		wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
+	}
+	if (c->wait || c->wait_comp)
+		pmpi_site_wait(c->site, c->wait_kind, c->wait, c->wait_comp);
+}
+
+/* Is pair e in the profile: in use (a checkpoint reads the table while
+ * wrappers add to it: its key is written before it is marked used) and
+ * its receiving site in the profile. */
+static bool pair_kept(const struct wait_pair *e, const uint32_t *site_of)
+{
+	return __atomic_load_n(&e->used, __ATOMIC_ACQUIRE) && e->site >= 0 &&
+	       e->site < PMPI_SITES && site_of[e->site] != UINT32_MAX;
+}
+
+static uint64_t peek(const uint64_t *x)
+{
+	return __atomic_load_n(x, __ATOMIC_RELAXED);
+}
+
+/* The pairs whose receiving site made it into the profile. */
+static void fill_pairs(struct profile *p, const uint32_t *site_of, bool comp)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; i < WAIT_PAIRS; i++)
+		n += pair_kept(&pairs.e[i], site_of);
+	if (!n || !(p->mpi_pairs = calloc(n, sizeof(*p->mpi_pairs))))
+		return;
+	for (unsigned i = 0; i < WAIT_PAIRS && p->nmpi_pairs < n; i++) {
+		const struct wait_pair *e = &pairs.e[i];
+
+		if (!pair_kept(e, site_of))
+			continue;
+		p->mpi_pairs[p->nmpi_pairs++] = (struct prof_mpi_pair){
+			.site = site_of[e->site], .send_rank = e->rank, .send_slot = (uint32_t)e->slot,
+			.count = peek(&e->count), .bytes = peek(&e->bytes),
+			.late_sender_ns = peek(&e->ls), .late_sender_comp_ns = comp ? peek(&e->ls_comp) : 0,
+			.late_receiver_ns = peek(&e->lr),
+			.late_receiver_comp_ns = comp ? peek(&e->lr_comp) : 0,
+		};
+	}
+}
+
+/* The slots that made a site. */
+static void fill_slots(struct profile *p, const uint32_t *site_of)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; i < PMPI_SITES; i++)
+		n += site_of[i] != UINT32_MAX;
+	if (!n || !(p->mpi_slots = calloc(n, sizeof(*p->mpi_slots))))
+		return;
+	for (unsigned i = 0; i < PMPI_SITES; i++)
+		if (site_of[i] != UINT32_MAX)
+			p->mpi_slots[p->nmpi_slots++] = (struct prof_mpi_slot){ .slot = i,
+										.site = site_of[i] };
+}
+
+void pmpi_waits_fill(struct profile *p, const uint32_t *site_of, bool final)
+{
+	bool comp = pmpi_comp_on();
+
+	pmpi_lock(&pairs_lock);
+	fill_slots(p, site_of);
+	fill_pairs(p, site_of, comp);
+	if (final && pairs.lost)
+		fprintf(stderr, "cpperf: rank %d: %llu messages of more than %d pairs of call "
+			"sites are in their sites' wait states but in no pair\n", pmpi_pb_rank(),
+			(unsigned long long)pairs.lost, WAIT_PAIRS);
+	pmpi_unlock(&pairs_lock);
+	p->clock_offset_ns = pmpi_clock_offset();
+	p->clock_drift_ns = pmpi_clock_drift();
+	for (uint32_t i = 0; i < p->nmpi_sites && !comp; i++)
+		memset(p->mpi_sites[i].waits.comp_ns, 0, sizeof(p->mpi_sites[i].waits.comp_ns));
+}
