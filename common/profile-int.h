@@ -30,6 +30,9 @@ enum prof_section {
 	PS_MPI_SITE,
 	PS_MPI_PEER,
 	PS_MPI_COLL,
+	PS_MPI_WAIT,	/* wait states: mpi_wait, mpi_slot, mpi_pair */
+	PS_MPI_SLOT,
+	PS_MPI_PAIR,
 	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge, */
 	PS_CP_SEG,
 	PS_CP_PREFIX,	/* cp_prefix, */
@@ -60,7 +63,7 @@ struct prof_scalar {
 	unsigned since;		/* the format version that added it (0: all) */
 };
 
-#define PROF_NSCALARS 58
+#define PROF_NSCALARS 60
 extern const struct prof_scalar prof_scalars[PROF_NSCALARS];
 
 /* Add record i (sites, peers or collectives of p) to s.  Returns the index
@@ -71,12 +74,23 @@ uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i)
 uint32_t prof_mpi_peer_dup(struct idset *s, const struct profile *p, uint32_t i);
 uint32_t prof_mpi_coll_dup(struct idset *s, const struct profile *p, uint32_t i);
 
+/* Add slot or pair record i of p to s.  Returns the index of an earlier
+ * record of s with the same key (rank and slot; rank, site, sender rank
+ * and sender slot), i when it is new, or UINT32_MAX when memory is short. */
+uint32_t prof_mpi_slot_dup(struct idset *s, const struct profile *p, uint32_t i);
+uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i);
+
+/* The values of an mpi_pair record after its key, in record order: X(field). */
+#define PROF_PAIR_VALUES(X) X(count) X(bytes) X(late_sender_ns) X(late_sender_comp_ns) \
+	X(late_receiver_ns) X(late_receiver_comp_ns)
+
 /* Whether peer is a valid destination in a job of size ranks: 0 <= peer,
  * and peer < size when size > 0. */
 int prof_mpi_peer_ok(int64_t peer, int64_t size);
 
-/* Check p's MPI records as the reader would (frames in range, peers valid,
- * no duplicates).  Returns NULL, or a description written into why. */
+/* Check p's MPI records as the reader would (frames and sites in range,
+ * peers and senders valid, no duplicates).  Returns NULL, or a
+ * description written into why. */
 const char *prof_mpi_check(const struct profile *p, char *why, size_t n);
 
 /* Add critical-path segment record i of p to s.  Returns the index of an
@@ -87,7 +101,7 @@ uint32_t prof_cp_seg_dup(struct idset *s, const struct profile *p, uint32_t i);
 /* The rules of the critical-path records (docs/format.md), shared by the
  * reader (profile-read-cp.c) and prof_cp_check: an event number that a
  * record may name (1 <= event < cp_events), a sender rank inside the job
- * (0 <= rank < size) and a sender event (from >= 1). */
+ * (0 <= rank < size; a pair's sender too) and a sender event (from >= 1). */
 int prof_cp_event_ok(const struct profile *p, uint64_t event);
 int prof_cp_rank_ok(const struct profile *p, int64_t rank);
 int prof_cp_from_ok(uint64_t from);

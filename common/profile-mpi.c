@@ -3,8 +3,11 @@
  * (profile-write.c) and the reader (profile-read-mpi.c) both enforce: no
  * two call sites with the same function and call path, no two peer records
  * for one peer, no two collective records for one (function, communicator
- * size), peers inside the job.  Duplicates are found with an idset
- * (idset.h), so checking is linear in the number of records.
+ * size), no two slots of one rank's table with the same number, no two
+ * pairs with the same (rank, site, sender rank, sender slot); peers and
+ * senders inside the job, slots and pairs naming a call site.  Duplicates
+ * are found with an idset (idset.h), so checking is linear in the number
+ * of records.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,23 @@ static bool coll_eq(const void *ctx, uint32_t a, uint32_t b)
 	return x->comm_size == y->comm_size && !strcmp(nz(x->function), nz(y->function));
 }
 
+static bool slot_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct profile *p = ctx;
+
+	return p->mpi_slots[a].slot == p->mpi_slots[b].slot &&
+	       p->mpi_slots[a].rank == p->mpi_slots[b].rank;
+}
+
+static bool pair_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct prof_mpi_pair *x = &((const struct profile *)ctx)->mpi_pairs[a];
+	const struct prof_mpi_pair *y = &((const struct profile *)ctx)->mpi_pairs[b];
+
+	return x->site == y->site && x->send_rank == y->send_rank &&
+	       x->send_slot == y->send_slot && x->rank == y->rank;
+}
+
 /* See profile-int.h. */
 uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i)
 {
@@ -69,6 +89,24 @@ uint32_t prof_mpi_coll_dup(struct idset *s, const struct profile *p, uint32_t i)
 
 	return idset_add(s, p, i, hash_u64(h ^ (uint64_t)p->mpi_colls[i].comm_size),
 			 coll_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_slot_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const struct prof_mpi_slot *m = &p->mpi_slots[i];
+
+	return idset_add(s, p, i, hash_u64(hash_u64(m->slot) ^ (uint64_t)m->rank), slot_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const struct prof_mpi_pair *m = &p->mpi_pairs[i];
+	uint64_t h = hash_u64(hash_u64(m->site | (uint64_t)m->send_slot << 32) ^
+			      (uint64_t)m->send_rank);
+
+	return idset_add(s, p, i, hash_u64(h ^ (uint64_t)m->rank), pair_eq);
 }
 
 /* See profile-int.h. */
@@ -114,9 +152,29 @@ const char *prof_mpi_check(const struct profile *p, char *why, size_t n)
 				 (long long)p->mpi_peers[i].peer, (long long)p->size);
 			return why;
 		}
+	for (uint32_t i = 0; i < p->nmpi_slots; i++)
+		if (p->mpi_slots[i].site >= p->nmpi_sites) {
+			snprintf(why, n, "MPI slot %u names site %u of %u", p->mpi_slots[i].slot,
+				 p->mpi_slots[i].site, p->nmpi_sites);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->nmpi_pairs; i++) {
+		const struct prof_mpi_pair *q = &p->mpi_pairs[i];
+
+		if (q->site >= p->nmpi_sites)
+			snprintf(why, n, "MPI pair %u names site %u of %u", i, q->site, p->nmpi_sites);
+		else if (!prof_cp_rank_ok(p, q->send_rank))
+			snprintf(why, n, "MPI pair %u: sender rank %lld outside the job of size %lld",
+				 i, (long long)q->send_rank, (long long)p->size);
+		else
+			continue;
+		return why;
+	}
 	if (check_dups(p, p->nmpi_sites, "MPI site", prof_mpi_site_dup, why, n) ||
 	    check_dups(p, p->nmpi_peers, "MPI peer record", prof_mpi_peer_dup, why, n) ||
-	    check_dups(p, p->nmpi_colls, "MPI collective", prof_mpi_coll_dup, why, n))
+	    check_dups(p, p->nmpi_colls, "MPI collective", prof_mpi_coll_dup, why, n) ||
+	    check_dups(p, p->nmpi_slots, "MPI slot record", prof_mpi_slot_dup, why, n) ||
+	    check_dups(p, p->nmpi_pairs, "MPI pair", prof_mpi_pair_dup, why, n))
 		return why;
 	return NULL;
 }

@@ -23,8 +23,9 @@ struct parser {
 	uint64_t version;	/* the file's format version */
 	int tree_ready;
 	uint32_t argv_alloc, events_alloc, threads_alloc;
-	uint32_t sites_alloc, peers_alloc, colls_alloc;
-	struct idset sites, peers, colls;	/* the MPI records so far */
+	uint32_t sites_alloc, peers_alloc, colls_alloc, slots_alloc, pairs_alloc;
+	struct idset sites, peers, colls, slots, pairs;	/* the MPI records so far */
+	uint32_t wait_sites;	/* the last mpi_wait record's site + 1 */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc, cp_prefix_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far, once out of order */
 	int cp_segs_hashed;	/* cp_segs holds them: they came out of order */
@@ -82,6 +83,9 @@ int pr_grow(struct parser *ps, void **array, uint32_t count,
 int rec_mpi_site(struct parser *ps, struct cursor *c);
 int rec_mpi_peer(struct parser *ps, struct cursor *c);
 int rec_mpi_coll(struct parser *ps, struct cursor *c);
+int rec_mpi_wait(struct parser *ps, struct cursor *c);
+int rec_mpi_slot(struct parser *ps, struct cursor *c);
+int rec_mpi_pair(struct parser *ps, struct cursor *c);
 
 /* The critical-path records (profile-read-cp.c). */
 int rec_cp_link(struct parser *ps, struct cursor *c);
@@ -96,7 +100,11 @@ int rec_cp_point(struct parser *ps, struct cursor *c);
  * point, which depend on the links and segments. */
 int pr_cp_finish(struct parser *ps);
 
+/* The record is of a merged profile (merged) or of a rank's (!merged). */
 int pr_merged_only(struct parser *ps, const char *key, bool merged);
+/* r, a field called what, is a rank of the job: 0 <= r, and r < size
+ * when size > 0. */
+int pr_rank_of_job(struct parser *ps, int64_t r, const char *what);
 int rec_merged(struct parser *ps, struct cursor *c);
 int rec_m_thread(struct parser *ps, struct cursor *c);
 int rec_m_pair(struct parser *ps, struct cursor *c);

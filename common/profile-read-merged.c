@@ -13,7 +13,8 @@
 #include <string.h>
 #include "profile-read-int.h"
 
-static int pr_rank_of_job(struct parser *ps, int64_t r, const char *what)
+/* See profile-read-int.h. */
+int pr_rank_of_job(struct parser *ps, int64_t r, const char *what)
 {
 	if (r < 0 || (ps->p->size > 0 && r >= ps->p->size))
 		return pr_err(ps, "%s %" PRId64 " is not a rank of this job (size %" PRId64 ")",
@@ -21,7 +22,7 @@ static int pr_rank_of_job(struct parser *ps, int64_t r, const char *what)
 	return 0;
 }
 
-/* A record of a merged profile (merged) or of a rank's (!merged). */
+/* See profile-read-int.h. */
 int pr_merged_only(struct parser *ps, const char *key, bool merged)
 {
 	if (!ps->p->merged == !merged)

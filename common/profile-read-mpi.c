@@ -1,12 +1,16 @@
 /*
  * profile-read-mpi.c - the reader's MPI records (docs/format.md):
  * mpi_site (one call site: function, call path, totals and message-size
- * histogram), mpi_peer (messages sent to one rank) and mpi_coll (one
- * collective on one communicator size).  Each record is appended to the
- * profile before it is checked, so a failure leaves nothing that
- * profile_release cannot free; duplicates are found through the sets of
- * profile-mpi.c, the same rules the writer applies.
+ * histogram), mpi_peer (messages sent to one rank), mpi_coll (one
+ * collective on one communicator size), and since version 11 the wait
+ * states: mpi_wait (a site's), mpi_slot (a slot of the call-site table)
+ * and mpi_pair (messages from one sender's site to one receiving site).
+ * Each record is appended to the profile before it is checked, so a
+ * failure leaves nothing that profile_release cannot free; duplicates are
+ * found through the sets of profile-mpi.c, the same rules the writer
+ * applies.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile-read-int.h"
@@ -124,4 +128,103 @@ int rec_mpi_coll(struct parser *ps, struct cursor *c)
 	m->time_ns = v[2];
 	return pr_unique(ps, prof_mpi_coll_dup(&ps->colls, p, i), i, "mpi_coll",
 			 "function and communicator size");
+}
+
+/* Refuse record key in a file older than the wait states. */
+static int pr_waits_since(struct parser *ps, const char *key)
+{
+	if (ps->version >= PROFILE_VERSION_WAITS)
+		return 0;
+	return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with version %d)",
+		      key, ps->version, PROFILE_VERSION_WAITS);
+}
+
+/* The RANK field that ends a slot or pair record of a merged profile,
+ * into *rank; a rank's profile has none (0). */
+static int pr_merged_rank(struct parser *ps, struct cursor *c, int64_t *rank)
+{
+	if (!ps->p->merged)
+		return 0;
+	if (pr_i64(ps, c, "rank", rank))
+		return -1;
+	return pr_rank_of_job(ps, *rank, "rank");
+}
+
+/* mpi_wait SITE then each kind's NS, then each kind's compensated NS;
+ * by increasing site */
+int rec_mpi_wait(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	struct prof_mpi_waits *w;
+	uint32_t site = 0;	/* set when the field parses */
+
+	if (pr_waits_since(ps, "mpi_wait") || pr_index(ps, c, "mpi_wait site", p->nmpi_sites, &site))
+		return -1;
+	if (site < ps->wait_sites)
+		return pr_err(ps, "mpi_wait of site %" PRIu32 " after that of site %" PRIu32
+			      " (sites ascend)", site, ps->wait_sites - 1);
+	ps->wait_sites = site + 1;
+	w = &p->mpi_sites[site].waits;
+	for (int k = 0; k < PROF_WAITS; k++)
+		if (pr_u64(ps, c, prof_wait_names[k], &w->ns[k]))
+			return -1;
+	for (int k = 0; k < PROF_WAITS; k++)
+		if (pr_u64(ps, c, prof_wait_comp_names[k], &w->comp_ns[k]))
+			return -1;
+	return pr_done(ps, c);
+}
+
+/* mpi_slot SLOT SITE, and RANK in a merged profile */
+int rec_mpi_slot(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_slots;
+	struct prof_mpi_slot *m;
+
+	if (pr_waits_since(ps, "mpi_slot") ||
+	    pr_grow(ps, (void **)&p->mpi_slots, i, &ps->slots_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_slots[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_slots++;
+	if (pr_index(ps, c, "mpi_slot slot", (uint64_t)UINT32_MAX + 1, &m->slot) ||
+	    pr_index(ps, c, "mpi_slot site", p->nmpi_sites, &m->site) ||
+	    pr_merged_rank(ps, c, &m->rank) || pr_done(ps, c))
+		return -1;
+	return pr_unique(ps, prof_mpi_slot_dup(&ps->slots, p, i), i, "mpi_slot",
+			 p->merged ? "rank and slot" : "slot");
+}
+
+/* mpi_pair SITE SEND_RANK SEND_SLOT COUNT BYTES LS LS_COMP LR LR_COMP, and
+ * RANK in a merged profile */
+int rec_mpi_pair(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_pairs;
+	struct prof_mpi_pair *m;
+
+	if (pr_waits_since(ps, "mpi_pair") ||
+	    pr_grow(ps, (void **)&p->mpi_pairs, i, &ps->pairs_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_pairs[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_pairs++;
+	if (pr_index(ps, c, "mpi_pair site", p->nmpi_sites, &m->site) ||
+	    pr_i64(ps, c, "send_rank", &m->send_rank))
+		return -1;
+	if (!prof_cp_rank_ok(p, m->send_rank))
+		return pr_err(ps, "mpi_pair send_rank %" PRId64 " is not a rank of this job (size %" PRId64
+			      ")", m->send_rank, p->size);
+	if (pr_index(ps, c, "mpi_pair send_slot", (uint64_t)UINT32_MAX + 1, &m->send_slot))
+		return -1;
+#define PR_PAIR_VALUE(f) \
+	if (pr_u64(ps, c, #f, &m->f)) \
+		return -1;
+	PROF_PAIR_VALUES(PR_PAIR_VALUE)
+#undef PR_PAIR_VALUE
+	if (pr_merged_rank(ps, c, &m->rank) || pr_done(ps, c))
+		return -1;
+	return pr_unique(ps, prof_mpi_pair_dup(&ps->pairs, p, i), i, "mpi_pair",
+			 p->merged ? "rank, site, send_rank and send_slot" :
+			 "site, send_rank and send_slot");
 }

@@ -225,6 +225,9 @@ static const struct pr_record {
 	{ "mpi_peer", PS_MPI_PEER, rec_mpi_peer },
 	{ "m_pair", PS_MPI_PEER, rec_m_pair },
 	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
+	{ "mpi_wait", PS_MPI_WAIT, rec_mpi_wait },
+	{ "mpi_slot", PS_MPI_SLOT, rec_mpi_slot },
+	{ "mpi_pair", PS_MPI_PAIR, rec_mpi_pair },
 	{ "cp_link", PS_CP_LINK, rec_cp_link },
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
 	{ "cp_prefix", PS_CP_PREFIX, rec_cp_prefix },
@@ -241,10 +244,12 @@ static const struct pr_record {
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
-	"root", "node", "mpi_site", "mpi_peer", "mpi_coll",
+	"root", "node", "mpi_site", "mpi_peer", "mpi_coll", "mpi_wait", "mpi_slot", "mpi_pair",
 	"cp_link", "cp_seg", "cp_prefix", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 	"m_rank", "m_node", "m_site", "m_fn", "m_kept",
 };
+_Static_assert(sizeof(pr_section_names) / sizeof(pr_section_names[0]) == PS_LAST + 1,
+	       "a name for every section");
 
 /* A head-only parse ends at the first record after the header. */
 #define PR_HEAD_DONE 1
@@ -469,6 +474,8 @@ static void pr_release(struct parser *ps)
 	idset_release(&ps->sites);
 	idset_release(&ps->peers);
 	idset_release(&ps->colls);
+	idset_release(&ps->slots);
+	idset_release(&ps->pairs);
 	idset_release(&ps->cp_segs);
 }
 

@@ -164,13 +164,15 @@ static void pw_counts(struct pw *w, const uint64_t *c, uint32_t n)
 	pw_eol(w);
 }
 
-static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section s)
+/* The scalars of section s that a file of version has. */
+static void pw_scalars(struct pw *w, const struct profile *p, enum prof_section s,
+		       uint64_t version)
 {
 	for (size_t i = 0; i < PROF_NSCALARS; i++) {
 		const struct prof_scalar *sc = &prof_scalars[i];
 		const char *field = (const char *)p + sc->offset;
 
-		if (sc->section != s || sc->since > profile_version(p))
+		if (sc->section != s || sc->since > version)
 			continue;
 		pw_put(w, sc->key, strlen(sc->key));
 		if (sc->kind == PK_STR)
@@ -279,6 +281,45 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 		pw_str(w, c->function);
 		pw_i64(w, c->comm_size);
 		pw_counts(w, v, 3);
+	}
+}
+
+/* The wait-state records: mpi_wait for each site with a wait state, then
+ * mpi_slot and mpi_pair, which end in their rank in a merged profile. */
+static void pw_waits(struct pw *w, const struct profile *p)
+{
+	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
+		const struct prof_mpi_waits *x = &p->mpi_sites[i].waits;
+
+		if (!prof_waits_any(x))
+			continue;
+		pw_key(w, "mpi_wait");
+		pw_u64(w, i);
+		for (int k = 0; k < PROF_WAITS; k++)
+			pw_u64(w, x->ns[k]);
+		pw_counts(w, x->comp_ns, PROF_WAITS);
+	}
+	for (uint32_t i = 0; i < p->nmpi_slots; i++) {
+		pw_key(w, "mpi_slot");
+		pw_u64(w, p->mpi_slots[i].slot);
+		pw_u64(w, p->mpi_slots[i].site);
+		if (p->merged)
+			pw_i64(w, p->mpi_slots[i].rank);
+		pw_eol(w);
+	}
+	for (uint32_t i = 0; i < p->nmpi_pairs; i++) {
+		const struct prof_mpi_pair *q = &p->mpi_pairs[i];
+
+		pw_key(w, "mpi_pair");
+		pw_u64(w, q->site);
+		pw_i64(w, q->send_rank);
+		pw_u64(w, q->send_slot);
+#define PW_PAIR_VALUE(f) pw_u64(w, q->f);
+		PROF_PAIR_VALUES(PW_PAIR_VALUE)
+#undef PW_PAIR_VALUE
+		if (p->merged)
+			pw_i64(w, q->rank);
+		pw_eol(w);
 	}
 }
 
@@ -440,11 +481,12 @@ static void pw_merged(struct pw *w, const struct profile *p)
 /* Serialise p into w, trailer included. */
 static void pw_profile(struct pw *w, const struct profile *p)
 {
+	uint64_t version = profile_version(p);
 	char trailer[64];
 	int n;
 
 	pw_key(w, PROF_MAGIC);
-	pw_u64(w, profile_version(p));
+	pw_u64(w, version);
 	pw_eol(w);
 	for (uint32_t i = 0; i < p->argc; i++) {
 		pw_put(w, "argv", 4);
@@ -456,9 +498,9 @@ static void pw_profile(struct pw *w, const struct profile *p)
 		pw_u64(w, p->merged);
 		pw_eol(w);
 	}
-	pw_scalars(w, p, PS_META);
+	pw_scalars(w, p, PS_META, version);
 	pw_events(w, p);
-	pw_scalars(w, p, PS_COUNTER);
+	pw_scalars(w, p, PS_COUNTER, version);
 	pw_symbols(w, &p->syms);
 	for (uint32_t i = 0; i < p->nthreads; i++) {
 		if (p->merged) {
@@ -472,6 +514,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	}
 	pw_tree(w, p);
 	pw_mpi(w, p);
+	pw_waits(w, p);
 	pw_cp(w, p);
 	pw_merged(w, p);
 	pw_flush(w);

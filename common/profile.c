@@ -1,10 +1,10 @@
 /*
  * profile.c - life cycle of a struct profile (init, release), the table
- * of scalar records, the rules of the critical-path records (zeroing and
- * the length series included) and those of the overhead and compensation
- * scalars, which the writer and the reader share.  Writing is in
- * profile-write.c, reading and validation in profile-read.c and
- * profile-read-cp.c.
+ * of scalar records, the format version a profile needs, the rules of the
+ * critical-path records (zeroing and the length series included) and
+ * those of the overhead and compensation scalars, which the writer and
+ * the reader share.  Writing is in profile-write.c, reading and
+ * validation in profile-read.c and profile-read-cp.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,11 +76,52 @@ const struct prof_scalar prof_scalars[PROF_NSCALARS] = {
 	SCALAR_SINCE("comp_sample_probes_busy", PK_U64, comp_sample_probes_busy, 9),
 	SCALAR_SINCE("comp_sample_cost_lo_ns", PK_U64, comp_sample_cost_lo_ns, 9),
 	SCALAR_SINCE("comp_sample_cost_hi_ns", PK_U64, comp_sample_cost_hi_ns, 9),
+	SCALAR_SINCE("clock_offset_ns", PK_I64, clock_offset_ns, PROFILE_VERSION_WAITS),
+	SCALAR_SINCE("clock_drift_ns", PK_I64, clock_drift_ns, PROFILE_VERSION_WAITS),
 };
 
+#define PROF_WAIT_NAME(k) #k,
+#define PROF_WAIT_COMP_NAME(k) #k "_comp",
+const char *const prof_wait_names[PROF_WAITS] = { PROF_WAIT_KINDS(PROF_WAIT_NAME) };
+const char *const prof_wait_comp_names[PROF_WAITS] = { PROF_WAIT_KINDS(PROF_WAIT_COMP_NAME) };
+#undef PROF_WAIT_NAME
+#undef PROF_WAIT_COMP_NAME
+
 /* See profile.h. */
+bool prof_waits_any(const struct prof_mpi_waits *w)
+{
+	for (int k = 0; k < PROF_WAITS; k++)
+		if (w->ns[k] || w->comp_ns[k])
+			return true;
+	return false;
+}
+
+/* See profile.h.  Linear in the number of call sites. */
+bool prof_has_waits(const struct profile *p)
+{
+	if (p->nmpi_slots || p->nmpi_pairs || p->clock_offset_ns || p->clock_drift_ns)
+		return true;
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		if (prof_waits_any(&p->mpi_sites[i].waits))
+			return true;
+	return false;
+}
+
+/* See profile.h.  Cannot fail. */
+void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b)
+{
+	for (int k = 0; k < PROF_WAITS; k++) {
+		a->ns[k] = sum_sat(a->ns[k], b->ns[k]);
+		a->comp_ns[k] = sum_sat(a->comp_ns[k], b->comp_ns[k]);
+	}
+}
+
+/* See profile.h.  Only the data of a version makes a file of it, so that
+ * the readers of older versions keep reading every other profile. */
 uint64_t profile_version(const struct profile *p)
 {
+	if (prof_has_waits(p))
+		return PROFILE_VERSION_WAITS;
 	return p->cp_folds ? PROFILE_VERSION_FOLDS : PROFILE_VERSION_FOLDS - 1;
 }
 
@@ -221,10 +262,14 @@ void profile_release_mpi(struct profile *p)
 	for (uint32_t i = 0; i < p->nmpi_colls; i++)
 		free(p->mpi_colls[i].function);
 	free(p->mpi_colls);
+	free(p->mpi_slots);
+	free(p->mpi_pairs);
 	p->mpi_sites = NULL;
 	p->mpi_peers = NULL;
 	p->mpi_colls = NULL;
-	p->nmpi_sites = p->nmpi_peers = p->nmpi_colls = 0;
+	p->mpi_slots = NULL;
+	p->mpi_pairs = NULL;
+	p->nmpi_sites = p->nmpi_peers = p->nmpi_colls = p->nmpi_slots = p->nmpi_pairs = 0;
 }
 
 static bool cp_seg_eq(const void *ctx, uint32_t a, uint32_t b)

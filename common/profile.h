@@ -12,6 +12,7 @@
 #ifndef CPPERF_PROFILE_H
 #define CPPERF_PROFILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -61,6 +62,11 @@ struct prof_mpi_waits {
 	uint64_t ns[PROF_WAITS];	/* measured, ns */
 	uint64_t comp_ns[PROF_WAITS];	/* the same in compensated time (comp_on) */
 };
+
+/* The kinds' names, "late_sender" ..., and with "_comp" (their compensated
+ * values): the record fields', the report's keys. */
+extern const char *const prof_wait_names[PROF_WAITS];
+extern const char *const prof_wait_comp_names[PROF_WAITS];
 
 /* One MPI call site: an MPI function called from one call path. */
 struct prof_mpi_site {
@@ -442,17 +448,25 @@ static inline struct prof_spread prof_spread_one(uint64_t v, int64_t rank)
 /* Fold b into a (both over disjoint sets of ranks). */
 void prof_spread_add(struct prof_spread *a, const struct prof_spread *b);
 
+/* Whether w has a wait state that is not 0. */
+bool prof_waits_any(const struct prof_mpi_waits *w);
+/* Whether p holds wait-state data (docs/waits.md): a site's wait state,
+ * a slot, a pair or a clock offset or drift. */
+bool prof_has_waits(const struct profile *p);
+/* Add b's wait states into a, each sum saturating at 2^64 - 1. */
+void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b);
+
 /* The oldest format version that holds p, which profile_write writes:
- * PROFILE_VERSION_FOLDS when it has fold points, 9 otherwise (readers of
- * version 9 read it). */
+ * PROFILE_VERSION_WAITS when it has wait-state data, PROFILE_VERSION_FOLDS
+ * when it has fold points, 9 otherwise (readers of version 9 read it). */
 uint64_t profile_version(const struct profile *p);
 
 /* Initialise to an empty profile (no events, empty tables). */
 void profile_init(struct profile *p);
 /* Free everything the profile owns; leaves it as after profile_init(). */
 void profile_release(struct profile *p);
-/* Free the MPI call sites, peers and collectives only (a checkpoint
- * fills them anew each time). */
+/* Free the MPI call sites, peers, collectives, slots and pairs only (a
+ * checkpoint fills them anew each time). */
 void profile_release_mpi(struct profile *p);
 /* Free the critical-path records and zero the critical-path scalars: the
  * profile has no path (a merged profile's, whose path stays in the ranks'

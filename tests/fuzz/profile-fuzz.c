@@ -12,7 +12,8 @@
 #include <string.h>
 #include "../../common/profile.h"
 
-/* The MPI records name existing frames and peers inside the job. */
+/* The MPI records name existing frames, sites, and peers and senders
+ * inside the job. */
 static void check_mpi(const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
@@ -28,6 +29,13 @@ static void check_mpi(const struct profile *p)
 			abort();
 	for (uint32_t i = 0; i < p->nmpi_colls; i++)
 		if (!p->mpi_colls[i].function)
+			abort();
+	for (uint32_t i = 0; i < p->nmpi_slots; i++)
+		if (p->mpi_slots[i].site >= p->nmpi_sites)
+			abort();
+	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
+		if (p->mpi_pairs[i].site >= p->nmpi_sites || p->mpi_pairs[i].send_rank < 0 ||
+		    p->mpi_pairs[i].send_rank >= p->size)
 			abort();
 }
 

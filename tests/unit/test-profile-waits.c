@@ -1,0 +1,350 @@
+/*
+ * test-profile-waits.c - the wait-state records of the profile format
+ * (version 11: mpi_wait, mpi_slot, mpi_pair, the clock scalars): their
+ * round trip, the readers' and the writer's refusals, and that a profile
+ * without wait data is written as before, byte for byte, and older files
+ * are still read.
+ *
+ * `test-profile-waits --write-seed DIR` writes the fuzzer's seed of these
+ * records (tests/fuzz/seed/waits.cpprof) instead.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "make-profile.h"
+#include "../../common/crc32.h"
+#include "../../common/profile.h"
+
+#define ERRLEN 512
+
+/* Append a site of function fn without call path to p. */
+static struct prof_mpi_site *add_site(struct profile *p, const char *fn)
+{
+	struct prof_mpi_site *m;
+
+	p->mpi_sites = realloc(p->mpi_sites, (p->nmpi_sites + 1) * sizeof(*m));
+	if (!p->mpi_sites)
+		abort();
+	m = &p->mpi_sites[p->nmpi_sites++];
+	memset(m, 0, sizeof(*m));
+	m->function = xstrdup(fn);
+	m->frames = xcalloc(1, sizeof(*m->frames));
+	m->calls = 1;
+	return m;
+}
+
+/*
+ * Rank 1 of 3: MPI_Recv (site 0) waited 100 ns for late senders, 20 of
+ * them in the wrong order (compensated 90 and 15); MPI_Ssend (site 1,
+ * slots 4 and 5) none; MPI_Barrier (site 2) 7 ns.  Two pairs into site 0:
+ * from rank 0's slot 3 (the Late Sender) and rank 2's slot 3 (a Late
+ * Receiver of 30 ns, 25 compensated).
+ */
+static void waits_profile(struct profile *p)
+{
+	static const struct prof_mpi_slot slots[] = { { 4, 1, 0 }, { 5, 1, 0 }, { 0, 0, 0 } };
+	static const struct prof_mpi_pair pairs[] = {
+		{ 0, 0, 3, 2, 16, 100, 90, 0, 0, 0 },
+		{ 0, 2, 3, 1, 8, 0, 0, 30, 25, 0 },
+	};
+
+	make_rank_profile(p, 1, 3);
+	add_site(p, "MPI_Recv")->waits = (struct prof_mpi_waits){
+		.ns = { [PROF_WAIT_late_sender] = 100, [PROF_WAIT_late_sender_wrong_order] = 20 },
+		.comp_ns = { [PROF_WAIT_late_sender] = 90, [PROF_WAIT_late_sender_wrong_order] = 15 } };
+	add_site(p, "MPI_Ssend");
+	add_site(p, "MPI_Barrier")->waits.ns[PROF_WAIT_wait_barrier] = 7;
+	p->nmpi_slots = 3;
+	p->mpi_slots = xcalloc(3, sizeof(slots[0]));
+	memcpy(p->mpi_slots, slots, sizeof(slots));
+	p->nmpi_pairs = 2;
+	p->mpi_pairs = xcalloc(2, sizeof(pairs[0]));
+	memcpy(p->mpi_pairs, pairs, sizeof(pairs));
+	p->clock_offset_ns = -1500;
+	p->clock_drift_ns = 40;
+}
+
+/* p serialised (NULL, with the message printed, when the writer refuses). */
+static char *serialise(const struct profile *p, size_t *len, char *err)
+{
+	char *buf = NULL;
+
+	err[0] = '\0';
+	if (profile_write_mem(p, &buf, len, err, ERRLEN))
+		return NULL;
+	buf = realloc(buf, *len + 1);
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* Whether a and b hold the same wait data. */
+static bool same_waits(const struct profile *a, const struct profile *b)
+{
+	if (a->nmpi_sites != b->nmpi_sites || a->nmpi_slots != b->nmpi_slots ||
+	    a->nmpi_pairs != b->nmpi_pairs || a->clock_offset_ns != b->clock_offset_ns ||
+	    a->clock_drift_ns != b->clock_drift_ns)
+		return false;
+	for (uint32_t i = 0; i < a->nmpi_sites; i++)
+		if (memcmp(&a->mpi_sites[i].waits, &b->mpi_sites[i].waits, sizeof(a->mpi_sites[i].waits)))
+			return false;
+	return !memcmp(a->mpi_slots, b->mpi_slots, a->nmpi_slots * sizeof(*a->mpi_slots)) &&
+	       !memcmp(a->mpi_pairs, b->mpi_pairs, a->nmpi_pairs * sizeof(*a->mpi_pairs));
+}
+
+/* file's records with the first old replaced by new, and a trailer that
+ * fits them (a string the caller frees; its length in *len). */
+static char *edit(const char *file, const char *old, const char *new, size_t *len)
+{
+	const char *at = strstr(file, old), *trailer = strstr(file, "\nend ");
+	size_t body, n;
+	char *buf;
+
+	if (!at || !trailer)
+		abort();
+	body = (size_t)(trailer + 1 - file);
+	buf = xcalloc(body + strlen(new) + 64, 1);
+	n = (size_t)(at - file);
+	memcpy(buf, file, n);
+	n += (size_t)sprintf(buf + n, "%s", new);
+	memcpy(buf + n, at + strlen(old), body - (size_t)(at - file) - strlen(old));
+	n += body - (size_t)(at - file) - strlen(old);
+	*len = n + (size_t)sprintf(buf + n, "end %zu %08x\n", n, crc32_update(0, buf, n));
+	return buf;
+}
+
+/* Parse file edited as edit() says; the reader's message, "" when it
+ * accepts it. */
+static const char *parse_edited(const char *file, const char *old, const char *new)
+{
+	static char err[ERRLEN];
+	struct profile p;
+	size_t len;
+	char *buf = edit(file, old, new, &len);
+
+	profile_init(&p);
+	if (profile_parse(&p, buf, len, err, sizeof(err)) == 0)
+		err[0] = '\0';
+	profile_release(&p);
+	free(buf);
+	return err;
+}
+
+static void test_round_trip(void)
+{
+	struct profile a, b;
+	char err[ERRLEN];
+	size_t len, len2;
+	char *buf, *again;
+
+	waits_profile(&a);
+	buf = serialise(&a, &len, err);
+	if (!ok(buf, "a profile with wait states is written"))
+		printf("# %s\n", err);
+	ok(buf && !strncmp(buf, "cpperf-profile 11\n", 18), "as version 11");
+	ok(buf && strstr(buf, "\ncomp_sample_cost_hi_ns 0\nclock_offset_ns -1500\n"
+			 "clock_drift_ns 40\nroot "), "the clock scalars, signed, last of the counters");
+	ok(buf && strstr(buf, "\nmpi_wait 0 100 20 0 0 0 0 90 15 0 0 0 0\n"
+			 "mpi_wait 2 0 0 0 7 0 0 0 0 0 0 0 0\nmpi_slot 4 1\nmpi_slot 5 1\n"
+			 "mpi_slot 0 0\nmpi_pair 0 0 3 2 16 100 90 0 0\n"
+			 "mpi_pair 0 2 3 1 8 0 0 30 25\nend "),
+	   "mpi_wait of the sites with wait states, then mpi_slot and mpi_pair records");
+	profile_init(&b);
+	if (!ok(buf && profile_parse(&b, buf, len, err, sizeof(err)) == 0, "read back"))
+		printf("# %s\n", err);
+	ok(same_waits(&a, &b), "wait states, slots, pairs and clocks read back equal");
+	again = serialise(&b, &len2, err);
+	ok(again && len2 == len && !memcmp(again, buf, len), "and written again byte for byte");
+	free(again);
+	profile_release(&b);
+	free(buf);
+
+	profile_release_mpi(&a);
+	ok(!a.mpi_slots && !a.mpi_pairs && !a.nmpi_slots && !a.nmpi_pairs,
+	   "profile_release_mpi frees the slots and pairs");
+	ok(prof_has_waits(&a), "the clock offset alone is wait data");
+	a.clock_offset_ns = a.clock_drift_ns = 0;
+	ok(!prof_has_waits(&a), "without it none is left");
+	profile_release(&a);
+}
+
+/* Without wait data a profile is written as before: a version 9 file that
+ * the writer of version 10 wrote (tests/data/profile-v9.cpprof, the
+ * fuzzer's seed profile of test-profile), and a version 10 one with a
+ * fold point, rewrite to the same bytes. */
+static void test_older_versions(void)
+{
+	const char *top = getenv("CPPERF_TOP");
+	struct profile p;
+	char path[512], err[ERRLEN], *buf, *again;
+	size_t len, len2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/data/profile-v9.cpprof", top ? top : ".");
+	profile_init(&p);
+	if (!ok(profile_read(&p, path, err, sizeof(err)) == 0, "a version 9 file is read"))
+		printf("# %s\n", err);
+	again = serialise(&p, &len2, err);
+	buf = xcalloc(len2 + 1, 1);
+	f = fopen(path, "r");
+	len = f ? fread(buf, 1, len2 + 1, f) : 0;
+	if (f)
+		fclose(f);
+	ok(again && !strncmp(again, "cpperf-profile 9\n", 17) && len == len2 &&
+	   !memcmp(buf, again, len), "and written again as version 9, byte for byte");
+	free(buf);
+	free(again);
+	profile_release(&p);
+
+	make_rank_profile(&p, 0, 2);
+	p.cp_events = 3;
+	p.cp_folds = 1;
+	p.cp_fold_event = 1;
+	buf = serialise(&p, &len, err);
+	ok(buf && !strncmp(buf, "cpperf-profile 10\n", 18) && !strstr(buf, "clock_"),
+	   "a profile with a fold point and no wait data: version 10, no clock scalars");
+	profile_release(&p);
+	profile_init(&p);
+	ok(buf && profile_parse(&p, buf, len, err, sizeof(err)) == 0, "read");
+	again = serialise(&p, &len2, err);
+	ok(again && len2 == len && !memcmp(again, buf, len), "and written again byte for byte");
+	free(again);
+	profile_release(&p);
+	if (buf) {
+		is_str(parse_edited(buf, "\nroot ", "\nmpi_slot 0 0\nroot "),
+		       "line 61: 'mpi_slot' record in a version 10 profile (it came with version 11)",
+		       "version 10: a wait record is refused");
+		is_str(parse_edited(buf, "\ncp_folds ", "\nclock_drift_ns 0\ncp_folds "),
+		       "line 34: 'clock_drift_ns' record in a version 10 profile (it came with "
+		       "version 11)", "version 10: a clock scalar is refused");
+	}
+	free(buf);
+}
+
+/* The reader refuses each bad record of a version 11 file by name. */
+static void test_reader_refuses(void)
+{
+	static const struct {
+		const char *old, *new, *want, *what;
+	} cases[] = {
+		{ "mpi_pair 0 2 3", "mpi_pair 3 2 3", "mpi_pair site 3 out of range (must be below 3)",
+		  "a pair's site in range" },
+		{ "mpi_pair 0 2 3", "mpi_pair 0 3 3",
+		  "send_rank 3 is not a rank of this job (size 3)", "a pair's sender in the job" },
+		{ "mpi_pair 0 2 3", "mpi_pair 0 -1 3",
+		  "send_rank -1 is not a rank of this job (size 3)", "nor a negative one" },
+		{ "mpi_pair 0 2 3", "mpi_pair 0 0 3",
+		  "duplicate of mpi_pair 0 (same site, send_rank and send_slot)", "a pair twice" },
+		{ "mpi_pair 0 2 3 1 8 0 0 30 25\n", "mpi_pair 0 2 3 1 8 0 0 30\n",
+		  "missing field: late_receiver_comp_ns", "a short pair" },
+		{ "mpi_pair 0 2 3 1 8 0 0 30 25\n", "mpi_pair 0 2 3 1 8 0 0 30 25 1\n",
+		  "unexpected extra field '1'", "a rank's pair has no rank field" },
+		{ "mpi_slot 5 1", "mpi_slot 4 1", "duplicate of mpi_slot 0 (same slot)",
+		  "a slot twice" },
+		{ "mpi_slot 5 1", "mpi_slot 5 3", "mpi_slot site 3 out of range (must be below 3)",
+		  "a slot's site in range" },
+		{ "mpi_slot 5 1", "mpi_slot 4294967296 1",
+		  "mpi_slot slot 4294967296 out of range", "a slot below 2^32" },
+		{ "mpi_wait 2 ", "mpi_wait 0 ", "mpi_wait of site 0 after that of site 0 (sites ascend)",
+		  "mpi_wait records by increasing site" },
+		{ "mpi_wait 2 ", "mpi_wait 3 ", "mpi_wait site 3 out of range (must be below 3)",
+		  "an mpi_wait's site in range" },
+		{ " 7 0 0 0 0 0 0 0 0\nmpi_slot", " 7 0 0 0 0 0 0 0\nmpi_slot",
+		  "missing field: early_reduce_comp", "an mpi_wait's field named by its kind" },
+		{ "mpi_slot 4 1\n", "", NULL, "" },
+		{ "mpi_slot 0 0\n", "mpi_slot 0 0\nmpi_wait 1 0 0 0 0 0 0 0 0 0 0 0 1\n",
+		  "'mpi_wait' record after mpi_slot records", "the sections in order" },
+		{ "clock_drift_ns 40\n", "", "no 'clock_drift_ns' record before the trailer",
+		  "version 11 requires the clock scalars" },
+	};
+	struct profile a;
+	char err[ERRLEN], name[160];
+	size_t len;
+	char *buf;
+
+	waits_profile(&a);
+	buf = serialise(&a, &len, err);
+	profile_release(&a);
+	if (!buf) {
+		tap_bail(err);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = parse_edited(buf, cases[i].old, cases[i].new);
+
+		if (!cases[i].want) {
+			is_str(got, "", "a slot less is still a profile (the edit itself is sound)");
+			continue;
+		}
+		snprintf(name, sizeof(name), "refused: %s", cases[i].what);
+		if (!ok(strstr(got, cases[i].want), name))
+			printf("#   got '%s', want '%s'\n", got, cases[i].want);
+	}
+	free(buf);
+}
+
+/* The writer refuses what the reader would. */
+static void test_writer_refuses(void)
+{
+	struct profile a;
+	char err[ERRLEN];
+	size_t len;
+
+	waits_profile(&a);
+	a.mpi_pairs[1].send_rank = 5;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI pair 1: sender rank 5 outside the job "
+					       "of size 3"), "writer: a sender outside the job");
+	a.mpi_pairs[1].send_rank = 0;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI pair 1 duplicates MPI pair 0"),
+	   "writer: a pair twice");
+	a.mpi_pairs[1].send_rank = 2;
+	a.mpi_slots[1].site = 3;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI slot 5 names site 3 of 3"),
+	   "writer: a slot of no site");
+	a.mpi_slots[1].site = 1;
+	a.mpi_slots[1].slot = 4;
+	ok(!serialise(&a, &len, err) &&
+	   strstr(err, "MPI slot record 1 duplicates MPI slot record 0"), "writer: a slot twice");
+	a.mpi_slots[1].slot = 5;
+	a.mpi_pairs[0].site = 9;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI pair 0 names site 9 of 3"),
+	   "writer: a pair of no site");
+	profile_release(&a);
+}
+
+/* The committed fuzz seed is what waits_profile writes. */
+static void test_seed(void)
+{
+	const char *top = getenv("CPPERF_TOP");
+	struct profile a, b;
+	char path[512], err[ERRLEN];
+
+	snprintf(path, sizeof(path), "%s/tests/fuzz/seed/waits.cpprof", top ? top : ".");
+	profile_init(&b);
+	if (!ok(profile_read(&b, path, err, sizeof(err)) == 0, "the fuzz seed parses"))
+		printf("# %s (regenerate: test-profile-waits --write-seed tests/fuzz/seed)\n", err);
+	waits_profile(&a);
+	ok(same_waits(&a, &b), "and holds the wait data it was written with");
+	profile_release(&a);
+	profile_release(&b);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write-seed")) {
+		struct profile a;
+		char err[ERRLEN] = "";
+
+		waits_profile(&a);
+		if (profile_write(&a, argv[2], "waits" PROFILE_SUFFIX, err, sizeof(err)))
+			fprintf(stderr, "%s\n", err);
+		profile_release(&a);
+		return err[0] != '\0';
+	}
+	test_round_trip();
+	test_older_versions();
+	test_reader_refuses();
+	test_writer_refuses();
+	test_seed();
+	return tap_done();
+}
