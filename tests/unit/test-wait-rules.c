@@ -1,0 +1,120 @@
+/*
+ * test-wait-rules.c - unit tests of the wait states' rules
+ * (pmpi/wait-rules.c) and of what they read from the piggyback (the
+ * collective merge of entries, the synchronous send's flag on the wire),
+ * on worked examples (times in ns):
+ *
+ * wait_for   a receive entered at 1000 that blocked 300: a sender at 1200
+ *            made it wait 200, one at 1500 the whole 300 (not more), one
+ *            at 900 nothing.
+ * categories by where the partners are: an allreduce's wait is Wait at
+ *            NxN, a barrier's Wait at Barrier, a broadcast's Late
+ *            Broadcast on a destination and nothing on the root, a
+ *            reduce's Early Reduce on the root and nothing elsewhere,
+ *            scans nothing.
+ * wrong order a Late Sender of 40 at site 3 for a message sent at 500: a
+ *            later message sent at 600 leaves it, one sent at 450 proves it
+ *            of wrong order (once); a call without a Late Sender keeps the
+ *            last one that had.
+ * pairs      a key is found again with its counts; the table holds
+ *            WAIT_PAIRS keys and refuses the next.
+ * merge      a collective's latest entry (measured and without
+ *            measurement) is the largest contribution's.
+ * wire       the synchronous flag travels; a standard send's does not.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "../../pmpi/wait-rules.h"
+#include "../../pmpi/pb-rules.h"
+#include "../../pmpi/wire.h"
+
+static void test_wait_for(void)
+{
+	is_int(wait_for(1000, 1200, 300), 200, "a sender 200 late: waited 200");
+	is_int(wait_for(1000, 1500, 300), 300, "a sender later than the block: the block");
+	is_int(wait_for(1000, 900, 300), 0, "a sender early: no wait");
+	is_int(wait_for(1000, 1000, 300), 0, "a sender at once: no wait");
+}
+
+static void test_kinds(void)
+{
+	is_int(wait_coll_kind(WAIT_ALL, false, false), PROF_WAIT_wait_nxn, "allreduce: NxN");
+	is_int(wait_coll_kind(WAIT_ALL, true, true), PROF_WAIT_wait_barrier, "barrier: Wait at Barrier");
+	is_int(wait_coll_kind(WAIT_FROMROOT, false, false), PROF_WAIT_late_broadcast,
+	       "broadcast, a destination: Late Broadcast");
+	is_int(wait_coll_kind(WAIT_FROMROOT, false, true), PROF_WAITS, "broadcast, the root: none");
+	is_int(wait_coll_kind(WAIT_TOROOT, false, true), PROF_WAIT_early_reduce,
+	       "reduce, the root: Early Reduce");
+	is_int(wait_coll_kind(WAIT_TOROOT, false, false), PROF_WAITS, "reduce, a sender: none");
+	is_int(wait_coll_kind(WAIT_OTHER, false, false), PROF_WAITS, "scan: none");
+}
+
+static void test_order(void)
+{
+	struct wait_order o = { .site = -1 }, w = { 0 };
+
+	ok(!wait_order_check(&o, 100, &w), "nothing kept: no wrong order");
+	wait_order_keep(&o, 3, 40, 35, 500);
+	wait_order_keep(&o, 4, 0, 0, 900);
+	ok(!wait_order_check(&o, 600, &w), "a message sent later: in order");
+	ok(wait_order_check(&o, 450, &w), "a message sent earlier: wrong order");
+	ok(w.site == 3 && w.ls == 40 && w.ls_comp == 35, "... of the kept Late Sender, with its times");
+	ok(!wait_order_check(&o, 400, &w), "... counted once");
+}
+
+static void test_pairs(void)
+{
+	struct wait_pairs *t = calloc(1, sizeof(*t));
+	struct wait_pair *p;
+	int n = 0;
+
+	if (!t)
+		tap_bail("out of memory");
+	p = wait_pair_get(t, 5, 1, 77);
+	ok(p && p->site == 5 && p->rank == 1 && p->slot == 77, "a new pair has its key");
+	p->count = 3;
+	p = wait_pair_get(t, 5, 1, 77);
+	ok(p && p->count == 3, "found again with its counts");
+	ok(wait_pair_get(t, 5, 2, 77) != p && wait_pair_get(t, 6, 1, 77) != p &&
+	   wait_pair_get(t, 5, 1, 78) != p, "each part of the key tells pairs apart");
+	for (int i = 0; i < 2 * WAIT_PAIRS; i++)
+		n += wait_pair_get(t, i, 0, 0) != NULL;
+	is_int(n, WAIT_PAIRS - 4, "the table holds WAIT_PAIRS pairs (4 taken before), no more");
+	free(t);
+}
+
+static void test_merge(void)
+{
+	struct pmpi_pb a = { .t_enter = 5000, .t_enter_free = 4000 };
+	struct pmpi_pb b = { .t_enter = 4500, .t_enter_free = 4200 };
+
+	pmpi_pb_merge_into(&a, &b);
+	ok(b.t_enter == 5000 && b.t_enter_free == 4200, "latest entries: the maxima, apart");
+}
+
+static void test_wire(void)
+{
+	struct wire_layout l = wire_layout(0, 0);
+	unsigned char buf[WIRE_MAX];
+	struct pmpi_pb pb = { .rank = 1, .site = 2, .t_send = 1000, .flags = PMPI_PB_F_SYNC }, got;
+
+	wire_encode(&l, &pb, buf);
+	ok(wire_decode(&l, buf, 2000, &got) && (got.flags & PMPI_PB_F_SYNC),
+	   "a synchronous send's flag travels");
+	pb.flags = 0;
+	wire_encode(&l, &pb, buf);
+	ok(wire_decode(&l, buf, 2000, &got) && !(got.flags & PMPI_PB_F_SYNC),
+	   "a standard send's has none");
+}
+
+int main(void)
+{
+	test_wait_for();
+	test_kinds();
+	test_order();
+	test_pairs();
+	test_merge();
+	test_wire();
+	return tap_done();
+}
