@@ -7,9 +7,10 @@
  *
  * Folding re-interns the source's modules and frames into the
  * destination's symbol table and replays its nodes in id order (parents
- * first), as the report merges files; call sites, pairs, collectives and
- * functions are matched through idsets, so a fold is linear in the size
- * of the two profiles.  Sums saturate at 2^64 - 1 but the tree's counts,
+ * first), as the report merges files; call sites, collectives and
+ * functions are matched through idsets, the ranks' own records (threads,
+ * point-to-point pairs, slots and site pairs) appended, so a fold is
+ * linear in the size of the two profiles.  Sums saturate at 2^64 - 1 but the tree's counts,
  * which are added as they are: a caller folding files it did not write
  * checks them first (cct_add_self; docs/format.md "Sums").
  */
@@ -134,13 +135,15 @@ void prof_rank_row(const struct profile *p, struct prof_rank *r)
 	r->comp_delay_ns = p->comp_delay_ns;
 	r->comp_wait_ns = p->comp_wait_ns;
 	r->comp_wait_comp_ns = p->comp_wait_comp_ns;
+	r->clock_offset_ns = p->clock_offset_ns;
+	r->clock_drift_ns = p->clock_drift_ns;
 #define ROW_VALUE(f) r->f = p->f;
 	PROF_RANK_VALUES_9(ROW_VALUE)
 #undef ROW_VALUE
 }
 
-/* p's row, its host copied; the job's compensation is per rank, so the
- * profile's own goes. */
+/* p's row, its host copied; the job's compensation and clocks are per
+ * rank, so the profile's own go. */
 static int make_row(struct profile *p, struct prof_rank *r)
 {
 	prof_rank_row(p, r);
@@ -151,6 +154,7 @@ static int make_row(struct profile *p, struct prof_rank *r)
 	p->comp_wall_ns = p->comp_delay_ns = p->comp_wait_ns = p->comp_wait_comp_ns = 0;
 	p->comp_sample_probes = p->comp_sample_probes_busy = 0;
 	p->comp_sample_cost_lo_ns = p->comp_sample_cost_hi_ns = 0;
+	p->clock_offset_ns = p->clock_drift_ns = 0;
 	return 0;
 }
 
@@ -181,6 +185,10 @@ int profile_to_merged(struct profile *p, char *err, size_t errlen)
 		p->threads[i].rank = rank;
 	for (uint32_t i = 0; i < p->nmpi_peers; i++)
 		p->mpi_peers[i].src = rank;
+	for (uint32_t i = 0; i < p->nmpi_slots; i++)
+		p->mpi_slots[i].rank = rank;
+	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
+		p->mpi_pairs[i].rank = rank;
 	profile_release_cp(p);
 	p->rank = -1;
 	return 0;
@@ -340,7 +348,10 @@ static int index_records(struct idset *set, const struct profile *d, uint32_t n,
 	return 0;
 }
 
-static int merge_sites(struct profile *d, const struct profile *s, const uint32_t *fmap)
+/* s's call sites into d's, each summed into an equal one or appended;
+ * smap[i] becomes the index in d of s's site i. */
+static int merge_sites(struct profile *d, const struct profile *s, const uint32_t *fmap,
+		       uint32_t *smap)
 {
 	size_t n = (size_t)d->nmpi_sites + s->nmpi_sites + 1;
 	struct prof_mpi_site *v = realloc(d->mpi_sites, n * sizeof(*v));
@@ -382,9 +393,11 @@ static int merge_sites(struct profile *d, const struct profile *s, const uint32_
 			v[j].blocked_ns = sum_sat(v[j].blocked_ns, from->blocked_ns);
 			for (int k = 0; k < PROF_MPI_HIST; k++)
 				v[j].hist[k] = sum_sat(v[j].hist[k], from->hist[k]);
+			prof_waits_add(&v[j].waits, &from->waits);
 			prof_spread_add(&sp[j], &s->site_spread[i]);
 		} else
 			sp[d->nmpi_sites++] = s->site_spread[i];
+		smap[i] = j;
 	}
 	rc = 0;
 out:
@@ -405,6 +418,32 @@ static int merge_peers(struct profile *d, const struct profile *s)
 	if (s->nmpi_peers)
 		memcpy(v + d->nmpi_peers, s->mpi_peers, (size_t)s->nmpi_peers * sizeof(*v));
 	d->nmpi_peers += s->nmpi_peers;
+	return 0;
+}
+
+/* Slots and site pairs, like the point-to-point pairs, are of s's ranks:
+ * appended, their sites mapped through smap (merge_sites). */
+static int merge_waits(struct profile *d, const struct profile *s, const uint32_t *smap)
+{
+	struct prof_mpi_slot *sl = realloc(d->mpi_slots, ((size_t)d->nmpi_slots + s->nmpi_slots + 1) *
+					   sizeof(*sl));
+	struct prof_mpi_pair *pr;
+
+	if (!sl)
+		return -1;
+	d->mpi_slots = sl;
+	pr = realloc(d->mpi_pairs, ((size_t)d->nmpi_pairs + s->nmpi_pairs + 1) * sizeof(*pr));
+	if (!pr)
+		return -1;
+	d->mpi_pairs = pr;
+	for (uint32_t i = 0; i < s->nmpi_slots; i++) {
+		sl[d->nmpi_slots] = s->mpi_slots[i];
+		sl[d->nmpi_slots++].site = smap[s->mpi_slots[i].site];
+	}
+	for (uint32_t i = 0; i < s->nmpi_pairs; i++) {
+		pr[d->nmpi_pairs] = s->mpi_pairs[i];
+		pr[d->nmpi_pairs++].site = smap[s->mpi_pairs[i].site];
+	}
 	return 0;
 }
 
@@ -480,17 +519,23 @@ static void merge_counters(struct profile *d, const struct profile *s)
  * before anything changed. */
 int profile_merge(struct profile *d, const struct profile *s, char *err, size_t errlen)
 {
-	uint32_t *fmap, bad;
+	uint32_t *fmap, *smap, bad;
 	int rc;
 
 	if (same_job(d, s, err, errlen) || merge_rows(d, s, err, errlen))
 		return -1;
-	if (!(fmap = malloc(((size_t)s->syms.nframes + 1) * sizeof(*fmap))))
+	fmap = malloc(((size_t)s->syms.nframes + 1) * sizeof(*fmap));
+	smap = malloc(((size_t)s->nmpi_sites + 1) * sizeof(*smap));
+	if (!fmap || !smap) {
+		free(fmap);
+		free(smap);
 		return merge_oom(err, errlen);
+	}
 	rc = symtab_import(&d->syms, &s->syms, fmap, &bad) || merge_tree(d, s, fmap) || merge_threads(d, s) ||
-	     merge_sites(d, s, fmap) || merge_peers(d, s) || merge_colls(d, s) ||
-	     merge_functions(d, s, fmap);
+	     merge_sites(d, s, fmap, smap) || merge_peers(d, s) || merge_waits(d, s, smap) ||
+	     merge_colls(d, s) || merge_functions(d, s, fmap);
 	free(fmap);
+	free(smap);
 	if (rc)
 		return merge_oom(err, errlen);
 	merge_counters(d, s);
@@ -508,9 +553,9 @@ const char *prof_merged_check(const struct profile *p, char *why, size_t n)
 			snprintf(why, n, "a rank's profile with merged records");
 		return any ? why : NULL;
 	}
-	if (p->rank != -1 || p->cp_events || p->comp_on) {
-		snprintf(why, n, "a merged profile has rank -1 and no critical path or "
-			 "compensation of its own");
+	if (p->rank != -1 || p->cp_events || p->comp_on || p->clock_offset_ns || p->clock_drift_ns) {
+		snprintf(why, n, "a merged profile has rank -1 and no critical path, "
+			 "compensation or clock of its own");
 		return why;
 	}
 	if (!p->mranks || (p->tree.nnodes && !p->node_spread) ||
@@ -518,6 +563,18 @@ const char *prof_merged_check(const struct profile *p, char *why, size_t n)
 		snprintf(why, n, "a merged profile without its rows or spreads");
 		return why;
 	}
+	for (uint32_t i = 0; i < p->nmpi_slots; i++)
+		if (!prof_rank_find(p, p->mpi_slots[i].rank)) {
+			snprintf(why, n, "mpi_slot %u of rank %lld, not a merged rank",
+				 p->mpi_slots[i].slot, (long long)p->mpi_slots[i].rank);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
+		if (!prof_rank_find(p, p->mpi_pairs[i].rank)) {
+			snprintf(why, n, "mpi_pair %u of rank %lld, not a merged rank", i,
+				 (long long)p->mpi_pairs[i].rank);
+			return why;
+		}
 	for (uint32_t i = 0; i < p->nfn_spread; i++)
 		if (p->fn_spread[i].frame >= p->syms.nframes) {
 			snprintf(why, n, "function spread %u has bad frame", i);

@@ -106,7 +106,7 @@ int rec_m_pair(struct parser *ps, struct cursor *c)
 	return 0;
 }
 
-/* m_rank RANK PID HOST VALUE... OVERHEAD... */
+/* m_rank RANK PID HOST VALUE... [CLOCK_OFFSET CLOCK_DRIFT] OVERHEAD... */
 int rec_m_rank(struct parser *ps, struct cursor *c)
 {
 	struct profile *p = ps->p;
@@ -133,6 +133,10 @@ int rec_m_rank(struct parser *ps, struct cursor *c)
 		PROF_RANK_VALUES_9(PR_RANK_VALUE)
 	}
 #undef PR_RANK_VALUE
+	if (ps->version >= PROFILE_VERSION_WAITS &&
+	    (pr_i64(ps, c, "clock_offset_ns", &r->clock_offset_ns) ||
+	     pr_i64(ps, c, "clock_drift_ns", &r->clock_drift_ns)))
+		return -1;
 	if (r->comp_on > 1)
 		return pr_err(ps, "comp_on %" PRIu64 " is not 0 or 1", r->comp_on);
 	return pr_counts(ps, c, (uint64_t *)(void *)&r->ovh, PROF_OVH_WORDS);

@@ -438,8 +438,9 @@ static void pw_kept(struct pw *w, const struct profile *p, const struct prof_kep
 		}
 }
 
-/* A merged profile's m_rank, m_node, m_site, m_fn and m_kept records. */
-static void pw_merged(struct pw *w, const struct profile *p)
+/* A merged profile's m_rank, m_node, m_site, m_fn and m_kept records; a
+ * row has its clocks from version 11. */
+static void pw_merged(struct pw *w, const struct profile *p, uint64_t version)
 {
 	for (uint64_t i = 0; i < p->merged; i++) {
 		const struct prof_rank *r = &p->mranks[i];
@@ -452,6 +453,10 @@ static void pw_merged(struct pw *w, const struct profile *p)
 		PROF_RANK_VALUES(PW_RANK_VALUE)
 		PROF_RANK_VALUES_9(PW_RANK_VALUE)
 #undef PW_RANK_VALUE
+		if (version >= PROFILE_VERSION_WAITS) {
+			pw_i64(w, r->clock_offset_ns);
+			pw_i64(w, r->clock_drift_ns);
+		}
 		pw_counts(w, (const uint64_t *)(const void *)&r->ovh, PROF_OVH_WORDS);
 	}
 	for (uint32_t id = 0; p->merged && id < p->tree.nnodes; id++) {
@@ -516,7 +521,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	pw_mpi(w, p);
 	pw_waits(w, p);
 	pw_cp(w, p);
-	pw_merged(w, p);
+	pw_merged(w, p, version);
 	pw_flush(w);
 	n = snprintf(trailer, sizeof(trailer), "%s %" PRIu64 " %08" PRIx32 "\n",
 		     PROF_TRAILER, w->len, w->crc);

@@ -96,13 +96,16 @@ bool prof_waits_any(const struct prof_mpi_waits *w)
 	return false;
 }
 
-/* See profile.h.  Linear in the number of call sites. */
+/* See profile.h.  Linear in the number of call sites and rows. */
 bool prof_has_waits(const struct profile *p)
 {
 	if (p->nmpi_slots || p->nmpi_pairs || p->clock_offset_ns || p->clock_drift_ns)
 		return true;
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
 		if (prof_waits_any(&p->mpi_sites[i].waits))
+			return true;
+	for (uint64_t i = 0; p->mranks && i < p->merged; i++)
+		if (p->mranks[i].clock_offset_ns || p->mranks[i].clock_drift_ns)
 			return true;
 	return false;
 }

@@ -228,8 +228,9 @@ struct prof_overhead {
 /*
  * Merged profiles (--merge=mpi; docs/format.md "Merged profiles"): the
  * profiles of `merged` ranks reduced into one at MPI_Finalize.  The tree,
- * the call sites and the collectives are summed; threads and point-to-point
- * pairs keep their rank; each rank keeps a row of what the report shows per
+ * the call sites (their wait states too) and the collectives are summed;
+ * threads, point-to-point pairs, slots and site pairs keep their rank (and
+ * their sites are the merged profile's); each rank keeps a row of what the report shows per
  * rank (struct prof_rank); and every tree node, call site and function
  * keeps its spread over the ranks (struct prof_spread), a rank without it
  * counting 0.
@@ -259,6 +260,7 @@ struct prof_rank {
 #undef PROF_RANK_FIELD
 	/* mpi_ns, blocked_ns: its call sites' time and blocked time, but
 	 * MPI_Init's and MPI_Finalize's (prof_mpi_region_time) */
+	int64_t clock_offset_ns, clock_drift_ns;	/* since version 11 */
 	struct prof_overhead ovh;
 };
 
@@ -451,7 +453,8 @@ void prof_spread_add(struct prof_spread *a, const struct prof_spread *b);
 /* Whether w has a wait state that is not 0. */
 bool prof_waits_any(const struct prof_mpi_waits *w);
 /* Whether p holds wait-state data (docs/waits.md): a site's wait state,
- * a slot, a pair or a clock offset or drift. */
+ * a slot, a pair or a clock offset or drift (of a merged profile's rows
+ * too). */
 bool prof_has_waits(const struct profile *p);
 /* Add b's wait states into a, each sum saturating at 2^64 - 1. */
 void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b);

@@ -1,7 +1,8 @@
 /*
  * test-profile-waits.c - the wait-state records of the profile format
  * (version 11: mpi_wait, mpi_slot, mpi_pair, the clock scalars): their
- * round trip, the readers' and the writer's refusals, and that a profile
+ * round trip, in a rank's profile and a merged one, the readers' and the
+ * writer's refusals, and that a profile
  * without wait data is written as before, byte for byte, and older files
  * are still read.
  *
@@ -312,6 +313,86 @@ static void test_writer_refuses(void)
 	profile_release(&a);
 }
 
+/* Rank 2 of 3: MPI_Ssend (site 0, slot 4) and MPI_Recv (site 1, slot 1),
+ * which waited 50 ns for rank 1's slot 4. */
+static void waits_rank2(struct profile *p)
+{
+	make_rank_profile(p, 2, 3);
+	add_site(p, "MPI_Ssend");
+	add_site(p, "MPI_Recv")->waits.ns[PROF_WAIT_late_sender] = 50;
+	p->nmpi_slots = 2;
+	p->mpi_slots = xcalloc(2, sizeof(*p->mpi_slots));
+	p->mpi_slots[0] = (struct prof_mpi_slot){ 4, 0, 0 };
+	p->mpi_slots[1] = (struct prof_mpi_slot){ 1, 1, 0 };
+	p->nmpi_pairs = 1;
+	p->mpi_pairs = xcalloc(1, sizeof(*p->mpi_pairs));
+	p->mpi_pairs[0] = (struct prof_mpi_pair){ 1, 1, 4, 1, 8, 50, 0, 0, 0, 0 };
+	p->clock_offset_ns = 2000;
+	p->clock_drift_ns = -150;
+}
+
+/* Ranks 1 and 2 merged: wait states summed with their sites, slots and
+ * pairs kept with their rank and their sites the merged ones, clocks in
+ * the rows; through the file and back. */
+static void test_merged(void)
+{
+	struct profile a, b, back;
+	char err[ERRLEN];
+	size_t len;
+	char *buf;
+
+	waits_profile(&a);
+	waits_rank2(&b);
+	ok(profile_to_merged(&a, err, sizeof(err)) == 0 &&
+	   profile_to_merged(&b, err, sizeof(err)) == 0 &&
+	   profile_merge(&a, &b, err, sizeof(err)) == 0, "ranks 1 and 2 merged");
+	ok(a.nmpi_sites == 3 && !strcmp(a.mpi_sites[0].function, "MPI_Recv") &&
+	   a.mpi_sites[0].waits.ns[PROF_WAIT_late_sender] == 150 &&
+	   a.mpi_sites[0].waits.comp_ns[PROF_WAIT_late_sender] == 90 &&
+	   a.mpi_sites[0].waits.ns[PROF_WAIT_late_sender_wrong_order] == 20 &&
+	   a.mpi_sites[2].waits.ns[PROF_WAIT_wait_barrier] == 7, "wait states summed by site");
+	ok(a.nmpi_slots == 5 && a.mpi_slots[0].rank == 1 && a.mpi_slots[3].rank == 2 &&
+	   a.mpi_slots[3].slot == 4 && a.mpi_slots[3].site == 1 && a.mpi_slots[4].site == 0,
+	   "slots keep their rank, their sites mapped (rank 2's slot 4 beside rank 1's)");
+	ok(a.nmpi_pairs == 3 && a.mpi_pairs[1].rank == 1 && a.mpi_pairs[2].rank == 2 &&
+	   a.mpi_pairs[2].site == 0 && a.mpi_pairs[2].send_slot == 4,
+	   "pairs keep their receiving rank, their sites mapped");
+	ok(!a.clock_offset_ns && a.mranks[0].clock_offset_ns == -1500 &&
+	   a.mranks[1].clock_offset_ns == 2000 && a.mranks[1].clock_drift_ns == -150,
+	   "the clocks are the rows'");
+	buf = serialise(&a, &len, err);
+	if (!ok(buf && !strncmp(buf, "cpperf-profile 11\n", 18), "the merged profile is written"))
+		printf("# %s\n", err);
+	ok(buf && strstr(buf, "\nmpi_slot 4 1 1\nmpi_slot 5 1 1\nmpi_slot 0 0 1\nmpi_slot 4 1 2\n"
+			 "mpi_slot 1 0 2\nmpi_pair 0 0 3 2 16 100 90 0 0 1\n"
+			 "mpi_pair 0 2 3 1 8 0 0 30 25 1\nmpi_pair 0 1 4 1 8 50 0 0 0 2\n"),
+	   "slot and pair records end in their rank");
+	profile_init(&back);
+	if (!ok(buf && profile_parse(&back, buf, len, err, sizeof(err)) == 0, "and read back"))
+		printf("# %s\n", err);
+	ok(same_waits(&a, &back) && back.merged == 2 && back.mranks[0].clock_drift_ns == 40 &&
+	   back.mranks[1].clock_offset_ns == 2000 && back.mranks[1].clock_drift_ns == -150,
+	   "equal, the rows' clocks too");
+	profile_release(&back);
+	if (buf) {
+		is_str(parse_edited(buf, "\nmpi_pair 0 1 4 1 8 50 0 0 0 2\n",
+				    "\nmpi_pair 0 1 4 1 8 50 0 0 0 0\n"),
+		       "line 86: mpi_pair 2 of rank 0, not a merged rank",
+		       "merged: a pair of a rank not merged is refused");
+		ok(strstr(parse_edited(buf, "\nmpi_slot 1 0 2\n", "\nmpi_slot 1 0\n"),
+			  "missing field: rank"), "merged: a slot without its rank is refused");
+		is_str(parse_edited(buf, "\nmpi_slot 4 1 2\n", "\nmpi_slot 4 0 1\n"),
+		       "line 73: duplicate of mpi_slot 0 (same rank and slot)",
+		       "merged: a rank's slot twice is refused");
+	}
+	free(buf);
+	a.mpi_pairs[0].rank = 0;
+	ok(!serialise(&a, &len, err) && strstr(err, "mpi_pair 0 of rank 0, not a merged rank"),
+	   "writer: a pair of a rank not merged");
+	profile_release(&a);
+	profile_release(&b);
+}
+
 /* The committed fuzz seed is what waits_profile writes. */
 static void test_seed(void)
 {
@@ -345,6 +426,7 @@ int main(int argc, char **argv)
 	test_older_versions();
 	test_reader_refuses();
 	test_writer_refuses();
+	test_merged();
 	test_seed();
 	return tap_done();
 }
