@@ -22,7 +22,8 @@
 #define PROFILE_VERSION 11
 #define PROFILE_VERSION_MIN 7	/* versions 8 to 11 only added records */
 #define PROFILE_VERSION_FOLDS 10	/* fold points (cp_folds ...; cp_prefix) */
-#define PROFILE_VERSION_WAITS 11	/* wait states (mpi_wait, mpi_slot, mpi_pair, clock) */
+#define PROFILE_VERSION_WAITS 11	/* wait states (mpi_wait, mpi_slot, mpi_pair, clock),
+					 * activity graph (mpi_edge) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -103,6 +104,15 @@ struct prof_mpi_pair {
 	uint64_t late_sender_ns, late_sender_comp_ns;
 	uint64_t late_receiver_ns, late_receiver_comp_ns;
 	int64_t rank;		/* a merged profile's: the receiving rank; else 0 */
+};
+
+/* The activity graph's computation edge (docs/waits.md "Activity
+ * graphs"): a thread's time from the exit of a call of one site to the
+ * entry of its next call, of another (or the same) site. */
+struct prof_mpi_edge {
+	uint32_t from, to;	/* indices into mpi_sites */
+	uint64_t count, time_ns;
+	int64_t rank;		/* a merged profile's: the edge's rank; else 0 */
 };
 
 /* Point-to-point messages this rank sent to one peer (a world rank). */
@@ -344,6 +354,8 @@ struct profile {
 	uint32_t nmpi_slots;
 	struct prof_mpi_pair *mpi_pairs;
 	uint32_t nmpi_pairs;
+	struct prof_mpi_edge *mpi_edges;	/* no two with one (from, to[, rank]) */
+	uint32_t nmpi_edges;
 	int64_t clock_offset_ns, clock_drift_ns;
 
 	/* Critical path; cp_events == 0 when not computed (not MPI, or

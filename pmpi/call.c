@@ -23,6 +23,7 @@
 #include "piggyback.h"
 #include "stats.h"
 #include "waits.h"
+#include "graph.h"
 
 /* Set once at MPI_Init by the thread that calls it; read by every wrapper. */
 static atomic_bool active;
@@ -137,6 +138,7 @@ void pmpi_leave(struct pmpi_call *c)
 		pmpi_region_start();
 		return;
 	}
+	pmpi_graph_leave(c, t);
 	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
 	pmpi_cp_leave(c, t);
 	if (c->timed)

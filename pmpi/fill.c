@@ -17,6 +17,7 @@
 #include "compensate.h"
 #include "stats.h"
 #include "waits.h"
+#include "graph.h"
 
 #define MAX_FRAMES 64
 
@@ -202,6 +203,7 @@ void pmpi_fill_profile(struct rt_state *rt, bool final)
 		memset(site_of, 0xff, sizeof(site_of));
 		fill_sites(rt, p, &t, site_of);
 		pmpi_waits_fill(p, site_of, final);
+		pmpi_graph_fill(p, site_of, final);
 		fill_peers(p, &t);
 		fill_colls(p, &t);
 		pmpi_totals_free(&t);

@@ -33,29 +33,3 @@ bool wait_order_check(struct wait_order *o, uint64_t sent, struct wait_order *ou
 	*o = (struct wait_order){ .site = -1 };
 	return true;
 }
-
-static unsigned pair_home(int site, int32_t rank, int32_t slot)
-{
-	uint64_t k = ((uint64_t)(uint32_t)site << 40) ^ ((uint64_t)(uint32_t)rank << 16) ^
-		     (uint32_t)slot;
-
-	return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 40) & (WAIT_PAIRS - 1);
-}
-
-struct wait_pair *wait_pair_get(struct wait_pairs *t, int site, int32_t rank, int32_t slot)
-{
-	unsigned i = pair_home(site, rank, slot);
-
-	for (unsigned n = 0; n < WAIT_PAIRS; n++, i = (i + 1) & (WAIT_PAIRS - 1)) {
-		struct wait_pair *p = &t->e[i];
-
-		if (!p->used) {	/* the key before used: a reader may be looking */
-			*p = (struct wait_pair){ .site = site, .rank = rank, .slot = slot };
-			__atomic_store_n(&p->used, true, __ATOMIC_RELEASE);
-			return p;
-		}
-		if (p->site == site && p->rank == rank && p->slot == slot)
-			return p;
-	}
-	return NULL;
-}

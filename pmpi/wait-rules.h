@@ -1,9 +1,9 @@
 /*
  * wait-rules.h - the rules of the wait states (docs/waits.md), without
  * MPI: how long a call waited for a partner, which Scalasca category a
- * collective's wait falls in, when a Late Sender was one of wrong order,
- * and the bounded table of call-site pairs.  Times are on one clock
- * (rank 0's, once aligned).  The unit tests drive them as they are.
+ * collective's wait falls in, when a Late Sender was one of wrong order.
+ * Times are on one clock (rank 0's, once aligned).  The unit tests drive
+ * them as they are.
  */
 #ifndef CPPERF_PMPI_WAIT_RULES_H
 #define CPPERF_PMPI_WAIT_RULES_H
@@ -56,28 +56,5 @@ void wait_order_keep(struct wait_order *o, int site, uint64_t ls, uint64_t ls_co
 /* A message sent at `sent` arrived: true when it makes the kept Late
  * Sender one of wrong order, given in *out and forgotten. */
 bool wait_order_check(struct wait_order *o, uint64_t sent, struct wait_order *out);
-
-/*
- * The pairs of a receiving site and a sender's site (its world rank and
- * slot), with what their messages carried: open addressing over a fixed
- * number of entries, so its size never grows with the run; a pair that
- * finds no room is counted lost.
- */
-#define WAIT_PAIRS 4096		/* power of 2 */
-
-struct wait_pair {
-	bool used;
-	int site;		/* receiving site's slot */
-	int32_t rank, slot;	/* sender */
-	uint64_t count, bytes, ls, ls_comp, lr, lr_comp;
-};
-
-struct wait_pairs {
-	struct wait_pair e[WAIT_PAIRS];
-	uint64_t lost;		/* messages whose pair found no room */
-};
-
-/* The entry of (site, rank, slot), made when missing; NULL when full. */
-struct wait_pair *wait_pair_get(struct wait_pairs *t, int site, int32_t rank, int32_t slot);
 
 #endif

@@ -21,10 +21,13 @@
 #include "compensate.h"
 #include "clock-align.h"
 #include "wait-rules.h"
+#include "key-table.h"
 #include "stats.h"
 #include "waits.h"
 
-static struct wait_pairs pairs;		/* untouched pages until used */
+/* the pairs: receiving site, sender's rank and slot */
+enum { PAIR_COUNT, PAIR_BYTES, PAIR_LS, PAIR_LS_COMP, PAIR_LR, PAIR_LR_COMP };
+static struct key_table pairs;		/* untouched pages until used */
 static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread struct wait_order order __attribute__((tls_model("initial-exec"))) = { .site = -1 };
 
@@ -44,13 +47,6 @@ static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 	pb->t_enter_free = pb->t_enter - pmpi_comp_delay();
 }
 
-/* Add v to a pair's counter, which a checkpoint may be reading; wrappers
- * add under pairs_lock. */
-static void bump(uint64_t *x, uint64_t v)
-{
-	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
-}
-
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
@@ -64,7 +60,7 @@ static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uin
 {
 	int site = pmpi_site(a->c);
 	uint64_t lr = 0, lr_comp = 0;
-	struct wait_pair *p;
+	struct key_entry *p;
 
 	if (site < 0 || pb->site < 0)
 		return;
@@ -75,16 +71,14 @@ static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uin
 		lr_comp = wait_for(sent_free, post - pmpi_comp_delay(), UINT64_MAX);
 	}
 	pmpi_lock(&pairs_lock);
-	p = wait_pair_get(&pairs, site, pb->rank, pb->site);
+	p = key_table_get(&pairs, site, pb->rank, pb->site);
 	if (p) {
-		bump(&p->count, 1);
-		bump(&p->bytes, a->bytes);
-		bump(&p->ls, ls);
-		bump(&p->ls_comp, ls_comp);
-		bump(&p->lr, lr);
-		bump(&p->lr_comp, lr_comp);
-	} else {
-		pairs.lost++;
+		key_entry_add(p, PAIR_COUNT, 1);
+		key_entry_add(p, PAIR_BYTES, a->bytes);
+		key_entry_add(p, PAIR_LS, ls);
+		key_entry_add(p, PAIR_LS_COMP, ls_comp);
+		key_entry_add(p, PAIR_LR, lr);
+		key_entry_add(p, PAIR_LR_COMP, lr_comp);
 	}
 	pmpi_unlock(&pairs_lock);
 }
@@ -182,18 +176,11 @@ void pmpi_waits_leave(const struct pmpi_call *c)
 		pmpi_site_wait(c->site, c->wait_kind, c->wait, c->wait_comp);
 }
 
-/* Is pair e in the profile: in use (a checkpoint reads the table while
- * wrappers add to it: its key is written before it is marked used) and
- * its receiving site in the profile. */
-static bool pair_kept(const struct wait_pair *e, const uint32_t *site_of)
+/* Is pair e in the profile: in use and its receiving site in it. */
+static bool pair_kept(const struct key_entry *e, const uint32_t *site_of)
 {
-	return __atomic_load_n(&e->used, __ATOMIC_ACQUIRE) && e->site >= 0 &&
-	       e->site < PMPI_SITES && site_of[e->site] != UINT32_MAX;
-}
-
-static uint64_t peek(const uint64_t *x)
-{
-	return __atomic_load_n(x, __ATOMIC_RELAXED);
+	return key_entry_used(e) && e->key[0] >= 0 && e->key[0] < PMPI_SITES &&
+	       site_of[e->key[0]] != UINT32_MAX;
 }
 
 /* The pairs whose receiving site made it into the profile. */
@@ -201,21 +188,23 @@ static void fill_pairs(struct profile *p, const uint32_t *site_of, bool comp)
 {
 	uint32_t n = 0;
 
-	for (unsigned i = 0; i < WAIT_PAIRS; i++)
+	for (unsigned i = 0; i < KEY_TABLE; i++)
 		n += pair_kept(&pairs.e[i], site_of);
 	if (!n || !(p->mpi_pairs = calloc(n, sizeof(*p->mpi_pairs))))
 		return;
-	for (unsigned i = 0; i < WAIT_PAIRS && p->nmpi_pairs < n; i++) {
-		const struct wait_pair *e = &pairs.e[i];
+	for (unsigned i = 0; i < KEY_TABLE && p->nmpi_pairs < n; i++) {
+		const struct key_entry *e = &pairs.e[i];
 
 		if (!pair_kept(e, site_of))
 			continue;
 		p->mpi_pairs[p->nmpi_pairs++] = (struct prof_mpi_pair){
-			.site = site_of[e->site], .send_rank = e->rank, .send_slot = (uint32_t)e->slot,
-			.count = peek(&e->count), .bytes = peek(&e->bytes),
-			.late_sender_ns = peek(&e->ls), .late_sender_comp_ns = comp ? peek(&e->ls_comp) : 0,
-			.late_receiver_ns = peek(&e->lr),
-			.late_receiver_comp_ns = comp ? peek(&e->lr_comp) : 0,
+			.site = site_of[e->key[0]], .send_rank = e->key[1],
+			.send_slot = (uint32_t)e->key[2],
+			.count = key_entry_value(e, PAIR_COUNT), .bytes = key_entry_value(e, PAIR_BYTES),
+			.late_sender_ns = key_entry_value(e, PAIR_LS),
+			.late_sender_comp_ns = comp ? key_entry_value(e, PAIR_LS_COMP) : 0,
+			.late_receiver_ns = key_entry_value(e, PAIR_LR),
+			.late_receiver_comp_ns = comp ? key_entry_value(e, PAIR_LR_COMP) : 0,
 		};
 	}
 }
@@ -245,7 +234,7 @@ void pmpi_waits_fill(struct profile *p, const uint32_t *site_of, bool final)
 	if (final && pairs.lost)
 		fprintf(stderr, "cpperf: rank %d: %llu messages of more than %d pairs of call "
 			"sites are in their sites' wait states but in no pair\n", pmpi_pb_rank(),
-			(unsigned long long)pairs.lost, WAIT_PAIRS);
+			(unsigned long long)pairs.lost, KEY_TABLE);
 	pmpi_unlock(&pairs_lock);
 	p->clock_offset_ns = pmpi_clock_offset();
 	p->clock_drift_ns = pmpi_clock_drift();

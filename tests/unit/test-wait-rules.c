@@ -1,8 +1,9 @@
 /*
  * test-wait-rules.c - unit tests of the wait states' rules
- * (pmpi/wait-rules.c) and of what they read from the piggyback (the
- * collective merge of entries, the synchronous send's flag on the wire),
- * on worked examples (times in ns):
+ * (pmpi/wait-rules.c), of the table that keeps their pairs of sites, and
+ * of what they read from the piggyback (the collective merge of entries,
+ * the synchronous send's flag on the wire), on worked examples (times in
+ * ns):
  *
  * wait_for   a receive entered at 1000 that blocked 300: a sender at 1200
  *            made it wait 200, one at 1500 the whole 300 (not more), one
@@ -16,8 +17,8 @@
  *            later message sent at 600 leaves it, one sent at 450 proves it
  *            of wrong order (once); a call without a Late Sender keeps the
  *            last one that had.
- * pairs      a key is found again with its counts; the table holds
- *            WAIT_PAIRS keys and refuses the next.
+ * key table  a key is found again with its counts; the table holds
+ *            KEY_TABLE keys and counts the others lost (key-table.c).
  * merge      a collective's latest entry (measured and without
  *            measurement) is the largest contribution's.
  * wire       the synchronous flag travels; a standard send's does not.
@@ -26,6 +27,7 @@
 #include <string.h>
 #include "tap.h"
 #include "../../pmpi/wait-rules.h"
+#include "../../pmpi/key-table.h"
 #include "../../pmpi/pb-rules.h"
 #include "../../pmpi/wire.h"
 
@@ -63,24 +65,26 @@ static void test_order(void)
 	ok(!wait_order_check(&o, 400, &w), "... counted once");
 }
 
-static void test_pairs(void)
+static void test_table(void)
 {
-	struct wait_pairs *t = calloc(1, sizeof(*t));
-	struct wait_pair *p;
+	struct key_table *t = calloc(1, sizeof(*t));
+	struct key_entry *p;
 	int n = 0;
 
 	if (!t)
 		tap_bail("out of memory");
-	p = wait_pair_get(t, 5, 1, 77);
-	ok(p && p->site == 5 && p->rank == 1 && p->slot == 77, "a new pair has its key");
-	p->count = 3;
-	p = wait_pair_get(t, 5, 1, 77);
-	ok(p && p->count == 3, "found again with its counts");
-	ok(wait_pair_get(t, 5, 2, 77) != p && wait_pair_get(t, 6, 1, 77) != p &&
-	   wait_pair_get(t, 5, 1, 78) != p, "each part of the key tells pairs apart");
-	for (int i = 0; i < 2 * WAIT_PAIRS; i++)
-		n += wait_pair_get(t, i, 0, 0) != NULL;
-	is_int(n, WAIT_PAIRS - 4, "the table holds WAIT_PAIRS pairs (4 taken before), no more");
+	p = key_table_get(t, 5, 1, 77);
+	ok(p && p->key[0] == 5 && p->key[1] == 1 && p->key[2] == 77 && key_entry_used(p),
+	   "a new entry has its key");
+	key_entry_add(p, 2, 3);
+	p = key_table_get(t, 5, 1, 77);
+	ok(p && key_entry_value(p, 2) == 3, "found again with its counts");
+	ok(key_table_get(t, 5, 2, 77) != p && key_table_get(t, 6, 1, 77) != p &&
+	   key_table_get(t, 5, 1, 78) != p, "each part of the key tells entries apart");
+	for (int i = 0; i < 2 * KEY_TABLE; i++)
+		n += key_table_get(t, i, 0, 0) != NULL;
+	is_int(n, KEY_TABLE - 4, "the table holds KEY_TABLE entries (4 taken before), no more");
+	is_int(t->lost, KEY_TABLE + 4, "the others are counted lost");
 	free(t);
 }
 
@@ -113,7 +117,7 @@ int main(void)
 	test_wait_for();
 	test_kinds();
 	test_order();
-	test_pairs();
+	test_table();
 	test_merge();
 	test_wire();
 	return tap_done();

@@ -1,0 +1,52 @@
+/*
+ * key-table.h - counters keyed by three numbers in a table of fixed size
+ * (open addressing), so that what the MPI layer keeps per pair of call
+ * sites never grows with the run: the wait states' pairs of sites
+ * (waits.c) and the activity graph's edges (graph.c).  An entry that finds
+ * no room is counted lost.  No MPI: the unit tests drive it.
+ *
+ * A profile written while wrappers add (a checkpoint) reads entries in
+ * use: a new entry's key is written before it is marked used (release).
+ */
+#ifndef CPPERF_PMPI_KEY_TABLE_H
+#define CPPERF_PMPI_KEY_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define KEY_TABLE 4096		/* entries, power of 2 */
+#define KEY_VALUES 6		/* counters per entry */
+
+struct key_entry {
+	bool used;
+	int32_t key[3];
+	uint64_t v[KEY_VALUES];
+};
+
+struct key_table {
+	struct key_entry e[KEY_TABLE];
+	uint64_t lost;		/* additions that found no room */
+};
+
+/* The entry of (a, b, c), made when missing; NULL when full. */
+struct key_entry *key_table_get(struct key_table *t, int32_t a, int32_t b, int32_t c);
+
+/* Whether entry e is in use (read by another thread than the writers). */
+static inline bool key_entry_used(const struct key_entry *e)
+{
+	return __atomic_load_n(&e->used, __ATOMIC_ACQUIRE);
+}
+
+/* Add v to counter i of e; its writers hold one lock, a reader may be
+ * looking. */
+static inline void key_entry_add(struct key_entry *e, unsigned i, uint64_t v)
+{
+	__atomic_store_n(&e->v[i], e->v[i] + v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t key_entry_value(const struct key_entry *e, unsigned i)
+{
+	return __atomic_load_n(&e->v[i], __ATOMIC_RELAXED);
+}
+
+#endif
