@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sampler/rt.h"
 #include "call.h"
 #include "facts.h"
 #include "piggyback.h"
@@ -158,8 +159,18 @@ static void waits_coll(const struct pb_arrival *a)
 	c->wait_kind = kind;
 }
 
+bool pmpi_waits_on;
+
+/* Unless --no-waits; the activity graph follows (call.c). */
+static bool waits_wanted(const struct rt_state *rt)
+{
+	pmpi_waits_on = rt->opt.waits;
+	return pmpi_waits_on;
+}
+
 const struct pb_unit pb_unit_waits = {
 	.name = "wait states",
+	.wanted = waits_wanted,
 	.stamp = waits_stamp,
 	.stamp_coll = waits_stamp_coll,
 	.recv = waits_recv,
