@@ -17,7 +17,9 @@
  *            Broadcast 1.0 s on every other rank
  *   reduce   every rank but the root (0) works 20 ms before each of 50
  *            MPI_Reduce: Early Reduce 1.0 s on the root
- * Ranks line up with a barrier of their own between phases.
+ * Ranks line up with a barrier of their own between phases.  A sleep may
+ * end late on a busy host, so each rank prints how long it was late in
+ * each phase, measured: "PHASE rank R late SECONDS".
  * Usage: mpi-waits PHASE...
  */
 #include <stdio.h>
@@ -28,6 +30,16 @@
 #define MS 1000.0
 
 static int rank, nranks;
+static double late;	/* seconds this rank worked in the phase */
+
+/* work(ms) before a call, timed. */
+static void be_late(double ms)
+{
+	uint64_t t0 = now_ns();
+
+	work(ms * MS);
+	late += (double)(now_ns() - t0) / 1e9;
+}
 
 static void __attribute__((noinline)) late_sends(int from, int to)
 {
@@ -35,7 +47,7 @@ static void __attribute__((noinline)) late_sends(int from, int to)
 
 	for (int i = 0; i < 40; i++) {
 		if (rank == from) {
-			work(50 * MS);
+			be_late(50);
 			MPI_Send(&i, 1, MPI_INT, to, 0, MPI_COMM_WORLD);
 		} else if (rank == to) {
 			MPI_Recv(&v, 1, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -61,7 +73,7 @@ static void __attribute__((noinline)) lr(void)
 		if (rank == 0) {
 			MPI_Ssend(&i, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
 		} else if (rank == 1) {
-			work(30 * MS);
+			be_late(30);
 			MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
@@ -73,7 +85,7 @@ static void __attribute__((noinline)) nxn(void)
 		int in = i, out;
 
 		if (rank == nranks - 1)
-			work(20 * MS);
+			be_late(20);
 		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	}
 }
@@ -82,7 +94,7 @@ static void __attribute__((noinline)) barrier(void)
 {
 	for (int i = 0; i < 50; i++) {
 		if (rank == nranks - 1)
-			work(20 * MS);
+			be_late(20);
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 }
@@ -93,7 +105,7 @@ static void __attribute__((noinline)) bcast(void)
 		int v = i;
 
 		if (rank == 0)
-			work(20 * MS);
+			be_late(20);
 		MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	}
 }
@@ -104,7 +116,7 @@ static void __attribute__((noinline)) reduce(void)
 		int in = i, out = 0;
 
 		if (rank != 0)
-			work(20 * MS);
+			be_late(20);
 		MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
 	}
 }
@@ -138,7 +150,9 @@ int main(int argc, char **argv)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 		}
 		line_up();
+		late = 0;
 		phases[k].run();
+		printf("%s rank %d late %.6f\n", argv[a], rank, late);
 	}
 	line_up();
 	MPI_Finalize();
