@@ -4,7 +4,8 @@
  * against those worked out here: each call site's wait states summed over
  * the ranks, Late Receiver given to the sending site through the sender's
  * slots, transmission the rest of the blocked time, the pairs of sites and
- * the culprits in order.
+ * the culprits in order; then the same through the JSON report (jq) and
+ * the text view.
  *
  * Rank 0 sends: MPI_Send from main > solve (slot 0), MPI_Ssend from
  * main > exchange (slots 1 and 2: one site), MPI_Barrier from main.
@@ -19,8 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "files.h"
 #include "tap.h"
 #include "make-profile.h"
+#include "render-report.h"
 #include "../../report/data.h"
 #include "../../report/merge.h"
 
@@ -194,8 +197,163 @@ static void test_merged(void)
 	merge_release(&d);
 }
 
+/* d's JSON report in file path, for jq. */
+static void save_json(const struct rep_data *d, const char *path)
+{
+	int rc;
+
+	save(path, render(d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1.0, false }, &rc));
+	if (rc)
+		printf("# json: rc %d\n", rc);
+}
+
+/* The "waits" key: the MPI view's site ids, the figures, no "_comp" key
+ * without compensation data and every one with it. */
+static void test_json(const char *dir)
+{
+	char path[512];
+	struct rep_data d;
+
+	snprintf(path, sizeof(path), "%s/waits.json", dir);
+	if (load_job(&d, false))
+		return;
+	save_json(&d, path);
+	is_str(jq(path, "[.mpi.callsites[] | [.id, .function, .callpath]] == "
+		  "[.waits.sites[] | [.id, .function, .callpath]]"), "true",
+	       "json: every call site, by the ids, functions and call paths of mpi.callsites");
+	is_str(jq(path, "[.waits.sites[] | [.late_sender, .late_sender_wrong_order, .late_receiver, "
+		  ".wait_nxn, .wait_barrier, .late_broadcast, .early_reduce, .transmission]] | tojson"),
+	       "[[0.6,0.1,0,0,0,0,0,0.2],[0.71,0,0,0,0,0,0,0.09],[0,0,0,0,0,0,0,0],"
+	       "[0,0,0.4,0,0,0,0,0.05],[0,0,0,0,0.25,0,0,0]]",
+	       "json: wait states, Late Receiver at the Ssend, transmission = blocked - waits "
+	       "(0 at the Barrier, whose waits pass its blocked time)");
+	is_str(jq(path, ".waits.pairs | tojson"),
+	       "[{\"send_site\":3,\"recv_site\":1,\"count\":4,\"bytes\":3008,\"late_sender\":0.6,"
+	       "\"late_receiver\":0},{\"send_site\":4,\"recv_site\":2,\"count\":3,\"bytes\":96,"
+	       "\"late_sender\":0.7,\"late_receiver\":0.4},{\"send_site\":null,\"recv_site\":2,"
+	       "\"count\":1,\"bytes\":4,\"late_sender\":0.01,\"late_receiver\":0.02}]",
+	       "json: pairs of sites, the unknown sender null");
+	is_str(jq(path, ".waits.culprits | tojson"),
+	       "[{\"site\":4,\"late_sender\":0.7},{\"site\":3,\"late_sender\":0.6}]",
+	       "json: culprits by the Late Sender time they caused");
+	is_str(jq(path, "[.waits | .. | objects | keys[] | select(endswith(\"_comp\"))] | length"),
+	       "0", "json: no _comp key without compensation data");
+	merge_release(&d);
+
+	if (load_job(&d, true))
+		return;
+	save_json(&d, path);
+	is_str(jq(path, "[.waits.sites[0] | .late_sender_comp, .late_sender_wrong_order_comp, "
+		  ".wait_nxn_comp, .wait_barrier_comp, .late_broadcast_comp, .early_reduce_comp, "
+		  ".late_receiver_comp, has(\"transmission_comp\")] | tojson"),
+	       "[0.5,0.08,0,0,0,0,0,false]", "json with compensation: a _comp key beside each");
+	is_str(jq(path, "[.waits.sites[3].late_receiver_comp, .waits.sites[4].wait_barrier_comp, "
+		  ".waits.pairs[1].late_sender_comp, .waits.pairs[1].late_receiver_comp, "
+		  ".waits.culprits[0].late_sender_comp] | tojson"), "[0.33,0.24,0.65,0.33,0.65]",
+	       "json with compensation: the compensated figures");
+	merge_release(&d);
+}
+
+/* The text view: a table per site with wait states, the most first; the
+ * pairs and the culprits; the clock warning past 100 us only. */
+static void test_text(void)
+{
+	struct rep_opts o = { REP_TEXT, REP_WAITS, NULL, -1.0, false };
+	struct rep_data d;
+	const char *t;
+	int rc;
+
+	if (load_job(&d, false))
+		return;
+	t = render(&d, o, &rc);
+	is_int(rc, 0, "text renders");
+	ok(strstr(t, "\n# wait states (docs/waits.md) over 3 ranks: MPI time 3.300 s, 5 call "
+		  "sites\n# warning: rank 2's clock drifted +250.0 us from rank 0's between MPI_Init "
+		  "and MPI_Finalize (1 rank past 100 us)"), "text: header, the drifted clock named");
+	ok(strstr(t, "\n# call site 4: MPI_Ssend  main > exchange (blocked 0.450 s)\n"
+		  "#   wait state                 time(s)    %MPI\n"
+		  "    late_sender                  0.000    0.00\n") &&
+	   strstr(t, "\n    early_reduce                 0.000    0.00\n"
+		  "    late_receiver                0.400   12.12\n"
+		  "    transmission                 0.050    1.52\n#\n# call site 5"),
+	   "text: the Ssend's table, its Late Receiver and transmission (% of MPI time)");
+	ok(strstr(t, "call site 2:") < strstr(t, "call site 1:") &&
+	   strstr(t, "call site 1:") < strstr(t, "call site 4:") &&
+	   strstr(t, "call site 4:") < strstr(t, "call site 5:") && !strstr(t, "call site 3:"),
+	   "text: the sites that waited, the most first");
+	ok(strstr(t, "\n       4       2            3           96          0.700            0.400\n"
+		  "       3       1            4         3008          0.600            0.000\n"
+		  "       ?       2            1            4          0.010            0.020\n"),
+	   "text: pairs by the time they waited");
+	ok(strstr(t, "\n       4          0.700   21.21  MPI_Ssend  main > exchange\n"
+		  "       3          0.600   18.18  MPI_Send  main > solve\n"), "text: culprits");
+	d.mpi.ranks[2].clock_drift_ns = 100000;
+	t = render(&d, o, &rc);
+	ok(!strstr(t, "warning"), "text: no warning for a drift of 100 us");
+	d.mpi.ranks[1].clock_drift_ns = -150000;
+	t = render(&d, o, &rc);
+	ok(strstr(t, "# warning: rank 1's clock drifted -150.0 us"), "text: a negative drift past it named");
+	merge_release(&d);
+
+	if (load_job(&d, true))
+		return;
+	t = render(&d, o, &rc);
+	ok(strstr(t, "\n    late_sender                  0.710   21.52     0.660\n") &&
+	   strstr(t, "\n    transmission                 0.090    2.73         -\n") &&
+	   strstr(t, "\n       4          0.700   21.21               0.650  MPI_Ssend"),
+	   "text with compensation: compensated beside measured");
+	merge_release(&d);
+}
+
+/* An experiment without wait data: no "waits" key, and the view says
+ * why it has nothing to show. */
+static void test_none(const char *dir)
+{
+	struct profile p[3];
+	struct rep_data d;
+	char path[512], err[ERRLEN];
+	int rc = merge_init(&d);
+
+	make_job(p, false);
+	for (int i = 0; i < 3; i++) {
+		struct profile *q = &p[i];
+
+		for (uint32_t k = 0; k < q->nmpi_sites; k++)
+			memset(&q->mpi_sites[k].waits, 0, sizeof(q->mpi_sites[k].waits));
+		free(q->mpi_slots);
+		free(q->mpi_pairs);
+		q->mpi_slots = NULL;
+		q->mpi_pairs = NULL;
+		q->nmpi_slots = q->nmpi_pairs = 0;
+		q->clock_offset_ns = q->clock_drift_ns = 0;
+		rc = rc ? rc : merge_add(&d, q, NULL, "rank", err, sizeof(err));
+		profile_release(q);
+	}
+	if (!ok(rc == 0 && merge_finish(&d, err, sizeof(err)) == 0, "a job without wait states"))
+		return;
+	d.dir = xstrdup("exp-none");
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	save_json(&d, path);
+	is_str(jq(path, "has(\"waits\")"), "false", "json: no waits key");
+	is_str(render(&d, (struct rep_opts){ REP_TEXT, REP_WAITS, NULL, -1.0, false }, &rc),
+	       "exp-none: no wait-state data in this experiment: it is not an MPI program, or its "
+	       "ranks did not measure wait states", "--view=waits says there is none");
+	is_int(rc, -1, "and fails");
+	merge_release(&d);
+}
+
 int main(void)
 {
+	char dir[] = "/tmp/cpperf-test-waits.XXXXXX", cmd[64];
+
+	if (!mkdtemp(dir))
+		tap_bail("mkdtemp");
 	test_merged();
+	test_json(dir);
+	test_text();
+	test_none(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
 	return tap_done();
 }
