@@ -50,9 +50,9 @@ static int set_format(struct rep_args *a, const char *v, char *err, size_t errle
 static int set_view(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "flat", "callpath", "mpi", "cp",
-		"compensation", NULL };
+		"compensation", "waits", NULL };
 	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION };
+		REP_COMPENSATION, REP_WAITS };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
@@ -151,9 +151,9 @@ static const struct rep_option rep_options[] = {
 	  "folded (FlameGraph, speedscope) or html (one offline page of all views; "
 	  "docs/html.md)", set_format },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
-	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path) or "
-	  "compensation (overhead per rank and source); text only, and folded "
-	  "with cp", set_view },
+	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path), "
+	  "compensation (overhead per rank and source) or waits (wait states per "
+	  "call site, pairs of sites, culprits); text only, and folded with cp", set_view },
 	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
 	  "compensated waits), local (walls minus the rank's own overhead) or none "
 	  "(as measured); local and parallel also drop the samples in cpperf's "

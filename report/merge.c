@@ -8,7 +8,8 @@
  * pass per profile, so merging is linear in processes x tree size.  Events
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
- * map, and the critical-path data kept by merge-cp.c with the node map
+ * map, its wait states by merge-waits.c with the map of its call sites,
+ * and the critical-path data kept by merge-cp.c with the node map
  * (compensation.c keeps the samples of cpperf's runtime the same way, and
  * spread.c each rank's self samples by frame).
  * After the last profile merge_finish demangles every
@@ -23,6 +24,7 @@
 #include "data.h"
 #include "merge-cp.h"
 #include "merge-mpi.h"
+#include "merge-waits.h"
 #include "merge.h"
 #include "spread.h"
 #include "../common/sum.h"
@@ -86,6 +88,7 @@ void merge_release(struct rep_data *d)
 	cct_release(&d->tree);
 	free(d->node_spread);
 	mpi_merge_release(&d->mpi);
+	waits_merge_release(&d->waits);
 	cpath_merge_release(&d->cpath);
 	comp_merge_release(&d->tool);
 	spread_release(&d->spread);
@@ -334,9 +337,10 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 	uint32_t *emap = malloc((p->nevents + 1) * sizeof(*emap));
 	uint32_t *fmap = malloc(((size_t)p->syms.nframes + 1) * sizeof(*fmap));
 	uint32_t *nmap = malloc(((size_t)p->tree.nnodes + 1) * sizeof(*nmap));
+	uint32_t *smap = malloc(((size_t)p->nmpi_sites + 1) * sizeof(*smap));
 	int rc = -1;
 
-	if (!emap || !fmap || !nmap)
+	if (!emap || !fmap || !nmap || !smap)
 		oom(err, errlen);
 	else if (map_events(d, p, name, emap, err, errlen) == 0 &&
 		 adopt_command(d, p, err, errlen) == 0 &&
@@ -345,7 +349,8 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 prof_count_samples(p, emap, d->event_samples, name, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
-		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
+		 mpi_merge_add(&d->mpi, p, fmap, smap, name, err, errlen) == 0 &&
+		 waits_merge_add(&d->waits, p, smap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
@@ -356,6 +361,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 	free(emap);
 	free(fmap);
 	free(nmap);
+	free(smap);
 	merge_prepared_free(prep);	/* emptied of what the critical path took */
 	if (rc == 0) {
 		d->nprocs += p->merged ? (uint32_t)p->merged : 1;
@@ -391,6 +397,8 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 	if (d->nthreads > 1)
 		qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
 	mpi_merge_finish(&d->mpi);
+	if (waits_merge_finish(&d->waits, &d->mpi, err, errlen) < 0)
+		return -1;
 	cpath_merge_finish(&d->cpath);
 	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
 	if (!d->names)

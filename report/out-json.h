@@ -1,6 +1,6 @@
 /*
- * out-json.h - the JSON report (out-json.c, out-json-mpi.c, out-json-cp.c);
- * its keys are documented in docs/json.md.
+ * out-json.h - the JSON report (out-json.c, out-json-mpi.c, out-json-waits.c,
+ * out-json-cp.c); its keys are documented in docs/json.md.
  */
 #ifndef CPPERF_REPORT_OUT_JSON_H
 #define CPPERF_REPORT_OUT_JSON_H
@@ -49,5 +49,12 @@ void rep_json_rank(struct json_w *w, int64_t rank);
 /* all_ranks: list every rank in "ranks", not only those of rank-list.h.
  * Returns 0 or -1 (memory). */
 int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks);
+/* "key": ns in seconds. */
+void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns);
+/* Frame fr of d as an object: function, module, file, line. */
+void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr);
+/* "waits" (out-json-waits.c): the wait states of every call site, the
+ * pairs of sites, the culprits; nothing when d has no wait states. */
+void rep_json_waits(struct json_w *w, const struct rep_data *d);
 
 #endif

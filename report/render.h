@@ -12,7 +12,7 @@
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
-		REP_COMPENSATION };
+		REP_COMPENSATION, REP_WAITS };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 #define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
@@ -36,6 +36,8 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 
 /* Percentage part/whole*100, 0 when whole is 0. */
 double rep_pct(uint64_t part, uint64_t whole);
+/* ns in seconds. */
+double rep_secs(uint64_t ns);
 /* The samples d unwound, completely or not (saturating at 2^64 - 1). */
 uint64_t rep_unwinds(const struct rep_data *d);
 /* The last path component of a module path ("" for no module). */

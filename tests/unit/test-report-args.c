@@ -39,9 +39,10 @@ static void test_values(void)
 {
 	static const char *const formats[] = { "text", "json", "folded", "html" };
 	static const enum rep_format format_of[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
-	static const char *const views[] = { "flat", "callpath", "mpi", "cp", "compensation" };
+	static const char *const views[] = { "flat", "callpath", "mpi", "cp", "compensation",
+		"waits" };
 	static const enum rep_view view_of[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION };
+		REP_COMPENSATION, REP_WAITS };
 	static const char *const comps[] = { "none", "local", "parallel" };
 	static const enum rep_comp comp_of[] = { REP_COMP_NONE, REP_COMP_LOCAL, REP_COMP_PARALLEL };
 	char opt[64];
@@ -50,7 +51,7 @@ static void test_values(void)
 		snprintf(opt, sizeof(opt), "--format=%s", formats[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.format == format_of[i], opt);
 	}
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		snprintf(opt, sizeof(opt), "--view=%s", views[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.view == view_of[i], opt);
 	}
@@ -76,8 +77,8 @@ static void test_refused(void)
 	is_str(err, "--format: unknown value 'xml'; allowed: text, json, folded, html",
 	       "unknown format's message lists the formats");
 	is_int(parse(1, (const char *[]){ "--view=tree" }), -1, "unknown view refused");
-	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation",
-	       "unknown view's message lists the views");
+	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation, "
+	       "waits", "unknown view's message lists the views");
 	is_int(parse(1, (const char *[]){ "--compensate=all" }), -1, "unknown compensation refused");
 	is_str(err, "--compensate: unknown value 'all'; allowed: none, local, parallel",
 	       "unknown compensation's message lists the modes");
