@@ -30,9 +30,10 @@ enum prof_section {
 	PS_MPI_SITE,
 	PS_MPI_PEER,
 	PS_MPI_COLL,
-	PS_MPI_WAIT,	/* wait states: mpi_wait, mpi_slot, mpi_pair */
+	PS_MPI_WAIT,	/* wait states: mpi_wait, mpi_slot, mpi_pair, */
 	PS_MPI_SLOT,
 	PS_MPI_PAIR,
+	PS_MPI_EDGE,	/* the activity graph: mpi_edge */
 	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge, */
 	PS_CP_SEG,
 	PS_CP_PREFIX,	/* cp_prefix, */
@@ -79,6 +80,8 @@ uint32_t prof_mpi_coll_dup(struct idset *s, const struct profile *p, uint32_t i)
  * and sender slot), i when it is new, or UINT32_MAX when memory is short. */
 uint32_t prof_mpi_slot_dup(struct idset *s, const struct profile *p, uint32_t i);
 uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i);
+/* The same for edge record i: its key is (from, to), and its rank. */
+uint32_t prof_mpi_edge_dup(struct idset *s, const struct profile *p, uint32_t i);
 
 /* The values of an mpi_pair record after its key, in record order: X(field). */
 #define PROF_PAIR_VALUES(X) X(count) X(bytes) X(late_sender_ns) X(late_sender_comp_ns) \
@@ -89,7 +92,7 @@ uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i)
 int prof_mpi_peer_ok(int64_t peer, int64_t size);
 
 /* Check p's MPI records as the reader would (frames and sites in range,
- * peers and senders valid, no duplicates).  Returns NULL, or a
+ * peers and senders valid, no duplicates; edges' sites too).  Returns NULL, or a
  * description written into why. */
 const char *prof_mpi_check(const struct profile *p, char *why, size_t n);
 

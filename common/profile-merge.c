@@ -9,8 +9,9 @@
  * destination's symbol table and replays its nodes in id order (parents
  * first), as the report merges files; call sites, collectives and
  * functions are matched through idsets, the ranks' own records (threads,
- * point-to-point pairs, slots and site pairs) appended, so a fold is
- * linear in the size of the two profiles.  Sums saturate at 2^64 - 1 but the tree's counts,
+ * point-to-point pairs, slots, site pairs and activity-graph edges)
+ * appended, so a fold is linear in the size of the two profiles.  Sums
+ * saturate at 2^64 - 1 but the tree's counts,
  * which are added as they are: a caller folding files it did not write
  * checks them first (cct_add_self; docs/format.md "Sums").
  */
@@ -189,6 +190,8 @@ int profile_to_merged(struct profile *p, char *err, size_t errlen)
 		p->mpi_slots[i].rank = rank;
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		p->mpi_pairs[i].rank = rank;
+	for (uint32_t i = 0; i < p->nmpi_edges; i++)
+		p->mpi_edges[i].rank = rank;
 	profile_release_cp(p);
 	p->rank = -1;
 	return 0;
@@ -421,13 +424,15 @@ static int merge_peers(struct profile *d, const struct profile *s)
 	return 0;
 }
 
-/* Slots and site pairs, like the point-to-point pairs, are of s's ranks:
- * appended, their sites mapped through smap (merge_sites). */
+/* Slots, site pairs and activity-graph edges, like the point-to-point
+ * pairs, are of s's ranks: appended, their sites mapped through smap
+ * (merge_sites). */
 static int merge_waits(struct profile *d, const struct profile *s, const uint32_t *smap)
 {
 	struct prof_mpi_slot *sl = realloc(d->mpi_slots, ((size_t)d->nmpi_slots + s->nmpi_slots + 1) *
 					   sizeof(*sl));
 	struct prof_mpi_pair *pr;
+	struct prof_mpi_edge *ed;
 
 	if (!sl)
 		return -1;
@@ -436,6 +441,10 @@ static int merge_waits(struct profile *d, const struct profile *s, const uint32_
 	if (!pr)
 		return -1;
 	d->mpi_pairs = pr;
+	ed = realloc(d->mpi_edges, ((size_t)d->nmpi_edges + s->nmpi_edges + 1) * sizeof(*ed));
+	if (!ed)
+		return -1;
+	d->mpi_edges = ed;
 	for (uint32_t i = 0; i < s->nmpi_slots; i++) {
 		sl[d->nmpi_slots] = s->mpi_slots[i];
 		sl[d->nmpi_slots++].site = smap[s->mpi_slots[i].site];
@@ -443,6 +452,11 @@ static int merge_waits(struct profile *d, const struct profile *s, const uint32_
 	for (uint32_t i = 0; i < s->nmpi_pairs; i++) {
 		pr[d->nmpi_pairs] = s->mpi_pairs[i];
 		pr[d->nmpi_pairs++].site = smap[s->mpi_pairs[i].site];
+	}
+	for (uint32_t i = 0; i < s->nmpi_edges; i++) {
+		ed[d->nmpi_edges] = s->mpi_edges[i];
+		ed[d->nmpi_edges].from = smap[s->mpi_edges[i].from];
+		ed[d->nmpi_edges++].to = smap[s->mpi_edges[i].to];
 	}
 	return 0;
 }
@@ -573,6 +587,12 @@ const char *prof_merged_check(const struct profile *p, char *why, size_t n)
 		if (!prof_rank_find(p, p->mpi_pairs[i].rank)) {
 			snprintf(why, n, "mpi_pair %u of rank %lld, not a merged rank", i,
 				 (long long)p->mpi_pairs[i].rank);
+			return why;
+		}
+	for (uint32_t i = 0; i < p->nmpi_edges; i++)
+		if (!prof_rank_find(p, p->mpi_edges[i].rank)) {
+			snprintf(why, n, "mpi_edge %u of rank %lld, not a merged rank", i,
+				 (long long)p->mpi_edges[i].rank);
 			return why;
 		}
 	for (uint32_t i = 0; i < p->nfn_spread; i++)

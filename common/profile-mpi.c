@@ -4,8 +4,9 @@
  * two call sites with the same function and call path, no two peer records
  * for one peer, no two collective records for one (function, communicator
  * size), no two slots of one rank's table with the same number, no two
- * pairs with the same (rank, site, sender rank, sender slot); peers and
- * senders inside the job, slots and pairs naming a call site.  Duplicates
+ * pairs with the same (rank, site, sender rank, sender slot), no two
+ * activity-graph edges with the same (rank, from, to); peers and senders
+ * inside the job, slots, pairs and edges naming call sites.  Duplicates
  * are found with an idset (idset.h), so checking is linear in the number
  * of records.
  */
@@ -62,6 +63,14 @@ static bool pair_eq(const void *ctx, uint32_t a, uint32_t b)
 	       x->send_slot == y->send_slot && x->rank == y->rank;
 }
 
+static bool edge_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct prof_mpi_edge *x = &((const struct profile *)ctx)->mpi_edges[a];
+	const struct prof_mpi_edge *y = &((const struct profile *)ctx)->mpi_edges[b];
+
+	return x->from == y->from && x->to == y->to && x->rank == y->rank;
+}
+
 /* See profile-int.h. */
 uint32_t prof_mpi_site_dup(struct idset *s, const struct profile *p, uint32_t i)
 {
@@ -107,6 +116,15 @@ uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i)
 			      (uint64_t)m->send_rank);
 
 	return idset_add(s, p, i, hash_u64(h ^ (uint64_t)m->rank), pair_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_edge_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const struct prof_mpi_edge *m = &p->mpi_edges[i];
+
+	return idset_add(s, p, i, hash_u64(hash_u64(m->from | (uint64_t)m->to << 32) ^
+					   (uint64_t)m->rank), edge_eq);
 }
 
 /* See profile-int.h. */
@@ -170,11 +188,18 @@ const char *prof_mpi_check(const struct profile *p, char *why, size_t n)
 			continue;
 		return why;
 	}
+	for (uint32_t i = 0; i < p->nmpi_edges; i++)
+		if (p->mpi_edges[i].from >= p->nmpi_sites || p->mpi_edges[i].to >= p->nmpi_sites) {
+			snprintf(why, n, "MPI edge %u names sites %u and %u of %u", i,
+				 p->mpi_edges[i].from, p->mpi_edges[i].to, p->nmpi_sites);
+			return why;
+		}
 	if (check_dups(p, p->nmpi_sites, "MPI site", prof_mpi_site_dup, why, n) ||
 	    check_dups(p, p->nmpi_peers, "MPI peer record", prof_mpi_peer_dup, why, n) ||
 	    check_dups(p, p->nmpi_colls, "MPI collective", prof_mpi_coll_dup, why, n) ||
 	    check_dups(p, p->nmpi_slots, "MPI slot record", prof_mpi_slot_dup, why, n) ||
-	    check_dups(p, p->nmpi_pairs, "MPI pair", prof_mpi_pair_dup, why, n))
+	    check_dups(p, p->nmpi_pairs, "MPI pair", prof_mpi_pair_dup, why, n) ||
+	    check_dups(p, p->nmpi_edges, "MPI edge", prof_mpi_edge_dup, why, n))
 		return why;
 	return NULL;
 }

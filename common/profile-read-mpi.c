@@ -4,7 +4,9 @@
  * histogram), mpi_peer (messages sent to one rank), mpi_coll (one
  * collective on one communicator size), and since version 11 the wait
  * states: mpi_wait (a site's), mpi_slot (a slot of the call-site table)
- * and mpi_pair (messages from one sender's site to one receiving site).
+ * and mpi_pair (messages from one sender's site to one receiving site),
+ * and the activity graph's mpi_edge (a thread's computation from one call
+ * site to the next).
  * Each record is appended to the profile before it is checked, so a
  * failure leaves nothing that profile_release cannot free; duplicates are
  * found through the sets of profile-mpi.c, the same rules the writer
@@ -227,4 +229,26 @@ int rec_mpi_pair(struct parser *ps, struct cursor *c)
 	return pr_unique(ps, prof_mpi_pair_dup(&ps->pairs, p, i), i, "mpi_pair",
 			 p->merged ? "rank, site, send_rank and send_slot" :
 			 "site, send_rank and send_slot");
+}
+
+/* mpi_edge FROM TO COUNT TIME_NS, and RANK in a merged profile */
+int rec_mpi_edge(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_edges;
+	struct prof_mpi_edge *m;
+
+	if (pr_waits_since(ps, "mpi_edge") ||
+	    pr_grow(ps, (void **)&p->mpi_edges, i, &ps->edges_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_edges[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_edges++;
+	if (pr_index(ps, c, "mpi_edge from", p->nmpi_sites, &m->from) ||
+	    pr_index(ps, c, "mpi_edge to", p->nmpi_sites, &m->to) ||
+	    pr_u64(ps, c, "count", &m->count) || pr_u64(ps, c, "time_ns", &m->time_ns) ||
+	    pr_merged_rank(ps, c, &m->rank) || pr_done(ps, c))
+		return -1;
+	return pr_unique(ps, prof_mpi_edge_dup(&ps->edges, p, i), i, "mpi_edge",
+			 p->merged ? "rank, from and to" : "from and to");
 }

@@ -228,6 +228,7 @@ static const struct pr_record {
 	{ "mpi_wait", PS_MPI_WAIT, rec_mpi_wait },
 	{ "mpi_slot", PS_MPI_SLOT, rec_mpi_slot },
 	{ "mpi_pair", PS_MPI_PAIR, rec_mpi_pair },
+	{ "mpi_edge", PS_MPI_EDGE, rec_mpi_edge },
 	{ "cp_link", PS_CP_LINK, rec_cp_link },
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
 	{ "cp_prefix", PS_CP_PREFIX, rec_cp_prefix },
@@ -245,6 +246,7 @@ static const struct pr_record {
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll", "mpi_wait", "mpi_slot", "mpi_pair",
+	"mpi_edge",
 	"cp_link", "cp_seg", "cp_prefix", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 	"m_rank", "m_node", "m_site", "m_fn", "m_kept",
 };
@@ -476,6 +478,7 @@ static void pr_release(struct parser *ps)
 	idset_release(&ps->colls);
 	idset_release(&ps->slots);
 	idset_release(&ps->pairs);
+	idset_release(&ps->edges);
 	idset_release(&ps->cp_segs);
 }
 

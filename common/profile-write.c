@@ -285,7 +285,8 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 }
 
 /* The wait-state records: mpi_wait for each site with a wait state, then
- * mpi_slot and mpi_pair, which end in their rank in a merged profile. */
+ * mpi_slot and mpi_pair; then the activity graph's mpi_edge.  All but
+ * mpi_wait end in their rank in a merged profile. */
 static void pw_waits(struct pw *w, const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
@@ -319,6 +320,18 @@ static void pw_waits(struct pw *w, const struct profile *p)
 #undef PW_PAIR_VALUE
 		if (p->merged)
 			pw_i64(w, q->rank);
+		pw_eol(w);
+	}
+	for (uint32_t i = 0; i < p->nmpi_edges; i++) {
+		const struct prof_mpi_edge *e = &p->mpi_edges[i];
+
+		pw_key(w, "mpi_edge");
+		pw_u64(w, e->from);
+		pw_u64(w, e->to);
+		pw_u64(w, e->count);
+		pw_u64(w, e->time_ns);
+		if (p->merged)
+			pw_i64(w, e->rank);
 		pw_eol(w);
 	}
 }

@@ -106,9 +106,9 @@ struct prof_mpi_pair {
 	int64_t rank;		/* a merged profile's: the receiving rank; else 0 */
 };
 
-/* The activity graph's computation edge (docs/waits.md "Activity
- * graphs"): a thread's time from the exit of a call of one site to the
- * entry of its next call, of another (or the same) site. */
+/* The activity graph's computation edge (docs/graph.md): a thread's time
+ * from the exit of a call of one site to the entry of its next call, of
+ * another (or the same) site. */
 struct prof_mpi_edge {
 	uint32_t from, to;	/* indices into mpi_sites */
 	uint64_t count, time_ns;
@@ -239,9 +239,10 @@ struct prof_overhead {
  * Merged profiles (--merge=mpi; docs/format.md "Merged profiles"): the
  * profiles of `merged` ranks reduced into one at MPI_Finalize.  The tree,
  * the call sites (their wait states too) and the collectives are summed;
- * threads, point-to-point pairs, slots and site pairs keep their rank (and
- * their sites are the merged profile's); each rank keeps a row of what the report shows per
- * rank (struct prof_rank); and every tree node, call site and function
+ * threads, point-to-point pairs, slots, site pairs and activity-graph
+ * edges keep their rank (and their sites are the merged profile's); each
+ * rank keeps a row of what the report shows per rank (struct prof_rank);
+ * and every tree node, call site and function
  * keeps its spread over the ranks (struct prof_spread), a rank without it
  * counting 0.
  */
@@ -472,7 +473,8 @@ bool prof_has_waits(const struct profile *p);
 void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b);
 
 /* The oldest format version that holds p, which profile_write writes:
- * PROFILE_VERSION_WAITS when it has wait-state data, PROFILE_VERSION_FOLDS
+ * PROFILE_VERSION_WAITS when it has wait-state data or activity-graph
+ * edges, PROFILE_VERSION_FOLDS
  * when it has fold points, 9 otherwise (readers of version 9 read it). */
 uint64_t profile_version(const struct profile *p);
 
@@ -480,8 +482,8 @@ uint64_t profile_version(const struct profile *p);
 void profile_init(struct profile *p);
 /* Free everything the profile owns; leaves it as after profile_init(). */
 void profile_release(struct profile *p);
-/* Free the MPI call sites, peers, collectives, slots and pairs only (a
- * checkpoint fills them anew each time). */
+/* Free the MPI call sites, peers, collectives, slots, pairs and edges only
+ * (a checkpoint fills them anew each time). */
 void profile_release_mpi(struct profile *p);
 /* Free the critical-path records and zero the critical-path scalars: the
  * profile has no path (a merged profile's, whose path stays in the ranks'

@@ -12,8 +12,8 @@
 #include <string.h>
 #include "../../common/profile.h"
 
-/* The MPI records name existing frames, sites, and peers and senders
- * inside the job. */
+/* The MPI records name existing frames and sites (edges both of theirs),
+ * and peers and senders inside the job. */
 static void check_mpi(const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
@@ -36,6 +36,9 @@ static void check_mpi(const struct profile *p)
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		if (p->mpi_pairs[i].site >= p->nmpi_sites || p->mpi_pairs[i].send_rank < 0 ||
 		    p->mpi_pairs[i].send_rank >= p->size)
+			abort();
+	for (uint32_t i = 0; i < p->nmpi_edges; i++)
+		if (p->mpi_edges[i].from >= p->nmpi_sites || p->mpi_edges[i].to >= p->nmpi_sites)
 			abort();
 }
 

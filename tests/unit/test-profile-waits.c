@@ -1,6 +1,7 @@
 /*
  * test-profile-waits.c - the wait-state records of the profile format
- * (version 11: mpi_wait, mpi_slot, mpi_pair, the clock scalars): their
+ * (version 11: mpi_wait, mpi_slot, mpi_pair, the clock scalars) and the
+ * activity graph's mpi_edge: their
  * round trip, in a rank's profile and a merged one, the readers' and the
  * writer's refusals, and that a profile
  * without wait data is written as before, byte for byte, and older files
@@ -40,11 +41,16 @@ static struct prof_mpi_site *add_site(struct profile *p, const char *fn)
  * them in the wrong order (compensated 90 and 15); MPI_Ssend (site 1,
  * slots 4 and 5) none; MPI_Barrier (site 2) 7 ns.  Two pairs into site 0:
  * from rank 0's slot 3 (the Late Sender) and rank 2's slot 3 (a Late
- * Receiver of 30 ns, 25 compensated).
+ * Receiver of 30 ns, 25 compensated).  Its thread went from the receive
+ * to the send 4 times (computing 1000 ns in all), from the send back to
+ * the receive 3 times (600 ns) and once to the barrier (5 ns).
  */
 static void waits_profile(struct profile *p)
 {
 	static const struct prof_mpi_slot slots[] = { { 4, 1, 0 }, { 5, 1, 0 }, { 0, 0, 0 } };
+	static const struct prof_mpi_edge edges[] = {
+		{ 0, 1, 4, 1000, 0 }, { 1, 0, 3, 600, 0 }, { 1, 2, 1, 5, 0 },
+	};
 	static const struct prof_mpi_pair pairs[] = {
 		{ 0, 0, 3, 2, 16, 100, 90, 0, 0, 0 },
 		{ 0, 2, 3, 1, 8, 0, 0, 30, 25, 0 },
@@ -62,6 +68,9 @@ static void waits_profile(struct profile *p)
 	p->nmpi_pairs = 2;
 	p->mpi_pairs = xcalloc(2, sizeof(pairs[0]));
 	memcpy(p->mpi_pairs, pairs, sizeof(pairs));
+	p->nmpi_edges = 3;
+	p->mpi_edges = xcalloc(3, sizeof(edges[0]));
+	memcpy(p->mpi_edges, edges, sizeof(edges));
 	p->clock_offset_ns = -1500;
 	p->clock_drift_ns = 40;
 }
@@ -79,18 +88,25 @@ static char *serialise(const struct profile *p, size_t *len, char *err)
 	return buf;
 }
 
-/* Whether a and b hold the same wait data. */
+/* Whether n bytes at a and b are equal (either may be NULL when n is 0). */
+static bool same_bytes(const void *a, const void *b, size_t n)
+{
+	return !n || !memcmp(a, b, n);
+}
+
+/* Whether a and b hold the same wait data and activity-graph edges. */
 static bool same_waits(const struct profile *a, const struct profile *b)
 {
 	if (a->nmpi_sites != b->nmpi_sites || a->nmpi_slots != b->nmpi_slots ||
-	    a->nmpi_pairs != b->nmpi_pairs || a->clock_offset_ns != b->clock_offset_ns ||
-	    a->clock_drift_ns != b->clock_drift_ns)
+	    a->nmpi_pairs != b->nmpi_pairs || a->nmpi_edges != b->nmpi_edges ||
+	    a->clock_offset_ns != b->clock_offset_ns || a->clock_drift_ns != b->clock_drift_ns)
 		return false;
 	for (uint32_t i = 0; i < a->nmpi_sites; i++)
 		if (memcmp(&a->mpi_sites[i].waits, &b->mpi_sites[i].waits, sizeof(a->mpi_sites[i].waits)))
 			return false;
-	return !memcmp(a->mpi_slots, b->mpi_slots, a->nmpi_slots * sizeof(*a->mpi_slots)) &&
-	       !memcmp(a->mpi_pairs, b->mpi_pairs, a->nmpi_pairs * sizeof(*a->mpi_pairs));
+	return same_bytes(a->mpi_slots, b->mpi_slots, a->nmpi_slots * sizeof(*a->mpi_slots)) &&
+	       same_bytes(a->mpi_pairs, b->mpi_pairs, a->nmpi_pairs * sizeof(*a->mpi_pairs)) &&
+	       same_bytes(a->mpi_edges, b->mpi_edges, a->nmpi_edges * sizeof(*a->mpi_edges));
 }
 
 /* file's records with the first old replaced by new, and a trailer that
@@ -148,12 +164,13 @@ static void test_round_trip(void)
 	ok(buf && strstr(buf, "\nmpi_wait 0 100 20 0 0 0 0 90 15 0 0 0 0\n"
 			 "mpi_wait 2 0 0 0 7 0 0 0 0 0 0 0 0\nmpi_slot 4 1\nmpi_slot 5 1\n"
 			 "mpi_slot 0 0\nmpi_pair 0 0 3 2 16 100 90 0 0\n"
-			 "mpi_pair 0 2 3 1 8 0 0 30 25\nend "),
-	   "mpi_wait of the sites with wait states, then mpi_slot and mpi_pair records");
+			 "mpi_pair 0 2 3 1 8 0 0 30 25\nmpi_edge 0 1 4 1000\nmpi_edge 1 0 3 600\n"
+			 "mpi_edge 1 2 1 5\nend "),
+	   "mpi_wait of the sites with wait states, then mpi_slot, mpi_pair and mpi_edge records");
 	profile_init(&b);
 	if (!ok(buf && profile_parse(&b, buf, len, err, sizeof(err)) == 0, "read back"))
 		printf("# %s\n", err);
-	ok(same_waits(&a, &b), "wait states, slots, pairs and clocks read back equal");
+	ok(same_waits(&a, &b), "wait states, slots, pairs, edges and clocks read back equal");
 	again = serialise(&b, &len2, err);
 	ok(again && len2 == len && !memcmp(again, buf, len), "and written again byte for byte");
 	free(again);
@@ -161,12 +178,37 @@ static void test_round_trip(void)
 	free(buf);
 
 	profile_release_mpi(&a);
-	ok(!a.mpi_slots && !a.mpi_pairs && !a.nmpi_slots && !a.nmpi_pairs,
-	   "profile_release_mpi frees the slots and pairs");
+	ok(!a.mpi_slots && !a.mpi_pairs && !a.mpi_edges && !a.nmpi_slots && !a.nmpi_pairs &&
+	   !a.nmpi_edges, "profile_release_mpi frees the slots, pairs and edges");
 	ok(prof_has_waits(&a), "the clock offset alone is wait data");
 	a.clock_offset_ns = a.clock_drift_ns = 0;
 	ok(!prof_has_waits(&a), "without it none is left");
 	profile_release(&a);
+}
+
+/* Activity-graph edges without any wait data make a version 11 file. */
+static void test_edges_alone(void)
+{
+	struct profile a, b;
+	char err[ERRLEN];
+	size_t len;
+	char *buf;
+
+	make_rank_profile(&a, 0, 2);
+	add_site(&a, "MPI_Send");
+	a.nmpi_edges = 1;
+	a.mpi_edges = xcalloc(1, sizeof(*a.mpi_edges));
+	a.mpi_edges[0] = (struct prof_mpi_edge){ 0, 0, 7, 70, 0 };
+	ok(!prof_has_waits(&a), "an edge is no wait data");
+	buf = serialise(&a, &len, err);
+	ok(buf && !strncmp(buf, "cpperf-profile 11\n", 18) && strstr(buf, "\nmpi_edge 0 0 7 70\nend "),
+	   "but its profile is version 11, the edge from a site to itself written");
+	profile_init(&b);
+	ok(buf && profile_parse(&b, buf, len, err, sizeof(err)) == 0 && same_waits(&a, &b),
+	   "and read back equal");
+	profile_release(&b);
+	profile_release(&a);
+	free(buf);
 }
 
 /* Without wait data a profile is written as before: a version 9 file that
@@ -215,6 +257,9 @@ static void test_older_versions(void)
 		is_str(parse_edited(buf, "\nroot ", "\nmpi_slot 0 0\nroot "),
 		       "line 61: 'mpi_slot' record in a version 10 profile (it came with version 11)",
 		       "version 10: a wait record is refused");
+		is_str(parse_edited(buf, "\nroot ", "\nmpi_edge 0 0 1 1\nroot "),
+		       "line 61: 'mpi_edge' record in a version 10 profile (it came with version 11)",
+		       "version 10: an edge record is refused");
 		is_str(parse_edited(buf, "\ncp_folds ", "\nclock_drift_ns 0\ncp_folds "),
 		       "line 34: 'clock_drift_ns' record in a version 10 profile (it came with "
 		       "version 11)", "version 10: a clock scalar is refused");
@@ -257,6 +302,17 @@ static void test_reader_refuses(void)
 		  "'mpi_wait' record after mpi_slot records", "the sections in order" },
 		{ "clock_drift_ns 40\n", "", "no 'clock_drift_ns' record before the trailer",
 		  "version 11 requires the clock scalars" },
+		{ "mpi_edge 1 2 1 5", "mpi_edge 1 3 1 5", "mpi_edge to 3 out of range (must be below 3)",
+		  "an edge's target site in range" },
+		{ "mpi_edge 1 2 1 5", "mpi_edge 3 2 1 5", "mpi_edge from 3 out of range (must be below 3)",
+		  "an edge's source site in range" },
+		{ "mpi_edge 1 2 1 5", "mpi_edge 0 1 1 5",
+		  "duplicate of mpi_edge 0 (same from and to)", "an edge twice" },
+		{ "mpi_edge 1 2 1 5\n", "mpi_edge 1 2 1\n", "missing field: time_ns", "a short edge" },
+		{ "mpi_edge 1 2 1 5\n", "mpi_edge 1 2 1 5 1\n", "unexpected extra field '1'",
+		  "a rank's edge has no rank field" },
+		{ "mpi_pair 0 0 3", "mpi_edge 2 2 1 1\nmpi_pair 0 0 3",
+		  "'mpi_pair' record after mpi_edge records", "edges after the pairs" },
 	};
 	struct profile a;
 	char err[ERRLEN], name[160];
@@ -310,11 +366,20 @@ static void test_writer_refuses(void)
 	a.mpi_pairs[0].site = 9;
 	ok(!serialise(&a, &len, err) && strstr(err, "MPI pair 0 names site 9 of 3"),
 	   "writer: a pair of no site");
+	a.mpi_pairs[0].site = 0;
+	a.mpi_edges[1].to = 3;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI edge 1 names sites 1 and 3 of 3"),
+	   "writer: an edge to no site");
+	a.mpi_edges[1].to = 0;
+	a.mpi_edges[2].to = 0;
+	ok(!serialise(&a, &len, err) && strstr(err, "MPI edge 2 duplicates MPI edge 1"),
+	   "writer: an edge twice");
 	profile_release(&a);
 }
 
 /* Rank 2 of 3: MPI_Ssend (site 0, slot 4) and MPI_Recv (site 1, slot 1),
- * which waited 50 ns for rank 1's slot 4. */
+ * which waited 50 ns for rank 1's slot 4; its thread went twice from one
+ * to the other and back. */
 static void waits_rank2(struct profile *p)
 {
 	make_rank_profile(p, 2, 3);
@@ -327,6 +392,10 @@ static void waits_rank2(struct profile *p)
 	p->nmpi_pairs = 1;
 	p->mpi_pairs = xcalloc(1, sizeof(*p->mpi_pairs));
 	p->mpi_pairs[0] = (struct prof_mpi_pair){ 1, 1, 4, 1, 8, 50, 0, 0, 0, 0 };
+	p->nmpi_edges = 2;
+	p->mpi_edges = xcalloc(2, sizeof(*p->mpi_edges));
+	p->mpi_edges[0] = (struct prof_mpi_edge){ 0, 1, 2, 300, 0 };
+	p->mpi_edges[1] = (struct prof_mpi_edge){ 1, 0, 2, 200, 0 };
 	p->clock_offset_ns = 2000;
 	p->clock_drift_ns = -150;
 }
@@ -357,6 +426,9 @@ static void test_merged(void)
 	ok(a.nmpi_pairs == 3 && a.mpi_pairs[1].rank == 1 && a.mpi_pairs[2].rank == 2 &&
 	   a.mpi_pairs[2].site == 0 && a.mpi_pairs[2].send_slot == 4,
 	   "pairs keep their receiving rank, their sites mapped");
+	ok(a.nmpi_edges == 5 && a.mpi_edges[2].rank == 1 && a.mpi_edges[3].rank == 2 &&
+	   a.mpi_edges[3].from == 1 && a.mpi_edges[3].to == 0 && a.mpi_edges[4].from == 0 &&
+	   a.mpi_edges[4].time_ns == 200, "edges keep their rank, their sites mapped");
 	ok(!a.clock_offset_ns && a.mranks[0].clock_offset_ns == -1500 &&
 	   a.mranks[1].clock_offset_ns == 2000 && a.mranks[1].clock_drift_ns == -150,
 	   "the clocks are the rows'");
@@ -365,8 +437,10 @@ static void test_merged(void)
 		printf("# %s\n", err);
 	ok(buf && strstr(buf, "\nmpi_slot 4 1 1\nmpi_slot 5 1 1\nmpi_slot 0 0 1\nmpi_slot 4 1 2\n"
 			 "mpi_slot 1 0 2\nmpi_pair 0 0 3 2 16 100 90 0 0 1\n"
-			 "mpi_pair 0 2 3 1 8 0 0 30 25 1\nmpi_pair 0 1 4 1 8 50 0 0 0 2\n"),
-	   "slot and pair records end in their rank");
+			 "mpi_pair 0 2 3 1 8 0 0 30 25 1\nmpi_pair 0 1 4 1 8 50 0 0 0 2\n"
+			 "mpi_edge 0 1 4 1000 1\nmpi_edge 1 0 3 600 1\nmpi_edge 1 2 1 5 1\n"
+			 "mpi_edge 1 0 2 300 2\nmpi_edge 0 1 2 200 2\n"),
+	   "slot, pair and edge records end in their rank (one (from, to) in two ranks)");
 	profile_init(&back);
 	if (!ok(buf && profile_parse(&back, buf, len, err, sizeof(err)) == 0, "and read back"))
 		printf("# %s\n", err);
@@ -377,13 +451,19 @@ static void test_merged(void)
 	if (buf) {
 		is_str(parse_edited(buf, "\nmpi_pair 0 1 4 1 8 50 0 0 0 2\n",
 				    "\nmpi_pair 0 1 4 1 8 50 0 0 0 0\n"),
-		       "line 86: mpi_pair 2 of rank 0, not a merged rank",
+		       "line 91: mpi_pair 2 of rank 0, not a merged rank",
 		       "merged: a pair of a rank not merged is refused");
 		ok(strstr(parse_edited(buf, "\nmpi_slot 1 0 2\n", "\nmpi_slot 1 0\n"),
 			  "missing field: rank"), "merged: a slot without its rank is refused");
 		is_str(parse_edited(buf, "\nmpi_slot 4 1 2\n", "\nmpi_slot 4 0 1\n"),
 		       "line 73: duplicate of mpi_slot 0 (same rank and slot)",
 		       "merged: a rank's slot twice is refused");
+		ok(strstr(parse_edited(buf, "\nmpi_edge 0 1 2 200 2\n", "\nmpi_edge 0 1 2 200 1\n"),
+			  "duplicate of mpi_edge 0 (same rank, from and to)"),
+		   "merged: a rank's edge twice is refused");
+		ok(strstr(parse_edited(buf, "\nmpi_edge 0 1 2 200 2\n", "\nmpi_edge 0 1 2 200 0\n"),
+			  "mpi_edge 4 of rank 0, not a merged rank"),
+		   "merged: an edge of a rank not merged is refused");
 	}
 	free(buf);
 	a.mpi_pairs[0].rank = 0;
@@ -423,6 +503,7 @@ int main(int argc, char **argv)
 		return err[0] != '\0';
 	}
 	test_round_trip();
+	test_edges_alone();
 	test_older_versions();
 	test_reader_refuses();
 	test_writer_refuses();
