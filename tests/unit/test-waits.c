@@ -4,8 +4,8 @@
  * against those worked out here: each call site's wait states summed over
  * the ranks, Late Receiver given to the sending site through the sender's
  * slots, transmission the rest of the blocked time, the pairs of sites and
- * the culprits in order; then the same through the JSON report (jq) and
- * the text view.
+ * the culprits in order; the same from the job reduced into a merged
+ * profile; then through the JSON report (jq) and the text view.
  *
  * Rank 0 sends: MPI_Send from main > solve (slot 0), MPI_Ssend from
  * main > exchange (slots 1 and 2: one site), MPI_Barrier from main.
@@ -197,6 +197,44 @@ static void test_merged(void)
 	merge_release(&d);
 }
 
+/* The job reduced into one merged profile (--merge=mpi), through the
+ * file format, reports the same. */
+static void test_merged_profile(void)
+{
+	struct profile p[3], back;
+	struct rep_data d;
+	char err[ERRLEN], *buf = NULL;
+	size_t len;
+	int rc = merge_init(&d);
+
+	make_job(p, false);
+	for (int i = 0; i < 3 && rc == 0; i++)
+		rc = profile_to_merged(&p[i], err, sizeof(err));
+	for (int i = 1; i < 3 && rc == 0; i++)
+		rc = profile_merge(&p[0], &p[i], err, sizeof(err));
+	if (rc == 0)
+		rc = profile_write_mem(&p[0], &buf, &len, err, sizeof(err));
+	profile_init(&back);
+	if (rc == 0)
+		rc = profile_parse(&back, buf, len, err, sizeof(err));
+	if (rc == 0)
+		rc = merge_add(&d, &back, NULL, "merged", err, sizeof(err));
+	if (!ok(rc == 0 && merge_finish(&d, err, sizeof(err)) == 0,
+		"the job as a merged profile, written and read back, merges"))
+		printf("# %s\n", err);
+	else
+		ok(d.mpi.nsites == 5 && d.mpi.sites[3].late_receiver_ns == 400 * MS &&
+		   d.waits.npairs == 3 && d.waits.pairs[1].late_sender_ns == 700 * MS &&
+		   d.waits.nculprits == 2 && d.waits.culprits[0].site == 3 &&
+		   d.mpi.ranks[2].clock_drift_ns == 250000,
+		   "the same sites, Late Receiver, pairs, culprits and clocks");
+	free(buf);
+	profile_release(&back);
+	for (int i = 0; i < 3; i++)
+		profile_release(&p[i]);
+	merge_release(&d);
+}
+
 /* d's JSON report in file path, for jq. */
 static void save_json(const struct rep_data *d, const char *path)
 {
@@ -349,6 +387,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp");
 	test_merged();
+	test_merged_profile();
 	test_json(dir);
 	test_text();
 	test_none(dir);
