@@ -2,10 +2,10 @@
  * text-waits.c - `cpperf report --view=waits`: where the MPI time went
  * waiting for a late partner (docs/waits.md), over all ranks.
  *
- * Sections: a table per call site with wait states, the sites with the
- * most first: each wait state, Late Receiver and transmission (the rest of
- * the blocked time) in seconds and % of the experiment's MPI time,
- * compensated beside them with compensation data; the pairs of call sites
+ * Sections: the call sites with wait states, the most first, a row each:
+ * each wait state, Late Receiver and transmission (the rest of the
+ * blocked time) in seconds and the wait states' % of the experiment's MPI
+ * time, and the compensated values in a row below with compensation data; the pairs of call sites
  * that caused the most; the culprits, sending sites by the Late Sender
  * time they caused.  A warning line says when a rank's clock drifted from
  * rank 0's by more than REP_CLOCK_DRIFT_NS, as waits across hosts are then
@@ -55,34 +55,44 @@ static void put_drift(FILE *out, const struct rep_mpi *m)
 			REP_CLOCK_DRIFT_NS / 1e3);
 }
 
-/* One row of a site's table: seconds, % of MPI time, and the compensated
- * seconds ("-" when there are none) with comp. */
-static void put_row(FILE *out, const char *name, uint64_t ns, const uint64_t *comp_ns,
-		    uint64_t mpi_ns, bool comp)
+#define COL 9		/* a wait state's column */
+
+/* The table's head: a column per wait state, Late Receiver, transmission,
+ * numbered, and what each number is. */
+static void put_head(FILE *out)
 {
-	fprintf(out, "    %-24s %9.3f %7.2f", name, rep_secs(ns), rep_pct(ns, mpi_ns));
-	if (comp && comp_ns)
-		fprintf(out, " %9.3f", rep_secs(*comp_ns));
-	else if (comp)
-		fprintf(out, " %9s", "-");
-	fputc('\n', out);
+	int k;
+
+	fputs("#\n# call sites with wait states, the most first (seconds; %MPI: their wait "
+	      "states' share of the MPI time); columns:\n#", out);
+	for (k = 0; k < PROF_WAITS; k++)
+		fprintf(out, " (%d) %s", k + 1, prof_wait_names[k]);
+	fprintf(out, " (%d) late_receiver (%d) transmission\n#%6s", k + 1, k + 2, "site");
+	for (k = 0; k < PROF_WAITS + 2; k++)
+		fprintf(out, " %*s(%d)", COL - 3, "", k + 1);
+	fprintf(out, " %6s  function and call path\n", "%MPI");
 }
 
+/* A site's row, and with comp the compensated values below it. */
 static void put_site(FILE *out, const struct rep_data *d, uint32_t i, bool comp)
 {
 	const struct rep_site *s = &d->mpi.sites[i];
-	uint64_t mpi_ns = d->mpi.time_ns, tx = waits_transmission_ns(s);
 
-	fprintf(out, "#\n# call site %u: ", i + 1);
+	fprintf(out, " %6u", i + 1);
+	for (int k = 0; k < PROF_WAITS; k++)
+		fprintf(out, " %*.3f", COL, rep_secs(s->waits.ns[k]));
+	fprintf(out, " %*.3f %*.3f %6.2f  ", COL, rep_secs(s->late_receiver_ns), COL,
+		rep_secs(waits_transmission_ns(s)), rep_pct(waits_site_ns(s), d->mpi.time_ns));
 	rep_put_clean(out, s->function, 0);
 	fputs("  ", out);
 	rep_put_site_path(out, d, s);
-	fprintf(out, " (blocked %.3f s)\n#   %-24s %9s %7s%s\n", rep_secs(s->blocked_ns),
-		"wait state", "time(s)", "%MPI", comp ? "   comp(s)" : "");
+	fputc('\n', out);
+	if (!comp)
+		return;
+	fprintf(out, " %6s", "comp");
 	for (int k = 0; k < PROF_WAITS; k++)
-		put_row(out, prof_wait_names[k], s->waits.ns[k], &s->waits.comp_ns[k], mpi_ns, comp);
-	put_row(out, "late_receiver", s->late_receiver_ns, &s->late_receiver_comp_ns, mpi_ns, comp);
-	put_row(out, "transmission", tx, NULL, mpi_ns, comp);
+		fprintf(out, " %*.3f", COL, rep_secs(s->waits.comp_ns[k]));
+	fprintf(out, " %*.3f\n", COL, rep_secs(s->late_receiver_comp_ns));
 }
 
 /* Whether site s has a wait state, measured or compensated. */
@@ -119,6 +129,8 @@ static int put_sites(FILE *out, const struct rep_data *d, bool comp)
 		if (waited(&d->mpi.sites[i]))
 			v[n++] = (struct ranked){ i, waits_site_ns(&d->mpi.sites[i]) };
 	qsort(v, n, sizeof(*v), cmp_ranked);
+	if (n)
+		put_head(out);
 	for (uint32_t i = 0; i < n && i < REP_WAITS_TOP_SITES; i++)
 		put_site(out, d, v[i].i, comp);
 	if (n > REP_WAITS_TOP_SITES)
