@@ -24,7 +24,7 @@
 #include "datatypes.h"
 #include "comms.h"
 #include "piggyback.h"
-#include "critpath.h"
+#include "pb-units.h"
 #include "p2p.h"
 
 #define FUSED_MAX 1024		/* bytes of data carried this way */
@@ -78,7 +78,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	int64_t size = 0;
 	bool contig = false;
 
-	if (!pmpi_pb_on || !pmpi_pb_comm(comm) || pmpi_cp_tracing() || count <= 0 ||
+	if (!pmpi_pb_on || !pmpi_pb_comm(comm) || pb_units_want_who() || count <= 0 ||
 	    pmpi_comm_inter(comm))
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
