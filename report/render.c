@@ -32,6 +32,11 @@ double rep_pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+double rep_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
 uint64_t rep_unwinds(const struct rep_data *d)
 {
 	return sum_sat(d->unwind_complete, d->unwind_truncated);

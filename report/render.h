@@ -36,6 +36,8 @@ int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 
 /* Percentage part/whole*100, 0 when whole is 0. */
 double rep_pct(uint64_t part, uint64_t whole);
+/* ns in seconds. */
+double rep_secs(uint64_t ns);
 /* The samples d unwound, completely or not (saturating at 2^64 - 1). */
 uint64_t rep_unwinds(const struct rep_data *d);
 /* The last path component of a module path ("" for no module). */

@@ -24,11 +24,6 @@
 
 #define REP_COMP_MAX_HOST 30	/* widest host column */
 
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 static int put_rank_rows(FILE *out, const struct rep_mpi *m, bool all)
 {
 	size_t hw = strlen("host");
@@ -65,10 +60,10 @@ static int put_rank_rows(FILE *out, const struct rep_mpi *m, bool all)
 			continue;
 		}
 		fprintf(out, "  %10.6f %10.6f %10.6f %10.6f %10.6f %10.6f %10.6f\n",
-			secs(r->comp_wall_ns), secs(comp_wall_local_ns(r)),
-			secs(comp_wall_parallel_ns(r)), secs(comp_overhead_ns(&r->ovh)),
-			secs(r->comp_delay_ns), secs(r->comp_wait_ns),
-			secs(r->comp_wait_comp_ns));
+			rep_secs(r->comp_wall_ns), rep_secs(comp_wall_local_ns(r)),
+			rep_secs(comp_wall_parallel_ns(r)), rep_secs(comp_overhead_ns(&r->ovh)),
+			rep_secs(r->comp_delay_ns), rep_secs(r->comp_wait_ns),
+			rep_secs(r->comp_wait_comp_ns));
 	}
 	free(listed);
 	return 0;
@@ -83,7 +78,7 @@ static int put_rank_rows(FILE *out, const struct rep_mpi *m, bool all)
 static void put_source(FILE *out, const char *name, uint64_t ns, uint64_t all, long long count,
 		       const char *how)
 {
-	fprintf(out, "  %-10s %10.6f %7.2f  ", name, secs(ns), rep_pct(ns, all));
+	fprintf(out, "  %-10s %10.6f %7.2f  ", name, rep_secs(ns), rep_pct(ns, all));
 	if (count >= 0)
 		fprintf(out, "%lld ", count);
 	fprintf(out, "%s\n", how);
@@ -114,7 +109,7 @@ static void put_sources(FILE *out, const struct rep_mpi *m)
 #define OVH_ROW(name, count, cost, how) put_source(out, #name, s.name##_ns, all, OVH_COUNT_##count(&s), how);
 	PROF_OVH_SOURCES(OVH_ROW)
 #undef OVH_ROW
-	fprintf(out, "  total      %10.6f\n", secs(all));
+	fprintf(out, "  total      %10.6f\n", rep_secs(all));
 }
 
 /* What a sample was charged, and what the ranks' drain threads measured

@@ -29,11 +29,6 @@
 #define REP_MPI_TOP_PAIRS 20	/* pairs shown for larger jobs */
 #define REP_MPI_MAX_COL 30	/* widest host or function column */
 
-static double secs(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 static int width_of(size_t n, int min)
 {
 	return n > REP_MPI_MAX_COL ? REP_MPI_MAX_COL : (int)n < min ? min : (int)n;
@@ -47,7 +42,7 @@ static void put_header(FILE *out, const struct rep_data *d)
 	fputs("# MPI: ", out);
 	rep_put_clean(out, m->library ? m->library : "(library not named)", 0);
 	fprintf(out, "; %lld ranks, %u processes; MPI time %.3f s, %u call sites\n#\n",
-		(long long)m->size, d->nprocs, secs(m->time_ns), m->nsites);
+		(long long)m->size, d->nprocs, rep_secs(m->time_ns), m->nsites);
 }
 
 /* The compensated columns of rank r: "-" without compensation data. */
@@ -57,8 +52,8 @@ static void put_rank_comp(FILE *out, const struct rep_rank *r, enum rep_comp com
 		fprintf(out, " %11s %13s", "-", "-");
 		return;
 	}
-	fprintf(out, " %11.3f %13.3f", secs(comp_rank_wall_ns(r, comp)),
-		secs(comp_rank_blocked_ns(r, comp)));
+	fprintf(out, " %11.3f %13.3f", rep_secs(comp_rank_wall_ns(r, comp)),
+		rep_secs(comp_rank_blocked_ns(r, comp)));
 }
 
 /* Each measured column over every rank, when only some are listed. */
@@ -121,9 +116,9 @@ static int put_ranks(FILE *out, const struct rep_data *d, enum rep_comp comp, bo
 		else
 			fprintf(out, "%8lld  ", (long long)r->rank);
 		rep_put_clean(out, r->host, w);
-		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f", secs(r->wall_ns),
-			secs(r->cpu_ns), secs(r->mpi_ns), rep_pct(r->mpi_ns, r->wall_ns),
-			secs(r->blocked_ns));
+		fprintf(out, "  %9.3f %9.3f %9.3f %9.2f %9.3f", rep_secs(r->wall_ns),
+			rep_secs(r->cpu_ns), rep_secs(r->mpi_ns), rep_pct(r->mpi_ns, r->wall_ns),
+			rep_secs(r->blocked_ns));
 		if (compensated)
 			put_rank_comp(out, r, comp);
 		fputc('\n', out);
@@ -150,9 +145,9 @@ static void put_extremes(FILE *out, const struct rep_mpi *m)
 	if (!hi)
 		return;
 	fprintf(out, "# most MPI time: rank %lld (%.3f s, %.2f%% of wall); least: rank "
-		"%lld (%.3f s, %.2f%% of wall)\n", (long long)hi->rank, secs(hi->mpi_ns),
+		"%lld (%.3f s, %.2f%% of wall)\n", (long long)hi->rank, rep_secs(hi->mpi_ns),
 		rep_pct(hi->mpi_ns, hi->wall_ns), (long long)lo->rank,
-		secs(lo->mpi_ns), rep_pct(lo->mpi_ns, lo->wall_ns));
+		rep_secs(lo->mpi_ns), rep_pct(lo->mpi_ns, lo->wall_ns));
 }
 
 /* Whether a frame belongs to the MPI library or its wrappers. */
@@ -199,7 +194,7 @@ static void put_sites(FILE *out, const struct rep_data *d)
 		fprintf(out, "%5u  ", i + 1);
 		rep_put_clean(out, s->function, w);
 		fprintf(out, " %10llu %9.3f %7.2f %12llu %12llu  ", (unsigned long long)s->calls,
-			secs(s->time_ns), rep_pct(s->time_ns, m->time_ns),
+			rep_secs(s->time_ns), rep_pct(s->time_ns, m->time_ns),
 			(unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
 		put_short_path(out, d, s);
 		fputc('\n', out);
@@ -292,7 +287,7 @@ static void put_colls(FILE *out, const struct rep_mpi *m)
 		fprintf(out, "%8lld  ", (long long)c->comm_size);
 		rep_put_clean(out, c->function, w);
 		fprintf(out, " %10llu %12llu %9.3f\n", (unsigned long long)c->calls,
-			(unsigned long long)c->bytes, secs(c->time_ns));
+			(unsigned long long)c->bytes, rep_secs(c->time_ns));
 	}
 	if (m->ncolls == 0)
 		fputs("# none\n", out);
