@@ -83,6 +83,7 @@ struct rep_site {
 	uint64_t calls, bytes_sent, bytes_recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
 	struct prof_spread time_spread;	/* of time_ns over the MPI ranks */
+	uint32_t merge_id;	/* its index before mpi_merge_finish sorted the sites */
 };
 
 /* Point-to-point messages rank src sent to rank dst. */

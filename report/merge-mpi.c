@@ -26,8 +26,8 @@ static int mpi_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* Make room for one more element of size elem in *array. */
-static int grow(void **array, uint32_t n, uint32_t *alloc, size_t elem)
+/* See merge-mpi.h. */
+int mpi_grow(void **array, uint32_t n, uint32_t *alloc, size_t elem)
 {
 	void *a;
 
@@ -143,7 +143,7 @@ static int add_rank(struct rep_mpi *m, const struct prof_rank *row, char *err, s
 {
 	struct rep_rank *r;
 
-	if (grow((void **)&m->ranks, m->nranks, &m->ranks_alloc, sizeof(*r)) < 0)
+	if (mpi_grow((void **)&m->ranks, m->nranks, &m->ranks_alloc, sizeof(*r)) < 0)
 		return mpi_oom(err, errlen);
 	r = &m->ranks[m->nranks];
 	memset(r, 0, sizeof(*r));
@@ -210,16 +210,16 @@ static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 
 /* Merge site s of profile p (frames mapped through fmap, its time's
  * spread over the ranks sp) into m: appended as a candidate, then folded
- * into an equal earlier site if there is one. */
+ * into an equal earlier site if there is one; *at is its index in m. */
 static int add_site(struct rep_mpi *m, const struct profile *p,
 		    const struct prof_mpi_site *s, const struct prof_spread *sp,
-		    const uint32_t *fmap, const char *name, char *err, size_t errlen)
+		    const uint32_t *fmap, uint32_t *at, const char *name, char *err, size_t errlen)
 {
 	uint32_t i = m->nsites, j;
 	struct rep_site *c;
 	uint64_t h;
 
-	if (grow((void **)&m->sites, i, &m->sites_alloc, sizeof(*c)) < 0)
+	if (mpi_grow((void **)&m->sites, i, &m->sites_alloc, sizeof(*c)) < 0)
 		return mpi_oom(err, errlen);
 	c = &m->sites[i];
 	memset(c, 0, sizeof(*c));
@@ -254,6 +254,7 @@ static int add_site(struct rep_mpi *m, const struct profile *p,
 	add_site_counts(&m->sites[j], s);
 	prof_spread_add(&m->sites[j].time_spread, sp);
 	m->nsites += j == i;
+	*at = j;
 	return 0;
 }
 
@@ -273,7 +274,7 @@ static int add_coll(struct rep_mpi *m, const struct prof_mpi_coll *s, char *err,
 	struct rep_coll *c;
 	uint64_t h;
 
-	if (grow((void **)&m->colls, i, &m->colls_alloc, sizeof(*c)) < 0)
+	if (mpi_grow((void **)&m->colls, i, &m->colls_alloc, sizeof(*c)) < 0)
 		return mpi_oom(err, errlen);
 	c = &m->colls[i];
 	memset(c, 0, sizeof(*c));
@@ -307,7 +308,7 @@ static int add_pairs(struct rep_mpi *m, const struct profile *p, const char *nam
 		}
 		if (q->count == 0 && q->bytes == 0)
 			continue;
-		if (grow((void **)&m->pairs, m->npairs, &m->pairs_alloc, sizeof(*m->pairs)) < 0)
+		if (mpi_grow((void **)&m->pairs, m->npairs, &m->pairs_alloc, sizeof(*m->pairs)) < 0)
 			return mpi_oom(err, errlen);
 		m->pairs[m->npairs++] = (struct rep_pair){ p->merged ? q->src : p->rank, q->peer,
 							   q->count, q->bytes };
@@ -316,7 +317,7 @@ static int add_pairs(struct rep_mpi *m, const struct profile *p, const char *nam
 }
 
 int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fmap,
-		  const char *name, char *err, size_t errlen)
+		  uint32_t *smap, const char *name, char *err, size_t errlen)
 {
 	if (check_ranks(m, p, name, err, errlen) < 0 || adopt_library(m, p, err, errlen) < 0 ||
 	    add_ranks(m, p, err, errlen) < 0 || add_pairs(m, p, name, err, errlen) < 0)
@@ -327,7 +328,7 @@ int mpi_merge_add(struct rep_mpi *m, const struct profile *p, const uint32_t *fm
 
 		if (p->rank < 0 && !p->merged)
 			one.ranks = 0;	/* not a rank: no spread over ranks */
-		if (add_site(m, p, &p->mpi_sites[i], sp, fmap, name, err, errlen) < 0)
+		if (add_site(m, p, &p->mpi_sites[i], sp, fmap, &smap[i], name, err, errlen) < 0)
 			return -1;
 	}
 	for (uint32_t i = 0; i < p->nmpi_colls; i++)
@@ -385,6 +386,8 @@ void mpi_merge_finish(struct rep_mpi *m)
 	/* The sets index the arrays by position: sorting ends their use. */
 	idset_release(&m->site_set);
 	idset_release(&m->coll_set);
+	for (uint32_t i = 0; i < m->nsites; i++)
+		m->sites[i].merge_id = i;
 	if (m->nranks > 1)
 		qsort(m->ranks, m->nranks, sizeof(*m->ranks), cmp_rank);
 	if (m->nsites > 1)

@@ -334,9 +334,10 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 	uint32_t *emap = malloc((p->nevents + 1) * sizeof(*emap));
 	uint32_t *fmap = malloc(((size_t)p->syms.nframes + 1) * sizeof(*fmap));
 	uint32_t *nmap = malloc(((size_t)p->tree.nnodes + 1) * sizeof(*nmap));
+	uint32_t *smap = malloc(((size_t)p->nmpi_sites + 1) * sizeof(*smap));
 	int rc = -1;
 
-	if (!emap || !fmap || !nmap)
+	if (!emap || !fmap || !nmap || !smap)
 		oom(err, errlen);
 	else if (map_events(d, p, name, emap, err, errlen) == 0 &&
 		 adopt_command(d, p, err, errlen) == 0 &&
@@ -345,7 +346,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 prof_count_samples(p, emap, d->event_samples, name, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
-		 mpi_merge_add(&d->mpi, p, fmap, name, err, errlen) == 0 &&
+		 mpi_merge_add(&d->mpi, p, fmap, smap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
@@ -356,6 +357,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 	free(emap);
 	free(fmap);
 	free(nmap);
+	free(smap);
 	merge_prepared_free(prep);	/* emptied of what the critical path took */
 	if (rc == 0) {
 		d->nprocs += p->merged ? (uint32_t)p->merged : 1;

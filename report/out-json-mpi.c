@@ -18,7 +18,8 @@
 #include "rank-list.h"
 #include "render.h"
 
-static void put_seconds(struct json_w *w, const char *key, uint64_t ns)
+/* See out-json.h. */
+void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns)
 {
 	json_key(w, key);
 	json_double(w, (double)ns / 1e9);
@@ -51,16 +52,16 @@ static void put_rank_comp(struct json_w *w, const struct rep_rank *r)
 		}
 		return;
 	}
-	put_seconds(w, keys[0], r->comp_wall_ns);
-	put_seconds(w, keys[1], comp_wall_parallel_ns(r));
-	put_seconds(w, keys[2], comp_wall_local_ns(r));
-	put_seconds(w, keys[3], comp_overhead_ns(o));
-	put_seconds(w, keys[4], r->comp_delay_ns);
-	put_seconds(w, keys[5], r->comp_wait_ns);
-	put_seconds(w, keys[6], r->comp_wait_comp_ns);
+	rep_json_seconds(w, keys[0], r->comp_wall_ns);
+	rep_json_seconds(w, keys[1], comp_wall_parallel_ns(r));
+	rep_json_seconds(w, keys[2], comp_wall_local_ns(r));
+	rep_json_seconds(w, keys[3], comp_overhead_ns(o));
+	rep_json_seconds(w, keys[4], r->comp_delay_ns);
+	rep_json_seconds(w, keys[5], r->comp_wait_ns);
+	rep_json_seconds(w, keys[6], r->comp_wait_comp_ns);
 	json_key(w, keys[7]);
 	json_begin_object(w);
-#define OVH_JSON(name, count, cost, how) put_seconds(w, #name, o->name##_ns);
+#define OVH_JSON(name, count, cost, how) rep_json_seconds(w, #name, o->name##_ns);
 	PROF_OVH_SOURCES(OVH_JSON)
 #undef OVH_JSON
 	json_key(w, "samples");
@@ -146,12 +147,12 @@ static int put_ranks(struct json_w *w, const struct rep_mpi *m, bool all)
 		json_string(w, r->host);
 		/* as measured over the MPI region: the compensated values have
 		 * keys of their own */
-		put_seconds(w, "wall", r->wall_ns);
-		put_seconds(w, "cpu", r->cpu_ns);
-		put_seconds(w, "mpi_time", r->mpi_ns);
-		put_seconds(w, "mpi_blocked", r->blocked_ns);
-		put_seconds(w, "process_wall", r->process_wall_ns);
-		put_seconds(w, "process_cpu", r->process_cpu_ns);
+		rep_json_seconds(w, "wall", r->wall_ns);
+		rep_json_seconds(w, "cpu", r->cpu_ns);
+		rep_json_seconds(w, "mpi_time", r->mpi_ns);
+		rep_json_seconds(w, "mpi_blocked", r->blocked_ns);
+		rep_json_seconds(w, "process_wall", r->process_wall_ns);
+		rep_json_seconds(w, "process_cpu", r->process_cpu_ns);
 		put_rank_comp(w, r);
 		json_end_object(w);
 	}
@@ -161,7 +162,8 @@ static int put_ranks(struct json_w *w, const struct rep_mpi *m, bool all)
 	return rc;
 }
 
-static void put_frame(struct json_w *w, const struct rep_data *d, uint32_t fr)
+/* See out-json.h. */
+void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr)
 {
 	const struct sym_frame *sf = &d->syms.frames[fr];
 
@@ -185,10 +187,10 @@ static void put_time_spread(struct json_w *w, const struct rep_site *s, uint64_t
 		return;
 	json_key(w, "time_ranks");
 	json_begin_object(w);
-	put_seconds(w, "min", prof_spread_min(&s->time_spread, n));
+	rep_json_seconds(w, "min", prof_spread_min(&s->time_spread, n));
 	json_key(w, "mean");
 	json_double(w, (double)s->time_ns / (double)n / 1e9);
-	put_seconds(w, "max", s->time_spread.max);
+	rep_json_seconds(w, "max", s->time_spread.max);
 	json_key(w, "max_rank");
 	json_i64(w, s->time_spread.max ? s->time_spread.max_rank : -1);
 	json_end_object(w);
@@ -205,13 +207,13 @@ static void put_site(struct json_w *w, const struct rep_data *d, const struct re
 	json_key(w, "callpath");
 	json_begin_array(w);
 	for (uint32_t k = 0; k < s->nframes; k++)
-		put_frame(w, d, s->frames[k]);
+		rep_json_frame(w, d, s->frames[k]);
 	json_end_array(w);
 	json_key(w, "calls");
 	json_u64(w, s->calls);
-	put_seconds(w, "time", s->time_ns);
+	rep_json_seconds(w, "time", s->time_ns);
 	put_time_spread(w, s, nranks);
-	put_seconds(w, "blocked", s->blocked_ns);
+	rep_json_seconds(w, "blocked", s->blocked_ns);
 	json_key(w, "bytes_sent");
 	json_u64(w, s->bytes_sent);
 	json_key(w, "bytes_recv");
@@ -281,7 +283,7 @@ static void put_colls(struct json_w *w, const struct rep_mpi *m)
 		json_u64(w, c->calls);
 		json_key(w, "bytes");
 		json_u64(w, c->bytes);
-		put_seconds(w, "time", c->time_ns);
+		rep_json_seconds(w, "time", c->time_ns);
 		json_end_object(w);
 	}
 	json_end_array(w);

@@ -49,5 +49,9 @@ void rep_json_rank(struct json_w *w, int64_t rank);
 /* all_ranks: list every rank in "ranks", not only those of rank-list.h.
  * Returns 0 or -1 (memory). */
 int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks);
+/* "key": ns in seconds. */
+void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns);
+/* Frame fr of d as an object: function, module, file, line. */
+void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr);
 
 #endif

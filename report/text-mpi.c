@@ -156,8 +156,8 @@ static bool mpi_frame(const char *name)
 	return !strncasecmp(name, "mpi_", 4) || !strncasecmp(name, "pmpi_", 5);
 }
 
-/* The innermost REP_MPI_PATH user frames of s, outermost first. */
-static void put_short_path(FILE *out, const struct rep_data *d, const struct rep_site *s)
+/* See text.h. */
+void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_site *s)
 {
 	uint32_t end = s->nframes, start;
 
@@ -196,7 +196,7 @@ static void put_sites(FILE *out, const struct rep_data *d)
 		fprintf(out, " %10llu %9.3f %7.2f %12llu %12llu  ", (unsigned long long)s->calls,
 			rep_secs(s->time_ns), rep_pct(s->time_ns, m->time_ns),
 			(unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
-		put_short_path(out, d, s);
+		rep_put_site_path(out, d, s);
 		fputc('\n', out);
 	}
 	if (n < m->nsites)

@@ -37,6 +37,9 @@ int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp, bool a
  * overhead, delay, waits; the overhead sources summed over the ranks.  d
  * must have compensation data. */
 int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks);
+/* The innermost user frames of call site s (REP_MPI_PATH of them),
+ * outermost first, as the MPI view shows them. */
+void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_site *s);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */
