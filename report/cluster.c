@@ -278,14 +278,21 @@ static double sq(uint64_t a, uint64_t b)
 	return d * d;
 }
 
-/* Whether ranks a and b, of one structure, have close times: the root of
+/*
+ * Whether ranks a and b, of one structure, have close times: the root of
  * the sum of their nodes' and edges' squared differences at most tol of
- * the larger total. */
+ * the larger total.  The m differences sum to the totals' difference, so
+ * by Cauchy-Schwarz that root is at least |difference| / sqrt(m): ranks
+ * whose totals are too far apart are told without a look at the rest.
+ */
 static bool close_times(const struct cl_result *r, const struct work *w, uint32_t a, uint32_t b)
 {
 	const struct cl_rank *x = &r->ranks[a], *y = &r->ranks[b];
 	double d = 0, lim = r->tol * (w->total[a] > w->total[b] ? w->total[a] : w->total[b]);
+	double diff = w->total[a] - w->total[b];
 
+	if (diff * diff > (double)(x->nnodes + x->nedges) * lim * lim)
+		return false;
 	for (uint32_t k = 0; k < x->nnodes; k++)
 		d += sq(x->nodes[k].time_ns, y->nodes[k].time_ns);
 	for (uint32_t k = 0; k < x->nedges; k++)
@@ -320,26 +327,59 @@ static int make_order(const struct cl_result *r, struct work *w)
 	return 0;
 }
 
-/* Join each rank to the first class of its hash that is alike, else start
- * one; classes are numbered as they start, representatives recorded. */
+/* The shape of rank i among those of its hash, shapes[first ..
+ * *nshapes) (each the first rank of its shape); a new one when none is
+ * i's. */
+static uint32_t shape_of(const struct cl_result *r, const struct work *w, uint32_t *shapes,
+			 uint32_t first, uint32_t *nshapes, uint32_t i)
+{
+	uint32_t s = first;
+
+	while (s < *nshapes && !same_structure(r, w, shapes[s], i))
+		s++;
+	if (s == *nshapes)
+		shapes[(*nshapes)++] = i;
+	return s;
+}
+
+/*
+ * Join each rank to the first class of its hash that is alike, else start
+ * one; classes are numbered as they start, representatives recorded.  A
+ * rank's structure is compared with each shape of its hash once, its
+ * times with the classes of its shape.
+ */
 static int assign(struct cl_result *r, const struct work *w)
 {
-	r->classes = calloc((size_t)r->nranks + 1, sizeof(*r->classes));
-	if (!r->classes)
-		return -1;
-	for (uint32_t at = 0, run = 0; at < r->nranks; at++) {
-		uint32_t i = w->order[at], c = run;
+	uint32_t *shapes = malloc(((size_t)r->nranks + 1) * sizeof(*shapes));
+	uint32_t *class_shape = malloc(((size_t)r->nranks + 1) * sizeof(*class_shape));
+	uint32_t nshapes = 0;
 
-		if (at && w->hash[i] != w->hash[w->order[at - 1]])
-			run = c = r->nclasses;	/* a new hash: its classes start here */
-		while (c < r->nclasses && !(same_structure(r, w, r->classes[c].rep, i) &&
-					    close_times(r, w, r->classes[c].rep, i)))
-			c++;
-		if (c == r->nclasses)
+	r->classes = calloc((size_t)r->nranks + 1, sizeof(*r->classes));
+	if (!shapes || !class_shape || !r->classes) {
+		free(shapes);
+		free(class_shape);
+		return -1;
+	}
+	for (uint32_t at = 0, run = 0, run_shapes = 0; at < r->nranks; at++) {
+		uint32_t i = w->order[at], c, s;
+
+		if (at && w->hash[i] != w->hash[w->order[at - 1]]) {
+			run = r->nclasses;	/* a new hash: its classes start here */
+			run_shapes = nshapes;
+		}
+		s = shape_of(r, w, shapes, run_shapes, &nshapes, i);
+		for (c = run; c < r->nclasses; c++)
+			if (class_shape[c] == s && close_times(r, w, r->classes[c].rep, i))
+				break;
+		if (c == r->nclasses) {
+			class_shape[c] = s;
 			r->classes[r->nclasses++].rep = i;
+		}
 		r->classes[c].size++;
 		r->class_of[i] = c;
 	}
+	free(shapes);
+	free(class_shape);
 	return 0;
 }
 
