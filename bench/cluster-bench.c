@@ -101,7 +101,7 @@ static void make_rank(struct cl_rank *c, int64_t r, int64_t n)
 		for (uint32_t k = 0; k < len; k++)
 			if (seq[k] == s)
 				c->nodes[c->nnodes++] = (struct cl_node){
-					s, ITERS, (uint64_t)(ITERS * 20000 * slow * noise()) };
+					s, ITERS, (uint64_t)(ITERS * 20000 * slow * noise()), false };
 	for (uint32_t k = 0; k < len; k++) {
 		uint64_t count = k + 1 < len ? ITERS : ITERS - 1;
 

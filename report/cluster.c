@@ -229,7 +229,7 @@ static void summarise(const struct cl_result *r, struct work *w, uint32_t i)
 
 	for (uint32_t k = 0; k < c->nnodes; k++) {
 		h = mix(mix(h, c->nodes[k].site), c->nodes[k].calls);
-		t += (double)c->nodes[k].time_ns;
+		t += c->nodes[k].outside ? 0 : (double)c->nodes[k].time_ns;
 	}
 	h = mix(h, UINT64_MAX);	/* nodes end: no edge hashes as a node */
 	for (uint32_t k = 0; k < c->nedges; k++) {
@@ -280,8 +280,8 @@ static double sq(uint64_t a, uint64_t b)
 
 /*
  * Whether ranks a and b, of one structure, have close times: the root of
- * the sum of their nodes' and edges' squared differences at most tol of
- * the larger total.  The m differences sum to the totals' difference, so
+ * the sum of their nodes' (in the MPI region) and edges' squared
+ * differences at most tol of the larger total.  The m differences sum to the totals' difference, so
  * by Cauchy-Schwarz that root is at least |difference| / sqrt(m): ranks
  * whose totals are too far apart are told without a look at the rest.
  */
@@ -294,7 +294,7 @@ static bool close_times(const struct cl_result *r, const struct work *w, uint32_
 	if (diff * diff > (double)(x->nnodes + x->nedges) * lim * lim)
 		return false;
 	for (uint32_t k = 0; k < x->nnodes; k++)
-		d += sq(x->nodes[k].time_ns, y->nodes[k].time_ns);
+		d += x->nodes[k].outside ? 0 : sq(x->nodes[k].time_ns, y->nodes[k].time_ns);
 	for (uint32_t k = 0; k < x->nedges; k++)
 		d += sq(x->edges[k].time_ns, y->edges[k].time_ns);
 	return d <= lim * lim;

@@ -22,6 +22,10 @@
 struct cl_node {
 	uint32_t site;		/* the MPI view's call site id less 1 */
 	uint64_t calls, time_ns;
+	/* MPI_Init or MPI_Finalize: outside the MPI region, their time is the
+	 * job's start and end skew more than the rank's work, and counts in
+	 * no distance */
+	bool outside;
 };
 
 /* A computation edge: count times a thread's call at site from was
@@ -76,7 +80,7 @@ struct cl_result {
 	struct cl_link *links;	/* every message, by sender (unknown last), receiver */
 	uint32_t nlinks;
 	uint32_t *sent;		/* [nranks + 1]: rank i sent links[sent[i] .. sent[i+1]) */
-	double tol;
+	double tol;		/* the tolerance they were made with, a fraction */
 };
 
 /*
@@ -86,9 +90,9 @@ struct cl_result {
  * and the same messages (counts equal, each peer named as docs/graph.md
  * says: by its rank less the rank's own, or by its rank when the peer's
  * site exchanges messages with more than two ranks), and when the root of
- * the sum over nodes and edges of their times' squared differences is at
- * most tol (a fraction, 0.02 for 2 %) of the larger of their total
- * times.  Ranks are taken in order and each joins the first class whose
+ * the sum over nodes (but those outside) and edges of their times'
+ * squared differences is at most tol (a fraction, 0.02 for 2 %) of the
+ * larger of their total times.  Ranks are taken in order and each joins the first class whose
  * representative is alike, else starts one.  r keeps pointers into
  * ranks.  Returns 0, or -1 with a message in err when memory is short.
  */

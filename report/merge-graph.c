@@ -78,8 +78,9 @@ static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t 
 	if (!c || make_room(c, p->nmpi_sites, p->nmpi_edges, p->nmpi_pairs) < 0)
 		return -1;
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
-		c->nodes[c->nnodes++] = (struct cl_node){ smap[i], p->mpi_sites[i].calls,
-							  p->mpi_sites[i].time_ns };
+		c->nodes[c->nnodes++] = (struct cl_node){
+			smap[i], p->mpi_sites[i].calls, p->mpi_sites[i].time_ns,
+			p->mpi_sites[i].function && prof_mpi_outside_region(p->mpi_sites[i].function) };
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
 		add_edge(c, &p->mpi_edges[i], smap);
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
@@ -107,7 +108,7 @@ static int cmp_edge(const void *a, const void *b)
 
 static struct cl_node *find_node(const struct cl_rank *c, uint32_t site)
 {
-	struct cl_node k = { site, 0, 0 };
+	struct cl_node k = { .site = site };
 
 	return bsearch(&k, c->nodes, c->nnodes, sizeof(k), cmp_node);
 }
@@ -124,11 +125,11 @@ static int derive_nodes(struct cl_rank *c)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < c->nedges; i++) {
-		c->nodes[c->nnodes++] = (struct cl_node){ c->edges[i].from, 0, 0 };
-		c->nodes[c->nnodes++] = (struct cl_node){ c->edges[i].to, 0, 0 };
+		c->nodes[c->nnodes++] = (struct cl_node){ .site = c->edges[i].from };
+		c->nodes[c->nnodes++] = (struct cl_node){ .site = c->edges[i].to };
 	}
 	for (uint32_t i = 0; i < c->nmsgs; i++)
-		c->nodes[c->nnodes++] = (struct cl_node){ c->msgs[i].recv_site, 0, 0 };
+		c->nodes[c->nnodes++] = (struct cl_node){ .site = c->msgs[i].recv_site };
 	qsort(c->nodes, c->nnodes, sizeof(*c->nodes), cmp_node);
 	for (uint32_t i = 0; i < c->nnodes; i++)
 		if (!n || c->nodes[n - 1].site != c->nodes[i].site)
@@ -187,7 +188,7 @@ static int add_merged(struct rep_graph *g, const struct profile *p, const uint32
 		const struct prof_mpi_slot *s = &p->mpi_slots[i];
 		struct cl_rank *r = &c[row_of(p, s->rank)];
 
-		r->nodes[r->nnodes++] = (struct cl_node){ smap[s->site], 0, 0 };
+		r->nodes[r->nnodes++] = (struct cl_node){ .site = smap[s->site] };
 		if (add_slot(g, s->rank, s, smap) < 0)
 			goto out;
 	}

@@ -25,12 +25,13 @@
 
 /* The call sites of the job, each an MPI function called from a frame
  * of main. */
-enum kind { DIST, COLLECT, GET, HALO_SEND, HALO_RECV, PUT, KINDS };
+enum kind { DIST, COLLECT, GET, HALO_SEND, HALO_RECV, PUT, INIT, KINDS };
 static const struct {
 	const char *fn, *frame;
 } kinds[KINDS] = {
 	{ "MPI_Send", "distribute" }, { "MPI_Recv", "collect" }, { "MPI_Recv", "get_work" },
 	{ "MPI_Send", "halo" }, { "MPI_Recv", "halo" }, { "MPI_Send", "put_result" },
+	{ "MPI_Init", "setup" },
 };
 
 /* The slot of a rank's table that holds kind: not the site's index, so
@@ -38,11 +39,13 @@ static const struct {
 #define SLOT(k) (100u + (uint32_t)(k))
 
 /* The shape of a job: ranks, a stencil among the workers (iterations of
- * it, 0 for none), and per rank a factor on its times and how many work
- * items it gets (1 but where set). */
+ * it, 0 for none), whether the ranks have an MPI_Init call site (whose
+ * time then grows by 30 % a rank), and per rank a factor on its times
+ * and how many work items it gets (1 but where set). */
 struct job {
 	int64_t size;
 	uint32_t iters;
+	bool init;
 	double scale[16];
 	uint32_t items[16];
 };
@@ -156,6 +159,10 @@ static void make_rank(const struct job *j, int64_t r, struct profile *p)
 	struct builder b = { p, { 0 }, j->scale[r] ? j->scale[r] : 1 };
 
 	make_rank_profile(p, r, j->size);
+	if (j->init) {
+		add_site(&b, INIT, 1);
+		p->mpi_sites[b.site[INIT]].time_ns = (uint64_t)(1e9 * (1 + 0.3 * (double)r));
+	}
 	if (r == 0)
 		make_master(j, &b);
 	else
@@ -165,7 +172,7 @@ static void make_rank(const struct job *j, int64_t r, struct profile *p)
 /* A job of size ranks, each worker one item, times as measured. */
 static struct job job_of(int64_t size, uint32_t iters)
 {
-	struct job j = { size, iters, { 0 }, { 0 } };
+	struct job j = { size, iters, false, { 0 }, { 0 } };
 
 	for (int64_t r = 0; r < size; r++)
 		j.items[r] = 1;
@@ -247,6 +254,10 @@ static void test_classes(void)
 	j.scale[2] = 1;
 	j.scale[4] = 1.00001;
 	is_str(classes_of(&j, false, 0), "0 | 1-3 | 4", "at 0 % only equal times share a class");
+	j = job_of(5, 0);
+	j.init = true;
+	is_str(classes_of(&j, false, 2), "0 | 1-4", "MPI_Init's time, start-up skew, counts in no "
+	       "distance");
 }
 
 /* The MPI view's id of kind's site in d (0 when none). */
