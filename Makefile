@@ -237,6 +237,7 @@ bench: all
 	./bench/busy.sh
 	./bench/threads.sh
 	./bench/mpi.sh
+	./bench/mpi-instr.sh
 	./bench/cp.sh
 	./bench/comp.sh
 	./bench/checkpoint.sh

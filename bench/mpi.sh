@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpi.sh - the MPI part of `make bench`: mpi-bench.c run without cpperf,
-# under cpperf-record --no-piggyback, under cpperf-record (piggyback on)
+# under cpperf-record --no-piggyback, --no-waits (the piggyback without
+# wait states and activity graph), under cpperf-record (all on)
 # and under cpperf-record with a sampling period no run reaches (the MPI
 # layer alone: the sampler's cost with both cores busy is measured by
 # busy.sh), alternating, ROUNDS times; prints the median of each
@@ -32,9 +33,10 @@ mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
 mpicc -O2 -g -o "$W/mpi-calls" bench/mpi-calls.c
 
 # configurations: name and the command prefix placed after mpirun's options
-configs=(plain no-piggyback piggyback mpi-layer)
+configs=(plain no-piggyback no-waits piggyback mpi-layer)
 prefix_plain=()
 prefix_no_piggyback=(bin/cpperf-record -q --no-piggyback -o "$W/exp")
+prefix_no_waits=(bin/cpperf-record -q --no-waits -o "$W/exp")
 prefix_piggyback=(bin/cpperf-record -q -o "$W/exp")
 prefix_mpi_layer=(bin/cpperf-record -q -c 1000000000000000 -o "$W/exp")	# 11 days of task-clock
 if [ -n "${MPIP_LIB:-}" ]; then

@@ -92,7 +92,7 @@ struct prof_mpi_slot {
 };
 
 /* Messages one sender's call site sent to one receiving site of this rank
- * (docs/waits.md "Pairs"), and the wait states they caused. */
+ * (docs/waits.md "What is measured"), and the wait states they caused. */
 struct prof_mpi_pair {
 	uint32_t site;		/* the receiving site, index into mpi_sites */
 	int64_t send_rank;	/* the sender's world rank ... */

@@ -138,7 +138,8 @@ void pmpi_leave(struct pmpi_call *c)
 		pmpi_region_start();
 		return;
 	}
-	pmpi_graph_leave(c, t);
+	if (pmpi_waits_on)
+		pmpi_graph_leave(c, t);
 	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
 	pmpi_cp_leave(c, t);
 	if (c->timed)

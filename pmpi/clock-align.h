@@ -24,6 +24,9 @@ void pmpi_clock_finalize(void);
 extern int64_t *pmpi_clock_conv;	/* [world size], NULL when all 0 */
 extern int pmpi_clock_nconv;
 
+/* This rank's own conversion. */
+extern int64_t pmpi_clock_me;
+
 static inline int64_t pmpi_clock_to_ref(int rank)
 {
 	return pmpi_clock_conv && rank >= 0 && rank < pmpi_clock_nconv ? pmpi_clock_conv[rank] : 0;

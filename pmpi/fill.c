@@ -202,8 +202,10 @@ void pmpi_fill_profile(struct rt_state *rt, bool final)
 	if (pmpi_stats_total(&t)) {
 		memset(site_of, 0xff, sizeof(site_of));
 		fill_sites(rt, p, &t, site_of);
-		pmpi_waits_fill(p, site_of, final);
-		pmpi_graph_fill(p, site_of, final);
+		if (pmpi_waits_on) {
+			pmpi_waits_fill(p, site_of, final);
+			pmpi_graph_fill(p, site_of, final);
+		}
 		fill_peers(p, &t);
 		fill_colls(p, &t);
 		pmpi_totals_free(&t);

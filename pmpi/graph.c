@@ -22,13 +22,37 @@ static pthread_mutex_t edges_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int last_site __attribute__((tls_model("initial-exec"))) = -1;
 static __thread uint64_t last_exit __attribute__((tls_model("initial-exec")));
 
+/* The thread's edges by their call's site, a few: a loop's edges are
+ * then found by a compare. */
+#define SEEN 8
+static __thread struct {
+	int from, to;
+	struct key_entry *e;
+} seen[SEEN] __attribute__((tls_model("initial-exec")));
+
+static struct key_entry *edge_of(int from, int to)
+{
+	unsigned k = (unsigned)to % SEEN;
+	struct key_entry *e = seen[k].e;
+
+	if (e && seen[k].from == from && seen[k].to == to)
+		return e;
+	e = key_table_get(&edges, from, to, 0);
+	if (e) {
+		seen[k].from = from;
+		seen[k].to = to;
+		seen[k].e = e;
+	}
+	return e;
+}
+
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
 	struct key_entry *e;
 
 	if (last_site >= 0 && c->site >= 0) {
 		pmpi_lock(&edges_lock);
-		e = key_table_get(&edges, last_site, c->site, 0);
+		e = edge_of(last_site, c->site);
 		if (e) {
 			key_entry_add(e, EDGE_COUNT, 1);
 			key_entry_add(e, EDGE_TIME, c->t0 > last_exit ? c->t0 - last_exit : 0);

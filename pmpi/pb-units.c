@@ -19,46 +19,57 @@ static const struct pb_unit *const units[] = {
 
 #define NUNITS (sizeof(units) / sizeof(units[0]))
 
+static const struct pb_unit *running[NUNITS];
+static size_t nrunning;
+
+void pb_units_start(const struct rt_state *rt)
+{
+	nrunning = 0;
+	for (size_t i = 0; i < NUNITS; i++)
+		if (!units[i]->wanted || units[i]->wanted(rt))
+			running[nrunning++] = units[i];
+}
+
 void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->stamp)
-			units[i]->stamp(pb, c);
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->stamp)
+			running[i]->stamp(pb, c);
 }
 
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->stamp_coll)
-			units[i]->stamp_coll(pb, c, x);
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->stamp_coll)
+			running[i]->stamp_coll(pb, c, x);
 }
 
 void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->recv)
-			units[i]->recv(a, pb);
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->recv)
+			running[i]->recv(a, pb);
 }
 
 void pb_units_coll(const struct pb_arrival *a)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->coll)
-			units[i]->coll(a);
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->coll)
+			running[i]->coll(a);
 }
 
 void pb_units_coll_after(const struct pb_arrival *a)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->coll_after)
-			units[i]->coll_after(a);
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->coll_after)
+			running[i]->coll_after(a);
 }
 
 bool pb_units_want_who(void)
 {
-	for (size_t i = 0; i < NUNITS; i++)
-		if (units[i]->wants_who && units[i]->wants_who())
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i]->wants_who && running[i]->wants_who())
 			return true;
 	return false;
 }

@@ -30,8 +30,13 @@ struct pb_arrival {
 	struct pmpi_pb_coll *x;	/* a collective's companion, NULL for a message */
 };
 
+struct rt_state;
+
 struct pb_unit {
 	const char *name;
+	/* Whether it runs in this process (its options); NULL: always.  A
+	 * unit that does not run costs nothing. */
+	bool (*wanted)(const struct rt_state *rt);
 	/* Its fields of pb, which leaves with call c (pb's transport fields,
 	 * rank, site and t_send, are set). */
 	void (*stamp)(struct pmpi_pb *pb, const struct pmpi_call *c);
@@ -55,7 +60,10 @@ extern const struct pb_unit pb_unit_critpath;	/* critical path, zeroing, fold po
 extern const struct pb_unit pb_unit_waits;	/* wait states, site pairs */
 extern const struct pb_unit pb_unit_comp;	/* overhead compensation */
 
-/* The table's units in order. */
+/* At MPI_Init, once the options are known: the units that run. */
+void pb_units_start(const struct rt_state *rt);
+
+/* The running units in the table's order. */
 void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x);

@@ -219,6 +219,7 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 	MPI_Comm parent = MPI_COMM_NULL;
 
 	world_rank = rank;
+	pb_units_start(rt);
 	agree_layout(on, rt);
 	if (!pmpi_wire.len || make_pb_type() != MPI_SUCCESS) {
 		pmpi_wire.len = 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sampler/rt.h"
 #include "call.h"
 #include "facts.h"
 #include "piggyback.h"
@@ -43,7 +44,7 @@ static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			     const struct pmpi_pb_coll *x)
 {
 	(void)x;
-	pb->t_enter = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	pb->t_enter = c->t0 + (uint64_t)pmpi_clock_me;
 	pb->t_enter_free = pb->t_enter - pmpi_comp_delay();
 }
 
@@ -52,33 +53,56 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* The thread's last pair: a receive site mostly hears from one sender's
+ * site, and the lookup is then a compare. */
+static __thread struct {
+	int site;
+	int32_t rank, slot;
+	struct key_entry *e;
+} last_pair __attribute__((tls_model("initial-exec")));
+
+static struct key_entry *pair_of(int site, int32_t rank, int32_t slot)
+{
+	struct key_entry *e = last_pair.e;
+
+	if (e && last_pair.site == site && last_pair.rank == rank && last_pair.slot == slot)
+		return e;
+	e = key_table_get(&pairs, site, rank, slot);
+	if (e) {
+		last_pair.site = site;
+		last_pair.rank = rank;
+		last_pair.slot = slot;
+		last_pair.e = e;
+	}
+	return e;
+}
+
 /* The pair of the receiving site and the sender's: its message, and the
  * Late Receiver of a synchronous send (the sender waited from its send
  * until the receive was posted). */
 static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uint64_t sent,
-		       uint64_t sent_free, uint64_t ls, uint64_t ls_comp)
+		       uint64_t sent_free, uint64_t x, uint64_t ls, uint64_t ls_comp)
 {
-	int site = pmpi_site(a->c);
-	uint64_t lr = 0, lr_comp = 0;
+	int site = a->c->site >= 0 ? a->c->site : pmpi_site(a->c);
 	struct key_entry *p;
 
 	if (site < 0 || pb->site < 0)
 		return;
-	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
-		uint64_t post = a->t_post + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
-
-		lr = wait_for(sent, post, UINT64_MAX);
-		lr_comp = wait_for(sent_free, post - pmpi_comp_delay(), UINT64_MAX);
-	}
 	pmpi_lock(&pairs_lock);
-	p = key_table_get(&pairs, site, pb->rank, pb->site);
+	p = pair_of(site, pb->rank, pb->site);
 	if (p) {
 		key_entry_add(p, PAIR_COUNT, 1);
 		key_entry_add(p, PAIR_BYTES, a->bytes);
-		key_entry_add(p, PAIR_LS, ls);
-		key_entry_add(p, PAIR_LS_COMP, ls_comp);
-		key_entry_add(p, PAIR_LR, lr);
-		key_entry_add(p, PAIR_LR_COMP, lr_comp);
+		if (ls | ls_comp) {
+			key_entry_add(p, PAIR_LS, ls);
+			key_entry_add(p, PAIR_LS_COMP, ls_comp);
+		}
+		if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
+			uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
+
+			key_entry_add(p, PAIR_LR, wait_for(sent, post, UINT64_MAX));
+			key_entry_add(p, PAIR_LR_COMP, wait_for(sent_free, post - x, UINT64_MAX));
+		}
 	}
 	pmpi_unlock(&pairs_lock);
 }
@@ -89,12 +113,11 @@ static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uin
 static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
-	uint64_t entry = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	uint64_t x = pmpi_comp_delay(), entry = c->t0 + (uint64_t)pmpi_clock_me;
 	uint64_t sent = pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
 	uint64_t sent_free = sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
 	uint64_t blocked = a->t > c->t0 ? a->t - c->t0 : 0;
-	uint64_t ls = wait_for(entry, sent, blocked);
-	uint64_t ls_comp = wait_for(entry - pmpi_comp_delay(), sent_free, blocked);
+	uint64_t ls = wait_for(entry, sent, blocked), ls_comp = wait_for(entry - x, sent_free, blocked);
 	struct wait_order wrong;
 
 	if (ls > c->late_sender) {
@@ -104,7 +127,7 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
 	if (wait_order_check(&order, sent, &wrong))
 		pmpi_site_wait(wrong.site, PROF_WAIT_late_sender_wrong_order, wrong.ls, wrong.ls_comp);
-	count_pair(a, pb, sent, sent_free, ls, ls_comp);
+	count_pair(a, pb, sent, sent_free, x, ls, ls_comp);
 }
 
 static enum wait_shape shape_of(enum pmpi_pb_dir dir)
@@ -150,7 +173,7 @@ static void waits_coll(const struct pb_arrival *a)
 
 	if (kind == PROF_WAITS || !x->out.t_enter)
 		return;
-	entry = c->t0 + (uint64_t)pmpi_clock_to_ref(pmpi_pb_rank());
+	entry = c->t0 + (uint64_t)pmpi_clock_me;
 	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
 	c->wait = max_u64(c->wait, wait_for(entry, x->out.t_enter, blocked));
 	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - pmpi_comp_delay(),
@@ -158,8 +181,18 @@ static void waits_coll(const struct pb_arrival *a)
 	c->wait_kind = kind;
 }
 
+bool pmpi_waits_on;
+
+/* Unless --no-waits; the activity graph follows (call.c). */
+static bool waits_wanted(const struct rt_state *rt)
+{
+	pmpi_waits_on = rt->opt.waits;
+	return pmpi_waits_on;
+}
+
 const struct pb_unit pb_unit_waits = {
 	.name = "wait states",
+	.wanted = waits_wanted,
 	.stamp = waits_stamp,
 	.stamp_coll = waits_stamp_coll,
 	.recv = waits_recv,

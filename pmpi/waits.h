@@ -12,6 +12,10 @@
 
 struct pmpi_call;
 
+/* Wait states and the activity graph are kept (not --no-waits; set at
+ * MPI_Init with the piggyback's units, pb-units.h). */
+extern bool pmpi_waits_on;
+
 /* Call c ends (its site known): its Late Sender and its collective's wait
  * into its site. */
 void pmpi_waits_leave(const struct pmpi_call *c);

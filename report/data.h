@@ -9,9 +9,9 @@
  *   experiment.h  find an experiment directory, read one run's profiles and
  *                 merge them (exp_*);
  *   merge.h       fold one profile at a time into a struct rep_data, with
- *                 merge-mpi.h (mpi_merge_*), merge-cp.h (cpath_merge_*),
- *                 compensation.h (comp_merge_*) and spread.h (spread_*)
- *                 for their parts;
+ *                 merge-mpi.h (mpi_merge_*), merge-waits.h (waits_merge_*),
+ *                 merge-cp.h (cpath_merge_*), compensation.h (comp_merge_*)
+ *                 and spread.h (spread_*) for their parts;
  *   tree.h        inclusive totals, sorted children and a walk (tree_*);
  *   flat.h        self and total per function (flat_*);
  *   cpath.h       the critical path: walk, reference, profile (cpath_*);
@@ -75,6 +75,7 @@ struct rep_rank {
 	/* A sample's cost measured along the run (profile.h). */
 	uint64_t sample_probes, sample_probes_busy;
 	uint64_t sample_cost_lo_ns, sample_cost_hi_ns;
+	int64_t clock_offset_ns, clock_drift_ns;	/* against rank 0's (profile.h) */
 };
 
 /* One MPI call site of the experiment: a function called from one call
@@ -86,6 +87,10 @@ struct rep_site {
 	uint64_t calls, bytes_sent, bytes_recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
 	struct prof_spread time_spread;	/* of time_ns over the MPI ranks */
+	struct prof_mpi_waits waits;	/* its wait states */
+	/* Late Receiver: what its sends waited for late receives, found in
+	 * the receivers' pairs (merge-waits.c); measured, compensated */
+	uint64_t late_receiver_ns, late_receiver_comp_ns;
 	uint32_t merge_id;	/* its index before mpi_merge_finish sorted the sites */
 };
 
@@ -117,6 +122,55 @@ struct rep_mpi {
 	uint32_t ncolls, colls_alloc;
 	struct idset site_set, coll_set;
 	uint64_t time_ns;	/* all call sites' time, MPI_Init and MPI_Finalize too */
+};
+
+/* ---- wait states (merge-waits.c, docs/waits.md) ---- */
+
+/* A sender's call site that no profile names: its rank left none, or its
+ * slot is not in it. */
+#define REP_NO_SITE UINT32_MAX
+
+/* Slot slot of rank's call-site table became merged call site site. */
+struct rep_slot {
+	int64_t rank;
+	uint32_t slot, site;
+};
+
+/* Messages from one call site to another, summed over the ranks, and the
+ * wait states they caused: Late Sender at the receiving site, Late
+ * Receiver at the sending one; measured and compensated. */
+struct rep_site_pair {
+	uint32_t send_site, recv_site;	/* indices into mpi.sites; send_site
+					 * may be REP_NO_SITE */
+	uint64_t count, bytes;
+	uint64_t late_sender_ns, late_sender_comp_ns;
+	uint64_t late_receiver_ns, late_receiver_comp_ns;
+};
+
+/* A profile's pair while merging: its sender, a slot of a rank's table,
+ * is named once every profile is read. */
+struct rep_msg {
+	int64_t send_rank;
+	uint32_t send_slot;
+	struct rep_site_pair v;
+};
+
+/* A sender's call site and the Late Sender time it caused. */
+struct rep_culprit {
+	uint32_t site;		/* index into mpi.sites */
+	uint64_t late_sender_ns, late_sender_comp_ns;
+};
+
+struct rep_waits {
+	bool present;		/* a profile has wait-state data */
+	struct rep_slot *slots;	/* by (rank, slot) after finish */
+	uint32_t nslots, slots_alloc;
+	struct rep_msg *msgs;	/* until finish */
+	uint32_t nmsgs, msgs_alloc;
+	struct rep_site_pair *pairs;	/* by (send_site, recv_site) after finish */
+	uint32_t npairs;
+	struct rep_culprit *culprits;	/* by Late Sender time caused, descending */
+	uint32_t nculprits;
 };
 
 /* ---- critical path, kept per rank while merging (merge-cp.c) ---- */
@@ -298,6 +352,7 @@ struct rep_data {
 	uint64_t merged_ranks;	/* ranks read from a merged profile (--merge=mpi) */
 	char **names;		/* [syms.nframes] demangled, set by merge_finish */
 	struct rep_mpi mpi;
+	struct rep_waits waits;	/* empty without wait-state data */
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */
 	struct rep_tool tool;	/* empty without compensation data */
 	struct rep_spread spread;	/* empty when not MPI */

@@ -2,12 +2,12 @@
  * merge-mpi.c - the MPI part of merging an experiment.
  *
  * Every process gets a rank entry (rank or -1, host, wall and CPU time, its
- * MPI and blocked time summed over its call sites, and its overhead
- * compensation data when it has some).  Call sites are
- * merged across ranks by (function, call path), the call path mapped into
- * the merged symbol table exactly as the tree's nodes are; collectives by
- * (function, communicator size); both through an idset, so merging stays
- * linear in the number of records.  The communication matrix is kept sparse
+ * MPI and blocked time summed over its call sites, its clock's offset and
+ * drift, and its overhead compensation data when it has some).  Call sites
+ * (their wait states too) are merged across ranks by (function, call
+ * path), the call path mapped into the merged symbol table exactly as the
+ * tree's nodes are; collectives by (function, communicator size); both
+ * through an idset, so merging stays linear in the number of records.  The communication matrix is kept sparse
  * as (src, dst) pairs, one per peer record (a rank appears once, so pairs
  * never repeat).  Sums saturate at 2^64 - 1 (docs/format.md "Sums").
  * mpi_merge_finish sorts everything for the renderers.
@@ -170,6 +170,8 @@ static int add_rank(struct rep_mpi *m, const struct prof_rank *row, char *err, s
 		r->sample_cost_lo_ns = row->comp_sample_cost_lo_ns;
 		r->sample_cost_hi_ns = row->comp_sample_cost_hi_ns;
 	}
+	r->clock_offset_ns = row->clock_offset_ns;
+	r->clock_drift_ns = row->clock_drift_ns;
 	return 0;
 }
 
@@ -206,6 +208,7 @@ static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 	to->blocked_ns = sum_sat(to->blocked_ns, s->blocked_ns);
 	for (int k = 0; k < PROF_MPI_HIST; k++)
 		to->hist[k] = sum_sat(to->hist[k], s->hist[k]);
+	prof_waits_add(&to->waits, &s->waits);
 }
 
 /* Merge site s of profile p (frames mapped through fmap, its time's

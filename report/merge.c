@@ -8,7 +8,8 @@
  * pass per profile, so merging is linear in processes x tree size.  Events
  * are matched by name; per-process and per-thread sample totals are kept for
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
- * map, and the critical-path data kept by merge-cp.c with the node map
+ * map, its wait states by merge-waits.c with the map of its call sites,
+ * and the critical-path data kept by merge-cp.c with the node map
  * (compensation.c keeps the samples of cpperf's runtime the same way,
  * spread.c each rank's self samples by frame, and merge-graph.c each
  * rank's activity graph with the map of its call sites).
@@ -25,6 +26,7 @@
 #include "merge-cp.h"
 #include "merge-graph.h"
 #include "merge-mpi.h"
+#include "merge-waits.h"
 #include "merge.h"
 #include "spread.h"
 #include "../common/sum.h"
@@ -88,6 +90,7 @@ void merge_release(struct rep_data *d)
 	cct_release(&d->tree);
 	free(d->node_spread);
 	mpi_merge_release(&d->mpi);
+	waits_merge_release(&d->waits);
 	cpath_merge_release(&d->cpath);
 	comp_merge_release(&d->tool);
 	spread_release(&d->spread);
@@ -350,6 +353,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, smap, name, err, errlen) == 0 &&
+		 waits_merge_add(&d->waits, p, smap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0 &&
@@ -397,6 +401,8 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 	if (d->nthreads > 1)
 		qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
 	mpi_merge_finish(&d->mpi);
+	if (waits_merge_finish(&d->waits, &d->mpi, err, errlen) < 0)
+		return -1;
 	cpath_merge_finish(&d->cpath);
 	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
 	if (!d->names)

@@ -31,7 +31,8 @@ void merge_prepared_free(struct cpath_prep *prep);
 int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *prep,
 	      const char *name, char *err, size_t errlen);
 
-/* Demangle every frame name once and sort the threads.  Call after the last
+/* Demangle every frame name once, sort the threads and finish the MPI
+ * data (its wait states' pairs and culprits).  Call after the last
  * merge_add.  Returns 0, or -1 when memory is short. */
 int merge_finish(struct rep_data *d, char *err, size_t errlen);
 

@@ -7,7 +7,8 @@
  * of the first event; counts are objects keyed by event name.  The call-path
  * tree is emitted through tree_walk (no recursion) and pruned below min_pct
  * of the first event (0 keeps every node).  The MPI keys are written by
- * out-json-mpi.c, "critical_path" by out-json-cp.c.  Under --compensate=local
+ * out-json-mpi.c, "waits" (when the experiment has wait states) by
+ * out-json-waits.c, "critical_path" by out-json-cp.c.  Under --compensate=local
  * or parallel "flat" and "callpath" are the profile without the samples of
  * cpperf's runtime (compensation.c); nodes left without counts are omitted.
  * "clusters" and "graph", the classes of the ranks' activity graphs, are
@@ -392,6 +393,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		put_threads(&w, d);
 	if (rep_json_mpi(&w, d, page || all_ranks) < 0)
 		return -1;
+	rep_json_waits(&w, d);
 	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
 		return -1;
 	put_compensation(&w, d, comp);

@@ -1,6 +1,6 @@
 /*
- * out-json.h - the JSON report (out-json.c, out-json-mpi.c, out-json-cp.c);
- * its keys are documented in docs/json.md.
+ * out-json.h - the JSON report (out-json.c, out-json-mpi.c, out-json-waits.c,
+ * out-json-cp.c); its keys are documented in docs/json.md.
  */
 #ifndef CPPERF_REPORT_OUT_JSON_H
 #define CPPERF_REPORT_OUT_JSON_H
@@ -56,6 +56,9 @@ int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks);
 void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns);
 /* Frame fr of d as an object: function, module, file, line. */
 void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr);
+/* "waits" (out-json-waits.c): the wait states of every call site, the
+ * pairs of sites, the culprits; nothing when d has no wait states. */
+void rep_json_waits(struct json_w *w, const struct rep_data *d);
 /* "clusters" and "graph" (out-json-graph.c): the classes of r and the
  * graph collapsed by class.  Returns 0 or -1 (memory). */
 int rep_json_graph(struct json_w *w, const struct cl_result *r);

@@ -203,6 +203,17 @@ static int check_comp(const struct rep_data *d, const struct rep_opts *o,
 	return -1;
 }
 
+/* Check what --view=waits needs.  Returns 0, or -1 with a message. */
+static int check_waits(const struct rep_data *d, const struct rep_opts *o,
+		       char *err, size_t errlen)
+{
+	if (o->view != REP_WAITS || d->waits.present)
+		return 0;
+	snprintf(err, errlen, "%s: no wait-state data in this experiment: it is not an MPI "
+		 "program, or its ranks did not measure wait states", d->dir ? d->dir : "");
+	return -1;
+}
+
 /* removed: the samples --compensate took out of cp and f, NULL if none;
  * cp_why: why cpr is NULL, when known; cl: the classes, when wanted. */
 static int render_with(const struct rep_data *d, const struct rep_opts *o,
@@ -231,6 +242,8 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		return rep_text_mpi(out, d, comp, o->all_ranks);
 	if (o->view == REP_COMPENSATION)
 		return rep_text_comp(out, d, o->all_ranks);
+	if (o->view == REP_WAITS)
+		return rep_text_waits(out, d);
 	if (o->view == REP_CALLPATH)
 		return rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed);
 	return rep_text_flat(out, d, f, ev, min_pct_of(o), removed);
@@ -269,7 +282,8 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
 	}
-	if (check_cpath(d, o, gap, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0)
+	if (check_cpath(d, o, gap, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0 ||
+	    check_waits(d, o, err, errlen) < 0)
 		return -1;
 	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;

@@ -1,6 +1,7 @@
 /*
  * text.h - the text renderers: flat and call-path views (text.c), MPI
- * (text-mpi.c), critical path (text-cp.c), compensation (text-comp.c).
+ * (text-mpi.c), wait states (text-waits.c), critical path (text-cp.c),
+ * compensation (text-comp.c).
  */
 #ifndef CPPERF_REPORT_TEXT_H
 #define CPPERF_REPORT_TEXT_H
@@ -38,6 +39,10 @@ int rep_text_mpi(FILE *out, const struct rep_data *d, enum rep_comp comp, bool a
  * overhead, delay, waits; the overhead sources summed over the ranks.  d
  * must have compensation data. */
 int rep_text_comp(FILE *out, const struct rep_data *d, bool all_ranks);
+/* Text --view=waits (text-waits.c): the wait states of the call sites
+ * that have some, the pairs of sites, the culprits; d must have wait
+ * states. */
+int rep_text_waits(FILE *out, const struct rep_data *d);
 /* The innermost user frames of call site s (REP_MPI_PATH of them),
  * outermost first, as the MPI view shows them. */
 void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_site *s);

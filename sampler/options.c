@@ -146,6 +146,11 @@ static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t 
 	return set_flag(&o->piggyback, v, err, n);
 }
 
+static int set_waits(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->waits, v, err, n);
+}
+
 static int set_cp_trace(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	return set_flag(&o->cp_trace, v, err, n);
@@ -404,6 +409,8 @@ const struct opt_desc opt_table[] = {
 	  "(see papi_component_avail)", set_papi_disable, NULL, NULL },
 	{ 0, "no-piggyback", "CPPERF_PIGGYBACK", NULL,
 	  "MPI: send no piggyback with messages (statistics continue)", set_piggyback, NULL, "0" },
+	{ 0, "no-waits", "CPPERF_WAITS", NULL,
+	  "MPI: keep no wait states and no activity graph (the rest continues)", set_waits, NULL, "0" },
 	{ 0, "cp-trace", "CPPERF_CP_TRACE", NULL,
 	  "MPI: also log every critical-path event, for `cpperf report --view=cp --reference` "
 	  "(a debugging aid: memory grows with the number of MPI calls)", set_cp_trace, NULL, NULL },
@@ -450,6 +457,7 @@ void opt_defaults(struct rt_options *o)
 	o->stack_size = OPT_DEFAULT_STACK;
 	o->backend = BACKEND_PERF;
 	o->piggyback = true;
+	o->waits = true;
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
 	o->cp_budget = OPT_DEFAULT_CP_BUDGET;

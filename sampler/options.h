@@ -51,6 +51,7 @@ struct rt_options {
 	enum opt_backend backend;
 	char papi_disable[256];	/* PAPI components to disable, "" none, "all" */
 	bool piggyback;		/* MPI piggyback transport (default on) */
+	bool waits;		/* MPI wait states and activity graph (default on) */
 	bool cp_trace;		/* log every critical-path event (validation) */
 	char cp_functions[1024];	/* zeroing: comma-separated names, "" none */
 	uint32_t cp_auto;	/* zeroing: top K functions after the warm-up */

@@ -66,6 +66,13 @@ is "json: MPI matrix, as pairs and dense" "$(jq -c '.mpi.matrix' "$WORK/out")" \
 is "json: ranks" "$(jq -r '[.experiment.ranks, (.ranks | length)] | join(" ")' "$WORK/out")" "2 2"
 run 0 "$CPPERF" help report
 grep -q 'mpi (ranks, call sites, matrix)' "$WORK/out" && ok "help report lists --view=mpi" || fail "help report lists --view=mpi"
+grep -q 'waits (wait states per call site' "$WORK/out" && ok "help report lists --view=waits" || fail "help report lists --view=waits"
+
+# --- --view=waits: the committed ranks measured no wait states
+run 1 "$CPPERF" report "$MPIDATA" --view=waits
+err_has "--view=waits without wait states says so" "no wait-state data in this experiment"
+run 0 "$CPPERF" report "$MPIDATA" --format=json
+is "json: no waits key without wait states" "$(jq 'has("waits")' "$WORK/out")" false
 
 # --- bad option values: exit 2, naming the option, the value and what is allowed
 run 2 "$CPPERF" report "$DATA" --format=xml

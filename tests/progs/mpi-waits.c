@@ -17,17 +17,36 @@
  *            Broadcast 1.0 s on every other rank
  *   reduce   every rank but the root (0) works 20 ms before each of 50
  *            MPI_Reduce: Early Reduce 1.0 s on the root
- * Ranks line up with a barrier of their own between phases.
+ * Ranks line up with a barrier of their own between phases.  A sleep may
+ * end late on a busy host and a rank leave a call late: each rank notes
+ * when it called each iteration's MPI function, the ranks gather these
+ * after the phase, and each prints the wait it had by the definitions of
+ * docs/waits.md, from its own clock (one host): "PHASE rank R wait
+ * SECONDS".
  * Usage: mpi-waits PHASE...
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "comp-work.h"
 
 #define MS 1000.0
+#define N 50		/* iterations of a phase, at most */
 
 static int rank, nranks;
+static uint64_t entry[N];	/* when this rank called the phase's MPI call */
+
+/* Late by ms, then the entry of iteration i's MPI call. */
+static void late(double ms)
+{
+	work(ms * MS);
+}
+
+static void enter(int i)
+{
+	entry[i] = now_ns();
+}
 
 static void __attribute__((noinline)) late_sends(int from, int to)
 {
@@ -35,9 +54,11 @@ static void __attribute__((noinline)) late_sends(int from, int to)
 
 	for (int i = 0; i < 40; i++) {
 		if (rank == from) {
-			work(50 * MS);
+			late(50);
+			enter(i);
 			MPI_Send(&i, 1, MPI_INT, to, 0, MPI_COMM_WORLD);
 		} else if (rank == to) {
+			enter(i);
 			MPI_Recv(&v, 1, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
@@ -59,9 +80,11 @@ static void __attribute__((noinline)) lr(void)
 
 	for (int i = 0; i < 40; i++) {
 		if (rank == 0) {
+			enter(i);
 			MPI_Ssend(&i, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
 		} else if (rank == 1) {
-			work(30 * MS);
+			late(30);
+			enter(i);
 			MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
@@ -73,7 +96,8 @@ static void __attribute__((noinline)) nxn(void)
 		int in = i, out;
 
 		if (rank == nranks - 1)
-			work(20 * MS);
+			late(20);
+		enter(i);
 		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	}
 }
@@ -82,7 +106,8 @@ static void __attribute__((noinline)) barrier(void)
 {
 	for (int i = 0; i < 50; i++) {
 		if (rank == nranks - 1)
-			work(20 * MS);
+			late(20);
+		enter(i);
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
 }
@@ -93,7 +118,8 @@ static void __attribute__((noinline)) bcast(void)
 		int v = i;
 
 		if (rank == 0)
-			work(20 * MS);
+			late(20);
+		enter(i);
 		MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	}
 }
@@ -104,7 +130,8 @@ static void __attribute__((noinline)) reduce(void)
 		int in = i, out = 0;
 
 		if (rank != 0)
-			work(20 * MS);
+			late(20);
+		enter(i);
 		MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
 	}
 }
@@ -114,13 +141,54 @@ static void __attribute__((noinline)) line_up(void)
 	MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Whom a rank waits for in a phase: one rank (from), or the latest of all
+ * ranks (ALL) or of all but the root (OTHERS); NONE: nobody. */
+enum { NONE = -1, ALL = -2, OTHERS = -3 };
+
+/* The wait rank r had at iteration i, from every rank's entries: the
+ * entry of whom it waited for, less its own, or 0. */
+static uint64_t waited(const uint64_t *all, int r, int i, int whom)
+{
+	uint64_t latest = 0;
+
+	if (whom == NONE)
+		return 0;
+	for (int q = 0; q < nranks; q++)
+		if (whom == q || whom == ALL || (whom == OTHERS && q != 0))
+			latest = all[q * N + i] > latest ? all[q * N + i] : latest;
+	return latest > all[r * N + i] ? latest - all[r * N + i] : 0;
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
+	int iterations;
+	int whom[4];		/* per rank */
 } phases[] = {
-	{ "ls01", ls01 }, { "ls10", ls10 }, { "lr", lr }, { "nxn", nxn },
-	{ "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
+	{ "ls01", ls01, 40, { NONE, 0, NONE, NONE } },
+	{ "ls10", ls10, 40, { 1, NONE, NONE, NONE } },
+	{ "lr", lr, 40, { 1, NONE, NONE, NONE } },
+	{ "nxn", nxn, 50, { ALL, ALL, ALL, ALL } },
+	{ "barrier", barrier, 50, { ALL, ALL, ALL, ALL } },
+	{ "bcast", bcast, 50, { NONE, 0, 0, 0 } },
+	{ "reduce", reduce, 50, { OTHERS, NONE, NONE, NONE } },
 };
+
+/* Every rank's entries gathered; this rank's wait in phase k, measured
+ * by the program itself. */
+static double __attribute__((noinline)) reference(size_t k)
+{
+	uint64_t *all = calloc((size_t)nranks * N, sizeof(*all));
+	uint64_t sum = 0;
+
+	if (!all)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Allgather(entry, N, MPI_UINT64_T, all, N, MPI_UINT64_T, MPI_COMM_WORLD);
+	for (int i = 0; i < phases[k].iterations; i++)
+		sum += waited(all, rank, i, rank < 4 ? phases[k].whom[rank] : NONE);
+	free(all);
+	return (double)sum / 1e9;
+}
 
 int main(int argc, char **argv)
 {
@@ -138,7 +206,9 @@ int main(int argc, char **argv)
 			MPI_Abort(MPI_COMM_WORLD, 2);
 		}
 		line_up();
+		memset(entry, 0, sizeof(entry));
 		phases[k].run();
+		printf("%s rank %d wait %.6f\n", argv[a], rank, reference(k));
 	}
 	line_up();
 	MPI_Finalize();

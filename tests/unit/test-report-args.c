@@ -43,9 +43,9 @@ static void test_values(void)
 	static const enum rep_format format_of[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML,
 		REP_GRAPHML };
 	static const char *const views[] = { "flat", "callpath", "mpi", "cp", "compensation",
-		"graph" };
+		"waits", "graph" };
 	static const enum rep_view view_of[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION, REP_GRAPH };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
 	static const char *const comps[] = { "none", "local", "parallel" };
 	static const enum rep_comp comp_of[] = { REP_COMP_NONE, REP_COMP_LOCAL, REP_COMP_PARALLEL };
 	char opt[64];
@@ -54,7 +54,7 @@ static void test_values(void)
 		snprintf(opt, sizeof(opt), "--format=%s", formats[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.format == format_of[i], opt);
 	}
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		snprintf(opt, sizeof(opt), "--view=%s", views[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.view == view_of[i], opt);
 	}
@@ -81,8 +81,7 @@ static void test_refused(void)
 	       "unknown format's message lists the formats");
 	is_int(parse(1, (const char *[]){ "--view=tree" }), -1, "unknown view refused");
 	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation, "
-	       "graph",
-	       "unknown view's message lists the views");
+	       "waits, graph", "unknown view's message lists the views");
 	is_int(parse(1, (const char *[]){ "--compensate=all" }), -1, "unknown compensation refused");
 	is_str(err, "--compensate: unknown value 'all'; allowed: none, local, parallel",
 	       "unknown compensation's message lists the modes");

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# mpi-instr.sh - the MPI layer's cost in instructions, the figure that
+# decides on a noisy host: valgrind's callgrind counts the instructions
+# executed in cpperf's MPI library (its own functions, not what they call)
+# inside the loop of bench/mpi-loop.c (what MPI_Init and MPI_Finalize do
+# depends on time: calibration, the profile's writing), on each of 2
+# ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv) and an 8-byte
+# MPI_Allreduce loop, each run with N and 2N iterations so that a call
+# site's first call (its call path unwound) cancels out: (count(2N) - count(N)) / N per round trip (or
+# allreduce) per rank, the mean of the two ranks.  Configurations:
+# --no-piggyback, --no-waits (the piggyback without wait states and
+# activity graph) and the default, all with a sampling period no run
+# reaches.  Prints each figure and the top functions of the default's
+# ping-pong.  BENCH_INSTR_N sets N (default 10000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${BENCH_INSTR_N:-10000}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for tool in mpicc valgrind callgrind_annotate; do
+	if ! command -v $tool > /dev/null; then
+		echo "mpi instructions bench: no $tool, skipped"
+		exit 0
+	fi
+done
+. bench/lib.sh
+scratch mpiinstr
+mpicc -O2 -g -o "$W/mpi-loop" bench/mpi-loop.c
+
+configs=(no-piggyback no-waits default)
+opts_no_piggyback=(--no-piggyback)
+opts_no_waits=(--no-waits)
+opts_default=()
+
+# count CONFIG LOOP N: the instructions in cpperf's library summed over
+# both ranks' profiles, one line per rank
+count() {
+	local o="opts_${1//-/_}[@]"
+	rm -rf "$W/exp" "$W"/cg.*
+	mpirun -np 2 valgrind -q --tool=callgrind --trace-children=yes \
+		--collect-atstart=no --toggle-collect=loop \
+		--callgrind-out-file="$W/cg.%p" bin/cpperf-record -q -c 1000000000000000 \
+		"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
+	for f in "$W"/cg.*; do
+		callgrind_annotate --threshold=100 "$f" 2> /dev/null |
+			awk '/\[.*libcpperf[^]]*\]$/ { gsub(",", "", $1); s += $1 } END { print s + 0 }'
+	done
+}
+
+# per_iteration CONFIG LOOP: instructions per iteration per rank
+per_iteration() {
+	count "$1" "$2" "$N" > "$W/short"
+	count "$1" "$2" $((2 * N)) > "$W/long"
+	paste "$W/short" "$W/long" | awk -v n="$N" '{ s += ($2 - $1) / n } END { printf "%.0f", s / NR }'
+}
+
+printf "%-14s %22s %22s\n" configuration "pingpong (per trip)" "allreduce (per call)"
+for c in "${configs[@]}"; do
+	printf "%-14s %22s %22s\n" "$c" "$(per_iteration "$c" pingpong)" "$(per_iteration "$c" allreduce)"
+done
+echo "(instructions in cpperf's MPI library per rank, difference of $N and $((2 * N)) iterations)"
+echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
+count default pingpong $((2 * N)) > /dev/null
+f=$(ls "$W"/cg.* | head -1)
+callgrind_annotate --threshold=100 "$f" 2> /dev/null | grep 'libcpperf' | head -12 |
+	sed 's/^ *\([0-9,]*\) ([^)]*) *[^:]*:\([^ ]*\) .*/\1 \2/' |
+	awk -v n="$((2 * N))" '{ gsub(",", "", $1); printf "  %8.0f  %s\n", $1 / n, $2 }'

@@ -1,0 +1,45 @@
+/*
+ * mpi-loop.c - a fixed number of 8-byte round trips (MPI_Send/MPI_Recv
+ * between ranks 0 and 1) or 8-byte MPI_Allreduce calls, in loop():
+ * bench/mpi-instr.sh counts the instructions executed inside it for two
+ * run lengths, whose difference leaves out a call site's first call.
+ * Usage: mpi-loop pingpong|allreduce N
+ */
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __attribute__((noinline)) void loop(bool allreduce, int rank, long n)
+{
+	double v = 1, w = 0;
+
+	for (long i = 0; i < n; i++) {
+		if (allreduce) {
+			MPI_Allreduce(&v, &w, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		} else if (rank == 0) {
+			MPI_Send(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+			MPI_Recv(&w, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (rank == 1) {
+			MPI_Recv(&w, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(&w, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[2]) : 0;
+	int rank;
+
+	MPI_Init(&argc, &argv);
+	if (argc != 3 || n <= 0 || (strcmp(argv[1], "pingpong") && strcmp(argv[1], "allreduce"))) {
+		fprintf(stderr, "usage: mpi-loop pingpong|allreduce N\n");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	loop(argv[1][0] == 'a', rank, n);
+	MPI_Finalize();
+	return 0;
+}
