@@ -304,21 +304,13 @@ struct rep_spread {
 };
 /* ---- activity graphs, kept per rank while merging (merge-graph.c) ---- */
 
-/* Slot slot of rank's call-site table became call site site. */
-struct rep_graph_slot {
-	int64_t rank;
-	uint32_t slot, site;
-};
-
 struct rep_graph {
 	bool present;		/* a profile has activity-graph edges */
 	/* Every MPI rank's graph, by rank after graph_merge_finish; its sites
 	 * index mpi.sites, in merge order until then.  Until then too a
-	 * message's send_site is the sender's slot. */
+	 * message's send_site is the sender's slot (the slots are waits'). */
 	struct cl_rank *ranks;
 	uint32_t nranks, ranks_alloc;
-	struct rep_graph_slot *slots;	/* by (rank, slot) after finish */
-	uint32_t nslots, slots_alloc;
 };
 
 struct rep_data {

@@ -10,7 +10,7 @@
  * name and their calls what their edges imply.  Sites stay the merge's
  * until mpi_merge_finish has sorted them; then every site is mapped once,
  * and each message's sender, named by a slot of its table, is looked up
- * among the slots of every rank.
+ * among the slots of every rank, which the wait states keep.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,9 @@
 #include "data.h"
 #include "merge-graph.h"
 #include "merge-mpi.h"
+#include "merge-waits.h"
+
+_Static_assert(REP_NO_SITE == CL_NONE, "an unknown sending site is one for the graphs too");
 
 #define CMP(a, b) do { if ((a) != (b)) return (a) < (b) ? -1 : 1; } while (0)
 
@@ -61,15 +64,6 @@ static void add_msg(struct cl_rank *c, const struct prof_mpi_pair *q, const uint
 					       q->bytes, q->late_sender_ns };
 }
 
-static int add_slot(struct rep_graph *g, int64_t rank, const struct prof_mpi_slot *s,
-		    const uint32_t *smap)
-{
-	if (mpi_grow((void **)&g->slots, g->nslots, &g->slots_alloc, sizeof(*g->slots)) < 0)
-		return -1;
-	g->slots[g->nslots++] = (struct rep_graph_slot){ rank, s->slot, smap[s->site] };
-	return 0;
-}
-
 /* A rank's own profile: its sites are its nodes. */
 static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t *smap)
 {
@@ -85,9 +79,6 @@ static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t 
 		add_edge(c, &p->mpi_edges[i], smap);
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		add_msg(c, &p->mpi_pairs[i], smap);
-	for (uint32_t i = 0; i < p->nmpi_slots; i++)
-		if (add_slot(g, p->rank, &p->mpi_slots[i], smap) < 0)
-			return -1;
 	return 0;
 }
 
@@ -155,7 +146,8 @@ static uint32_t row_of(const struct profile *p, int64_t rank)
 	return (uint32_t)(prof_rank_find(p, rank) - p->mranks);
 }
 
-/* A merged profile: each row's edges, pairs and slots, counted first. */
+/* A merged profile: each row's edges, pairs and slots' sites, counted
+ * first. */
 static int add_merged(struct rep_graph *g, const struct profile *p, const uint32_t *smap)
 {
 	uint32_t first = g->nranks, *nslots = calloc(p->merged + 1, sizeof(*nslots));
@@ -185,12 +177,9 @@ static int add_merged(struct rep_graph *g, const struct profile *p, const uint32
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		add_msg(&c[row_of(p, p->mpi_pairs[i].rank)], &p->mpi_pairs[i], smap);
 	for (uint32_t i = 0; i < p->nmpi_slots; i++) {
-		const struct prof_mpi_slot *s = &p->mpi_slots[i];
-		struct cl_rank *r = &c[row_of(p, s->rank)];
+		struct cl_rank *r = &c[row_of(p, p->mpi_slots[i].rank)];
 
-		r->nodes[r->nnodes++] = (struct cl_node){ .site = smap[s->site] };
-		if (add_slot(g, s->rank, s, smap) < 0)
-			goto out;
+		r->nodes[r->nnodes++] = (struct cl_node){ .site = smap[p->mpi_slots[i].site] };
 	}
 	for (uint64_t i = 0; i < p->merged; i++)
 		if (derive_nodes(&c[i]) < 0)
@@ -221,27 +210,9 @@ static int cmp_rank(const void *a, const void *b)
 	return 0;
 }
 
-static int cmp_slot(const void *a, const void *b)
-{
-	const struct rep_graph_slot *x = a, *y = b;
-
-	CMP(x->rank, y->rank);
-	CMP(x->slot, y->slot);
-	return 0;
-}
-
-/* The site of rank's slot, or CL_NONE. */
-static uint32_t slot_site(const struct rep_graph *g, int64_t rank, uint32_t slot)
-{
-	struct rep_graph_slot k = { rank, slot, 0 };
-	const struct rep_graph_slot *s = g->nslots ? bsearch(&k, g->slots, g->nslots, sizeof(k),
-							     cmp_slot) : NULL;
-
-	return s ? s->site : CL_NONE;
-}
-
 /* See merge-graph.h. */
-int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, char *err, size_t errlen)
+int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, const struct rep_waits *w,
+		       char *err, size_t errlen)
 {
 	uint32_t *pos = malloc(((size_t)m->nsites + 1) * sizeof(*pos));
 
@@ -249,10 +220,6 @@ int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, char *err, 
 		return oom(err, errlen);
 	for (uint32_t i = 0; i < m->nsites; i++)
 		pos[m->sites[i].merge_id] = i;
-	for (uint32_t i = 0; i < g->nslots; i++)
-		g->slots[i].site = pos[g->slots[i].site];
-	if (g->nslots > 1)
-		qsort(g->slots, g->nslots, sizeof(*g->slots), cmp_slot);
 	for (uint32_t i = 0; i < g->nranks; i++) {
 		struct cl_rank *c = &g->ranks[i];
 
@@ -264,7 +231,8 @@ int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, char *err, 
 		}
 		for (uint32_t k = 0; k < c->nmsgs; k++) {
 			c->msgs[k].recv_site = pos[c->msgs[k].recv_site];
-			c->msgs[k].send_site = slot_site(g, c->msgs[k].send_rank, c->msgs[k].send_site);
+			c->msgs[k].send_site = waits_slot_site(w, c->msgs[k].send_rank,
+							       c->msgs[k].send_site);
 		}
 		qsort(c->nodes, c->nnodes, sizeof(*c->nodes), cmp_node);
 		qsort(c->edges, c->nedges, sizeof(*c->edges), cmp_edge);
@@ -284,6 +252,5 @@ void graph_merge_release(struct rep_graph *g)
 		free(g->ranks[i].msgs);
 	}
 	free(g->ranks);
-	free(g->slots);
 	memset(g, 0, sizeof(*g));
 }

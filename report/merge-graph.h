@@ -20,13 +20,14 @@
 int graph_merge_add(struct rep_graph *g, const struct profile *p, const uint32_t *smap,
 		    char *err, size_t errlen);
 /*
- * After mpi_merge_finish: map the sites to the sorted ones of m (so a
- * site is its MPI view id less 1), sort each rank's nodes and edges and
- * the ranks, and name each message's sending site through its sender's
- * slots (CL_NONE when the sender left none, or not that slot).  Returns
- * 0, or -1 when memory is short.
+ * After mpi_merge_finish and waits_merge_finish: map the sites to the
+ * sorted ones of m (so a site is its MPI view id less 1), sort each
+ * rank's nodes and edges and the ranks, and name each message's sending
+ * site through its sender's slots in w (CL_NONE when the sender left
+ * none, or not that slot).  Returns 0, or -1 when memory is short.
  */
-int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, char *err, size_t errlen);
+int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, const struct rep_waits *w,
+		       char *err, size_t errlen);
 void graph_merge_release(struct rep_graph *g);
 
 #endif

@@ -416,7 +416,7 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 		if (!d->names[i])
 			return oom(err, errlen);
 	}
-	return graph_merge_finish(&d->graph, &d->mpi, err, errlen);
+	return graph_merge_finish(&d->graph, &d->mpi, &d->waits, err, errlen);
 }
 
 int rep_event_index(const struct rep_data *d, const char *name,

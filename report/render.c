@@ -99,8 +99,9 @@ static int check_graph(const struct rep_data *d, const struct rep_opts *o, char 
 	if (!wants_graph(d, o) || d->graph.present)
 		return 0;
 	snprintf(err, errlen, "%s: no activity graph in this experiment: it is not an MPI "
-		 "program, its ranks made no two MPI calls in a row after MPI_Init, or its "
-		 "profiles are older than activity graphs (format 11)", d->dir ? d->dir : "");
+		 "program, it was recorded with --no-waits, its ranks made no two MPI calls in "
+		 "a row after MPI_Init, or its profiles are older than activity graphs (format "
+		 "11)", d->dir ? d->dir : "");
 	return -1;
 }
 
