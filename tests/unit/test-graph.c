@@ -9,7 +9,7 @@
  * that the GraphML is well formed and its edges join its nodes.
  *
  * `test-graph --write-data DIR` writes the 16 ranks of the stencil into
- * DIR instead, for tests/integration/graph.t.
+ * DIR instead, for tests/integration/report-graph.t.
  */
 #include <stdio.h>
 #include <stdlib.h>

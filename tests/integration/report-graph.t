@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# graph.t - `cpperf report` on the activity graphs of 16 ranks, a master
-# and a 1-D stencil of workers, written by test-graph --write-data (no MPI
-# needed): --view=graph, JSON "clusters" and "graph", --format=graphml
+# report-graph.t - `cpperf report` on the activity graphs of 16 ranks, a
+# master and a 1-D stencil of workers, written by test-graph --write-data
+# (no MPI needed): --view=graph, JSON "clusters" and "graph", --format=graphml
 # read back by python3's xml.etree, --cluster-tol and its refusals, and
 # the experiment without graphs.
 . "$(dirname "$0")/../lib.sh"
