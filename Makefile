@@ -244,6 +244,7 @@ bench: all
 	./bench/html.sh
 	NAS_BIN="$(NAS_BIN)" ./bench/scale.sh
 	./bench/merge.sh
+	./bench/cluster.sh
 
 # NAS Parallel Benchmarks built by the user: make bench-nas NAS_BIN=DIR
 bench-nas: all

@@ -41,7 +41,7 @@ static int report_run(const struct rep_args *c, struct outfile *out)
 	}
 	if (exp_load(&d, dir, c->run, c->rank_files ? EXP_RANK_FILES : 0, err, sizeof(err)) < 0)
 		goto fail;
-	rc = rep_render_comp(&d, &c->opts, c->comp, out->f, err, sizeof(err));
+	rc = rep_render_comp(&d, &c->opts, c->comp, c->cluster_tol, out->f, err, sizeof(err));
 	merge_release(&d);
 	if (rc != 0) {
 		fprintf(stderr, "cpperf: %s\n", err);

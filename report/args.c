@@ -38,8 +38,9 @@ static int pick(const char *opt, const char *value, const char *const *names,
 
 static int set_format(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
-	static const char *const names[] = { "text", "json", "folded", "html", NULL };
-	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
+	static const char *const names[] = { "text", "json", "folded", "html", "graphml", NULL };
+	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML,
+		REP_GRAPHML };
 	int i = pick("format", v, names, err, errlen);
 
 	if (i >= 0)
@@ -50,9 +51,9 @@ static int set_format(struct rep_args *a, const char *v, char *err, size_t errle
 static int set_view(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "flat", "callpath", "mpi", "cp",
-		"compensation", "waits", NULL };
+		"compensation", "waits", "graph", NULL };
 	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION, REP_WAITS };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
@@ -83,18 +84,32 @@ static int set_event(struct rep_args *a, const char *v, char *err, size_t errlen
 	return 0;
 }
 
-static int set_min_pct(struct rep_args *a, const char *v, char *err, size_t errlen)
+/* A percentage from 0 to 100 into *p, or -1 with an error naming opt and
+ * what 0 means. */
+static int percent(const char *opt, const char *v, const char *zero, double *p, char *err,
+		   size_t errlen)
 {
 	char *end;
-	double p = strtod(v, &end);
+	double x = strtod(v, &end);
 
-	if (!*v || *end || !isfinite(p) || p < 0 || p > 100) {
-		snprintf(err, errlen, "--min-pct: '%s' is not a percentage; allowed: a "
-			 "number from 0 to 100 (0 shows everything)", v);
+	if (!*v || *end || !isfinite(x) || x < 0 || x > 100) {
+		snprintf(err, errlen, "--%s: '%s' is not a percentage; allowed: a "
+			 "number from 0 to 100 (0 %s)", opt, v, zero);
 		return -1;
 	}
-	a->opts.min_pct = p;
+	*p = x;
 	return 0;
+}
+
+static int set_min_pct(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	return percent("min-pct", v, "shows everything", &a->opts.min_pct, err, errlen);
+}
+
+static int set_cluster_tol(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	return percent("cluster-tol", v, "puts only equal times in one class", &a->cluster_tol,
+		       err, errlen);
 }
 
 static int set_output(struct rep_args *a, const char *v, char *err, size_t errlen)
@@ -148,12 +163,14 @@ static int set_help(struct rep_args *a, const char *v, char *err, size_t errlen)
 
 static const struct rep_option rep_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md), "
-	  "folded (FlameGraph, speedscope) or html (one offline page of all views; "
-	  "docs/html.md)", set_format },
+	  "folded (FlameGraph, speedscope), html (one offline page of all views; "
+	  "docs/html.md) or graphml (the activity graph by class of ranks; "
+	  "docs/graph.md)", set_format },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
 	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path), "
-	  "compensation (overhead per rank and source) or waits (wait states per "
-	  "call site, pairs of sites, culprits); text only, and folded with cp", set_view },
+	  "compensation (overhead per rank and source), waits (wait states per "
+	  "call site, pairs of sites, culprits) or graph (classes of ranks and "
+	  "their activity graphs); text only, and folded with cp", set_view },
 	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
 	  "compensated waits), local (walls minus the rank's own overhead) or none "
 	  "(as measured); local and parallel also drop the samples in cpperf's "
@@ -169,6 +186,8 @@ static const struct rep_option rep_options[] = {
 	  "recorded)", set_event },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
 	  "for text, 0.01 for html, 0 for json; folded is never pruned)", set_min_pct },
+	{ "cluster-tol", 0, "P", "ranks whose activity graphs are alike join one class when "
+	  "their times differ by at most P% (default 2; docs/graph.md)", set_cluster_tol },
 	{ "run", 0, "ID", "report this run of the directory (default: the newest; "
 	  "the header lists the others)", set_run },
 	{ "output", 'o', "FILE", "write to FILE (replaced atomically), not stdout",
@@ -248,7 +267,7 @@ int rep_args_parse(struct rep_args *a, int argc, char **argv, char *err, size_t 
 	int ch, idx;
 
 	*a = (struct rep_args){ .opts = { REP_TEXT, REP_FLAT, NULL, -1.0 },
-				.comp = REP_COMP_PARALLEL };
+				.comp = REP_COMP_PARALLEL, .cluster_tol = REP_CLUSTER_TOL };
 	getopt_tables(longopts, shorts);
 	optind = 0;	/* glibc: also resets its internal state */
 	opterr = 0;

@@ -16,6 +16,7 @@
 struct rep_args {
 	struct rep_opts opts;
 	enum rep_comp comp;	/* --compensate */
+	double cluster_tol;	/* --cluster-tol, percent */
 	const char *output;	/* -o; NULL: stdout */
 	const char *dir;	/* NULL: the newest cpperf-* directory here */
 	const char *run;	/* --run; NULL: the newest */

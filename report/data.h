@@ -15,6 +15,8 @@
  *   tree.h        inclusive totals, sorted children and a walk (tree_*);
  *   flat.h        self and total per function (flat_*);
  *   cpath.h       the critical path: walk, reference, profile (cpath_*);
+ *   cluster.h     the ranks' activity graphs and their classes (cluster_*),
+ *                 kept while merging by merge-graph.h (graph_merge_*);
  *   compensation.h  compensated times and the tree without the tool (comp_*);
  *   render.h      views and formats, driven by rep_render; the renderers
  *                 text.h, out-json.h, folded.h and out-html.h;
@@ -35,6 +37,7 @@
 #include "../common/link-pack.h"
 #include "../common/profile.h"
 #include "../common/symtab.h"
+#include "cluster.h"
 #include "rank-runs.h"
 
 struct rep_event {
@@ -299,6 +302,17 @@ struct rep_spread {
 	uint32_t nfns;
 	uint32_t merged_ranks;	/* the ranks those are over */
 };
+/* ---- activity graphs, kept per rank while merging (merge-graph.c) ---- */
+
+struct rep_graph {
+	bool present;		/* a profile has activity-graph edges */
+	/* Every MPI rank's graph, by rank after graph_merge_finish; its sites
+	 * index mpi.sites, in merge order until then.  Until then too a
+	 * message's send_site is the sender's slot (the slots are waits'). */
+	struct cl_rank *ranks;
+	uint32_t nranks, ranks_alloc;
+};
+
 struct rep_data {
 	char *dir;		/* the experiment directory, as given */
 	char *run;		/* the run reported */
@@ -334,6 +348,7 @@ struct rep_data {
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */
 	struct rep_tool tool;	/* empty without compensation data */
 	struct rep_spread spread;	/* empty when not MPI */
+	struct rep_graph graph;	/* empty when not MPI */
 };
 
 #endif

@@ -63,8 +63,8 @@ void json_key(struct json_w *w, const char *key)
 	w->after_key = true;
 }
 
-/* Length of the valid UTF-8 sequence at s (2..4), or 0 when invalid. */
-static int utf8_len(const unsigned char *s)
+/* See json.h. */
+int json_utf8_len(const unsigned char *s)
 {
 	unsigned c = s[0];
 	int n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
@@ -95,7 +95,7 @@ static size_t plain_run(const unsigned char *s)
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
 			n++;
 		} else if (c >= 0x80) {
-			int k = utf8_len(s + n);
+			int k = json_utf8_len(s + n);
 
 			if (k == 0)
 				return n;

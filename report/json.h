@@ -36,6 +36,10 @@ void json_double(struct json_w *w, double v);
 void json_bool(struct json_w *w, bool v);
 void json_null(struct json_w *w);
 
+/* Length of the valid UTF-8 sequence at s (2 to 4 bytes), 0 when s[0]
+ * starts none (ASCII included): what JSON and GraphML keep of a name. */
+int json_utf8_len(const unsigned char *s);
+
 /* Write s as a quoted, escaped JSON string to f.  Can't fail (errors show
  * in ferror(f)). */
 void json_write_string(FILE *f, const char *s);

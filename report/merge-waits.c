@@ -92,8 +92,8 @@ static int cmp_culprit(const void *a, const void *b)
 	return 0;
 }
 
-/* The merged site of slot of rank (w->slots sorted), or REP_NO_SITE. */
-static uint32_t slot_site(const struct rep_waits *w, int64_t rank, uint32_t slot)
+/* See merge-waits.h.  A binary search of w->slots, sorted. */
+uint32_t waits_slot_site(const struct rep_waits *w, int64_t rank, uint32_t slot)
 {
 	const struct rep_slot key = { rank, slot, 0 };
 	const struct rep_slot *s = w->nslots ? bsearch(&key, w->slots, w->nslots, sizeof(key),
@@ -167,7 +167,7 @@ int waits_merge_finish(struct rep_waits *w, struct rep_mpi *m, char *err, size_t
 
 		*q = w->msgs[i].v;
 		q->recv_site = sorted[q->recv_site];
-		q->send_site = slot_site(w, w->msgs[i].send_rank, w->msgs[i].send_slot);
+		q->send_site = waits_slot_site(w, w->msgs[i].send_rank, w->msgs[i].send_slot);
 		if (q->send_site == REP_NO_SITE)
 			continue;
 		m->sites[q->send_site].late_receiver_ns =

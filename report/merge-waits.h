@@ -24,6 +24,9 @@ int waits_merge_add(struct rep_waits *w, const struct profile *p, const uint32_t
  */
 int waits_merge_finish(struct rep_waits *w, struct rep_mpi *m, char *err, size_t errlen);
 void waits_merge_release(struct rep_waits *w);
+/* After waits_merge_finish: the merged call site of rank's slot, or
+ * REP_NO_SITE when no profile names it. */
+uint32_t waits_slot_site(const struct rep_waits *w, int64_t rank, uint32_t slot);
 
 /* Site s's wait states, its Late Receiver time included (saturating). */
 uint64_t waits_site_ns(const struct rep_site *s);

@@ -10,8 +10,9 @@
  * the "threads" view; MPI data is merged by merge-mpi.c with the same frame
  * map, its wait states by merge-waits.c with the map of its call sites,
  * and the critical-path data kept by merge-cp.c with the node map
- * (compensation.c keeps the samples of cpperf's runtime the same way, and
- * spread.c each rank's self samples by frame).
+ * (compensation.c keeps the samples of cpperf's runtime the same way,
+ * spread.c each rank's self samples by frame, and merge-graph.c each
+ * rank's activity graph with the map of its call sites).
  * After the last profile merge_finish demangles every
  * frame name once, so renderers never demangle per node.
  * Sums over the profiles are bounded (docs/format.md "Sums"): the tree's
@@ -23,6 +24,7 @@
 #include "compensation.h"
 #include "data.h"
 #include "merge-cp.h"
+#include "merge-graph.h"
 #include "merge-mpi.h"
 #include "merge-waits.h"
 #include "merge.h"
@@ -92,6 +94,7 @@ void merge_release(struct rep_data *d)
 	cpath_merge_release(&d->cpath);
 	comp_merge_release(&d->tool);
 	spread_release(&d->spread);
+	graph_merge_release(&d->graph);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -353,7 +356,8 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 waits_merge_add(&d->waits, p, smap, name, err, errlen) == 0 &&
 		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
-		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0) {
+		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0 &&
+		 graph_merge_add(&d->graph, p, smap, err, errlen) == 0) {
 		rc = spread_add(&d->spread, p, name, fmap, emap);
 		if (rc < 0)
 			oom(err, errlen);
@@ -412,7 +416,7 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 		if (!d->names[i])
 			return oom(err, errlen);
 	}
-	return 0;
+	return graph_merge_finish(&d->graph, &d->mpi, &d->waits, err, errlen);
 }
 
 int rep_event_index(const struct rep_data *d, const char *name,

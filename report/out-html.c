@@ -128,7 +128,7 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *c
 
 	extreme_ranks(&d->mpi, &most, &least);
 	fprintf(m, "{\"min_pct\":%g,\"report\":", min_pct);
-	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true, true) < 0)
+	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true, true, NULL) < 0)
 		return -1;
 	fputs(",\"rank_trees\":", m);
 	json_init(&w, m);

@@ -11,6 +11,8 @@
  * out-json-waits.c, "critical_path" by out-json-cp.c.  Under --compensate=local
  * or parallel "flat" and "callpath" are the profile without the samples of
  * cpperf's runtime (compensation.c); nodes left without counts are omitted.
+ * "clusters" and "graph", the classes of the ranks' activity graphs, are
+ * written by out-json-graph.c when the experiment has such graphs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -373,7 +375,8 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 
 int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks)
+	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks,
+	     const struct cl_result *cl)
 {
 	struct json_w w;
 
@@ -394,6 +397,8 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
 		return -1;
 	put_compensation(&w, d, comp);
+	if (cl && rep_json_graph(&w, cl) < 0)
+		return -1;
 	json_end_object(&w);
 	return json_finish(&w);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cluster.h"
 #include "compensation.h"
 #include "cpath.h"
 #include "data.h"
@@ -22,11 +23,13 @@
  * ("callpath" then leaves out nodes left without counts); page leaves out
  * what the HTML page does not show and what grows with the run's length
  * ("threads", the runs of "path") and lists every rank, as all_ranks does
- * (otherwise "ranks" of a large job lists some: rank-list.h).  Returns 0
- * or -1. */
+ * (otherwise "ranks" of a large job lists some: rank-list.h); cl, when
+ * not NULL, is the classes of the ranks' activity graphs ("clusters" and
+ * "graph").  Returns 0 or -1. */
 int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks);
+	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks,
+	     const struct cl_result *cl);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root;
  * spreads adds each node's spread over the MPI ranks (d's own tree only;
@@ -56,5 +59,8 @@ void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr);
 /* "waits" (out-json-waits.c): the wait states of every call site, the
  * pairs of sites, the culprits; nothing when d has no wait states. */
 void rep_json_waits(struct json_w *w, const struct rep_data *d);
+/* "clusters" and "graph" (out-json-graph.c): the classes of r and the
+ * graph collapsed by class.  Returns 0 or -1 (memory). */
+int rep_json_graph(struct json_w *w, const struct cl_result *r);
 
 #endif

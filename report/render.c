@@ -6,19 +6,22 @@
  * builds the call-path totals (children sorted by the event that is shown;
  * JSON sorts and prunes by the first event, as docs/json.md says) and the
  * flat profile, the critical path when the output holds it (JSON,
- * --view=cp), and hands them to the renderer of the chosen format.  Small
- * helpers the renderers share live here too.
+ * --view=cp), the classes of the ranks' activity graphs when it holds
+ * them (JSON, GraphML, --view=graph), and hands them to the renderer of
+ * the chosen format.  Small helpers the renderers share live here too.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cluster.h"
 #include "compensation.h"
 #include "cpath.h"
 #include "data.h"
 #include "flat.h"
 #include "folded.h"
 #include "merge.h"
+#include "out-graphml.h"
 #include "out-html.h"
 #include "out-json.h"
 #include "render.h"
@@ -78,6 +81,28 @@ static bool view_cp(const struct rep_opts *o)
 static bool wants_cpath(const struct rep_opts *o)
 {
 	return o->format == REP_JSON || o->format == REP_HTML || view_cp(o);
+}
+
+/* Whether the report shows the ranks' activity graphs: JSON when the
+ * experiment has them, GraphML and --view=graph always. */
+static bool wants_graph(const struct rep_data *d, const struct rep_opts *o)
+{
+	return (o->format == REP_JSON && d->graph.present) || o->format == REP_GRAPHML ||
+	       (o->format == REP_TEXT && o->view == REP_GRAPH);
+}
+
+/* Check what GraphML and --view=graph need.  Returns 0, or -1 with a
+ * message. */
+static int check_graph(const struct rep_data *d, const struct rep_opts *o, char *err,
+		       size_t errlen)
+{
+	if (!wants_graph(d, o) || d->graph.present)
+		return 0;
+	snprintf(err, errlen, "%s: no activity graph in this experiment: it is not an MPI "
+		 "program, it was recorded with --no-waits, its ranks made no two MPI calls in "
+		 "a row after MPI_Init, or its profiles are older than activity graphs (format "
+		 "11)", d->dir ? d->dir : "");
+	return -1;
 }
 
 /* Append rank r to the list in buf (at bytes used, n ranks so far). */
@@ -191,23 +216,27 @@ static int check_waits(const struct rep_data *d, const struct rep_opts *o,
 }
 
 /* removed: the samples --compensate took out of cp and f, NULL if none;
- * cp_why: why cpr is NULL, when known. */
+ * cp_why: why cpr is NULL, when known; cl: the classes, when wanted. */
 static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		       enum rep_comp comp, uint32_t ev, const struct tree_view *cp,
 		       const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-		       const uint64_t *removed, FILE *out)
+		       const uint64_t *removed, const struct cl_result *cl, FILE *out)
 {
 	switch (o->format) {
 	case REP_JSON:
 		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, false,
-				o->all_ranks);
+				o->all_ranks, cl);
 	case REP_HTML:
 		return rep_html(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
 	case REP_FOLDED:
 		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
+	case REP_GRAPHML:
+		return rep_graphml(out, d, cl);
 	case REP_TEXT:
 		break;
 	}
+	if (o->view == REP_GRAPH)
+		return rep_text_graph(out, d, cl);
 	if (view_cp(o))
 		return rep_text_cpath(out, d, cpr, ev, min_pct_of(o), comp);
 	if (o->view == REP_MPI)
@@ -224,14 +253,15 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 	       char *err, size_t errlen)
 {
-	return rep_render_comp(d, o, REP_COMP_PARALLEL, out, err, errlen);
+	return rep_render_comp(d, o, REP_COMP_PARALLEL, REP_CLUSTER_TOL, out, err, errlen);
 }
 
 int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
-		    enum rep_comp comp, FILE *out, char *err, size_t errlen)
+		    enum rep_comp comp, double cluster_tol, FILE *out, char *err, size_t errlen)
 {
 	struct cpath_result cpr;
-	bool have_cp = false;
+	struct cl_result cl;
+	bool have_cp = false, graph;
 	char gap_buf[1024], why[1024];
 	const char *gap = cpath_gap(d, gap_buf, sizeof(gap_buf)), *cp_why = gap;
 	struct comp_tree ct;
@@ -247,6 +277,8 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 			return 2;
 		ev = (uint32_t)i;
 	}
+	if (check_graph(d, o, err, errlen) < 0)
+		return -1;
 	if (d->nevents == 0) {
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
@@ -279,9 +311,15 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 			cp_why = why;
 		}
 	}
-	rc = render_with(d, o, comp, ev, &cp, &f, have_cp ? &cpr : NULL, cp_why, ct.removed, out);
-	if (rc < 0)
+	graph = wants_graph(d, o);
+	if (graph && cluster_build(&cl, d->graph.ranks, d->graph.nranks, cluster_tol / 100, err,
+				   errlen) < 0)
+		rc = -1;	/* cl is empty */
+	else if ((rc = render_with(d, o, comp, ev, &cp, &f, have_cp ? &cpr : NULL, cp_why,
+				   ct.removed, graph ? &cl : NULL, out)) < 0)
 		snprintf(err, errlen, "error writing the report (disk full? out of memory?)");
+	if (graph)
+		cluster_release(&cl);
 	if (have_cp)
 		cpath_release(&cpr);
 	flat_release(&f);

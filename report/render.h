@@ -9,13 +9,14 @@
 #include "compensation.h"
 #include "data.h"
 
-enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
+enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
-		REP_COMPENSATION, REP_WAITS };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 #define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */
+#define REP_CLUSTER_TOL 2.0	/* --cluster-tol's default, percent */
 
 struct rep_opts {
 	enum rep_format format;
@@ -25,12 +26,14 @@ struct rep_opts {
 	bool all_ranks;		/* list every rank of a large job (rank-list.h) */
 };
 
-/* Render d as o asks onto out, compensated as comp says (--compensate).
+/* Render d as o asks onto out, compensated as comp says (--compensate),
+ * ranks whose activity graphs are alike in one class when their times
+ * differ by at most cluster_tol percent (--cluster-tol; cluster.h).
  * Returns 0, 2 when o->event is unknown (err lists the events), or -1 with
  * a message (memory, write error, a view the experiment has no data for). */
 int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
-		    enum rep_comp comp, FILE *out, char *err, size_t errlen);
-/* rep_render_comp with the default, REP_COMP_PARALLEL. */
+		    enum rep_comp comp, double cluster_tol, FILE *out, char *err, size_t errlen);
+/* rep_render_comp with the defaults, REP_COMP_PARALLEL and REP_CLUSTER_TOL. */
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,
 	       char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "cluster.h"
 #include "compensation.h"
 #include "cpath.h"
 #include "data.h"
@@ -45,6 +46,9 @@ int rep_text_waits(FILE *out, const struct rep_data *d);
 /* The innermost user frames of call site s (REP_MPI_PATH of them),
  * outermost first, as the MPI view shows them. */
 void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_site *s);
+/* Text --view=graph (text-graph.c): the classes r found among d's ranks,
+ * and the graphs of the first ones as their representatives show them. */
+int rep_text_graph(FILE *out, const struct rep_data *d, const struct cl_result *r);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */

@@ -208,7 +208,7 @@ static char *render(const struct rep_data *d, struct rep_opts o, enum rep_comp m
 	FILE *f = open_memstream(&buf, &len);
 
 	err[0] = '\0';
-	*rc = rep_render_comp(d, &o, m, f, err, ERRLEN);
+	*rc = rep_render_comp(d, &o, m, REP_CLUSTER_TOL, f, err, ERRLEN);
 	fclose(f);
 	return buf;
 }

@@ -32,26 +32,29 @@ static void test_defaults(void)
 	ok(A.opts.event == NULL && A.output == NULL && A.dir == NULL && A.run == NULL,
 	   "no event, output, directory or run by default");
 	ok(A.opts.min_pct < 0, "the format's --min-pct by default");
+	ok(A.cluster_tol == REP_CLUSTER_TOL && REP_CLUSTER_TOL == 2.0,
+	   "--cluster-tol 2 by default");
 	ok(!A.help && !A.reference, "no --help, no --reference by default");
 }
 
 static void test_values(void)
 {
-	static const char *const formats[] = { "text", "json", "folded", "html" };
-	static const enum rep_format format_of[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML };
+	static const char *const formats[] = { "text", "json", "folded", "html", "graphml" };
+	static const enum rep_format format_of[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML,
+		REP_GRAPHML };
 	static const char *const views[] = { "flat", "callpath", "mpi", "cp", "compensation",
-		"waits" };
+		"waits", "graph" };
 	static const enum rep_view view_of[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION, REP_WAITS };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
 	static const char *const comps[] = { "none", "local", "parallel" };
 	static const enum rep_comp comp_of[] = { REP_COMP_NONE, REP_COMP_LOCAL, REP_COMP_PARALLEL };
 	char opt[64];
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		snprintf(opt, sizeof(opt), "--format=%s", formats[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.format == format_of[i], opt);
 	}
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		snprintf(opt, sizeof(opt), "--view=%s", views[i]);
 		ok(parse(1, (const char *[]){ opt }) == 0 && A.opts.view == view_of[i], opt);
 	}
@@ -74,11 +77,11 @@ static void test_values(void)
 static void test_refused(void)
 {
 	is_int(parse(1, (const char *[]){ "--format=xml" }), -1, "unknown format refused");
-	is_str(err, "--format: unknown value 'xml'; allowed: text, json, folded, html",
+	is_str(err, "--format: unknown value 'xml'; allowed: text, json, folded, html, graphml",
 	       "unknown format's message lists the formats");
 	is_int(parse(1, (const char *[]){ "--view=tree" }), -1, "unknown view refused");
 	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation, "
-	       "waits", "unknown view's message lists the views");
+	       "waits, graph", "unknown view's message lists the views");
 	is_int(parse(1, (const char *[]){ "--compensate=all" }), -1, "unknown compensation refused");
 	is_str(err, "--compensate: unknown value 'all'; allowed: none, local, parallel",
 	       "unknown compensation's message lists the modes");
@@ -101,6 +104,17 @@ static void test_refused(void)
 	is_int(parse(1, (const char *[]){ "--min-pct=" }), -1, "--min-pct empty refused");
 	is_str(err, "--min-pct: '' is not a percentage; allowed: a number from 0 to 100 "
 	       "(0 shows everything)", "--min-pct empty's message");
+
+	is_int(parse(1, (const char *[]){ "--cluster-tol=0" }), 0, "--cluster-tol=0");
+	ok(A.cluster_tol == 0, "--cluster-tol=0 kept");
+	is_int(parse(2, (const char *[]){ "--cluster-tol", "7.5" }), 0, "--cluster-tol 7.5");
+	ok(A.cluster_tol == 7.5, "--cluster-tol 7.5 kept");
+	is_int(parse(1, (const char *[]){ "--cluster-tol=101" }), -1, "--cluster-tol above 100 refused");
+	is_str(err, "--cluster-tol: '101' is not a percentage; allowed: a number from 0 to 100 "
+	       "(0 puts only equal times in one class)", "--cluster-tol above 100's message");
+	is_int(parse(1, (const char *[]){ "--cluster-tol=-0.5" }), -1, "--cluster-tol below 0 refused");
+	is_int(parse(1, (const char *[]){ "--cluster-tol=2%" }), -1, "--cluster-tol with a % refused");
+	is_int(parse(1, (const char *[]){ "--cluster-tol=" }), -1, "--cluster-tol empty refused");
 
 	is_int(parse(2, (const char *[]){ "-o", "" }), -1, "-o empty refused");
 	is_str(err, "-o: empty file name; give a file, or - for stdout", "-o empty's message");
