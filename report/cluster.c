@@ -4,7 +4,7 @@
  *
  * Every message is first seen from both its ends (the links, sorted by
  * sender), and each (rank, site) that exchanges messages with more than
- * two ranks is marked a hub.  Each rank's messages, received and sent,
+ * two ranks and with half the others at least is marked a hub.  Each rank's messages, received and sent,
  * then become keys (direction, own site, peer's site, peer's name,
  * count), sorted; with the rank's nodes and edges they make its
  * structure, which is hashed.  Ranks are sorted by that hash and, within
@@ -124,8 +124,10 @@ static int cmp_partner(const void *a, const void *b)
 	return 0;
 }
 
-/* The (rank, site) pairs that exchange messages with more than two ranks:
- * a master's distributing site, say, not a stencil's neighbour exchange. */
+/* The (rank, site) pairs that exchange messages with more than two ranks,
+ * and with half the other ranks at least: a master's distributing site,
+ * say, not a stencil's neighbour exchange (two neighbours in 1-D, four in
+ * a 2-D one of more than 9 ranks, six in 3-D past 13). */
 static int find_hubs(const struct cl_result *r, struct work *w)
 {
 	struct partner *v = malloc(((size_t)r->nlinks * 2 + 1) * sizeof(*v));
@@ -146,7 +148,7 @@ static int find_hubs(const struct cl_result *r, struct work *w)
 
 		for (; j < n && v[j].idx == v[i].idx && v[j].site == v[i].site; j++)
 			partners += v[j].rank != v[j - 1].rank;
-		if (partners > 2)
+		if (partners > 2 && 2 * partners >= r->nranks - 1)
 			v[w->nhubs++] = v[i];
 		i = j;
 	}

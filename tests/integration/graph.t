@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# graph.t - activity graphs and classes of ranks from recorded MPI runs
+# (tests/progs/mpi-shapes.c; docs/graph.md) under Open MPI:
+#  - a master (rank 0) and a 1-D stencil over ranks 1-15: classes 0, 1,
+#    2-14, 15 (the master, the two ends of the chain, its inside);
+#  - a master and 5 workers: classes 0 and 1-5;
+# by their graphs' structure (--cluster-tol=50: on a host with more ranks
+# than cores the ranks' MPI times scatter by more than the default 2 %,
+# which splits classes further, never across these; checked too);
+#  - --format=graphml is well-formed (xmllint), valid against the GraphML
+#    schema when CPPERF_GRAPHML_XSD names graphml.xsd (it is not packaged:
+#    skipped otherwise), and networkx reads the same nodes as the JSON's
+#    collapsed graph.
+. "$(dirname "$0")/../lib.sh"
+need_sampling
+. "$TOP/tests/mpi-lib.sh"
+
+if ! mpi_tools openmpi; then
+	skip "activity graphs" "$WHY"
+	done_testing
+	exit
+fi
+if ! command -v jq > /dev/null; then
+	skip "activity graphs" "jq is not installed"
+	done_testing
+	exit
+fi
+mpi_build shapes mpi-shapes.c
+cd "$WORK" || exit 1
+
+# classes: the clusters' rank sets, space-separated
+classes() { jqr '[.clusters[].ranks] | join(" ")'; }
+
+# refines COARSE FINE: every class of FINE lies in one of COARSE (rank
+# sets in range notation, space-separated)
+refines() {
+	python3 - "$1" "$2" << 'EOF'
+import sys
+
+def ranks(s):
+    out = set()
+    for part in s.split(','):
+        a, _, b = part.partition('-')
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+coarse = [ranks(c) for c in sys.argv[1].split()]
+fine = [ranks(c) for c in sys.argv[2].split()]
+sys.exit(0 if all(any(f <= c for c in coarse) for f in fine) else 1)
+EOF
+}
+
+mpi_run 16 "$RECORD" -q -o "$WORK/stencil" ./shapes stencil 100 > /dev/null 2> stencil.err
+report_json "$WORK/stencil" --cluster-tol=50
+is "stencil: classes 0, 1, 2-14, 15" "$(classes)" "0 1 2-14 15"
+is "stencil: representatives" "$(jqr '[.clusters[].representative] | join(" ")')" "0 1 2 15"
+is "stencil: sizes" "$(jqr '[.clusters[].size] | join(" ")')" "1 1 13 1"
+coarse=$(classes)
+report_json "$WORK/stencil"
+fine=$(classes)
+check "stencil: the default tolerance only splits those classes ($fine)" refines "$coarse" "$fine"
+
+mpi_run 6 "$RECORD" -q -o "$WORK/workers" ./shapes workers 50 > /dev/null 2> workers.err
+report_json "$WORK/workers" --cluster-tol=50
+is "master/worker: classes 0 and 1-5" "$(classes)" "0 1-5"
+is "master/worker: the master's messages come from class 1's sends" \
+	"$(jqr '[.graph.classes[0].messages[] | select(.recv_class == 0) | .send_class] | unique | join(" ")')" 1
+
+"$CPPERF" report "$WORK/stencil" --cluster-tol=50 --format=graphml -o "$WORK/g.graphml"
+report_json "$WORK/stencil" --cluster-tol=50
+nodes=$(jqr '[.graph.classes[].nodes | length] | add')
+if command -v xmllint > /dev/null; then
+	check "graphml: well-formed" xmllint --noout "$WORK/g.graphml"
+	if [ -r "${CPPERF_GRAPHML_XSD:-}" ]; then
+		check "graphml: valid against the GraphML schema" \
+			xmllint --noout --schema "$CPPERF_GRAPHML_XSD" "$WORK/g.graphml"
+	else
+		skip "graphml: valid against the GraphML schema" \
+			"no schema (set CPPERF_GRAPHML_XSD to graphml.xsd; no Debian package ships it)"
+	fi
+else
+	skip "graphml: well-formed" "xmllint is not installed"
+fi
+if python3 -c 'import networkx' 2> /dev/null; then
+	is "graphml: networkx reads a node per (class, site), as the JSON" \
+		"$(python3 -c 'import sys, networkx; print(networkx.read_graphml(sys.argv[1]).number_of_nodes())' \
+			"$WORK/g.graphml")" "$nodes"
+else
+	skip "graphml: networkx reads it" "python3-networkx is not installed"
+fi
+done_testing
