@@ -2,7 +2,8 @@
  * base.js - the page's common parts: the report's data (the JSON of
  * `cpperf report --format=json`, embedded in the page), element building
  * that only ever sets text (never markup from the profile), number
- * formats, and the tabs, each reachable by its URL fragment.
+ * formats, MPI call sites and their paths, and the tabs, each reachable
+ * by its URL fragment.
  */
 'use strict';
 
@@ -73,6 +74,19 @@ function fmtBytes(b) {
 
 function where(n) {
 	return n.file ? n.file + ':' + n.line : n.module_name || n.module || '';
+}
+
+/* The innermost frames of a call path (given root first), each caller
+ * before its callee: "… → main → solve → exchange". */
+function shortPath(callpath) {
+	const names = (callpath || []).map((f) => f.function);
+
+	return (names.length > 3 ? '… → ' : '') + names.slice(-3).join(' → ');
+}
+
+/* The time of all MPI call sites, never 0 (a divisor). */
+function mpiTime(data) {
+	return ((data.mpi || {}).callsites || []).reduce((a, s) => a + (s.time || 0), 0) || 1;
 }
 
 /* The page's views, in tab order: id, title, builder (called once, when
