@@ -84,6 +84,11 @@ function shortPath(callpath) {
 	return (names.length > 3 ? '… → ' : '') + names.slice(-3).join(' → ');
 }
 
+/* The MPI call sites (mpi.callsites) by id. */
+function callSites(data) {
+	return new Map(((data.mpi || {}).callsites || []).map((s) => [s.id, s]));
+}
+
 /* The time of all MPI call sites, never 0 (a divisor). */
 function mpiTime(data) {
 	return ((data.mpi || {}).callsites || []).reduce((a, s) => a + (s.time || 0), 0) || 1;

@@ -1,7 +1,7 @@
 /*
  * views.js - the page's views over the report's data (docs/html.md):
- * summary, flame graph, functions, ranks, MPI, critical path and
- * compensation.  Each is built the first time it is shown.
+ * summary, flame graph, functions, ranks, MPI, waits (waits.js), critical
+ * path and compensation.  Each is built the first time it is shown.
  */
 'use strict';
 
@@ -296,6 +296,8 @@ function main() {
 	addView('functions', 'Functions', (b) => buildFunctions(b, data));
 	addView('ranks', 'Ranks', (b) => buildRanks(b, data));
 	addView('mpi', 'MPI', (b) => buildMpi(b, data));
+	if (data.waits)
+		addView('waits', 'Waits', (b) => buildWaits(b, data));
 	addView('cp', 'Critical path', (b) => buildCp(b, data));
 	addView('compensation', 'Compensation', (b) => buildCompensation(b, data));
 	startPage(data);
