@@ -43,6 +43,15 @@ function svgText(x, y, text, attrs) {
 	return t;
 }
 
+/* e with a tooltip of text (an SVG title), for hover. */
+function svgTip(e, text) {
+	const t = svg('title');
+
+	t.textContent = text;
+	e.appendChild(t);
+	return e;
+}
+
 function fmtPct(p) {
 	return p === undefined || p === null ? '' : p.toFixed(p >= 10 ? 1 : 2) + ' %';
 }
@@ -87,6 +96,16 @@ function shortPath(callpath) {
 /* The MPI call sites (mpi.callsites) by id. */
 function callSites(data) {
 	return new Map(((data.mpi || {}).callsites || []).map((s) => [s.id, s]));
+}
+
+/* The call site of sites (callSites) by its id, as text: its function and
+ * innermost frames. */
+function siteName(sites, id) {
+	const s = sites.get(id);
+
+	if (id === null)
+		return '? (no profile names it)';
+	return s ? `${s.function} (${shortPath(s.callpath)})` : `site ${id}`;
 }
 
 /* The time of all MPI call sites, never 0 (a divisor). */

@@ -1,7 +1,8 @@
 /*
  * views.js - the page's views over the report's data (docs/html.md):
- * summary, flame graph, functions, ranks, MPI, waits (waits.js), critical
- * path and compensation.  Each is built the first time it is shown.
+ * summary, flame graph, functions, ranks, MPI, waits (waits.js), classes
+ * (classes.js), critical path and compensation.  Each is built the first
+ * time it is shown.
  */
 'use strict';
 
@@ -298,6 +299,8 @@ function main() {
 	addView('mpi', 'MPI', (b) => buildMpi(b, data));
 	if (data.waits)
 		addView('waits', 'Waits', (b) => buildWaits(b, data));
+	if (data.clusters || data.graph)
+		addView('classes', 'Classes', (b) => buildClasses(b, data));
 	addView('cp', 'Critical path', (b) => buildCp(b, data));
 	addView('compensation', 'Compensation', (b) => buildCompensation(b, data));
 	startPage(data);

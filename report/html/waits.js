@@ -28,15 +28,6 @@ function secColumn(key, title, total) {
 	return { title, get: (r) => r[key] || 0, show: (r) => secShare(r[key] || 0, total), num: true };
 }
 
-/* A call site by its id, as text: function and innermost frames. */
-function siteName(sites, id) {
-	const s = sites.get(id);
-
-	if (id === null)
-		return '? (no profile names it)';
-	return s ? `${s.function} (${shortPath(s.callpath)})` : `site ${id}`;
-}
-
 /* The view's three tables into box, of the wait states' keys with suffix
  * sfx: '' for measured times, '_comp' for compensated ones. */
 function waitTables(box, data, sfx) {
