@@ -17,9 +17,11 @@ const CLASS_NODES = 30;
  * column's boxes, a box's width and height, row height, first row's top. */
 const GRAPH = { colW: 260, left: 36, nodeW: 150, nodeH: 22, rowH: 32, top: 56 };
 
-/* The nodes of a class that are drawn: the CLASS_NODES of most time. */
+/* The nodes of a class that are drawn: the CLASS_NODES of most time (of
+ * most calls when times are unknown, null, as from merged profiles). */
 function shownNodes(c) {
-	return (c.nodes || []).slice().sort((a, b) => b.time - a.time).slice(0, CLASS_NODES);
+	return (c.nodes || []).slice().sort((a, b) => (b.time || 0) - (a.time || 0) || b.calls - a.calls)
+		.slice(0, CLASS_NODES);
 }
 
 /* Path of an arc that leaves the side of a column at x at height y1 and
@@ -84,7 +86,7 @@ function classColumn(c, ci, at, sites) {
 	const nodes = shownNodes(c);
 	const shown = new Set(nodes.map((n) => n.site));
 	const edges = (c.edges || []).filter((e) => shown.has(e.from) && shown.has(e.to));
-	const most = Math.max(...edges.map((e) => e.time), 1e-12);
+	const most = Math.max(...edges.map((e) => e.time || 0), 1e-12);
 	const x0 = ci * GRAPH.colW + GRAPH.left;
 
 	g.append(svgText(x0, 18, `ranks ${c.ranks}`, { class: 'head' }),
@@ -96,7 +98,7 @@ function classColumn(c, ci, at, sites) {
 
 		g.appendChild(arrow(sideArc(from.x + GRAPH.nodeW, from.mid, to.mid,
 			Math.min(16 + 4 * Math.abs(to.y - from.y) / GRAPH.rowH, GRAPH.colW - GRAPH.nodeW - GRAPH.left - 10)),
-		'comp', 1 + 5 * e.time / most, `${siteName(sites, e.from)} → ${siteName(sites, e.to)}: ` +
+		'comp', 1 + 5 * (e.time || 0) / most, `${siteName(sites, e.from)} → ${siteName(sites, e.to)}: ` +
 			`${fmtCount(e.count)} times, ${fmtSec(e.time)} computing`));
 	}
 	for (const n of nodes) {
@@ -104,7 +106,7 @@ function classColumn(c, ci, at, sites) {
 		const b = at(ci, n.site);
 		const label = s.function.length > 22 ? s.function.slice(0, 21) + '…' : s.function;
 		const node = svgTip(svg('g', { class: 'node', 'data-site': n.site }),
-			`${siteName(sites, n.site)}: ${fmtCount(n.calls)} calls, ${fmtSec(n.time)}`);
+			`${siteName(sites, n.site)}: ${fmtCount(n.calls)} calls` + (n.time === null ? '' : `, ${fmtSec(n.time)}`));
 
 		node.append(svg('rect', { x: b.x, y: b.y, width: GRAPH.nodeW, height: GRAPH.nodeH, rx: 3 }),
 			svgText(b.x + 6, b.y + 15, label));
@@ -137,10 +139,13 @@ function classGraph(box, graph, sites) {
 
 	s.appendChild(arrowHeads());
 	classes.forEach((c, ci) => s.appendChild(classColumn(c, ci, layout.box, sites)));
-	for (const c of classes)
+	/* a class lists the messages it received and those it sent: each is
+	 * drawn once, from its receiver's list */
+	classes.forEach((c, ci) => {
 		for (const m of c.messages || [])
-			if (layout.has(m.send_class, m.send_site) && layout.has(m.recv_class, m.recv_site))
+			if (m.recv_class === ci && layout.has(m.send_class, m.send_site) && layout.has(ci, m.recv_site))
 				messages.appendChild(messageArrow(m, layout.box, classes, sites));
+	});
 	s.appendChild(messages);
 	box.appendChild(el('div', { class: 'graph-box' }, s));
 }
@@ -150,7 +155,9 @@ function buildClasses(box, data) {
 	const classes = data.clusters || graph.classes;
 
 	box.append(el('h2', {}, 'Classes'), el('p', { class: 'note' },
-		'The ranks grouped into classes that behave alike, each shown by a representative rank.'));
+		'The ranks grouped into classes whose activity graphs are alike (the same call sites, ' +
+		'edges and messages' + (graph.tolerance_pct === undefined ? '' :
+			`, times within ${graph.tolerance_pct} %`) + '), each shown by a representative rank.'));
 	sortableTable(box, classes, [
 		{ title: 'ranks', get: (c) => c.ranks },
 		{ title: 'representative', get: (c) => c.representative, num: true },

@@ -209,8 +209,9 @@ def check_waits():
 
 
 def drawn_nodes(c):
-    """The sites of class c that the page draws: the 30 of most time."""
-    return {n["site"] for n in sorted(c["nodes"], key=lambda n: -n["time"])[:30]}
+    """The sites of class c that the page draws: the 30 of most time, then
+    calls."""
+    return {n["site"] for n in sorted(c["nodes"], key=lambda n: (-(n["time"] or 0), -n["calls"]))[:30]}
 
 
 def check_classes():
@@ -250,9 +251,10 @@ def check_classes():
         if got != want:
             bad.append(f"class {shown[i]['ranks']}: {got} computation edges, want {want}")
     tap(groups and not bad, f"{what}: an arrow per computation edge between boxes drawn", *bad[:3])
-    msgs = [m for c in shown for m in c["messages"]
-            if m["send_class"] < len(shown) and m["recv_class"] < len(shown) and
-            m["send_site"] in drawn[m["send_class"]] and m["recv_site"] in drawn[m["recv_class"]]]
+    # a class lists the messages it received and those it sent
+    msgs = [m for i, c in enumerate(shown) for m in c["messages"]
+            if m["recv_class"] == i and m["send_class"] is not None and m["send_class"] < len(shown) and
+            m["send_site"] in drawn[m["send_class"]] and m["recv_site"] in drawn[i]]
     got = drv.find_elements(By.CSS_SELECTOR, "svg.classes-graph g.messages path.edge.msg")
     tips = sorted(p.find_element(By.TAG_NAME, "title").get_attribute("textContent") for p in got)
     want_tips = [f": {fmt_count(m['count'])} messages," for m in msgs]

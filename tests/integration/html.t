@@ -127,15 +127,19 @@ if ! jq -e 'has("clusters")' "$wjson" > /dev/null; then
 fi
 check_page "the Waits and Classes views in a browser" "$wpage" "$wjson" waits
 
-# more classes and call sites than the view draws: the first ones drawn
+# more classes and call sites than the view draws: the first ones drawn;
+# each class receives from the one before and sends to the next (classes
+# list both), to itself, and from a rank that left no profile; the times
+# of the second class unknown (null, as from merged profiles)
 jq -n '[range(12) as $c | { ranks: "\($c * 2)-\($c * 2 + 1)", representative: ($c * 2), size: 2,
-	nodes: [range(1; 41) as $s | { site: $s, calls: $s, time: (41 - $s) }],
+	nodes: [range(1; 41) as $s | { site: $s, calls: $s, time: (if $c == 1 then null else 41 - $s end) }],
 	edges: [range(1; 40) as $s | { from: $s, to: ($s + 1), count: 1, time: (0.001 * $s) }],
-	messages: [
-		{ send_class: $c, send_site: 1, recv_class: (($c + 1) % 12), recv_site: 2, count: ($c + 1), bytes: 8,
-		  late_sender: 0 },
+	messages: ([(($c + 11) % 12), $c] | map({ send_class: ., send_site: 1, recv_class: ((. + 1) % 12),
+		recv_site: 2, count: (. + 1), bytes: 8, late_sender: 0 }) + [
 		{ send_class: $c, send_site: 3, recv_class: $c, recv_site: 4, count: 100, bytes: 800, late_sender: 0.5 },
-		{ send_class: $c, send_site: 35, recv_class: $c, recv_site: 1, count: 7, bytes: 8, late_sender: 0 }] }]
+		{ send_class: $c, send_site: 35, recv_class: $c, recv_site: 1, count: 7, bytes: 8, late_sender: 0 },
+		{ send_class: null, send_site: null, recv_class: $c, recv_site: 1, count: 3, bytes: 8, late_sender: 0 }])
+	}]
 	| { clusters: map({ ranks, representative, size }), graph: { classes: map(del(.size)) } }' > "$WORK/many.json"
 page_with "$wpage" "$WORK/many.json" "$WORK/many.html"
 jq -s '.[0] + .[1]' "$wjson" "$WORK/many.json" > "$WORK/many-report.json"
