@@ -2,7 +2,8 @@
  * base.js - the page's common parts: the report's data (the JSON of
  * `cpperf report --format=json`, embedded in the page), element building
  * that only ever sets text (never markup from the profile), number
- * formats, and the tabs, each reachable by its URL fragment.
+ * formats, MPI call sites and their paths, and the tabs, each reachable
+ * by its URL fragment.
  */
 'use strict';
 
@@ -42,6 +43,15 @@ function svgText(x, y, text, attrs) {
 	return t;
 }
 
+/* e with a tooltip of text (an SVG title), for hover. */
+function svgTip(e, text) {
+	const t = svg('title');
+
+	t.textContent = text;
+	e.appendChild(t);
+	return e;
+}
+
 function fmtPct(p) {
 	return p === undefined || p === null ? '' : p.toFixed(p >= 10 ? 1 : 2) + ' %';
 }
@@ -73,6 +83,34 @@ function fmtBytes(b) {
 
 function where(n) {
 	return n.file ? n.file + ':' + n.line : n.module_name || n.module || '';
+}
+
+/* The innermost frames of a call path (given root first), each caller
+ * before its callee: "… → main → solve → exchange". */
+function shortPath(callpath) {
+	const names = (callpath || []).map((f) => f.function);
+
+	return (names.length > 3 ? '… → ' : '') + names.slice(-3).join(' → ');
+}
+
+/* The MPI call sites (mpi.callsites) by id. */
+function callSites(data) {
+	return new Map(((data.mpi || {}).callsites || []).map((s) => [s.id, s]));
+}
+
+/* The call site of sites (callSites) by its id, as text: its function and
+ * innermost frames. */
+function siteName(sites, id) {
+	const s = sites.get(id);
+
+	if (id === null)
+		return '? (no profile names it)';
+	return s ? `${s.function} (${shortPath(s.callpath)})` : `site ${id}`;
+}
+
+/* The time of all MPI call sites, never 0 (a divisor). */
+function mpiTime(data) {
+	return ((data.mpi || {}).callsites || []).reduce((a, s) => a + (s.time || 0), 0) || 1;
 }
 
 /* The page's views, in tab order: id, title, builder (called once, when

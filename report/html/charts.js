@@ -40,11 +40,9 @@ function stackedBars(box, items, names, classes, unit, marks) {
 
 	bins.forEach((b, i) => {
 		let y = H;
-		const g = svg('g', { class: 'bar', 'data-label': b.label });
-		const title = svg('title');
+		const g = svgTip(svg('g', { class: 'bar', 'data-label': b.label }),
+			`${b.label}: ` + names.map((n, k) => `${n} ${fmtSec(b.parts[k])}`).join(', '));
 
-		title.textContent = `${b.label}: ` + names.map((n, k) => `${n} ${fmtSec(b.parts[k])}`).join(', ');
-		g.appendChild(title);
 		b.parts.forEach((v, k) => {
 			const h = (H - 24) * v / max;
 
@@ -111,11 +109,9 @@ function heatmap(box, pairs, size, col, unitFmt, r0 = 0, c0 = 0, n = size) {
 				height: Math.max(cs - 0.5, 0.5), class: 'cell',
 				'fill-opacity': v ? 0.15 + 0.85 * v / max : 0.04,
 				'data-from': range(r0, i), 'data-to': range(c0, j), 'data-value': v });
-			const title = svg('title');
 
-			title.textContent = `rank ${rect.dataset.from} → ${rect.dataset.to}: ${unitFmt(v)}` +
-				(per > 1 ? ' (click to zoom)' : '');
-			rect.appendChild(title);
+			svgTip(rect, `rank ${rect.dataset.from} → ${rect.dataset.to}: ${unitFmt(v)}` +
+				(per > 1 ? ' (click to zoom)' : ''));
 			if (per > 1)
 				rect.addEventListener('click', () => {
 					box.replaceChildren(el('div', { class: 'toolbar' }, el('button', { type: 'button',

@@ -1,7 +1,8 @@
 /*
  * views.js - the page's views over the report's data (docs/html.md):
- * summary, flame graph, functions, ranks, MPI, critical path and
- * compensation.  Each is built the first time it is shown.
+ * summary, flame graph, functions, ranks, MPI, waits (waits.js), classes
+ * (classes.js), critical path and compensation.  Each is built the first
+ * time it is shown.
  */
 'use strict';
 
@@ -167,7 +168,7 @@ function buildRanks(box, data) {
 function buildMpi(box, data) {
 	const m = data.mpi || {};
 	const sites = m.callsites || [];
-	const mpiTime = sites.reduce((a, s) => a + (s.time || 0), 0) || 1;
+	const total = mpiTime(data);
 	const which = el('select', { class: 'matrix-what', 'aria-label': 'matrix' },
 		el('option', { value: 'count' }, 'messages'), el('option', { value: 'bytes' }, 'bytes'));
 	const mat = el('div', { class: 'matrix' });
@@ -181,11 +182,11 @@ function buildMpi(box, data) {
 		{ title: 'function', get: (s) => s.function },
 		{ title: 'calls', get: (s) => s.calls, show: (s) => fmtCount(s.calls), num: true },
 		{ title: 'time', get: (s) => s.time, show: (s) => fmtSec(s.time), num: true },
-		{ title: '% of MPI time', get: (s) => 100 * s.time / mpiTime,
-			show: (s) => pctBar(100 * s.time / mpiTime), num: true },
+		{ title: '% of MPI time', get: (s) => 100 * s.time / total,
+			show: (s) => pctBar(100 * s.time / total), num: true },
 		{ title: 'bytes', get: (s) => (s.bytes_sent || 0) + (s.bytes_recv || 0),
 			show: (s) => fmtBytes((s.bytes_sent || 0) + (s.bytes_recv || 0)), num: true },
-		{ title: 'call path', get: (s) => (s.callpath || []).slice(-3).map((f) => f.function).join(' ← ') },
+		{ title: 'call path', get: (s) => shortPath(s.callpath) },
 	], { sortBy: 2, cls: 'callsites' });
 	box.append(el('h2', {}, 'Communication matrix'), el('div', { class: 'toolbar' }, which), mat);
 	function draw() {
@@ -296,6 +297,10 @@ function main() {
 	addView('functions', 'Functions', (b) => buildFunctions(b, data));
 	addView('ranks', 'Ranks', (b) => buildRanks(b, data));
 	addView('mpi', 'MPI', (b) => buildMpi(b, data));
+	if (data.waits)
+		addView('waits', 'Waits', (b) => buildWaits(b, data));
+	if (data.clusters || data.graph)
+		addView('classes', 'Classes', (b) => buildClasses(b, data));
 	addView('cp', 'Critical path', (b) => buildCp(b, data));
 	addView('compensation', 'Compensation', (b) => buildCompensation(b, data));
 	startPage(data);

@@ -2,10 +2,15 @@
 """check-page.py - the report page in headless Chromium, checked against
 the JSON report of the same experiment (tests/integration/html.t).
 
-Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER [blocks]
+Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER [MODE]
 
-With "blocks" (a job of more than 128 ranks) only the matrix is checked:
-its blocks of ranks hold the JSON's sums, and a click zooms into one.
+Modes check one part of the page instead of all views:
+  blocks   (a job of more than 128 ranks) the matrix: its blocks of ranks
+           hold the JSON's sums, and a click zooms into one;
+  waits    (tests/progs/mpi-waits.c) the Waits view against the JSON's
+           "waits", and the Classes view when the JSON has classes;
+  classes  the Classes view alone;
+  serial   (not MPI) there is neither a Waits nor a Classes view.
 
 Prints TAP lines (numbered from FIRST_TAP_NUMBER, no plan) and, last,
 "# count N" with the number of tests it printed.  Exits 2 when Selenium or
@@ -26,7 +31,7 @@ except ImportError as e:
     sys.exit(2)
 
 page, report_path, shots, hostile, first = sys.argv[1:6]
-blocks_only = sys.argv[6:7] == ["blocks"]
+mode = sys.argv[6] if len(sys.argv) > 6 else "all"
 report = json.load(open(report_path))
 n = int(first) - 1
 count = 0
@@ -89,6 +94,10 @@ def fmt_pct(p):
     return f"{p:.1f} %" if p >= 10 else f"{p:.2f} %"
 
 
+def fmt_count(n):
+    return f"{n:,}"
+
+
 def dense_counts(matrix):
     """The message counts of the JSON matrix as rows, from its pairs."""
     n = matrix["ranks"]
@@ -124,12 +133,170 @@ def check_blocks():
     tap(len(drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")) == 128 * 128, "'whole matrix' comes back")
 
 
+def parse_sec(text):
+    """Seconds from a cell of the page's fmtSec ("2.000 s", "3.1 ms"...),
+    its first line; None when it holds no time."""
+    first = text.split("\n")[0].strip()
+    if first == "0":
+        return 0.0
+    for unit, scale in (("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)):
+        if first.endswith(" " + unit):
+            return float(first[:-len(unit) - 1]) * scale
+    return None
+
+
+def table(cls):
+    """The headers and the rows' cell texts of table.CLS."""
+    heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, f"table.{cls} th")]
+    rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
+            for r in drv.find_elements(By.CSS_SELECTOR, f"table.{cls} tbody tr")]
+    return heads, rows
+
+
+def console_clean(what):
+    errors = [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+    tap(not errors, f"{what}: no console errors", *[e["message"][:300] for e in errors])
+
+
+def recv_late_sender(sfx, title):
+    """The largest Late Sender of an MPI_Recv site, in the Waits table as
+    the page shows it under column title, and in the JSON (key suffix
+    sfx)."""
+    heads, rows = table("waits-sites")
+    col = heads.index(title) if title in heads else -1
+    page = [parse_sec(r[col]) for r in rows if col >= 0 and r and r[0] == "MPI_Recv"]
+    want = max(s.get("late_sender" + sfx, 0) for s in report["waits"]["sites"] if s["function"] == "MPI_Recv")
+    return max([p for p in page if p is not None], default=None), want, heads
+
+
+def check_waits():
+    """The Waits view against the JSON's "waits" of mpi-waits.c."""
+    w = report["waits"]
+    sec = show("waits")
+    tab = drv.find_elements(By.ID, "tab-waits")
+    tap(len(tab) == 1 and sec.is_displayed() and "Wait states" in sec.text, "waits: the Waits tab shows its view",
+        f"tabs {len(tab)}, text {sec.text[:200]!r}")
+    shot("waits-states")
+    got, want, heads = recv_late_sender("", "Late Sender")
+    tap(got is not None and got > 1.5 and abs(got - want) < 0.0005,
+        "waits: an MPI_Recv site's Late Sender over 1.5 s, the JSON's", f"page {got} json {want}", f"headers {heads}")
+    _, rows = table("waits-sites")
+    tap(len(rows) == len(w["sites"]), "waits: one row per call site", f"page {len(rows)} json {len(w['sites'])}")
+    heads, rows = table("waits-pairs")
+    ls = heads.index("Late Sender") if "Late Sender" in heads else -1
+    late = [r for r in rows if ls >= 0 and (parse_sec(r[ls]) or 0) > 1.5]
+    tap(len(rows) == len(w["pairs"]) and len(late) == 1 and late[0][0].startswith("MPI_Send (") and
+        late[0][1].startswith("MPI_Recv ("),
+        "waits: one row per pair of sites, MPI_Send → MPI_Recv the one with the Late Sender",
+        f"page {len(rows)} json {len(w['pairs'])}", *[str(r) for r in rows[:4]])
+    sites = {s["id"]: s["function"] for s in report["mpi"]["callsites"]}
+    heads, rows = table("waits-culprits")
+    want = [sites.get(c["site"]) for c in w["culprits"]]
+    tap(rows and rows[0][0] == "MPI_Send" and [r[0] for r in rows] == want,
+        "waits: the culprits are the JSON's, an MPI_Send first", f"page {[r[:1] for r in rows]}", f"json {want}")
+    comp = [o for o in drv.find_elements(By.CSS_SELECTOR, ".waits-time option") if o.get_attribute("value")]
+    if "late_sender_comp" in w["sites"][0]:
+        drv.execute_script("const s = document.querySelector('.waits-time'); s.value = '_comp';"
+                           "s.dispatchEvent(new Event('change'))")
+        got, want, heads = recv_late_sender("_comp", "Late Sender (comp)")
+        tap(comp and got is not None and abs(got - want) < 0.0005,
+            "waits: compensated times show the JSON's compensated Late Sender", f"page {got} json {want}",
+            f"headers {heads}")
+        shot("waits-comp")
+    else:
+        tap(not comp, "waits: no choice of compensated times without compensation data")
+    console_clean("waits")
+
+
+def drawn_nodes(c):
+    """The sites of class c that the page draws: the 30 of most time, then
+    calls."""
+    return {n["site"] for n in sorted(c["nodes"], key=lambda n: (-(n["time"] or 0), -n["calls"]))[:30]}
+
+
+def check_classes():
+    """The Classes view against the JSON's "clusters" and "graph"."""
+    classes = report["graph"]["classes"]
+    what = f"classes ({len(classes)})"
+    shown = classes[:10]
+    drawn = [drawn_nodes(c) for c in shown]
+    sec = show("classes")
+    _, rows = table("classes")
+    tap(len(drv.find_elements(By.ID, "tab-classes")) == 1 and sec.is_displayed() and
+        len(rows) == len(report["clusters"]) and
+        sorted(r[0] for r in rows) == sorted(c["ranks"] for c in report["clusters"]),
+        f"{what}: the Classes tab shows a row per class, with its ranks",
+        f"page {rows[:5]}", f"json {report['clusters'][:5]}")
+    shot(f"classes-{len(classes)}")
+    groups = drv.find_elements(By.CSS_SELECTOR, "svg.classes-graph g.class")
+    tap(len(groups) == len(shown) and
+        [g.get_attribute("data-ranks") for g in groups] == [c["ranks"] for c in shown],
+        f"{what}: a group per class drawn, the first {len(shown)}",
+        f"page {[g.get_attribute('data-ranks') for g in groups]}")
+    names = {s["id"]: s["function"] for s in report["mpi"]["callsites"]}
+    label = {i: f if len(f) <= 22 else f[:21] + "…" for i, f in names.items()}
+    bad = []
+    for i, g in enumerate(groups[:len(shown)]):
+        nodes = {int(n.get_attribute("data-site")): n.find_element(By.TAG_NAME, "text").text
+                 for n in g.find_elements(By.CSS_SELECTOR, "g.node")}
+        want = {s: label.get(s, f"site {s}") for s in drawn[i]}
+        if nodes != want:
+            bad.append(f"class {shown[i]['ranks']}: page {nodes} want {want}")
+    tap(groups and not bad, f"{what}: each group draws a box per call site of its class, named by its function",
+        *bad[:3])
+    bad = []
+    for i, g in enumerate(groups[:len(shown)]):
+        got = len(g.find_elements(By.CSS_SELECTOR, "path.edge.comp"))
+        want = sum(1 for e in shown[i]["edges"] if e["from"] in drawn[i] and e["to"] in drawn[i])
+        if got != want:
+            bad.append(f"class {shown[i]['ranks']}: {got} computation edges, want {want}")
+    tap(groups and not bad, f"{what}: an arrow per computation edge between boxes drawn", *bad[:3])
+    # a class lists the messages it received and those it sent
+    msgs = [m for i, c in enumerate(shown) for m in c["messages"]
+            if m["recv_class"] == i and m["send_class"] is not None and m["send_class"] < len(shown) and
+            m["send_site"] in drawn[m["send_class"]] and m["recv_site"] in drawn[i]]
+    got = drv.find_elements(By.CSS_SELECTOR, "svg.classes-graph g.messages path.edge.msg")
+    tips = sorted(p.find_element(By.TAG_NAME, "title").get_attribute("textContent") for p in got)
+    want_tips = [f": {fmt_count(m['count'])} messages," for m in msgs]
+    tap(len(got) == len(msgs) and all(any(w in t for t in tips) for w in want_tips),
+        f"{what}: an arrow per message edge between boxes drawn, its messages in its tooltip",
+        f"page {len(got)} want {len(msgs)}", *tips[:3])
+    text = sec.text
+    capped = len(classes) > 10, any(len(c["nodes"]) > 30 for c in classes)
+    said = f"first 10 of {len(classes)} classes" in text, "show the 30 of most time" in text
+    tap(capped == said, f"{what}: the view says when it leaves classes or call sites out",
+        f"over the caps {capped}, said {said}")
+    console_clean(what)
+
+
+def check_serial():
+    """A serial experiment: neither view, and its fragment shows the summary."""
+    drv.get(url + "#waits")
+    tabs = [t.get_attribute("id") for t in drv.find_elements(By.CSS_SELECTOR, "#tabs a")]
+    tap("tab-summary" in tabs and "tab-waits" not in tabs and "tab-classes" not in tabs and
+        not drv.find_elements(By.ID, "view-waits") and not drv.find_elements(By.ID, "view-classes"),
+        "serial: no Waits or Classes tab", f"tabs {tabs}")
+    summary = drv.find_element(By.ID, "view-summary")
+    tap(summary.is_displayed() and "not an MPI program" in summary.text,
+        "serial: #waits shows the summary instead", f"summary {summary.text[:200]!r}")
+    console_clean("serial")
+
+
 try:
-    if blocks_only:
+    if mode == "blocks":
         check_blocks()
+    elif mode == "waits":
+        check_waits()
+        if "graph" in report:
+            check_classes()
+    elif mode == "classes":
+        check_classes()
+    elif mode == "serial":
+        check_serial()
     else:
         # every view builds, with no error in the console and no request
-        views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"]
+        views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"] + \
+            [v for v, key in (("waits", "waits"), ("classes", "graph")) if key in report]
         for v in views:
             sec = show(v)
             tap(sec.is_displayed() and len(sec.text) > 20, f"view {v}: shown, with content",

@@ -5,9 +5,11 @@
 # in headless Chromium (tests/browser/check-page.py) every view builds
 # without a console error or a request, and the table, the flame graph's
 # zoom and search and the matrix agree with the JSON report of the same
-# experiment.  Screenshots of the views go to build/html-screens/.  Without
-# Chromium, ChromeDriver or python3-selenium the browser part says skip
-# (contrib/install-deps.sh installs them).
+# experiment.  The Waits and Classes views on a page of
+# tests/progs/mpi-waits.c, and on none of a serial program.  Screenshots
+# of the views go to build/html-screens/.  Without Chromium, ChromeDriver
+# or python3-selenium the browser part says skip (contrib/install-deps.sh
+# installs them).
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -40,9 +42,40 @@ is "no address but SVG's namespace" "$(grep -oE 'https?://[^"'"'"' )]*|src="//' 
 is "no external src or href" "$(grep -cE '(src|href)="[^#]' "$page")" 0
 is "the hostile name is in the data, its '<' escaped" \
 	"$(grep -q 'u003cimg src=x onerror=alert(1)>' "$page" && echo there):$(grep -c '<img src=x' "$page")" "there:0"
-is "the data are the JSON report's" \
-	"$(perl -0777 -ne 'print $1 if m{<script type="application/json" id="cpperf-data">(.*?)</script>}s' "$page" |
-		jq -c '.report.flat[0:3]')" "$(jq -c '.flat[0:3]' "$WORK/report.json")"
+# page_data PAGE: the data that PAGE carries
+page_data() {
+	perl -0777 -ne 'print $1 if m{<script type="application/json" id="cpperf-data">(.*?)</script>}s' "$1"
+}
+# page_with PAGE JSON OUT: PAGE with the keys of the object in JSON added
+# to its report, every '<' escaped as cpperf escapes it
+page_with() {
+	page_data "$1" | jq -c --slurpfile add "$2" '.report += $add[0]' | sed 's/</\\u003c/g' > "$WORK/data"
+	DATA=$WORK/data perl -0777 -pe 'BEGIN { open(my $f, "<", $ENV{DATA}) or die "$ENV{DATA}: $!\n"; $d = <$f>; chomp $d }
+		s{(<script type="application/json" id="cpperf-data">).*?(</script>)}{$1$d$2}s' "$1" > "$3"
+}
+is "the data are the JSON report's" "$(page_data "$page" | jq -c '.report.flat[0:3]')" \
+	"$(jq -c '.flat[0:3]' "$WORK/report.json")"
+
+# the wait states of tests/progs/mpi-waits.c (waits.t checks their sizes)
+mpi_build waits mpi-waits.c
+mpi_run 4 --oversubscribe "$RECORD" -q -o "$WORK/exp-waits" "$WORK/waits" ls01 lr nxn bcast reduce \
+	> "$WORK/out" 2> "$WORK/err"
+is "mpi-waits runs" "$?:$(head -c 300 "$WORK/err")" "0:"
+"$CPPERF" report "$WORK/exp-waits" --format=json > "$WORK/waits.json"
+"$CPPERF" report "$WORK/exp-waits" --format=html -o "$WORK/waits.html" 2> "$WORK/html.err"
+is "mpi-waits: report --format=html" "$?:$(head -c 300 "$WORK/html.err")" "0:"
+is "mpi-waits: the page carries the report's wait states" \
+	"$(page_data "$WORK/waits.html" | jq -c '.report.waits.culprits')" "$(jq -c '.waits.culprits' "$WORK/waits.json")"
+
+# a serial program: no wait states, no classes
+build deep deep.c -O1 -g
+record "$WORK/exp-serial" "$WORK/deep" 20 200
+"$CPPERF" report "$WORK/exp-serial" --format=json > "$WORK/serial.json"
+"$CPPERF" report "$WORK/exp-serial" --format=html -o "$WORK/serial.html" 2> "$WORK/html.err"
+is "serial: report --format=html" "$?:$(head -c 300 "$WORK/html.err")" "0:"
+is "serial: the page carries no wait states and no classes" \
+	"$(page_data "$WORK/serial.html" | jq -c '.report | [has("waits"), has("clusters"), has("graph")]')" \
+	"[false,false,false]"
 
 eslint=$TOP/build/npm/node_modules/.bin/eslint
 if [ -x "$eslint" ]; then
@@ -71,10 +104,48 @@ browser_tap() {
 		[ -n "$n" ] || fail "$1: the browser check ran to its end" "status $st"
 	fi
 }
-/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$page" "$WORK/report.json" "$TOP/build/html-screens" \
-	"$HOSTILE" $((_n + 1)) > "$WORK/browser.tap"
-st=$?
-browser_tap "the page in a browser"
+# check_page WHAT PAGE REPORT [MODE]: tests/browser/check-page.py on PAGE
+# and the JSON REPORT, its TAP counted as this file's, WHAT said if it skips
+check_page() {
+	local what=$1
+	shift
+	/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$1" "$2" "$TOP/build/html-screens" "$HOSTILE" \
+		$((_n + 1)) "${@:3}" > "$WORK/browser.tap"
+	st=$?
+	browser_tap "$what"
+}
+check_page "the page in a browser" "$page" "$WORK/report.json"
+
+# the Waits view, and the Classes view of the report's classes or, while
+# the report has none, of tests/browser/classes.json (classes of
+# mpi-waits.c's ranks, written by hand)
+wpage=$WORK/waits.html wjson=$WORK/waits.json
+if ! jq -e 'has("clusters")' "$wjson" > /dev/null; then
+	page_with "$wpage" "$TOP/tests/browser/classes.json" "$WORK/classes.html"
+	jq -s '.[0] + .[1]' "$wjson" "$TOP/tests/browser/classes.json" > "$WORK/classes.json"
+	wpage=$WORK/classes.html wjson=$WORK/classes.json
+fi
+check_page "the Waits and Classes views in a browser" "$wpage" "$wjson" waits
+
+# more classes and call sites than the view draws: the first ones drawn;
+# each class receives from the one before and sends to the next (classes
+# list both), to itself, and from a rank that left no profile; the times
+# of the second class unknown (null, as from merged profiles)
+jq -n '[range(12) as $c | { ranks: "\($c * 2)-\($c * 2 + 1)", representative: ($c * 2), size: 2,
+	nodes: [range(1; 41) as $s | { site: $s, calls: $s, time: (if $c == 1 then null else 41 - $s end) }],
+	edges: [range(1; 40) as $s | { from: $s, to: ($s + 1), count: 1, time: (0.001 * $s) }],
+	messages: ([(($c + 11) % 12), $c] | map({ send_class: ., send_site: 1, recv_class: ((. + 1) % 12),
+		recv_site: 2, count: (. + 1), bytes: 8, late_sender: 0 }) + [
+		{ send_class: $c, send_site: 3, recv_class: $c, recv_site: 4, count: 100, bytes: 800, late_sender: 0.5 },
+		{ send_class: $c, send_site: 35, recv_class: $c, recv_site: 1, count: 7, bytes: 8, late_sender: 0 },
+		{ send_class: null, send_site: null, recv_class: $c, recv_site: 1, count: 3, bytes: 8, late_sender: 0 }])
+	}]
+	| { clusters: map({ ranks, representative, size }), graph: { classes: map(del(.size)) } }' > "$WORK/many.json"
+page_with "$wpage" "$WORK/many.json" "$WORK/many.html"
+jq -s '.[0] + .[1]' "$wjson" "$WORK/many.json" > "$WORK/many-report.json"
+check_page "12 classes of 40 call sites in a browser" "$WORK/many.html" "$WORK/many-report.json" classes
+
+check_page "a serial program's page in a browser" "$WORK/serial.html" "$WORK/serial.json" serial
 
 # a larger job (the same profiles renumbered into 256 ranks): the matrix
 # in blocks of ranks, zoomed into one
@@ -85,8 +156,5 @@ is "256 ranks: the JSON matrix is its pairs alone (no 256 x 256 arrays)" \
 	'[256,true,false,false]'
 "$CPPERF" report "$WORK/big" --format=html -o "$WORK/big.html" 2> "$WORK/big.err"
 is "256 ranks: report --format=html" "$?:$(head -c 300 "$WORK/big.err")" "0:"
-/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$WORK/big.html" "$WORK/report.json" \
-	"$TOP/build/html-screens" "$HOSTILE" $((_n + 1)) blocks > "$WORK/browser.tap"
-st=$?
-browser_tap "the matrix of 256 ranks in a browser"
+check_page "the matrix of 256 ranks in a browser" "$WORK/big.html" "$WORK/report.json" blocks
 done_testing
