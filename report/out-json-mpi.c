@@ -196,12 +196,9 @@ static void put_time_spread(struct json_w *w, const struct rep_site *s, uint64_t
 	json_end_object(w);
 }
 
-static void put_site(struct json_w *w, const struct rep_data *d, const struct rep_site *s,
-		     uint32_t id, uint64_t nranks)
+/* See out-json.h. */
+void rep_json_site_name(struct json_w *w, const struct rep_data *d, const struct rep_site *s)
 {
-	json_begin_object(w);
-	json_key(w, "id");
-	json_u64(w, id);
 	json_key(w, "function");
 	json_string(w, s->function);
 	json_key(w, "callpath");
@@ -209,6 +206,15 @@ static void put_site(struct json_w *w, const struct rep_data *d, const struct re
 	for (uint32_t k = 0; k < s->nframes; k++)
 		rep_json_frame(w, d, s->frames[k]);
 	json_end_array(w);
+}
+
+static void put_site(struct json_w *w, const struct rep_data *d, const struct rep_site *s,
+		     uint32_t id, uint64_t nranks)
+{
+	json_begin_object(w);
+	json_key(w, "id");
+	json_u64(w, id);
+	rep_json_site_name(w, d, s);
 	json_key(w, "calls");
 	json_u64(w, s->calls);
 	rep_json_seconds(w, "time", s->time_ns);

@@ -37,13 +37,7 @@ static void put_site(struct json_w *w, const struct rep_data *d, uint32_t i, boo
 
 	json_begin_object(w);
 	put_site_id(w, "id", i);
-	json_key(w, "function");
-	json_string(w, s->function);
-	json_key(w, "callpath");
-	json_begin_array(w);
-	for (uint32_t k = 0; k < s->nframes; k++)
-		rep_json_frame(w, d, s->frames[k]);
-	json_end_array(w);
+	rep_json_site_name(w, d, s);
 	for (int k = 0; k < PROF_WAITS; k++)
 		put_wait(w, prof_wait_names[k], prof_wait_comp_names[k], s->waits.ns[k],
 			 s->waits.comp_ns[k], comp);

@@ -56,6 +56,10 @@ int rep_json_mpi(struct json_w *w, const struct rep_data *d, bool all_ranks);
 void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns);
 /* Frame fr of d as an object: function, module, file, line. */
 void rep_json_frame(struct json_w *w, const struct rep_data *d, uint32_t fr);
+/* A call site's "function" and "callpath" keys, as --view=mpi names it
+ * (out-json-mpi.c). */
+struct rep_site;
+void rep_json_site_name(struct json_w *w, const struct rep_data *d, const struct rep_site *s);
 /* "waits" (out-json-waits.c): the wait states of every call site, the
  * pairs of sites, the culprits; nothing when d has no wait states. */
 void rep_json_waits(struct json_w *w, const struct rep_data *d);

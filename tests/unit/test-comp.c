@@ -181,21 +181,9 @@ static void make_job(struct profile p[3], bool comp)
 static int load_job(struct rep_data *d, bool comp)
 {
 	struct profile p[3];
-	char err[ERRLEN];
-	int rc = merge_init(d);
 
 	make_job(p, comp);
-	for (int i = 0; i < 3 && rc == 0; i++)
-		rc = merge_add(d, &p[i], NULL, "rank", err, sizeof(err));
-	if (rc == 0)
-		rc = merge_finish(d, err, sizeof(err));
-	for (int i = 0; i < 3; i++)
-		profile_release(&p[i]);
-	if (rc == 0)
-		d->dir = xstrdup("exp-comp");
-	else
-		printf("# %s\n", err);
-	return rc;
+	return merge_profiles(d, p, 3, "exp-comp");
 }
 
 /* Render d into a string (caller frees); *rc gets rep_render's status and

@@ -23,17 +23,7 @@
 /* Append a site of function fn without call path to p. */
 static struct prof_mpi_site *add_site(struct profile *p, const char *fn)
 {
-	struct prof_mpi_site *m;
-
-	p->mpi_sites = realloc(p->mpi_sites, (p->nmpi_sites + 1) * sizeof(*m));
-	if (!p->mpi_sites)
-		abort();
-	m = &p->mpi_sites[p->nmpi_sites++];
-	memset(m, 0, sizeof(*m));
-	m->function = xstrdup(fn);
-	m->frames = xcalloc(1, sizeof(*m->frames));
-	m->calls = 1;
-	return m;
+	return add_mpi_site(p, fn, NULL, 0);
 }
 
 /*

@@ -50,19 +50,9 @@ static void make_rank(struct profile *p, int64_t r)
 static struct prof_mpi_waits *add_site(struct profile *p, const char *fn, int f,
 				       uint64_t time_ms, uint64_t blocked_ms)
 {
-	struct prof_mpi_site *m;
+	const uint32_t path[] = { F_MAIN, (uint32_t)f };
+	struct prof_mpi_site *m = add_mpi_site(p, fn, path, f == F_MAIN ? 1 : 2);
 
-	p->mpi_sites = realloc(p->mpi_sites, (p->nmpi_sites + 1) * sizeof(*m));
-	if (!p->mpi_sites)
-		abort();
-	m = &p->mpi_sites[p->nmpi_sites++];
-	memset(m, 0, sizeof(*m));
-	m->function = xstrdup(fn);
-	m->frames = xcalloc(2, sizeof(*m->frames));
-	m->frames[0] = F_MAIN;
-	m->frames[1] = (uint32_t)f;
-	m->nframes = f == F_MAIN ? 1 : 2;
-	m->calls = 1;
 	m->time_ns = time_ms * MS;
 	m->blocked_ns = blocked_ms * MS;
 	return &m->waits;
@@ -137,21 +127,9 @@ static void make_job(struct profile p[3], bool comp)
 static int load_job(struct rep_data *d, bool comp)
 {
 	struct profile p[3];
-	char err[ERRLEN];
-	int rc = merge_init(d);
 
 	make_job(p, comp);
-	for (int i = 0; i < 3 && rc == 0; i++)
-		rc = merge_add(d, &p[i], NULL, "rank", err, sizeof(err));
-	if (rc == 0)
-		rc = merge_finish(d, err, sizeof(err));
-	for (int i = 0; i < 3; i++)
-		profile_release(&p[i]);
-	if (rc == 0)
-		d->dir = xstrdup("exp-waits");
-	else
-		printf("# %s\n", err);
-	return rc;
+	return merge_profiles(d, p, 3, "exp-waits");
 }
 
 static void test_merged(void)
