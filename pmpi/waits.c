@@ -216,6 +216,31 @@ static bool pair_kept(const struct key_entry *e, const uint32_t *site_of)
 	       site_of[e->key[0]] != UINT32_MAX;
 }
 
+/* Add pair e, its receiving site now profile site `site`, to p's pairs:
+ * the slots of one profile site make one pair of each sender's slot. */
+static void add_pair(struct profile *p, const struct key_entry *e, uint32_t site, bool comp)
+{
+	struct prof_mpi_pair *q = NULL;
+
+	for (uint32_t i = 0; i < p->nmpi_pairs && !q; i++)
+		if (p->mpi_pairs[i].site == site && p->mpi_pairs[i].send_rank == e->key[1] &&
+		    p->mpi_pairs[i].send_slot == (uint32_t)e->key[2])
+			q = &p->mpi_pairs[i];
+	if (!q) {
+		q = &p->mpi_pairs[p->nmpi_pairs++];
+		*q = (struct prof_mpi_pair){ .site = site, .send_rank = e->key[1],
+					     .send_slot = (uint32_t)e->key[2] };
+	}
+	q->count += key_entry_value(e, PAIR_COUNT);
+	q->bytes += key_entry_value(e, PAIR_BYTES);
+	q->late_sender_ns += key_entry_value(e, PAIR_LS);
+	q->late_receiver_ns += key_entry_value(e, PAIR_LR);
+	if (comp) {
+		q->late_sender_comp_ns += key_entry_value(e, PAIR_LS_COMP);
+		q->late_receiver_comp_ns += key_entry_value(e, PAIR_LR_COMP);
+	}
+}
+
 /* The pairs whose receiving site made it into the profile. */
 static void fill_pairs(struct profile *p, const uint32_t *site_of, bool comp)
 {
@@ -225,21 +250,11 @@ static void fill_pairs(struct profile *p, const uint32_t *site_of, bool comp)
 		n += pair_kept(&pairs.e[i], site_of);
 	if (!n || !(p->mpi_pairs = calloc(n, sizeof(*p->mpi_pairs))))
 		return;
-	for (unsigned i = 0; i < KEY_TABLE && p->nmpi_pairs < n; i++) {
-		const struct key_entry *e = &pairs.e[i];
-
-		if (!pair_kept(e, site_of))
-			continue;
-		p->mpi_pairs[p->nmpi_pairs++] = (struct prof_mpi_pair){
-			.site = site_of[e->key[0]], .send_rank = e->key[1],
-			.send_slot = (uint32_t)e->key[2],
-			.count = key_entry_value(e, PAIR_COUNT), .bytes = key_entry_value(e, PAIR_BYTES),
-			.late_sender_ns = key_entry_value(e, PAIR_LS),
-			.late_sender_comp_ns = comp ? key_entry_value(e, PAIR_LS_COMP) : 0,
-			.late_receiver_ns = key_entry_value(e, PAIR_LR),
-			.late_receiver_comp_ns = comp ? key_entry_value(e, PAIR_LR_COMP) : 0,
-		};
-	}
+	for (unsigned i = 0, k = 0; i < KEY_TABLE && k < n; i++)
+		if (pair_kept(&pairs.e[i], site_of)) {
+			add_pair(p, &pairs.e[i], site_of[pairs.e[i].key[0]], comp);
+			k++;
+		}
 }
 
 /* The slots that made a site. */
