@@ -12,8 +12,10 @@ need_sampling
 . "$TOP/tests/mpi-lib.sh"
 
 # The report of $1 as JSON without the critical path (which the merged
-# profile leaves to the ranks' files), keys sorted.
-report_sans_cp() { "$CPPERF" report "$@" --format=json | jq -S 'del(.critical_path, .experiment.merged)'; }
+# profile leaves to the ranks' files) and the activity graphs' classes
+# (a merged profile keeps no rank's own call-site times: its classes rest
+# on the computation edges' times alone, docs/graph.md), keys sorted.
+report_sans_cp() { "$CPPERF" report "$@" --format=json | jq -S 'del(.critical_path, .experiment.merged, .graph, .clusters)'; }
 
 # The call-path trees of the ranks on the page of $1 ($2...: options), as
 # each rank's sorted list of nodes (path of functions, counts), so that
