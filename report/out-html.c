@@ -121,14 +121,14 @@ static int put_rank_tree(struct json_w *w, int64_t rank, const char *file, int64
 /* The page's data: {"min_pct", "report", "rank_trees"}. */
 static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *cp,
 		    const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-		    double min_pct, enum rep_comp comp, bool filtered)
+		    double min_pct, enum rep_comp comp, bool filtered, const struct cl_result *cl)
 {
 	struct json_w w;
 	int64_t most, least;
 
 	extreme_ranks(&d->mpi, &most, &least);
 	fprintf(m, "{\"min_pct\":%g,\"report\":", min_pct);
-	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true, true, NULL) < 0)
+	if (rep_json(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, true, true, cl) < 0)
 		return -1;
 	fputs(",\"rank_trees\":", m);
 	json_init(&w, m);
@@ -157,7 +157,7 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *c
 
 int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered)
+	     double min_pct, enum rep_comp comp, bool filtered, const struct cl_result *cl)
 {
 	char *data = NULL;
 	size_t n = 0;
@@ -166,7 +166,7 @@ int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 
 	if (!m)
 		return -1;
-	rc = put_blob(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered);
+	rc = put_blob(m, d, cp, f, cpr, cp_why, min_pct, comp, filtered, cl);
 	if (fclose(m) || rc < 0) {
 		free(data);
 		return -1;

@@ -20,9 +20,11 @@ extern const char rep_html_style[];
 extern const char rep_html_script[];
 
 /* The page of the whole report (out-html.c): rep_json's data for a page,
- * arguments alike, in one self-contained HTML file. */
+ * arguments alike (cl: the classes of the ranks, NULL for none), in one
+ * self-contained HTML file. */
+struct cl_result;
 int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered);
+	     double min_pct, enum rep_comp comp, bool filtered, const struct cl_result *cl);
 
 #endif

@@ -87,8 +87,8 @@ static bool wants_cpath(const struct rep_opts *o)
  * experiment has them, GraphML and --view=graph always. */
 static bool wants_graph(const struct rep_data *d, const struct rep_opts *o)
 {
-	return (o->format == REP_JSON && d->graph.present) || o->format == REP_GRAPHML ||
-	       (o->format == REP_TEXT && o->view == REP_GRAPH);
+	return ((o->format == REP_JSON || o->format == REP_HTML) && d->graph.present) ||
+	       o->format == REP_GRAPHML || (o->format == REP_TEXT && o->view == REP_GRAPH);
 }
 
 /* Check what GraphML and --view=graph need.  Returns 0, or -1 with a
@@ -227,7 +227,7 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		return rep_json(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, false,
 				o->all_ranks, cl);
 	case REP_HTML:
-		return rep_html(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL);
+		return rep_html(out, d, cp, f, cpr, cp_why, min_pct_of(o), comp, removed != NULL, cl);
 	case REP_FOLDED:
 		return rep_folded(out, d, view_cp(o) ? &cpr->cp : cp, ev);
 	case REP_GRAPHML:
