@@ -1,8 +1,7 @@
 /*
- * graph.c - the rank's activity graph (docs/waits.md "Activity graphs"):
- * its nodes are the call sites, its edges the computation between a
- * thread's consecutive calls (how often, how long), kept in a table of
- * fixed size.  Its message edges are the wait states' pairs of sites
+ * graph.c - the rank's activity graph (docs/graph.md): its nodes are the
+ * call sites, its edges the computation between a thread's consecutive
+ * calls (how often, how long), kept in a table of fixed size.  Its message edges are the wait states' pairs of sites
  * (waits.c); the report joins the ranks' graphs.
  */
 #include <pthread.h>
