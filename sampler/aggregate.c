@@ -132,6 +132,11 @@ int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t 
 	return nframes;
 }
 
+static void tell_tagged(void *arg, uint32_t tag, uint32_t node, uint64_t w)
+{
+	((const struct rt_hooks *)arg)->tagged(tag, node, w);
+}
+
 static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct perf_event_header *h)
 {
 	const struct rt_hooks *hooks = rt_hooks(rt);
@@ -154,6 +159,16 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 	}
 	if (hooks && hooks->sample)
 		hooks->sample(rt, s.time, leaf, w);
+	if (hooks && hooks->tagged && w[0])
+		rt_tag_sample(&t->tags, &t->tag_wait, s.time, leaf, w[0], tell_tagged, (void *)hooks);
+}
+
+void rt_aggregate_settle(struct rt_state *rt, struct rt_thread *t)
+{
+	const struct rt_hooks *hooks = rt_hooks(rt);
+
+	if (t->tag_wait.n && hooks && hooks->tagged)
+		rt_tag_settle(&t->tags, &t->tag_wait, tell_tagged, (void *)hooks);
 }
 
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,

@@ -58,6 +58,7 @@ static void drain_thread_ring(struct rt_state *rt, struct rt_thread *t)
 	struct drain_ctx c = { rt, t };
 	uint64_t t0;
 
+	rt_aggregate_settle(rt, t);
 	if (!t->ring || !ring_pending(rt_thread_ring(t)))
 		return;
 	t0 = rt_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -161,6 +162,21 @@ uint64_t rt_samples_pending_self(const struct rt_state *rt)
 	if (!t || !rt || atomic_load_explicit(&rt->stop, memory_order_relaxed))
 		return 0;
 	return ring_samples_pending(rt_thread_ring(t));
+}
+
+void rt_tag_self(uint64_t *mark, uint64_t t0, uint64_t t1, uint32_t tag)
+{
+	struct rt_thread *t = rt_thread_self();
+	struct ring *r;
+	uint64_t head;
+
+	if (!t || !(r = rt_thread_ring(t)))
+		return;
+	head = ring_head(r);
+	if (head != *mark) {
+		rt_tag_log_add(&t->tags, t0, t1, tag);
+		*mark = head;
+	}
 }
 
 /* The final profile rt_end_async asked for: no more samples, the rest

@@ -56,5 +56,8 @@ bool ring_pending(const struct ring *r);
  * size as frame-pointer call chains make, a ring released in place).
  * Any thread. */
 uint64_t ring_samples_pending(const struct ring *r);
+/* The bytes the kernel has written into the ring so far: it moves with
+ * every record.  0 when not mapped.  Any thread. */
+uint64_t ring_head(const struct ring *r);
 
 #endif

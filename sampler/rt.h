@@ -22,6 +22,7 @@
 #include "../common/owned-fd.h"
 #include "ring.h"
 #include "ring-budget.h"
+#include "tag-log.h"
 
 #define CPPERF_EXPORT __attribute__((visibility("default")))
 
@@ -49,6 +50,10 @@ struct rt_hooks {
 	 * `node`, with weights w per event (the critical-path profile).
 	 * Drain thread only. */
 	void (*sample)(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
+	/* A sample taken in an interval the layer tagged (rt_tag_self), of
+	 * weight w of the first event: told once the interval is logged,
+	 * which may be a fold after `sample`.  Drain thread only. */
+	void (*tagged)(uint32_t tag, uint32_t node, uint64_t w);
 };
 
 /* How far the process's end has come (rt_state.end): who claims it writes
@@ -87,6 +92,8 @@ struct rt_thread {
 	_Atomic int state;	/* set by the thread, acted on by the drain thread */
 	struct papi_thread *papi;	/* the PAPI backend's state, NULL for perf */
 	void *altstack;		/* our alternate signal stack, NULL when none */
+	struct rt_tag_log tags;	/* written by the thread (rt_tag_self) */
+	struct rt_tag_wait tag_wait;	/* its samples waiting for their tag */
 	struct rt_thread *next;
 };
 
@@ -258,6 +265,9 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 /* aggregate.c: fold one ring-buffer record into the profile. */
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
 			 const struct perf_event_header *h);
+/* aggregate.c: tell the layer above the tags of t's samples that waited
+ * for them (rt_tag_self), now logged. */
+void rt_aggregate_settle(struct rt_state *rt, struct rt_thread *t);
 
 /* aggregate.c: the frames of lookup addresses addrs[0..n) (innermost
  * first, as sym_unwind gives them) into frames[0..max), outermost first,
@@ -285,6 +295,11 @@ void rt_thread_retire_self(struct rt_state *rt, struct rt_thread *t);
  * thread has not begun to fold (0 when that is not known,
  * ring_samples_pending).  Costs a few loads: for each wrapped MPI call. */
 uint64_t rt_samples_pending_self(const struct rt_state *rt);
+/* The calling thread ran [t0, t1) under tag, which the samples taken then
+ * carry to rt_hooks.sample; logged only when the ring's head moved since
+ * *mark (the caller's, updated here), so that the log grows with the
+ * samples, not with the intervals.  Costs a few loads. */
+void rt_tag_self(uint64_t *mark, uint64_t t0, uint64_t t1, uint32_t tag);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
