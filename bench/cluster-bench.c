@@ -106,8 +106,8 @@ static void make_rank(struct cl_rank *c, int64_t r, int64_t n)
 		uint64_t count = k + 1 < len ? ITERS : ITERS - 1;
 
 		c->edges[c->nedges++] = (struct cl_edge){
-			seq[k], seq[(k + 1) % len], count,
-			(uint64_t)((double)count * BASE_NS * slow * noise()) };
+			.from = seq[k], .to = seq[(k + 1) % len], .count = count,
+			.time_ns = (uint64_t)((double)count * BASE_NS * slow * noise()) };
 	}
 	qsort(c->edges, c->nedges, sizeof(*c->edges), cmp_edge);
 }

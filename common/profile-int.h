@@ -33,7 +33,8 @@ enum prof_section {
 	PS_MPI_WAIT,	/* wait states: mpi_wait, mpi_slot, mpi_pair, */
 	PS_MPI_SLOT,
 	PS_MPI_PAIR,
-	PS_MPI_EDGE,	/* the activity graph: mpi_edge */
+	PS_MPI_EDGE,	/* the activity graph: mpi_edge, mpi_done, */
+	PS_MPI_EDGE_PATH,	/* mpi_edge_path */
 	PS_CP_LINK,	/* critical path: cp_link, cp_seg, cp_ev, cp_edge, */
 	PS_CP_SEG,
 	PS_CP_PREFIX,	/* cp_prefix, */
@@ -82,6 +83,7 @@ uint32_t prof_mpi_slot_dup(struct idset *s, const struct profile *p, uint32_t i)
 uint32_t prof_mpi_pair_dup(struct idset *s, const struct profile *p, uint32_t i);
 /* The same for edge record i: its key is (from, to), and its rank. */
 uint32_t prof_mpi_edge_dup(struct idset *s, const struct profile *p, uint32_t i);
+uint32_t prof_mpi_edge_path_dup(struct idset *s, const struct profile *p, uint32_t i);
 
 /* The values of an mpi_pair record after its key, in record order: X(field). */
 #define PROF_PAIR_VALUES(X) X(count) X(bytes) X(late_sender_ns) X(late_sender_comp_ns) \

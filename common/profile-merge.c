@@ -280,29 +280,24 @@ static int merge_rows(struct profile *d, const struct profile *s, char *err, siz
 	return 0;
 }
 
-/* s's nodes into d's tree, counts and spreads added. */
-static int merge_tree(struct profile *d, const struct profile *s, const uint32_t *fmap)
+/* s's nodes into d's tree, counts and spreads added; nmap (s->tree.nnodes
+ * entries) gets where each went. */
+static int merge_tree(struct profile *d, const struct profile *s, const uint32_t *fmap,
+		      uint32_t *nmap)
 {
 	const struct cct *st = &s->tree;
-	uint32_t *nmap = malloc(((size_t)st->nnodes + 1) * sizeof(*nmap)), old = d->tree.nnodes;
+	uint32_t old = d->tree.nnodes;
 	uint32_t nev = d->nevents;
 	struct prof_spread *sp;
-	int rc;
 
-	if (!nmap)
-		return -1;
 	nmap[0] = CCT_ROOT;
 	for (uint32_t id = 1; id < st->nnodes; id++)
 		if ((nmap[id] = cct_child(&d->tree, nmap[st->parent[id]], fmap[st->frame[id]])) ==
-		    CCT_NO_FRAME) {
-			free(nmap);
+		    CCT_NO_FRAME)
 			return -1;
-		}
 	sp = realloc(d->node_spread, ((size_t)d->tree.nnodes * nev + 1) * sizeof(*sp));
-	if (!sp) {
-		free(nmap);
+	if (!sp)
 		return -1;
-	}
 	d->node_spread = sp;
 	for (size_t i = (size_t)old * nev; i < (size_t)d->tree.nnodes * nev; i++)
 		sp[i] = (struct prof_spread){ 0, 0, 0, -1 };
@@ -316,9 +311,7 @@ static int merge_tree(struct profile *d, const struct profile *s, const uint32_t
 					&s->node_spread[(size_t)id * nev + e]);
 		}
 	}
-	rc = prof_kept_merge(d, s, nmap, old);
-	free(nmap);
-	return rc;
+	return prof_kept_merge(d, s, nmap, old);
 }
 
 static int merge_threads(struct profile *d, const struct profile *s)
@@ -424,11 +417,32 @@ static int merge_peers(struct profile *d, const struct profile *s)
 	return 0;
 }
 
+/* The paths of s's edges, appended after d's first edges (before s's were
+ * appended), their nodes mapped through nmap. */
+static int merge_edge_paths(struct profile *d, const struct profile *s, uint32_t first,
+			    const uint32_t *nmap)
+{
+	struct prof_mpi_edge_path *v = realloc(d->mpi_edge_paths, ((size_t)d->nmpi_edge_paths +
+						s->nmpi_edge_paths + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	d->mpi_edge_paths = v;
+	for (uint32_t i = 0; i < s->nmpi_edge_paths; i++) {
+		v[d->nmpi_edge_paths] = s->mpi_edge_paths[i];
+		v[d->nmpi_edge_paths].edge += first;
+		v[d->nmpi_edge_paths++].node = nmap[s->mpi_edge_paths[i].node];
+	}
+	return 0;
+}
+
 /* Slots, site pairs and activity-graph edges, like the point-to-point
  * pairs, are of s's ranks: appended, their sites mapped through smap
- * (merge_sites). */
-static int merge_waits(struct profile *d, const struct profile *s, const uint32_t *smap)
+ * (merge_sites), their paths' nodes through nmap (merge_tree). */
+static int merge_waits(struct profile *d, const struct profile *s, const uint32_t *smap,
+		       const uint32_t *nmap)
 {
+	uint32_t first = d->nmpi_edges;
 	struct prof_mpi_slot *sl = realloc(d->mpi_slots, ((size_t)d->nmpi_slots + s->nmpi_slots + 1) *
 					   sizeof(*sl));
 	struct prof_mpi_pair *pr;
@@ -458,7 +472,7 @@ static int merge_waits(struct profile *d, const struct profile *s, const uint32_
 		ed[d->nmpi_edges].from = smap[s->mpi_edges[i].from];
 		ed[d->nmpi_edges++].to = smap[s->mpi_edges[i].to];
 	}
-	return 0;
+	return merge_edge_paths(d, s, first, nmap);
 }
 
 static int merge_colls(struct profile *d, const struct profile *s)
@@ -533,23 +547,26 @@ static void merge_counters(struct profile *d, const struct profile *s)
  * before anything changed. */
 int profile_merge(struct profile *d, const struct profile *s, char *err, size_t errlen)
 {
-	uint32_t *fmap, *smap, bad;
+	uint32_t *fmap, *smap, *nmap, bad;
 	int rc;
 
 	if (same_job(d, s, err, errlen) || merge_rows(d, s, err, errlen))
 		return -1;
 	fmap = malloc(((size_t)s->syms.nframes + 1) * sizeof(*fmap));
 	smap = malloc(((size_t)s->nmpi_sites + 1) * sizeof(*smap));
-	if (!fmap || !smap) {
+	nmap = malloc(((size_t)s->tree.nnodes + 1) * sizeof(*nmap));
+	if (!fmap || !smap || !nmap) {
 		free(fmap);
 		free(smap);
+		free(nmap);
 		return merge_oom(err, errlen);
 	}
-	rc = symtab_import(&d->syms, &s->syms, fmap, &bad) || merge_tree(d, s, fmap) || merge_threads(d, s) ||
-	     merge_sites(d, s, fmap, smap) || merge_peers(d, s) || merge_waits(d, s, smap) ||
-	     merge_colls(d, s) || merge_functions(d, s, fmap);
+	rc = symtab_import(&d->syms, &s->syms, fmap, &bad) || merge_tree(d, s, fmap, nmap) ||
+	     merge_threads(d, s) || merge_sites(d, s, fmap, smap) || merge_peers(d, s) ||
+	     merge_waits(d, s, smap, nmap) || merge_colls(d, s) || merge_functions(d, s, fmap);
 	free(fmap);
 	free(smap);
+	free(nmap);
 	if (rc)
 		return merge_oom(err, errlen);
 	merge_counters(d, s);

@@ -68,7 +68,15 @@ static bool edge_eq(const void *ctx, uint32_t a, uint32_t b)
 	const struct prof_mpi_edge *x = &((const struct profile *)ctx)->mpi_edges[a];
 	const struct prof_mpi_edge *y = &((const struct profile *)ctx)->mpi_edges[b];
 
-	return x->from == y->from && x->to == y->to && x->rank == y->rank;
+	return x->from == y->from && x->to == y->to && x->kind == y->kind && x->rank == y->rank;
+}
+
+static bool edge_path_eq(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct prof_mpi_edge_path *x = &((const struct profile *)ctx)->mpi_edge_paths[a];
+	const struct prof_mpi_edge_path *y = &((const struct profile *)ctx)->mpi_edge_paths[b];
+
+	return x->edge == y->edge && x->node == y->node;
 }
 
 /* See profile-int.h. */
@@ -124,7 +132,15 @@ uint32_t prof_mpi_edge_dup(struct idset *s, const struct profile *p, uint32_t i)
 	const struct prof_mpi_edge *m = &p->mpi_edges[i];
 
 	return idset_add(s, p, i, hash_u64(hash_u64(m->from | (uint64_t)m->to << 32) ^
-					   (uint64_t)m->rank), edge_eq);
+					   ((uint64_t)m->rank << 1 | m->kind)), edge_eq);
+}
+
+/* See profile-int.h. */
+uint32_t prof_mpi_edge_path_dup(struct idset *s, const struct profile *p, uint32_t i)
+{
+	const struct prof_mpi_edge_path *m = &p->mpi_edge_paths[i];
+
+	return idset_add(s, p, i, hash_u64(m->edge | (uint64_t)m->node << 32), edge_path_eq);
 }
 
 /* See profile-int.h. */
@@ -194,12 +210,24 @@ const char *prof_mpi_check(const struct profile *p, char *why, size_t n)
 				 p->mpi_edges[i].from, p->mpi_edges[i].to, p->nmpi_sites);
 			return why;
 		}
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++) {
+		const struct prof_mpi_edge_path *q = &p->mpi_edge_paths[i];
+
+		if (q->edge >= p->nmpi_edges || p->mpi_edges[q->edge].kind != PROF_EDGE_COMPUTE ||
+		    q->node >= p->tree.nnodes) {
+			snprintf(why, n, "MPI edge path %u names edge %u of %u and node %u of %u "
+				 "(a computation edge's)", i, q->edge, p->nmpi_edges, q->node,
+				 p->tree.nnodes);
+			return why;
+		}
+	}
 	if (check_dups(p, p->nmpi_sites, "MPI site", prof_mpi_site_dup, why, n) ||
 	    check_dups(p, p->nmpi_peers, "MPI peer record", prof_mpi_peer_dup, why, n) ||
 	    check_dups(p, p->nmpi_colls, "MPI collective", prof_mpi_coll_dup, why, n) ||
 	    check_dups(p, p->nmpi_slots, "MPI slot record", prof_mpi_slot_dup, why, n) ||
 	    check_dups(p, p->nmpi_pairs, "MPI pair", prof_mpi_pair_dup, why, n) ||
-	    check_dups(p, p->nmpi_edges, "MPI edge", prof_mpi_edge_dup, why, n))
+	    check_dups(p, p->nmpi_edges, "MPI edge", prof_mpi_edge_dup, why, n) ||
+	    check_dups(p, p->nmpi_edge_paths, "MPI edge path", prof_mpi_edge_path_dup, why, n))
 		return why;
 	return NULL;
 }

@@ -13,8 +13,8 @@
  * nodes named leave the symbol table.  The share is of the run's
  * samples, so the nodes kept converge as the run lengthens instead of
  * accumulating.  Every node kept keeps its inclusive samples, every
- * function its self samples, and the critical path's samples move with
- * the nodes they fell under.
+ * function its self samples, and the critical path's and the activity
+ * graph's samples move with the nodes they fell under.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -253,6 +253,35 @@ static void map_cp(struct profile *p, const uint32_t *nmap)
 				     prefix_order);
 }
 
+static int edge_path_order(const void *a, const void *b)
+{
+	const struct prof_mpi_edge_path *x = a, *y = b;
+
+	if (x->edge != y->edge)
+		return x->edge < y->edge ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The computation edges' paths re-keyed by nmap, those that now share a
+ * node summed. */
+static void map_edge_paths(struct profile *p, const uint32_t *nmap)
+{
+	struct prof_mpi_edge_path *v = p->mpi_edge_paths;
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++)
+		v[i].node = nmap[v[i].node];
+	if (p->nmpi_edge_paths > 1)
+		qsort(v, p->nmpi_edge_paths, sizeof(*v), edge_path_order);
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++)
+		if (k && !edge_path_order(&v[k - 1], &v[i])) {
+			v[k - 1].samples += v[i].samples;
+		} else {
+			v[k++] = v[i];
+		}
+	p->nmpi_edge_paths = k;
+}
+
 /* Put r's tables in p. */
 static void apply(struct profile *p, struct prune *r, const uint32_t *site_frames)
 {
@@ -264,6 +293,7 @@ static void apply(struct profile *p, struct prune *r, const uint32_t *site_frame
 		n += p->mpi_sites[i].nframes;
 	}
 	map_cp(p, r->nmap);
+	map_edge_paths(p, r->nmap);
 	symtab_release(&p->syms);
 	p->syms = r->syms;
 	cct_release(&p->tree);

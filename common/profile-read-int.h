@@ -24,7 +24,8 @@ struct parser {
 	int tree_ready;
 	uint32_t argv_alloc, events_alloc, threads_alloc;
 	uint32_t sites_alloc, peers_alloc, colls_alloc, slots_alloc, pairs_alloc, edges_alloc;
-	struct idset sites, peers, colls, slots, pairs, edges;	/* the MPI records so far */
+	uint32_t edge_paths_alloc;
+	struct idset sites, peers, colls, slots, pairs, edges, edge_paths;	/* the MPI records so far */
 	uint32_t wait_sites;	/* the last mpi_wait record's site + 1 */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc, cp_prefix_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far, once out of order */
@@ -87,6 +88,8 @@ int rec_mpi_wait(struct parser *ps, struct cursor *c);
 int rec_mpi_slot(struct parser *ps, struct cursor *c);
 int rec_mpi_pair(struct parser *ps, struct cursor *c);
 int rec_mpi_edge(struct parser *ps, struct cursor *c);
+int rec_mpi_done(struct parser *ps, struct cursor *c);
+int rec_mpi_edge_path(struct parser *ps, struct cursor *c);
 
 /* The critical-path records (profile-read-cp.c). */
 int rec_cp_link(struct parser *ps, struct cursor *c);

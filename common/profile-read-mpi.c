@@ -13,6 +13,7 @@
  * applies.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile-read-int.h"
@@ -132,13 +133,18 @@ int rec_mpi_coll(struct parser *ps, struct cursor *c)
 			 "function and communicator size");
 }
 
-/* Refuse record key in a file older than the wait states. */
-static int pr_waits_since(struct parser *ps, const char *key)
+/* Refuse record key in a file older than version, which brought it. */
+static int pr_since(struct parser *ps, const char *key, int version)
 {
-	if (ps->version >= PROFILE_VERSION_WAITS)
+	if (ps->version >= (uint64_t)version)
 		return 0;
 	return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with version %d)",
-		      key, ps->version, PROFILE_VERSION_WAITS);
+		      key, ps->version, version);
+}
+
+static int pr_waits_since(struct parser *ps, const char *key)
+{
+	return pr_since(ps, key, PROFILE_VERSION_WAITS);
 }
 
 /* The RANK field that ends a slot or pair record of a merged profile,
@@ -231,24 +237,64 @@ int rec_mpi_pair(struct parser *ps, struct cursor *c)
 			 "site, send_rank and send_slot");
 }
 
-/* mpi_edge FROM TO COUNT TIME_NS, and RANK in a merged profile */
-int rec_mpi_edge(struct parser *ps, struct cursor *c)
+/* An edge of kind: KEY FROM TO COUNT TIME_NS, and RANK in a merged profile */
+static int rec_edge(struct parser *ps, struct cursor *c, const char *key, int since,
+		    enum prof_edge_kind kind)
 {
 	struct profile *p = ps->p;
 	uint32_t i = p->nmpi_edges;
 	struct prof_mpi_edge *m;
+	char from[32], to[32];
 
-	if (pr_waits_since(ps, "mpi_edge") ||
+	snprintf(from, sizeof(from), "%s from", key);
+	snprintf(to, sizeof(to), "%s to", key);
+	if (pr_since(ps, key, since) ||
 	    pr_grow(ps, (void **)&p->mpi_edges, i, &ps->edges_alloc, sizeof(*m)))
 		return -1;
 	m = &p->mpi_edges[i];
 	memset(m, 0, sizeof(*m));
+	m->kind = (uint8_t)kind;
 	p->nmpi_edges++;
-	if (pr_index(ps, c, "mpi_edge from", p->nmpi_sites, &m->from) ||
-	    pr_index(ps, c, "mpi_edge to", p->nmpi_sites, &m->to) ||
+	if (pr_index(ps, c, from, p->nmpi_sites, &m->from) ||
+	    pr_index(ps, c, to, p->nmpi_sites, &m->to) ||
 	    pr_u64(ps, c, "count", &m->count) || pr_u64(ps, c, "time_ns", &m->time_ns) ||
 	    pr_merged_rank(ps, c, &m->rank) || pr_done(ps, c))
 		return -1;
-	return pr_unique(ps, prof_mpi_edge_dup(&ps->edges, p, i), i, "mpi_edge",
+	return pr_unique(ps, prof_mpi_edge_dup(&ps->edges, p, i), i, key,
 			 p->merged ? "rank, from and to" : "from and to");
+}
+
+int rec_mpi_edge(struct parser *ps, struct cursor *c)
+{
+	return rec_edge(ps, c, "mpi_edge", PROFILE_VERSION_WAITS, PROF_EDGE_COMPUTE);
+}
+
+int rec_mpi_done(struct parser *ps, struct cursor *c)
+{
+	return rec_edge(ps, c, "mpi_done", PROFILE_VERSION_GRAPH, PROF_EDGE_COMPLETE);
+}
+
+/* mpi_edge_path EDGE NODE SAMPLES: EDGE an mpi_edge record */
+int rec_mpi_edge_path(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	uint32_t i = p->nmpi_edge_paths;
+	struct prof_mpi_edge_path *m;
+
+	if (pr_since(ps, "mpi_edge_path", PROFILE_VERSION_GRAPH) ||
+	    pr_grow(ps, (void **)&p->mpi_edge_paths, i, &ps->edge_paths_alloc, sizeof(*m)))
+		return -1;
+	m = &p->mpi_edge_paths[i];
+	memset(m, 0, sizeof(*m));
+	p->nmpi_edge_paths++;
+	if (pr_index(ps, c, "mpi_edge_path edge", p->nmpi_edges, &m->edge) ||
+	    pr_index(ps, c, "mpi_edge_path node", p->tree.nnodes, &m->node) ||
+	    pr_u64(ps, c, "samples", &m->samples) ||
+	    pr_done(ps, c))
+		return -1;
+	if (p->mpi_edges[m->edge].kind != PROF_EDGE_COMPUTE)
+		return pr_err(ps, "mpi_edge_path of edge %" PRIu32 ", an mpi_done record "
+			      "(paths are of computation edges)", m->edge);
+	return pr_unique(ps, prof_mpi_edge_path_dup(&ps->edge_paths, p, i), i, "mpi_edge_path",
+			 "edge and node");
 }

@@ -229,6 +229,8 @@ static const struct pr_record {
 	{ "mpi_slot", PS_MPI_SLOT, rec_mpi_slot },
 	{ "mpi_pair", PS_MPI_PAIR, rec_mpi_pair },
 	{ "mpi_edge", PS_MPI_EDGE, rec_mpi_edge },
+	{ "mpi_done", PS_MPI_EDGE, rec_mpi_done },
+	{ "mpi_edge_path", PS_MPI_EDGE_PATH, rec_mpi_edge_path },
 	{ "cp_link", PS_CP_LINK, rec_cp_link },
 	{ "cp_seg", PS_CP_SEG, rec_cp_seg },
 	{ "cp_prefix", PS_CP_PREFIX, rec_cp_prefix },
@@ -246,7 +248,7 @@ static const struct pr_record {
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
 	"root", "node", "mpi_site", "mpi_peer", "mpi_coll", "mpi_wait", "mpi_slot", "mpi_pair",
-	"mpi_edge",
+	"mpi_edge", "mpi_edge_path",
 	"cp_link", "cp_seg", "cp_prefix", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 	"m_rank", "m_node", "m_site", "m_fn", "m_kept",
 };
@@ -479,6 +481,7 @@ static void pr_release(struct parser *ps)
 	idset_release(&ps->slots);
 	idset_release(&ps->pairs);
 	idset_release(&ps->edges);
+	idset_release(&ps->edge_paths);
 	idset_release(&ps->cp_segs);
 }
 

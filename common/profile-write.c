@@ -285,8 +285,10 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 }
 
 /* The wait-state records: mpi_wait for each site with a wait state, then
- * mpi_slot and mpi_pair; then the activity graph's mpi_edge.  All but
- * mpi_wait end in their rank in a merged profile. */
+ * mpi_slot and mpi_pair; then the activity graph's mpi_edge and mpi_done
+ * (in the order of mpi_edges, which mpi_edge_path records count by), and
+ * mpi_edge_path.  All but mpi_wait and mpi_edge_path end in their rank in
+ * a merged profile. */
 static void pw_waits(struct pw *w, const struct profile *p)
 {
 	for (uint32_t i = 0; i < p->nmpi_sites; i++) {
@@ -325,13 +327,22 @@ static void pw_waits(struct pw *w, const struct profile *p)
 	for (uint32_t i = 0; i < p->nmpi_edges; i++) {
 		const struct prof_mpi_edge *e = &p->mpi_edges[i];
 
-		pw_key(w, "mpi_edge");
+		pw_key(w, e->kind == PROF_EDGE_COMPUTE ? "mpi_edge" : "mpi_done");
 		pw_u64(w, e->from);
 		pw_u64(w, e->to);
 		pw_u64(w, e->count);
 		pw_u64(w, e->time_ns);
 		if (p->merged)
 			pw_i64(w, e->rank);
+		pw_eol(w);
+	}
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++) {
+		const struct prof_mpi_edge_path *q = &p->mpi_edge_paths[i];
+
+		pw_key(w, "mpi_edge_path");
+		pw_u64(w, q->edge);
+		pw_u64(w, q->node);
+		pw_u64(w, q->samples);
 		pw_eol(w);
 	}
 }

@@ -123,6 +123,11 @@ void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b)
  * the readers of older versions keep reading every other profile. */
 uint64_t profile_version(const struct profile *p)
 {
+	for (uint32_t i = 0; i < p->nmpi_edges; i++)
+		if (p->mpi_edges[i].kind != PROF_EDGE_COMPUTE)
+			return PROFILE_VERSION_GRAPH;
+	if (p->nmpi_edge_paths)
+		return PROFILE_VERSION_GRAPH;
 	if (prof_has_waits(p) || p->nmpi_edges)
 		return PROFILE_VERSION_WAITS;
 	return p->cp_folds ? PROFILE_VERSION_FOLDS : PROFILE_VERSION_FOLDS - 1;
@@ -268,14 +273,16 @@ void profile_release_mpi(struct profile *p)
 	free(p->mpi_slots);
 	free(p->mpi_pairs);
 	free(p->mpi_edges);
+	free(p->mpi_edge_paths);
 	p->mpi_sites = NULL;
 	p->mpi_peers = NULL;
 	p->mpi_colls = NULL;
 	p->mpi_slots = NULL;
 	p->mpi_pairs = NULL;
 	p->mpi_edges = NULL;
+	p->mpi_edge_paths = NULL;
 	p->nmpi_sites = p->nmpi_peers = p->nmpi_colls = p->nmpi_slots = p->nmpi_pairs = 0;
-	p->nmpi_edges = 0;
+	p->nmpi_edges = p->nmpi_edge_paths = 0;
 }
 
 static bool cp_seg_eq(const void *ctx, uint32_t a, uint32_t b)

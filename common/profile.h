@@ -19,11 +19,13 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 11
-#define PROFILE_VERSION_MIN 7	/* versions 8 to 11 only added records */
+#define PROFILE_VERSION 12
+#define PROFILE_VERSION_MIN 7	/* versions 8 to 12 only added records */
 #define PROFILE_VERSION_FOLDS 10	/* fold points (cp_folds ...; cp_prefix) */
 #define PROFILE_VERSION_WAITS 11	/* wait states (mpi_wait, mpi_slot, mpi_pair, clock),
 					 * activity graph (mpi_edge) */
+#define PROFILE_VERSION_GRAPH 12	/* completion edges (mpi_done), the call
+					 * paths of computation edges (mpi_edge_path) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -106,13 +108,29 @@ struct prof_mpi_pair {
 	int64_t rank;		/* a merged profile's: the receiving rank; else 0 */
 };
 
-/* The activity graph's computation edge (docs/graph.md): a thread's time
- * from the exit of a call of one site to the entry of its next call, of
- * another (or the same) site. */
+/* The activity graph's edges (docs/graph.md). */
+enum prof_edge_kind {
+	/* a thread's time from the exit of a call of one site to the entry
+	 * of its next call, of another (or the same) site: mpi_edge */
+	PROF_EDGE_COMPUTE,
+	/* non-blocking requests started at one site and completed at
+	 * another (or the same), and the time between: mpi_done */
+	PROF_EDGE_COMPLETE,
+};
+
 struct prof_mpi_edge {
 	uint32_t from, to;	/* indices into mpi_sites */
 	uint64_t count, time_ns;
 	int64_t rank;		/* a merged profile's: the edge's rank; else 0 */
+	uint8_t kind;		/* enum prof_edge_kind */
+};
+
+/* A call path sampled in a computation edge: the samples of the first
+ * event whose leaf is node, taken in the edge's computation. */
+struct prof_mpi_edge_path {
+	uint32_t edge;		/* index into mpi_edges, a PROF_EDGE_COMPUTE one */
+	uint32_t node;		/* of the tree */
+	uint64_t samples;
 };
 
 /* Point-to-point messages this rank sent to one peer (a world rank). */
@@ -355,8 +373,10 @@ struct profile {
 	uint32_t nmpi_slots;
 	struct prof_mpi_pair *mpi_pairs;
 	uint32_t nmpi_pairs;
-	struct prof_mpi_edge *mpi_edges;	/* no two with one (from, to[, rank]) */
+	struct prof_mpi_edge *mpi_edges;	/* no two with one (from, to, kind[, rank]) */
 	uint32_t nmpi_edges;
+	struct prof_mpi_edge_path *mpi_edge_paths;	/* no two with one (edge, node) */
+	uint32_t nmpi_edge_paths;
 	int64_t clock_offset_ns, clock_drift_ns;
 
 	/* Critical path; cp_events == 0 when not computed (not MPI, or

@@ -136,6 +136,8 @@ void pmpi_leave(struct pmpi_call *c)
 	if (c->flags & PMPI_CALL_INIT) {
 		start_path();
 		pmpi_region_start();
+		if (pmpi_waits_on)	/* the program's computation begins now */
+			pmpi_graph_leave(c, rt_now_ns());
 		return;
 	}
 	if (pmpi_waits_on)

@@ -1,25 +1,38 @@
 /*
  * graph.c - the rank's activity graph (docs/graph.md): its nodes are the
  * call sites, its edges the computation between a thread's consecutive
- * calls (how often, how long), kept in a table of fixed size.  Its message edges are the wait states' pairs of sites
- * (waits.c); the report joins the ranks' graphs.
+ * calls (how often, how long, and the call paths sampled in it) and the
+ * completions of non-blocking requests (from the site that started one
+ * to the site that completed it), kept in tables of fixed size.  Its
+ * message edges are the wait states' pairs of sites (waits.c); the report
+ * joins the ranks' graphs.
+ *
+ * A computation's samples are told from the others by time: the thread
+ * tags the interval with its edge (rt_tag_self, which logs it only when
+ * a sample was taken meanwhile) and the sample hook gets the tag.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../sampler/rt.h"
 #include "call.h"
 #include "piggyback.h"
 #include "stats.h"
 #include "key-table.h"
 #include "graph.h"
 
-enum { EDGE_COUNT, EDGE_TIME };
+enum { EDGE_COUNT, EDGE_TIME };		/* values of an edge */
 
-static struct key_table edges;		/* from, to, 0 */
+static struct key_table edges;		/* from, to, kind (enum prof_edge_kind) */
 static pthread_mutex_t edges_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct key_table paths;		/* from, to, tree node: samples */
+static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int last_site __attribute__((tls_model("initial-exec"))) = -1;
 static __thread uint64_t last_exit __attribute__((tls_model("initial-exec")));
+static __thread uint64_t ring_mark __attribute__((tls_model("initial-exec")));
+
+_Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is its two sites");
 
 /* The thread's edges by their call's site, a few: a loop's edges are
  * then found by a compare. */
@@ -36,7 +49,7 @@ static struct key_entry *edge_of(int from, int to)
 
 	if (e && seen[k].from == from && seen[k].to == to)
 		return e;
-	e = key_table_get(&edges, from, to, 0);
+	e = key_table_get(&edges, from, to, PROF_EDGE_COMPUTE);
 	if (e) {
 		seen[k].from = from;
 		seen[k].to = to;
@@ -57,9 +70,40 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 			key_entry_add(e, EDGE_TIME, c->t0 > last_exit ? c->t0 - last_exit : 0);
 		}
 		pmpi_unlock(&edges_lock);
+		rt_tag_self(&ring_mark, last_exit, c->t0,
+			    (uint32_t)last_site * PMPI_SITES + (uint32_t)c->site);
 	}
 	last_site = c->site;
 	last_exit = t;
+}
+
+void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)
+{
+	struct key_entry *e;
+
+	if (!w)		/* a sample of another event than the first */
+		return;
+	pmpi_lock(&paths_lock);
+	e = key_table_get(&paths, (int32_t)(tag / PMPI_SITES), (int32_t)(tag % PMPI_SITES),
+			  (int32_t)node);
+	if (e)
+		key_entry_add(e, 0, w);
+	pmpi_unlock(&paths_lock);
+}
+
+void pmpi_graph_complete(int post, int done, uint64_t ns)
+{
+	struct key_entry *e;
+
+	if (post < 0 || done < 0)
+		return;
+	pmpi_lock(&edges_lock);
+	e = key_table_get(&edges, post, done, PROF_EDGE_COMPLETE);
+	if (e) {
+		key_entry_add(e, EDGE_COUNT, 1);
+		key_entry_add(e, EDGE_TIME, ns);
+	}
+	pmpi_unlock(&edges_lock);
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)
@@ -69,35 +113,95 @@ static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)
 	       site_of[e->key[1]] != UINT32_MAX;
 }
 
-/* Slots of one site make one node: their edges are summed. */
-static void add_edge(struct profile *p, uint32_t from, uint32_t to, uint64_t count, uint64_t ns)
+/* The edge of p from one site to another, of a kind; UINT32_MAX when none. */
+static uint32_t find_edge(const struct profile *p, uint32_t from, uint32_t to, uint8_t kind)
 {
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
-		if (p->mpi_edges[i].from == from && p->mpi_edges[i].to == to) {
-			p->mpi_edges[i].count += count;
-			p->mpi_edges[i].time_ns += ns;
-			return;
-		}
-	p->mpi_edges[p->nmpi_edges++] = (struct prof_mpi_edge){ from, to, count, ns, 0 };
+		if (p->mpi_edges[i].from == from && p->mpi_edges[i].to == to &&
+		    p->mpi_edges[i].kind == kind)
+			return i;
+	return UINT32_MAX;
 }
 
-void pmpi_graph_fill(struct profile *p, const uint32_t *site_of, bool final)
+/* Slots of one site make one node: their edges are summed. */
+static void add_edge(struct profile *p, uint32_t from, uint32_t to, uint8_t kind, uint64_t count,
+		     uint64_t ns)
+{
+	uint32_t i = find_edge(p, from, to, kind);
+
+	if (i != UINT32_MAX) {
+		p->mpi_edges[i].count += count;
+		p->mpi_edges[i].time_ns += ns;
+		return;
+	}
+	p->mpi_edges[p->nmpi_edges++] = (struct prof_mpi_edge){ from, to, count, ns, 0, kind };
+}
+
+/* The entries of t whose both sites made it into the profile. */
+static uint32_t count_kept(const struct key_table *t, const uint32_t *site_of)
 {
 	uint32_t n = 0;
 
 	for (unsigned i = 0; i < KEY_TABLE; i++)
-		n += edge_kept(&edges.e[i], site_of);
+		n += edge_kept(&t->e[i], site_of);
+	return n;
+}
+
+static void fill_edges(struct profile *p, const uint32_t *site_of)
+{
+	uint32_t n = count_kept(&edges, site_of);
+
 	if (!n || !(p->mpi_edges = calloc(n, sizeof(*p->mpi_edges))))
 		return;
 	for (unsigned i = 0; i < KEY_TABLE; i++) {
 		const struct key_entry *e = &edges.e[i];
 
 		if (edge_kept(e, site_of) && p->nmpi_edges < n)
-			add_edge(p, site_of[e->key[0]], site_of[e->key[1]],
+			add_edge(p, site_of[e->key[0]], site_of[e->key[1]], (uint8_t)e->key[2],
 				 key_entry_value(e, EDGE_COUNT), key_entry_value(e, EDGE_TIME));
 	}
+}
+
+/* A path of an edge p has, with the samples of slots of one site summed. */
+static void add_path(struct profile *p, uint32_t edge, uint32_t node, uint64_t samples)
+{
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++)
+		if (p->mpi_edge_paths[i].edge == edge && p->mpi_edge_paths[i].node == node) {
+			p->mpi_edge_paths[i].samples += samples;
+			return;
+		}
+	p->mpi_edge_paths[p->nmpi_edge_paths++] = (struct prof_mpi_edge_path){ edge, node, samples };
+}
+
+/* The paths of the computation edges p has, on nodes of its tree. */
+static void fill_paths(struct profile *p, const uint32_t *site_of)
+{
+	uint32_t n = count_kept(&paths, site_of);
+
+	if (!n || !(p->mpi_edge_paths = calloc(n, sizeof(*p->mpi_edge_paths))))
+		return;
+	for (unsigned i = 0; i < KEY_TABLE; i++) {
+		const struct key_entry *e = &paths.e[i];
+		uint32_t edge;
+
+		if (!edge_kept(e, site_of) || (uint32_t)e->key[2] >= p->tree.nnodes)
+			continue;
+		edge = find_edge(p, site_of[e->key[0]], site_of[e->key[1]], PROF_EDGE_COMPUTE);
+		if (edge != UINT32_MAX && p->nmpi_edge_paths < n)
+			add_path(p, edge, (uint32_t)e->key[2], key_entry_value(e, 0));
+	}
+}
+
+void pmpi_graph_fill(struct profile *p, const uint32_t *site_of, bool final)
+{
+	fill_edges(p, site_of);
+	fill_paths(p, site_of);
 	if (final && edges.lost)
 		fprintf(stderr, "cpperf: rank %d: %llu calls followed a call site over the %d edges "
 			"the activity graph keeps; their computation is in no edge\n", pmpi_pb_rank(),
 			(unsigned long long)edges.lost, KEY_TABLE);
+	if (final && paths.lost)
+		fprintf(stderr, "cpperf: rank %d: %llu samples of computation edges fell on call "
+			"paths over the %d the activity graph keeps; they are in no edge's paths\n",
+			pmpi_pb_rank(), (unsigned long long)paths.lost, KEY_TABLE);
 }

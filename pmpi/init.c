@@ -19,6 +19,7 @@
 #include "call.h"
 #include "datatypes.h"
 #include "freed.h"
+#include "graph.h"
 #include "init.h"
 #include "status.h"
 #include "critpath.h"
@@ -33,6 +34,7 @@ static const struct rt_hooks hooks = {
 	.fill_profile = pmpi_fill_profile,
 	.resolve = pmpi_resolve_paths,
 	.sample = pmpi_cp_sample,
+	.tagged = pmpi_graph_sample,
 };
 
 /* The MPI region: set by the thread that calls MPI_Init, then MPI_Finalize;

@@ -38,6 +38,9 @@
 #include "piggyback.h"
 #include "p2p.h"
 #include "wire.h"
+#include "graph.h"
+#include "waits.h"
+#include "../sampler/clock.h"
 
 #define BUCKETS 4096		/* power of 2 */
 #define STRIPES 64		/* mutexes over the buckets, power of 2 */
@@ -271,6 +274,18 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
  * unpacked into the user's buffer, its status corrected and (count) its
  * piggyback merged and, unless truncated, its bytes counted; a send's
  * buffer is freed; a collective's companion completes. */
+/* How long request t lived until call c completed it, 0 when not known
+ * (a collective's, a persistent request's). */
+static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked *t)
+{
+	uint64_t now;
+
+	if (t->kind == COLL || !t->side.t_post)
+		return 0;
+	now = c->t_done ? c->t_done : rt_now_ns();
+	return now > t->side.t_post ? now - t->side.t_post : 0;
+}
+
 static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
 		   bool truncated, MPI_Status *st)
 {
@@ -291,6 +306,8 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 	free(gone);
 	if (!completed)
 		return;
+	if (c && pmpi_waits_on)
+		pmpi_graph_complete(t->site, pmpi_site(c), since_post(c, t));
 	if ((t->kind == P2P_RECV || t->kind == P2P_PRECV) && st) {
 		bool msg = false;
 		uint64_t n;

@@ -54,6 +54,31 @@ static int oom(char *err, size_t errlen)
 	return -1;
 }
 
+/* See cluster.h. */
+const struct cl_path *cluster_edge_paths(const struct cl_rank *x, const struct cl_edge *e,
+					 uint32_t *n, uint64_t *samples)
+{
+	uint32_t lo = 0, hi = x->npaths;
+
+	while (lo < hi) {	/* the first path at or after the edge */
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct cl_path *q = &x->paths[mid];
+
+		if (q->from < e->from || (q->from == e->from && q->to < e->to))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	*samples = 0;
+	for (uint32_t i = lo; i < x->npaths && x->paths[i].from == e->from &&
+	     x->paths[i].to == e->to; i++) {
+		(*n)++;
+		*samples += x->paths[i].samples;
+	}
+	return x->paths + lo;
+}
+
 /* See cluster.h.  A binary search: the ranks ascend. */
 uint32_t cluster_rank_index(const struct cl_result *r, int64_t rank)
 {
@@ -237,8 +262,8 @@ static void summarise(const struct cl_result *r, struct work *w, uint32_t i)
 	for (uint32_t k = 0; k < c->nedges; k++) {
 		const struct cl_edge *e = &c->edges[k];
 
-		h = mix(mix(mix(h, e->from), e->to), e->count);
-		t += (double)e->time_ns;
+		h = mix(mix(mix(mix(h, e->completion), e->from), e->to), e->count);
+		t += e->completion ? 0 : (double)e->time_ns;
 	}
 	h = mix(h, UINT64_MAX);
 	for (uint32_t k = w->first[i]; k < w->first[i + 1]; k++) {
@@ -264,7 +289,8 @@ static bool same_structure(const struct cl_result *r, const struct work *w, uint
 		if (x->nodes[k].site != y->nodes[k].site || x->nodes[k].calls != y->nodes[k].calls)
 			return false;
 	for (uint32_t k = 0; k < x->nedges; k++)
-		if (x->edges[k].from != y->edges[k].from || x->edges[k].to != y->edges[k].to ||
+		if (x->edges[k].completion != y->edges[k].completion ||
+		    x->edges[k].from != y->edges[k].from || x->edges[k].to != y->edges[k].to ||
 		    x->edges[k].count != y->edges[k].count)
 			return false;
 	for (uint32_t k = 0; k < nk; k++)
@@ -282,8 +308,10 @@ static double sq(uint64_t a, uint64_t b)
 
 /*
  * Whether ranks a and b, of one structure, have close times: the root of
- * the sum of their nodes' (in the MPI region) and edges' squared
- * differences at most tol of the larger total.  The m differences sum to the totals' difference, so
+ * the sum of their nodes' (in the MPI region) and computation edges'
+ * squared differences at most tol of the larger total (a completion
+ * edge's time, how long requests lived, is the computation's and the
+ * calls' again).  The m differences sum to the totals' difference, so
  * by Cauchy-Schwarz that root is at least |difference| / sqrt(m): ranks
  * whose totals are too far apart are told without a look at the rest.
  */
@@ -298,7 +326,7 @@ static bool close_times(const struct cl_result *r, const struct work *w, uint32_
 	for (uint32_t k = 0; k < x->nnodes; k++)
 		d += x->nodes[k].outside ? 0 : sq(x->nodes[k].time_ns, y->nodes[k].time_ns);
 	for (uint32_t k = 0; k < x->nedges; k++)
-		d += sq(x->edges[k].time_ns, y->edges[k].time_ns);
+		d += x->edges[k].completion ? 0 : sq(x->edges[k].time_ns, y->edges[k].time_ns);
 	return d <= lim * lim;
 }
 

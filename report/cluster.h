@@ -29,10 +29,21 @@ struct cl_node {
 };
 
 /* A computation edge: count times a thread's call at site from was
- * followed by one at site to, time_ns between them in all. */
+ * followed by one at site to, time_ns between them in all; or a
+ * completion edge: count non-blocking requests started at site from were
+ * completed at site to, time_ns after they started in all. */
 struct cl_edge {
 	uint32_t from, to;
+	bool completion;	/* a completion edge, else a computation edge */
 	uint64_t count, time_ns;
+};
+
+/* A call path sampled in a computation edge: the samples of the first
+ * event whose leaf is node (of the report's tree). */
+struct cl_path {
+	uint32_t from, to;	/* the edge's sites */
+	uint32_t node;
+	uint64_t samples;
 };
 
 /* Messages the rank received at recv_site from send_rank's send_site. */
@@ -51,8 +62,10 @@ struct cl_rank {
 	bool node_times;
 	struct cl_node *nodes;	/* by site, one per site */
 	uint32_t nnodes;
-	struct cl_edge *edges;	/* by (from, to), one per pair */
+	struct cl_edge *edges;	/* by (completion, from, to), one each */
 	uint32_t nedges;
+	struct cl_path *paths;	/* by (from, to), most samples first */
+	uint32_t npaths;
 	struct cl_msg *msgs;	/* what it received, any order */
 	uint32_t nmsgs;
 };
@@ -90,7 +103,7 @@ struct cl_result {
  * and the same messages (counts equal, each peer named as docs/graph.md
  * says: by its rank less the rank's own, or by its rank when the peer's
  * site exchanges messages with more than two ranks), and when the root of
- * the sum over nodes (but those outside) and edges of their times'
+ * the sum over nodes (but those outside) and computation edges of their times'
  * squared differences is at most tol (a fraction, 0.02 for 2 %) of the
  * larger of their total times.  Ranks are taken in order and each joins the first class whose
  * representative is alike, else starts one.  r keeps pointers into
@@ -99,6 +112,11 @@ struct cl_result {
 int cluster_build(struct cl_result *r, const struct cl_rank *ranks, uint32_t nranks, double tol,
 		  char *err, size_t errlen);
 void cluster_release(struct cl_result *r);
+
+/* The paths sampled in x's computation edge e: *n of them from the one
+ * returned, most sampled first; their samples in all into *samples. */
+const struct cl_path *cluster_edge_paths(const struct cl_rank *x, const struct cl_edge *e,
+					 uint32_t *n, uint64_t *samples);
 
 /* The index of rank among r's ranks, or CL_NONE. */
 uint32_t cluster_rank_index(const struct cl_result *r, int64_t rank);

@@ -4,8 +4,9 @@
  *
  * Each MPI rank's graph is kept whole, for the classes are found over the
  * ranks' own graphs (cluster.c): its call sites as nodes, its mpi_edge
- * records as computation edges, its mpi_pair records as the messages it
- * received.  A merged profile (--merge=mpi) keeps edges, pairs and slots
+ * and mpi_done records as computation and completion edges (with the
+ * computations' sampled call paths, on the merged tree), its mpi_pair
+ * records as the messages it received.  A merged profile (--merge=mpi) keeps edges, pairs and slots
  * per rank but its sites summed, so its ranks' nodes are the sites they
  * name and their calls what their edges imply.  Sites stay the merge's
  * until mpi_merge_finish has sorted them; then every site is mapped once,
@@ -42,19 +43,30 @@ static struct cl_rank *new_rank(struct rep_graph *g, int64_t rank, bool node_tim
 	return c;
 }
 
-/* Room for c's nodes, edges and messages, as many as given; they are
- * freed with g whatever happens. */
-static int make_room(struct cl_rank *c, size_t nodes, size_t edges, size_t msgs)
+/* Room for c's nodes, edges, paths and messages, as many as given; they
+ * are freed with g whatever happens. */
+static int make_room(struct cl_rank *c, size_t nodes, size_t edges, size_t paths, size_t msgs)
 {
 	c->nodes = malloc((nodes + 1) * sizeof(*c->nodes));
 	c->edges = malloc((edges + 1) * sizeof(*c->edges));
+	c->paths = malloc((paths + 1) * sizeof(*c->paths));
 	c->msgs = malloc((msgs + 1) * sizeof(*c->msgs));
-	return c->nodes && c->edges && c->msgs ? 0 : -1;
+	return c->nodes && c->edges && c->paths && c->msgs ? 0 : -1;
 }
 
 static void add_edge(struct cl_rank *c, const struct prof_mpi_edge *e, const uint32_t *smap)
 {
-	c->edges[c->nedges++] = (struct cl_edge){ smap[e->from], smap[e->to], e->count, e->time_ns };
+	c->edges[c->nedges++] = (struct cl_edge){ smap[e->from], smap[e->to],
+						  e->kind == PROF_EDGE_COMPLETE, e->count, e->time_ns };
+}
+
+static void add_path(struct cl_rank *c, const struct profile *p,
+		     const struct prof_mpi_edge_path *q, const uint32_t *smap, const uint32_t *nmap)
+{
+	const struct prof_mpi_edge *e = &p->mpi_edges[q->edge];
+
+	c->paths[c->npaths++] = (struct cl_path){ smap[e->from], smap[e->to], nmap[q->node],
+						  q->samples };
 }
 
 /* The pair's sending site stays its slot until graph_merge_finish. */
@@ -65,11 +77,12 @@ static void add_msg(struct cl_rank *c, const struct prof_mpi_pair *q, const uint
 }
 
 /* A rank's own profile: its sites are its nodes. */
-static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t *smap)
+static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t *smap,
+		   const uint32_t *nmap)
 {
 	struct cl_rank *c = new_rank(g, p->rank, true);
 
-	if (!c || make_room(c, p->nmpi_sites, p->nmpi_edges, p->nmpi_pairs) < 0)
+	if (!c || make_room(c, p->nmpi_sites, p->nmpi_edges, p->nmpi_edge_paths, p->nmpi_pairs) < 0)
 		return -1;
 	for (uint32_t i = 0; i < p->nmpi_sites; i++)
 		c->nodes[c->nnodes++] = (struct cl_node){
@@ -77,6 +90,8 @@ static int add_own(struct rep_graph *g, const struct profile *p, const uint32_t 
 			p->mpi_sites[i].function && prof_mpi_outside_region(p->mpi_sites[i].function) };
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
 		add_edge(c, &p->mpi_edges[i], smap);
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++)
+		add_path(c, p, &p->mpi_edge_paths[i], smap, nmap);
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		add_msg(c, &p->mpi_pairs[i], smap);
 	return 0;
@@ -92,6 +107,7 @@ static int cmp_edge(const void *a, const void *b)
 {
 	const struct cl_edge *x = a, *y = b;
 
+	CMP(x->completion, y->completion);
 	CMP(x->from, y->from);
 	CMP(x->to, y->to);
 	return 0;
@@ -104,11 +120,23 @@ static struct cl_node *find_node(const struct cl_rank *c, uint32_t site)
 	return bsearch(&k, c->nodes, c->nnodes, sizeof(k), cmp_node);
 }
 
+/* The paths of an edge, most samples first (then by node). */
+static int cmp_path(const void *a, const void *b)
+{
+	const struct cl_path *x = a, *y = b;
+
+	CMP(x->from, y->from);
+	CMP(x->to, y->to);
+	CMP(y->samples, x->samples);
+	CMP(x->node, y->node);
+	return 0;
+}
+
 /*
  * A merged profile's rank: its nodes are the sites its edges, messages
  * and slots (already in c->nodes) name, each once; its calls of a site
- * are the larger of its edges' counts into the site and out of it (a
- * thread's calls but its first or its last).  Its times are 0.
+ * are the larger of its computation edges' counts into the site and out
+ * of it (a thread's calls but its first or its last).  Its times are 0.
  */
 static int derive_nodes(struct cl_rank *c)
 {
@@ -129,6 +157,8 @@ static int derive_nodes(struct cl_rank *c)
 	if (!(out = calloc((size_t)n + 1, sizeof(*out))))
 		return -1;
 	for (uint32_t i = 0; i < c->nedges; i++) {
+		if (c->edges[i].completion)
+			continue;
 		find_node(c, c->edges[i].to)->calls += c->edges[i].count;
 		out[find_node(c, c->edges[i].from) - c->nodes] += c->edges[i].count;
 	}
@@ -146,9 +176,10 @@ static uint32_t row_of(const struct profile *p, int64_t rank)
 	return (uint32_t)(prof_rank_find(p, rank) - p->mranks);
 }
 
-/* A merged profile: each row's edges, pairs and slots' sites, counted
- * first. */
-static int add_merged(struct rep_graph *g, const struct profile *p, const uint32_t *smap)
+/* A merged profile: each row's edges, paths, pairs and slots' sites,
+ * counted first. */
+static int add_merged(struct rep_graph *g, const struct profile *p, const uint32_t *smap,
+		      const uint32_t *nmap)
 {
 	uint32_t first = g->nranks, *nslots = calloc(p->merged + 1, sizeof(*nslots));
 	struct cl_rank *c;
@@ -162,18 +193,25 @@ static int add_merged(struct rep_graph *g, const struct profile *p, const uint32
 	c = g->ranks + first;
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
 		c[row_of(p, p->mpi_edges[i].rank)].nedges++;
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++)
+		c[row_of(p, p->mpi_edges[p->mpi_edge_paths[i].edge].rank)].npaths++;
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		c[row_of(p, p->mpi_pairs[i].rank)].nmsgs++;
 	for (uint32_t i = 0; i < p->nmpi_slots; i++)
 		nslots[row_of(p, p->mpi_slots[i].rank)]++;
 	for (uint64_t i = 0; i < p->merged; i++) {
 		if (make_room(&c[i], 2 * (size_t)c[i].nedges + c[i].nmsgs + nslots[i], c[i].nedges,
-			      c[i].nmsgs) < 0)
+			      c[i].npaths, c[i].nmsgs) < 0)
 			goto out;
-		c[i].nedges = c[i].nmsgs = 0;
+		c[i].nedges = c[i].npaths = c[i].nmsgs = 0;
 	}
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
 		add_edge(&c[row_of(p, p->mpi_edges[i].rank)], &p->mpi_edges[i], smap);
+	for (uint32_t i = 0; i < p->nmpi_edge_paths; i++) {
+		const struct prof_mpi_edge_path *q = &p->mpi_edge_paths[i];
+
+		add_path(&c[row_of(p, p->mpi_edges[q->edge].rank)], p, q, smap, nmap);
+	}
 	for (uint32_t i = 0; i < p->nmpi_pairs; i++)
 		add_msg(&c[row_of(p, p->mpi_pairs[i].rank)], &p->mpi_pairs[i], smap);
 	for (uint32_t i = 0; i < p->nmpi_slots; i++) {
@@ -192,14 +230,14 @@ out:
 
 /* See merge-graph.h. */
 int graph_merge_add(struct rep_graph *g, const struct profile *p, const uint32_t *smap,
-		    char *err, size_t errlen)
+		    const uint32_t *nmap, char *err, size_t errlen)
 {
 	int rc = 0;
 
 	if (p->merged)
-		rc = add_merged(g, p, smap);
+		rc = add_merged(g, p, smap, nmap);
 	else if (p->rank >= 0)
-		rc = add_own(g, p, smap);
+		rc = add_own(g, p, smap, nmap);
 	g->present |= p->nmpi_edges > 0;
 	return rc < 0 ? oom(err, errlen) : 0;
 }
@@ -229,6 +267,10 @@ int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, const struc
 			c->edges[k].from = pos[c->edges[k].from];
 			c->edges[k].to = pos[c->edges[k].to];
 		}
+		for (uint32_t k = 0; k < c->npaths; k++) {
+			c->paths[k].from = pos[c->paths[k].from];
+			c->paths[k].to = pos[c->paths[k].to];
+		}
 		for (uint32_t k = 0; k < c->nmsgs; k++) {
 			c->msgs[k].recv_site = pos[c->msgs[k].recv_site];
 			c->msgs[k].send_site = waits_slot_site(w, c->msgs[k].send_rank,
@@ -236,6 +278,7 @@ int graph_merge_finish(struct rep_graph *g, const struct rep_mpi *m, const struc
 		}
 		qsort(c->nodes, c->nnodes, sizeof(*c->nodes), cmp_node);
 		qsort(c->edges, c->nedges, sizeof(*c->edges), cmp_edge);
+		qsort(c->paths, c->npaths, sizeof(*c->paths), cmp_path);
 	}
 	if (g->nranks > 1)
 		qsort(g->ranks, g->nranks, sizeof(*g->ranks), cmp_rank);
@@ -249,6 +292,7 @@ void graph_merge_release(struct rep_graph *g)
 	for (uint32_t i = 0; i < g->nranks; i++) {
 		free(g->ranks[i].nodes);
 		free(g->ranks[i].edges);
+		free(g->ranks[i].paths);
 		free(g->ranks[i].msgs);
 	}
 	free(g->ranks);

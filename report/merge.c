@@ -357,7 +357,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 cpath_merge_add(&d->cpath, p, prep, nmap, emap, d->nevents, name, err,
 				 errlen) == 0 &&
 		 comp_merge_add(d, p, nmap, emap, err, errlen) == 0 &&
-		 graph_merge_add(&d->graph, p, smap, err, errlen) == 0) {
+		 graph_merge_add(&d->graph, p, smap, nmap, err, errlen) == 0) {
 		rc = spread_add(&d->spread, p, name, fmap, emap);
 		if (rc < 0)
 			oom(err, errlen);

@@ -3,7 +3,8 @@
  * activity graph collapsed by class as GraphML
  * (http://graphml.graphdrawing.org).  Each class is its representative's
  * graph: a node per (class, call site), id "cCLASSsSITE" (SITE the MPI
- * view's id), its computation edges, and the messages it received, each
+ * view's id), its computation edges (with their samples and the function
+ * sampled most), its completion edges, and the messages it received, each
  * from the sending class's node of the sending site; a message whose
  * sender is not known has no node to come from and is left out.  Every
  * attribute has its <key>.  Names come from the profiled program, so
@@ -34,6 +35,8 @@ static const struct {
 	{ "edge_time", "edge", "time", "double" },
 	{ "bytes", "edge", "bytes", "long" },
 	{ "late_sender", "edge", "late_sender", "double" },
+	{ "samples", "edge", "samples", "long" },
+	{ "top_function", "edge", "top_function", "string" },
 };
 
 /* Whether the valid UTF-8 sequence of n bytes at s is U+FFFE or U+FFFF,
@@ -110,9 +113,22 @@ static int put_nodes(FILE *out, const struct rep_data *d, const struct cl_result
 	return 0;
 }
 
-/* Class c's computation edges and the messages its representative
- * received.  Returns 0, or -1 when memory is short. */
-static int put_edges(FILE *out, const struct cl_result *r, uint32_t c)
+/* A computation edge's samples, and the function sampled most in it. */
+static void put_samples(FILE *out, const struct rep_data *d, const struct cl_rank *x,
+			const struct cl_edge *e)
+{
+	uint32_t n;
+	uint64_t samples;
+	const struct cl_path *q = cluster_edge_paths(x, e, &n, &samples);
+
+	put_data_u64(out, "samples", samples);
+	if (n)
+		put_data_text(out, "top_function", rep_node_function(d, q->node));
+}
+
+/* Class c's computation and completion edges and the messages its
+ * representative received.  Returns 0, or -1 when memory is short. */
+static int put_edges(FILE *out, const struct rep_data *d, const struct cl_result *r, uint32_t c)
 {
 	const struct cl_rank *x = &r->ranks[r->classes[c].rep];
 	struct cl_cmsg *v;
@@ -123,9 +139,11 @@ static int put_edges(FILE *out, const struct cl_result *r, uint32_t c)
 
 		fprintf(out, "    <edge source=\"c%us%u\" target=\"c%us%u\">\n", c, e->from + 1, c,
 			e->to + 1);
-		put_data_text(out, "kind", "computation");
+		put_data_text(out, "kind", e->completion ? "completion" : "computation");
 		put_data_u64(out, "count", e->count);
 		put_data_secs(out, "edge_time", e->time_ns);
+		if (!e->completion)
+			put_samples(out, d, x, e);
 		fputs("    </edge>\n", out);
 	}
 	if (cluster_messages(r, c, false, &v, &n) < 0)
@@ -158,7 +176,7 @@ int rep_graphml(FILE *out, const struct rep_data *d, const struct cl_result *r)
 		if (put_nodes(out, d, r, c) < 0)
 			return -1;
 	for (uint32_t c = 0; c < r->nclasses; c++)
-		if (put_edges(out, r, c) < 0)
+		if (put_edges(out, d, r, c) < 0)
 			return -1;
 	fputs("  </graph>\n</graphml>\n", out);
 	return ferror(out) ? -1 : 0;

@@ -397,7 +397,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
 		return -1;
 	put_compensation(&w, d, comp);
-	if (cl && rep_json_graph(&w, cl) < 0)
+	if (cl && rep_json_graph(&w, d, cl) < 0)
 		return -1;
 	json_end_object(&w);
 	return json_finish(&w);

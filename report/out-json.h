@@ -65,6 +65,6 @@ void rep_json_site_name(struct json_w *w, const struct rep_data *d, const struct
 void rep_json_waits(struct json_w *w, const struct rep_data *d);
 /* "clusters" and "graph" (out-json-graph.c): the classes of r and the
  * graph collapsed by class.  Returns 0 or -1 (memory). */
-int rep_json_graph(struct json_w *w, const struct cl_result *r);
+int rep_json_graph(struct json_w *w, const struct rep_data *d, const struct cl_result *r);
 
 #endif

@@ -52,6 +52,11 @@ const char *rep_module_path(const struct rep_data *d, uint32_t module)
 	return d->syms.modules[module].path;
 }
 
+const char *rep_node_function(const struct rep_data *d, uint32_t n)
+{
+	return n != CCT_ROOT && n < d->tree.nnodes ? d->names[d->tree.frame[n]] : "-";
+}
+
 const char *rep_module_name(const struct rep_data *d, uint32_t module)
 {
 	const char *path = rep_module_path(d, module), *slash = strrchr(path, '/');

@@ -46,5 +46,7 @@ uint64_t rep_unwinds(const struct rep_data *d);
 /* The last path component of a module path ("" for no module). */
 const char *rep_module_name(const struct rep_data *d, uint32_t module);
 const char *rep_module_path(const struct rep_data *d, uint32_t module);
+/* The function of node n of d's tree, "-" for the root or no node. */
+const char *rep_node_function(const struct rep_data *d, uint32_t n);
 
 #endif

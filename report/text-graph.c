@@ -2,8 +2,9 @@
  * text-graph.c - `cpperf report --view=graph`: the classes of ranks that
  * have alike activity graphs, then each class's graph as its
  * representative shows it: its call sites (function and call path as the
- * MPI view shows them, calls, time), its computation edges and its
- * messages, each end named by class and site (docs/graph.md).  A large
+ * MPI view shows them, calls, time), its computation edges (with the
+ * function sampled most in each), its completion edges and its messages,
+ * each end named by class and site (docs/graph.md).  A large
  * job may have many classes: text shows the first ones, JSON all.
  */
 #include <stdio.h>
@@ -74,14 +75,43 @@ static void put_nodes(FILE *out, const struct rep_data *d, const struct cl_rank 
 	}
 }
 
-static void put_edges(FILE *out, const struct cl_rank *x)
+static void put_edge(FILE *out, const struct rep_data *d, const struct cl_rank *x,
+		     const struct cl_edge *e)
 {
-	fputs("#   computation edges (a thread's next call after one at the first site)\n"
-	      "#  from     to       count   time(s)\n", out);
+	uint32_t n;
+	uint64_t samples;
+	const struct cl_path *q;
+
+	fprintf(out, "%7u %6u %11llu %9.6f", e->from + 1, e->to + 1, (unsigned long long)e->count,
+		rep_secs(e->time_ns));
+	if (e->completion) {
+		fputc('\n', out);
+		return;
+	}
+	q = cluster_edge_paths(x, e, &n, &samples);
+	fprintf(out, " %9llu", (unsigned long long)samples);
+	if (n)
+		fprintf(out, "  %s (%.0f%%)", rep_node_function(d, q->node),
+			100.0 * (double)q->samples / (double)samples);
+	fputc('\n', out);
+}
+
+/* The edges of one kind. */
+static void put_edges(FILE *out, const struct rep_data *d, const struct cl_rank *x,
+		      bool completion)
+{
+	uint32_t shown = 0;
+
+	fputs(completion ? "#   completion edges (non-blocking requests started at the first site, "
+	      "completed at the second)\n#  from     to       count   time(s)\n" :
+	      "#   computation edges (a thread's next call after one at the first site)\n"
+	      "#  from     to       count   time(s)   samples  most sampled function\n", out);
 	for (uint32_t i = 0; i < x->nedges; i++)
-		fprintf(out, "%7u %6u %11llu %9.6f\n", x->edges[i].from + 1, x->edges[i].to + 1,
-			(unsigned long long)x->edges[i].count, rep_secs(x->edges[i].time_ns));
-	if (!x->nedges)
+		if (x->edges[i].completion == completion) {
+			put_edge(out, d, x, &x->edges[i]);
+			shown++;
+		}
+	if (!shown)
 		fputs("# none\n", out);
 }
 
@@ -99,7 +129,8 @@ static int put_class(FILE *out, const struct rep_data *d, const struct cl_result
 	fprintf(out, "), as rank %lld shows it%s\n", (long long)x->rank,
 		x->node_times ? "" : "; calls from its edges, no times (a merged profile's rank)");
 	put_nodes(out, d, x);
-	put_edges(out, x);
+	put_edges(out, d, x, false);
+	put_edges(out, d, x, true);
 	if (cluster_messages(r, c, true, &v, &n) < 0)
 		return -1;
 	fputs("#   messages received and sent (class:site)\n"

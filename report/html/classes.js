@@ -4,7 +4,10 @@
  * (its "graph"), drawn as SVG: a column per class, a box per call site of
  * the class, a row per call site across the columns; computation edges
  * (from a call to the next) as arrows on a column's right, thicker for
- * more time; messages as dashed arrows from the sending class's site to
+ * more time, their tooltip naming the function sampled most; completion
+ * edges (a non-blocking request from the call that started it to the one
+ * that completed it) as dotted arrows there; messages as dashed arrows
+ * from the sending class's site to
  * the receiving class's, on a column's left when a class sends to itself.
  * Only the first CLASS_COLS classes are drawn, and of each class the
  * CLASS_NODES call sites of most time, which the view says.
@@ -40,7 +43,7 @@ function levelLink(x1, y1, x2, y2) {
 	return `M${x1},${y1} C${m},${y1} ${m},${y2} ${x2},${y2}`;
 }
 
-/* An arrow along path d, of kind 'comp' or 'msg', with a tooltip. */
+/* An arrow along path d, of kind 'comp', 'done' or 'msg', with a tooltip. */
 function arrow(d, kind, width, tip) {
 	return svgTip(svg('path', { d, class: 'edge ' + kind, 'stroke-width': width,
 		'marker-end': `url(#arrow-${kind})` }), tip);
@@ -50,7 +53,7 @@ function arrow(d, kind, width, tip) {
 function arrowHeads() {
 	const defs = svg('defs');
 
-	for (const kind of ['comp', 'msg']) {
+	for (const kind of ['comp', 'done', 'msg']) {
 		const m = svg('marker', { id: 'arrow-' + kind, class: kind, viewBox: '0 0 10 10', refX: 9, refY: 5,
 			markerWidth: 8, markerHeight: 8, markerUnits: 'userSpaceOnUse', orient: 'auto' });
 
@@ -58,6 +61,17 @@ function arrowHeads() {
 		defs.appendChild(m);
 	}
 	return defs;
+}
+
+/* What a computation edge's tooltip says of its samples: the function
+ * sampled most in it and its share. */
+function topPath(e) {
+	const p = (e.paths || [])[0];
+
+	if (!p || !e.samples)
+		return '';
+	return `; most sampled: ${p.function} (${(100 * p.samples / e.samples).toFixed(0)} % of ` +
+		`${fmtCount(e.samples)} samples)`;
 }
 
 /* Where the call sites' boxes are: a row for each site shown in some
@@ -86,7 +100,7 @@ function classColumn(c, ci, at, sites) {
 	const nodes = shownNodes(c);
 	const shown = new Set(nodes.map((n) => n.site));
 	const edges = (c.edges || []).filter((e) => shown.has(e.from) && shown.has(e.to));
-	const most = Math.max(...edges.map((e) => e.time || 0), 1e-12);
+	const most = Math.max(...edges.filter((e) => e.kind !== 'completion').map((e) => e.time || 0), 1e-12);
 	const x0 = ci * GRAPH.colW + GRAPH.left;
 
 	g.append(svgText(x0, 18, `ranks ${c.ranks}`, { class: 'head' }),
@@ -95,11 +109,17 @@ function classColumn(c, ci, at, sites) {
 		{ class: 'sub' }));
 	for (const e of edges) {
 		const from = at(ci, e.from), to = at(ci, e.to);
+		const done = e.kind === 'completion';
+		const path = sideArc(from.x + GRAPH.nodeW, from.mid, to.mid,
+			Math.min(16 + 4 * Math.abs(to.y - from.y) / GRAPH.rowH, GRAPH.colW - GRAPH.nodeW - GRAPH.left - 10));
+		const ends = `${siteName(sites, e.from)} → ${siteName(sites, e.to)}: `;
 
-		g.appendChild(arrow(sideArc(from.x + GRAPH.nodeW, from.mid, to.mid,
-			Math.min(16 + 4 * Math.abs(to.y - from.y) / GRAPH.rowH, GRAPH.colW - GRAPH.nodeW - GRAPH.left - 10)),
-		'comp', 1 + 5 * (e.time || 0) / most, `${siteName(sites, e.from)} → ${siteName(sites, e.to)}: ` +
-			`${fmtCount(e.count)} times, ${fmtSec(e.time)} computing`));
+		if (done)
+			g.appendChild(arrow(path, 'done', 1.5, ends + `${fmtCount(e.count)} requests completed, ` +
+				`${fmtSec(e.time)} after they started`));
+		else
+			g.appendChild(arrow(path, 'comp', 1 + 5 * (e.time || 0) / most, ends +
+				`${fmtCount(e.count)} times, ${fmtSec(e.time)} computing` + topPath(e)));
 	}
 	for (const n of nodes) {
 		const s = sites.get(n.site) || { function: `site ${n.site}` };

@@ -7,6 +7,13 @@
 # by their graphs' structure (--cluster-tol=50: on a host with more ranks
 # than cores the ranks' MPI times scatter by more than the default 2 %,
 # which splits classes further, never across these; checked too);
+#  - the stencil's non-blocking requests as completion edges: from the
+#    MPI_Irecv and MPI_Isend sites to the MPI_Waitall site, each request;
+#  - 2 ranks computing a known CPU time in alpha() before an MPI_Barrier
+#    and in beta() before an MPI_Allreduce: each computation edge's
+#    samples are those of its function in the rank's flat profile (within
+#    3 % and 3 samples: the loop around the calls is sampled too),
+#    and its most sampled call path goes through that function;
 #  - --format=graphml is well-formed (xmllint), valid against the GraphML
 #    schema when CPPERF_GRAPHML_XSD names graphml.xsd (it is not packaged:
 #    skipped otherwise), and networkx reads the same nodes as the JSON's
@@ -59,6 +66,46 @@ coarse=$(classes)
 report_json "$WORK/stencil"
 fine=$(classes)
 check "stencil: the default tolerance only splits those classes ($fine)" refines "$coarse" "$fine"
+
+# done_edges CLASS FUNCTION: the completion edges of CLASS from FUNCTION's sites,
+# as "COUNT->TO_FUNCTION" sorted
+done_edges() {
+	jqr "([.mpi.callsites[] | {key: (.id | tostring), value: .function}] | from_entries) as \$fn |
+		[.graph.classes[$1].edges[] | select(.kind == \"completion\" and
+		\$fn[.from | tostring] == \"$2\") | \"\(.count)->\(\$fn[.to | tostring])\"] | sort | join(\" \")"
+}
+report_json "$WORK/stencil" --cluster-tol=50
+is "stencil: rank 1 completes its Irecv of each step in its Waitall" \
+	"$(done_edges 1 MPI_Irecv)" "100->MPI_Waitall"
+is "stencil: and its Isend" "$(done_edges 1 MPI_Isend)" "100->MPI_Waitall"
+is "stencil: the inside ranks, both Irecv calls of each step (one call path: one site)" \
+	"$(done_edges 2 MPI_Irecv)" "200->MPI_Waitall"
+# Open MPI completes a small MPI_Isend at once and hands out one shared
+# request for it: the two sends of a step may be one request to complete
+isends=$(done_edges 2 MPI_Isend)
+check "stencil: and their Isend calls, one or two a step ($isends)" \
+	test "$isends" = "200->MPI_Waitall" -o "$isends" = "100->MPI_Waitall"
+is "stencil: the master has none" "$(jqr '[.graph.classes[0].edges[] | select(.kind == "completion")] | length')" 0
+
+mpi_run 2 "$RECORD" -q -o "$WORK/phases" ./shapes phases 40 > /dev/null 2> phases.err
+for r in 0 1; do
+	rm -rf "$WORK/one" && mkdir "$WORK/one" && cp "$WORK/phases"/rank0000"$r".* "$WORK/one"/
+	report_json "$WORK/one"
+	for f in alpha:MPI_Barrier beta:MPI_Allreduce; do
+		fn=${f%%:*} to=${f#*:}
+		flat=$(jqr "[.flat[] | select(.function == \"$fn\") | .total[]] | add")
+		edges=$(jqr "[.mpi.callsites[] | select(.function == \"$to\") | .id] as \$to |
+			[.graph.classes[0].edges[] | select(.kind == \"computation\" and
+			(.to as \$t | \$to | index(\$t))) | .samples] | add")
+		top=$(jqr "[.mpi.callsites[] | select(.function == \"$to\") | .id] as \$to |
+			[.graph.classes[0].edges[] | select(.kind == \"computation\" and
+			(.to as \$t | \$to | index(\$t)))] | max_by(.samples) | .paths[0] |
+			[.callpath[].function] | index(\"$fn\") != null")
+		within "rank $r: the computations before $to hold $fn's samples ($edges of $flat)" \
+			"$edges" "$flat" "$(awk -v f="$flat" 'BEGIN { print f * 0.03 + 3 }')"
+		is "rank $r: the most sampled path before $to goes through $fn" "$top" true
+	done
+done
 
 mpi_run 6 "$RECORD" -q -o "$WORK/workers" ./shapes workers 50 > /dev/null 2> workers.err
 report_json "$WORK/workers" --cluster-tol=50

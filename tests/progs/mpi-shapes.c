@@ -1,8 +1,9 @@
 /*
- * mpi-shapes.c - two programs whose ranks fall into known behavioural
- * classes, for tests/integration/graph.t (docs/waits.md "Activity graphs
- * and classes").  Work is slept (work()), so that every rank of a class
- * works as long as the others whatever the cores.
+ * mpi-shapes.c - programs whose ranks fall into known behavioural
+ * classes, or whose computations are known, for tests/integration/graph.t
+ * (docs/graph.md).  Work is slept (work()), so that every rank of a class
+ * works as long as the others whatever the cores, but in phases, where
+ * it is computed for a known CPU time so that it is sampled.
  *
  *   stencil STEPS   rank 0 hands every other rank its part, the others
  *                   run a 1-D stencil among themselves (each step: work
@@ -12,8 +13,11 @@
  *   workers ROUNDS  rank 0 sends each other rank a task per round and
  *                   receives its result; a task is 2 ms of work: classes
  *                   0 and 1..n-1
+ *   phases ROUNDS   every rank, each round, computes 20 ms of its CPU
+ *                   time in alpha(), enters MPI_Barrier, computes 5 ms in
+ *                   beta(), enters MPI_Allreduce
  *
- * Usage: mpi-shapes stencil|workers COUNT
+ * Usage: mpi-shapes stencil|workers|phases COUNT
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +81,44 @@ static void stencil(int steps)
 	collect(part);
 }
 
+/* Spin until the thread has run ms milliseconds more. */
+static void spin(double ms)
+{
+	struct timespec t;
+	uint64_t until;
+	volatile double x = 1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	until = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec + (uint64_t)(ms * 1e6);
+	do {
+		for (int i = 0; i < 1000; i++)
+			x = x * 1.0000001 + 1e-9;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec < until);
+}
+
+static void __attribute__((noinline)) alpha(void)
+{
+	spin(20);
+}
+
+static void __attribute__((noinline)) beta(void)
+{
+	spin(5);
+}
+
+static void phases(int rounds)
+{
+	double v = 1, sum;
+
+	for (int k = 0; k < rounds; k++) {
+		alpha();
+		MPI_Barrier(MPI_COMM_WORLD);
+		beta();
+		MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+}
+
 static void workers(int rounds)
 {
 	double task = 1, result = 0;
@@ -102,16 +144,20 @@ int main(int argc, char **argv)
 	comp_init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-	if (argc != 3 || count <= 0 || nranks < 3 ||
-	    (strcmp(argv[1], "stencil") && strcmp(argv[1], "workers"))) {
+	if (argc != 3 || count <= 0 ||
+	    (strcmp(argv[1], "phases") && (nranks < 3 ||
+	     (strcmp(argv[1], "stencil") && strcmp(argv[1], "workers"))))) {
 		if (rank == 0)
-			fprintf(stderr, "usage: mpi-shapes stencil|workers COUNT (3 ranks or more)\n");
+			fprintf(stderr, "usage: mpi-shapes stencil|workers COUNT (3 ranks or more), "
+				"or phases COUNT\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (argv[1][0] == 's')
 		stencil(count);
-	else
+	else if (argv[1][0] == 'w')
 		workers(count);
+	else
+		phases(count);
 	MPI_Finalize();
 	return 0;
 }

@@ -91,7 +91,8 @@ static void add_edge(struct builder *b, enum kind a, enum kind k, uint64_t count
 	if (!p->mpi_edges)
 		abort();
 	p->mpi_edges[p->nmpi_edges++] = (struct prof_mpi_edge){
-		b->site[a], b->site[k], count, (uint64_t)((double)count * MS * b->scale), 0 };
+		b->site[a], b->site[k], count, (uint64_t)((double)count * MS * b->scale), 0,
+		PROF_EDGE_COMPUTE };
 }
 
 /* count messages of bytes each received at kind k from rank's kind from. */
@@ -294,7 +295,8 @@ static void test_json(const struct rep_data *d)
 	snprintf(want, sizeof(want), "{\"site\":%u,\"calls\":6,\"time\":6e-05}",
 		 site_id(d, HALO_SEND));
 	ok(strstr(out, want), "JSON: a node: site id, calls, time");
-	snprintf(want, sizeof(want), "{\"from\":%u,\"to\":%u,\"count\":3,\"time\":0.003}",
+	snprintf(want, sizeof(want), "{\"from\":%u,\"to\":%u,\"kind\":\"computation\",\"count\":3,"
+		 "\"time\":0.003,\"samples\":0,\"paths\":[]}",
 		 site_id(d, HALO_SEND), site_id(d, HALO_RECV));
 	ok(strstr(out, want), "JSON: a computation edge");
 	snprintf(want, sizeof(want), "{\"send_class\":0,\"send_site\":%u,\"recv_class\":2,"

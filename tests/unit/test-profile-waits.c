@@ -39,7 +39,8 @@ static void waits_profile(struct profile *p)
 {
 	static const struct prof_mpi_slot slots[] = { { 4, 1, 0 }, { 5, 1, 0 }, { 0, 0, 0 } };
 	static const struct prof_mpi_edge edges[] = {
-		{ 0, 1, 4, 1000, 0 }, { 1, 0, 3, 600, 0 }, { 1, 2, 1, 5, 0 },
+		{ 0, 1, 4, 1000, 0, PROF_EDGE_COMPUTE }, { 1, 0, 3, 600, 0, PROF_EDGE_COMPUTE },
+		{ 1, 2, 1, 5, 0, PROF_EDGE_COMPUTE },
 	};
 	static const struct prof_mpi_pair pairs[] = {
 		{ 0, 0, 3, 2, 16, 100, 90, 0, 0, 0 },
@@ -188,7 +189,7 @@ static void test_edges_alone(void)
 	add_site(&a, "MPI_Send");
 	a.nmpi_edges = 1;
 	a.mpi_edges = xcalloc(1, sizeof(*a.mpi_edges));
-	a.mpi_edges[0] = (struct prof_mpi_edge){ 0, 0, 7, 70, 0 };
+	a.mpi_edges[0] = (struct prof_mpi_edge){ 0, 0, 7, 70, 0, PROF_EDGE_COMPUTE };
 	ok(!prof_has_waits(&a), "an edge is no wait data");
 	buf = serialise(&a, &len, err);
 	ok(buf && !strncmp(buf, "cpperf-profile 11\n", 18) && strstr(buf, "\nmpi_edge 0 0 7 70\nend "),
@@ -199,6 +200,78 @@ static void test_edges_alone(void)
 	profile_release(&b);
 	profile_release(&a);
 	free(buf);
+}
+
+/* A node of p's tree, main > compute, with 5 samples. */
+static uint32_t leaf_node(struct profile *p)
+{
+	uint32_t mod = symtab_module(&p->syms, "/opt/app/bin/app", "abcd"), fr[2], node;
+
+	fr[0] = symtab_frame(&p->syms, mod, "main", "app.c", 1);
+	fr[1] = symtab_frame(&p->syms, mod, "compute", "app.c", 7);
+	node = cct_path(&p->tree, fr, 2);
+	if (node == CCT_NO_FRAME)
+		abort();
+	cct_self(&p->tree, node)[0] = 5;
+	return node;
+}
+
+/*
+ * Completion edges and the paths of computation edges make a version 12
+ * file: an mpi_done record and mpi_edge_path records (on a tree node),
+ * read back equal; a path of a completion edge, one of a node or edge out
+ * of range, and either record in a version 11 file are refused.
+ */
+static void test_graph_records(void)
+{
+	struct profile a, b;
+	char err[ERRLEN];
+	const char *why;
+	size_t len;
+	char *buf;
+	uint32_t node;
+
+	waits_profile(&a);
+	node = leaf_node(&a);
+	a.mpi_edges = realloc(a.mpi_edges, 4 * sizeof(*a.mpi_edges));
+	if (!a.mpi_edges)
+		abort();
+	memset(&a.mpi_edges[3], 0, sizeof(a.mpi_edges[3]));	/* padding too: compared as bytes */
+	a.mpi_edges[3].to = 2;
+	a.mpi_edges[3].count = 3;
+	a.mpi_edges[3].time_ns = 900;
+	a.mpi_edges[3].kind = PROF_EDGE_COMPLETE;
+	a.nmpi_edges++;
+	a.nmpi_edge_paths = 2;
+	a.mpi_edge_paths = xcalloc(2, sizeof(*a.mpi_edge_paths));
+	a.mpi_edge_paths[0] = (struct prof_mpi_edge_path){ 0, node, 5 };
+	a.mpi_edge_paths[1] = (struct prof_mpi_edge_path){ 1, CCT_ROOT, 2 };
+	buf = serialise(&a, &len, err);
+	ok(buf && !strncmp(buf, "cpperf-profile 12\n", 18), "completion edges and paths: version 12");
+	ok(buf && strstr(buf, "\nmpi_edge 1 2 1 5\nmpi_done 0 2 3 900\nmpi_edge_path 0 "),
+	   "an mpi_done record after the mpi_edge ones, then the paths");
+	profile_init(&b);
+	ok(buf && profile_parse(&b, buf, len, err, sizeof(err)) == 0 && same_waits(&a, &b) &&
+	   b.nmpi_edge_paths == 2 && b.mpi_edges[3].kind == PROF_EDGE_COMPLETE &&
+	   b.mpi_edge_paths[0].node == node && b.mpi_edge_paths[1].samples == 2,
+	   "read back equal");
+	profile_release(&b);
+	if (buf) {
+		char rec[64];
+
+		snprintf(rec, sizeof(rec), "mpi_edge_path 0 %u 5\n", node);
+		why = parse_edited(buf, rec, "mpi_edge_path 3 0 5\n");
+		ok(strstr(why, "mpi_edge_path of edge 3, an mpi_done record"), "no path of a completion edge");
+		why = parse_edited(buf, rec, "mpi_edge_path 4 0 5\n");
+		ok(strstr(why, "mpi_edge_path edge 4 out of range"), "a path's edge in range");
+		why = parse_edited(buf, rec, "mpi_edge_path 0 999 5\n");
+		ok(strstr(why, "mpi_edge_path node 999 out of range"), "a path's node in range");
+		why = parse_edited(buf, "cpperf-profile 12\n", "cpperf-profile 11\n");
+		ok(strstr(why, "'mpi_done' record in a version 11 profile (it came with version 12)"),
+		   "no mpi_done record in a version 11 file");
+	}
+	free(buf);
+	profile_release(&a);
 }
 
 /* Without wait data a profile is written as before: a version 9 file that
@@ -384,8 +457,8 @@ static void waits_rank2(struct profile *p)
 	p->mpi_pairs[0] = (struct prof_mpi_pair){ 1, 1, 4, 1, 8, 50, 0, 0, 0, 0 };
 	p->nmpi_edges = 2;
 	p->mpi_edges = xcalloc(2, sizeof(*p->mpi_edges));
-	p->mpi_edges[0] = (struct prof_mpi_edge){ 0, 1, 2, 300, 0 };
-	p->mpi_edges[1] = (struct prof_mpi_edge){ 1, 0, 2, 200, 0 };
+	p->mpi_edges[0] = (struct prof_mpi_edge){ 0, 1, 2, 300, 0, PROF_EDGE_COMPUTE };
+	p->mpi_edges[1] = (struct prof_mpi_edge){ 1, 0, 2, 200, 0, PROF_EDGE_COMPUTE };
 	p->clock_offset_ns = 2000;
 	p->clock_drift_ns = -150;
 }
@@ -494,6 +567,7 @@ int main(int argc, char **argv)
 	}
 	test_round_trip();
 	test_edges_alone();
+	test_graph_records();
 	test_older_versions();
 	test_reader_refuses();
 	test_writer_refuses();
