@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpi-instr.sh - the MPI layer's cost in instructions, the figure that
 # decides on a noisy host: valgrind's callgrind counts the instructions
-# executed in cpperf's MPI library (its own functions, not what they call)
+# executed in cpperf's MPI library (its own functions, not what they call,
+# with what they inlined from any file: bench/callgrind-sum.py)
 # inside the loop of bench/mpi-loop.c (what MPI_Init and MPI_Finalize do
 # depends on time: calibration, the profile's writing), on each of 2
 # ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv) and an 8-byte
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_INSTR_N:-10000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-for tool in mpicc valgrind callgrind_annotate; do
+for tool in mpicc valgrind python3; do
 	if ! command -v $tool > /dev/null; then
 		echo "mpi instructions bench: no $tool, skipped"
 		exit 0
@@ -41,8 +42,7 @@ count() {
 		--callgrind-out-file="$W/cg.%p" bin/cpperf-record -q -c 1000000000000000 \
 		"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
 	for f in "$W"/cg.*; do
-		callgrind_annotate --threshold=100 "$f" 2> /dev/null |
-			awk '/\[.*libcpperf[^]]*\]$/ { gsub(",", "", $1); s += $1 } END { print s + 0 }'
+		python3 bench/callgrind-sum.py libcpperf "$f" | head -1
 	done
 }
 
@@ -61,6 +61,5 @@ echo "(instructions in cpperf's MPI library per rank, difference of $N and $((2 
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
-callgrind_annotate --threshold=100 "$f" 2> /dev/null | grep 'libcpperf' | head -12 |
-	sed 's/^ *\([0-9,]*\) ([^)]*) *[^:]*:\([^ ]*\) .*/\1 \2/' |
-	awk -v n="$((2 * N))" '{ gsub(",", "", $1); printf "  %8.0f  %s\n", $1 / n, $2 }'
+python3 bench/callgrind-sum.py libcpperf "$f" 12 | tail -n +2 |
+	awk -v n="$((2 * N))" '{ printf "  %8.0f  %s\n", $1 / n, $2 }'
