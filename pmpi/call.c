@@ -126,7 +126,7 @@ void pmpi_leave(struct pmpi_call *c)
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0, &fresh);
-	if (c->late_sender | c->late_sender_comp | c->wait | c->wait_comp)
+	if (c->late_sender | c->late_sender_comp)
 		pmpi_waits_leave(c);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */

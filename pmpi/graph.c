@@ -8,8 +8,11 @@
  * joins the ranks' graphs.
  *
  * A computation's samples are told from the others by time: the thread
- * tags the interval with its edge (rt_tag_self, which logs it only when
- * a sample was taken meanwhile) and the sample hook gets the tag.
+ * tags the interval with its edge when a sample was taken meanwhile
+ * (rt_thread_head) and the runtime's tagged hook gets the tag.
+ *
+ * Every wrapped call ends here: a call whose edge the thread took lately
+ * costs a compare, two additions and the ring's head read, no lock.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -28,53 +31,89 @@ static struct key_table edges;		/* from, to, kind (enum prof_edge_kind) */
 static pthread_mutex_t edges_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct key_table paths;		/* from, to, tree node: samples */
 static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread int last_site __attribute__((tls_model("initial-exec"))) = -1;
-static __thread uint64_t last_exit __attribute__((tls_model("initial-exec")));
-static __thread uint64_t ring_mark __attribute__((tls_model("initial-exec")));
-
 _Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is its two sites");
 
 /* The thread's edges by their call's site, a few: a loop's edges are
  * then found by a compare. */
 #define SEEN 8
-static __thread struct {
+struct seen {
 	int from, to;
 	struct key_entry *e;
-} seen[SEEN] __attribute__((tls_model("initial-exec")));
+};
 
-static struct key_entry *edge_of(int from, int to)
+/* What a thread keeps of its graph. */
+struct graph_thread {
+	int last_site;		/* of its last call, -1 before */
+	uint64_t last_exit;	/* when that call ended */
+	struct rt_thread *rt;	/* the runtime's, once it has one */
+	uint64_t ring_mark;	/* rt_thread_head at the last call */
+	struct seen seen[SEEN];
+};
+
+static __thread struct graph_thread me __attribute__((tls_model("initial-exec"))) = {
+	.last_site = -1,
+};
+
+/* A counter of a shared edge: only wrappers add, one thread at a time
+ * unless MPI has several calling. */
+static inline void edge_add(struct key_entry *e, unsigned i, uint64_t v)
 {
-	unsigned k = (unsigned)to % SEEN;
-	struct key_entry *e = seen[k].e;
+	if (pmpi_one_thread)
+		key_entry_add(e, i, v);
+	else
+		__atomic_fetch_add(&e->v[i], v, __ATOMIC_RELAXED);
+}
 
-	if (e && seen[k].from == from && seen[k].to == to)
-		return e;
+/* Edge (from, to) found in the table, made when missing, and kept in s. */
+static __attribute__((noinline)) struct key_entry *edge_miss(struct seen *s, int from, int to)
+{
+	struct key_entry *e;
+
+	pmpi_lock(&edges_lock);
 	e = key_table_get(&edges, from, to, PROF_EDGE_COMPUTE);
-	if (e) {
-		seen[k].from = from;
-		seen[k].to = to;
-		seen[k].e = e;
-	}
+	pmpi_unlock(&edges_lock);
+	if (e)
+		*s = (struct seen){ from, to, e };
 	return e;
+}
+
+/* The computation [t0, t1) of edge (from, to) is tagged when the ring
+ * moved since the last call: a sample was taken in it, or in that call. */
+static inline void tag_if_sampled(struct graph_thread *g, uint64_t t0, uint64_t t1, int from,
+				  int to)
+{
+	uint64_t head;
+
+	if (!g->rt && !(g->rt = rt_thread_self()))
+		return;
+	head = rt_thread_head(g->rt);
+	if (head != g->ring_mark) {
+		g->ring_mark = head;
+		rt_tag_log_add(&g->rt->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);
+	}
 }
 
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
+	struct graph_thread *g = &me;
+	int from = g->last_site, to = c->site;
+	uint64_t start = g->last_exit;
+	struct seen *s;
 	struct key_entry *e;
 
-	if (last_site >= 0 && c->site >= 0) {
-		pmpi_lock(&edges_lock);
-		e = edge_of(last_site, c->site);
-		if (e) {
-			key_entry_add(e, EDGE_COUNT, 1);
-			key_entry_add(e, EDGE_TIME, c->t0 > last_exit ? c->t0 - last_exit : 0);
-		}
-		pmpi_unlock(&edges_lock);
-		rt_tag_self(&ring_mark, last_exit, c->t0,
-			    (uint32_t)last_site * PMPI_SITES + (uint32_t)c->site);
+	g->last_site = to;
+	g->last_exit = t;
+	if (from < 0 || to < 0)
+		return;
+	s = &g->seen[(unsigned)to % SEEN];
+	e = s->e;
+	if (__builtin_expect(!e || s->from != from || s->to != to, 0))
+		e = edge_miss(s, from, to);
+	if (e) {
+		edge_add(e, EDGE_COUNT, 1);
+		edge_add(e, EDGE_TIME, c->t0 > start ? c->t0 - start : 0);
 	}
-	last_site = c->site;
-	last_exit = t;
+	tag_if_sampled(g, start, c->t0, from, to);
 }
 
 void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)

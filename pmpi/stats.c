@@ -259,6 +259,14 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh)
 		bump(&s->recv, c->recv);
 		for (unsigned i = 0; i < c->nsizes; i++)
 			bump(&s->hist[bucket(c->sizes[i])], 1);
+		if (c->late_sender | c->late_sender_comp) {
+			bump(&s->wait[PROF_WAIT_late_sender], c->late_sender);
+			bump(&s->wait_comp[PROF_WAIT_late_sender], c->late_sender_comp);
+		}
+		if ((c->wait | c->wait_comp) && c->wait_kind < PROF_WAITS) {
+			bump(&s->wait[c->wait_kind], c->wait);
+			bump(&s->wait_comp[c->wait_kind], c->wait_comp);
+		}
 	}
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);

@@ -201,12 +201,7 @@ const struct pb_unit pb_unit_waits = {
 
 void pmpi_waits_leave(const struct pmpi_call *c)
 {
-	if (c->late_sender || c->late_sender_comp) {
-		pmpi_site_wait(c->site, PROF_WAIT_late_sender, c->late_sender, c->late_sender_comp);
-		wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
-	}
-	if (c->wait || c->wait_comp)
-		pmpi_site_wait(c->site, c->wait_kind, c->wait, c->wait_comp);
+	wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
 }
 
 /* Is pair e in the profile: in use and its receiving site in it. */

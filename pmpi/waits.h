@@ -16,8 +16,8 @@ struct pmpi_call;
  * MPI_Init with the piggyback's units, pb-units.h). */
 extern bool pmpi_waits_on;
 
-/* Call c ends (its site known): its Late Sender and its collective's wait
- * into its site. */
+/* Call c, with a Late Sender, ends (its site known; the statistics took
+ * its wait states): kept for telling a later call's wrong order. */
 void pmpi_waits_leave(const struct pmpi_call *c);
 /* Into p, whose sites are filled: the slots (site_of: the profile site of
  * each slot of the site table, UINT32_MAX for none), the pairs of sites,

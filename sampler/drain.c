@@ -164,21 +164,6 @@ uint64_t rt_samples_pending_self(const struct rt_state *rt)
 	return ring_samples_pending(rt_thread_ring(t));
 }
 
-void rt_tag_self(uint64_t *mark, uint64_t t0, uint64_t t1, uint32_t tag)
-{
-	struct rt_thread *t = rt_thread_self();
-	struct ring *r;
-	uint64_t head;
-
-	if (!t || !(r = rt_thread_ring(t)))
-		return;
-	head = ring_head(r);
-	if (head != *mark) {
-		rt_tag_log_add(&t->tags, t0, t1, tag);
-		*mark = head;
-	}
-}
-
 /* The final profile rt_end_async asked for: no more samples, the rest
  * folded, written while no thread folds its own. */
 static void end_now(struct rt_state *rt)

@@ -86,11 +86,6 @@ uint64_t ring_samples_pending(const struct ring *r)
 	return (uint64_t)(((unsigned __int128)(head - counted) * r->sample_recip) >> 64);
 }
 
-uint64_t ring_head(const struct ring *r)
-{
-	return r->meta ? __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) : 0;
-}
-
 bool ring_pending(const struct ring *r)
 {
 	return r->meta && __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) != r->meta->data_tail;

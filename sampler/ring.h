@@ -58,6 +58,9 @@ bool ring_pending(const struct ring *r);
 uint64_t ring_samples_pending(const struct ring *r);
 /* The bytes the kernel has written into the ring so far: it moves with
  * every record.  0 when not mapped.  Any thread. */
-uint64_t ring_head(const struct ring *r);
+static inline uint64_t ring_head(const struct ring *r)
+{
+	return r->meta ? __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) : 0;
+}
 
 #endif

@@ -50,7 +50,7 @@ struct rt_hooks {
 	 * `node`, with weights w per event (the critical-path profile).
 	 * Drain thread only. */
 	void (*sample)(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
-	/* A sample taken in an interval the layer tagged (rt_tag_self), of
+	/* A sample taken in an interval the layer tagged (rt_thread_head), of
 	 * weight w of the first event: told once the interval is logged,
 	 * which may be a fold after `sample`.  Drain thread only. */
 	void (*tagged)(uint32_t tag, uint32_t node, uint64_t w);
@@ -92,7 +92,7 @@ struct rt_thread {
 	_Atomic int state;	/* set by the thread, acted on by the drain thread */
 	struct papi_thread *papi;	/* the PAPI backend's state, NULL for perf */
 	void *altstack;		/* our alternate signal stack, NULL when none */
-	struct rt_tag_log tags;	/* written by the thread (rt_tag_self) */
+	struct rt_tag_log tags;	/* written by the thread (rt_thread_head) */
 	struct rt_tag_wait tag_wait;	/* its samples waiting for their tag */
 	struct rt_thread *next;
 };
@@ -186,6 +186,17 @@ static inline struct ring *rt_thread_ring(const struct rt_thread *t)
 {
 	return atomic_load_explicit(&t->ring, memory_order_acquire);
 }
+/* How far the kernel has written the thread's ring: it moves with every
+ * sample.  The thread tags an interval of its time (t->tags, whose tag
+ * its samples then carry to rt_hooks.tagged) when this moved during it,
+ * so that the log grows with the samples, not with the intervals.  A few
+ * loads; the thread itself (its ring's slots stay mapped while it lives). */
+static inline uint64_t rt_thread_head(const struct rt_thread *t)
+{
+	const struct ring *r = rt_thread_ring(t);
+
+	return r ? ring_head(r) : 0;
+}
 /* Give a young thread that has lived RT_GROW_NS its full ring, as the
  * budget allows; the drain thread, agg_lock held, the old ring drained. */
 #define RT_GROW_NS 20000000ull
@@ -266,7 +277,7 @@ int rt_real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 void rt_aggregate_record(struct rt_state *rt, struct rt_thread *t,
 			 const struct perf_event_header *h);
 /* aggregate.c: tell the layer above the tags of t's samples that waited
- * for them (rt_tag_self), now logged. */
+ * for them (rt_thread_head), now logged. */
 void rt_aggregate_settle(struct rt_state *rt, struct rt_thread *t);
 
 /* aggregate.c: the frames of lookup addresses addrs[0..n) (innermost
@@ -295,11 +306,6 @@ void rt_thread_retire_self(struct rt_state *rt, struct rt_thread *t);
  * thread has not begun to fold (0 when that is not known,
  * ring_samples_pending).  Costs a few loads: for each wrapped MPI call. */
 uint64_t rt_samples_pending_self(const struct rt_state *rt);
-/* The calling thread ran [t0, t1) under tag, which the samples taken then
- * carry to rt_hooks.sample; logged only when the ring's head moved since
- * *mark (the caller's, updated here), so that the log grows with the
- * samples, not with the intervals.  Costs a few loads. */
-void rt_tag_self(uint64_t *mark, uint64_t t0, uint64_t t1, uint32_t tag);
 
 /* runtime.c: the process's state, NULL before start-up. */
 struct rt_state *rt_current(void);
