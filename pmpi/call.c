@@ -77,9 +77,11 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 		/* before the call's clock: tool time, not MPI time */
 		injected = pmpi_comp_enter(own_cost.est);
 		c->t0 = rt_now_ns();
+		c->x0 = pmpi_comp_delay();
 		c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
 	} else {
 		c->t0 = rt_now_ns();
+		c->x0 = 0;
 	}
 	pmpi_cp_enter(c);
 	return true;

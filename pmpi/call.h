@@ -47,6 +47,9 @@ struct pmpi_call {
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
 	bool timed;		/* its own work is timed (call.c) */
 	uint64_t own_ns;	/* that work before t0 */
+	/* the compensation's delay at t0: its entry's compensated time is
+	 * t0 less it, whatever the tool charged while the call waited */
+	uint64_t x0;
 	/* wait states (waits.c): the latest sender of the messages it
 	 * received, and its collective's wait of kind wait_kind; measured
 	 * and compensated ns */

@@ -338,6 +338,18 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
  * again.  Returns the spin's wall time, which the call's own timing
  * leaves out.
  */
+/* Charge the samples taken since the last charge, each cost; how many.
+ * Caller holds comp.lock. */
+static uint64_t charge_samples(uint64_t cost)
+{
+	uint64_t n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
+
+	comp.ovh.samples += n;
+	comp.ovh.sample_ns += n * cost;
+	charge(n * cost);
+	return n;
+}
+
 uint64_t pmpi_comp_enter(uint64_t call_ns)
 {
 	struct rt_state *rt = rt_current();
@@ -347,13 +359,11 @@ uint64_t pmpi_comp_enter(uint64_t call_ns)
 		return 0;
 	comp_lock();
 	charge_drain_thread();
-	n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
-	comp.ovh.samples += n;
-	comp.ovh.sample_ns += n * cost;
+	n = charge_samples(cost);
 	comp.ovh.calls++;
 	comp.ovh.wrapper_ns += call_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
-	charge(n * cost + call_ns);
+	charge(call_ns);
 	comp_unlock();
 	if (!inject)
 		return 0;
@@ -469,6 +479,10 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 	if (!comp.on || comp.ended)
 		return;
 	comp_lock();
+	/* the tool's time while the call waited is before the data came:
+	 * the wait absorbs it as it absorbs the program's */
+	charge_drain_thread();
+	charge_samples(rt_current() ? rt_sample_cost_now(rt_current()) : 0);
 	r = pb_comp_rule(c->t0, t, comp.x, pb,
 			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
 	comp.wait += r.wait;

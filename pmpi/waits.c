@@ -45,7 +45,7 @@ static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 {
 	(void)x;
 	pb->t_enter = c->t0 + (uint64_t)pmpi_clock_me;
-	pb->t_enter_free = pb->t_enter - pmpi_comp_delay();
+	pb->t_enter_free = pb->t_enter - c->x0;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -113,7 +113,7 @@ static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uin
 static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
-	uint64_t x = pmpi_comp_delay(), entry = c->t0 + (uint64_t)pmpi_clock_me;
+	uint64_t x = c->x0, entry = c->t0 + (uint64_t)pmpi_clock_me;
 	uint64_t sent = pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
 	uint64_t sent_free = sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
 	uint64_t blocked = a->t > c->t0 ? a->t - c->t0 : 0;
@@ -176,7 +176,7 @@ static void waits_coll(const struct pb_arrival *a)
 	entry = c->t0 + (uint64_t)pmpi_clock_me;
 	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
 	c->wait = max_u64(c->wait, wait_for(entry, x->out.t_enter, blocked));
-	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - pmpi_comp_delay(),
+	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - c->x0,
 						      x->out.t_enter_free, blocked));
 	c->wait_kind = kind;
 }
