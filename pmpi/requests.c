@@ -269,11 +269,6 @@ void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
 	}
 }
 
-/* Release the claim on t, removing its entry when completed and not
- * persistent; then, when completed, finish its work: a receive is
- * unpacked into the user's buffer, its status corrected and (count) its
- * piggyback merged and, unless truncated, its bytes counted; a send's
- * buffer is freed; a collective's companion completes. */
 /* How long request t lived until call c completed it, 0 when not known
  * (a collective's, a persistent request's). */
 static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked *t)
@@ -286,6 +281,12 @@ static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked 
 	return now > t->side.t_post ? now - t->side.t_post : 0;
 }
 
+/* Release the claim on t, removing its entry when completed and not
+ * persistent; then, when completed, finish its work: a receive is
+ * unpacked into the user's buffer, its status corrected and (count) its
+ * piggyback merged and, unless truncated, its bytes counted; a send's
+ * buffer is freed; a collective's companion completes; the activity graph
+ * gets its completion edge. */
 static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
 		   bool truncated, MPI_Status *st)
 {
