@@ -12,7 +12,9 @@
 # --no-piggyback, --no-waits (the piggyback without wait states and
 # activity graph) and the default, all with a sampling period no run
 # reaches.  Prints each figure and the top functions of the default's
-# ping-pong.  BENCH_INSTR_N sets N (default 10000).
+# ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
+# an mpiP library (libmpiP.so), mpiP's wrappers are counted the same way
+# beside them (preloaded, without cpperf): the figure to beat.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_INSTR_N:-10000}
@@ -28,21 +30,34 @@ scratch mpiinstr
 mpicc -O2 -g -o "$W/mpi-loop" bench/mpi-loop.c
 
 configs=(no-piggyback no-waits default)
+if [ -n "${MPIP_LIB:-}" ]; then
+	if [ -r "$MPIP_LIB" ]; then
+		configs+=(mpiP)
+	else
+		echo "mpi instructions bench: MPIP_LIB=$MPIP_LIB: not readable; mpiP left out" >&2
+	fi
+fi
 opts_no_piggyback=(--no-piggyback)
 opts_no_waits=(--no-waits)
 opts_default=()
 
-# count CONFIG LOOP N: the instructions in cpperf's library summed over
-# both ranks' profiles, one line per rank
+# count CONFIG LOOP N: the instructions in the tool's library (cpperf's,
+# or mpiP's for CONFIG mpiP), one line per rank
 count() {
-	local o="opts_${1//-/_}[@]"
-	rm -rf "$W/exp" "$W"/cg.*
-	mpirun -np 2 valgrind -q --tool=callgrind --trace-children=yes \
-		--collect-atstart=no --toggle-collect=loop \
-		--callgrind-out-file="$W/cg.%p" bin/cpperf-record -q -c 1000000000000000 \
-		"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
+	local o="opts_${1//-/_}[@]" lib=libcpperf
+	local cg=(valgrind -q --tool=callgrind --trace-children=yes --collect-atstart=no
+		--toggle-collect=loop --callgrind-out-file="$W/cg.%p")
+	rm -rf "$W/exp" "$W"/cg.* "$W"/*.mpiP
+	if [ "$1" = mpiP ]; then
+		lib=libmpiP
+		(cd "$W" && mpirun -np 2 "${cg[@]}" env LD_PRELOAD="$MPIP_LIB" MPIP="-k 0" \
+			"$W/mpi-loop" "$2" "$3" > /dev/null)
+	else
+		mpirun -np 2 "${cg[@]}" bin/cpperf-record -q -c 1000000000000000 \
+			"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
+	fi
 	for f in "$W"/cg.*; do
-		python3 bench/callgrind-sum.py libcpperf "$f" | head -1
+		python3 bench/callgrind-sum.py "$lib" "$f" | head -1
 	done
 }
 
@@ -57,7 +72,7 @@ printf "%-14s %22s %22s\n" configuration "pingpong (per trip)" "allreduce (per c
 for c in "${configs[@]}"; do
 	printf "%-14s %22s %22s\n" "$c" "$(per_iteration "$c" pingpong)" "$(per_iteration "$c" allreduce)"
 done
-echo "(instructions in cpperf's MPI library per rank, difference of $N and $((2 * N)) iterations)"
+echo "(instructions in the tool's MPI library per rank, difference of $N and $((2 * N)) iterations)"
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
