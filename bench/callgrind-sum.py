@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """callgrind-sum.py - the instructions (Ir) a callgrind profile counts in
-the objects whose path contains PATTERN, self cost only (a call's
+the objects whose path matches PATTERN (a regular expression), self cost only (a call's
 inclusive cost, the line after calls=, is not its caller's), with the
 functions of most: `callgrind-sum.py PATTERN FILE [TOP]` prints the total,
 then TOP lines "count function" (default 0).  Code inlined from other
@@ -22,7 +22,7 @@ def names(table, spec):
 
 
 def main():
-    pattern, path = sys.argv[1], sys.argv[2]
+    pattern, path = re.compile(sys.argv[1]), sys.argv[2]
     top = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     obs, fns = {}, {}
     ob = fn = ''
@@ -45,7 +45,7 @@ def main():
                     skip_next = False
                     continue
                 parts = line.split()
-                if len(parts) >= 2 and pattern in ob:
+                if len(parts) >= 2 and pattern.search(ob):
                     per_fn[fn] = per_fn.get(fn, 0) + int(parts[1])
     print(sum(per_fn.values()))
     for name, n in sorted(per_fn.items(), key=lambda x: -x[1])[:top]:

@@ -11,7 +11,7 @@
 # allreduce) per rank, the mean of the two ranks.  Configurations:
 # --no-piggyback, --no-waits (the piggyback without wait states and
 # activity graph) and the default, all with a sampling period no run
-# reaches.  Prints each figure and the top functions of the default's
+# reaches; and Open MPI's own instructions without a tool, for scale.  Prints each figure and the top functions of the default's
 # ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
 # an mpiP library (libmpiP.so), mpiP's wrappers are counted the same way
 # beside them (preloaded, without cpperf): the figure to beat.
@@ -42,13 +42,17 @@ opts_no_waits=(--no-waits)
 opts_default=()
 
 # count CONFIG LOOP N: the instructions in the tool's library (cpperf's,
-# or mpiP's for CONFIG mpiP), one line per rank
+# or mpiP's for CONFIG mpiP; Open MPI's own for CONFIG plain, no tool), one
+# line per rank
 count() {
 	local o="opts_${1//-/_}[@]" lib=libcpperf
 	local cg=(valgrind -q --tool=callgrind --trace-children=yes --collect-atstart=no
 		--toggle-collect=loop --callgrind-out-file="$W/cg.%p")
 	rm -rf "$W/exp" "$W"/cg.* "$W"/*.mpiP
-	if [ "$1" = mpiP ]; then
+	if [ "$1" = plain ]; then
+		lib='libmpi\.|libopen-|/openmpi/'
+		mpirun -np 2 "${cg[@]}" "$W/mpi-loop" "$2" "$3" > /dev/null
+	elif [ "$1" = mpiP ]; then
 		lib=libmpiP
 		(cd "$W" && mpirun -np 2 "${cg[@]}" env LD_PRELOAD="$MPIP_LIB" MPIP="-k 0" \
 			"$W/mpi-loop" "$2" "$3" > /dev/null)
@@ -73,6 +77,8 @@ for c in "${configs[@]}"; do
 	printf "%-14s %22s %22s\n" "$c" "$(per_iteration "$c" pingpong)" "$(per_iteration "$c" allreduce)"
 done
 echo "(instructions in the tool's MPI library per rank, difference of $N and $((2 * N)) iterations)"
+printf "%-14s %22s %22s\n" "Open MPI" "$(per_iteration plain pingpong)" "$(per_iteration plain allreduce)"
+echo "(Open MPI's own instructions per rank without a tool, the same way)"
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
