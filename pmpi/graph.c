@@ -120,8 +120,6 @@ void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)
 {
 	struct key_entry *e;
 
-	if (!w)		/* a sample of another event than the first */
-		return;
 	pmpi_lock(&paths_lock);
 	e = key_table_get(&paths, (int32_t)(tag / PMPI_SITES), (int32_t)(tag % PMPI_SITES),
 			  (int32_t)node);

@@ -16,9 +16,9 @@ struct pmpi_call;
 /* Call c (its site known) ended at t: the edge from the thread's previous
  * call to it. */
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t);
-/* A sample of tree node `node`, w samples of the first event (0: of
- * another), in an interval tagged by pmpi_graph_leave (the runtime's
- * tagged hook). */
+/* A sample of tree node `node`, w samples of the first event, in an
+ * interval tagged by pmpi_graph_leave (the runtime's tagged hook, which
+ * passes only the first event's samples). */
 void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w);
 /* A non-blocking request started at site post completed at site done, ns
  * after it was started (0 unknown). */

@@ -50,9 +50,10 @@ struct rt_hooks {
 	 * `node`, with weights w per event (the critical-path profile).
 	 * Drain thread only. */
 	void (*sample)(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w);
-	/* A sample taken in an interval the layer tagged (rt_thread_head), of
-	 * weight w of the first event: told once the interval is logged,
-	 * which may be a fold after `sample`.  Drain thread only. */
+	/* A sample of the first event (w, never 0; samples of the others are
+	 * not told) taken in an interval the layer tagged (rt_thread_head):
+	 * told once the interval is logged, which may be a fold after
+	 * `sample`.  Drain thread only. */
 	void (*tagged)(uint32_t tag, uint32_t node, uint64_t w);
 };
 
