@@ -59,6 +59,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->fn = fn;
 	c->flags = flags;
 	c->site = -1;
+	c->counts = NULL;
 	c->completed = false;
 	c->sent = c->recv = 0;
 	c->peer = -1;

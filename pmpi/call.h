@@ -37,6 +37,7 @@ struct pmpi_call {
 	const void *ra;		/* the caller's return address: the call site */
 	unsigned fn, flags;
 	int site;		/* index in the site table, -1 until looked up */
+	struct pmpi_counts *counts;	/* this thread's of the site, when found */
 	uint64_t event;		/* critical-path event number, 0 when none */
 	bool completed;		/* a Test* call completed something */
 	uint64_t sent, recv;	/* bytes */

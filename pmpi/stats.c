@@ -26,6 +26,18 @@
 #include "status.h"
 
 #define CHUNK 64		/* sites per block of a thread's counters */
+#define SITE_CACHE 64		/* keys a thread remembers (power of 2) */
+
+/* A key whose site a thread found lately, and the thread's counters of
+ * that site: a call of the key finds them with a few loads and its path
+ * check, without the shared table's probe. */
+struct site_slot {
+	const void *ra;
+	uint64_t depth;
+	unsigned fn;
+	int site;
+	struct pmpi_counts *counts;
+};
 
 /* One thread's counters, reached from the list of all threads' (never
  * freed: the counts of threads that have exited stay in the profile).
@@ -36,6 +48,7 @@ struct thread_counts {
 	struct pmpi_counts *sites[PMPI_SITES / CHUNK];
 	struct pmpi_coll_counts colls[PMPI_COLLS];
 	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] or NULL */
+	struct site_slot cache[SITE_CACHE];
 };
 
 pthread_mutex_t pmpi_stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -92,10 +105,9 @@ static struct thread_counts *my_counts(void)
 	return mine = t;
 }
 
-/* This thread's counters of a site. */
-static struct pmpi_counts *site_counts(int site)
+/* Thread t's counters of a site. */
+static struct pmpi_counts *thread_site_counts(struct thread_counts *t, int site)
 {
-	struct thread_counts *t = my_counts();
 	struct pmpi_counts **b;
 
 	if (!t || site < 0)
@@ -109,6 +121,12 @@ static struct pmpi_counts *site_counts(int site)
 		__atomic_store_n(b, n, __ATOMIC_RELEASE);
 	}
 	return &(*b)[site % CHUNK];
+}
+
+/* This thread's counters of a site. */
+static struct pmpi_counts *site_counts(int site)
+{
+	return thread_site_counts(my_counts(), site);
 }
 
 static uint64_t site_hash(const struct pmpi_call *c, uint64_t depth)
@@ -128,9 +146,8 @@ static bool site_is(const struct pmpi_site *s, const struct pmpi_call *c, uint64
  * its path is to be captured); -1 when the table is full.  Sites of one
  * key with different call paths sit side by side in the probe sequence.
  */
-static int find_site(const struct pmpi_call *c, bool *fresh)
+static int find_site(const struct pmpi_call *c, uint64_t sd, bool *fresh)
 {
-	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
 	unsigned k0 = (unsigned)(site_hash(c, sd) >> 52) & (PMPI_SITES - 1), k = k0, i;
 	int found = -1;
 
@@ -164,12 +181,45 @@ static int find_site(const struct pmpi_call *c, bool *fresh)
 	return found;
 }
 
+static unsigned slot_of(const struct pmpi_call *c)
+{
+	return (unsigned)(((uintptr_t)c->ra >> 2) ^ c->fn) & (SITE_CACHE - 1);
+}
+
+/* Call c's site and this thread's counters of it (c->counts, NULL when
+ * memory is short), from the thread's cache when its key and path are
+ * there (*fresh: the site is new). */
+static void look_up_site(struct pmpi_call *c, bool *fresh)
+{
+	struct thread_counts *t = my_counts();
+	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
+	struct site_slot *k;
+
+	*fresh = false;
+	if (!t) {
+		c->site = find_site(c, sd, fresh);
+		return;
+	}
+	k = &t->cache[slot_of(c)];
+	if (k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
+	    pmpi_path_matches(&pmpi_sites[k->site], c)) {
+		c->site = k->site;
+		c->counts = k->counts;
+		return;
+	}
+	c->site = find_site(c, sd, fresh);
+	c->counts = thread_site_counts(t, c->site);
+	if (c->counts)
+		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
+					 .counts = c->counts };
+}
+
 int pmpi_site(struct pmpi_call *c)
 {
-	bool fresh = false;
+	bool fresh;
 
 	if (c->site < 0) {
-		c->site = find_site(c, &fresh);
+		look_up_site(c, &fresh);
 		if (fresh)
 			pmpi_path_capture(c, c->site);
 	}
@@ -249,8 +299,8 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh)
 	struct pmpi_counts *s;
 
 	if (c->site < 0)
-		c->site = find_site(c, fresh);
-	s = site_counts(c->site);
+		look_up_site(c, fresh);
+	s = c->counts;
 	if (s) {
 		bump(&s->calls, 1);
 		bump(&s->time_ns, dt);
