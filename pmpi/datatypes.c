@@ -143,6 +143,13 @@ int64_t pmpi_type_size(MPI_Datatype type)
 	return n ? n->size : ask_size(type);
 }
 
+int64_t pmpi_type_named_size(MPI_Datatype type)
+{
+	const struct named *n = find_named(type);
+
+	return n ? n->size : 0;
+}
+
 int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
 	const struct named *n = find_named(type);

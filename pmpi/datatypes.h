@@ -16,6 +16,9 @@
 void pmpi_types_start(void);
 int64_t pmpi_type_size(MPI_Datatype type);
 int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
+/* The size of a predefined datatype whose elements lie end to end; 0 for
+ * any other. */
+int64_t pmpi_type_named_size(MPI_Datatype type);
 /* Whether MPI defines predefined operator op on type: a predefined
  * datatype without padding of a group op takes (MPI 4.0, 6.9.2); never a
  * derived datatype, which MPI refuses, nor one the table lacks. */

@@ -242,35 +242,44 @@ static bool layout_sampled(const struct p2p_side *d)
 static __thread struct cost_sampled sent_cost __attribute__((tls_model("initial-exec")));
 static __thread struct cost_sampled taken_cost __attribute__((tls_model("initial-exec")));
 
-/* The payload packed behind the side's header, then this rank's
- * piggyback for a message of call c (NULL: a call not profiled) from
- * site with tag on comm written into the header, stamped with *t: the
- * data are ready and leave now.  A sampled layout leaves when its call
- * was entered and the layout's estimated cost had passed. */
-static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
-		      MPI_Comm comm, uint64_t *t)
+/* This rank's piggyback for a message of bytes from site with tag on
+ * comm, of call c (NULL: a call not profiled), stamped t, written into the
+ * header at hdr. */
+static void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int tag, MPI_Comm comm,
+		  uint64_t bytes, uint64_t t)
 {
 	struct pmpi_pb pb;
-	int rc = d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
 
-	if (rc != MPI_SUCCESS)
-		return rc;
-	*t = c && layout_sampled(d) ? c->t0 + sent_cost.est : rt_now_ns();
-	if (c) {	/* the layout (the copy into the bounce buffer) is delay */
-		pmpi_pb_fill(&pb, c, site, *t);
+	if (c) {
+		pmpi_pb_fill(&pb, c, site, t);
 	} else {
 		memset(&pb, 0, sizeof(pb));
 		pb.rank = pmpi_pb_rank();
 		pb.site = -1;
 		pb.cp = -1;
-		pb.t_send = *t;
+		pb.t_send = t;
 	}
 	if (pmpi_wire.check) {
 		pb.tag = tag;
-		pb.bytes = d->bytes;
+		pb.bytes = bytes;
 		pb.source = pmpi_comm_rank(comm);
 	}
-	wire_encode(&pmpi_wire, &pb, d->hdr);
+	wire_encode(&pmpi_wire, &pb, hdr);
+}
+
+/* The payload packed behind the side's header, then the header stamped
+ * with *t: the data are ready and leave now.  A sampled layout leaves
+ * when its call was entered and the layout's estimated cost had passed
+ * (the layout, the copy into the bounce buffer, is delay). */
+static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
+		      MPI_Comm comm, uint64_t *t)
+{
+	int rc = d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*t = c && layout_sampled(d) ? c->t0 + sent_cost.est : rt_now_ns();
+	stamp(d->hdr, c, site, tag, comm, d->bytes, *t);
 	return MPI_SUCCESS;
 }
 
@@ -328,11 +337,44 @@ static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, i
 	return rc;
 }
 
+/*
+ * The common message: a few contiguous bytes of a predefined datatype, in
+ * a blocking call that is profiled.  Its layout is the one side_make
+ * gives it (copied behind the header, a sampled cost), made without a
+ * side: the header and the data on the stack, one copy each way.
+ */
+
+/* The bytes of count (not negative) elements of type at buf when they
+ * take that path, else -1.  Data at MPI_BOTTOM (absolute addresses, or a
+ * null buffer that MPI refuses) go the general way. */
+static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
+{
+	int64_t size = pmpi_type_named_size(type), bytes = (int64_t)count * size;
+
+	if (!count)
+		return 0;
+	return size && bytes <= SAMPLED_COPY && buf != MPI_BOTTOM ? bytes : -1;
+}
+
+static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, int64_t bytes,
+		      int dest, int tag, MPI_Comm comm)
+{
+	unsigned char m[WIRE_MAX + SAMPLED_COPY];
+	unsigned len = pmpi_wire.len;
+
+	if (bytes)
+		memcpy(m + len, buf, (size_t)bytes);
+	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
+	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
+	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
+}
+
 int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
+	int64_t small;
 	uint64_t t;
 	int rc;
 
@@ -340,6 +382,8 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
+	if (c && (small = small_bytes(buf, count, type)) >= 0)
+		return send_small(c, how, buf, small, dest, tag, comm);
 	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -539,18 +583,37 @@ static bool message_plain(MPI_Message msg)
 	return found;
 }
 
+/* A receive of the common message (send_small): the side arrived() reads. */
+static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
+		      MPI_Comm comm, MPI_Status *st)
+{
+	unsigned char m[WIRE_MAX + SAMPLED_COPY];
+	struct p2p_side d = { .contig = buf, .bytes = (uint64_t)bytes, .packed = true, .hdr = m,
+			      .t_post = c->t0 };
+	int rc;
+
+	wire_clear(m);
+	rc = PMPI_Recv(m, (int)(pmpi_wire.len + (unsigned)bytes), MPI_BYTE, src, tag, comm, st);
+	if (pmpi_p2p_delivered(rc))
+		arrived(c, &d, st);
+	return rc;
+}
+
 int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
 		MPI_Comm comm, MPI_Status *st)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
 	MPI_Status own;
+	int64_t small;
 	int rc;
 
 	if (!pmpi_pb_comm(comm) || src == MPI_PROC_NULL || refused(count, type))
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
+	if (c && (small = small_bytes(buf, count, type)) >= 0)
+		return recv_small(c, buf, small, src, tag, comm, st);
 	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
