@@ -187,31 +187,35 @@ static unsigned slot_of(const struct pmpi_call *c)
 }
 
 /* Call c's site and this thread's counters of it (c->counts, NULL when
- * memory is short), from the thread's cache when its key and path are
- * there (*fresh: the site is new). */
-static void look_up_site(struct pmpi_call *c, bool *fresh)
+ * memory is short), found in the shared table and kept in the thread's
+ * cache slot k (NULL: no cache) of key (c, sd); *fresh: the site is new. */
+__attribute__((noinline))
+static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, struct site_slot *k,
+			      uint64_t sd, bool *fresh)
+{
+	c->site = find_site(c, sd, fresh);
+	c->counts = thread_site_counts(t, c->site);
+	if (k && c->counts)
+		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
+					 .counts = c->counts };
+}
+
+/* The same from the thread's cache when its key and path are there: a few
+ * loads and the path's check on every call. */
+static inline void look_up_site(struct pmpi_call *c, bool *fresh)
 {
 	struct thread_counts *t = my_counts();
 	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
-	struct site_slot *k;
+	struct site_slot *k = t ? &t->cache[slot_of(c)] : NULL;
 
 	*fresh = false;
-	if (!t) {
-		c->site = find_site(c, sd, fresh);
-		return;
-	}
-	k = &t->cache[slot_of(c)];
-	if (k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
+	if (k && k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
 	    pmpi_path_matches(&pmpi_sites[k->site], c)) {
 		c->site = k->site;
 		c->counts = k->counts;
 		return;
 	}
-	c->site = find_site(c, sd, fresh);
-	c->counts = thread_site_counts(t, c->site);
-	if (c->counts)
-		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
-					 .counts = c->counts };
+	look_up_site_miss(c, t, k, sd, fresh);
 }
 
 int pmpi_site(struct pmpi_call *c)
