@@ -1,9 +1,9 @@
 /*
- * allreduce.c - the piggyback of a small MPI_Allreduce carried inside it
- * (docs/mpi.md "Piggyback"): one allreduce of [piggyback | data] with an
- * operator of ours, which merges the piggybacks and applies the program's
- * operator to the data with MPI_Reduce_local, instead of the user's
- * allreduce and a companion after it.
+ * allreduce.c - the piggyback of a small MPI_Allreduce or MPI_Reduce
+ * carried inside it (docs/mpi.md "Piggyback"): one allreduce (reduce) of
+ * [piggyback | data] with an operator of ours, which merges the
+ * piggybacks and applies the program's operator to the data with
+ * MPI_Reduce_local, instead of the user's call and a companion after it.
  *
  * Every rank must decide alike, from what MPI makes the same on all of
  * them: a communicator the piggyback travels on (its groups), a
@@ -14,8 +14,7 @@
  * MPI_DOUBLE), the program must get that error as without the tool.  And
  * a program cannot free a predefined datatype, so the entries kept below,
  * found by handle, never describe another datatype that took a freed
- * one's handle.  --cp-trace gathers the contributors with the
- * companion, so it keeps the companion.
+ * one's handle.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,8 +25,6 @@
 #include "piggyback.h"
 #include "pb-units.h"
 #include "p2p.h"
-
-#define FUSED_MAX 1024		/* bytes of data carried this way */
 
 /* A (datatype, count, operator) seen before: the datatype of its fused
  * allreduce.  Found again by the operator from the datatype. */
@@ -78,8 +75,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	int64_t size = 0;
 	bool contig = false;
 
-	if (!pmpi_pb_on || !pmpi_pb_comm(comm) || pb_units_want_who() || count <= 0 ||
-	    pmpi_comm_inter(comm))
+	if (!pmpi_pb_coll_fusable(comm) || count <= 0)
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
@@ -88,7 +84,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 		return f;
 	if (!pmpi_op_defined_on(op, type) ||
 	    (size = pmpi_type_layout(type, count, &contig, &at)) <= 0 ||
-	    (uint64_t)size * (uint64_t)count > FUSED_MAX || !(f = calloc(1, sizeof(*f))))
+	    (uint64_t)size * (uint64_t)count > PMPI_PB_FUSED_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	*f = (struct fused){ .type = type, .count = count, .op = op, .size = (int)size * count,
 			     .contig = contig, .at = at };
@@ -105,46 +101,79 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	return f;
 }
 
-int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+/* Buffers MPI refuses (absent, one for both, MPI_IN_PLACE as the result
+ * or, off the root, as the data) are not ours to copy: the program's call
+ * goes to MPI, which returns its error.  The result's buffer counts only
+ * where a result arrives. */
+static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 {
-	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + FUSED_MAX];
-	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + FUSED_MAX];
-	struct fused *f = fusable(type, count, op, comm);
+	if (!sbuf || sbuf == rbuf)
+		return true;
+	if (!result)
+		return sbuf == MPI_IN_PLACE;
+	return !rbuf || rbuf == MPI_IN_PLACE;
+}
+
+/* [piggyback | data] of every rank reduced to root, or to all when root
+ * is -1, with entry f; x is NULL for a call not profiled. */
+static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
+			int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
+	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
+	const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+	bool result = root < 0 || pmpi_comm_rank(comm) == root;
 	int pos = 0, rc = MPI_SUCCESS;
 
-	/* buffers MPI refuses (absent, one for both, MPI_IN_PLACE as the
-	 * result) are not ours to copy: the program's call goes to MPI,
-	 * which returns its error */
-	if (!f || !sbuf || !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE)
-		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 	if (x) {
 		memcpy(in, &x->in, pmpi_pb_bytes);
 	} else {	/* a call not profiled: a piggyback that says nothing */
-		struct pmpi_pb pb = { .version = PMPI_PB_VERSION, .rank = pmpi_pb_rank(), .cp = -1 };
+		struct pmpi_pb pb;
 
+		pmpi_pb_fill_none(&pb, 0);
 		memcpy(in, &pb, pmpi_pb_bytes);
 	}
 	if (f->contig)
-		memcpy(in + pmpi_pb_bytes, (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at,
-		       (size_t)f->size);
+		memcpy(in + pmpi_pb_bytes, (const char *)data + f->at, (size_t)f->size);
 	else
-		rc = PMPI_Pack(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, in + pmpi_pb_bytes, f->size,
-			       &pos, MPI_COMM_SELF);
+		rc = PMPI_Pack(data, count, type, in + pmpi_pb_bytes, f->size, &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
-		rc = PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm);
+		rc = root < 0 ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
+		     PMPI_Reduce(in, out, 1, f->bytes, fused_op, root, comm);
 	if (rc != MPI_SUCCESS)
+		return rc;
+	if (x)
+		x->fused = true;	/* off the root, out stays in */
+	if (!result)
 		return rc;
 	pos = 0;
 	if (f->contig)
 		memcpy((char *)rbuf + f->at, out + pmpi_pb_bytes, (size_t)f->size);
 	else
 		rc = PMPI_Unpack(out + pmpi_pb_bytes, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
-	if (x) {
+	if (x)
 		memcpy(&x->out, out, pmpi_pb_bytes);
-		x->fused = true;
-	}
 	return rc;
+}
+
+int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	struct fused *f = fusable(type, count, op, comm);
+
+	if (!f || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, -1, comm);
+}
+
+int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+{
+	struct fused *f = fusable(type, count, op, comm);
+
+	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
+		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm);
 }
 
 void pmpi_x_allreduce_stop(void)

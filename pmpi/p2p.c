@@ -250,15 +250,10 @@ static void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int t
 {
 	struct pmpi_pb pb;
 
-	if (c) {
+	if (c)
 		pmpi_pb_fill(&pb, c, site, t);
-	} else {
-		memset(&pb, 0, sizeof(pb));
-		pb.rank = pmpi_pb_rank();
-		pb.site = -1;
-		pb.cp = -1;
-		pb.t_send = t;
-	}
+	else
+		pmpi_pb_fill_none(&pb, t);
 	if (pmpi_wire.check) {
 		pb.tag = tag;
 		pb.bytes = bytes;

@@ -41,6 +41,30 @@ static void make_op(void)
 	PMPI_Op_create(pmpi_pb_merge, 1, &merge_op);
 }
 
+bool pmpi_pb_coll_fusable(MPI_Comm comm)
+{
+	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
+}
+
+/* A barrier is what the companion of a synchronising collective is: an
+ * allreduce, which no rank leaves before every rank has entered it. */
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm)
+{
+	struct pmpi_pb none;
+	int rc;
+
+	if (!pmpi_pb_coll_fusable(comm))
+		return PMPI_Barrier(comm);
+	pthread_once(&merge_once, make_op);
+	if (!x) {
+		pmpi_pb_fill_none(&none, 0);
+		return PMPI_Allreduce(MPI_IN_PLACE, &none, 1, pmpi_pb_type, merge_op, comm);
+	}
+	rc = PMPI_Allreduce(&x->in, &x->out, 1, pmpi_pb_type, merge_op, comm);
+	x->fused = rc == MPI_SUCCESS;
+	return rc;
+}
+
 void pmpi_pb_coll_stop(void)
 {
 	if (merge_op != MPI_OP_NULL)
@@ -112,13 +136,14 @@ static bool start_who(struct pmpi_pb_coll *x)
 					 (int)sizeof(x->me), MPI_BYTE, x->comm, &x->who_req) == MPI_SUCCESS;
 }
 
-/* Start x's companion (and its gathering), timed as piggyback
- * cost; false, with nothing left allocated, when MPI refused. */
+/* Start x's companion, unless the user's call carried the piggyback, and
+ * its gathering, timed as piggyback cost; false, with nothing left
+ * allocated, when MPI refused. */
 static bool start_all(struct pmpi_pb_coll *x)
 {
 	struct cost_mark m = pmpi_cost_mark();
 
-	if (!start(x) || (pb_units_want_who() && !start_who(x))) {
+	if ((!x->fused && !start(x)) || (pb_units_want_who() && !start_who(x))) {
 		free(x->nbr);
 		free(x->who);
 		x->nbr = NULL;
@@ -203,7 +228,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 
 	/* every rank the result depends on has joined the user's collective:
 	 * what is left of the companion is the piggyback's own cost */
-	if (!x->fused && !x->started && !start_all(x))
+	if (!x->started && (!x->fused || pb_units_want_who()) && !start_all(x))
 		goto out;
 	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (x->who)

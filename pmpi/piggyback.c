@@ -41,6 +41,16 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
 	pb_units_stamp(pb, c);
 }
 
+void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send)
+{
+	memset(pb, 0, sizeof(*pb));
+	pb->version = PMPI_PB_VERSION;
+	pb->rank = world_rank;
+	pb->site = -1;
+	pb->cp = -1;
+	pb->t_send = t_send;
+}
+
 int pmpi_pb_rank(void)
 {
 	return world_rank;

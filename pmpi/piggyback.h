@@ -100,11 +100,28 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
 
-/* allreduce.c: MPI_Allreduce, carrying the piggyback inside it when every
- * rank can (x->fused then, x->out the merged piggyback), else the user's
- * call alone (x's companion follows); x is NULL for a call not profiled. */
+/*
+ * Blocking collectives that carry the piggyback inside them when every
+ * rank can (x->fused then, x->out the merged piggyback), else make the
+ * user's call alone (x's companion follows); x is NULL for a call not
+ * profiled.  Every rank decides alike: the communicator (pmpi_pb_coll_fusable,
+ * piggyback-coll.c), then what MPI makes the same on all ranks (the data's
+ * size; for reductions the datatype and operator), up to
+ * PMPI_PB_FUSED_MAX bytes of data.
+ */
+#define PMPI_PB_FUSED_MAX 1024
+bool pmpi_pb_coll_fusable(MPI_Comm comm);
+/* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm);
+/* bcast.c: MPI_Bcast of [piggyback | data]. */
+int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
+		 MPI_Comm comm);
+/* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
+ * operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 
@@ -140,6 +157,8 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave at t_send: the tool's work since the call's entry is delay. */
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send);
+/* The piggyback of a call not profiled: this rank's, saying nothing else. */
+void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send);
 /* This rank in MPI_COMM_WORLD; whether a world rank runs on this host;
  * how many do (1 when the piggyback is off). */
 int pmpi_pb_rank(void);

@@ -11,8 +11,10 @@
  * MPI_Request_get_status, the empty statuses of null and inactive
  * requests, MPI_ERR_IN_STATUS from Waitall, and threads
  * with a thousand requests each in flight, a distributed graph with
- * different in- and out-neighbours, attribute copy callbacks counted, and
- * communicators made by several threads at once.
+ * different in- and out-neighbours, attribute copy callbacks counted,
+ * communicators made by several threads at once, and the small blocking
+ * collectives that carry the piggyback inside them laid out differently
+ * on each rank.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -337,6 +339,69 @@ static void completion(void)
 	status_line("replace big", &sts[0], MPI_INT);
 	say("replace big data: %d %d\n", big[0], big[BIG - 1]);
 	free(big);
+}
+
+/* Small broadcasts and reductions whose ranks lay the data out in
+ * different ways (a vector or a reordering indexed datatype against plain
+ * ints, absolute addresses from MPI_BOTTOM, nothing), in place at the
+ * root, a large one, and a barrier on a part of the world. */
+static void inband_collectives(void)
+{
+	static int x[3];
+	static double y[2];
+	int v[3] = { -1, -1, -1 }, w[2] = { -1, -1 }, bl[2] = { 1, 1 }, dp[2] = { 1, 0 };
+	int lens[2] = { 3, 2 }, sum = rank + 1, big[2000];
+	MPI_Datatype vec, swap, abs, types[2] = { MPI_INT, MPI_DOUBLE };
+	MPI_Aint at[2];
+	MPI_Comm half;
+
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	MPI_Type_indexed(2, bl, dp, MPI_INT, &swap);
+	MPI_Type_commit(&swap);
+	MPI_Get_address(x, &at[0]);
+	MPI_Get_address(y, &at[1]);
+	MPI_Type_create_struct(2, lens, at, types, &abs);
+	MPI_Type_commit(&abs);
+	if (rank == 1) {
+		v[0] = 11;
+		v[2] = 12;
+		MPI_Bcast(v, 1, vec, 1, MPI_COMM_WORLD);
+	} else {
+		MPI_Bcast(w, 2, MPI_INT, 1, MPI_COMM_WORLD);
+	}
+	say("bcast of a vector: %d %d %d %d %d\n", v[0], v[1], v[2], w[0], w[1]);
+	w[0] = 21 + rank;
+	w[1] = 22 + rank;
+	if (rank == 2)
+		MPI_Bcast(w, 2, MPI_INT, 2, MPI_COMM_WORLD);
+	else
+		MPI_Bcast(w, 1, swap, 2, MPI_COMM_WORLD);
+	say("bcast into a swap: %d %d\n", w[0], w[1]);
+	x[0] = x[1] = x[2] = rank;
+	y[0] = y[1] = rank;
+	if (rank == 3) {
+		x[2] = 7;
+		y[1] = 0.5;
+	}
+	MPI_Bcast(MPI_BOTTOM, 1, abs, 3, MPI_COMM_WORLD);
+	MPI_Bcast(NULL, 0, MPI_INT, 0, MPI_COMM_WORLD);
+	say("bcast from MPI_BOTTOM: %d %d %g\n", x[0], x[2], y[1]);
+	for (int i = 0; i < 2000; i++)
+		big[i] = rank ? 0 : i;
+	MPI_Bcast(big, 2000, MPI_INT, 0, MPI_COMM_WORLD);
+	say("large bcast: %d %d\n", big[1], big[1999]);
+	if (rank == 0)
+		MPI_Reduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+	else
+		MPI_Reduce(&sum, NULL, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+	say("reduce in place: %d\n", sum);
+	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
+	MPI_Barrier(half);
+	MPI_Comm_free(&half);
+	MPI_Type_free(&vec);
+	MPI_Type_free(&swap);
+	MPI_Type_free(&abs);
 }
 
 /* non-blocking collectives, MPI_IN_PLACE, an error of a collective, an
@@ -726,6 +791,7 @@ int main(int argc, char **argv)
 	error_in_status();
 	empty_statuses();
 	collectives();
+	inband_collectives();
 	dist_graph();
 	attribute_copies();
 	if (provided == MPI_THREAD_MULTIPLE)

@@ -1,0 +1,93 @@
+/*
+ * bcast.c - the piggyback of a small MPI_Bcast carried inside it (docs/mpi.md
+ * "Piggyback"): the root broadcasts [piggyback | data] instead of the
+ * user's data and a companion broadcast after it.
+ *
+ * Every rank decides from the size of the data, which MPI makes the same
+ * on all of them (their type signatures match).  Each lays the message out
+ * its own way, all giving the same bytes: contiguous data is copied behind
+ * the piggyback, other data travels in place through a struct datatype
+ * (the piggyback's bytes, then the user's count x datatype), which also
+ * serves data at MPI_BOTTOM.
+ */
+#include <string.h>
+
+#include "comms.h"
+#include "datatypes.h"
+#include "piggyback.h"
+
+/* The struct datatype of the piggyback at pb and count x type at buf. */
+static int in_place_type(unsigned char *pb, void *buf, int count, MPI_Datatype type,
+			 MPI_Datatype *out)
+{
+	int len[2] = { (int)pmpi_pb_bytes, count };
+	MPI_Datatype types[2] = { MPI_BYTE, type };
+	MPI_Aint at[2];
+	int rc;
+
+	PMPI_Get_address(pb, &at[0]);
+	PMPI_Get_address(buf, &at[1]);
+	rc = PMPI_Type_create_struct(2, len, at, types, out);
+	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(out)) != MPI_SUCCESS)
+		PMPI_Type_free(out);
+	return rc;
+}
+
+/* Broadcast the message at m: bytes of contiguous data behind the
+ * piggyback, or count x type in place at buf (contig NULL). */
+static int bcast_message(unsigned char *m, void *contig, uint64_t bytes, void *buf, int count,
+			 MPI_Datatype type, int root, MPI_Comm comm)
+{
+	MPI_Datatype t;
+	int rc;
+
+	if (contig)
+		return PMPI_Bcast(m, (int)(pmpi_pb_bytes + bytes), MPI_BYTE, root, comm);
+	rc = in_place_type(m, buf, count, type, &t);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Bcast(MPI_BOTTOM, 1, t, root, comm);
+	PMPI_Type_free(&t);
+	return rc;
+}
+
+int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
+		 MPI_Comm comm)
+{
+	_Alignas(struct pmpi_pb) unsigned char m[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
+	int64_t size = pmpi_type_size(type);
+	bool contig, is_root;
+	MPI_Aint at = 0;
+	void *data;
+	uint64_t bytes;
+	int rc;
+
+	if (!pmpi_pb_coll_fusable(comm) || count < 0 || size < 0 ||
+	    (bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
+	    pmpi_type_layout(type, count, &contig, &at) < 0)
+		return PMPI_Bcast(buf, count, type, root, comm);
+	/* a null buffer that MPI refuses: its error, not our copy of it */
+	if (bytes && !buf && contig && !at)
+		return PMPI_Bcast(buf, count, type, root, comm);
+	data = contig ? (char *)buf + at : NULL;
+	is_root = pmpi_comm_rank(comm) == root;
+	if (is_root) {
+		if (x)
+			memcpy(m, &x->in, pmpi_pb_bytes);
+		else
+			pmpi_pb_fill_none((struct pmpi_pb *)(void *)m, 0);
+		if (data && bytes)
+			memcpy(m + pmpi_pb_bytes, data, bytes);
+	}
+	rc = bcast_message(m, data, bytes, buf, count, type, root, comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!is_root && data && bytes)
+		memcpy(data, m + pmpi_pb_bytes, bytes);
+	if (x) {
+		if (!is_root)
+			memcpy(&x->out, m, pmpi_pb_bytes);
+		x->fused = true;
+	}
+	return rc;
+}
