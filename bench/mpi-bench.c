@@ -1,7 +1,8 @@
 /*
  * mpi-bench.c - the MPI micro-benchmarks of `make bench`: ping-pong latency
  * (0, 8, 1024 bytes) and streaming bandwidth (64 KiB, 1 MiB) between ranks
- * 0 and 1, and an 8-byte MPI_Allreduce loop over all ranks.  Rank 0 prints
+ * 0 and 1, and loops of an 8-byte MPI_Allreduce, MPI_Reduce and MPI_Bcast
+ * and of MPI_Barrier over all ranks.  Rank 0 prints
  * one "name value unit" line per measurement; bench/mpi.sh compares runs.
  * The bandwidth is measured twice: with the data as they are, and with
  * each message laid out as the piggyback lays out a large one, a struct
@@ -143,7 +144,28 @@ static void bandwidth(int rank, int bytes, int reps, char *buf, char (*hdrs)[64]
 		       (double)bytes * WINDOW * reps / (MPI_Wtime() - t0) / 1e6);
 }
 
-static void allreduce(int rank, int reps)
+enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER };
+static const char *const coll_names[] = { "allreduce_8", "reduce_8", "bcast_8", "barrier" };
+
+static void one_coll(enum coll k, double *in, double *out)
+{
+	switch (k) {
+	case ALLREDUCE:
+		MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case REDUCE:
+		MPI_Reduce(in, out, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+		break;
+	case BCAST:
+		MPI_Bcast(in, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case BARRIER:
+		MPI_Barrier(MPI_COMM_WORLD);
+		break;
+	}
+}
+
+static void collective(enum coll k, int rank, int reps)
 {
 	double in = rank, out, t0 = 0;
 
@@ -152,10 +174,10 @@ static void allreduce(int rank, int reps)
 			MPI_Barrier(MPI_COMM_WORLD);
 			t0 = MPI_Wtime();
 		}
-		MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		one_coll(k, &in, &out);
 	}
 	if (rank == 0)
-		printf("allreduce_8 %.3f us\n", (MPI_Wtime() - t0) / reps * 1e6);
+		printf("%s %.3f us\n", coll_names[k], (MPI_Wtime() - t0) / reps * 1e6);
 }
 
 int main(int argc, char **argv)
@@ -182,7 +204,8 @@ int main(int argc, char **argv)
 		bandwidth(rank, 64 << 10, 200 * scale, buf, joined ? hdrs : NULL);
 		bandwidth(rank, 1 << 20, 20 * scale, buf, joined ? hdrs : NULL);
 	}
-	allreduce(rank, 20000 * scale);
+	for (int k = ALLREDUCE; k <= BARRIER; k++)
+		collective((enum coll)k, rank, 20000 * scale);
 	free(buf);
 	MPI_Finalize();
 	return 0;

@@ -5,8 +5,9 @@
 # with what they inlined from any file: bench/callgrind-sum.py)
 # inside the loop of bench/mpi-loop.c (what MPI_Init and MPI_Finalize do
 # depends on time: calibration, the profile's writing), on each of 2
-# ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv) and an 8-byte
-# MPI_Allreduce loop, each run with N and 2N iterations so that a call
+# ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv) and loops of an
+# 8-byte MPI_Allreduce, MPI_Reduce, MPI_Bcast and of MPI_Barrier, each run
+# with N and 2N iterations so that a call
 # site's first call (its call path unwound) cancels out: (count(2N) - count(N)) / N per round trip (or
 # allreduce) per rank, the mean of the two ranks.  Configurations:
 # --no-piggyback, --no-waits (the piggyback without wait states and
@@ -72,12 +73,20 @@ per_iteration() {
 	paste "$W/short" "$W/long" | awk -v n="$N" '{ s += ($2 - $1) / n } END { printf "%.0f", s / NR }'
 }
 
-printf "%-14s %22s %22s\n" configuration "pingpong (per trip)" "allreduce (per call)"
+loops=(pingpong allreduce reduce bcast barrier)
+row() { # NAME CONFIG
+	printf "%-14s" "$1"
+	for l in "${loops[@]}"; do printf " %10s" "$(per_iteration "$2" "$l")"; done
+	printf "\n"
+}
+printf "%-14s" configuration
+for l in "${loops[@]}"; do printf " %10s" "$l"; done
+printf "\n"
 for c in "${configs[@]}"; do
-	printf "%-14s %22s %22s\n" "$c" "$(per_iteration "$c" pingpong)" "$(per_iteration "$c" allreduce)"
+	row "$c" "$c"
 done
-echo "(instructions in the tool's MPI library per rank, difference of $N and $((2 * N)) iterations)"
-printf "%-14s %22s %22s\n" "Open MPI" "$(per_iteration plain pingpong)" "$(per_iteration plain allreduce)"
+echo "(instructions in the tool's MPI library per rank, per round trip or call, difference of $N and $((2 * N)) iterations)"
+row "Open MPI" plain
 echo "(Open MPI's own instructions per rank without a tool, the same way)"
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null

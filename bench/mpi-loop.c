@@ -1,23 +1,32 @@
 /*
  * mpi-loop.c - a fixed number of 8-byte round trips (MPI_Send/MPI_Recv
- * between ranks 0 and 1) or 8-byte MPI_Allreduce calls, in loop():
- * bench/mpi-instr.sh counts the instructions executed inside it for two
- * run lengths, whose difference leaves out a call site's first call.
- * Usage: mpi-loop pingpong|allreduce N
+ * between ranks 0 and 1) or of one collective (8 bytes of data where it
+ * has any), in loop(): bench/mpi-instr.sh counts the instructions
+ * executed inside it for two run lengths, whose difference leaves out a
+ * call site's first call.
+ * Usage: mpi-loop pingpong|allreduce|barrier|bcast|reduce N
  */
 #include <mpi.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static __attribute__((noinline)) void loop(bool allreduce, int rank, long n)
+enum what { PINGPONG, ALLREDUCE, BARRIER, BCAST, REDUCE };
+static const char *const names[] = { "pingpong", "allreduce", "barrier", "bcast", "reduce" };
+
+static __attribute__((noinline)) void loop(enum what what, int rank, long n)
 {
 	double v = 1, w = 0;
 
 	for (long i = 0; i < n; i++) {
-		if (allreduce) {
+		if (what == ALLREDUCE) {
 			MPI_Allreduce(&v, &w, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		} else if (what == BARRIER) {
+			MPI_Barrier(MPI_COMM_WORLD);
+		} else if (what == BCAST) {
+			MPI_Bcast(&v, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		} else if (what == REDUCE) {
+			MPI_Reduce(&v, &w, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
 		} else if (rank == 0) {
 			MPI_Send(&v, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
 			MPI_Recv(&w, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -31,15 +40,17 @@ static __attribute__((noinline)) void loop(bool allreduce, int rank, long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
-	int rank;
+	int rank, what = 0;
 
 	MPI_Init(&argc, &argv);
-	if (argc != 3 || n <= 0 || (strcmp(argv[1], "pingpong") && strcmp(argv[1], "allreduce"))) {
-		fprintf(stderr, "usage: mpi-loop pingpong|allreduce N\n");
+	while (argc == 3 && what < REDUCE + 1 && strcmp(argv[1], names[what]))
+		what++;
+	if (argc != 3 || n <= 0 || what > REDUCE) {
+		fprintf(stderr, "usage: mpi-loop pingpong|allreduce|barrier|bcast|reduce N\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	loop(argv[1][0] == 'a', rank, n);
+	loop((enum what)what, rank, n);
 	MPI_Finalize();
 	return 0;
 }

@@ -6,7 +6,7 @@
 # layer alone: the sampler's cost with both cores busy is measured by
 # busy.sh), alternating, ROUNDS times; prints the median of each
 # measurement and each configuration's ratio to the no-tool run (latency
-# and allreduce: time ratio, lower is better; bandwidth: rate ratio,
+# and collectives: time ratio, lower is better; bandwidth: rate ratio,
 # higher is better), and the wrappers' cost per call: measured directly
 # by mpi-calls.c (one rank, MPI_Test on MPI_REQUEST_NULL from call sites
 # 6 and 36 frames deep, no message), and as half the 0-byte latency's
@@ -20,7 +20,7 @@
 # runs beside them as the peer that wraps MPI and samples nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${BENCH_MPI_ROUNDS:-5}
+ROUNDS=${BENCH_MPI_ROUNDS:-7}
 SCALE=${BENCH_MPI_SCALE:-5}	# repetitions: 100 000 per latency
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v mpicc > /dev/null; then
@@ -68,22 +68,29 @@ median_of() { # FILE NAME
 	awk -v n="$2" '$1 == n { print $2 }' "$1" | median
 }
 
-printf "%-20s %12s" measurement plain
+spread_of() { # FILE NAME -> the interquartile range over the median, in %
+	awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { printf "%.0f%%", 100 * (v[int(3 * NR / 4) + 1] - v[int(NR / 4) + 1]) / v[int(NR / 2) + 1] }'
+}
+
+printf "%-20s %12s %6s" measurement plain spread
 for c in "${configs[@]:1}"; do printf " %12s %8s" "$c" ratio; done
 printf "   target\n"
-for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allreduce_8; do
+for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allreduce_8 reduce_8 \
+	bcast_8 barrier; do
 	base=$(median_of "$W/plain" "$m")
-	printf "%-20s %12s" "$m" "$base"
+	printf "%-20s %12s %6s" "$m" "$base" "$(spread_of "$W/plain" "$m")"
 	for c in "${configs[@]:1}"; do
 		v=$(median_of "$W/$c" "$m")
 		printf " %12s %8.3f" "$v" "$(awk -v a="$v" -v b="$base" 'BEGIN { print a / b }')"
 	done
 	case $m in
-	latency_*) t="<= 1.3" ;; bandwidth_*) t=">= 0.97" ;; allreduce_8) t="<= 1.3" ;; *) t="" ;;
+	latency_*) t="<= 1.3" ;; bandwidth_*) t=">= 0.97" ;; *) t="<= 1.5" ;;
 	esac
 	printf "   %s\n" "$t"
 done
-echo "(medians of $ROUNDS alternating runs; latency/allreduce in us, bandwidth in MB/s)"
+echo "(medians of $ROUNDS alternating runs; latency and collectives in us, bandwidth in MB/s; spread: the"
+echo " interquartile range of the plain runs over their median, the host's noise)"
 joined() { # BYTES -> "MB/s (ratio to contiguous)" without the tool
 	awk -v j="$(median_of "$W/plain" "bandwidth_joined_$1")" -v c="$(median_of "$W/plain" "bandwidth_$1")" \
 		'BEGIN { printf "%s MB/s (%.2f of contiguous)", j, j / c }'
