@@ -15,23 +15,7 @@
 #include "comms.h"
 #include "datatypes.h"
 #include "piggyback.h"
-
-/* The struct datatype of the piggyback at pb and count x type at buf. */
-static int in_place_type(unsigned char *pb, void *buf, int count, MPI_Datatype type,
-			 MPI_Datatype *out)
-{
-	int len[2] = { (int)pmpi_pb_bytes, count };
-	MPI_Datatype types[2] = { MPI_BYTE, type };
-	MPI_Aint at[2];
-	int rc;
-
-	PMPI_Get_address(pb, &at[0]);
-	PMPI_Get_address(buf, &at[1]);
-	rc = PMPI_Type_create_struct(2, len, at, types, out);
-	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(out)) != MPI_SUCCESS)
-		PMPI_Type_free(out);
-	return rc;
-}
+#include "wrap-types.h"
 
 /* Broadcast the message at m: bytes of contiguous data behind the
  * piggyback, or count x type in place at buf (contig NULL). */
@@ -43,7 +27,7 @@ static int bcast_message(unsigned char *m, void *contig, uint64_t bytes, void *b
 
 	if (contig)
 		return PMPI_Bcast(m, (int)(pmpi_pb_bytes + bytes), MPI_BYTE, root, comm);
-	rc = in_place_type(m, buf, count, type, &t);
+	rc = pmpi_wrap_struct(m, (int)pmpi_pb_bytes, buf, count, type, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = PMPI_Bcast(MPI_BOTTOM, 1, t, root, comm);

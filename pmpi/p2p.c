@@ -122,21 +122,11 @@ static void unpack(const struct p2p_side *d, const unsigned char *from, uint64_t
 /* The datatype of one header block at hdr and the user's data. */
 static int wrap_type(struct p2p_side *d)
 {
-	int len[2] = { (int)pmpi_wire.len, d->count };
-	MPI_Aint at[2];
-	MPI_Datatype types[2] = { MPI_BYTE, d->type };
-	int rc;
-
 	if (d->contig && d->bytes <= INT_MAX)
-		return pmpi_wrap_type(d->hdr, len[0], d->contig, (int)d->bytes, &d->mtype,
+		return pmpi_wrap_type(d->hdr, (int)pmpi_wire.len, d->contig, (int)d->bytes, &d->mtype,
 				      &d->own_type);
 	d->own_type = true;
-	PMPI_Get_address(d->hdr, &at[0]);
-	PMPI_Get_address(d->ubuf, &at[1]);
-	rc = PMPI_Type_create_struct(2, len, at, types, &d->mtype);
-	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&d->mtype)) != MPI_SUCCESS)
-		PMPI_Type_free(&d->mtype);
-	return rc;
+	return pmpi_wrap_struct(d->hdr, (int)pmpi_wire.len, d->ubuf, d->count, d->type, &d->mtype);
 }
 
 /* When a side's data are copied behind the header. */

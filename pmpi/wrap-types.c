@@ -1,6 +1,7 @@
 /*
  * wrap-types.c - the datatypes that send a header and a large contiguous
- * payload as one message (p2p.c), kept for reuse.  Making and committing
+ * payload as one message (p2p.c), kept for reuse, and the struct of a
+ * header and any other payload, made for one call.  Making and committing
  * a derived datatype costs MPI some thousands of instructions, twice a
  * Sendrecv, where the exchange of a few tens of kilobytes itself takes
  * microseconds; a program's large messages mostly come from a few
@@ -58,17 +59,19 @@ static struct wrap_cache *my_cache(void)
 	return mine = c;
 }
 
-static int make_type(const void *hdr, int hlen, const void *data, int bytes, MPI_Datatype *t)
+int pmpi_wrap_struct(const void *hdr, int hlen, const void *buf, int count, MPI_Datatype type,
+		     MPI_Datatype *out)
 {
-	int len[2] = { hlen, bytes };
+	int len[2] = { hlen, count };
+	MPI_Datatype types[2] = { MPI_BYTE, type };
 	MPI_Aint at[2];
 	int rc;
 
 	PMPI_Get_address(hdr, &at[0]);
-	PMPI_Get_address(data, &at[1]);
-	rc = PMPI_Type_create_hindexed(2, len, at, MPI_BYTE, t);
-	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(t)) != MPI_SUCCESS)
-		PMPI_Type_free(t);
+	PMPI_Get_address(buf, &at[1]);
+	rc = PMPI_Type_create_struct(2, len, at, types, out);
+	if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(out)) != MPI_SUCCESS)
+		PMPI_Type_free(out);
 	return rc;
 }
 
@@ -96,7 +99,7 @@ int pmpi_wrap_type(const void *hdr, int hlen, const void *data, int bytes, MPI_D
 
 	*owned = !c;
 	if (!c)		/* memory short: a type for this call alone */
-		return make_type(hdr, hlen, data, bytes, type);
+		return pmpi_wrap_struct(hdr, hlen, data, bytes, MPI_BYTE, type);
 	c->clock++;
 	for (int i = 0; i < WRAP_SLOTS; i++) {
 		v = &c->e[i];
@@ -108,7 +111,7 @@ int pmpi_wrap_type(const void *hdr, int hlen, const void *data, int bytes, MPI_D
 		}
 	}
 	v = victim(c);
-	rc = make_type(hdr, hlen, data, bytes, &v->type);
+	rc = pmpi_wrap_struct(hdr, hlen, data, bytes, MPI_BYTE, &v->type);
 	if (rc != MPI_SUCCESS) {
 		v->type = MPI_DATATYPE_NULL;
 		return rc;
