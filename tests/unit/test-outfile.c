@@ -38,6 +38,12 @@ static int in_child(void (*child)(int), int arg)
 	if ((pid = fork()) < 0)
 		tap_bail("fork failed");
 	if (pid == 0) {
+		/* the cases are about a process whose signals are as a shell
+		 * starts a command; one run in the background, or under
+		 * nohup, inherits SIGINT or SIGHUP ignored */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		child(arg);
 		_exit(99);
 	}
