@@ -33,11 +33,13 @@ static struct key_table paths;		/* from, to, tree node: samples */
 static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
 _Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is its two sites");
 
-/* The thread's edges by their call's site, a few: a loop's edges are
- * then found by a compare. */
-#define SEEN 8
+/* The thread's edges lately taken, of both kinds, by a hash of the key
+ * (a site's index alone put a loop's edges onto each other about a third
+ * of the time): a loop's edges are then found by a compare. */
+#define SEEN_BITS 5
+#define SEEN (1u << SEEN_BITS)
 struct seen {
-	int from, to;
+	int from, to, kind;
 	struct key_entry *e;
 };
 
@@ -64,17 +66,31 @@ static inline void edge_add(struct key_entry *e, unsigned i, uint64_t v)
 		__atomic_fetch_add(&e->v[i], v, __ATOMIC_RELAXED);
 }
 
-/* Edge (from, to) found in the table, made when missing, and kept in s. */
-static __attribute__((noinline)) struct key_entry *edge_miss(struct seen *s, int from, int to)
+/* Edge (from, to) of a kind found in the table, made when missing, and
+ * kept in s. */
+static __attribute__((noinline)) struct key_entry *edge_miss(struct seen *s, int from, int to,
+							     int kind)
 {
 	struct key_entry *e;
 
 	pmpi_lock(&edges_lock);
-	e = key_table_get(&edges, from, to, PROF_EDGE_COMPUTE);
+	e = key_table_get(&edges, from, to, kind);
 	pmpi_unlock(&edges_lock);
 	if (e)
-		*s = (struct seen){ from, to, e };
+		*s = (struct seen){ from, to, kind, e };
 	return e;
+}
+
+/* Edge (from, to) of a kind (enum prof_edge_kind), NULL when the table is
+ * full. */
+static inline struct key_entry *edge_of(struct graph_thread *g, int from, int to, int kind)
+{
+	uint32_t key = ((uint32_t)from * PMPI_SITES + (uint32_t)to) * 2 + (uint32_t)kind;
+	struct seen *s = &g->seen[key * 0x9e3779b9u >> (32 - SEEN_BITS)];
+
+	if (__builtin_expect(s->e && s->from == from && s->to == to && s->kind == kind, 1))
+		return s->e;
+	return edge_miss(s, from, to, kind);
 }
 
 /* The computation [t0, t1) of edge (from, to) is tagged when the ring
@@ -98,17 +114,13 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 	struct graph_thread *g = &me;
 	int from = g->last_site, to = c->site;
 	uint64_t start = g->last_exit;
-	struct seen *s;
 	struct key_entry *e;
 
 	g->last_site = to;
 	g->last_exit = t;
 	if (from < 0 || to < 0)
 		return;
-	s = &g->seen[(unsigned)to % SEEN];
-	e = s->e;
-	if (__builtin_expect(!e || s->from != from || s->to != to, 0))
-		e = edge_miss(s, from, to);
+	e = edge_of(g, from, to, PROF_EDGE_COMPUTE);
 	if (e) {
 		edge_add(e, EDGE_COUNT, 1);
 		edge_add(e, EDGE_TIME, c->t0 > start ? c->t0 - start : 0);
@@ -134,13 +146,11 @@ void pmpi_graph_complete(int post, int done, uint64_t ns)
 
 	if (post < 0 || done < 0)
 		return;
-	pmpi_lock(&edges_lock);
-	e = key_table_get(&edges, post, done, PROF_EDGE_COMPLETE);
+	e = edge_of(&me, post, done, PROF_EDGE_COMPLETE);
 	if (e) {
-		key_entry_add(e, EDGE_COUNT, 1);
-		key_entry_add(e, EDGE_TIME, ns);
+		edge_add(e, EDGE_COUNT, 1);
+		edge_add(e, EDGE_TIME, ns);
 	}
-	pmpi_unlock(&edges_lock);
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)

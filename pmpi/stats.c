@@ -181,9 +181,13 @@ static int find_site(const struct pmpi_call *c, uint64_t sd, bool *fresh)
 	return found;
 }
 
+/* A multiplicative hash: a loop's call sites lie a few bytes apart, which
+ * the low bits of their addresses would map onto each other. */
 static unsigned slot_of(const struct pmpi_call *c)
 {
-	return (unsigned)(((uintptr_t)c->ra >> 2) ^ c->fn) & (SITE_CACHE - 1);
+	uint64_t k = (uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 40);
+
+	return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
 }
 
 /* Call c's site and this thread's counters of it (c->counts, NULL when
