@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../sampler/rt.h"
+#include "blocks.h"
 #include "call.h"
 #include "facts.h"
 #include "datatypes.h"
@@ -141,6 +142,36 @@ enum copy {
 	COPY_LATER,
 };
 
+/* Bytes a layout may copy into the stack and have its cost sampled
+ * (cost_sampled): with the header's few stores, a short copy costs about
+ * the same on every message. */
+#define SAMPLED_COPY 256
+
+/* A side's memory when it has no stack to use: the header, and its data
+ * when packed; a small one is a block of the thread's (blocks.h). */
+#define HEAP_BLOCK (WIRE_MAX + SAMPLED_COPY)
+
+static size_t heap_size(const struct p2p_side *d)
+{
+	return pmpi_wire.len + (d->packed ? d->bytes : 0);
+}
+
+static void *heap_get(const struct p2p_side *d)
+{
+	size_t n = heap_size(d);
+
+	return n <= HEAP_BLOCK ? pmpi_block_get(PMPI_BLOCK_MESSAGE, HEAP_BLOCK) : malloc(n);
+}
+
+static void heap_put(struct p2p_side *d)
+{
+	if (heap_size(d) <= HEAP_BLOCK)
+		pmpi_block_put(PMPI_BLOCK_MESSAGE, d->heap);
+	else
+		free(d->heap);
+	d->heap = NULL;
+}
+
 /*
  * Lay a side out for MPI: the bounce buffer (stack when given and large
  * enough, else the heap) or the header alone and a derived datatype.
@@ -167,7 +198,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	 * blocking call's header there stays at one place from call to call,
 	 * which lets its datatype be reused (wrap-types.c) */
 	if (!stack || (d->packed && d->bytes > PMPI_P2P_SMALL))
-		stack = d->heap = malloc(d->packed ? len + d->bytes : len);
+		stack = d->heap = heap_get(d);
 	if (!stack)
 		return MPI_ERR_NO_MEM;
 	d->hdr = stack;
@@ -180,8 +211,7 @@ static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatyp
 	}
 	rc = wrap_type(d);
 	if (rc != MPI_SUCCESS) {
-		free(d->heap);
-		d->heap = NULL;
+		heap_put(d);
 		return rc;
 	}
 	d->mbuf = MPI_BOTTOM;
@@ -211,16 +241,10 @@ static struct p2p_side side_plain(const void *buf, int count, MPI_Datatype type)
 void pmpi_p2p_release(struct p2p_side *d)
 {
 	side_untype(d);
-	free(d->heap);
-	d->heap = NULL;
+	heap_put(d);
 }
 
 /* --- sending */
-
-/* Bytes a layout may copy into the stack and have its cost sampled
- * (cost_sampled): with the header's few stores, a short copy costs about
- * the same on every message. */
-#define SAMPLED_COPY 256
 
 static bool layout_sampled(const struct p2p_side *d)
 {

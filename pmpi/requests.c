@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "call.h"
 #include "facts.h"
 #include "comms.h"
@@ -92,7 +93,7 @@ static void unlink_entry(unsigned b, struct entry *e)
 static bool insert(const struct pmpi_tracked *t)
 {
 	unsigned b = home(t->req);
-	struct entry *e = malloc(sizeof(*e)), *stale;
+	struct entry *e = pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(*e)), *stale;
 
 	if (!e)
 		return false;
@@ -108,7 +109,7 @@ static bool insert(const struct pmpi_tracked *t)
 	bucket[b] = e;
 	pmpi_add(&ntracked, 1);
 	pmpi_unlock(lock_of(b));
-	free(stale);	/* its buffers stay: MPI may still use them */
+	pmpi_block_put(PMPI_BLOCK_REQUEST, stale);	/* its buffers stay: MPI may still use them */
 	return true;
 }
 
@@ -201,13 +202,13 @@ int pmpi_x_request_free(MPI_Request *req)
 	/* active: MPI may still use its buffers, and a receive's data are
 	 * still to be unpacked and counted (freed.c) */
 	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && pmpi_freed_keep(&e->t)) {
-		free(e);
+		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
 		*req = MPI_REQUEST_NULL;
 		return MPI_SUCCESS;
 	}
 	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
 		pmpi_p2p_release(&e->t.side);
-	free(e);
+	pmpi_block_put(PMPI_BLOCK_REQUEST, e);
 	return PMPI_Request_free(req);
 }
 
@@ -304,7 +305,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		e->t.active = e->t.active && !completed;
 	}
 	pmpi_unlock(lock_of(b));
-	free(gone);
+	pmpi_block_put(PMPI_BLOCK_REQUEST, gone);
 	if (!completed)
 		return;
 	if (c && pmpi_waits_on)
