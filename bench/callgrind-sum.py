@@ -2,8 +2,10 @@
 """callgrind-sum.py - the instructions (Ir) a callgrind profile counts in
 the objects whose path matches PATTERN (a regular expression), self cost only (a call's
 inclusive cost, the line after calls=, is not its caller's), with the
-functions of most: `callgrind-sum.py PATTERN FILE [TOP]` prints the total,
-then TOP lines "count function" (default 0).  Code inlined from other
+functions of most: `callgrind-sum.py [--calls CALLEES] PATTERN FILE [TOP]`
+prints the total, then TOP lines "count function" (default 0).  With
+--calls, the inclusive cost of their calls into objects matching CALLEES
+(the C library: malloc, memcpy, locks) counts too, as "-> function".  Code inlined from other
 files counts for the function it was inlined into, whatever its file: the
 object is what decides, which callgrind_annotate's listing does not give
 for every line."""
@@ -22,10 +24,14 @@ def names(table, spec):
 
 
 def main():
-    pattern, path = re.compile(sys.argv[1]), sys.argv[2]
-    top = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    args = sys.argv[1:]
+    callees = None
+    if args[:1] == ['--calls']:
+        callees, args = re.compile(args[1]), args[2:]
+    pattern, path = re.compile(args[0]), args[1]
+    top = int(args[2]) if len(args) > 2 else 0
     obs, fns = {}, {}
-    ob = fn = ''
+    ob = fn = cob = cfn = ''
     skip_next = False
     per_fn = {}
     with open(path) as f:
@@ -37,12 +43,23 @@ def main():
                 fn = names(fns, line[3:])
             elif line.startswith(('cob=', 'cfn=', 'cfi=', 'cfl=')):
                 target = line[4:]
-                names(obs if line.startswith('cob=') else fns if line.startswith('cfn=') else {}, target)
+                name = names(obs if line.startswith('cob=') else fns if line.startswith('cfn=') else {}, target)
+                if line.startswith('cob='):
+                    cob = name
+                elif line.startswith('cfn='):
+                    cfn = name
             elif line.startswith('calls='):
                 skip_next = True
             elif line and (line[0].isdigit() or line[0] in '+-*'):
                 if skip_next:
                     skip_next = False
+                    parts = line.split()
+                    # the callee's object is the caller's unless cob= named it
+                    if callees and len(parts) >= 2 and pattern.search(ob) and \
+                            callees.search(cob or ob) and not pattern.search(cob or ob):
+                        key = '-> ' + cfn
+                        per_fn[key] = per_fn.get(key, 0) + int(parts[1])
+                    cob = ''
                     continue
                 parts = line.split()
                 if len(parts) >= 2 and pattern.search(ob):

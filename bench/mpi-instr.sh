@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # mpi-instr.sh - the MPI layer's cost in instructions, the figure that
 # decides on a noisy host: valgrind's callgrind counts the instructions
-# executed in cpperf's MPI library (its own functions, not what they call,
-# with what they inlined from any file: bench/callgrind-sum.py)
+# executed in cpperf's MPI library (its own functions with what they
+# inlined from any file, and what they call in the C library: allocation,
+# copies, locks; not what they call in MPI: bench/callgrind-sum.py)
 # inside the loop of bench/mpi-loop.c (what MPI_Init and MPI_Finalize do
 # depends on time: calibration, the profile's writing), on each of 2
-# ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv) and loops of an
-# 8-byte MPI_Allreduce, MPI_Reduce, MPI_Bcast and of MPI_Barrier, each run
-# with N and 2N iterations so that a call
-# site's first call (its call path unwound) cancels out: (count(2N) - count(N)) / N per round trip (or
-# allreduce) per rank, the mean of the two ranks.  Configurations:
+# ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv), an 8-byte exchange
+# (MPI_Irecv, MPI_Isend, MPI_Waitall) and loops of an 8-byte
+# MPI_Allreduce, MPI_Reduce, MPI_Bcast and of MPI_Barrier, each run with
+# N and 2N iterations so that a call site's first call (its call path
+# unwound) cancels out: (count(2N) - count(N)) / N per round trip or
+# call per rank, the mean of the two ranks.  Configurations:
 # --no-piggyback, --no-waits (the piggyback without wait states and
 # activity graph) and the default, all with a sampling period no run
 # reaches; and Open MPI's own instructions without a tool, for scale.  Prints each figure and the top functions of the default's
@@ -62,7 +64,7 @@ count() {
 			"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
 	fi
 	for f in "$W"/cg.*; do
-		python3 bench/callgrind-sum.py "$lib" "$f" | head -1
+		python3 bench/callgrind-sum.py --calls 'libc\.so' "$lib" "$f" | head -1
 	done
 }
 
@@ -73,7 +75,7 @@ per_iteration() {
 	paste "$W/short" "$W/long" | awk -v n="$N" '{ s += ($2 - $1) / n } END { printf "%.0f", s / NR }'
 }
 
-loops=(pingpong allreduce reduce bcast barrier)
+loops=(pingpong exchange allreduce reduce bcast barrier)
 row() { # NAME CONFIG
 	printf "%-14s" "$1"
 	for l in "${loops[@]}"; do printf " %10s" "$(per_iteration "$2" "$l")"; done
@@ -85,11 +87,11 @@ printf "\n"
 for c in "${configs[@]}"; do
 	row "$c" "$c"
 done
-echo "(instructions in the tool's MPI library per rank, per round trip or call, difference of $N and $((2 * N)) iterations)"
+echo "(instructions in the tool's MPI library and what it calls in the C library, per rank, per round trip or call, difference of $N and $((2 * N)) iterations)"
 row "Open MPI" plain
 echo "(Open MPI's own instructions per rank without a tool, the same way)"
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
-python3 bench/callgrind-sum.py libcpperf "$f" 12 | tail -n +2 |
+python3 bench/callgrind-sum.py --calls 'libc\.so' libcpperf "$f" 12 | tail -n +2 |
 	awk -v n="$((2 * N))" '{ printf "  %8.0f  %s\n", $1 / n, $2 }'

@@ -1,25 +1,32 @@
 /*
  * mpi-loop.c - a fixed number of 8-byte round trips (MPI_Send/MPI_Recv
- * between ranks 0 and 1) or of one collective (8 bytes of data where it
- * has any), in loop(): bench/mpi-instr.sh counts the instructions
- * executed inside it for two run lengths, whose difference leaves out a
- * call site's first call.
- * Usage: mpi-loop pingpong|allreduce|barrier|bcast|reduce N
+ * between ranks 0 and 1), of 8-byte exchanges between them (MPI_Irecv,
+ * MPI_Isend, MPI_Waitall on both) or of one collective (8 bytes of data
+ * where it has any), in loop(): bench/mpi-instr.sh counts the
+ * instructions executed inside it for two run lengths, whose difference
+ * leaves out a call site's first call.
+ * Usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum what { PINGPONG, ALLREDUCE, BARRIER, BCAST, REDUCE };
-static const char *const names[] = { "pingpong", "allreduce", "barrier", "bcast", "reduce" };
+enum what { PINGPONG, EXCHANGE, ALLREDUCE, BARRIER, BCAST, REDUCE };
+static const char *const names[] = { "pingpong", "exchange", "allreduce", "barrier", "bcast",
+				     "reduce" };
 
 static __attribute__((noinline)) void loop(enum what what, int rank, long n)
 {
 	double v = 1, w = 0;
+	MPI_Request r[2];
 
 	for (long i = 0; i < n; i++) {
-		if (what == ALLREDUCE) {
+		if (what == EXCHANGE) {
+			MPI_Irecv(&w, 1, MPI_DOUBLE, rank ^ 1, 0, MPI_COMM_WORLD, &r[0]);
+			MPI_Isend(&v, 1, MPI_DOUBLE, rank ^ 1, 0, MPI_COMM_WORLD, &r[1]);
+			MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+		} else if (what == ALLREDUCE) {
 			MPI_Allreduce(&v, &w, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		} else if (what == BARRIER) {
 			MPI_Barrier(MPI_COMM_WORLD);
@@ -46,7 +53,7 @@ int main(int argc, char **argv)
 	while (argc == 3 && what < REDUCE + 1 && strcmp(argv[1], names[what]))
 		what++;
 	if (argc != 3 || n <= 0 || what > REDUCE) {
-		fprintf(stderr, "usage: mpi-loop pingpong|allreduce|barrier|bcast|reduce N\n");
+		fprintf(stderr, "usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
