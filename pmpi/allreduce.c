@@ -104,14 +104,15 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 /* Buffers MPI refuses (absent, one for both, MPI_IN_PLACE as the result
  * or, off the root, as the data) are not ours to copy: the program's call
  * goes to MPI, which returns its error.  The result's buffer counts only
- * where a result arrives. */
+ * where a result arrives: off a reduce's root it may be anything, the
+ * data's own buffer included. */
 static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 {
-	if (!sbuf || sbuf == rbuf)
+	if (!sbuf)
 		return true;
 	if (!result)
 		return sbuf == MPI_IN_PLACE;
-	return !rbuf || rbuf == MPI_IN_PLACE;
+	return !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE;
 }
 
 /* [piggyback | data] of every rank reduced to root, or to all when root

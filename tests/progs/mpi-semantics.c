@@ -396,6 +396,12 @@ static void inband_collectives(void)
 	else
 		MPI_Reduce(&sum, NULL, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
 	say("reduce in place: %d\n", sum);
+	sum = rank + 1;
+	if (rank == 1)
+		MPI_Reduce(&sum, &w[0], 1, MPI_INT, MPI_MAX, 1, MPI_COMM_WORLD);
+	else	/* the result's buffer means nothing off the root */
+		MPI_Reduce(&sum, &sum, 1, MPI_INT, MPI_MAX, 1, MPI_COMM_WORLD);
+	say("reduce, one buffer off the root: %d\n", rank == 1 ? w[0] : sum);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
 	MPI_Barrier(half);
 	MPI_Comm_free(&half);
