@@ -79,9 +79,15 @@ static struct {
 	uint64_t start, end, end_x;
 	bool ended;
 	uint64_t host;		/* hash of this host's name */
+	struct rt_state *rt;	/* the runtime, NULL when none */
+	uint64_t folded_seen;	/* samples_seen at the last charge of news */
 } comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
+/* The calling thread's runtime thread (NULL not known yet) and its ring's
+ * head at its last charge of news. */
+static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
+static __thread uint64_t self_head __attribute__((tls_model("initial-exec")));
 /* The calling thread's involuntary switches at the last reading, the
  * injected spin's taken out; 0 before the first. */
 static __thread uint64_t preempted_seen;
@@ -191,6 +197,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.start = t0;
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
+	comp.rt = rt;
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
@@ -254,7 +261,7 @@ static void charge_switches(uint64_t n);
  * comp.lock. */
 static void charge_drain_thread(void)
 {
-	struct rt_state *rt = rt_current();
+	struct rt_state *rt = comp.rt;
 	uint64_t now = rt ? atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) : 0;
 
 	uint64_t sw = rt ? atomic_load_explicit(&rt->drain_switches, memory_order_relaxed) : 0;
@@ -350,16 +357,49 @@ static uint64_t charge_samples(uint64_t cost)
 	return n;
 }
 
+/* The calling thread's ring's head, 0 when it has none. */
+static uint64_t self_ring_head(void)
+{
+	if (!self && !(self = rt_thread_self()))
+		return 0;
+	return rt_thread_head(self);
+}
+
+/* Whether a sample or the drain thread's work may be uncharged: the
+ * samples folded, the calling thread's ring, the drain thread's CPU time
+ * or switches moved since they were charged.  A few loads: most calls
+ * have none.  Caller holds comp.lock. */
+static bool news(void)
+{
+	const struct rt_state *rt = comp.rt;
+
+	return atomic_load_explicit(&samples_seen, memory_order_relaxed) != comp.folded_seen ||
+	       self_ring_head() != self_head ||
+	       (rt && (atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) != comp.drain_seen ||
+		       atomic_load_explicit(&rt->drain_switches, memory_order_relaxed) !=
+			       comp.drain_switches_seen));
+}
+
+/* Charge the news: the drain thread's work and the samples taken; how
+ * many samples.  What it looked at is read first: what moves meanwhile is
+ * news at the next look.  Caller holds comp.lock. */
+static __attribute__((noinline)) uint64_t charge_news(void)
+{
+	comp.folded_seen = atomic_load_explicit(&samples_seen, memory_order_relaxed);
+	self_head = self_ring_head();
+	charge_drain_thread();
+	return charge_samples(comp.rt ? rt_sample_cost_now(comp.rt) : 0);
+}
+
 uint64_t pmpi_comp_enter(uint64_t call_ns)
 {
-	struct rt_state *rt = rt_current();
-	uint64_t n, inject, t, taken, cost = rt ? rt_sample_cost_now(rt) : 0;
+	uint64_t n = 0, inject, t, taken;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return 0;
 	comp_lock();
-	charge_drain_thread();
-	n = charge_samples(cost);
+	if (news())
+		n = charge_news();
 	comp.ovh.calls++;
 	comp.ovh.wrapper_ns += call_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
@@ -481,8 +521,8 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 	comp_lock();
 	/* the tool's time while the call waited is before the data came:
 	 * the wait absorbs it as it absorbs the program's */
-	charge_drain_thread();
-	charge_samples(rt_current() ? rt_sample_cost_now(rt_current()) : 0);
+	if (news())
+		charge_news();
 	r = pb_comp_rule(c->t0, t, comp.x, pb,
 			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
 	comp.wait += r.wait;
