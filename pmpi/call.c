@@ -60,6 +60,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->flags = flags;
 	c->site = -1;
 	c->counts = NULL;
+	c->hints = NULL;
 	c->completed = false;
 	c->sent = c->recv = 0;
 	c->peer = -1;
@@ -69,6 +70,7 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->t_done = 0;
 	c->timed = false;
 	c->late_sender = c->late_sender_comp = c->wait = c->wait_comp = 0;
+	c->pair.due = false;
 	if (!(flags & PMPI_CALL_INIT)) {
 		uint64_t t_in = 0, injected;
 
@@ -129,7 +131,7 @@ void pmpi_leave(struct pmpi_call *c)
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0, &fresh);
-	if (c->late_sender | c->late_sender_comp)
+	if (c->late_sender | c->late_sender_comp | c->pair.due)
 		pmpi_waits_leave(c);
 	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */

@@ -29,6 +29,19 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
 #define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
 
+struct key_entry;
+
+/* What a thread's cache of sites (stats.c) keeps beside a site for the
+ * tables keyed by pairs of sites, so that a loop finds its entries by a
+ * compare: the computation edge last taken into the site (graph.h) and
+ * the pair of sites of the last message it received (waits.c). */
+struct pmpi_site_hints {
+	int edge_from;		/* INT_MIN: none */
+	struct key_entry *edge;
+	int32_t pair_rank, pair_slot;
+	struct key_entry *pair;	/* NULL: none */
+};
+
 /* One MPI call in progress; lives on the wrapper's stack. */
 struct pmpi_call {
 	uint64_t t0;		/* CLOCK_MONOTONIC at entry */
@@ -38,6 +51,7 @@ struct pmpi_call {
 	unsigned fn, flags;
 	int site;		/* index in the site table, -1 until looked up */
 	struct pmpi_counts *counts;	/* this thread's of the site, when found */
+	struct pmpi_site_hints *hints;	/* the thread's of the site, when cached */
 	uint64_t event;		/* critical-path event number, 0 when none */
 	bool completed;		/* a Test* call completed something */
 	uint64_t sent, recv;	/* bytes */
@@ -58,6 +72,13 @@ struct pmpi_call {
 	uint64_t late_sent;	/* when that latest sender's data left */
 	uint64_t wait, wait_comp;
 	unsigned wait_kind;	/* enum prof_wait_kind */
+	/* the pair of sites of the last message it received, counted when
+	 * its own site is known (waits.c); only `due` is set at entry */
+	struct pmpi_pair_due {
+		bool due;
+		int32_t rank, slot;	/* the sender's */
+		uint64_t bytes, ls, ls_comp, lr, lr_comp;
+	} pair;
 };
 
 /* Begin a call; false means "just call PMPI" (not profiling, MPI

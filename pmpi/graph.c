@@ -11,8 +11,9 @@
  * tags the interval with its edge when a sample was taken meanwhile
  * (rt_thread_head) and the runtime's tagged hook gets the tag.
  *
- * Every wrapped call ends here: a call whose edge the thread took lately
- * costs a compare, two additions and the ring's head read, no lock.
+ * Every wrapped call ends here (graph.h): a call whose edge the thread
+ * took lately costs a compare, two additions and the ring's head read, no
+ * lock.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -25,7 +26,6 @@
 #include "key-table.h"
 #include "graph.h"
 
-enum { EDGE_COUNT, EDGE_TIME };		/* values of an edge */
 
 static struct key_table edges;		/* from, to, kind (enum prof_edge_kind) */
 static pthread_mutex_t edges_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,99 +33,49 @@ static struct key_table paths;		/* from, to, tree node: samples */
 static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
 _Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is its two sites");
 
-/* The thread's edges lately taken, of both kinds, by a hash of the key
- * (a site's index alone put a loop's edges onto each other about a third
- * of the time): a loop's edges are then found by a compare. */
-#define SEEN_BITS 5
-#define SEEN (1u << SEEN_BITS)
-struct seen {
-	int from, to, kind;
-	struct key_entry *e;
-};
-
-/* What a thread keeps of its graph. */
-struct graph_thread {
-	int last_site;		/* of its last call, -1 before */
-	uint64_t last_exit;	/* when that call ended */
-	struct rt_thread *rt;	/* the runtime's, once it has one */
-	uint64_t ring_mark;	/* rt_thread_head at the last call */
-	struct seen seen[SEEN];
-};
-
-static __thread struct graph_thread me __attribute__((tls_model("initial-exec"))) = {
+__thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec"))) = {
 	.last_site = -1,
 };
 
-/* A counter of a shared edge: only wrappers add, one thread at a time
- * unless MPI has several calling. */
-static inline void edge_add(struct key_entry *e, unsigned i, uint64_t v)
-{
-	if (pmpi_one_thread)
-		key_entry_add(e, i, v);
-	else
-		__atomic_fetch_add(&e->v[i], v, __ATOMIC_RELAXED);
-}
+/* The thread's completion edges lately taken, by a hash of the key (a
+ * site's index alone put a loop's edges onto each other about a third of
+ * the time): a loop's completions are then found by a compare. */
+#define SEEN_BITS 5
+#define SEEN (1u << SEEN_BITS)
+struct done_edge {
+	int from, to;
+	struct key_entry *e;
+};
+static __thread struct done_edge seen[SEEN] __attribute__((tls_model("initial-exec")));
 
-/* Edge (from, to) of a kind found in the table, made when missing, and
- * kept in s. */
-static __attribute__((noinline)) struct key_entry *edge_miss(struct seen *s, int from, int to,
-							     int kind)
+/* Edge (from, to) of a kind, made when missing. */
+static struct key_entry *edge_get(int from, int to, int kind)
 {
 	struct key_entry *e;
 
 	pmpi_lock(&edges_lock);
 	e = key_table_get(&edges, from, to, kind);
 	pmpi_unlock(&edges_lock);
-	if (e)
-		*s = (struct seen){ from, to, kind, e };
 	return e;
 }
 
-/* Edge (from, to) of a kind (enum prof_edge_kind), NULL when the table is
- * full. */
-static inline struct key_entry *edge_of(struct graph_thread *g, int from, int to, int kind)
+__attribute__((noinline))
+struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to)
 {
-	uint32_t key = ((uint32_t)from * PMPI_SITES + (uint32_t)to) * 2 + (uint32_t)kind;
-	struct seen *s = &g->seen[key * 0x9e3779b9u >> (32 - SEEN_BITS)];
+	struct key_entry *e = edge_get(from, to, PROF_EDGE_COMPUTE);
 
-	if (__builtin_expect(s->e && s->from == from && s->to == to && s->kind == kind, 1))
-		return s->e;
-	return edge_miss(s, from, to, kind);
+	if (e && h) {
+		h->edge_from = from;
+		h->edge = e;
+	}
+	return e;
 }
 
-/* The computation [t0, t1) of edge (from, to) is tagged when the ring
- * moved since the last call: a sample was taken in it, or in that call. */
-static inline void tag_if_sampled(struct graph_thread *g, uint64_t t0, uint64_t t1, int from,
-				  int to)
+void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
+		    int from, int to)
 {
-	uint64_t head;
-
-	if (!g->rt && !(g->rt = rt_thread_self()))
-		return;
-	head = rt_thread_head(g->rt);
-	if (head != g->ring_mark) {
-		g->ring_mark = head;
-		rt_tag_log_add(&g->rt->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);
-	}
-}
-
-void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
-{
-	struct graph_thread *g = &me;
-	int from = g->last_site, to = c->site;
-	uint64_t start = g->last_exit;
-	struct key_entry *e;
-
-	g->last_site = to;
-	g->last_exit = t;
-	if (from < 0 || to < 0)
-		return;
-	e = edge_of(g, from, to, PROF_EDGE_COMPUTE);
-	if (e) {
-		edge_add(e, EDGE_COUNT, 1);
-		edge_add(e, EDGE_TIME, c->t0 > start ? c->t0 - start : 0);
-	}
-	tag_if_sampled(g, start, c->t0, from, to);
+	g->ring_mark = head;
+	rt_tag_log_add(&g->rt->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);
 }
 
 void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)
@@ -142,14 +92,22 @@ void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)
 
 void pmpi_graph_complete(int post, int done, uint64_t ns)
 {
+	uint32_t key = (uint32_t)post * PMPI_SITES + (uint32_t)done;
+	struct done_edge *s = &seen[key * 0x9e3779b9u >> (32 - SEEN_BITS)];
 	struct key_entry *e;
 
 	if (post < 0 || done < 0)
 		return;
-	e = edge_of(&me, post, done, PROF_EDGE_COMPLETE);
+	if (s->e && s->from == post && s->to == done) {
+		e = s->e;
+	} else if ((e = edge_get(post, done, PROF_EDGE_COMPLETE))) {
+		s->from = post;
+		s->to = done;
+		s->e = e;
+	}
 	if (e) {
-		edge_add(e, EDGE_COUNT, 1);
-		edge_add(e, EDGE_TIME, ns);
+		key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
+		key_entry_add_by(e, PMPI_EDGE_TIME, ns, !pmpi_one_thread);
 	}
 }
 
@@ -205,7 +163,7 @@ static void fill_edges(struct profile *p, const uint32_t *site_of)
 
 		if (edge_kept(e, site_of) && p->nmpi_edges < n)
 			add_edge(p, site_of[e->key[0]], site_of[e->key[1]], (uint8_t)e->key[2],
-				 key_entry_value(e, EDGE_COUNT), key_entry_value(e, EDGE_TIME));
+				 key_entry_value(e, PMPI_EDGE_COUNT), key_entry_value(e, PMPI_EDGE_TIME));
 	}
 }
 

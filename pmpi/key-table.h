@@ -44,6 +44,15 @@ static inline void key_entry_add(struct key_entry *e, unsigned i, uint64_t v)
 	__atomic_store_n(&e->v[i], e->v[i] + v, __ATOMIC_RELAXED);
 }
 
+/* The same when writers may be several threads without a lock (shared). */
+static inline void key_entry_add_by(struct key_entry *e, unsigned i, uint64_t v, bool shared)
+{
+	if (shared)
+		__atomic_fetch_add(&e->v[i], v, __ATOMIC_RELAXED);
+	else
+		key_entry_add(e, i, v);
+}
+
 static inline uint64_t key_entry_value(const struct key_entry *e, unsigned i)
 {
 	return __atomic_load_n(&e->v[i], __ATOMIC_RELAXED);

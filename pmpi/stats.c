@@ -14,6 +14,7 @@
  * transport), and threads do not contend.  The profile sums the threads'
  * counters (pmpi_stats_total), reading them as they are.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,21 +23,23 @@
 #include "facts.h"
 #include "datatypes.h"
 #include "comms.h"
+#include "graph.h"
 #include "stats.h"
 #include "status.h"
 
 #define CHUNK 64		/* sites per block of a thread's counters */
 #define SITE_CACHE 64		/* keys a thread remembers (power of 2) */
 
-/* A key whose site a thread found lately, and the thread's counters of
- * that site: a call of the key finds them with a few loads and its path
- * check, without the shared table's probe. */
+/* A key whose site a thread found lately, the thread's counters of that
+ * site and its hints: a call of the key finds them with a few loads and
+ * its path check, without the shared tables' probes. */
 struct site_slot {
 	const void *ra;
 	uint64_t depth;
 	unsigned fn;
 	int site;
 	struct pmpi_counts *counts;
+	struct pmpi_site_hints hints;
 };
 
 /* One thread's counters, reached from the list of all threads' (never
@@ -199,9 +202,11 @@ static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, stru
 {
 	c->site = find_site(c, sd, fresh);
 	c->counts = thread_site_counts(t, c->site);
-	if (k && c->counts)
+	if (k && c->counts) {
 		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
-					 .counts = c->counts };
+					 .counts = c->counts, .hints = { .edge_from = INT_MIN } };
+		c->hints = &k->hints;
+	}
 }
 
 /* The same from the thread's cache when its key and path are there: a few
@@ -217,6 +222,7 @@ static inline void look_up_site(struct pmpi_call *c, bool *fresh)
 	    pmpi_path_matches(&pmpi_sites[k->site], c)) {
 		c->site = k->site;
 		c->counts = k->counts;
+		c->hints = &k->hints;
 		return;
 	}
 	look_up_site_miss(c, t, k, sd, fresh);

@@ -53,63 +53,56 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* The thread's last pair: a receive site mostly hears from one sender's
- * site, and the lookup is then a compare. */
-static __thread struct {
-	int site;
-	int32_t rank, slot;
-	struct key_entry *e;
-} last_pair __attribute__((tls_model("initial-exec")));
-
-static struct key_entry *pair_of(int site, int32_t rank, int32_t slot)
+/* Call c's entry of its pair of sites d (its site known), through its
+ * site's hint: a receive site mostly hears from one sender's site.  NULL
+ * when the table is full. */
+static struct key_entry *pair_of(struct pmpi_call *c, const struct pmpi_pair_due *d)
 {
-	struct key_entry *e = last_pair.e;
+	struct pmpi_site_hints *h = c->hints;
+	struct key_entry *e;
 
-	if (e && last_pair.site == site && last_pair.rank == rank && last_pair.slot == slot)
-		return e;
-	e = key_table_get(&pairs, site, rank, slot);
-	if (e) {
-		last_pair.site = site;
-		last_pair.rank = rank;
-		last_pair.slot = slot;
-		last_pair.e = e;
+	if (h && h->pair && h->pair_rank == d->rank && h->pair_slot == d->slot)
+		return h->pair;
+	pmpi_lock(&pairs_lock);
+	e = key_table_get(&pairs, c->site, d->rank, d->slot);
+	pmpi_unlock(&pairs_lock);
+	if (e && h) {
+		h->pair_rank = d->rank;
+		h->pair_slot = d->slot;
+		h->pair = e;
 	}
 	return e;
 }
 
-/* The pair of the receiving site and the sender's: its message, and the
- * Late Receiver of a synchronous send (the sender waited from its send
- * until the receive was posted). */
-static void count_pair(const struct pb_arrival *a, const struct pmpi_pb *pb, uint64_t sent,
-		       uint64_t sent_free, uint64_t x, uint64_t ls, uint64_t ls_comp)
+/* Count the pair of call c's site (known) and its message's sender's
+ * site, d: the message, its Late Sender, and the Late Receiver of a
+ * synchronous send (the sender waited from its send until the receive was
+ * posted).  Entries are added to without a lock: atomically when several
+ * threads call MPI. */
+static void count_pair(struct pmpi_call *c, const struct pmpi_pair_due *d)
 {
-	int site = a->c->site >= 0 ? a->c->site : pmpi_site(a->c);
+	bool shared = !pmpi_one_thread;
 	struct key_entry *p;
 
-	if (site < 0 || pb->site < 0)
+	if (c->site < 0 || !(p = pair_of(c, d)))
 		return;
-	pmpi_lock(&pairs_lock);
-	p = pair_of(site, pb->rank, pb->site);
-	if (p) {
-		key_entry_add(p, PAIR_COUNT, 1);
-		key_entry_add(p, PAIR_BYTES, a->bytes);
-		if (ls | ls_comp) {
-			key_entry_add(p, PAIR_LS, ls);
-			key_entry_add(p, PAIR_LS_COMP, ls_comp);
-		}
-		if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
-			uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
-
-			key_entry_add(p, PAIR_LR, wait_for(sent, post, UINT64_MAX));
-			key_entry_add(p, PAIR_LR_COMP, wait_for(sent_free, post - x, UINT64_MAX));
-		}
+	key_entry_add_by(p, PAIR_COUNT, 1, shared);
+	key_entry_add_by(p, PAIR_BYTES, d->bytes, shared);
+	if (d->ls | d->ls_comp) {
+		key_entry_add_by(p, PAIR_LS, d->ls, shared);
+		key_entry_add_by(p, PAIR_LS_COMP, d->ls_comp, shared);
 	}
-	pmpi_unlock(&pairs_lock);
+	if (d->lr | d->lr_comp) {
+		key_entry_add_by(p, PAIR_LR, d->lr, shared);
+		key_entry_add_by(p, PAIR_LR_COMP, d->lr_comp, shared);
+	}
 }
 
 /* A message arrived for call c: its Late Sender (the sender's data left
  * after c was entered), the call's if it is the latest; a Late Sender of
- * this thread's that it proves of wrong order. */
+ * this thread's that it proves of wrong order.  Its pair of sites waits
+ * in the call for the call's site (found when the call ends), unless
+ * the call received another before. */
 static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
@@ -127,7 +120,18 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
 	if (wait_order_check(&order, sent, &wrong))
 		pmpi_site_wait(wrong.site, PROF_WAIT_late_sender_wrong_order, wrong.ls, wrong.ls_comp);
-	count_pair(a, pb, sent, sent_free, x, ls, ls_comp);
+	if (pb->site < 0)
+		return;
+	if (c->pair.due && pmpi_site(c) >= 0)
+		count_pair(c, &c->pair);
+	c->pair = (struct pmpi_pair_due){ .due = true, .rank = pb->rank, .slot = pb->site,
+					  .bytes = a->bytes, .ls = ls, .ls_comp = ls_comp };
+	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
+		uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
+
+		c->pair.lr = wait_for(sent, post, UINT64_MAX);
+		c->pair.lr_comp = wait_for(sent_free, post - x, UINT64_MAX);
+	}
 }
 
 static enum wait_shape shape_of(enum pmpi_pb_dir dir)
@@ -199,9 +203,11 @@ const struct pb_unit pb_unit_waits = {
 	.coll = waits_coll,
 };
 
-void pmpi_waits_leave(const struct pmpi_call *c)
+void pmpi_waits_leave(struct pmpi_call *c)
 {
 	wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
+	if (c->pair.due)
+		count_pair(c, &c->pair);
 }
 
 /* Is pair e in the profile: in use and its receiving site in it. */

@@ -85,6 +85,14 @@ is "stencil: the inside ranks, both Irecv calls of each step (one call path: one
 isends=$(done_edges 2 MPI_Isend)
 check "stencil: and their Isend calls, one or two a step ($isends)" \
 	test "$isends" = "200->MPI_Waitall" -o "$isends" = "100->MPI_Waitall"
+# a Waitall that completes two receives counts each message's pair of
+# sites: rank 2 (class 2's representative) hears rank 1 and rank 3 a step,
+# and class 2's edge to itself holds rank 3's messages from rank 2 too
+is "stencil: rank 2's Waitall hears a message a step from each neighbour's send site" \
+	"$(jqr "([.mpi.callsites[] | {key: (.id | tostring), value: .function}] | from_entries) as \$fn |
+		[.graph.classes[2].messages[] | select(.recv_class == 2 and
+		\$fn[.recv_site | tostring] == \"MPI_Waitall\") | \"\\(.send_class):\\(.count)\"] | sort | join(\" \")")" \
+	"1:100 2:200"
 is "stencil: the master has none" "$(jqr '[.graph.classes[0].edges[] | select(.kind == "completion")] | length')" 0
 
 mpi_run 2 "$RECORD" -q -o "$WORK/phases" ./shapes phases 40 > /dev/null 2> phases.err
