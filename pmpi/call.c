@@ -34,6 +34,15 @@ static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 bool pmpi_one_thread;
 
 static __thread struct cost_sampled own_cost __attribute__((tls_model("initial-exec")));
+/* the runtime's record of this thread, NULL until found */
+static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
+
+uint64_t pmpi_ring_head_now(void)
+{
+	if (!self && !(self = rt_thread_self()))
+		return 0;
+	return rt_thread_head(self);
+}
 
 void pmpi_calls_start(int world_size)
 {
@@ -78,11 +87,13 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 		if (c->timed)
 			t_in = rt_now_ns();
 		/* before the call's clock: tool time, not MPI time */
-		injected = pmpi_comp_enter(own_cost.est);
+		c->ring_head = pmpi_ring_head_now();
+		injected = pmpi_comp_enter(own_cost.est, c->ring_head);
 		c->t0 = rt_now_ns();
 		c->x0 = pmpi_comp_delay();
 		c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
 	} else {
+		c->ring_head = pmpi_ring_head_now();
 		c->t0 = rt_now_ns();
 		c->x0 = 0;
 	}

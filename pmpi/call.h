@@ -45,6 +45,7 @@ struct pmpi_site_hints {
 /* One MPI call in progress; lives on the wrapper's stack. */
 struct pmpi_call {
 	uint64_t t0;		/* CLOCK_MONOTONIC at entry */
+	uint64_t ring_head;	/* the thread's sample ring's head at entry */
 	uint64_t t_done;	/* when a receive or collective it made completed,
 				 * 0 before */
 	const void *ra;		/* the caller's return address: the call site */
@@ -85,6 +86,10 @@ struct pmpi_call {
  * not initialised, or already inside a wrapper of this thread, e.g. the
  * MPI library's Fortran binding calling the C function).  Cannot fail. */
 bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
+/* How far the kernel has written the calling thread's sample ring
+ * (rt_thread_head; 0 when the thread has none): it moved when a sample
+ * was taken.  Read once at a call's entry for what looks at it then. */
+uint64_t pmpi_ring_head_now(void);
 /* End the call: time, blocked time, bytes, peers into its site. */
 void pmpi_leave(struct pmpi_call *c);
 /* Wrappers record from now on (at MPI_Init, when profiling). */

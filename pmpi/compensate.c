@@ -84,9 +84,7 @@ static struct {
 } comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
-/* The calling thread's runtime thread (NULL not known yet) and its ring's
- * head at its last charge of news. */
-static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
+/* The calling thread's sample ring's head at its last charge of news. */
 static __thread uint64_t self_head __attribute__((tls_model("initial-exec")));
 /* The calling thread's involuntary switches at the last reading, the
  * injected spin's taken out; 0 before the first. */
@@ -357,49 +355,42 @@ static uint64_t charge_samples(uint64_t cost)
 	return n;
 }
 
-/* The calling thread's ring's head, 0 when it has none. */
-static uint64_t self_ring_head(void)
-{
-	if (!self && !(self = rt_thread_self()))
-		return 0;
-	return rt_thread_head(self);
-}
-
 /* Whether a sample or the drain thread's work may be uncharged: the
- * samples folded, the calling thread's ring, the drain thread's CPU time
- * or switches moved since they were charged.  A few loads: most calls
- * have none.  Caller holds comp.lock. */
-static bool news(void)
+ * samples folded, the calling thread's ring (its head now `head`), the
+ * drain thread's CPU time or switches moved since they were charged.  A
+ * few loads: most calls have none.  Caller holds comp.lock. */
+static bool news(uint64_t head)
 {
 	const struct rt_state *rt = comp.rt;
 
 	return atomic_load_explicit(&samples_seen, memory_order_relaxed) != comp.folded_seen ||
-	       self_ring_head() != self_head ||
+	       head != self_head ||
 	       (rt && (atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) != comp.drain_seen ||
 		       atomic_load_explicit(&rt->drain_switches, memory_order_relaxed) !=
 			       comp.drain_switches_seen));
 }
 
-/* Charge the news: the drain thread's work and the samples taken; how
- * many samples.  What it looked at is read first: what moves meanwhile is
- * news at the next look.  Caller holds comp.lock. */
-static __attribute__((noinline)) uint64_t charge_news(void)
+/* Charge the news, the ring's head being `head`: the drain thread's work
+ * and the samples taken; how many samples.  What it looked at is read
+ * first: what moves meanwhile is news at the next look.  Caller holds
+ * comp.lock. */
+static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 {
 	comp.folded_seen = atomic_load_explicit(&samples_seen, memory_order_relaxed);
-	self_head = self_ring_head();
+	self_head = head;
 	charge_drain_thread();
 	return charge_samples(comp.rt ? rt_sample_cost_now(comp.rt) : 0);
 }
 
-uint64_t pmpi_comp_enter(uint64_t call_ns)
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 {
 	uint64_t n = 0, inject, t, taken;
 
 	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
 		return 0;
 	comp_lock();
-	if (news())
-		n = charge_news();
+	if (news(ring_head))
+		n = charge_news(ring_head);
 	comp.ovh.calls++;
 	comp.ovh.wrapper_ns += call_ns;
 	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
@@ -515,14 +506,16 @@ static void comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t)
 {
 	struct comp_step r;
+	uint64_t head;
 
 	if (!comp.on || comp.ended)
 		return;
+	head = pmpi_ring_head_now();
 	comp_lock();
 	/* the tool's time while the call waited is before the data came:
 	 * the wait absorbs it as it absorbs the program's */
-	if (news())
-		charge_news();
+	if (news(head))
+		charge_news(head);
 	r = pb_comp_rule(c->t0, t, comp.x, pb,
 			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
 	comp.wait += r.wait;

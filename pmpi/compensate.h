@@ -29,11 +29,11 @@ struct pmpi_pb;
  * variables and start counting at t0. */
 void pmpi_comp_calibrate(struct rt_state *rt);
 void pmpi_comp_start(uint64_t t0);
-/* At the entry of a wrapped call, before its clock starts: charge the
- * call's own work (call_ns, estimated by call.c), the samples, context
- * switches and drain-thread time since the last one, inject busy time;
- * the busy time it injected. */
-uint64_t pmpi_comp_enter(uint64_t call_ns);
+/* At the entry of a wrapped call, before its clock starts (the thread's
+ * sample ring's head then): charge the call's own work (call_ns,
+ * estimated by call.c), the samples, context switches and drain-thread
+ * time since the last one, inject busy time; the busy time it injected. */
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head);
 /* At the end of a wrapped call that entered at t0, a collective or not:
  * the switches of a wait that took turns with another thread on its core. */
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll);

@@ -12,8 +12,8 @@
  * (rt_thread_head) and the runtime's tagged hook gets the tag.
  *
  * Every wrapped call ends here (graph.h): a call whose edge the thread
- * took lately costs a compare, two additions and the ring's head read, no
- * lock.
+ * took lately costs a compare, two additions and a compare of the ring's
+ * head that the call read at its entry, no lock.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -74,8 +74,11 @@ struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int 
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to)
 {
+	struct rt_thread *t = rt_thread_self();
+
 	g->ring_mark = head;
-	rt_tag_log_add(&g->rt->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);
+	if (t)
+		rt_tag_log_add(&t->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);
 }
 
 void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)

@@ -20,8 +20,7 @@ enum { PMPI_EDGE_COUNT, PMPI_EDGE_TIME };	/* values of an edge */
 struct pmpi_graph_thread {
 	int last_site;		/* of its last call, -1 before */
 	uint64_t last_exit;	/* when that call ended */
-	struct rt_thread *rt;	/* the runtime's, once it has one */
-	uint64_t ring_mark;	/* rt_thread_head at the last call */
+	uint64_t ring_mark;	/* its sample ring's head at the last call's entry */
 };
 
 extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec")));
@@ -30,21 +29,22 @@ extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model(
  * the table is full.  The rare case of pmpi_graph_leave. */
 struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to);
 /* Tag the computation [t0, t1) with its edge, a sample having been taken
- * since the thread's last call (ring head now `head`). */
+ * since the thread's last call (its ring's head now `head`). */
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to);
 
 /* Call c (its site known) ended at t: the edge from the thread's
  * previous call to it.  Inline: every wrapped call ends here, and a
- * loop's edge (its site's hint) costs a compare, two additions and the
- * ring's head read. */
+ * loop's edge (its site's hint) costs a compare, two additions and a
+ * compare of the ring's head read at the call's entry: a sample taken
+ * since the last call's entry tags the computation before this one. */
 static inline __attribute__((always_inline))
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
 	struct pmpi_site_hints *h = c->hints;
 	struct pmpi_graph_thread *g = &pmpi_graph_me;
 	int from = g->last_site, to = c->site;
-	uint64_t start = g->last_exit, head;
+	uint64_t start = g->last_exit;
 	struct key_entry *e;
 
 	g->last_site = to;
@@ -57,11 +57,8 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 		key_entry_add_by(e, PMPI_EDGE_TIME, c->t0 > start ? c->t0 - start : 0,
 				 !pmpi_one_thread);
 	}
-	if (__builtin_expect(!g->rt, 0) && !(g->rt = rt_thread_self()))
-		return;
-	head = rt_thread_head(g->rt);
-	if (head != g->ring_mark)
-		pmpi_graph_tag(g, head, start, c->t0, from, to);
+	if (c->ring_head != g->ring_mark)
+		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, to);
 }
 /* A sample of tree node `node`, w samples of the first event, in an
  * interval tagged by pmpi_graph_leave (the runtime's tagged hook, which
