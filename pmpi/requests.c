@@ -16,10 +16,10 @@
  * Handles are recycled: once MPI has completed a request inside a Wait or
  * Test call, another thread may be given the same handle for a new request
  * before that call's wrapper gets back to the table.  So a completion call
- * claims and copies its tracked entries before it calls MPI and acts on
- * the copies afterwards; a claimed entry is invisible to every other call
- * (a new request with its handle gets an entry of its own beside it), and
- * is removed or released by its serial number, not by handle.
+ * claims its tracked entries before it calls MPI and acts on them
+ * afterwards; a claimed entry is invisible to every other call (a new
+ * request with its handle gets an entry of its own beside it), and is
+ * removed or released by the claimer, not looked up by handle again.
  *
  * A point-to-point request the program frees while active is kept and
  * completed by freed.c.  The buffers of a request we lose sight of while
@@ -27,6 +27,7 @@
  * complete, a request kept with no memory left) are left allocated:
  * nothing tells when MPI is done with them.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,13 +50,13 @@
 enum { COLL = P2P_PRECV + 1 };
 
 struct entry {
-	struct pmpi_tracked t;
+	struct pmpi_tracked t;	/* first: a snapshot's pointer to it is the entry's */
 	struct entry *next;
 };
+_Static_assert(offsetof(struct entry, t) == 0, "a tracked request's entry is where it is");
 
 static struct entry *bucket[BUCKETS];
 static pthread_mutex_t stripe[STRIPES] = { [0 ... STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER };
-static int64_t serial;
 static int64_t ntracked;
 
 static unsigned home(MPI_Request r)
@@ -88,21 +89,23 @@ static void unlink_entry(unsigned b, struct entry *e)
 	pmpi_add(&ntracked, -1);
 }
 
-/* Add an entry, dropping a stale unclaimed one of the same handle (its
- * request completed where we did not see it); false when out of memory. */
-static bool insert(const struct pmpi_tracked *t)
+/* A new entry, for the caller to fill and insert; NULL when memory is
+ * short (the request then goes untracked and its buffers stay). */
+static struct entry *entry_new(void)
 {
-	unsigned b = home(t->req);
-	struct entry *e = pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(*e)), *stale;
+	return pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(struct entry));
+}
 
-	if (!e)
-		return false;
-	e->t = *t;
-	e->t.used = true;
+/* Add entry e, its request filled in, dropping a stale unclaimed one of
+ * the same handle (its request completed where we did not see it). */
+static void insert(struct entry *e)
+{
+	unsigned b = home(e->t.req);
+	struct entry *stale;
+
 	e->t.claimed = false;
-	e->t.serial = (uint64_t)pmpi_add(&serial, 1);
 	pmpi_lock(lock_of(b));
-	stale = lookup(b, t->req);
+	stale = lookup(b, e->t.req);
 	if (stale)
 		unlink_entry(b, stale);
 	e->next = bucket[b];
@@ -110,29 +113,41 @@ static bool insert(const struct pmpi_tracked *t)
 	pmpi_add(&ntracked, 1);
 	pmpi_unlock(lock_of(b));
 	pmpi_block_put(PMPI_BLOCK_REQUEST, stale);	/* its buffers stay: MPI may still use them */
-	return true;
 }
 
 void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
 			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag)
 {
-	struct pmpi_tracked t = { .persistent = kind == P2P_PSEND || kind == P2P_PRECV,
-				  .kind = (unsigned char)kind, .req = req,
-				  .site = c ? pmpi_site(c) : -1, .comm = comm, .tag = tag,
-				  .side = *d };
+	struct entry *e = entry_new();
+	struct pmpi_tracked *t;
 
-	if (kind == P2P_PSEND)
-		t.peer = pmpi_world_rank(comm, peer);
-	/* out of memory, the request goes untracked and its buffers stay */
-	insert(&t);
+	if (!e)
+		return;
+	/* every field, without a temporary: this is every request's cost */
+	t = &e->t;
+	t->persistent = kind == P2P_PSEND || kind == P2P_PRECV;
+	t->active = false;
+	t->kind = (unsigned char)kind;
+	t->req = req;
+	t->site = c ? pmpi_site(c) : -1;
+	t->tag = tag;
+	t->peer = kind == P2P_PSEND ? pmpi_world_rank(comm, peer) : 0;
+	t->comm = comm;
+	t->side = *d;
+	t->coll = NULL;
+	insert(e);
 }
 
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
 {
-	struct pmpi_tracked t = { .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
+	struct entry *e = entry_new();
 
-	if (!insert(&t))	/* out of memory: complete the companion now */
+	if (!e) {	/* complete the companion now */
 		pmpi_pb_coll_finish(x, c);
+		return;
+	}
+	e->t = (struct pmpi_tracked){ .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
+	insert(e);
 }
 
 /* Before MPI_Start: restamp a persistent send's piggyback and count its
@@ -212,9 +227,9 @@ int pmpi_x_request_free(MPI_Request *req)
 	return PMPI_Request_free(req);
 }
 
-/* Claim and copy the tracked entries of reqs[0..n) into ent (ent[i].used
- * false for the others); returns how many. */
-static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked *ent)
+/* Claim the tracked entries of reqs[0..n) into ent (NULL for the
+ * others); returns how many. */
+static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked **ent)
 {
 	int got = 0;
 
@@ -222,14 +237,14 @@ static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked *ent)
 		unsigned b = home(reqs[i]);
 		struct entry *e;
 
-		ent[i].used = false;
+		ent[i] = NULL;
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
 		pmpi_lock(lock_of(b));
 		e = lookup(b, reqs[i]);
 		if (e) {
 			e->t.claimed = true;
-			ent[i] = e->t;
+			ent[i] = &e->t;
 			got++;
 		}
 		pmpi_unlock(lock_of(b));
@@ -282,32 +297,14 @@ static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked 
 	return now > t->side.t_post ? now - t->side.t_post : 0;
 }
 
-/* Release the claim on t, removing its entry when completed and not
- * persistent; then, when completed, finish its work: a receive is
- * unpacked into the user's buffer, its status corrected and (count) its
- * piggyback merged and, unless truncated, its bytes counted; a send's
- * buffer is freed; a collective's companion completes; the activity graph
- * gets its completion edge. */
-static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
-		   bool truncated, MPI_Status *st)
+/* The work of completed request t: a receive is unpacked into the user's
+ * buffer, its status corrected and (count) its piggyback merged and,
+ * unless truncated, its bytes counted; a send's buffer is freed; a
+ * collective's companion completes; the activity graph gets its
+ * completion edge. */
+static void complete(struct pmpi_call *c, struct pmpi_tracked *t, bool count, bool truncated,
+		     MPI_Status *st)
 {
-	unsigned b = home(t->req);
-	struct entry *e, *gone = NULL;
-
-	pmpi_lock(lock_of(b));
-	for (e = bucket[b]; e && e->t.serial != t->serial; e = e->next)
-		;
-	if (e && completed && !t->persistent) {
-		unlink_entry(b, e);
-		gone = e;
-	} else if (e) {
-		e->t.claimed = false;
-		e->t.active = e->t.active && !completed;
-	}
-	pmpi_unlock(lock_of(b));
-	pmpi_block_put(PMPI_BLOCK_REQUEST, gone);
-	if (!completed)
-		return;
 	if (c && pmpi_waits_on)
 		pmpi_graph_complete(t->site, pmpi_site(c), since_post(c, t));
 	if ((t->kind == P2P_RECV || t->kind == P2P_PRECV) && st) {
@@ -323,6 +320,33 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 	}
 	if (!t->persistent)
 		pmpi_p2p_release(&t->side);
+}
+
+/* Release the claim on t, removing its entry when completed and not
+ * persistent, and complete it when completed.  An entry that stays is
+ * other calls' again once released: its completion works on a copy. */
+static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, bool count,
+		   bool truncated, MPI_Status *st)
+{
+	struct entry *e = (struct entry *)t;
+	unsigned b = home(t->req);
+	bool gone = completed && !t->persistent;
+	struct pmpi_tracked kept;
+
+	pmpi_lock(lock_of(b));
+	if (gone) {
+		unlink_entry(b, e);
+	} else {
+		kept = *t;
+		t = &kept;
+		e->t.claimed = false;
+		e->t.active = e->t.active && !completed;
+	}
+	pmpi_unlock(lock_of(b));
+	if (completed)
+		complete(c, t, count, truncated, st);
+	if (gone)
+		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
 }
 
 /* How many requests the call completed, from its results (a truncated
@@ -386,8 +410,8 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 
 		if (!pmpi_p2p_delivered(err))
 			st = NULL;	/* failed: its data, as MPI left them */
-		if (s->ent[i].used)
-			finish(c, &s->ent[i], completed, !s->skip, err != MPI_SUCCESS,
+		if (s->ent[i])
+			finish(c, s->ent[i], completed, !s->skip, err != MPI_SUCCESS,
 			       completed ? st : NULL);
 	}
 	if (c)

@@ -29,13 +29,11 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st);
 /* A tracked request: what its completion does (requests.c's own; here
  * for the size of a snapshot). */
 struct pmpi_tracked {
-	bool used;
 	bool persistent;
 	bool claimed;		/* a completion call holds it (see pmpi_reqs_before) */
 	bool active;		/* persistent: started and not completed */
 	unsigned char kind;	/* enum p2p_kind, or a collective */
 	MPI_Request req;
-	uint64_t serial;	/* tells entries of one recycled handle apart */
 	int site;
 	int tag;		/* point-to-point: the message's tag */
 	int64_t peer;		/* persistent send: world rank */
@@ -44,23 +42,24 @@ struct pmpi_tracked {
 	struct p2p_side side;	/* point-to-point: the buffers MPI was given */
 	struct pmpi_pb_coll *coll;	/* non-blocking collective: the companion */
 };
-/* The tracked requests of a Wait or Test call, copied before the call:
+/* The tracked requests of a Wait or Test call, claimed before the call:
  * once MPI has completed a request it may hand its handle to another
- * thread's new request before this call's wrapper looks at it.  Small
- * calls use the arrays inside. */
+ * thread's new request before this call's wrapper looks at it, and a
+ * claimed entry is the claimer's alone.  Small calls use the arrays
+ * inside. */
 #define PMPI_SNAP_SMALL 16
 struct pmpi_snap {
 	int n;			/* requests, 0 when none is tracked */
 	int many;		/* statuses is an array (else one status) */
 	bool skip;		/* statuses could not be kept: count nothing */
-	struct pmpi_tracked *ent;	/* per request; .used when tracked */
+	struct pmpi_tracked **ent;	/* per request its claimed entry, NULL untracked */
 	MPI_Status *st;		/* our statuses when the caller ignores them */
 	void *fst;		/* Fortran statuses likewise (fortran.c) */
-	struct pmpi_tracked small_ent[PMPI_SNAP_SMALL];
+	struct pmpi_tracked *small_ent[PMPI_SNAP_SMALL];
 	MPI_Status small_st[PMPI_SNAP_SMALL];
 };
 /* Before a completion call: claim the tracked requests among reqs[0..n)
- * (no other call may take them until released) and copy them; when there
+ * (no other call may take them until released); when there
  * are some and the caller passed MPI_STATUS(ES)_IGNORE, point *statuses at
  * statuses of our own (many: one per request, else one). */
 void pmpi_reqs_before(struct pmpi_snap *s, int n, const MPI_Request *reqs,
