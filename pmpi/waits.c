@@ -9,6 +9,7 @@
  * (the latest sender of a Waitall's messages) and added to its site when
  * it ends; the pairs of sites are counted as messages arrive.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,11 +151,22 @@ static enum wait_shape shape_of(enum pmpi_pb_dir dir)
 	return WAIT_OTHER;
 }
 
+/* The function numbers of MPI_Barrier and MPI_Ibarrier, found once by
+ * name (waits_wanted): a collective's end compares numbers. */
+static unsigned barrier_fn[2] = { UINT_MAX, UINT_MAX };
+
+static void find_barriers(void)
+{
+	for (unsigned fn = 0; fn < pmpi_fn_count; fn++)
+		if (!strcmp(pmpi_fn_names[fn], "MPI_Barrier"))
+			barrier_fn[0] = fn;
+		else if (!strcmp(pmpi_fn_names[fn], "MPI_Ibarrier"))
+			barrier_fn[1] = fn;
+}
+
 static bool is_barrier(unsigned fn)
 {
-	const char *name = fn < pmpi_fn_count ? pmpi_fn_names[fn] : "";
-
-	return !strcmp(name, "MPI_Barrier") || !strcmp(name, "MPI_Ibarrier");
+	return fn == barrier_fn[0] || fn == barrier_fn[1];
 }
 
 /* Is this rank the root of x: a broadcast's merged piggyback is the
@@ -191,6 +203,8 @@ bool pmpi_waits_on;
 static bool waits_wanted(const struct rt_state *rt)
 {
 	pmpi_waits_on = rt->opt.waits;
+	if (pmpi_waits_on)
+		find_barriers();
 	return pmpi_waits_on;
 }
 
