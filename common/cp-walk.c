@@ -25,31 +25,73 @@ long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
 	return i < n && ranks[i].rank == rank ? (long)i : -1;
 }
 
-/* The link of r at the latest event at or before event into *out; false
- * when there is none.  A pack's lookups go through the rank's cache of one
- * decoded block (*cache, made on the first; without memory for it, each
- * lookup decodes). */
-static bool link_at_or_before(const struct cp_walk_rank *r, uint64_t event,
-			      struct prof_cp_link *out, struct link_block_cache **cache)
-{
-	uint32_t lo = 0, hi = r->nlinks;
+/* Where the walk is on a rank: a pack's cache of one decoded block (made
+ * on the first lookup; without memory for it, each lookup decodes), or
+ * an array's index of the last answer. */
+struct cursor {
+	struct link_block_cache *cache;
+	uint32_t at;		/* UINT32_MAX before the first lookup */
+};
 
-	if (r->pack && !*cache && (*cache = malloc(sizeof(**cache))))
-		link_cache_init(*cache);
-	if (r->pack)
-		return *cache ? link_pack_find_last_cached(r->pack, event, out, *cache) :
-			link_pack_find_last(r->pack, event, out);
-	while (lo < hi) {	/* the first link after event */
+/*
+ * The index of the first of v[0..n), sorted by event, after event: found
+ * by steps doubling outward from near, then halving.  The walk goes back
+ * a few links at a time on each rank, so from the previous answer this
+ * takes a few compares where a search of the whole rank took some fifteen
+ * (a fold point's walk of ten thousand steps, 1.2 million instructions).
+ */
+static uint32_t first_after(const struct prof_cp_link *v, uint32_t n, uint64_t event,
+			    uint32_t near)
+{
+	uint32_t lo = 0, hi, step;
+
+	if (near > n)
+		near = n;
+	if (near < n && v[near].event <= event) {	/* after near */
+		lo = near + 1;
+		for (hi = lo, step = 1; hi < n && v[hi].event <= event; step *= 2) {
+			lo = hi + 1;
+			hi = n - hi > step ? hi + step : n;
+		}
+	} else {	/* at or before near: everything from hi on is after */
+		for (hi = near, step = 1; hi > 0; step *= 2) {
+			uint32_t p = hi > step ? hi - step : 0;
+
+			if (v[p].event <= event) {
+				lo = p + 1;
+				break;
+			}
+			hi = p;
+		}
+	}
+	while (lo < hi) {	/* before lo: at or before event; from hi: after */
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (r->links[mid].event <= event)
+		if (v[mid].event <= event)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	return lo;
+}
+
+/* The link of r at the latest event at or before event into *out; false
+ * when there is none. */
+static bool link_at_or_before(const struct cp_walk_rank *r, uint64_t event,
+			      struct prof_cp_link *out, struct cursor *cur)
+{
+	uint32_t i;
+
+	if (r->pack && !cur->cache && (cur->cache = malloc(sizeof(*cur->cache))))
+		link_cache_init(cur->cache);
+	if (r->pack)
+		return cur->cache ? link_pack_find_last_cached(r->pack, event, out, cur->cache) :
+			link_pack_find_last(r->pack, event, out);
+	i = first_after(r->links, r->nlinks, event, cur->at);
+	cur->at = i;
+	if (i == 0)
 		return false;
-	*out = r->links[lo - 1];
+	*out = r->links[i - 1];
 	return true;
 }
 
@@ -133,15 +175,17 @@ static void reverse_runs(struct cp_walk *w)
 int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, uint64_t e,
 		 const char *scope, struct cp_walk *w, char *err, size_t errlen)
 {
-	struct link_block_cache **cache = calloc(n + 1, sizeof(*cache));
+	struct cursor *cur = calloc(n + 1, sizeof(*cur));
 	uint64_t bound = 1, steps = 0;
 	uint32_t alloc = 0;
 	long i = start;
 	int rc = 0;
 
 	memset(w, 0, sizeof(*w));
-	if (!cache)
+	if (!cur)
 		return walk_oom(err, errlen);
+	for (uint32_t k = 0; k < n; k++)
+		cur[k].at = UINT32_MAX;
 	for (uint32_t k = 0; k < n; k++)
 		bound += rank_links(&ranks[k]);
 	while (e >= 1) {
@@ -163,7 +207,7 @@ int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, u
 			rc = -1;
 			break;
 		}
-		linked = link_at_or_before(r, e - 1, &l, &cache[i]) && l.event >= low;
+		linked = link_at_or_before(r, e - 1, &l, &cur[i]) && l.event >= low;
 		if (push_run(w, &alloc, r->rank, linked ? l.event + 1 : low, e) < 0) {
 			rc = walk_oom(err, errlen);
 			break;
@@ -179,8 +223,8 @@ int cp_walk_back(const struct cp_walk_rank *ranks, uint32_t n, uint32_t start, u
 		e = l.from;
 	}
 	for (uint32_t k = 0; k < n; k++)
-		free(cache[k]);
-	free(cache);
+		free(cur[k].cache);
+	free(cur);
 	if (rc < 0)
 		cp_walk_release(w);
 	else
