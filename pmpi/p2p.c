@@ -7,7 +7,7 @@
  *
  * A side of a message up to PMPI_P2P_SMALL bytes of data is copied into a
  * bounce buffer behind the header and travels as bytes (unless it is
- * non-contiguous and moves after its call: enum copy); a larger one
+ * non-contiguous and moves after its call: enum p2p_copy); a larger one
  * travels as a derived datatype (the header block, then the user's data in
  * place), so MPI moves the data without a copy of ours: for contiguous
  * data a byte layout the thread keeps for reuse (wrap-types.c), else a
@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "../sampler/rt.h"
-#include "blocks.h"
 #include "call.h"
 #include "facts.h"
 #include "datatypes.h"
@@ -34,30 +33,13 @@
 #include "requests.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "p2p-side.h"
 #include "status.h"
 #include "wire.h"
-#include "wrap-types.h"
 #include "pb-units.h"
 #include "own-cost.h"
 
-
-/* --- the user's data: its size, and where it lies when contiguous */
-
-static void describe(struct p2p_side *d, const void *buf, int count, MPI_Datatype type)
-{
-	MPI_Aint at;
-	bool contig;
-	int64_t size = pmpi_type_layout(type, count, &contig, &at);
-
-	d->ubuf = (void *)(uintptr_t)buf;	/* a send's: only read */
-	d->count = count;
-	d->type = type;
-	d->contig = contig ? (void *)((uintptr_t)buf + (uintptr_t)at) : NULL;
-	if (size < 0 || count < 0)
-		size = 0;
-	d->tsize = size;
-	d->bytes = (uint64_t)size * (uint64_t)(count > 0 ? count : 0);
-}
+/* --- the user's data */
 
 /* Arguments MPI refuses before it matches or sends anything: the call
  * goes to MPI as the program made it, which returns its error (a header
@@ -67,188 +49,11 @@ static bool refused(int count, MPI_Datatype type)
 	return count < 0 || type == MPI_DATATYPE_NULL;
 }
 
-static int pack(const struct p2p_side *d, unsigned char *to)
-{
-	int pos = 0;
-
-	if (!d->bytes)
-		return MPI_SUCCESS;
-	if (d->contig) {
-		memcpy(to, d->contig, d->bytes);
-		return MPI_SUCCESS;
-	}
-	return PMPI_Pack(d->ubuf, d->count, d->type, to, (int)d->bytes, &pos, MPI_COMM_SELF);
-}
-
-/* The last r bytes of n that came for element k, which they fill in part:
- * placed by MPI itself, as a receive of them into that element would (a
- * message to this process), since only MPI knows where the typemap puts
- * its first bytes. */
-static void unpack_part(const struct p2p_side *d, const unsigned char *from, int r, uint64_t k)
-{
-	MPI_Aint lb, extent;
-	void *at;
-
-	if (PMPI_Type_get_extent(d->type, &lb, &extent) != MPI_SUCCESS)
-		return;
-	at = (void *)((uintptr_t)d->ubuf + (uintptr_t)(k * (uint64_t)extent));
-	PMPI_Sendrecv(from, r, MPI_BYTE, 0, 0, at, 1, d->type, 0, 0, MPI_COMM_SELF,
-		      MPI_STATUS_IGNORE);
-}
-
-/* n bytes of packed data into the user's buffer, as a receive of n bytes
- * would leave it: whole elements, then what came of the next one. */
-static void unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
-{
-	uint64_t whole;
-	int pos = 0;
-
-	if (n > d->bytes)
-		n = d->bytes;
-	if (!n)
-		return;
-	if (d->contig) {
-		memcpy(d->contig, from, n);
-		return;
-	}
-	if (!d->tsize)
-		return;
-	whole = n / (uint64_t)d->tsize;
-	if (whole)
-		PMPI_Unpack(from, (int)n, &pos, d->ubuf, (int)whole, d->type, MPI_COMM_SELF);
-	if (n % (uint64_t)d->tsize)
-		unpack_part(d, from + whole * (uint64_t)d->tsize, (int)(n % (uint64_t)d->tsize), whole);
-}
-
-/* The datatype of one header block at hdr and the user's data. */
-static int wrap_type(struct p2p_side *d)
-{
-	if (d->contig && d->bytes <= INT_MAX)
-		return pmpi_wrap_type(d->hdr, (int)pmpi_wire.len, d->contig, (int)d->bytes, &d->mtype,
-				      &d->own_type);
-	d->own_type = true;
-	return pmpi_wrap_struct(d->hdr, (int)pmpi_wire.len, d->ubuf, d->count, d->type, &d->mtype);
-}
-
-/* When a side's data are copied behind the header. */
-enum copy {
-	COPY_SMALL,	/* up to PMPI_P2P_SMALL bytes: a call that moves them now */
-	COPY_ALWAYS,	/* whatever the size: MPI_Sendrecv_replace's send side */
-	/* small and contiguous only: a receive request and a persistent
-	 * send move them after the call, where a non-contiguous layout
-	 * would be unpacked or packed through a datatype the program may
-	 * have freed by then; MPI keeps it for the operation, and for the
-	 * struct that carries the data in place */
-	COPY_LATER,
-};
-
-/* Bytes a layout may copy into the stack and have its cost sampled
- * (cost_sampled): with the header's few stores, a short copy costs about
- * the same on every message. */
-#define SAMPLED_COPY 256
-
-/* A side's memory when it has no stack to use: the header, and its data
- * when packed; a small one is a block of the thread's (blocks.h). */
-#define HEAP_BLOCK (WIRE_MAX + SAMPLED_COPY)
-
-static size_t heap_size(const struct p2p_side *d)
-{
-	return pmpi_wire.len + (d->packed ? d->bytes : 0);
-}
-
-static void *heap_get(const struct p2p_side *d)
-{
-	size_t n = heap_size(d);
-
-	return n <= HEAP_BLOCK ? pmpi_block_get(PMPI_BLOCK_MESSAGE, HEAP_BLOCK) : malloc(n);
-}
-
-static void heap_put(struct p2p_side *d)
-{
-	if (heap_size(d) <= HEAP_BLOCK)
-		pmpi_block_put(PMPI_BLOCK_MESSAGE, d->heap);
-	else
-		free(d->heap);
-	d->heap = NULL;
-}
-
-/*
- * Lay a side out for MPI: the bounce buffer (stack when given and large
- * enough, else the heap) or the header alone and a derived datatype.
- */
-static int side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
-		     unsigned char *stack, enum copy how)
-{
-	unsigned len = pmpi_wire.len;
-	int rc;
-
-	describe(d, buf, count, type);
-	d->heap = NULL;
-	d->mtype = MPI_DATATYPE_NULL;
-	d->own_type = false;
-	d->unpacked = false;
-	/* MPICH refuses to pack from or unpack to MPI_BOTTOM: absolute
-	 * addresses go through the struct instead */
-	d->packed = how == COPY_ALWAYS ||
-		    (d->bytes <= PMPI_P2P_SMALL &&
-		     (d->contig || (how == COPY_SMALL && buf != MPI_BOTTOM)));
-	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
-		return MPI_ERR_COUNT;
-	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it; a
-	 * blocking call's header there stays at one place from call to call,
-	 * which lets its datatype be reused (wrap-types.c) */
-	if (!stack || (d->packed && d->bytes > PMPI_P2P_SMALL))
-		stack = d->heap = heap_get(d);
-	if (!stack)
-		return MPI_ERR_NO_MEM;
-	d->hdr = stack;
-	wire_clear(d->hdr);	/* a receive's: MPI may fail before it writes one */
-	if (d->packed) {
-		d->mbuf = stack;
-		d->mcount = (int)(len + d->bytes);
-		d->mtype = MPI_BYTE;
-		return MPI_SUCCESS;
-	}
-	rc = wrap_type(d);
-	if (rc != MPI_SUCCESS) {
-		heap_put(d);
-		return rc;
-	}
-	d->mbuf = MPI_BOTTOM;
-	d->mcount = 1;
-	return MPI_SUCCESS;
-}
-
-/* The datatype made for the call is no longer needed (MPI keeps it alive
- * for operations in flight). */
-static void side_untype(struct p2p_side *d)
-{
-	if (d->hdr && d->own_type && d->mtype != MPI_DATATYPE_NULL)
-		PMPI_Type_free(&d->mtype);
-	d->mtype = MPI_DATATYPE_NULL;
-}
-
-/* A request's side when messages carry no header: followed for the
- * statistics only. */
-static struct p2p_side side_plain(const void *buf, int count, MPI_Datatype type)
-{
-	struct p2p_side d = { .mtype = MPI_DATATYPE_NULL };
-
-	describe(&d, buf, count, type);
-	return d;
-}
-
-void pmpi_p2p_release(struct p2p_side *d)
-{
-	side_untype(d);
-	heap_put(d);
-}
-
 /* --- sending */
 
 static bool layout_sampled(const struct p2p_side *d)
 {
-	return d->packed && !d->heap && d->contig && d->bytes <= SAMPLED_COPY;
+	return d->packed && !d->heap && d->contig && d->bytes <= P2P_SAMPLED_COPY;
 }
 
 /* The cost of a small send's layout and header, and of a small receive's
@@ -283,7 +88,7 @@ static void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int t
 static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
 		      MPI_Comm comm, uint64_t *t)
 {
-	int rc = d->packed ? pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
+	int rc = d->packed ? p2p_pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
 
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -336,10 +141,10 @@ static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side 
 
 /* A send side of call c: laid out and stamped at *t. */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
-		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum copy how,
+		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum p2p_copy how,
 		     uint64_t *t)
 {
-	int rc = side_make(d, buf, count, type, stack, how);
+	int rc = p2p_side_make(d, buf, count, type, stack, how);
 
 	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm, t)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
@@ -362,13 +167,13 @@ static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
 
 	if (!count)
 		return 0;
-	return size && bytes <= SAMPLED_COPY && buf != MPI_BOTTOM ? bytes : -1;
+	return size && bytes <= P2P_SAMPLED_COPY && buf != MPI_BOTTOM ? bytes : -1;
 }
 
 static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, int64_t bytes,
 		      int dest, int tag, MPI_Comm comm)
 {
-	unsigned char m[WIRE_MAX + SAMPLED_COPY];
+	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	unsigned len = pmpi_wire.len;
 
 	if (bytes)
@@ -393,7 +198,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 		c->flags |= PMPI_CALL_SYNC;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
 		return send_small(c, how, buf, small, dest, tag, comm);
-	rc = side_send(&d, c, buf, count, type, tag, comm, stack, COPY_SMALL, &t);
+	rc = side_send(&d, c, buf, count, type, tag, comm, stack, P2P_COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_stamped(c, &d, t);
@@ -408,7 +213,7 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p2p_kind kind,
 			   struct p2p_side *d, MPI_Comm comm, int peer, int tag)
 {
-	side_untype(d);
+	p2p_side_untype(d);
 	if (rc == MPI_SUCCESS)
 		pmpi_req_track_side(c, *req, kind, d, comm, peer, tag);
 	else
@@ -427,7 +232,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
-	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, COPY_SMALL, &t);
+	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	charge_stamped(c, &d, t);
@@ -443,12 +248,12 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 
 	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
-		d = side_plain(buf, count, type);
+		d = p2p_side_plain(buf, count, type);
 		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
 			pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
 		return rc;
 	}
-	rc = side_make(&d, buf, count, type, NULL, COPY_LATER);
+	rc = p2p_side_make(&d, buf, count, type, NULL, P2P_COPY_LATER);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = pmpi_p2p_init_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
@@ -487,7 +292,7 @@ static bool status_has_message(const MPI_Status *st)
  * of the bounce buffer. */
 static void charge_taken(const struct cost_mark *m, uint64_t n)
 {
-	if (n > SAMPLED_COPY)
+	if (n > P2P_SAMPLED_COPY)
 		pmpi_cost_piggyback(m);
 	else
 		pmpi_cost_piggyback_sampled(&taken_cost, m);
@@ -508,7 +313,7 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *s
 		c->t_done = m.t;	/* and the call's, as far as its statistics go */
 	n = status_fix(st);
 	if (d->packed && !d->unpacked)
-		unpack(d, d->hdr + pmpi_wire.len, n);
+		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
 	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
 		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m.t, .bytes = n,
 						    .t_post = d->t_post }, &pb);
@@ -542,7 +347,7 @@ void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
 		return;
 	n = status_fix(st);
 	if (d->packed && !d->unpacked)
-		unpack(d, d->hdr + pmpi_wire.len, n);
+		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
 	d->unpacked = true;
 }
 
@@ -596,7 +401,7 @@ static bool message_plain(MPI_Message msg)
 static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
 		      MPI_Comm comm, MPI_Status *st)
 {
-	unsigned char m[WIRE_MAX + SAMPLED_COPY];
+	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	struct p2p_side d = { .contig = buf, .bytes = (uint64_t)bytes, .packed = true, .hdr = m,
 			      .t_post = c->t0 };
 	int rc;
@@ -623,13 +428,13 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 		st = &own;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
 		return recv_small(c, buf, small, src, tag, comm, st);
-	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
+	rc = p2p_side_make(&d, buf, count, type, stack, P2P_COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	d.t_post = c ? c->t0 : 0;
 	charge_recv_layout(c, &d);
 	rc = PMPI_Recv(d.mbuf, d.mcount, d.mtype, src, tag, comm, st);
-	side_untype(&d);
+	p2p_side_untype(&d);
 	if (pmpi_p2p_delivered(rc))	/* a blocking receive cannot be cancelled */
 		arrived(c, &d, st);
 	pmpi_p2p_release(&d);
@@ -649,13 +454,13 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
-	rc = side_make(&d, buf, count, type, stack, COPY_SMALL);
+	rc = p2p_side_make(&d, buf, count, type, stack, P2P_COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	d.t_post = c ? c->t0 : 0;
 	charge_recv_layout(c, &d);
 	rc = PMPI_Mrecv(d.mbuf, d.mcount, d.mtype, msg, st);
-	side_untype(&d);
+	p2p_side_untype(&d);
 	if (pmpi_p2p_delivered(rc))
 		arrived(c, &d, st);
 	pmpi_p2p_release(&d);
@@ -672,11 +477,11 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	if (!pmpi_wire.len || refused(count, type) ||
 	    (msg ? *msg == MPI_MESSAGE_NO_PROC || message_plain(*msg) :
 		   src == MPI_PROC_NULL || !pmpi_pb_comm(comm))) {
-		d = side_plain(buf, count, type);
+		d = p2p_side_plain(buf, count, type);
 		d.mbuf = buf;
 		d.mcount = count;
 		d.mtype = type;
-	} else if ((rc = side_make(&d, buf, count, type, NULL, COPY_LATER)) != MPI_SUCCESS) {
+	} else if ((rc = p2p_side_make(&d, buf, count, type, NULL, P2P_COPY_LATER)) != MPI_SUCCESS) {
 		return rc;
 	} else {
 		/* a persistent receive is posted by each start: unknown here */
@@ -736,10 +541,10 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		side_unmade(&r, rbuf, rcount, rtype);
 	/* the receive side first: the send's stamp then ends the layout */
 	if (src != MPI_PROC_NULL)
-		rc = side_make(&r, rbuf, rcount, rtype, rstack, COPY_SMALL);
+		rc = p2p_side_make(&r, rbuf, rcount, rtype, rstack, P2P_COPY_SMALL);
 	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
 		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
-			       replace ? COPY_ALWAYS : COPY_SMALL, &t);
+			       replace ? P2P_COPY_ALWAYS : P2P_COPY_SMALL, &t);
 	/* the receive side was laid out first: a timed stamp ends both
 	 * layouts, a sampled one stands for both when the receive's is a
 	 * few stores */
