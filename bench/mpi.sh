@@ -96,7 +96,7 @@ joined() { # BYTES -> "MB/s (ratio to contiguous)" without the tool
 		'BEGIN { printf "%s MB/s (%.2f of contiguous)", j, j / c }'
 }
 echo "the piggyback's layout of a large message (a struct of a 64-byte header and the data) without cpperf:"
-echo "  64 KiB $(joined 65536), 1 MiB $(joined 1048576): what this MPI gives it on this host now (docs/mpi.md)"
+echo "  64 KiB $(joined 65536), 1 MiB $(joined 1048576): what this MPI gives it on this host now (bench/mpi-cost.md)"
 over_plain() { # CONFIG MEASUREMENT BASE -> CONFIG's median of MEASUREMENT over plain's of BASE
 	awk -v a="$(median_of "$W/$1" "$2")" -v b="$(median_of "$W/plain" "$3")" 'BEGIN { printf "%.3f", a / b }'
 }
@@ -107,7 +107,7 @@ floor() { # BYTES -> "header alone/floor"
 }
 echo "a small message behind the piggyback's 32-byte header (packed before the data, copied out) without cpperf,"
 echo "  over plain / that plus no-piggyback's growth (the wrappers' timing and statistics): the floor of the"
-echo "  whole tool's latency before any piggyback work: 0 B $(floor 0), 8 B $(floor 8), 1 KiB $(floor 1024) (docs/mpi.md)"
+echo "  whole tool's latency before any piggyback work: 0 B $(floor 0), 8 B $(floor 8), 1 KiB $(floor 1024) (bench/mpi-cost.md)"
 wrapper_cost() { # CONFIG MEASUREMENT [HALF] -> ns over the plain run
 	awk -v a="$(median_of "$W/$1" "$2")" -v b="$(median_of "$W/plain" "$2")" -v k="${3:-1}" \
 		'BEGIN { printf "%.0f", (a - b) * k }'
