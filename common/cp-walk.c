@@ -19,8 +19,12 @@
 
 long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
 {
-	size_t i = order_lower_i64(ranks, n, sizeof(*ranks), offsetof(struct cp_walk_rank, rank),
-				   rank);
+	size_t i;
+
+	/* every rank of a job: rank r at index r, without a search */
+	if (rank >= 0 && (uint64_t)rank < n && ranks[rank].rank == rank)
+		return (long)rank;
+	i = order_lower_i64(ranks, n, sizeof(*ranks), offsetof(struct cp_walk_rank, rank), rank);
 
 	return i < n && ranks[i].rank == rank ? (long)i : -1;
 }

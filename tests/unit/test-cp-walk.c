@@ -3,7 +3,8 @@
  * (common/cp-walk.c) against a reference that finds each rank's link by
  * scanning its whole array: random ranks and links, the walk starting at
  * random segments, so that on a rank it looks links up backwards, forwards
- * and far from its last answer.  Results, runs, cuts and errors must be
+ * and far from its last answer; every other round the ranks' numbers
+ * have a gap, which a link may name.  Results, runs, cuts and errors must be
  * the same, and packed links must walk as arrays do.
  */
 #include "tap.h"
@@ -20,6 +21,15 @@ static uint64_t rnd(uint64_t n)
 	seed ^= seed >> 7;
 	seed ^= seed << 17;
 	return n ? seed % n : 0;
+}
+
+/* The index of rank in ranks, by a scan; -1 when none. */
+static long scan_rank(const struct cp_walk_rank *ranks, int64_t rank)
+{
+	for (long i = 0; i < RANKS; i++)
+		if (ranks[i].rank == rank)
+			return i;
+	return -1;
 }
 
 /* The link of r at or before event, by a scan; false when none. */
@@ -75,7 +85,7 @@ static int reference(const struct cp_walk_rank *ranks, uint32_t start, uint64_t 
 			}
 			return 0;
 		}
-		i = cp_walk_find(ranks, RANKS, l.rank);
+		i = scan_rank(ranks, l.rank);
 		if (i < 0 || l.from == 0 || l.from >= ranks[i].events)
 			return -1;
 		e = l.from;
@@ -83,10 +93,12 @@ static int reference(const struct cp_walk_rank *ranks, uint32_t start, uint64_t 
 	return 0;
 }
 
-/* Random ranks 0..RANKS-1 with links by strictly increasing event, most
- * from an earlier event (a walk back ends), some from anywhere (a cycle,
- * or a walk that turns forward on a rank). */
-static void make_ranks(struct cp_walk_rank *ranks, struct prof_cp_link (*links)[MAX_LINKS])
+/* Random ranks with links by strictly increasing event, most from an
+ * earlier event (a walk back ends), some from anywhere (a cycle, or a
+ * walk that turns forward on a rank).  With gap, the last rank is one
+ * more than its index, and a link may name the rank missing. */
+static void make_ranks(struct cp_walk_rank *ranks, struct prof_cp_link (*links)[MAX_LINKS],
+		       bool gap)
 {
 	for (int r = 0; r < RANKS; r++) {
 		uint32_t n = (uint32_t)rnd(MAX_LINKS);
@@ -95,11 +107,11 @@ static void make_ranks(struct cp_walk_rank *ranks, struct prof_cp_link (*links)[
 		for (uint32_t k = 0; k < n; k++) {
 			event += 1 + rnd(4);
 			links[r][k] = (struct prof_cp_link){ .event = event,
-							     .rank = (int64_t)rnd(RANKS),
+							     .rank = (int64_t)rnd(RANKS + gap),
 							     .from = rnd(20) ? 1 + rnd(event) :
 									       1 + rnd(MAX_LINKS * 3) };
 		}
-		ranks[r] = (struct cp_walk_rank){ .rank = r, .events = MAX_LINKS * 5 + 1,
+		ranks[r] = (struct cp_walk_rank){ .rank = r + (gap && r == RANKS - 1), .events = MAX_LINKS * 5 + 1,
 						  .low = 1 + rnd(3) * rnd(20), .dropped = rnd(2),
 						  .links = links[r], .nlinks = n };
 	}
@@ -136,7 +148,7 @@ static void test_random_walks(bool packed)
 		char err[256];
 		int want, got;
 
-		make_ranks(ranks, links);
+		make_ranks(ranks, links, round % 2);
 		if (packed)
 			for (int r = 0; r < RANKS; r++) {
 				if (link_pack_build(&packs[r], links[r], ranks[r].nlinks) < 0)
