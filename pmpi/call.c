@@ -34,14 +34,14 @@ static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 bool pmpi_one_thread;
 
 static __thread struct cost_sampled own_cost __attribute__((tls_model("initial-exec")));
-/* the runtime's record of this thread, NULL until found */
-static __thread struct rt_thread *self __attribute__((tls_model("initial-exec")));
 
+/* The runtime's record of the thread is asked each time, not kept: a
+ * forked child's runtime gives its thread a new one. */
 uint64_t pmpi_ring_head_now(void)
 {
-	if (!self && !(self = rt_thread_self()))
-		return 0;
-	return rt_thread_head(self);
+	struct rt_thread *t = rt_thread_self();
+
+	return t ? rt_thread_head(t) : 0;
 }
 
 void pmpi_calls_start(int world_size)
