@@ -7,7 +7,8 @@
  *
  * A receive's Late Sender and a collective's wait are kept in the call
  * (the latest sender of a Waitall's messages) and added to its site when
- * it ends; the pairs of sites are counted as messages arrive.
+ * it ends, as is the pair of sites of its last message (an earlier one is
+ * counted when the next arrives).
  */
 #include <limits.h>
 #include <pthread.h>
