@@ -13,7 +13,7 @@ BASE_CFLAGS := $(WARN) -O2 -g -fPIC -D_GNU_SOURCE -DCPPERF_VERSION='"$(VERSION)"
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # The normal build is optimized across files: a wrapped MPI call makes
 # some thirty calls between small functions of pmpi/ and sampler/, which
-# then inline (docs/mpi.md, "Calls across files").  The link compiles, so
+# then inline (bench/mpi-cost.md, "Calls across files").  The link compiles, so
 # it takes the same flags.  `make LTO=` builds without.
 LTO ?= -flto=auto
 LTO_LINK := $(LTO) $(WARN) -O2 -g

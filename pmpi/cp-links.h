@@ -5,7 +5,7 @@
  * of a struct's 24, in chunks that are filled and never moved.  A long
  * run of small messages adds a link per message: at 24 bytes each, the
  * memory touched for the first time cost more than the rest of the
- * piggyback (docs/mpi.md "Measured cost").
+ * piggyback (bench/mpi-cost.md, "Memory touched for the first time").
  *
  * Each chunk starts from the link before its first, so the oldest chunks
  * can be dropped when the log's links would take more than its limit in
