@@ -108,10 +108,8 @@ void pmpi_graph_complete(int post, int done, uint64_t ns)
 		s->to = done;
 		s->e = e;
 	}
-	if (e) {
-		key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
-		key_entry_add_by(e, PMPI_EDGE_TIME, ns, !pmpi_one_thread);
-	}
+	if (e)
+		pmpi_edge_count(e, ns);
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)

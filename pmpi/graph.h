@@ -33,6 +33,14 @@ struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int 
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to);
 
+/* One more traversal of edge e, ns long: only wrappers add, one thread
+ * at a time unless MPI has several calling. */
+static inline void pmpi_edge_count(struct key_entry *e, uint64_t ns)
+{
+	key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
+	key_entry_add_by(e, PMPI_EDGE_TIME, ns, !pmpi_one_thread);
+}
+
 /* Call c (its site known) ended at t: the edge from the thread's
  * previous call to it.  Inline: every wrapped call ends here, and a
  * loop's edge (its site's hint) costs a compare, two additions and a
@@ -52,11 +60,8 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 	if (from < 0 || to < 0)
 		return;
 	e = h && h->edge_from == from ? h->edge : pmpi_graph_edge_miss(h, from, to);
-	if (e) {
-		key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
-		key_entry_add_by(e, PMPI_EDGE_TIME, c->t0 > start ? c->t0 - start : 0,
-				 !pmpi_one_thread);
-	}
+	if (e)
+		pmpi_edge_count(e, c->t0 > start ? c->t0 - start : 0);
 	if (c->ring_head != g->ring_mark)
 		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, to);
 }
