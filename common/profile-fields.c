@@ -189,3 +189,12 @@ int pr_grow(struct parser *ps, void **array, uint32_t count,
 	*alloc = n;
 	return 0;
 }
+
+/* See profile-read-int.h. */
+int pr_since(struct parser *ps, const char *key, int version)
+{
+	if (ps->version >= (uint64_t)version)
+		return 0;
+	return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with version %d)",
+		      key, ps->version, version);
+}

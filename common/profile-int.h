@@ -27,9 +27,13 @@ enum prof_section {
 	PS_THREAD,
 	PS_ROOT,
 	PS_NODE,
+	PS_ACT,		/* thread activity: act, act_thread, act_node */
+	PS_ACT_THREAD,
+	PS_ACT_NODE,
 	PS_MPI_SITE,
 	PS_MPI_PEER,
 	PS_MPI_COLL,
+	PS_MPI_THREAD,	/* mpi_thread */
 	PS_MPI_WAIT,	/* wait states: mpi_wait, mpi_slot, mpi_pair, */
 	PS_MPI_SLOT,
 	PS_MPI_PAIR,

@@ -383,6 +383,8 @@ static int merge_sites(struct profile *d, const struct profile *s, const uint32_
 			if (j == UINT32_MAX)
 				goto out;
 			v[j].calls = sum_sat(v[j].calls, from->calls);
+			v[j].main_calls = sum_sat(v[j].main_calls, from->main_calls);
+			v[j].threads = v[j].threads > from->threads ? v[j].threads : from->threads;
 			v[j].bytes_sent = sum_sat(v[j].bytes_sent, from->bytes_sent);
 			v[j].bytes_recv = sum_sat(v[j].bytes_recv, from->bytes_recv);
 			v[j].time_ns = sum_sat(v[j].time_ns, from->time_ns);
@@ -562,7 +564,7 @@ int profile_merge(struct profile *d, const struct profile *s, char *err, size_t 
 		return merge_oom(err, errlen);
 	}
 	rc = symtab_import(&d->syms, &s->syms, fmap, &bad) || merge_tree(d, s, fmap, nmap) ||
-	     merge_threads(d, s) || merge_sites(d, s, fmap, smap) || merge_peers(d, s) ||
+	     prof_act_merge(d, s, nmap) || merge_threads(d, s) || merge_sites(d, s, fmap, smap) || merge_peers(d, s) ||
 	     merge_waits(d, s, smap, nmap) || merge_colls(d, s) || merge_functions(d, s, fmap);
 	free(fmap);
 	free(smap);

@@ -294,6 +294,7 @@ static void apply(struct profile *p, struct prune *r, const uint32_t *site_frame
 	}
 	map_cp(p, r->nmap);
 	map_edge_paths(p, r->nmap);
+	prof_act_map(p, r->nmap);
 	symtab_release(&p->syms);
 	p->syms = r->syms;
 	cct_release(&p->tree);

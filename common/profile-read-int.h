@@ -27,6 +27,7 @@ struct parser {
 	uint32_t edge_paths_alloc;
 	struct idset sites, peers, colls, slots, pairs, edges, edge_paths;	/* the MPI records so far */
 	uint32_t wait_sites;	/* the last mpi_wait record's site + 1 */
+	uint32_t thread_sites;	/* the last mpi_thread record's site + 1 */
 	uint32_t cp_links_alloc, cp_segs_alloc, cp_evs_alloc, cp_edges_alloc, cp_prefix_alloc;
 	struct idset cp_segs;	/* the cp_seg records so far, once out of order */
 	int cp_segs_hashed;	/* cp_segs holds them: they came out of order */
@@ -36,6 +37,7 @@ struct parser {
 	uint64_t mranks_read;	/* merged profiles: m_rank records so far */
 	uint32_t m_nodes, m_sites, fn_alloc;	/* m_node and m_site records so far */
 	uint32_t kept_node;	/* the last m_kept record's node */
+	uint32_t act_nodes_alloc;
 	int head_only;		/* stop before the first record after the header */
 	size_t last_kind;	/* the kind of the last record read (profile-read.c) */
 	const char *body_end;	/* the end of the records: bounds what is left */
@@ -73,6 +75,8 @@ int pr_seq(struct parser *ps, struct cursor *c, const char *what, uint32_t want)
 int pr_str(struct parser *ps, struct cursor *c, const char *what, char **out);
 /* Exactly n counts into dst, then the end of the line. */
 int pr_counts(struct parser *ps, struct cursor *c, uint64_t *dst, uint32_t n);
+/* Refuse record key in a file older than version, which brought it. */
+int pr_since(struct parser *ps, const char *key, int version);
 /* Whether scalar record key has been read. */
 int pr_scalar_seen(const struct parser *ps, const char *key);
 /* Room for one more element of size elem in *array (count used, *alloc
@@ -84,12 +88,18 @@ int pr_grow(struct parser *ps, void **array, uint32_t count,
 int rec_mpi_site(struct parser *ps, struct cursor *c);
 int rec_mpi_peer(struct parser *ps, struct cursor *c);
 int rec_mpi_coll(struct parser *ps, struct cursor *c);
+int rec_mpi_thread(struct parser *ps, struct cursor *c);
 int rec_mpi_wait(struct parser *ps, struct cursor *c);
 int rec_mpi_slot(struct parser *ps, struct cursor *c);
 int rec_mpi_pair(struct parser *ps, struct cursor *c);
 int rec_mpi_edge(struct parser *ps, struct cursor *c);
 int rec_mpi_done(struct parser *ps, struct cursor *c);
 int rec_mpi_edge_path(struct parser *ps, struct cursor *c);
+
+/* The thread activity's records (profile-read-act.c). */
+int rec_act(struct parser *ps, struct cursor *c);
+int rec_act_thread(struct parser *ps, struct cursor *c);
+int rec_act_node(struct parser *ps, struct cursor *c);
 
 /* The critical-path records (profile-read-cp.c). */
 int rec_cp_link(struct parser *ps, struct cursor *c);

@@ -83,6 +83,8 @@ int rec_mpi_site(struct parser *ps, struct cursor *c)
 	m->bytes_recv = v[2];
 	m->time_ns = v[3];
 	m->blocked_ns = v[4];
+	m->threads = 1;		/* unless an mpi_thread record says otherwise */
+	m->main_calls = m->calls;
 	return pr_unique(ps, prof_mpi_site_dup(&ps->sites, p, i), i, "mpi_site",
 			 "function and call path");
 }
@@ -133,15 +135,6 @@ int rec_mpi_coll(struct parser *ps, struct cursor *c)
 			 "function and communicator size");
 }
 
-/* Refuse record key in a file older than version, which brought it. */
-static int pr_since(struct parser *ps, const char *key, int version)
-{
-	if (ps->version >= (uint64_t)version)
-		return 0;
-	return pr_err(ps, "'%s' record in a version %" PRIu64 " profile (it came with version %d)",
-		      key, ps->version, version);
-}
-
 static int pr_waits_since(struct parser *ps, const char *key)
 {
 	return pr_since(ps, key, PROFILE_VERSION_WAITS);
@@ -180,6 +173,34 @@ int rec_mpi_wait(struct parser *ps, struct cursor *c)
 		if (pr_u64(ps, c, prof_wait_comp_names[k], &w->comp_ns[k]))
 			return -1;
 	return pr_done(ps, c);
+}
+
+/* mpi_thread SITE THREADS MAIN_CALLS */
+int rec_mpi_thread(struct parser *ps, struct cursor *c)
+{
+	struct profile *p = ps->p;
+	struct prof_mpi_site *m;
+	uint32_t site = 0;	/* set when the field parses */
+	uint64_t threads = 0, main_calls = 0;
+
+	if (pr_since(ps, "mpi_thread", PROFILE_VERSION_ACT) ||
+	    pr_index(ps, c, "mpi_thread site", p->nmpi_sites, &site))
+		return -1;
+	if (site < ps->thread_sites)
+		return pr_err(ps, "mpi_thread of site %" PRIu32 " after that of site %" PRIu32
+			      " (sites ascend)", site, ps->thread_sites - 1);
+	ps->thread_sites = site + 1;
+	m = &p->mpi_sites[site];
+	if (pr_u64(ps, c, "threads", &threads) || pr_u64(ps, c, "main_calls", &main_calls) ||
+	    pr_done(ps, c))
+		return -1;
+	if (!threads || main_calls > m->calls)
+		return pr_err(ps, "mpi_thread of site %" PRIu32 ": %" PRIu64 " threads, %" PRIu64
+			      " calls of the main thread of %" PRIu64, site, threads, main_calls,
+			      m->calls);
+	m->threads = threads;
+	m->main_calls = main_calls;
+	return 0;
 }
 
 /* mpi_slot SLOT SITE, and RANK in a merged profile */

@@ -221,10 +221,14 @@ static const struct pr_record {
 	{ "m_thread", PS_THREAD, rec_m_thread },
 	{ "root", PS_ROOT, rec_root },
 	{ "node", PS_NODE, rec_node },
+	{ "act", PS_ACT, rec_act },
+	{ "act_thread", PS_ACT_THREAD, rec_act_thread },
+	{ "act_node", PS_ACT_NODE, rec_act_node },
 	{ "mpi_site", PS_MPI_SITE, rec_mpi_site },
 	{ "mpi_peer", PS_MPI_PEER, rec_mpi_peer },
 	{ "m_pair", PS_MPI_PEER, rec_m_pair },
 	{ "mpi_coll", PS_MPI_COLL, rec_mpi_coll },
+	{ "mpi_thread", PS_MPI_THREAD, rec_mpi_thread },
 	{ "mpi_wait", PS_MPI_WAIT, rec_mpi_wait },
 	{ "mpi_slot", PS_MPI_SLOT, rec_mpi_slot },
 	{ "mpi_pair", PS_MPI_PAIR, rec_mpi_pair },
@@ -247,7 +251,7 @@ static const struct pr_record {
 
 static const char *const pr_section_names[] = {
 	"magic", "header", "event", "counter", "module", "frame", "thread",
-	"root", "node", "mpi_site", "mpi_peer", "mpi_coll", "mpi_wait", "mpi_slot", "mpi_pair",
+	"root", "node", "act", "act_thread", "act_node", "mpi_site", "mpi_peer", "mpi_coll", "mpi_thread", "mpi_wait", "mpi_slot", "mpi_pair",
 	"mpi_edge", "mpi_edge_path",
 	"cp_link", "cp_seg", "cp_prefix", "cp_ev", "cp_edge", "cp_fn", "cp_point",
 	"m_rank", "m_node", "m_site", "m_fn", "m_kept",

@@ -242,6 +242,36 @@ static void pw_tree(struct pw *w, const struct profile *p)
 	}
 }
 
+static bool act_any(const uint64_t *v)
+{
+	for (int k = 0; k < PROF_ACTS; k++)
+		if (v[k])
+			return true;
+	return false;
+}
+
+/* The thread activity: act, act_thread and act_node records. */
+static void pw_act(struct pw *w, const struct profile *p)
+{
+	if (!p->act_on)
+		return;
+	pw_key(w, "act");
+	pw_u64(w, p->act_event);
+	pw_u64(w, p->act_window_ns);
+	pw_eol(w);
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		if (act_any(p->threads[i].act)) {
+			pw_key(w, "act_thread");
+			pw_u64(w, i);
+			pw_counts(w, p->threads[i].act, PROF_ACTS);
+		}
+	for (uint32_t i = 0; i < p->nact_nodes; i++) {
+		pw_key(w, "act_node");
+		pw_u64(w, p->act_nodes[i].node);
+		pw_counts(w, p->act_nodes[i].v, PROF_ACTS);
+	}
+}
+
 /* The mpi_site, mpi_peer and mpi_coll records, in that order. */
 static void pw_mpi(struct pw *w, const struct profile *p)
 {
@@ -282,6 +312,14 @@ static void pw_mpi(struct pw *w, const struct profile *p)
 		pw_i64(w, c->comm_size);
 		pw_counts(w, v, 3);
 	}
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		if (prof_mpi_site_threaded(&p->mpi_sites[i])) {
+			const uint64_t v[] = { p->mpi_sites[i].threads, p->mpi_sites[i].main_calls };
+
+			pw_key(w, "mpi_thread");
+			pw_u64(w, i);
+			pw_counts(w, v, 2);
+		}
 }
 
 /* The wait-state records: mpi_wait for each site with a wait state, then
@@ -542,6 +580,7 @@ static void pw_profile(struct pw *w, const struct profile *p)
 		pw_counts(w, p->threads[i].samples, p->nevents);
 	}
 	pw_tree(w, p);
+	pw_act(w, p);
 	pw_mpi(w, p);
 	pw_waits(w, p);
 	pw_cp(w, p);
@@ -581,6 +620,16 @@ static const char *pw_check(const struct profile *p, char *why, size_t n)
 	for (uint32_t id = 1; id < t->nnodes; id++)
 		if (t->parent[id] >= id || t->frame[id] >= p->syms.nframes) {
 			snprintf(why, n, "node %" PRIu32 " has bad parent or frame", id);
+			return why;
+		}
+	if (p->act_on && (p->act_event >= p->nevents || !p->act_window_ns)) {
+		snprintf(why, n, "act event %" PRIu64 " or window 0 is bad", p->act_event);
+		return why;
+	}
+	for (uint32_t i = 0; i < p->nact_nodes; i++)
+		if (!p->act_on || p->act_nodes[i].node >= t->nnodes ||
+		    (i && p->act_nodes[i].node <= p->act_nodes[i - 1].node)) {
+			snprintf(why, n, "act_node %" PRIu32 " is out of order or range", i);
 			return why;
 		}
 	for (size_t i = 0; i < PROF_NSCALARS; i++) {

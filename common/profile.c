@@ -87,6 +87,10 @@ const char *const prof_wait_comp_names[PROF_WAITS] = { PROF_WAIT_KINDS(PROF_WAIT
 #undef PROF_WAIT_NAME
 #undef PROF_WAIT_COMP_NAME
 
+#define PROF_ACT_NAME(k) #k,
+const char *const prof_act_names[PROF_ACTS] = { PROF_ACT_COLS(PROF_ACT_NAME) };
+#undef PROF_ACT_NAME
+
 /* See profile.h. */
 bool prof_waits_any(const struct prof_mpi_waits *w)
 {
@@ -123,6 +127,11 @@ void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b)
  * the readers of older versions keep reading every other profile. */
 uint64_t profile_version(const struct profile *p)
 {
+	if (p->act_on)
+		return PROFILE_VERSION_ACT;
+	for (uint32_t i = 0; i < p->nmpi_sites; i++)
+		if (prof_mpi_site_threaded(&p->mpi_sites[i]))
+			return PROFILE_VERSION_ACT;
 	for (uint32_t i = 0; i < p->nmpi_edges; i++)
 		if (p->mpi_edges[i].kind != PROF_EDGE_COMPUTE)
 			return PROFILE_VERSION_GRAPH;
@@ -159,6 +168,7 @@ void profile_release(struct profile *p)
 	for (uint32_t i = 0; i < p->nthreads; i++)
 		free(p->threads[i].samples);
 	free(p->threads);
+	free(p->act_nodes);
 	symtab_release(&p->syms);
 	cct_release(&p->tree);
 	free(p->mpi_library);

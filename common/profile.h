@@ -19,13 +19,15 @@
 #include "cct.h"
 #include "symtab.h"
 
-#define PROFILE_VERSION 12
-#define PROFILE_VERSION_MIN 7	/* versions 8 to 12 only added records */
+#define PROFILE_VERSION 13
+#define PROFILE_VERSION_MIN 7	/* versions 8 to 13 only added records */
 #define PROFILE_VERSION_FOLDS 10	/* fold points (cp_folds ...; cp_prefix) */
 #define PROFILE_VERSION_WAITS 11	/* wait states (mpi_wait, mpi_slot, mpi_pair, clock),
 					 * activity graph (mpi_edge) */
 #define PROFILE_VERSION_GRAPH 12	/* completion edges (mpi_done), the call
 					 * paths of computation edges (mpi_edge_path) */
+#define PROFILE_VERSION_ACT 13	/* thread activity (act, act_thread, act_node),
+				 * the threads of MPI call sites (mpi_thread) */
 #define PROFILE_SUFFIX ".cpprof"
 
 struct prof_event {
@@ -35,10 +37,40 @@ struct prof_event {
 	uint32_t leader;	/* index of the group leader (own index if none) */
 };
 
+/*
+ * Thread activity (docs/threads.md): what the samples of one event (the
+ * profile's act_event) say of the process's threads at the time of each.
+ * X(name) in record order; values in 1/PROF_ACT_UNIT samples of that event:
+ * sequential and concurrent, samples of a working thread alone or with
+ * others working; spin, samples in a runtime's wait; idle, the samples the
+ * thread would have had while it was off its CPU; idle_blame, the other
+ * threads' idleness at its working samples, idle / working threads each;
+ * working, the working threads at its working samples (their sum).
+ */
+#define PROF_ACT_COLS(X) X(sequential) X(concurrent) X(spin) X(idle) X(idle_blame) X(working)
+
+enum prof_act_col {
+#define PROF_ACT_ENUM(k) PROF_ACT_##k,
+	PROF_ACT_COLS(PROF_ACT_ENUM)
+#undef PROF_ACT_ENUM
+	PROF_ACTS
+};
+#define PROF_ACT_UNIT 1000
+
+extern const char *const prof_act_names[PROF_ACTS];
+
+/* A call-path node's activity (a node of the tree). */
+struct prof_act_node {
+	uint32_t node;
+	uint64_t v[PROF_ACTS];
+};
+
+
 struct prof_thread {
 	uint64_t tid;
 	uint64_t *samples;	/* [nevents] */
 	int64_t rank;		/* a merged profile's: the thread's rank; else 0 */
+	uint64_t act[PROF_ACTS];	/* its activity (act_on) */
 };
 
 /* Message-size histogram buckets: bucket 0 counts empty messages, bucket k
@@ -82,7 +114,18 @@ struct prof_mpi_site {
 	uint64_t blocked_ns;	/* of that, waiting for a partner */
 	uint64_t hist[PROF_MPI_HIST];	/* sizes of the messages it sent or received */
 	struct prof_mpi_waits waits;	/* its wait states (since version 11) */
+	/* the threads that called it, at most (a merged profile: in any one
+	 * rank), and the calls of the processes' main threads (since version
+	 * 13; before, 1 and calls) */
+	uint64_t threads, main_calls;
 };
+
+/* Whether site s has an mpi_thread record: other threads than one, the
+ * main thread, called it (0 threads: not known, as none). */
+static inline bool prof_mpi_site_threaded(const struct prof_mpi_site *s)
+{
+	return s->threads > 1 || (s->threads == 1 && s->main_calls != s->calls);
+}
 
 /* A slot of the rank's call-site table (what the piggyback names a site
  * by) and the site it became: a receiver's pair names the sender's site
@@ -350,6 +393,14 @@ struct profile {
 	struct symtab syms;
 	struct cct tree;	/* tree.nevents == nevents */
 
+	/* Thread activity (since version 13; docs/threads.md): act_on 1 when
+	 * the samples of event act_event were classified, a thread counting
+	 * as working within act_window_ns of its samples; then the threads'
+	 * act and these nodes hold it. */
+	uint64_t act_on, act_event, act_window_ns;
+	struct prof_act_node *act_nodes;	/* by increasing node, none all 0 */
+	uint32_t nact_nodes;
+
 	/* MPI processes only (rank >= 0); all zero/NULL otherwise, except
 	 * cpu_ns, which any process may fill. */
 	char *mpi_library;	/* MPI_Get_library_version's first line */
@@ -492,10 +543,18 @@ bool prof_has_waits(const struct profile *p);
 /* Add b's wait states into a, each sum saturating at 2^64 - 1. */
 void prof_waits_add(struct prof_mpi_waits *a, const struct prof_mpi_waits *b);
 
+/* p's activity nodes re-keyed by nmap (old node -> new), those that now
+ * share a node summed (profile-act.c).  Cannot fail. */
+void prof_act_map(struct profile *p, const uint32_t *nmap);
+/* s's activity added to d's, its nodes d's nmap[node]; s's event and
+ * window become d's when d has none.  0, or -1 when memory is short. */
+int prof_act_merge(struct profile *d, const struct profile *s, const uint32_t *nmap);
+
 /* The oldest format version that holds p, which profile_write writes:
- * PROFILE_VERSION_WAITS when it has wait-state data or activity-graph
- * edges, PROFILE_VERSION_FOLDS
- * when it has fold points, 9 otherwise (readers of version 9 read it). */
+ * PROFILE_VERSION_ACT with thread activity, PROFILE_VERSION_GRAPH with
+ * completion edges or edges' call paths, PROFILE_VERSION_WAITS with
+ * wait-state data or activity-graph edges, PROFILE_VERSION_FOLDS with
+ * fold points, 9 otherwise (readers of version 9 read it). */
 uint64_t profile_version(const struct profile *p);
 
 /* Initialise to an empty profile (no events, empty tables). */
