@@ -157,6 +157,9 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 		cct_self(&rt->prof.tree, leaf)[e] += w[e];
 		t->samples[e] += w[e];
 	}
+	if (t->act && s.id == t->ids[0])
+		act_sample(&rt->act, t->act, s.time, leaf,
+			   wait_path(&rt->waits, &rt->prof.syms, frames, nframes));
 	if (hooks && hooks->sample)
 		hooks->sample(rt, s.time, leaf, w);
 	if (hooks && hooks->tagged && w[0])

@@ -154,9 +154,27 @@ static void collect_threads(struct rt_state *rt)
 				continue;
 			memcpy(pt->samples, t->samples, sizeof(uint64_t) * p->nevents);
 			pt->tid = (uint64_t)t->tid;
+			act_thread_totals(t->act, pt->act);
 			p->nthreads++;
 		}
 	rt_unlock(&rt->lock);
+}
+
+/* The thread activity so far; at the end, every sample judged and the
+ * threads' idle time up to it. */
+static void fill_activity(struct rt_state *rt, bool final)
+{
+	struct profile *p = &rt->prof;
+
+	if (!rt->act.window)
+		return;
+	if (final)
+		act_finish(&rt->act, rt_now_ns());
+	p->act_on = 1;
+	p->act_event = 0;
+	p->act_window_ns = rt->act.window;
+	if (act_nodes(&rt->act, &p->act_nodes, &p->nact_nodes))
+		p->act_on = 0;	/* out of memory: none rather than a part */
 }
 
 /* What a write adds to the running profile: the end time, CPU time,
@@ -169,6 +187,7 @@ static void fill(struct rt_state *rt, const char *partial, bool final)
 
 	p->end_ns = rt_clock_ns(CLOCK_REALTIME);
 	p->cpu_ns = rt_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	fill_activity(rt, final);
 	collect_threads(rt);
 	free(p->partial);
 	p->partial = partial && *partial ? strdup(partial) : NULL;
@@ -185,6 +204,10 @@ static void unfill(struct profile *p)
 	free(p->threads);
 	p->threads = NULL;
 	p->nthreads = 0;
+	free(p->act_nodes);
+	p->act_nodes = NULL;
+	p->nact_nodes = 0;
+	p->act_on = 0;
 	profile_release_mpi(p);
 	free(p->partial);
 	p->partial = NULL;

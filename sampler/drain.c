@@ -88,6 +88,7 @@ static void retire_exited(struct rt_state *rt)
 	rt_unlock(&rt->lock);
 	for (struct rt_thread *t = gone; t; t = t->next) {
 		drain_thread_ring(rt, t);
+		act_thread_end(t->act, atomic_load(&t->died));
 		rt_thread_close(rt, t);
 		if (t->timed)
 			atomic_fetch_sub(&rt->timed, 1);
@@ -112,11 +113,13 @@ void rt_thread_come_of_age(struct rt_state *rt, struct rt_thread *t)
 /*
  * Drain every ring once.  Threads are only added at the head of the list
  * and only this thread unlinks them, so the list can be walked from a head
- * read under the lock.
+ * read under the lock.  Every sample taken before the pass began is then
+ * in: the thread activity judges those it can.
  */
 static void drain_all(struct rt_state *rt)
 {
 	const struct rt_hooks *hooks = rt_hooks(rt);
+	uint64_t began = rt_now_ns();
 	struct rt_thread *head;
 	bool checkpoint;
 
@@ -125,11 +128,14 @@ static void drain_all(struct rt_state *rt)
 	head = rt->threads;
 	rt_unlock(&rt->lock);
 	for (struct rt_thread *t = head; t; t = t->next) {
+		if (!t->act)
+			t->act = act_thread_new(&rt->act, t->born, !t->service);
 		drain_thread_ring(rt, t);
 		if (t->timed && rt_now_ns() - t->born >= RT_GROW_NS)
 			rt_thread_come_of_age(rt, t);
 	}
 	retire_exited(rt);
+	act_resolve(&rt->act, began);
 	if (hooks && hooks->resolve)
 		hooks->resolve(rt);
 	checkpoint = rt_checkpoint_start(rt);

@@ -146,6 +146,11 @@ static int set_piggyback(struct rt_options *o, const char *v, char *err, size_t 
 	return set_flag(&o->piggyback, v, err, n);
 }
 
+static int set_activity(struct rt_options *o, const char *v, char *err, size_t n)
+{
+	return set_flag(&o->activity, v, err, n);
+}
+
 static int set_waits(struct rt_options *o, const char *v, char *err, size_t n)
 {
 	return set_flag(&o->waits, v, err, n);
@@ -403,6 +408,9 @@ const struct opt_desc opt_table[] = {
 	  "also name frames from separate debug files (distribution debug packages): inline frames "
 	  "and source files of those libraries, for their decompression in every process",
 	  set_separate_debug, NULL, NULL },
+	{ 0, "no-activity", "CPPERF_ACTIVITY", NULL,
+	  "keep no thread activity (sequential and concurrent time, idleness; docs/threads.md)",
+	  set_activity, NULL, "0" },
 	{ 0, "backend", "CPPERF_BACKEND", "NAME", "perf (default) or papi", set_backend, NULL, NULL },
 	{ 0, "papi-disable", "CPPERF_PAPI_DISABLE", "COMPONENTS",
 	  "PAPI: components to disable before PAPI starts, comma-separated, or all "
@@ -458,6 +466,7 @@ void opt_defaults(struct rt_options *o)
 	o->backend = BACKEND_PERF;
 	o->piggyback = true;
 	o->waits = true;
+	o->activity = true;
 	o->cp_warmup = OPT_DEFAULT_CP_WARMUP;
 	o->checkpoint = OPT_DEFAULT_CHECKPOINT;
 	o->cp_budget = OPT_DEFAULT_CP_BUDGET;

@@ -48,6 +48,7 @@ struct rt_options {
 	bool quiet;
 	bool follow_fork;
 	bool separate_debug;	/* DWARF of separate debug files names frames */
+	bool activity;		/* thread activity (default on; docs/threads.md) */
 	enum opt_backend backend;
 	char papi_disable[256];	/* PAPI components to disable, "" none, "all" */
 	bool piggyback;		/* MPI piggyback transport (default on) */

@@ -23,6 +23,8 @@
 #include "ring.h"
 #include "ring-budget.h"
 #include "tag-log.h"
+#include "activity.h"
+#include "runtime-code.h"
 
 #define CPPERF_EXPORT __attribute__((visibility("default")))
 
@@ -95,6 +97,13 @@ struct rt_thread {
 	void *altstack;		/* our alternate signal stack, NULL when none */
 	struct rt_tag_log tags;	/* written by the thread (rt_thread_head) */
 	struct rt_tag_wait tag_wait;	/* its samples waiting for their tag */
+	/* Thread activity (activity.h): its record, made by the drain thread
+	 * when it first sees the thread; whether a library started it for
+	 * itself (runtime-code.h), set before it is registered; and when it
+	 * ended (CLOCK_MONOTONIC ns, set by the thread, 0 before). */
+	struct act_thread *act;
+	bool service;
+	atomic_uint_fast64_t died;
 	struct rt_thread *next;
 };
 
@@ -162,6 +171,8 @@ struct rt_state {
 	uint64_t ring_cost_ns;	/* what writing a sample into a ring adds, measured;
 				 * 0: the estimate (rt_ring_cost_ns) */
 	struct cost_probe probe;
+	struct act_state act;	/* thread activity; drain thread, agg_lock */
+	struct wait_frames waits;	/* which frames are a runtime's waits; likewise */
 	const struct rt_hooks *_Atomic hooks;	/* NULL until a layer sets them */
 	uint8_t *bounce;	/* drain thread's buffer for wrapped records */
 	atomic_int end;		/* enum rt_end */
@@ -264,10 +275,11 @@ uint64_t rt_cost_shared(const struct rt_state *rt, const char *name,
 bool rt_pin_to_cpu(int cpu);
 
 /* threads.c: profile the calling thread (0 on success; young: the
- * program just created it, rt_thread_open), or the threads
+ * program just created it, rt_thread_open; service: a library started it
+ * for itself, runtime-code.h), or the threads
  * that already exist besides the caller; the real pthread_create for
  * threads of our own that must not be profiled. */
-int rt_thread_begin(struct rt_state *rt, bool young);
+int rt_thread_begin(struct rt_state *rt, bool young, bool service);
 /* The calling thread's struct, NULL when it is not profiled. */
 struct rt_thread *rt_thread_self(void);
 void rt_threads_open_existing(struct rt_state *rt);

@@ -95,12 +95,34 @@ static void read_cmdline(struct profile *p)
 		p->argv[p->argc++] = strdup(s);
 }
 
+/* How often event 0 samples a running thread (ns), which the thread
+ * activity needs: at a frequency, or every period of a clock; 0 (no
+ * activity) for a period of another event, with PAPI, whose samples
+ * carry no time, or with --no-activity. */
+static uint64_t sample_window_ns(const struct rt_state *rt)
+{
+	const char *name;
+	size_t n;
+
+	if (!rt->opt.activity || rt->opt.backend != BACKEND_PERF || rt->events.n < 1 ||
+	    rt->events.ev[0].leader)
+		return 0;
+	name = rt->events.ev[0].name;
+	n = strcspn(name, ":");
+	if (rt->opt.freq)
+		return 1000000000ull / rt->opt.freq;
+	if ((n == 10 && !strncmp(name, "task-clock", n)) || (n == 9 && !strncmp(name, "cpu-clock", n)))
+		return rt->opt.period;
+	return 0;
+}
+
 static int init_profile(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
 	char host[256] = "";
 
 	profile_init(p);
+	act_start(&rt->act, sample_window_ns(rt));
 	p->events = calloc((size_t)rt->events.n, sizeof(*p->events));
 	if (!p->events || cct_init(&p->tree, (uint32_t)rt->events.n))
 		return -1;
@@ -190,7 +212,7 @@ static void rt_start(void)
 	}
 	rt->active = true;
 	rt_signals_install();
-	rt_thread_begin(rt, false);
+	rt_thread_begin(rt, false, false);
 }
 
 /* End profiling and write the final profile (none when !keep); hand it to
@@ -225,6 +247,8 @@ static bool finish(const char *reason, struct profile *take, bool keep)
 	rt->threads = rt->retired = NULL;
 	sym_close(rt->sym);
 	rt->sym = NULL;
+	act_release(&rt->act);
+	wait_frames_release(&rt->waits);
 	if (take) {
 		*take = rt->prof;
 		profile_init(&rt->prof);

@@ -17,6 +17,7 @@ struct start_arg {
 	void *(*fn)(void *);
 	void *arg;
 	struct rt_state *rt;
+	const void *creator;	/* the return address of its pthread_create */
 };
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
@@ -88,6 +89,7 @@ static void on_thread_exit(void *p)
 	young = t->timed;
 	if (!young)
 		rt_unlock(&rt->agg_lock);
+	atomic_store(&t->died, rt_now_ns());
 	rt_lock(&rt->lock);
 	if (!rt->ending) {
 		rt_thread_exiting(t);
@@ -148,12 +150,13 @@ static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 	return ok;
 }
 
-int rt_thread_begin(struct rt_state *rt, bool young)
+int rt_thread_begin(struct rt_state *rt, bool young, bool service)
 {
 	struct rt_thread *t = rt_thread_open(rt, 0, young);
 
 	if (!t)
 		return -1;
+	t->service = service;
 	stack_bounds(t);
 	t->altstack = rt_altstack_begin();
 	pthread_once(&exit_key_once, make_exit_key);
@@ -202,7 +205,7 @@ static void *start_thread(void *p)
 
 	free(p);
 	if (a.rt->active)
-		rt_thread_begin(a.rt, threads_end_young(a.rt));
+		rt_thread_begin(a.rt, threads_end_young(a.rt), service_thread_creator(a.creator));
 	return a.fn(a.arg);
 }
 
@@ -215,7 +218,7 @@ CPPERF_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 
 	if (!rt || !rt->active || !(a = malloc(sizeof(*a))))
 		return rt_real_pthread_create(th, attr, fn, arg);
-	*a = (struct start_arg){ fn, arg, rt };
+	*a = (struct start_arg){ fn, arg, rt, __builtin_return_address(0) };
 	err = rt_real_pthread_create(th, attr, start_thread, a);
 	if (err)
 		free(a);

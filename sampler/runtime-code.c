@@ -1,0 +1,120 @@
+/*
+ * runtime-code.c - the runtimes' waits and service threads
+ * (runtime-code.h): the tables, and their look-ups.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime-code.h"
+
+/* Modules whose own code, at a sample's leaf, is the runtime's time, not
+ * the program's: OpenMP runtimes (GCC's, LLVM's, Intel's) spin at
+ * barriers and for work there (their internal functions have no symbols
+ * in distributions' builds, so the module decides). */
+static const char *const wait_modules[] = { "libgomp.so", "libomp.so", "libiomp5.so" };
+
+/* Functions that wait, matched as prefixes of a frame's name among a
+ * sample's innermost WAIT_DEPTH frames. */
+static const char *const wait_functions[] = {
+	/* libgomp with symbols, LLVM and Intel OpenMP */
+	"gomp_barrier_wait", "gomp_team_barrier_wait", "gomp_simple_barrier_wait",
+	"gomp_mutex_lock_slow", "gomp_sem_wait_slow", "gomp_ptrlock_get_slow",
+	"__kmp_wait", "__kmp_suspend", "__kmp_hyper_barrier", "__kmp_fork_barrier",
+	"__kmp_join_barrier", "__kmp_yield",
+	/* MPI progress polling: Open MPI, MPICH, UCX, libfabric */
+	"opal_progress", "ompi_request_default_wait", "MPID_Progress_wait",
+	"MPIDI_CH3I_Progress", "MPIDI_progress_test", "MPIR_Wait", "ucp_worker_progress",
+	"uct_worker_progress", "fi_cq_read",
+	/* yield loops */
+	"sched_yield", "pthread_yield", "pthread_spin_lock",
+};
+#define WAIT_DEPTH 6
+
+/* Modules that start service threads: MPI libraries and what they use
+ * (PMIx, libevent, UCX, libfabric, hwloc, CUDA). */
+static const char *const service_modules[] = {
+	"libmpi", "libopen-pal", "libopen-rte", "libpmix", "mca_", "libmpich", "libucs",
+	"libucp", "libuct", "libfabric", "libevent", "libhwloc", "libcuda", "libpsm",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+enum { KIND_UNKNOWN, KIND_WORK, KIND_WAIT_MODULE, KIND_WAIT_FUNCTION };
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static bool has_prefix(const char *s, const char *const *table, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(s, table[i], strlen(table[i])))
+			return true;
+	return false;
+}
+
+static uint8_t frame_kind(const struct symtab *st, uint32_t id)
+{
+	const struct sym_frame *f = &st->frames[id];
+
+	if (has_prefix(f->function, wait_functions, COUNT(wait_functions)))
+		return KIND_WAIT_FUNCTION;
+	if (f->module != SYMTAB_NO_MODULE && f->module < st->nmodules &&
+	    has_prefix(base_name(st->modules[f->module].path), wait_modules, COUNT(wait_modules)))
+		return KIND_WAIT_MODULE;
+	return KIND_WORK;
+}
+
+/* The kind of frame id, looked up once; KIND_WORK when memory is short. */
+static uint8_t kind_of(struct wait_frames *w, const struct symtab *st, uint32_t id)
+{
+	if (id >= st->nframes)
+		return KIND_WORK;
+	if (id >= w->cap) {
+		uint32_t cap = w->cap ? w->cap : 1024;
+		uint8_t *k;
+
+		while (cap <= id)
+			cap *= 2;
+		if (!(k = realloc(w->kind, cap)))
+			return frame_kind(st, id);
+		memset(k + w->cap, KIND_UNKNOWN, cap - w->cap);
+		w->kind = k;
+		w->cap = cap;
+	}
+	if (w->kind[id] == KIND_UNKNOWN)
+		w->kind[id] = frame_kind(st, id);
+	return w->kind[id];
+}
+
+bool wait_path(struct wait_frames *w, const struct symtab *st, const uint32_t *frames, int n)
+{
+	if (n <= 0)
+		return false;
+	if (kind_of(w, st, frames[n - 1]) == KIND_WAIT_MODULE)
+		return true;
+	for (int i = n - 1; i >= 0 && i >= n - WAIT_DEPTH; i--)
+		if (kind_of(w, st, frames[i]) == KIND_WAIT_FUNCTION)
+			return true;
+	return false;
+}
+
+void wait_frames_release(struct wait_frames *w)
+{
+	free(w->kind);
+	w->kind = NULL;
+	w->cap = 0;
+}
+
+bool service_thread_creator(const void *creator)
+{
+	Dl_info info;
+
+	if (!creator || !dladdr(creator, &info) || !info.dli_fname)
+		return false;
+	return has_prefix(base_name(info.dli_fname), service_modules, COUNT(service_modules));
+}
