@@ -36,6 +36,8 @@ static int site_cmp(const void *a, const void *b)
 static void merge_into(struct prof_mpi_site *d, struct prof_mpi_site *s)
 {
 	d->calls += s->calls;
+	d->main_calls += s->main_calls;
+	d->threads = d->threads > s->threads ? d->threads : s->threads;
 	d->bytes_sent += s->bytes_sent;
 	d->bytes_recv += s->bytes_recv;
 	d->time_ns += s->time_ns;
@@ -83,6 +85,8 @@ static bool make_site(struct rt_state *rt, const struct pmpi_site *s, const stru
 	memcpy(d->frames, frames, (size_t)(nf > 0 ? nf : 0) * sizeof(uint32_t));
 	d->nframes = nf > 0 ? (uint32_t)nf : 0;
 	d->calls = n->calls;
+	d->threads = n->threads;
+	d->main_calls = n->main_calls;
 	d->bytes_sent = n->sent;
 	d->bytes_recv = n->recv;
 	d->time_ns = n->time_ns;

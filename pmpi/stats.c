@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "call.h"
 #include "facts.h"
@@ -48,6 +49,7 @@ struct site_slot {
  * call of a site in the block. */
 struct thread_counts {
 	struct thread_counts *next;
+	bool main;		/* the process's main thread */
 	struct pmpi_counts *sites[PMPI_SITES / CHUNK];
 	struct pmpi_coll_counts colls[PMPI_COLLS];
 	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] or NULL */
@@ -92,6 +94,7 @@ static struct thread_counts *my_counts(void)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	t->main = gettid() == getpid();
 	if (pmpi_world_size > 0) {
 		t->peer_count = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
 		t->peer_bytes = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
@@ -370,10 +373,14 @@ void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns)
 	}
 }
 
-/* Add counters a into sum. */
-static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a)
+/* Add counters a of a thread (main: the process's main thread) into sum. */
+static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a, bool main)
 {
-	sum->calls += peek(&a->calls);
+	uint64_t calls = peek(&a->calls);
+
+	sum->threads += calls > 0;
+	sum->main_calls += main ? calls : 0;
+	sum->calls += calls;
 	sum->sent += peek(&a->sent);
 	sum->recv += peek(&a->recv);
 	sum->time_ns += peek(&a->time_ns);
@@ -395,7 +402,7 @@ static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
 		 * untouched, fresh pages (a page fault each on a VM) */
 		for (int i = 0; block && i < CHUNK; i++)
 			if (__atomic_load_n(&pmpi_sites[b * CHUNK + i].used, __ATOMIC_ACQUIRE))
-				sum_counts(&sum->sites[b * CHUNK + i], &block[i]);
+				sum_counts(&sum->sites[b * CHUNK + i], &block[i], t->main);
 	}
 	for (int k = 0; k < PMPI_COLLS; k++) {
 		sum->colls[k].calls += peek(&t->colls[k].calls);

@@ -53,6 +53,9 @@ struct pmpi_counts {
 	uint64_t hist[PROF_MPI_HIST];
 	/* wait states; late_sender counts those of wrong order too */
 	uint64_t wait[PROF_WAITS], wait_comp[PROF_WAITS];
+	/* in the sums only: the threads that called, and the calls of the
+	 * process's main thread */
+	uint64_t threads, main_calls;
 };
 
 /* A (collective, communicator size) pair, keyed like the sites. */
