@@ -51,9 +51,9 @@ static int set_format(struct rep_args *a, const char *v, char *err, size_t errle
 static int set_view(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "flat", "callpath", "mpi", "cp",
-		"compensation", "waits", "graph", NULL };
+		"compensation", "waits", "graph", "threads", NULL };
 	static const enum rep_view view[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
-		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH, REP_THREADS };
 	int i = pick("view", v, names, err, errlen);
 
 	if (i >= 0)
@@ -169,8 +169,10 @@ static const struct rep_option rep_options[] = {
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
 	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path), "
 	  "compensation (overhead per rank and source), waits (wait states per "
-	  "call site, pairs of sites, culprits) or graph (classes of ranks and "
-	  "their activity graphs); text only, and folded with cp", set_view },
+	  "call site, pairs of sites, culprits), graph (classes of ranks and "
+	  "their activity graphs) or threads (work, spin and idle per thread, "
+	  "sequential and concurrent time and idleness blamed per function); text "
+	  "only, and folded with cp", set_view },
 	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
 	  "compensated waits), local (walls minus the rank's own overhead) or none "
 	  "(as measured); local and parallel also drop the samples in cpperf's "

@@ -52,6 +52,7 @@ struct rep_thread {
 	char *host;
 	uint64_t tid;
 	uint64_t *samples;	/* [nevents], in the merged event order */
+	uint64_t act[PROF_ACTS];	/* its activity (rep_act), PROF_ACT_UNIT */
 };
 
 /* One process: its MPI rank and time split.  For an MPI rank the times
@@ -86,6 +87,9 @@ struct rep_site {
 	uint32_t nframes;
 	uint64_t calls, bytes_sent, bytes_recv, time_ns, blocked_ns;
 	uint64_t hist[PROF_MPI_HIST];
+	/* the threads that called it in one rank, at most, and the calls of
+	 * the ranks' main threads */
+	uint64_t threads, main_calls;
 	struct prof_spread time_spread;	/* of time_ns over the MPI ranks */
 	struct prof_mpi_waits waits;	/* its wait states */
 	/* Late Receiver: what its sends waited for late receives, found in
@@ -302,6 +306,20 @@ struct rep_spread {
 	uint32_t nfns;
 	uint32_t merged_ranks;	/* the ranks those are over */
 };
+/* ---- thread activity (merge-act.c, docs/threads.md) ---- */
+
+struct rep_act {
+	bool on;		/* a profile has it */
+	uint32_t event;		/* the merged event its samples are of */
+	uint64_t window_ns;	/* the first profile's */
+	bool mixed;		/* profiles classified different events: the
+				 * others' are left out */
+	/* [cap * PROF_ACTS] per node of the merged tree, PROF_ACT_UNIT; a node
+	 * at or past cap has none */
+	uint64_t *node;
+	uint32_t cap;
+};
+
 /* ---- activity graphs, kept per rank while merging (merge-graph.c) ---- */
 
 struct rep_graph {
@@ -349,6 +367,7 @@ struct rep_data {
 	struct rep_tool tool;	/* empty without compensation data */
 	struct rep_spread spread;	/* empty when not MPI */
 	struct rep_graph graph;	/* empty when not MPI */
+	struct rep_act act;	/* empty without thread activity */
 };
 
 #endif

@@ -92,7 +92,7 @@ static int leave_node(void *ctx, uint32_t node, uint32_t depth)
 }
 
 struct sort_ctx {
-	uint32_t event;
+	uint32_t event, nevents;
 	const struct rep_data *d;
 };
 
@@ -102,7 +102,7 @@ static int cmp_fns(const void *a, const void *b, void *arg)
 	const struct sort_ctx *s = arg;
 	int c;
 
-	if (s->event < s->d->nevents && x->self[s->event] != y->self[s->event])
+	if (s->event < s->nevents && x->self[s->event] != y->self[s->event])
 		return x->self[s->event] > y->self[s->event] ? -1 : 1;
 	if ((c = strcmp(x->name, y->name)))
 		return c;
@@ -161,13 +161,13 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct tree_view 
 	int rc = -1;
 
 	memset(f, 0, sizeof(*f));
-	f->nevents = d->nevents;
+	f->nevents = cp->nevents;
 	f->fns = calloc(nfr, sizeof(*f->fns));
-	f->counts = calloc(nfr * 2 * (d->nevents + 1), sizeof(*f->counts));
-	f->all = calloc((size_t)d->nevents + 1, sizeof(*f->all));
+	f->counts = calloc(nfr * 2 * (f->nevents + 1), sizeof(*f->counts));
+	f->all = calloc((size_t)f->nevents + 1, sizeof(*f->all));
 	if (fn_of_frame && f->fns && f->counts && f->all &&
 	    assign_functions(f, d, cp->cct, fn_of_frame) == 0 &&
-	    spread_functions(&d->spread, f, fn_of_frame) == 0 &&
+	    (cp->nevents != d->nevents || spread_functions(&d->spread, f, fn_of_frame) == 0) &&
 	    (w.on_path = calloc((size_t)f->nfns + 1, sizeof(*w.on_path)))) {
 		w.fn_of_frame = fn_of_frame;
 		rc = tree_walk(cp, enter_node, leave_node, &w);
@@ -179,9 +179,9 @@ int flat_build(struct flat *f, const struct rep_data *d, const struct tree_view 
 		snprintf(err, errlen, "out of memory building the flat profile");
 		return -1;
 	}
-	memcpy(f->all, tree_total(cp, CCT_ROOT), d->nevents * sizeof(*f->all));
+	memcpy(f->all, tree_total(cp, CCT_ROOT), f->nevents * sizeof(*f->all));
 	drop_unsampled(f);
-	struct sort_ctx s = { sort_event, d };
+	struct sort_ctx s = { sort_event, f->nevents, d };
 
 	qsort_r(f->fns, f->nfns, sizeof(*f->fns), cmp_fns, &s);
 	return 0;

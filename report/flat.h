@@ -35,7 +35,9 @@ struct flat {
 };
 
 /* Build the flat profile of d from cp, built over d->tree or over a tree
- * of d's frames with other counts (the critical path's).  Totals count
+ * of d's frames with other counts (the critical path's, the thread
+ * activity's columns: f->nevents is cp's; the spread over the ranks only
+ * for d's events).  Totals count
  * a sample once per function even under recursion.  Returns 0, or -1 when
  * memory is short. */
 int flat_build(struct flat *f, const struct rep_data *d, const struct tree_view *cp,

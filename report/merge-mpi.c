@@ -202,6 +202,8 @@ static bool site_eq(const void *ctx, uint32_t a, uint32_t b)
 static void add_site_counts(struct rep_site *to, const struct prof_mpi_site *s)
 {
 	to->calls = sum_sat(to->calls, s->calls);
+	to->main_calls = sum_sat(to->main_calls, s->main_calls);
+	to->threads = to->threads > s->threads ? to->threads : s->threads;
 	to->bytes_sent = sum_sat(to->bytes_sent, s->bytes_sent);
 	to->bytes_recv = sum_sat(to->bytes_recv, s->bytes_recv);
 	to->time_ns = sum_sat(to->time_ns, s->time_ns);

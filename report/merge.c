@@ -23,6 +23,7 @@
 #include <string.h>
 #include "compensation.h"
 #include "data.h"
+#include "merge-act.h"
 #include "merge-cp.h"
 #include "merge-graph.h"
 #include "merge-mpi.h"
@@ -95,6 +96,7 @@ void merge_release(struct rep_data *d)
 	comp_merge_release(&d->tool);
 	spread_release(&d->spread);
 	graph_merge_release(&d->graph);
+	act_merge_release(&d->act);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -224,6 +226,10 @@ static int add_threads(struct rep_data *d, const struct profile *p,
 		}
 		for (uint32_t e = 0; e < p->nevents; e++)
 			t->samples[emap[e]] = p->threads[i].samples[e];
+		if (p->act_on && (!d->act.on || d->act.event == emap[p->act_event]))
+			memcpy(t->act, p->threads[i].act, sizeof(t->act));
+		else
+			memset(t->act, 0, sizeof(t->act));
 		d->nthreads++;
 	}
 	return 0;
@@ -351,6 +357,7 @@ int merge_add(struct rep_data *d, const struct profile *p, struct cpath_prep *pr
 		 map_frames(d, p, name, fmap, err, errlen) == 0 &&
 		 prof_count_samples(p, emap, d->event_samples, name, err, errlen) == 0 &&
 		 replay_tree(d, p, name, fmap, emap, nmap, err, errlen) == 0 &&
+		 act_merge_add(d, p, nmap, emap, err, errlen) == 0 &&
 		 add_node_spread(d, p, nmap, emap, err, errlen) == 0 &&
 		 mpi_merge_add(&d->mpi, p, fmap, smap, name, err, errlen) == 0 &&
 		 waits_merge_add(&d->waits, p, smap, name, err, errlen) == 0 &&

@@ -217,6 +217,10 @@ static void put_site(struct json_w *w, const struct rep_data *d, const struct re
 	rep_json_site_name(w, d, s);
 	json_key(w, "calls");
 	json_u64(w, s->calls);
+	json_key(w, "threads");
+	json_u64(w, s->threads);
+	json_key(w, "main_thread_calls");
+	json_u64(w, s->main_calls);
 	rep_json_seconds(w, "time", s->time_ns);
 	put_time_spread(w, s, nranks);
 	rep_json_seconds(w, "blocked", s->blocked_ns);

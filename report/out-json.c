@@ -25,6 +25,7 @@
 #include "merge-mpi.h"
 #include "out-json.h"
 #include "render.h"
+#include "threads.h"
 #include "tree.h"
 
 struct json_tree {
@@ -35,6 +36,7 @@ struct json_tree {
 	double min_pct;
 	bool skip_zero;		/* leave out nodes without any count */
 	uint64_t nranks;	/* MPI ranks the nodes' spreads are over; 0: none */
+	const struct thr_view *thr;	/* the thread activity of its nodes, or NULL */
 };
 
 static void put_counts(struct json_w *w, const struct rep_data *d, const char *key,
@@ -47,6 +49,27 @@ static void put_counts(struct json_w *w, const struct rep_data *d, const char *k
 		json_u64(w, v[e]);
 	}
 	json_end_object(w);
+}
+
+/* The thread activity of a function or node (inclusive columns v, NULL
+ * for none): each column an object keyed by the classified event's name,
+ * in samples, and the mean of the working threads at its working samples. */
+static void put_activity(struct json_w *w, const struct rep_data *d, const uint64_t *v)
+{
+	static const enum prof_act_col shown[] = { PROF_ACT_sequential, PROF_ACT_concurrent,
+						   PROF_ACT_idle_blame, PROF_ACT_spin,
+						   PROF_ACT_idle };
+	uint64_t worked = v ? v[PROF_ACT_sequential] + v[PROF_ACT_concurrent] : 0;
+
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		json_key(w, prof_act_names[shown[i]]);
+		json_begin_object(w);
+		json_key(w, d->events[d->act.event].name);
+		json_double(w, v ? thr_samples(v[shown[i]]) : 0);
+		json_end_object(w);
+	}
+	json_key(w, "concurrency");
+	json_double(w, worked ? (double)v[PROF_ACT_working] / (double)worked : 0);
 }
 
 /* "self", "total", "self_pct", "total_pct" (percentages of the first
@@ -212,7 +235,7 @@ static void put_spread(struct json_w *w, const struct flat_fn *fn)
 }
 
 static void put_flat(struct json_w *w, const struct rep_data *d, const struct flat *f,
-		     uint64_t grand)
+		     uint64_t grand, const struct thr_view *thr)
 {
 	json_key(w, "flat");
 	json_begin_array(w);
@@ -222,6 +245,8 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 		json_begin_object(w);
 		put_location(w, d, fn->name, fn->module, fn->file, fn->line);
 		put_samples(w, d, fn->self, fn->total, grand);
+		if (thr)
+			put_activity(w, d, thr_function(thr, fn->name, fn->module));
 		if (fn->nranks)
 			put_spread(w, fn);
 		json_end_object(w);
@@ -297,6 +322,8 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 		put_location(w, t->d, t->d->names[fr], sf->module, sf->file, sf->line);
 	}
 	put_samples(w, t->d, self, total, t->grand);
+	if (t->thr)
+		put_activity(w, t->d, thr_node(t->thr, node));
 	if (t->nranks && node < t->d->node_spread_n / (t->d->nevents ? t->d->nevents : 1))
 		put_node_spread(w, t->d, t->d->node_spread + (size_t)node * t->d->nevents,
 				cct_self(&t->d->tree, node), t->nranks);
@@ -333,23 +360,67 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 		json_key(w, "tid");
 		json_u64(w, t->tid);
 		put_counts(w, d, "samples", t->samples);
+		if (d->act.on) {
+			json_key(w, "work");
+			json_double(w, thr_samples(t->act[PROF_ACT_sequential] +
+						   t->act[PROF_ACT_concurrent]));
+			json_key(w, "idle");
+			json_double(w, thr_samples(t->act[PROF_ACT_idle]));
+			json_key(w, "spin");
+			json_double(w, thr_samples(t->act[PROF_ACT_spin]));
+		}
 		json_end_object(w);
 	}
 	json_end_array(w);
+}
+
+/* rep_json_tree, with the thread activity of the experiment's tree. */
+static int json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
+		     double min_pct, bool skip_zero, bool spreads, const struct thr_view *thr)
+{
+	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
+			       min_pct, skip_zero, 0, NULL };
+	bool same = cp->cct->parent == d->tree.parent;
+
+	/* spreads and activity are kept for the experiment's tree
+	 * (compensated or not: same nodes), not for trees made from it such
+	 * as the path's */
+	if (spreads && d->node_spread && same)
+		t.nranks = mpi_rank_count(&d->mpi);
+	if (same)
+		t.thr = thr;
+	return tree_walk(cp, tree_enter, tree_leave, &t);
 }
 
 /* See out-json.h. */
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
 		  double min_pct, bool skip_zero, bool spreads)
 {
-	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
-			       min_pct, skip_zero, 0 };
+	return json_tree(w, d, cp, min_pct, skip_zero, spreads, NULL);
+}
 
-	/* spreads are kept for the experiment's tree (compensated or not:
-	 * same nodes), not for trees made from it such as the path's */
-	if (spreads && d->node_spread && cp->cct->parent == d->tree.parent)
-		t.nranks = mpi_rank_count(&d->mpi);
-	return tree_walk(cp, tree_enter, tree_leave, &t);
+/* "concurrency": the run's parallel efficiency and the threads' columns
+ * summed (docs/json.md). */
+static void put_concurrency(struct json_w *w, const struct rep_data *d,
+			    const struct thr_view *thr)
+{
+	json_key(w, "concurrency");
+	json_begin_object(w);
+	json_key(w, "event");
+	json_string(w, d->events[d->act.event].name);
+	json_key(w, "window_ns");
+	json_u64(w, d->act.window_ns);
+	json_key(w, "efficiency");
+	json_double(w, thr->efficiency);
+	json_key(w, "mean_working_threads");
+	json_double(w, thr->mean_working);
+	json_key(w, "work");
+	json_double(w, thr_samples(thr->work));
+	json_key(w, "spin");
+	json_double(w, thr_samples(thr->spin));
+	json_key(w, "idle");
+	json_double(w, thr_samples(thr->idle));
+	json_end_object(w);
 }
 
 /* "sample: HOW; wrapper: HOW; ..." from the sources' table */
@@ -378,27 +449,41 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks,
 	     const struct cl_result *cl)
 {
+	struct thr_view thr, *t = NULL;
+	char why[200];
 	struct json_w w;
+	int rc = -1;
 
+	if (d->act.on) {
+		if (thr_build(&thr, d, why, sizeof(why)) < 0)
+			return -1;
+		t = &thr;
+	}
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_key(&w, "cpperf_version");
 	json_string(&w, CPPERF_VERSION);
 	put_experiment(&w, d);
-	put_flat(&w, d, f, d->nevents ? f->all[0] : 0);
+	put_flat(&w, d, f, d->nevents ? f->all[0] : 0, t);
 	json_key(&w, "callpath");
-	if (rep_json_tree(&w, d, cp, min_pct, filtered, !page) < 0)
-		return -1;
+	if (json_tree(&w, d, cp, min_pct, filtered, !page, t) < 0)
+		goto out;
 	if (!page)
 		put_threads(&w, d);
+	if (t)
+		put_concurrency(&w, d, t);
 	if (rep_json_mpi(&w, d, page || all_ranks) < 0)
-		return -1;
+		goto out;
 	rep_json_waits(&w, d);
 	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
-		return -1;
+		goto out;
 	put_compensation(&w, d, comp);
 	if (cl && rep_json_graph(&w, d, cl) < 0)
-		return -1;
+		goto out;
 	json_end_object(&w);
-	return json_finish(&w);
+	rc = json_finish(&w);
+out:
+	if (t)
+		thr_release(t);
+	return rc;
 }

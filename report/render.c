@@ -220,6 +220,19 @@ static int check_waits(const struct rep_data *d, const struct rep_opts *o,
 	return -1;
 }
 
+/* Check what --view=threads needs.  Returns 0, or -1 with a message. */
+static int check_threads(const struct rep_data *d, const struct rep_opts *o,
+			 char *err, size_t errlen)
+{
+	if (o->view != REP_THREADS || d->act.on)
+		return 0;
+	snprintf(err, errlen, "%s: no thread activity in this experiment: its first event "
+		 "was sampled by a period of an event other than task-clock or cpu-clock, or with "
+		 "PAPI, or its profiles are older than thread activity (format 13)",
+		 d->dir ? d->dir : "");
+	return -1;
+}
+
 /* removed: the samples --compensate took out of cp and f, NULL if none;
  * cp_why: why cpr is NULL, when known; cl: the classes, when wanted. */
 static int render_with(const struct rep_data *d, const struct rep_opts *o,
@@ -250,6 +263,11 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 		return rep_text_comp(out, d, o->all_ranks);
 	if (o->view == REP_WAITS)
 		return rep_text_waits(out, d);
+	if (o->view == REP_THREADS) {
+		char why[200];
+
+		return rep_text_threads(out, d, min_pct_of(o), why, sizeof(why));
+	}
 	if (o->view == REP_CALLPATH)
 		return rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed);
 	return rep_text_flat(out, d, f, ev, min_pct_of(o), removed);
@@ -289,7 +307,7 @@ int rep_render_comp(const struct rep_data *d, const struct rep_opts *o,
 		return -1;
 	}
 	if (check_cpath(d, o, gap, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0 ||
-	    check_waits(d, o, err, errlen) < 0)
+	    check_waits(d, o, err, errlen) < 0 || check_threads(d, o, err, errlen) < 0)
 		return -1;
 	if ((rc = comp_tree_build(&ct, d, comp, err, errlen)) < 0)
 		return -1;

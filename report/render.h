@@ -12,7 +12,7 @@
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
-		REP_COMPENSATION, REP_WAITS, REP_GRAPH };
+		REP_COMPENSATION, REP_WAITS, REP_GRAPH, REP_THREADS };
 
 #define REP_TEXT_MIN_PCT 0.5	/* text's default pruning threshold */
 #define REP_HTML_MIN_PCT 0.01	/* the page's: its size stays bounded */

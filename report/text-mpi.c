@@ -175,6 +175,16 @@ void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_sit
 		fputs("[no user frame]", out);
 }
 
+/* Which threads called site s: "main" when only the ranks' main threads
+ * did, else the most threads of a rank that did. */
+static void put_site_threads(FILE *out, const struct rep_site *s)
+{
+	if (s->threads <= 1 && s->main_calls == s->calls)
+		fprintf(out, " %7s", "main");
+	else
+		fprintf(out, " %7llu", (unsigned long long)s->threads);
+}
+
 static void put_sites(FILE *out, const struct rep_data *d)
 {
 	const struct rep_mpi *m = &d->mpi;
@@ -185,16 +195,18 @@ static void put_sites(FILE *out, const struct rep_data *d)
 		fw = strlen(m->sites[i].function) > fw ? strlen(m->sites[i].function) : fw;
 	int w = width_of(fw, 8);
 
-	fprintf(out, "#\n# top call sites by MPI time\n#  id  %-*s %10s %9s %7s %12s %12s  "
-		"call path (innermost last)\n", w, "function", "calls", "time(s)", "%MPI",
-		"sent(B)", "recv(B)");
+	fprintf(out, "#\n# top call sites by MPI time (threads: main when only the ranks' main "
+		"threads called, else the most threads of a rank that did)\n#  id  %-*s %10s %7s "
+		"%9s %7s %12s %12s  call path (innermost last)\n", w, "function", "calls", "threads",
+		"time(s)", "%MPI", "sent(B)", "recv(B)");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rep_site *s = &m->sites[i];
 
 		fprintf(out, "%5u  ", i + 1);
 		rep_put_clean(out, s->function, w);
-		fprintf(out, " %10llu %9.3f %7.2f %12llu %12llu  ", (unsigned long long)s->calls,
-			rep_secs(s->time_ns), rep_pct(s->time_ns, m->time_ns),
+		fprintf(out, " %10llu", (unsigned long long)s->calls);
+		put_site_threads(out, s);
+		fprintf(out, " %9.3f %7.2f %12llu %12llu  ", rep_secs(s->time_ns), rep_pct(s->time_ns, m->time_ns),
 			(unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv);
 		rep_put_site_path(out, d, s);
 		fputc('\n', out);

@@ -49,6 +49,12 @@ void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_sit
 /* Text --view=graph (text-graph.c): the classes r found among d's ranks,
  * and the graphs of the first ones as their representatives show them. */
 int rep_text_graph(FILE *out, const struct rep_data *d, const struct cl_result *r);
+/* Text --view=threads (text-threads.c): the run's parallel efficiency,
+ * per thread work, spin and idle, per function (those of at least min_pct
+ * of the busy time) sequential and concurrent shares, idleness blamed,
+ * spin; d must have thread activity.  -1 with a message in err. */
+int rep_text_threads(FILE *out, const struct rep_data *d, double min_pct, char *err,
+		     size_t errlen);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */

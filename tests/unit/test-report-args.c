@@ -81,7 +81,7 @@ static void test_refused(void)
 	       "unknown format's message lists the formats");
 	is_int(parse(1, (const char *[]){ "--view=tree" }), -1, "unknown view refused");
 	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation, "
-	       "waits, graph", "unknown view's message lists the views");
+	       "waits, graph, threads", "unknown view's message lists the views");
 	is_int(parse(1, (const char *[]){ "--compensate=all" }), -1, "unknown compensation refused");
 	is_str(err, "--compensate: unknown value 'all'; allowed: none, local, parallel",
 	       "unknown compensation's message lists the modes");

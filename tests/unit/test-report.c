@@ -493,7 +493,8 @@ static void check_mpi_json(const char *dir, const char *what)
 	is_str(jq(path, ".mpi.callsites[2].histogram | \"\\(length) \\(.[10]) \\(add)\""), "32 4 4",
 	       "histograms summed");
 	is_str(jq(path, ".mpi.callsites[0] | keys_unsorted | join(\",\")"),
-	       "id,function,callpath,calls,time,time_ranks,blocked,bytes_sent,bytes_recv,histogram",
+	       "id,function,callpath,calls,threads,main_thread_calls,time,time_ranks,blocked,"
+	       "bytes_sent,bytes_recv,histogram",
 	       "call-site keys");
 	is_str(jq(path, ".mpi.collectives | map(\"\\(.function)/\\(.comm_size)/\\(.calls)/\\(.bytes)/\\(.time)\") | join(\",\")"),
 	       "MPI_Bcast/1/1/4/0.001,MPI_Allreduce/2/4/32/0.4", "collectives merged, by size");
@@ -519,7 +520,7 @@ static void test_mpi_text(const char *dir)
 	   "per-rank row: wall, cpu, MPI, MPI%wall, blocked");
 	ok(out && strstr(out, "# most MPI time: rank 1 (0.850 s, 42.50% of wall); least: rank 0 "
 			  "(0.300 s, 15.00% of wall)\n"), "most and least MPI time");
-	ok(out && strstr(out, "\n    1  MPI_Recv               3     0.500   43.48            0         3000  "
+	ok(out && strstr(out, "\n    1  MPI_Recv               3    main     0.500   43.48            0         3000  "
 			  "main > solve > exchange\n"), "top call site row");
 	ok(out && strstr(out, "#  from     0           0           3\n#  from     1           1           0\n"),
 	   "dense count matrix");
