@@ -81,7 +81,8 @@ RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launche
 	$(CLI_RECORD_SRC) $(SAMPLER_RECORD_SRC)
 # The report page's template, style and scripts, embedded into cpperf as C
 # strings (report/html/embed.pl); the joined script is also kept for lint.
-HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js waits.js classes.js views.js)
+HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js waits.js classes.js \
+	threads.js views.js)
 HTML_GEN := build/gen/html-assets.c
 CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_EVENTS_SRC) $(HTML_GEN) \
 	$(CLI_CPPERF_SRC)

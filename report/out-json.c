@@ -468,7 +468,7 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	json_key(&w, "callpath");
 	if (json_tree(&w, d, cp, min_pct, filtered, !page, t) < 0)
 		goto out;
-	if (!page)
+	if (!page || d->act.on)	/* the page's Threads view shows them */
 		put_threads(&w, d);
 	if (t)
 		put_concurrency(&w, d, t);

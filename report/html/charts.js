@@ -22,7 +22,7 @@ function axisLabel(s, x, y, text, rotate) {
  * some labels.  Above CHART_BARS items, each bar is the mean of a bin of
  * consecutive items, labelled by its range.
  */
-function stackedBars(box, items, names, classes, unit, marks) {
+function stackedBars(box, items, names, classes, unit, marks, what = 'rank') {
 	const bins = [];
 	const per = Math.ceil(items.length / CHART_BARS);
 
@@ -65,7 +65,7 @@ function stackedBars(box, items, names, classes, unit, marks) {
 		s.appendChild(svg('line', { x1: L - 4, x2: W, y1: y, y2: y, class: 'grid' }));
 		s.appendChild(svgText(L - 6, y + 4, (max * k / 4).toPrecision(3), { class: 'tick', 'text-anchor': 'end' }));
 	}
-	axisLabel(s, (L + W) / 2, H + 32, per > 1 ? `rank (bins of ${per}, mean)` : 'rank');
+	axisLabel(s, (L + W) / 2, H + 32, per > 1 ? `${what} (bins of ${per}, mean)` : what);
 	axisLabel(s, 14, H / 2, unit, true);
 	box.appendChild(s);
 	box.appendChild(el('div', { class: 'legend' }, names.map((n, k) =>

@@ -1,7 +1,7 @@
 /*
  * views.js - the page's views over the report's data (docs/html.md):
  * summary, flame graph, functions, ranks, MPI, waits (waits.js), classes
- * (classes.js), critical path and compensation.  Each is built the first
+ * (classes.js), threads (threads.js), critical path and compensation.  Each is built the first
  * time it is shown.
  */
 'use strict';
@@ -301,6 +301,8 @@ function main() {
 		addView('waits', 'Waits', (b) => buildWaits(b, data));
 	if (data.clusters || data.graph)
 		addView('classes', 'Classes', (b) => buildClasses(b, data));
+	if (data.concurrency)
+		addView('threads', 'Threads', (b) => buildThreads(b, data));
 	addView('cp', 'Critical path', (b) => buildCp(b, data));
 	addView('compensation', 'Compensation', (b) => buildCompensation(b, data));
 	startPage(data);

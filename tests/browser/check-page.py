@@ -283,6 +283,33 @@ def check_serial():
     console_clean("serial")
 
 
+def check_threads():
+    """The Threads view: a bar per thread, and the functions' sequential
+    and concurrent shares as the JSON's."""
+    sec = show("threads")
+    shot("threads")
+    bars = drv.find_elements(By.CSS_SELECTOR, "#view-threads .chart .bar")
+    tap(len(bars) == len(report["threads"]), "threads: a bar per thread",
+        f"{len(bars)} bars, {len(report['threads'])} threads")
+    eff = f"{100 * report['concurrency']['efficiency']:.1f} %"
+    tap(f"Parallel efficiency {eff}" in sec.text, "threads: the efficiency is the JSON's",
+        f"want {eff}", f"text {sec.text[:200]!r}")
+    ev = report["concurrency"]["event"]
+    heads, rows = table("threads-fns")
+    seq, conc = heads.index("sequential %"), heads.index("concurrent %")
+    bad = []
+    for want in ("serial_part", "parallel_work"):
+        f = next(x for x in report["flat"] if x["function"] == want)
+        work = f["sequential"][ev] + f["concurrent"][ev]
+        row = next((r for r in rows if r and r[0] == want), None)
+        shares = (fmt_pct(100 * f["sequential"][ev] / work), fmt_pct(100 * f["concurrent"][ev] / work))
+        if row is None or not row[seq].endswith(shares[0]) or row[conc] != shares[1]:
+            bad.append(f"{want}: page {row and (row[seq], row[conc])}, json {shares}")
+    tap(not bad, "threads: serial_part's and parallel_work's sequential and concurrent shares "
+        "are the JSON's", f"headers {heads}", *bad)
+    console_clean("threads")
+
+
 try:
     if mode == "blocks":
         check_blocks()
@@ -294,6 +321,8 @@ try:
         check_classes()
     elif mode == "serial":
         check_serial()
+    elif mode == "threads":
+        check_threads()
     else:
         # every view builds, with no error in the console and no request
         views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"] + \

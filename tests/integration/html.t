@@ -77,6 +77,21 @@ is "serial: the page carries no wait states and no classes" \
 	"$(page_data "$WORK/serial.html" | jq -c '.report | [has("waits"), has("clusters"), has("graph")]')" \
 	"[false,false,false]"
 
+# an OpenMP program of serial and parallel phases: the Threads view
+omp=false
+if build omp-phases omp-phases.c -O2 -g -fopenmp -I"$TOP/tests/progs" 2> /dev/null; then
+	omp=true
+	record "$WORK/exp-omp" "$WORK/omp-phases" 0.5 0.5 > /dev/null
+	"$CPPERF" report "$WORK/exp-omp" --format=json > "$WORK/omp.json"
+	"$CPPERF" report "$WORK/exp-omp" --format=html -o "$WORK/omp.html" 2> "$WORK/html.err"
+	is "omp: report --format=html" "$?:$(head -c 300 "$WORK/html.err")" "0:"
+	is "omp: the page carries the threads and the concurrency" \
+		"$(page_data "$WORK/omp.html" | jq -c '.report | [(.threads | length), .concurrency.efficiency]')" \
+		"$(jq -c '[(.threads | length), .concurrency.efficiency]' "$WORK/omp.json")"
+else
+	skip "omp: the Threads view" "cc has no -fopenmp (libgomp missing)"
+fi
+
 eslint=$TOP/build/npm/node_modules/.bin/eslint
 if [ -x "$eslint" ]; then
 	is "the page's script passes ESLint (report/html/eslintrc.json)" \
@@ -146,6 +161,9 @@ jq -s '.[0] + .[1]' "$wjson" "$WORK/many.json" > "$WORK/many-report.json"
 check_page "12 classes of 40 call sites in a browser" "$WORK/many.html" "$WORK/many-report.json" classes
 
 check_page "a serial program's page in a browser" "$WORK/serial.html" "$WORK/serial.json" serial
+if $omp; then
+	check_page "the Threads view in a browser" "$WORK/omp.html" "$WORK/omp.json" threads
+fi
 
 # a larger job (the same profiles renumbered into 256 ranks): the matrix
 # in blocks of ranks, zoomed into one
