@@ -140,6 +140,16 @@ static int set_reference(struct rep_args *a, const char *v, char *err, size_t er
 	return 0;
 }
 
+static int set_metrics(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "concurrency", NULL };
+
+	if (pick("metrics", v, names, err, errlen) < 0)
+		return -1;
+	a->opts.concurrency = true;
+	return 0;
+}
+
 static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -186,6 +196,9 @@ static const struct rep_option rep_options[] = {
 	  "profile (--merge=mpi): the critical path's profile needs them", set_rank_files },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
+	{ "metrics", 0, "SET", "concurrency: text flat and call-path views add each "
+	  "function's sequential and concurrent shares and the idleness blamed on it "
+	  "(docs/threads.md)", set_metrics },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
 	  "for text, 0.01 for html, 0 for json; folded is never pruned)", set_min_pct },
 	{ "cluster-tol", 0, "P", "ranks whose activity graphs are alike join one class when "

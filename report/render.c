@@ -224,13 +224,35 @@ static int check_waits(const struct rep_data *d, const struct rep_opts *o,
 static int check_threads(const struct rep_data *d, const struct rep_opts *o,
 			 char *err, size_t errlen)
 {
-	if (o->view != REP_THREADS || d->act.on)
+	if ((o->view != REP_THREADS && !o->concurrency) || d->act.on)
 		return 0;
-	snprintf(err, errlen, "%s: no thread activity in this experiment: its first event "
+	snprintf(err, errlen, "%s: no thread activity in this experiment%s: its first event "
 		 "was sampled by a period of an event other than task-clock or cpu-clock, or with "
 		 "PAPI, or its profiles are older than thread activity (format 13)",
-		 d->dir ? d->dir : "");
+		 d->dir ? d->dir : "", o->view == REP_THREADS ? "" : " (--metrics=concurrency)");
 	return -1;
+}
+
+/* The text flat or call-path view, with the thread activity's columns
+ * when o asks. */
+static int text_profile(FILE *out, const struct rep_data *d, const struct rep_opts *o,
+			uint32_t ev, const struct tree_view *cp, const struct flat *f,
+			const uint64_t *removed)
+{
+	struct thr_view thr;
+	char why[200];
+	int rc;
+
+	if (o->concurrency && thr_build(&thr, d, why, sizeof(why)) < 0)
+		return -1;
+	if (o->view == REP_CALLPATH)
+		rc = rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed,
+				       o->concurrency ? &thr : NULL);
+	else
+		rc = rep_text_flat(out, d, f, ev, min_pct_of(o), removed, o->concurrency ? &thr : NULL);
+	if (o->concurrency)
+		thr_release(&thr);
+	return rc;
 }
 
 /* removed: the samples --compensate took out of cp and f, NULL if none;
@@ -268,9 +290,7 @@ static int render_with(const struct rep_data *d, const struct rep_opts *o,
 
 		return rep_text_threads(out, d, min_pct_of(o), why, sizeof(why));
 	}
-	if (o->view == REP_CALLPATH)
-		return rep_text_callpath(out, d, cp, ev, min_pct_of(o), removed);
-	return rep_text_flat(out, d, f, ev, min_pct_of(o), removed);
+	return text_profile(out, d, o, ev, cp, f, removed);
 }
 
 int rep_render(const struct rep_data *d, const struct rep_opts *o, FILE *out,

@@ -24,6 +24,8 @@ struct rep_opts {
 	const char *event;	/* NULL: the first event */
 	double min_pct;		/* < 0: the format's default */
 	bool all_ranks;		/* list every rank of a large job (rank-list.h) */
+	bool concurrency;	/* text flat and call path: the thread activity's
+				 * columns (--metrics=concurrency) */
 };
 
 /* Render d as o asks onto out, compensated as comp says (--compensate),

@@ -162,8 +162,21 @@ static bool row_shown(const struct flat_fn *fn, uint32_t event, uint64_t all,
 	return fn->total[event] && rep_pct(fn->total[event], all) >= min_pct;
 }
 
+/* The thread activity's columns of inclusive columns v (NULL: none):
+ * sequential and concurrent shares of the work, idleness blamed (s). */
+#define ACT_HEAD "   seq%  conc%  blame(s)"
+static void put_activity(FILE *out, const struct rep_data *d, const uint64_t *v)
+{
+	uint64_t work = v ? v[PROF_ACT_sequential] + v[PROF_ACT_concurrent] : 0;
+
+	fprintf(out, " %6.1f %6.1f %9.3f", work ? rep_pct(v[PROF_ACT_sequential], work) : 0,
+		work ? rep_pct(v[PROF_ACT_concurrent], work) : 0,
+		v ? thr_samples(v[PROF_ACT_idle_blame]) * (double)d->act.window_ns / 1e9 : 0);
+}
+
 int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct, const uint64_t *removed)
+		  uint32_t event, double min_pct, const uint64_t *removed,
+		  const struct thr_view *thr)
 {
 	uint64_t all = f->all[event];
 	uint32_t hidden = 0;
@@ -171,8 +184,8 @@ int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 
 	column_widths(d, f, &w, &mw);
 	put_header(out, d, event, removed);
-	fprintf(out, "#  self%%  total%%        self       total  %-*s  %-*s  file:line\n",
-		w, "function", mw, "module");
+	fprintf(out, "#  self%%  total%%        self       total%s  %-*s  %-*s  file:line\n",
+		thr ? ACT_HEAD : "", w, "function", mw, "module");
 	for (uint32_t i = 0; i < f->nfns; i++) {
 		const struct flat_fn *fn = &f->fns[i];
 
@@ -180,9 +193,12 @@ int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
 			hidden++;
 			continue;
 		}
-		fprintf(out, "%7.2f %7.2f %11llu %11llu  ", rep_pct(fn->self[event], all),
+		fprintf(out, "%7.2f %7.2f %11llu %11llu", rep_pct(fn->self[event], all),
 			rep_pct(fn->total[event], all), (unsigned long long)fn->self[event],
 			(unsigned long long)fn->total[event]);
+		if (thr)
+			put_activity(out, d, thr_function(thr, fn->name, fn->module));
+		fputs("  ", out);
 		rep_put_clean(out, fn->name, w);
 		fputs("  ", out);
 		rep_put_clean(out, rep_module_name(d, fn->module), fn->file[0] ? mw : 0);
@@ -206,6 +222,7 @@ struct text_tree {
 	uint64_t grand;
 	double min_pct;
 	uint32_t pruned;
+	const struct thr_view *thr;	/* its columns, or NULL */
 };
 
 static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
@@ -223,8 +240,10 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 	uint32_t fr = t->cp->cct->frame[node];
 	const struct sym_frame *sf = &t->d->syms.frames[fr];
 
-	fprintf(t->out, "%7.2f %7.2f  %*s", rep_pct(total, t->grand),
-		rep_pct(self, t->grand), (int)(2 * (depth - 1)), "");
+	fprintf(t->out, "%7.2f %7.2f", rep_pct(total, t->grand), rep_pct(self, t->grand));
+	if (t->thr)
+		put_activity(t->out, t->d, thr_node(t->thr, node));
+	fprintf(t->out, "  %*s", (int)(2 * (depth - 1)), "");
 	rep_put_clean(t->out, t->d->names[fr], 0);
 	if (sf->module != SYMTAB_NO_MODULE) {
 		fputs("  [", t->out);
@@ -236,13 +255,15 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
-/* See text.h. */
-int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		  uint32_t event, double min_pct)
+/* rep_text_tree with the thread activity's columns of thr (NULL: none),
+ * when cp is over the experiment's tree. */
+static int text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
+		     uint32_t event, double min_pct, const struct thr_view *thr)
 {
-	struct text_tree t = { out, d, cp, event, tree_total(cp, CCT_ROOT)[event], min_pct, 0 };
+	struct text_tree t = { out, d, cp, event, tree_total(cp, CCT_ROOT)[event], min_pct, 0,
+			       cp->cct->parent == d->tree.parent ? thr : NULL };
 
-	fputs("# total%   self%  call path (outermost first)\n", out);
+	fprintf(out, "# total%%   self%%%s  call path (outermost first)\n", t.thr ? ACT_HEAD : "");
 	if (tree_walk(cp, tree_enter, NULL, &t) < 0)
 		return -1;
 	if (t.grand == 0)
@@ -253,9 +274,17 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *c
 	return ferror(out) ? -1 : 0;
 }
 
+/* See text.h. */
+int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
+		  uint32_t event, double min_pct)
+{
+	return text_tree(out, d, cp, event, min_pct, NULL);
+}
+
 int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		      uint32_t event, double min_pct, const uint64_t *removed)
+		      uint32_t event, double min_pct, const uint64_t *removed,
+		      const struct thr_view *thr)
 {
 	put_header(out, d, event, removed);
-	return rep_text_tree(out, d, cp, event, min_pct);
+	return text_tree(out, d, cp, event, min_pct, thr);
 }

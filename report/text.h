@@ -13,14 +13,19 @@
 #include "cpath.h"
 #include "data.h"
 #include "flat.h"
+#include "threads.h"
 #include "tree.h"
 
 /* removed: when not NULL, the samples per event --compensate took out of
- * f or cp (the header says how many of the shown event). */
+ * f or cp (the header says how many of the shown event); thr: when not
+ * NULL, each function's or node's sequential and concurrent shares and
+ * idleness blamed as columns (--metrics=concurrency). */
 int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct, const uint64_t *removed);
+		  uint32_t event, double min_pct, const uint64_t *removed,
+		  const struct thr_view *thr);
 int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		      uint32_t event, double min_pct, const uint64_t *removed);
+		      uint32_t event, double min_pct, const uint64_t *removed,
+		      const struct thr_view *thr);
 /* The call-path tree under the column titles, pruned below min_pct of
  * event; a note for what was hidden.  Returns 0 or -1 (memory). */
 int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,

@@ -65,6 +65,11 @@ omp_checks() {
 		within "$rt balanced: the second thread's idle and spin time (s)" \
 			"$(secs "$(jqr '[.threads[] | .idle + .spin] | max')")" 1 0.1
 	fi
+	"$CPPERF" report --metrics=concurrency "$WORK/bal-$rt" > "$WORK/flat-$rt.txt"
+	is "$rt balanced: --metrics=concurrency, serial_part's flat row: sequential and blame" \
+		"$(awk '$8 == "serial_part" { printf "%s %s", ($5 >= 95 ? "seq>=95" : "seq " $5),
+			($7 >= 0.9 && $7 <= 1.1 ? "blame~1" : "blame " $7) }' "$WORK/flat-$rt.txt")" \
+		"seq>=95 blame~1"
 	"$CPPERF" report --view=threads "$WORK/bal-$rt" > "$WORK/bal-$rt.txt"
 	check "$rt balanced: text view names serial_part" grep -q ' serial_part ' "$WORK/bal-$rt.txt"
 	check "$rt balanced: text view says the efficiency" \
@@ -168,4 +173,7 @@ is "page-faults by period: no concurrency" "$(jqr '.concurrency // "none"')" non
 "$CPPERF" report --view=threads "$WORK/pf" > /dev/null 2> "$WORK/pf.err"
 is "page-faults by period: --view=threads fails" "$?" 1
 check "page-faults by period: the message says why" grep -q 'no thread activity in this experiment' "$WORK/pf.err"
+"$CPPERF" report --metrics=concurrency "$WORK/pf" > /dev/null 2> "$WORK/pf.err"
+is "page-faults by period: --metrics=concurrency fails, naming it" \
+	"$?:$(grep -c 'no thread activity in this experiment (--metrics=concurrency)' "$WORK/pf.err")" "1:1"
 done_testing

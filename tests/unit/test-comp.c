@@ -207,7 +207,7 @@ static const char *json_of(const struct rep_data *d, enum rep_comp m, const char
 	static char path[512];
 	char err[ERRLEN];
 	int rc;
-	char *out = render(d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1, false }, m, &rc, err);
+	char *out = render(d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 }, m, &rc, err);
 
 	if (rc)
 		printf("# rep_render: %s\n", err);
@@ -382,7 +382,7 @@ static void test_text(const struct rep_data *d)
 {
 	char err[ERRLEN];
 	int rc;
-	char *out = render(d, (struct rep_opts){ REP_TEXT, REP_FLAT, NULL, 0, false }, REP_COMP_PARALLEL,
+	char *out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_PARALLEL,
 			   &rc, err);
 
 	is_int(rc, 0, "text flat renders (parallel)");
@@ -391,20 +391,20 @@ static void test_text(const struct rep_data *d)
 	ok(out && strstr(out, "  11.36   11.36           5           5  rt_inject "),
 	   "flat row for rt_inject: 5 of 44");
 	free(out);
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_CALLPATH, NULL, 0, false }, REP_COMP_LOCAL,
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CALLPATH, .min_pct = 0 }, REP_COMP_LOCAL,
 		     &rc, err);
 	is_int(rc, 0, "text callpath renders (local)");
 	ok(out && strstr(out, "  20.45    6.82    MPI_Send  [libcpperf-openmpi.so]\n"
 			  "  13.64   13.64      PMPI_Send  [libmpi.so.40]\n"),
 	   "callpath: MPI_Send 9 of 44, self 3");
 	free(out);
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_FLAT, NULL, 0, false }, REP_COMP_NONE, &rc, err);
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_NONE, &rc, err);
 	ok(out && !strstr(out, "overhead compensation") &&
 	   strstr(out, "  25.00   25.00          15          15  rt_inject "),
 	   "none: no note, rt_inject 15 of 60");
 	free(out);
 
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1, false }, REP_COMP_PARALLEL,
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 }, REP_COMP_PARALLEL,
 		     &rc, err);
 	is_int(rc, 0, "text --view=mpi renders (parallel)");
 	ok(out && strstr(out, "# compensated (parallel) for ranks with overhead data: wall(comp) is "
@@ -416,17 +416,17 @@ static void test_text(const struct rep_data *d)
 			  "       2  n2        2.500     1.500     0.600     24.00     0.600           -             -\n"),
 	   "mpi view rank rows: measured, then parallel walls and W' (none for rank 2)");
 	free(out);
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1, false }, REP_COMP_LOCAL,
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 }, REP_COMP_LOCAL,
 		     &rc, err);
 	ok(out && strstr(out, "\n       0  n0        2.500     1.500     0.600     24.00     0.500       1.900         0.500\n"),
 	   "mpi view rank 0 under local: wall - o, blocked measured");
 	free(out);
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1, false }, REP_COMP_NONE, &rc, err);
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 }, REP_COMP_NONE, &rc, err);
 	ok(out && strstr(out, "\n       0  n0        2.500     1.500     0.600     24.00     0.500\n") &&
 	   !strstr(out, "# compensated"), "mpi view under none: as measured, no note");
 	free(out);
 
-	out = render(d, (struct rep_opts){ REP_TEXT, REP_COMPENSATION, NULL, -1, false }, REP_COMP_NONE,
+	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_COMPENSATION, .min_pct = -1 }, REP_COMP_NONE,
 		     &rc, err);
 	is_int(rc, 0, "text --view=compensation renders");
 	ok(out && strstr(out, "#   rank  host        wall      local   parallel   overhead"
@@ -470,17 +470,17 @@ static void test_no_data(void)
 		return;
 	}
 	ok(!comp_present(&d) && d.tool.n == 0, "no compensation data, no tool samples kept");
-	char *a = render(&d, (struct rep_opts){ REP_TEXT, REP_FLAT, NULL, 0, false }, REP_COMP_PARALLEL,
+	char *a = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_PARALLEL,
 			 &rc, err);
-	char *b = render(&d, (struct rep_opts){ REP_TEXT, REP_FLAT, NULL, 0, false }, REP_COMP_NONE,
+	char *b = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_NONE,
 			 &rc, err);
 
 	ok(a && b && !strcmp(a, b) && strstr(a, "15  rt_inject"),
 	   "without data parallel and none print the same flat profile");
 	free(a);
 	free(b);
-	a = render(&d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1, false }, REP_COMP_PARALLEL, &rc, err);
-	b = render(&d, (struct rep_opts){ REP_TEXT, REP_MPI, NULL, -1, false }, REP_COMP_NONE, &rc, err);
+	a = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 }, REP_COMP_PARALLEL, &rc, err);
+	b = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 }, REP_COMP_NONE, &rc, err);
 	ok(a && b && !strcmp(a, b), "without data parallel and none print the same mpi view");
 	free(a);
 	free(b);
@@ -495,7 +495,8 @@ static void test_no_data(void)
 		enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED };
 		char name[128];
 
-		a = render(&d, (struct rep_opts){ fmt[f], REP_COMPENSATION, NULL, -1, false },
+		a = render(&d, (struct rep_opts){ .format = fmt[f], .view = REP_COMPENSATION,
+								  .min_pct = -1 },
 						  REP_COMP_PARALLEL, &rc, err);
 		snprintf(name, sizeof(name), "--view=compensation without data fails (format %d)", f);
 		ok(rc == -1 && strstr(err, "exp-comp: no overhead compensation data in this "

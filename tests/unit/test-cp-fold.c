@@ -301,7 +301,8 @@ static int merge(struct rep_data *d, struct profile p[2], char *err)
 /* d's critical-path view in format. */
 static const char *render_cp(const struct rep_data *d, enum rep_format format, int *rc)
 {
-	return render(d, (struct rep_opts){ format, REP_CP, NULL, format == REP_JSON ? -1 : 0, false },
+	return render(d, (struct rep_opts){ .format = format, .view = REP_CP,
+					    .min_pct = format == REP_JSON ? -1 : 0 },
 		      rc);
 }
 

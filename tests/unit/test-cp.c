@@ -297,14 +297,14 @@ static void test_online(void)
 	flat_release(&f);
 	tree_release(&cp);
 
-	const char *out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, 0, false }, &rc);
+	const char *out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP, .min_pct = 0 }, &rc);
 
 	is_int(rc, 0, "text --view=cp renders");
 	ok(strstr(out, "# path: 3 runs of segments (rank:first-last, earliest first): "
 		  "1:1-2 > 2:3-3 > 0:4-4\n"), "text: the path line");
 	ok(strstr(out, "\n     0.115862   82.76   73.17  compute "), "text: compute's row");
 	ok(strstr(out, "0.140000 s, ending on rank 0; wall 0.210000 s"), "text: length and wall");
-	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 }, &rc);
 	is_int(rc, 0, "json renders");
 	ok(strstr(out, "\"path\":[{\"rank\":1,\"from\":1,\"to\":2},{\"rank\":2,\"from\":3,"
 		  "\"to\":3},{\"rank\":0,\"from\":4,\"to\":4}],\"reference\":false,"
@@ -345,11 +345,11 @@ static void test_cut(void)
 	} else {
 		printf("#   %s\n", err);
 	}
-	out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, 0, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP, .min_pct = 0 }, &rc);
 	ok(rc == 0 && strstr(out, "# form: latest part: the walk stopped at rank 2 event 2, whose "
 			     "older records were dropped past --cp-budget (4096 bytes)"),
 	   "cut: text says so");
-	out = render(&d, (struct rep_opts){ REP_JSON, REP_CP, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_CP, .min_pct = -1 }, &rc);
 	ok(rc == 0 && strstr(out, "\"form\":\"latest\",\"cut\":{\"rank\":2,\"event\":2,"
 			     "\"budget\":4096}"), "cut: json says so");
 	merge_release(&d);
@@ -437,12 +437,12 @@ static void test_reference(bool swap)
 	tree_release(&cp);
 	if (!swap) {
 		int rc;
-		const char *out = render(&d, (struct rep_opts){ REP_JSON, REP_CP_REFERENCE,
-								NULL, -1, false }, &rc);
+		const char *out = render(&d, (struct rep_opts){ .format = REP_JSON,
+								.view = REP_CP_REFERENCE, .min_pct = -1 }, &rc);
 
 		ok(rc == 0 && strstr(out, "{\"rank\":0,\"from\":4,\"to\":4}],\"reference\""
 				     ":true,\"form\":\"whole\",\"cut\":null,\"unavailable\":null}"), "reference: json says so");
-		out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP_REFERENCE, NULL, -1, false }, &rc);
+		out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP_REFERENCE, .min_pct = -1 }, &rc);
 		ok(rc == 0 && strstr(out, "# critical path (reference, recomputed from the "
 				     "--cp-trace records): 0.140000 s"), "reference: text says so");
 	}
@@ -558,15 +558,15 @@ static void test_absent(void)
 	if (merge(&d, &p, 1, err) < 0)
 		abort();
 	d.dir = xstrdup("exp");
-	const char *out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, -1, false }, &rc);
+	const char *out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP, .min_pct = -1 }, &rc);
 
 	is_int(rc, -1, "no data: --view=cp fails");
 	is_str(out, "exp: no critical-path data in this experiment: it is not an MPI "
 	       "program, or it was recorded with --no-piggyback", "no data: message");
-	out = render(&d, (struct rep_opts){ REP_JSON, REP_CP_REFERENCE, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_CP_REFERENCE, .min_pct = -1 }, &rc);
 	is_int(rc, -1, "no data: --reference fails");
 	is_str(out, CPATH_NEED_TRACE, "no data: --reference message");
-	out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 }, &rc);
 	is_int(rc, 0, "no data: json renders");
 	ok(strstr(out, "\"critical_path\":{\"length\":0,\"length_compensated\":null,"
 		  "\"wall\":0,\"functions\":[],"
@@ -748,18 +748,18 @@ static void test_zero_subcritical(void)
 		cpath_release(&ref);
 	}
 
-	const char *out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1, false }, &rc);
+	const char *out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 }, &rc);
 
 	ok(rc == 0 && strstr(out, "\"zeroing\":[{\"function\":\"compute\",\"net_length\":0.09,"
 			     "\"saving\":0.03,\"saving_pct\":25,\"cp_share\":0.075}],"
 			     "\"series\":[]"), "sub-critical: json zeroing");
-	out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP, .min_pct = -1 }, &rc);
 	ok(rc == 0 && strstr(out, "\n#  net length(s)    saving(s)  saving%     share(s)   "
 			     "CP time(s)  function\n        0.090000     0.030000    25.00"
 			     "     0.075000     0.034286  compute\n"), "sub-critical: text row");
 	ok(rc == 0 && strstr(out, "# zeroing (online)"), "sub-critical: text says online");
 	ok(rc == 0 && !strstr(out, "path length during the run"), "sub-critical: no series");
-	out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP_REFERENCE, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP_REFERENCE, .min_pct = -1 }, &rc);
 	ok(rc == 0 && strstr(out, "# zeroing (reference)") &&
 	   strstr(out, "\n        0.090000     0.030000    25.00     0.075000     0.034286  "
 		  "compute\n"), "sub-critical: reference text row");
@@ -1003,13 +1003,13 @@ static void test_series(void)
 		return;
 	}
 	is_int(d.cpath.npoints, 45, "series: kept");
-	const char *out = render(&d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1, false }, &rc);
+	const char *out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 }, &rc);
 
 	ok(rc == 0 && strstr(out, "\"series\":[{\"t\":0.1,\"length\":0.002},{\"t\":0.2,"
 			     "\"length\":0.004},"), "series: json starts with the first points");
 	ok(rc == 0 && strstr(out, "{\"t\":4.5,\"length\":0.09}],\"path\""),
 	   "series: json ends with the last");
-	out = render(&d, (struct rep_opts){ REP_TEXT, REP_CP, NULL, -1, false }, &rc);
+	out = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CP, .min_pct = -1 }, &rc);
 	ok(rc == 0 && strstr(out, "# path length during the run (rank 0, 45 points, 20 shown "
 			     "evenly, the last included; --format=json lists them all)\n"
 			     "#         t(s)    length(s)\n      0.100000     0.002000\n"

@@ -276,7 +276,7 @@ static unsigned site_id(const struct rep_data *d, enum kind k)
 
 static struct rep_opts opts(enum rep_format f, enum rep_view v)
 {
-	return (struct rep_opts){ f, v, NULL, -1, false };
+	return (struct rep_opts){ .format = f, .view = v, .min_pct = -1 };
 }
 
 static void test_json(const struct rep_data *d)

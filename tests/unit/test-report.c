@@ -343,7 +343,7 @@ static void test_load_and_merge(const char *exp)
 
 static void test_folded(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_FOLDED, REP_FLAT, NULL, -1, false };
+	struct rep_opts o = { .format = REP_FOLDED, .view = REP_FLAT, .min_pct = -1 };
 	int rc;
 	char *out = render(d, &o, &rc);
 
@@ -364,7 +364,7 @@ static void test_folded(const struct rep_data *d)
 
 static void test_json(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1, false };
+	struct rep_opts o = { .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 };
 	char path[512];
 	int rc;
 	char *out = render(d, &o, &rc);
@@ -430,7 +430,7 @@ static void test_json(const struct rep_data *d)
 
 static void test_text(const struct rep_data *d)
 {
-	struct rep_opts o = { REP_TEXT, REP_FLAT, NULL, -1, false };
+	struct rep_opts o = { .format = REP_TEXT, .view = REP_FLAT, .min_pct = -1 };
 	int rc;
 	char *out = render(d, &o, &rc);
 
@@ -460,7 +460,7 @@ static void test_text(const struct rep_data *d)
 /* The JSON of the two-rank experiment in dir against hand-worked numbers. */
 static void check_mpi_json(const char *dir, const char *what)
 {
-	struct rep_opts o = { REP_JSON, REP_FLAT, NULL, -1, false };
+	struct rep_opts o = { .format = REP_JSON, .view = REP_FLAT, .min_pct = -1 };
 	struct rep_data d;
 	char err[ERRLEN], path[512], name[128];
 	int rc;
@@ -502,7 +502,7 @@ static void check_mpi_json(const char *dir, const char *what)
 
 static void test_mpi_text(const char *dir)
 {
-	struct rep_opts o = { REP_TEXT, REP_MPI, NULL, -1, false };
+	struct rep_opts o = { .format = REP_TEXT, .view = REP_MPI, .min_pct = -1 };
 	struct rep_data d;
 	char err[ERRLEN];
 	int rc;

@@ -218,7 +218,7 @@ static void save_json(const struct rep_data *d, const char *path)
 {
 	int rc;
 
-	save(path, render(d, (struct rep_opts){ REP_JSON, REP_FLAT, NULL, -1.0, false }, &rc));
+	save(path, render(d, (struct rep_opts){ .format = REP_JSON, .view = REP_FLAT, .min_pct = -1.0 }, &rc));
 	if (rc)
 		printf("# json: rc %d\n", rc);
 }
@@ -274,7 +274,7 @@ static void test_json(const char *dir)
  * pairs and the culprits; the clock warning past 100 us only. */
 static void test_text(void)
 {
-	struct rep_opts o = { REP_TEXT, REP_WAITS, NULL, -1.0, false };
+	struct rep_opts o = { .format = REP_TEXT, .view = REP_WAITS, .min_pct = -1.0 };
 	struct rep_data d;
 	const char *t;
 	int rc;
@@ -348,7 +348,7 @@ static void test_none(const char *dir)
 	snprintf(path, sizeof(path), "%s/none.json", dir);
 	save_json(&d, path);
 	is_str(jq(path, "has(\"waits\")"), "false", "json: no waits key");
-	is_str(render(&d, (struct rep_opts){ REP_TEXT, REP_WAITS, NULL, -1.0, false }, &rc),
+	is_str(render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_WAITS, .min_pct = -1.0 }, &rc),
 	       "exp-none: no wait-state data in this experiment: it is not an MPI program, or its "
 	       "ranks did not measure wait states", "--view=waits says there is none");
 	is_int(rc, -1, "and fails");
