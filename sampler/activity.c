@@ -45,8 +45,48 @@ void act_thread_end(struct act_thread *t, uint64_t died)
 		t->died = died ? died : 1;
 }
 
+/* Room for more spans: twice as many, or the newest half of
+ * SPANS_KEPT when that many are kept already (a thread blocked for long
+ * while others open region after region). */
+#define SPANS_KEPT 4096
+static bool span_room(struct act_state *a, struct act_thread *t)
+{
+	struct act_span *v;
+	uint32_t cap = t->spans_cap ? 2 * t->spans_cap : 16;
+
+	if (t->nspans < t->spans_cap)
+		return true;
+	if (t->nspans >= SPANS_KEPT) {
+		memmove(t->spans, t->spans + t->nspans / 2,
+			(t->nspans - t->nspans / 2) * sizeof(*t->spans));
+		t->nspans -= t->nspans / 2;
+		return true;
+	}
+	if (!(v = realloc(t->spans, cap * sizeof(*v)))) {
+		a->failed = true;
+		return false;
+	}
+	t->spans = v;
+	t->spans_cap = cap;
+	return true;
+}
+
+/* A working sample at time in region: the thread's last span grows, or
+ * a new one begins. */
+static void add_span(struct act_state *a, struct act_thread *t, uint64_t time, uint32_t region)
+{
+	struct act_span *last = t->nspans ? &t->spans[t->nspans - 1] : NULL;
+
+	if (last && last->region == region && time <= last->to + reach(a)) {
+		last->to = time;
+		return;
+	}
+	if (span_room(a, t))
+		t->spans[t->nspans++] = (struct act_span){ time, time, region };
+}
+
 void act_sample(struct act_state *a, struct act_thread *t, uint64_t time, uint32_t node,
-		bool spin)
+		uint32_t region, bool spin)
 {
 	if (!t)
 		return;
@@ -63,7 +103,9 @@ void act_sample(struct act_state *a, struct act_thread *t, uint64_t time, uint32
 	}
 	if (t->n && time < t->v[t->n - 1].t)	/* a thread's are in order */
 		time = t->v[t->n - 1].t;
-	t->v[t->n++] = (struct act_sample){ time, node, spin };
+	t->v[t->n++] = (struct act_sample){ time, node, region, spin };
+	if (region != CCT_NO_FRAME && !spin)
+		add_span(a, t, time, region);
 }
 
 static double *node_row(struct act_state *a, uint32_t node)
@@ -118,8 +160,8 @@ static bool alive_at(const struct act_thread *u, uint64_t t)
 	return u->born <= t && (!u->died || t <= u->died);
 }
 
-/* Whether u has a sample out of a runtime's wait in [lo, hi]. */
-static bool working_in(const struct act_thread *u, uint64_t lo, uint64_t hi)
+/* u's first sample at or after lo (u->n when none). */
+static uint32_t first_from(const struct act_thread *u, uint64_t lo)
 {
 	uint32_t l = 0, h = u->n;
 
@@ -131,10 +173,83 @@ static bool working_in(const struct act_thread *u, uint64_t lo, uint64_t hi)
 		else
 			h = m;
 	}
-	for (; l < u->n && u->v[l].t <= hi; l++)
+	return l;
+}
+
+/* Whether u has a sample out of a runtime's wait in [lo, hi]. */
+static bool working_in(const struct act_thread *u, uint64_t lo, uint64_t hi)
+{
+	for (uint32_t l = first_from(u, lo); l < u->n && u->v[l].t <= hi; l++)
 		if (!u->v[l].spin)
 			return true;
 	return false;
+}
+
+/* What thread t waits for at `time`: the node of a parallel region
+ * another team thread works in within reach of it, else `own`. */
+static uint32_t waited_for(const struct act_state *a, const struct act_thread *t,
+			   uint64_t time, uint32_t own)
+{
+	uint64_t r = reach(a), lo = time > r ? time - r : 0, hi = time + r;
+
+	for (const struct act_thread *u = a->threads; u; u = u->next) {
+		if (u == t || !u->team)
+			continue;
+		for (uint32_t l = first_from(u, lo); l < u->n && u->v[l].t <= hi; l++)
+			if (!u->v[l].spin && u->v[l].region != CCT_NO_FRAME)
+				return u->v[l].region;
+	}
+	return own;
+}
+
+/* Where thread t's idle time from `from` to `to` goes: the region
+ * another team thread worked in at the middle of it, else `own`. */
+static uint32_t gap_for(const struct act_state *a, const struct act_thread *t, uint64_t from,
+			uint64_t to, uint32_t own)
+{
+	uint64_t mid = from + (to - from) / 2, r = reach(a);
+
+	for (const struct act_thread *u = a->threads; u; u = u->next) {
+		uint32_t l = 0, h = u->nspans;
+
+		if (u == t || !u->team)
+			continue;
+		while (l < h) {	/* the first span that ends at or after mid */
+			uint32_t m = l + (h - l) / 2;
+
+			if (u->spans[m].to + r < mid)
+				l = m + 1;
+			else
+				h = m;
+		}
+		if (l < u->nspans && u->spans[l].from <= mid + r)
+			return u->spans[l].region;
+	}
+	return own;
+}
+
+/* Forget the spans that no gap still to judge covers: those that ended
+ * before the oldest last sample of a thread that may still block. */
+static void trim_spans(struct act_state *a)
+{
+	uint64_t oldest = UINT64_MAX, r = reach(a);
+
+	for (const struct act_thread *t = a->threads; t; t = t->next)
+		if (!t->died || t->done < t->n) {
+			uint64_t since = t->any ? t->last_t : t->born;
+
+			oldest = since < oldest ? since : oldest;
+		}
+	for (struct act_thread *t = a->threads; t; t = t->next) {
+		uint32_t k = 0;
+
+		while (k < t->nspans && t->spans[k].to + r < oldest)
+			k++;
+		if (!k)
+			continue;
+		memmove(t->spans, t->spans + k, (t->nspans - k) * sizeof(*t->spans));
+		t->nspans -= k;
+	}
 }
 
 static void judge(struct act_state *a, struct act_thread *t, const struct act_sample *s)
@@ -142,12 +257,15 @@ static void judge(struct act_state *a, struct act_thread *t, const struct act_sa
 	uint64_t r = reach(a), lo = s->t > r ? s->t - r : 0, hi = s->t + r;
 	unsigned working = 1, idle = 0;
 
-	add_gap(a, t, t->any ? t->last_t : t->born, s->t, t->any ? t->last_node : s->node, true);
+	/* a thread that blocks while another works in a region waits for it */
+	add_gap(a, t, t->any ? t->last_t : t->born, s->t,
+		gap_for(a, t, t->any ? t->last_t : t->born, s->t, t->any ? t->last_node : s->node),
+		true);
 	t->any = true;
 	t->last_t = s->t;
 	t->last_node = s->node;
 	if (s->spin) {
-		add(a, t, s->node, PROF_ACT_spin, 1);
+		add(a, t, waited_for(a, t, s->t, s->node), PROF_ACT_spin, 1);
 		return;
 	}
 	for (const struct act_thread *u = a->threads; u; u = u->next) {
@@ -195,6 +313,7 @@ void act_resolve(struct act_state *a, uint64_t horizon)
 		return;
 	for (struct act_thread *t = a->threads; t; t = t->next)
 		trim(t, horizon - 2 * r);
+	trim_spans(a);
 }
 
 void act_finish(struct act_state *a, uint64_t end)
@@ -203,7 +322,8 @@ void act_finish(struct act_state *a, uint64_t end)
 	for (struct act_thread *t = a->threads; t; t = t->next) {
 		uint64_t stop = t->died ? t->died : end;
 
-		add_gap(a, t, t->any ? t->last_t : t->born, stop, t->last_node, t->any);
+		add_gap(a, t, t->any ? t->last_t : t->born, stop,
+			t->any ? gap_for(a, t, t->last_t, stop, t->last_node) : 0, t->any);
 		t->any = true;
 		t->last_t = stop > t->last_t ? stop : t->last_t;
 	}
@@ -255,6 +375,7 @@ void act_release(struct act_state *a)
 
 		a->threads = t->next;
 		free(t->v);
+		free(t->spans);
 		free(t);
 	}
 	free(a->node);

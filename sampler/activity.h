@@ -18,6 +18,10 @@
  * (PROF_ACT_UNIT): sequential or concurrent (this thread working alone or
  * with others), spin, idle, the idleness of the others blamed on it
  * (idle / working threads, HPCToolkit's way) and the working threads.
+ * A thread that spins while another works in a parallel region it
+ * opened waits for that region (at its barrier): its spin, and its idle
+ * time when it blocks meanwhile (judged at the middle of the gap), go to
+ * the region's node, in the opening thread's call path.
  * Drain thread only (agg_lock held); unit-tested without a runtime.
  */
 #ifndef CPPERF_ACTIVITY_H
@@ -30,6 +34,8 @@
 struct act_sample {
 	uint64_t t;		/* CLOCK_MONOTONIC ns */
 	uint32_t node;		/* its call-path leaf */
+	uint32_t region;	/* the node of the parallel region its thread
+				 * opened and works in, CCT_NO_FRAME for none */
 	bool spin;		/* in a runtime's wait */
 };
 
@@ -43,6 +49,13 @@ struct act_thread {
 	bool any;		/* a sample of it was resolved: last_* */
 	uint64_t last_t;
 	uint32_t last_node;
+	/* when it worked in a parallel region it opened: runs of such
+	 * samples, by time, kept while another thread's gap may cover them */
+	struct act_span {
+		uint64_t from, to;
+		uint32_t region;
+	} *spans;
+	uint32_t nspans, spans_cap;
 	double col[PROF_ACTS];	/* its totals, in samples */
 	struct act_thread *next;
 };
@@ -61,9 +74,11 @@ void act_start(struct act_state *a, uint64_t window_ns);
  * NULL when off or out of memory (its samples are then left out). */
 struct act_thread *act_thread_new(struct act_state *a, uint64_t born, bool team);
 void act_thread_end(struct act_thread *t, uint64_t died);
-/* A sample of the classified event, in the thread's time order. */
+/* A sample of the classified event, in the thread's time order; region:
+ * the node of the parallel region the thread opened and works in
+ * (CCT_NO_FRAME: none). */
 void act_sample(struct act_state *a, struct act_thread *t, uint64_t time, uint32_t node,
-		bool spin);
+		uint32_t region, bool spin);
 /* Judge the samples taken more than a window before horizon: every
  * thread's samples up to horizon are in.  UINT64_MAX judges them all. */
 void act_resolve(struct act_state *a, uint64_t horizon);

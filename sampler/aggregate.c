@@ -137,6 +137,18 @@ static void tell_tagged(void *arg, uint32_t tag, uint32_t node, uint64_t w)
 	((const struct rt_hooks *)arg)->tagged(tag, node, w);
 }
 
+/* The sample's part in the thread activity: whether it waits, and the
+ * parallel region its thread opened and works in (its node). */
+static void add_activity(struct rt_state *rt, struct rt_thread *t, const struct rt_sample *s,
+			 const uint32_t *frames, int nframes, uint32_t leaf)
+{
+	int r = region_frame(&rt->waits, &rt->prof.syms, frames, nframes);
+	uint32_t region = r < 0 ? CCT_NO_FRAME : cct_path(&rt->prof.tree, frames, (size_t)r + 1);
+
+	act_sample(&rt->act, t->act, s->time, leaf, region,
+		   wait_path(&rt->waits, &rt->prof.syms, frames, nframes));
+}
+
 static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct perf_event_header *h)
 {
 	const struct rt_hooks *hooks = rt_hooks(rt);
@@ -158,8 +170,7 @@ static void add_sample(struct rt_state *rt, struct rt_thread *t, const struct pe
 		t->samples[e] += w[e];
 	}
 	if (t->act && s.id == t->ids[0])
-		act_sample(&rt->act, t->act, s.time, leaf,
-			   wait_path(&rt->waits, &rt->prof.syms, frames, nframes));
+		add_activity(rt, t, &s, frames, nframes, leaf);
 	if (hooks && hooks->sample)
 		hooks->sample(rt, s.time, leaf, w);
 	if (hooks && hooks->tagged && w[0])

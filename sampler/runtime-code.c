@@ -31,6 +31,13 @@ static const char *const wait_functions[] = {
 };
 #define WAIT_DEPTH 6
 
+/* Functions that open a parallel region and run the opening thread's
+ * part of it (GCC's and LLVM's OpenMP entry points): under them, the
+ * thread works in the region that its team's waits belong to. */
+static const char *const fork_functions[] = {
+	"GOMP_parallel", "GOMP_teams", "__kmpc_fork_call", "__kmpc_fork_teams",
+};
+
 /* Modules that start service threads: MPI libraries and what they use
  * (PMIx, libevent, UCX, libfabric, hwloc, CUDA). */
 static const char *const service_modules[] = {
@@ -40,7 +47,7 @@ static const char *const service_modules[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { KIND_UNKNOWN, KIND_WORK, KIND_WAIT_MODULE, KIND_WAIT_FUNCTION };
+enum { KIND_UNKNOWN, KIND_WORK, KIND_WAIT_MODULE, KIND_WAIT_FUNCTION, KIND_FORK };
 
 static const char *base_name(const char *path)
 {
@@ -63,6 +70,8 @@ static uint8_t frame_kind(const struct symtab *st, uint32_t id)
 
 	if (has_prefix(f->function, wait_functions, COUNT(wait_functions)))
 		return KIND_WAIT_FUNCTION;
+	if (has_prefix(f->function, fork_functions, COUNT(fork_functions)))
+		return KIND_FORK;
 	if (f->module != SYMTAB_NO_MODULE && f->module < st->nmodules &&
 	    has_prefix(base_name(st->modules[f->module].path), wait_modules, COUNT(wait_modules)))
 		return KIND_WAIT_MODULE;
@@ -101,6 +110,14 @@ bool wait_path(struct wait_frames *w, const struct symtab *st, const uint32_t *f
 		if (kind_of(w, st, frames[i]) == KIND_WAIT_FUNCTION)
 			return true;
 	return false;
+}
+
+int region_frame(struct wait_frames *w, const struct symtab *st, const uint32_t *frames, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (kind_of(w, st, frames[i]) == KIND_FORK)
+			return i;
+	return -1;
 }
 
 void wait_frames_release(struct wait_frames *w)

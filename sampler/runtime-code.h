@@ -2,7 +2,8 @@
  * runtime-code.h - what of a process is the runtimes' own code rather
  * than the program's work (docs/threads.md "Waits and service threads"):
  * the call paths that wait (an OpenMP runtime's barriers and idle loops,
- * MPI progress polling, sched_yield loops), and the threads a library
+ * MPI progress polling, sched_yield loops), the frames that open a
+ * parallel region, and the threads a library
  * starts for itself (an MPI library's progress and event threads), which
  * a thread's idleness does not count.  One table each, in runtime-code.c.
  */
@@ -24,6 +25,10 @@ struct wait_frames {
  * waits in a runtime: its leaf is in a runtime's module, or one of its
  * innermost frames is a waiting function. */
 bool wait_path(struct wait_frames *w, const struct symtab *st, const uint32_t *frames, int n);
+/* The index in frames of the innermost frame that opened a parallel
+ * region (GOMP_parallel, __kmpc_fork_call, ...), -1 when none: the
+ * thread works in that region, where its team's waits belong. */
+int region_frame(struct wait_frames *w, const struct symtab *st, const uint32_t *frames, int n);
 void wait_frames_release(struct wait_frames *w);
 
 /* Whether a thread started by code at `creator` (the return address of

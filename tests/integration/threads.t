@@ -25,6 +25,13 @@ fn() { jqr ".flat[] | select(.function==\"$2\") | .$1[\"task-clock\"]"; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a + b ? a / (a + b) : 0 }'; }
 # busy OUT: why the host did not give each thread its CPU, or nothing
 busy() { awk '$1 == "cpu_share" && $3 < 0.9 { printf "thread %s got %.0f%% of a CPU; ", $2, $3 * 100 }' "$1"; }
+# region_wait FN: the spin and idle time of the node FN under main (the
+# parallel region's call path) without its children's, in samples
+region_wait() {
+	jqr "[.callpath | recurse(.children[]) | select(.function == \"main\") | .children[] |
+	      select(.function == \"$1\") | (.spin[\"task-clock\"] + .idle[\"task-clock\"]) -
+	      ([.children[] | .spin[\"task-clock\"] + .idle[\"task-clock\"]] | add // 0)] | add // 0"
+}
 # spin_leaves: the spin of the tree's nodes without their children's,
 # one per line, for those of more than 50 samples, largest first
 spin_leaves() {
@@ -43,7 +50,8 @@ fi
 # region's barrier in the same code (no symbols tell them apart in
 # Debian's build): its spin is checked as a whole.
 omp_checks() {
-	local rt=$1 cc=$2 why spins
+	local rt=$1 cc=$2 why spins fork
+	fork=$([ "$rt" = gomp ] && echo GOMP_parallel || echo __kmpc_fork_call)
 	"$cc" -std=gnu17 -O2 -g -fopenmp -I"$TOP/tests/progs" -o "$WORK/omp-$rt" \
 		"$TOP/tests/progs/omp-phases.c"
 	record "$WORK/bal-$rt" "$WORK/omp-$rt" 2 2 > "$WORK/bal-$rt.out"
@@ -89,7 +97,11 @@ omp_checks() {
 			"$(secs "$(spin_leaves | sort -n | head -1)")" 0.8 0.08
 		within "$rt imbalanced, active: spin while waiting for work (s)" \
 			"$(secs "$(spin_leaves | sort -n | tail -1)")" 1 0.1
+		within "$rt imbalanced, active: the barrier's wait on the region's call path, main > $fork (s)" \
+			"$(secs "$(region_wait "$fork")")" 0.8 0.08
 	else
+		within "$rt imbalanced, active: the barrier's wait on the region's call path, main > $fork (s)" \
+			"$(secs "$(region_wait "$fork")")" 0.8 0.08
 		# libomp spins KMP_BLOCKTIME, then sleeps even when active
 		within "$rt imbalanced, active: the waiting thread's spin and idle (s)" \
 			"$(secs "$(jqr '[.threads[] | .idle + .spin] | max')")" 1.8 0.18
@@ -108,6 +120,8 @@ omp_checks() {
 			"$(secs "$(jqr '[.threads[] | .idle + .spin] | max')")" 1.8 0.18
 		within "$rt imbalanced, passive: efficiency (1 + 1.6 + 0.1) / (2 x 2.25)" \
 			"$(jqr '.concurrency.efficiency')" 0.6 0.05
+		within "$rt imbalanced, passive: the barrier's wait on the region's call path, main > $fork (s)" \
+			"$(secs "$(region_wait "$fork")")" 0.8 0.08
 	fi
 }
 

@@ -13,12 +13,19 @@
 #define MS 1000000ull
 #define W MS
 
-/* Samples of t every ms in [from, to) ms, at node, spinning or not. */
+/* Samples of t every ms in [from, to) ms, at node in region (CCT_NO_FRAME:
+ * none), spinning or not. */
+static void run_in(struct act_state *a, struct act_thread *t, uint64_t from, uint64_t to,
+		   uint32_t node, uint32_t region, bool spin)
+{
+	for (uint64_t ms = from; ms < to; ms++)
+		act_sample(a, t, ms * MS, node, region, spin);
+}
+
 static void run(struct act_state *a, struct act_thread *t, uint64_t from, uint64_t to,
 		uint32_t node, bool spin)
 {
-	for (uint64_t ms = from; ms < to; ms++)
-		act_sample(a, t, ms * MS, node, spin);
+	run_in(a, t, from, to, node, CCT_NO_FRAME, spin);
 }
 
 /* v in samples, PROF_ACT_UNIT rounded */
@@ -63,8 +70,8 @@ static void spinning_and_blocked(void)
 	svc = act_thread_new(&a, 0, false);
 	run(&a, t0, 1, 1001, 1, false);
 	run(&a, t1, 1, 501, 2, true);	/* spins half a second, */
-	act_sample(&a, t1, 1000 * MS, 3, false);	/* then is blocked until 1 s */
-	act_sample(&a, svc, 10 * MS, 4, false);	/* a service thread, blocked */
+	act_sample(&a, t1, 1000 * MS, 3, CCT_NO_FRAME, false);	/* then is blocked until 1 s */
+	act_sample(&a, svc, 10 * MS, 4, CCT_NO_FRAME, false);	/* a service thread, blocked */
 	act_finish(&a, 1001 * MS);
 	is_int(col(&a, 2, PROF_ACT_spin), 500, "spin samples");
 	ok(col(&a, 1, PROF_ACT_sequential) >= 998, "the other works alone meanwhile");
@@ -72,6 +79,44 @@ static void spinning_and_blocked(void)
 	   "blamed for one thread, not the service thread");
 	ok(col(&a, 2, PROF_ACT_idle) >= 497 && col(&a, 2, PROF_ACT_idle) <= 500,
 	   "the gap is idle, on the path it left");
+	act_release(&a);
+}
+
+static void spin_for_a_region(void)
+{
+	struct act_state a;
+	struct act_thread *master, *worker;
+
+	act_start(&a, W);
+	master = act_thread_new(&a, 0, true);
+	worker = act_thread_new(&a, 0, true);
+	run(&a, master, 1, 301, 1, false);	/* serial code: the worker waits for work */
+	run(&a, worker, 1, 301, 2, true);
+	run_in(&a, master, 301, 501, 3, 5, false);	/* a region at node 5: it waits there */
+	run(&a, worker, 301, 501, 2, true);
+	act_finish(&a, 501 * MS);
+	ok(col(&a, 2, PROF_ACT_spin) >= 299 && col(&a, 2, PROF_ACT_spin) <= 301,
+	   "spin while the other works outside a region: the spinning thread's own");
+	ok(col(&a, 5, PROF_ACT_spin) >= 199 && col(&a, 5, PROF_ACT_spin) <= 201,
+	   "spin while the other works in a region: the region's");
+	is_int((uint64_t)(worker->col[PROF_ACT_spin] + 0.5), 500, "the thread's spin is all of it");
+	act_release(&a);
+
+	/* the same waits blocked: a gap in serial code, a gap in a region */
+	act_start(&a, W);
+	master = act_thread_new(&a, 0, true);
+	worker = act_thread_new(&a, 0, true);
+	run(&a, master, 1, 301, 1, false);
+	act_sample(&a, worker, 1 * MS, 2, CCT_NO_FRAME, false);
+	act_sample(&a, worker, 300 * MS, 4, CCT_NO_FRAME, false);
+	act_resolve(&a, 200 * MS);	/* the master's early samples are forgotten */
+	run_in(&a, master, 301, 1001, 3, 5, false);
+	act_sample(&a, worker, 1000 * MS, 6, CCT_NO_FRAME, false);
+	act_finish(&a, 1001 * MS);
+	ok(col(&a, 2, PROF_ACT_idle) >= 297 && col(&a, 2, PROF_ACT_idle) <= 299,
+	   "blocked in serial code: idle on the path it left");
+	ok(col(&a, 5, PROF_ACT_idle) >= 698 && col(&a, 5, PROF_ACT_idle) <= 700,
+	   "blocked while the other works in a region: the region's, judged long after");
 	act_release(&a);
 }
 
@@ -150,6 +195,7 @@ int main(void)
 {
 	alone_then_together();
 	spinning_and_blocked();
+	spin_for_a_region();
 	judged_when_others_are_in();
 	records();
 	return tap_done();
