@@ -14,6 +14,7 @@
 #include "../report/args.h"
 #include "../report/data.h"
 #include "../report/experiment.h"
+#include "../report/frame-names.h"
 #include "../report/merge.h"
 #include "../report/outfile.h"
 #include "../report/render.h"
@@ -41,6 +42,10 @@ static int report_run(const struct rep_args *c, struct outfile *out)
 	}
 	if (exp_load(&d, dir, c->run, c->rank_files ? EXP_RANK_FILES : 0, err, sizeof(err)) < 0)
 		goto fail;
+	if (c->raw_addresses && rep_keep_addresses(&d, err, sizeof(err)) < 0) {
+		merge_release(&d);
+		goto fail;
+	}
 	rc = rep_render_comp(&d, &c->opts, c->comp, c->cluster_tol, out->f, err, sizeof(err));
 	merge_release(&d);
 	if (rc != 0) {

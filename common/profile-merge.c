@@ -37,11 +37,19 @@ struct fn_key_ctx {
 	const struct prof_fn_spread *v;
 };
 
+/* A function's name as the report groups it: the frames of a module that
+ * are named by their address ("[0x1cc40]") are one function, the
+ * module's (docs/report.md "Frames without symbols"). */
+static const char *fn_name(const struct sym_frame *f)
+{
+	return strncmp(f->function, "[0x", 3) ? f->function : "[0x";
+}
+
 static uint64_t fn_hash(const struct profile *p, uint32_t frame)
 {
-	const struct sym_frame *f = &p->syms.frames[frame];
+	const char *name = fn_name(&p->syms.frames[frame]);
 
-	return hash_u64(hash_bytes(HASH_SEED, f->function, strlen(f->function)) ^ f->module);
+	return hash_u64(hash_bytes(HASH_SEED, name, strlen(name)) ^ p->syms.frames[frame].module);
 }
 
 static bool fn_eq(const void *ctx, uint32_t a, uint32_t b)
@@ -50,7 +58,7 @@ static bool fn_eq(const void *ctx, uint32_t a, uint32_t b)
 	const struct sym_frame *x = &k->p->syms.frames[k->v[a].frame];
 	const struct sym_frame *y = &k->p->syms.frames[k->v[b].frame];
 
-	return x->module == y->module && !strcmp(x->function, y->function);
+	return x->module == y->module && !strcmp(fn_name(x), fn_name(y));
 }
 
 /* Fold spread s of the function of frame (a frame of p) into p's list,

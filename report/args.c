@@ -150,6 +150,13 @@ static int set_metrics(struct rep_args *a, const char *v, char *err, size_t errl
 	return 0;
 }
 
+static int set_raw_addresses(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->raw_addresses = true;
+	return 0;
+}
+
 static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -194,6 +201,8 @@ static const struct rep_option rep_options[] = {
 	  "distributions over all)", set_all_ranks },
 	{ "rank-files", 0, NULL, "read the ranks' own files even when the run left a merged "
 	  "profile (--merge=mpi): the critical path's profile needs them", set_rank_files },
+	{ "raw-addresses", 0, NULL, "name code without a symbol by its address ([0x1cc40]) "
+	  "rather than by its module ([libgomp.so.1])", set_raw_addresses },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "metrics", 0, "SET", "concurrency: text flat and call-path views add each "

@@ -360,7 +360,9 @@ struct rep_data {
 	struct prof_spread *node_spread;
 	size_t node_spread_n;
 	uint64_t merged_ranks;	/* ranks read from a merged profile (--merge=mpi) */
-	char **names;		/* [syms.nframes] demangled, set by merge_finish */
+	char **names;		/* [syms.nframes] demangled, set by merge_finish
+				 * (frame-names.h) */
+	bool raw_addresses;	/* frames without symbols keep their addresses */
 	struct rep_mpi mpi;
 	struct rep_waits waits;	/* empty without wait-state data */
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "compensation.h"
 #include "data.h"
+#include "frame-names.h"
 #include "merge-act.h"
 #include "merge-cp.h"
 #include "merge-graph.h"
@@ -31,7 +32,6 @@
 #include "merge.h"
 #include "spread.h"
 #include "../common/sum.h"
-#include "../symbolize/demangle.h"
 
 static int oom(char *err, size_t errlen)
 {
@@ -411,18 +411,8 @@ int merge_finish(struct rep_data *d, char *err, size_t errlen)
 	if (waits_merge_finish(&d->waits, &d->mpi, err, errlen) < 0)
 		return -1;
 	cpath_merge_finish(&d->cpath);
-	d->names = calloc((size_t)d->syms.nframes + 1, sizeof(*d->names));
-	if (!d->names)
-		return oom(err, errlen);
-	for (uint32_t i = 0; i < d->syms.nframes; i++) {
-		const char *raw = d->syms.frames[i].function;
-
-		d->names[i] = sym_demangle(raw);
-		if (!d->names[i])
-			d->names[i] = strdup(raw);
-		if (!d->names[i])
-			return oom(err, errlen);
-	}
+	if (rep_name_frames(d, err, errlen) < 0)
+		return -1;
 	return graph_merge_finish(&d->graph, &d->mpi, &d->waits, err, errlen);
 }
 

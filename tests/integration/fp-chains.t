@@ -26,7 +26,7 @@ atmost "stacks of those that start at main (%)" \
 
 build nofp nofp.c -O2 -g -fomit-frame-pointer
 record "$WORK/exp-nofp" --call-graph=fp "$WORK/nofp" 300
-report_json "$WORK/exp-nofp"
+report_json "$WORK/exp-nofp" --raw-addresses
 atleast "the hot loop is sampled (self %)" \
 	"$(jqr '[.flat[] | select(.function | startswith("text_spin")) | .self_pct] | add // 0')" 50
 is "no frame outside executable code (named by its address)" \

@@ -55,6 +55,8 @@ page_with() {
 }
 is "the data are the JSON report's" "$(page_data "$page" | jq -c '.report.flat[0:3]')" \
 	"$(jq -c '.flat[0:3]' "$WORK/report.json")"
+is "no function of the page named by its address (the MPI library's are its modules')" \
+	"$(page_data "$page" | jq '[.report.flat[] | select(.function | startswith("[0x"))] | length')" 0
 
 # the wait states of tests/progs/mpi-waits.c (waits.t checks their sizes)
 mpi_build waits mpi-waits.c

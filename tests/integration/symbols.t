@@ -3,7 +3,9 @@
 # its own; a function in a library loaded with dlopen (and closed before
 # exit) is symbolized with its module; a stripped library's static
 # function is named from the debug file its .gnu_debuglink names, and no
-# debuginfod client is loaded when that file is missing; C++ names are
+# debuginfod client is loaded when that file is missing, when its samples
+# are its module's ([libhidden.so], or its address with --raw-addresses);
+# C++ names are
 # demangled; two worker threads both show up.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
@@ -47,7 +49,18 @@ if command -v strace > /dev/null; then
 		"$(grep -c 'libdebuginfod\|libcurl' "$WORK/strace-nolink")" 0
 else
 	skip "no debuginfod client loaded for the missing debug file" "strace is not installed"
+	record "$WORK/exp-nolink" "$WORK/dlmain" "$WORK/nolink/libhidden.so" 1
 fi
+# without its debug file the static function has no name: its samples are
+# the module's, one row; --raw-addresses names it by its address
+report_json "$WORK/exp-nolink"
+atleast "a static function without a symbol: its module's row, [libhidden.so] (self %)" \
+	"$(jqr '[.flat[] | select(.function == "[libhidden.so]") | .self_pct] | add // 0')" 80
+is "no function named by its address" "$(jqr '[.flat[] | select(.function | startswith("[0x"))] | length')" 0
+is "nor a frame of the folded stacks" "$("$CPPERF" report "$WORK/exp-nolink" --format=folded | grep -c '\[0x')" 0
+report_json "$WORK/exp-nolink" --raw-addresses
+atleast "--raw-addresses: named by its address in libhidden.so (self %)" \
+	"$(jqr '[.flat[] | select((.function | startswith("[0x")) and .module_name == "libhidden.so") | .self_pct] | add // 0')" 80
 
 c++ -O2 -g -o "$WORK/cxx" "$TOP/tests/progs/cxx.cpp"
 record "$WORK/exp-cxx" "$WORK/cxx" 2
