@@ -1,11 +1,9 @@
 /*
- * launcher.c - job id and rank from the launcher's environment.  Checked
- * with `mpirun -np 2 env`: Open MPI 4.1 sets OMPI_MCA_ess_base_jobid and
- * PMIX_NAMESPACE (the same number) and OMPI_COMM_WORLD_RANK / PMIX_RANK;
- * MPICH 4.0's hydra sets only PMI_RANK, PMI_SIZE and PMI_FD (no job id);
- * PMIx launchers (srun --mpi=pmix, prterun) set PMIX_NAMESPACE; Slurm sets
- * SLURM_JOB_ID, SLURM_STEP_ID and SLURM_PROCID.  The size: Open MPI's
- * OMPI_COMM_WORLD_SIZE, hydra's PMI_SIZE, Slurm's SLURM_NTASKS.
+ * launcher.c - job id, rank and size from the launcher's environment,
+ * from one table: a launcher is a row (checked with `mpirun -np 2 env`
+ * and `srun env`).  The first row whose variable is set gives each fact,
+ * so a launcher that sets another's variables too (srun --mpi=pmix sets
+ * PMIx's; Open MPI's mpirun sets PMIx's as well) is read as the earlier.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,32 +11,57 @@
 
 #include "launcher.h"
 
+static const struct launcher {
+	const char *job;	/* the launch's id, NULL when it sets none */
+	const char *step;	/* a part of the job (Slurm's step), NULL: none */
+	const char *rank, *size;	/* NULL when it sets none */
+} launchers[] = {
+	/* Open MPI 4.1's mpirun */
+	{ "OMPI_MCA_ess_base_jobid", NULL, "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+	/* PMIx launchers (prterun, srun --mpi=pmix) */
+	{ "PMIX_NAMESPACE", NULL, "PMIX_RANK", NULL },
+	/* MPICH 4.0's hydra (and PMI-2 launchers): no job id */
+	{ NULL, NULL, "PMI_RANK", "PMI_SIZE" },
+	/* Slurm's srun */
+	{ "SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_PROCID", "SLURM_NTASKS" },
+};
+#define NLAUNCHERS (sizeof(launchers) / sizeof(launchers[0]))
+
+/* The value of variable name when it is set and not empty, else NULL. */
+static const char *set(const char *name)
+{
+	const char *v = name ? getenv(name) : NULL;
+
+	return v && *v ? v : NULL;
+}
+
 int launcher_job_id(char *buf, size_t len)
 {
-	const char *id = getenv("OMPI_MCA_ess_base_jobid");
-	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
+	const struct launcher *l = NULL;
 
-	if (!id || !*id)
-		id = getenv("PMIX_NAMESPACE");
-	if (id && *id)
-		snprintf(buf, len, "%s", id);
-	else if (job && *job)
-		snprintf(buf, len, "%s.%s", job, step && *step ? step : "batch");
-	else
+	for (size_t i = 0; i < NLAUNCHERS && !l; i++)
+		if (set(launchers[i].job))
+			l = &launchers[i];
+	if (!l)
 		return -1;
+	if (l->step)	/* a job's steps are launches of their own */
+		snprintf(buf, len, "%s.%s", set(l->job), set(l->step) ? set(l->step) : "batch");
+	else
+		snprintf(buf, len, "%s", set(l->job));
 	for (char *s = buf; *s; s++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
 			*s = '_';
 	return 0;
 }
 
-/* The first of vars[0..n) that is set, as a number; -1 when none is. */
-static int first_set(const char *const *vars, size_t n)
+/* The first row's variable at offset `field` that is set, as a number;
+ * -1 when none is. */
+static int first_number(size_t field)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *v = getenv(vars[i]);
+	for (size_t i = 0; i < NLAUNCHERS; i++) {
+		const char *v = set(*(const char *const *)((const char *)&launchers[i] + field));
 
-		if (v && *v)
+		if (v)
 			return atoi(v);
 	}
 	return -1;
@@ -46,14 +69,10 @@ static int first_set(const char *const *vars, size_t n)
 
 int launcher_rank(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID" };
-
-	return first_set(vars, sizeof(vars) / sizeof(vars[0]));
+	return first_number(offsetof(struct launcher, rank));
 }
 
 int launcher_size(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS" };
-
-	return first_set(vars, sizeof(vars) / sizeof(vars[0]));
+	return first_number(offsetof(struct launcher, size));
 }

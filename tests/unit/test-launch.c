@@ -17,6 +17,7 @@
 
 #include "../../sampler/elf-needed.h"
 #include "../../sampler/events.h"
+#include "../../sampler/launcher.h"
 #include "../../sampler/prog-check.h"
 #include "../../sampler/record-launch.h"
 #include "files.h"
@@ -514,11 +515,45 @@ static void clean_environment(void)
 {
 	static const char *const vars[] = { "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "SLURM_JOB_ID",
 		"SLURM_STEP_ID", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+		"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
 		"CPPERF_RUNTIME", "CPPERF_MPI", "CPPERF_RUN", "CPPERF_OUTPUT", "CPPERF_OUTPUT_AGREE",
 		"CPPERF_EVENT", "CPPERF_FREQ", "CPPERF_PERIOD", "LD_PRELOAD" };
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		unsetenv(vars[i]);
+}
+
+/* The launchers' table (sampler/launcher.c): each launcher's variables,
+ * and the earlier row's when two launchers' are set. */
+static void test_launchers(void)
+{
+	char id[64] = "";
+
+	clean_environment();
+	is_int(launcher_rank(), -1, "no launcher: no rank");
+	is_int(launcher_job_id(id, sizeof(id)), -1, "no launcher: no job id");
+	setenv("SLURM_JOB_ID", "77", 1);
+	setenv("SLURM_PROCID", "5", 1);
+	setenv("SLURM_NTASKS", "8", 1);
+	ok(launcher_job_id(id, sizeof(id)) == 0 && !strcmp(id, "77.batch"),
+	   "srun in a batch script without a step: job 77.batch");
+	setenv("SLURM_STEP_ID", "3", 1);
+	ok(launcher_job_id(id, sizeof(id)) == 0 && !strcmp(id, "77.3"), "srun: job 77, step 3");
+	is_int(launcher_rank() * 100 + launcher_size(), 508, "srun: rank 5 of 8");
+	setenv("PMI_RANK", "2", 1);
+	setenv("PMI_SIZE", "4", 1);
+	is_int(launcher_rank() * 100 + launcher_size(), 204, "hydra's PMI_RANK before Slurm's");
+	setenv("PMIX_NAMESPACE", "ns/1", 1);
+	setenv("PMIX_RANK", "1", 1);
+	ok(launcher_job_id(id, sizeof(id)) == 0 && !strcmp(id, "ns_1"),
+	   "PMIx's namespace before Slurm's job, made safe for a file name");
+	is_int(launcher_rank(), 1, "PMIx's rank before PMI's");
+	setenv("OMPI_MCA_ess_base_jobid", "9", 1);
+	setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+	ok(launcher_job_id(id, sizeof(id)) == 0 && !strcmp(id, "9"), "Open MPI's job id first");
+	is_int(launcher_rank() * 100 + launcher_size(), 2, "Open MPI's rank 0 of 2 first");
+	clean_environment();
 }
 
 int main(void)
@@ -540,6 +575,7 @@ int main(void)
 	test_runtime();
 	test_events();
 	test_environment();
+	test_launchers();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", tmp);
