@@ -81,6 +81,7 @@ RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launche
 	$(CLI_RECORD_SRC) $(SAMPLER_RECORD_SRC)
 # The report page's template, style and scripts, embedded into cpperf as C
 # strings (report/html/embed.pl); the joined script is also kept for lint.
+MAN_PAGES := $(patsubst docs/man/%.md,build/man/%,$(wildcard docs/man/*.1.md))
 HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js waits.js classes.js \
 	threads.js views.js)
 HTML_GEN := build/gen/html-assets.c
@@ -101,7 +102,7 @@ S := build/san
 obj = $(patsubst %.c,$(O)/%.o,$(1))
 san = $(patsubst %.c,$(S)/%.o,$(1))
 
-all: bin/cpperf bin/cpperf-record lib/libcpperf.so $(MPI_RUNTIMES)
+all: bin/cpperf bin/cpperf-record lib/libcpperf.so $(MPI_RUNTIMES) $(MAN_PAGES)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -120,6 +121,14 @@ lib/libcpperf.so: $(call obj,$(RT_SRC))
 bin/cpperf-record: $(call obj,$(RECORD_SRC))
 	@mkdir -p bin
 	$(CC) $(LTO_LINK) -o $@ $^ -lz -lpthread -ldl
+
+# Man pages: docs/man/NAME.1.md with the options of the command's --help
+# (docs/man/man.pl), so that a page has every option the command takes.
+build/man/%.1: docs/man/%.1.md docs/man/man.pl bin/cpperf bin/cpperf-record
+	@mkdir -p build/man
+	case $* in cpperf) bin/cpperf --help ;; cpperf-record) bin/cpperf-record --help ;; \
+		*) bin/cpperf $(patsubst cpperf-%,%,$*) --help ;; esac > $@.help
+	perl docs/man/man.pl $< $@.help $(VERSION) > $@
 
 $(HTML_GEN): report/html/embed.pl report/html/page.html report/html/page.css $(HTML_JS)
 	@mkdir -p $(dir $@)
@@ -251,14 +260,25 @@ bench: all
 bench-nas: all
 	NAS_BIN="$(NAS_BIN)" ./bench/nas.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf
+# bin/, lib/cpperf/ (the runtimes, which cpperf-record finds beside
+# itself), share/man/man1/ and share/doc/cpperf/; install-files copies
+# what is built without checking it is up to date.
+define install_files
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/cpperf \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/cpperf
 	install -m 755 lib/libcpperf.so $(MPI_RUNTIMES) $(DESTDIR)$(PREFIX)/lib/cpperf/
 	install -m 755 bin/cpperf $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 bin/cpperf-record $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/cpperf/
+endef
+install: all
+	$(install_files)
+install-files:
+	$(install_files)
 
 clean:
 	rm -rf build bin lib
 
-.PHONY: all check demo bench bench-nas install clean
+.PHONY: all check demo bench bench-nas install install-files clean
 -include $(shell find build -name '*.d' 2>/dev/null)
