@@ -180,6 +180,12 @@ check: all $(TEST_BINS)
 	CPPERF_TOP=$(CURDIR) prove --failures --exec '' $(UNIT_BIN) tests/integration/*.t
 	tests/as-user.sh
 
+# The Debian package of the committed tree (debian/, tests/deb.sh): built,
+# checked by lintian, its files unpacked and the demo run with them.
+check-deb:
+	CPPERF_TOP=$(CURDIR) prove -v tests/deb.sh
+.PHONY: check-deb
+
 # The critical path against its offline reference on 200 random MPI
 # schedules (tests/cp-long.sh; several minutes).
 check-cp-long: all build/san/bin/cpperf

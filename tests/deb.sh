@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# deb.sh - `make check-deb`: the Debian package of the committed tree
+# (debian/): dpkg-buildpackage -us -uc -b builds it from a clean copy;
+# lintian's tags are printed (docs/record.md says which remain and why);
+# the package's files are unpacked into a scratch root, and the demo runs
+# there under mpirun with the build tree out of reach: cpperf-record
+# finds its runtimes beside itself.  Needs debhelper and lintian
+# (contrib/install-deps.sh does not install them: packaging is not part of
+# `make check`); TAP on stdout.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tests/lib.sh"
+
+if ! command -v dpkg-buildpackage > /dev/null || ! command -v dh > /dev/null; then
+	echo "1..0 # skip dpkg-buildpackage or debhelper is not installed (apt-get install debhelper)"
+	exit 0
+fi
+src=$WORK/src/cpperf-0.1.0
+mkdir -p "$src"
+git -C "$TOP" archive HEAD | tar -C "$src" -xf -
+(cd "$src" && dpkg-buildpackage -us -uc -b) > "$WORK/build.log" 2>&1
+is "dpkg-buildpackage -us -uc -b" "$?:$(tail -3 "$WORK/build.log" | tr '\n' ' ' | head -c 300)" \
+	"0:$(tail -3 "$WORK/build.log" | tr '\n' ' ' | head -c 300)"
+deb=$(ls "$WORK"/src/cpperf_*_amd64.deb 2> /dev/null | head -1)
+if [ -z "$deb" ]; then
+	fail "the .deb" "none in $WORK/src: $(tail -20 "$WORK/build.log")"
+	done_testing
+	exit
+fi
+ok "the .deb: $(basename "$deb")"
+if command -v lintian > /dev/null; then
+	lintian "$deb" > "$WORK/lintian" 2>&1
+	sed 's/^/# lintian: /' "$WORK/lintian"
+	is "lintian: no error" "$(grep -c '^E:' "$WORK/lintian")" 0
+else
+	skip "lintian" "lintian is not installed"
+fi
+is "the package's files" "$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E \
+	'/usr/bin/cpperf-record$|/usr/lib/cpperf/libcpperf.so$|/usr/share/man/man1/cpperf.1.gz$|/usr/share/doc/cpperf/threads.md' |
+	sort | tr '\n' ' ')" \
+	"./usr/bin/cpperf-record ./usr/lib/cpperf/libcpperf.so ./usr/share/doc/cpperf/threads.md ./usr/share/man/man1/cpperf.1.gz "
+root=$WORK/root
+dpkg-deb -x "$deb" "$root"
+. "$TOP/tests/mpi-lib.sh"
+if mpi_tools openmpi; then
+	"$MPICC" -O2 -g -o "$WORK/demo" "$TOP/contrib/demo-mpi.c"
+	(cd "$WORK" && env -u CPPERF_TOP PATH="$root/usr/bin:$PATH" \
+		timeout 120 "$MPIRUN" -np 2 cpperf-record -q -o "$WORK/exp" "$WORK/demo" 500) > /dev/null 2>&1
+	is "the demo under the package's cpperf-record: two ranks' profiles" \
+		"$(ls "$WORK/exp"/*.cpprof 2> /dev/null | wc -l)" 2
+	"$root/usr/bin/cpperf" report "$WORK/exp" > "$WORK/report.txt" 2>&1
+	check "the package's cpperf reports it" grep -q '^# processes: 2' "$WORK/report.txt"
+else
+	skip "the demo under the package's cpperf-record" "$WHY"
+fi
+done_testing
