@@ -36,9 +36,9 @@ else
 	skip "lintian" "lintian is not installed"
 fi
 is "the package's files" "$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E \
-	'/usr/bin/cpperf-record$|/usr/lib/cpperf/libcpperf.so$|/usr/share/man/man1/cpperf.1.gz$|/usr/share/doc/cpperf/threads.md' |
+	'/usr/bin/cpperf-record$|/usr/lib/cpperf/libcpperf.so$|/usr/share/man/man1/cpperf.1.gz$|/usr/share/doc/cpperf/threads.md.gz$' |
 	sort | tr '\n' ' ')" \
-	"./usr/bin/cpperf-record ./usr/lib/cpperf/libcpperf.so ./usr/share/doc/cpperf/threads.md ./usr/share/man/man1/cpperf.1.gz "
+	"./usr/bin/cpperf-record ./usr/lib/cpperf/libcpperf.so ./usr/share/doc/cpperf/threads.md.gz ./usr/share/man/man1/cpperf.1.gz "
 root=$WORK/root
 dpkg-deb -x "$deb" "$root"
 . "$TOP/tests/mpi-lib.sh"
