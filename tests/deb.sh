@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deb.sh - `make check-deb`: the Debian package of the committed tree
 # (debian/): dpkg-buildpackage -us -uc -b builds it from a clean copy;
-# lintian's tags are printed (docs/record.md says which remain and why);
+# lintian's tags are printed and none may be an error;
 # the package's files are unpacked into a scratch root, and the demo runs
 # there under mpirun with the build tree out of reach: cpperf-record
 # finds its runtimes beside itself.  Needs debhelper and lintian
