@@ -4,7 +4,9 @@
 # lintian's tags are printed and none may be an error;
 # the package's files are unpacked into a scratch root, and the demo runs
 # there under mpirun with the build tree out of reach: cpperf-record
-# finds its runtimes beside itself.  Needs debhelper and lintian
+# finds its runtimes beside itself; as root with debootstrap, the package
+# installs into a fresh Debian root (bookworm, from the mirror apt uses)
+# and the demo runs inside it.  Needs debhelper and lintian
 # (contrib/install-deps.sh does not install them: packaging is not part of
 # `make check`); TAP on stdout.
 set -uo pipefail
@@ -52,5 +54,34 @@ if mpi_tools openmpi; then
 	check "the package's cpperf reports it" grep -q '^# processes: 2' "$WORK/report.txt"
 else
 	skip "the demo under the package's cpperf-record" "$WHY"
+fi
+
+# a fresh Debian root (debootstrap from the mirror apt uses): the package
+# installs there with its dependencies, and the demo runs there
+fresh=$WORK/fresh
+mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2> /dev/null | head -1)
+if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap > /dev/null || [ -z "${MPICC:-}" ]; then
+	skip "the package in a fresh root" "needs root, debootstrap (apt-get install debootstrap) and Open MPI"
+elif ! debootstrap --variant=minbase bookworm "$fresh" "${mirror:-http://deb.debian.org/debian}" \
+	> "$WORK/debootstrap.log" 2>&1; then
+	skip "the package in a fresh root" "debootstrap failed: $(tail -1 "$WORK/debootstrap.log")"
+else
+	trap 'umount "$fresh/proc" 2> /dev/null; rm -rf "$WORK"' EXIT
+	mount -t proc proc "$fresh/proc"
+	cp /etc/resolv.conf "$fresh/etc/"
+	cp "$deb" "$fresh/tmp/cpperf.deb"
+	cp "$WORK/demo" "$fresh/tmp/demo"
+	chroot "$fresh" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/cpperf.deb' \
+		> "$WORK/fresh-install.log" 2>&1
+	is "the package installs into a fresh root with its dependencies" \
+		"$?:$(chroot "$fresh" dpkg-query -W -f='${Status}' cpperf 2>&1)" "0:install ok installed"
+	chroot "$fresh" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		OMPI_MCA_rmaps_base_oversubscribe=1 sh -c 'cd /tmp && timeout 120 mpirun -np 2 \
+		cpperf-record -q -o /tmp/exp ./demo 500 > /dev/null && cpperf report /tmp/exp' \
+		> "$WORK/fresh-report.txt" 2>&1
+	check "the demo runs there under mpirun cpperf-record, and cpperf reports its 2 ranks" \
+		grep -q '^# processes: 2' "$WORK/fresh-report.txt"
+	man_page=$(chroot "$fresh" sh -c 'ls /usr/share/man/man1/cpperf-record.1.gz' 2>&1)
+	is "its man pages are installed" "$man_page" "/usr/share/man/man1/cpperf-record.1.gz"
 fi
 done_testing
