@@ -5,6 +5,7 @@
 # function is named from the debug file its .gnu_debuglink names, and no
 # debuginfod client is loaded when that file is missing, when its samples
 # are its module's ([libhidden.so], or its address with --raw-addresses);
+# one with MiniDebugInfo (.gnu_debugdata) is named from it;
 # C++ names are
 # demangled; two worker threads both show up.
 . "$(dirname "$0")/../lib.sh"
@@ -61,6 +62,30 @@ is "nor a frame of the folded stacks" "$("$CPPERF" report "$WORK/exp-nolink" --f
 report_json "$WORK/exp-nolink" --raw-addresses
 atleast "--raw-addresses: named by its address in libhidden.so (self %)" \
 	"$(jqr '[.flat[] | select((.function | startswith("[0x")) and .module_name == "libhidden.so") | .self_pct] | add // 0')" 80
+
+# MiniDebugInfo (Fedora's .gnu_debugdata, an xz-compressed symbol table
+# of the functions .dynsym lacks): a stripped library carrying one names
+# its static function
+if command -v xz > /dev/null; then
+	m=$WORK/mini
+	mkdir -p "$m"
+	cc -shared -fPIC -O2 -g -o "$m/libhidden.so" "$TOP/tests/progs/hidden.c"
+	nm -D "$m/libhidden.so" --format=posix --defined-only | awk '{ print $1 }' | sort > "$m/dynsyms"
+	nm "$m/libhidden.so" --format=posix --defined-only | awk '$2 ~ /[Tt]/ { print $1 }' | sort > "$m/funcsyms"
+	comm -13 "$m/dynsyms" "$m/funcsyms" > "$m/keep"
+	objcopy --only-keep-debug "$m/libhidden.so" "$m/full.debug"
+	objcopy -S --remove-section .gdb_index --remove-section .comment --keep-symbols="$m/keep" \
+		"$m/full.debug" "$m/mini"
+	xz "$m/mini"
+	strip --strip-all "$m/libhidden.so"
+	objcopy --add-section .gnu_debugdata="$m/mini.xz" "$m/libhidden.so"
+	record "$WORK/exp-mini" "$WORK/dlmain" "$m/libhidden.so" 1
+	report_json "$WORK/exp-mini"
+	atleast "a static function named from the library's MiniDebugInfo (self %)" \
+		"$(jqr '[.flat[] | select(.function=="hidden_spin") | .self_pct] | add // 0')" 80
+else
+	skip "MiniDebugInfo" "xz is not installed"
+fi
 
 c++ -O2 -g -o "$WORK/cxx" "$TOP/tests/progs/cxx.cpp"
 record "$WORK/exp-cxx" "$WORK/cxx" 2
