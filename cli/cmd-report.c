@@ -42,7 +42,8 @@ static int report_run(const struct rep_args *c, struct outfile *out)
 	}
 	if (exp_load(&d, dir, c->run, c->rank_files ? EXP_RANK_FILES : 0, err, sizeof(err)) < 0)
 		goto fail;
-	if (c->raw_addresses && rep_keep_addresses(&d, err, sizeof(err)) < 0) {
+	if ((c->raw_addresses && rep_keep_addresses(&d, err, sizeof(err)) < 0) ||
+	    (c->debuginfod && rep_fetch_names(&d, err, sizeof(err)) < 0)) {
 		merge_release(&d);
 		goto fail;
 	}

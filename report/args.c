@@ -157,6 +157,13 @@ static int set_raw_addresses(struct rep_args *a, const char *v, char *err, size_
 	return 0;
 }
 
+static int set_debuginfod(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	(void)v, (void)err, (void)errlen;
+	a->debuginfod = true;
+	return 0;
+}
+
 static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	(void)v, (void)err, (void)errlen;
@@ -203,6 +210,9 @@ static const struct rep_option rep_options[] = {
 	  "profile (--merge=mpi): the critical path's profile needs them", set_rank_files },
 	{ "raw-addresses", 0, NULL, "name code without a symbol by its address ([0x1cc40]) "
 	  "rather than by its module ([libgomp.so.1])", set_raw_addresses },
+	{ "debuginfod", 0, NULL, "name code without a symbol from the debug files of the "
+	  "debuginfod servers DEBUGINFOD_URLS lists (fetched once into their client's cache)",
+	  set_debuginfod },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
 	  "recorded)", set_event },
 	{ "metrics", 0, "SET", "concurrency: text flat and call-path views add each "

@@ -22,6 +22,7 @@ struct rep_args {
 	const char *run;	/* --run; NULL: the newest */
 	bool rank_files;	/* --rank-files: not the merged profile */
 	bool raw_addresses;	/* --raw-addresses */
+	bool debuginfod;	/* --debuginfod */
 	bool help;
 	bool reference;		/* --reference: view becomes REP_CP_REFERENCE */
 };

@@ -363,6 +363,7 @@ struct rep_data {
 	char **names;		/* [syms.nframes] demangled, set by merge_finish
 				 * (frame-names.h) */
 	bool raw_addresses;	/* frames without symbols keep their addresses */
+	bool debuginfod;	/* ... or are named by debuginfod's debug files */
 	struct rep_mpi mpi;
 	struct rep_waits waits;	/* empty without wait-state data */
 	struct rep_cpath cpath;	/* empty when no rank computed a critical path */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfod.h"
 #include "frame-names.h"
 #include "render.h"
 #include "../symbolize/demangle.h"
@@ -23,12 +24,28 @@ static bool is_address(const char *name)
 	return !strncmp(name, "[0x", 3);
 }
 
+/* The name debuginfod's debug file gives address frame f, or NULL. */
+static const char *fetched_name(struct dbgi *c, const struct rep_data *d,
+				const struct sym_frame *f)
+{
+	unsigned long long off;
+
+	if (!c || f->module >= d->syms.nmodules || sscanf(f->function, "[0x%llx]", &off) != 1)
+		return NULL;
+	return dbgi_name(c, d->syms.modules[f->module].build_id, off);
+}
+
 /* The report's name of frame i: a new string, NULL when memory is short. */
-static char *frame_name(const struct rep_data *d, uint32_t i)
+static char *frame_name(const struct rep_data *d, uint32_t i, struct dbgi *c)
 {
 	const struct sym_frame *f = &d->syms.frames[i];
+	const char *fetched = is_address(f->function) ? fetched_name(c, d, f) : NULL;
 	char *n;
 
+	if (fetched) {
+		n = sym_demangle(fetched);
+		return n ? n : strdup(fetched);
+	}
 	if (!d->raw_addresses && is_address(f->function)) {
 		const char *mod = rep_module_name(d, f->module);
 		size_t len = strlen(mod) + 3;
@@ -43,12 +60,13 @@ static char *frame_name(const struct rep_data *d, uint32_t i)
 	return n ? n : strdup(f->function);
 }
 
-int rep_name_frames(struct rep_data *d, char *err, size_t errlen)
+/* d->names from scratch, with the names client c (NULL: none) fetches. */
+static int name_frames(struct rep_data *d, struct dbgi *c, char *err, size_t errlen)
 {
 	char **names = calloc((size_t)d->syms.nframes + 1, sizeof(*names));
 
 	for (uint32_t i = 0; names && i < d->syms.nframes; i++)
-		if (!(names[i] = frame_name(d, i))) {
+		if (!(names[i] = frame_name(d, i, c))) {
 			for (uint32_t k = 0; k < i; k++)
 				free(names[k]);
 			free(names);
@@ -65,8 +83,26 @@ int rep_name_frames(struct rep_data *d, char *err, size_t errlen)
 	return 0;
 }
 
+int rep_name_frames(struct rep_data *d, char *err, size_t errlen)
+{
+	struct dbgi *c = NULL;
+	int rc;
+
+	if (d->debuginfod && !(c = dbgi_open(err, errlen)))
+		return -1;
+	rc = name_frames(d, c, err, errlen);
+	dbgi_close(c);
+	return rc;
+}
+
 int rep_keep_addresses(struct rep_data *d, char *err, size_t errlen)
 {
 	d->raw_addresses = true;
+	return rep_name_frames(d, err, errlen);
+}
+
+int rep_fetch_names(struct rep_data *d, char *err, size_t errlen)
+{
+	d->debuginfod = true;
 	return rep_name_frames(d, err, errlen);
 }

@@ -10,13 +10,18 @@
 #include "data.h"
 
 /* Fill d->names: every frame's demangled name; a frame the profile names
- * by an address ("[0x1cc40]") becomes its module's ("[libgomp.so.1]"),
- * or "[unknown]" outside any module, unless d->raw_addresses.  Returns 0,
- * or -1 with a message (memory). */
+ * by an address ("[0x1cc40]") is named from debuginfod's debug file of
+ * its module when d->debuginfod and it has one, else becomes its
+ * module's ("[libgomp.so.1]"), or "[unknown]" outside any module, unless
+ * d->raw_addresses.  Returns 0, or -1 with a message. */
 int rep_name_frames(struct rep_data *d, char *err, size_t errlen);
 
-/* Name d's frames again with their addresses kept (--raw-addresses);
- * later loads that copy d->raw_addresses do the same. */
+/* Name d's frames again with their addresses kept (--raw-addresses), or
+ * with the names the debug files of debuginfod servers give frames
+ * without symbols (--debuginfod; debuginfod.h).  Returns 0, or -1 with a
+ * message (memory; for --debuginfod no client: no DEBUGINFOD_URLS or
+ * libdebuginfod). */
 int rep_keep_addresses(struct rep_data *d, char *err, size_t errlen);
+int rep_fetch_names(struct rep_data *d, char *err, size_t errlen);
 
 #endif

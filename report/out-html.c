@@ -90,9 +90,9 @@ static void extreme_ranks(const struct rep_mpi *m, int64_t *most, int64_t *least
  * without that rank's own tree).  Returns 0, or -1 when memory is short. */
 /* The tree of one rank, read from its file (kept: the index of its tree
  * in a merged profile, -1 for a rank's own file), its frames named as
- * the page's (raw: their addresses kept). */
+ * the page's (raw: their addresses kept; fetch: named by debuginfod). */
 static int put_rank_tree(struct json_w *w, int64_t rank, const char *file, int64_t kept,
-			 double min_pct, enum rep_comp comp, bool raw)
+			 double min_pct, enum rep_comp comp, bool raw, bool fetch)
 {
 	struct rep_data one;
 	struct comp_tree ct;
@@ -103,7 +103,9 @@ static int put_rank_tree(struct json_w *w, int64_t rank, const char *file, int64
 	if ((kept < 0 ? exp_load_file(&one, file, err, sizeof(err)) :
 			exp_load_kept(&one, file, (uint32_t)kept, err, sizeof(err))) < 0)
 		return 0;
-	if (raw && rep_keep_addresses(&one, err, sizeof(err)) < 0) {
+	one.debuginfod = fetch;
+	if ((raw && rep_keep_addresses(&one, err, sizeof(err)) < 0) ||
+	    (fetch && rep_name_frames(&one, err, sizeof(err)) < 0)) {
 		merge_release(&one);
 		return -1;
 	}
@@ -147,14 +149,14 @@ static int put_blob(FILE *m, const struct rep_data *d, const struct tree_view *c
 			     rank == least;
 
 		if (shown && put_rank_tree(&w, rank, d->spread.ranks[i].file, -1, min_pct,
-					   comp, d->raw_addresses) < 0)
+					   comp, d->raw_addresses, d->debuginfod) < 0)
 			return -1;
 	}
 	for (uint32_t i = 0; i < d->spread.nkept; i++) {	/* kept by the same rule */
 		const struct rep_kept *k = &d->spread.kept[i];
 
 		if (put_rank_tree(&w, k->rank, k->file, k->index, min_pct, comp,
-				  d->raw_addresses) < 0)
+				  d->raw_addresses, d->debuginfod) < 0)
 			return -1;
 	}
 	json_end_array(&w);

@@ -5,7 +5,9 @@
 # function is named from the debug file its .gnu_debuglink names, and no
 # debuginfod client is loaded when that file is missing, when its samples
 # are its module's ([libhidden.so], or its address with --raw-addresses);
-# one with MiniDebugInfo (.gnu_debugdata) is named from it;
+# `cpperf report --debuginfod` names it from a debuginfod server's file,
+# then from its client's cache; one with MiniDebugInfo (.gnu_debugdata)
+# is named from it;
 # C++ names are
 # demangled; two worker threads both show up.
 . "$(dirname "$0")/../lib.sh"
@@ -38,7 +40,8 @@ for d in link nolink; do
 	strip --strip-unneeded "$WORK/$d/libhidden.so"
 	(cd "$WORK/$d" && objcopy --add-gnu-debuglink=libhidden.so.debug libhidden.so)
 done
-rm "$WORK/nolink/libhidden.so.debug"
+mkdir -p "$WORK/served"
+mv "$WORK/nolink/libhidden.so.debug" "$WORK/served/"
 record "$WORK/exp-link" "$WORK/dlmain" "$WORK/link/libhidden.so" 2
 report_json "$WORK/exp-link"
 atleast "a static function named from the debug file .gnu_debuglink names (self %)" \
@@ -62,6 +65,33 @@ is "nor a frame of the folded stacks" "$("$CPPERF" report "$WORK/exp-nolink" --f
 report_json "$WORK/exp-nolink" --raw-addresses
 atleast "--raw-addresses: named by its address in libhidden.so (self %)" \
 	"$(jqr '[.flat[] | select((.function | startswith("[0x")) and .module_name == "libhidden.so") | .self_pct] | add // 0')" 80
+
+# --debuginfod: the missing debug file from a debuginfod server of the
+# test's own (elfutils' debuginfod over a directory), at report time
+if command -v debuginfod > /dev/null; then
+	port=$((30000 + $$ % 20000))
+	debuginfod -p "$port" -F "$WORK/served" -d "$WORK/debuginfod.sqlite" > "$WORK/debuginfod.log" 2>&1 &
+	server=$!
+	export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$WORK/debuginfod-cache
+	for _ in $(seq 40); do	# until it has scanned the directory (a miss is cached)
+		rm -rf "$DEBUGINFOD_CACHE_PATH"
+		"$CPPERF" report "$WORK/exp-nolink" --debuginfod --format=json > "$WORK/report.json" 2> /dev/null &&
+			[ "$(jqr '[.flat[] | select(.function=="hidden_spin")] | length')" = 1 ] && break
+		sleep 0.5
+	done
+	atleast "--debuginfod: the static function named from the server's debug file (self %)" \
+		"$(jqr '[.flat[] | select(.function=="hidden_spin") | .self_pct] | add // 0')" 80
+	kill "$server"
+	"$CPPERF" report "$WORK/exp-nolink" --debuginfod > /dev/null 2> "$WORK/dbgi.err"
+	is "--debuginfod again, the server gone: named from the client's cache" \
+		"$?:$(head -c 300 "$WORK/dbgi.err"):$("$CPPERF" report "$WORK/exp-nolink" --debuginfod | grep -c ' hidden_spin ')" "0::1"
+	unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
+	"$CPPERF" report "$WORK/exp-nolink" --debuginfod > /dev/null 2> "$WORK/dbgi.err"
+	is "--debuginfod without DEBUGINFOD_URLS: an error that says so" \
+		"$?:$(cat "$WORK/dbgi.err")" "1:cpperf: --debuginfod: DEBUGINFOD_URLS names no server"
+else
+	skip "--debuginfod" "debuginfod is not installed (contrib/install-deps.sh installs it)"
+fi
 
 # MiniDebugInfo (Fedora's .gnu_debugdata, an xz-compressed symbol table
 # of the functions .dynsym lacks): a stripped library carrying one names
