@@ -1,11 +1,13 @@
 /*
  * args.c - `cpperf report`'s options (args.h): one table gives the names,
- * the help and the function that checks and stores each value, so that
+ * the help and the function that checks and stores each value (or the
+ * flag an option without one sets), so that
  * parsing and help cannot disagree.  An unknown value is answered with the
  * values allowed.
  */
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,11 @@ struct rep_option {
 	const char *arg;	/* NULL for a flag */
 	const char *help;
 	int (*set)(struct rep_args *a, const char *value, char *err, size_t errlen);
+	size_t flag;		/* without set: the bool of struct rep_args it sets */
 };
+
+#define SET(fn) fn, 0
+#define FLAG(field) NULL, offsetof(struct rep_args, field)
 
 /* Find value in names[] (NULL-terminated); returns its index, or -1 with an
  * error naming the option and the allowed values. */
@@ -133,13 +139,6 @@ static int set_run(struct rep_args *a, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
-static int set_reference(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->reference = true;
-	return 0;
-}
-
 static int set_metrics(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "concurrency", NULL };
@@ -150,83 +149,48 @@ static int set_metrics(struct rep_args *a, const char *v, char *err, size_t errl
 	return 0;
 }
 
-static int set_raw_addresses(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->raw_addresses = true;
-	return 0;
-}
-
-static int set_debuginfod(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->debuginfod = true;
-	return 0;
-}
-
-static int set_all_ranks(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->opts.all_ranks = true;
-	return 0;
-}
-
-static int set_rank_files(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->rank_files = true;
-	return 0;
-}
-
-static int set_help(struct rep_args *a, const char *v, char *err, size_t errlen)
-{
-	(void)v, (void)err, (void)errlen;
-	a->help = true;
-	return 0;
-}
-
 static const struct rep_option rep_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md), "
 	  "folded (FlameGraph, speedscope), html (one offline page of all views; "
 	  "docs/html.md) or graphml (the activity graph by class of ranks; "
-	  "docs/graph.md)", set_format },
+	  "docs/graph.md)", SET(set_format) },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
 	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path), "
 	  "compensation (overhead per rank and source), waits (wait states per "
 	  "call site, pairs of sites, culprits), graph (classes of ranks and "
 	  "their activity graphs) or threads (work, spin and idle per thread, "
 	  "sequential and concurrent time and idleness blamed per function); text "
-	  "only, and folded with cp", set_view },
+	  "only, and folded with cp", SET(set_view) },
 	{ "compensate", 0, "MODE", "parallel (default: walls minus the final delay, "
 	  "compensated waits), local (walls minus the rank's own overhead) or none "
 	  "(as measured); local and parallel also drop the samples in cpperf's "
-	  "runtime", set_compensate },
+	  "runtime", SET(set_compensate) },
 	{ "reference", 0, NULL, "critical path recomputed from the --cp-trace records "
-	  "(with --view=cp or --format=json)", set_reference },
+	  "(with --view=cp or --format=json)", FLAG(reference) },
 	{ "all-ranks", 0, NULL, "list every rank of a job of more than 64 (text and json; "
 	  "by default rank 0, the ranks with the most and least MPI time, and "
-	  "distributions over all)", set_all_ranks },
+	  "distributions over all)", FLAG(opts.all_ranks) },
 	{ "rank-files", 0, NULL, "read the ranks' own files even when the run left a merged "
-	  "profile (--merge=mpi): the critical path's profile needs them", set_rank_files },
+	  "profile (--merge=mpi): the critical path's profile needs them", FLAG(rank_files) },
 	{ "raw-addresses", 0, NULL, "name code without a symbol by its address ([0x1cc40]) "
-	  "rather than by its module ([libgomp.so.1])", set_raw_addresses },
+	  "rather than by its module ([libgomp.so.1])", FLAG(raw_addresses) },
 	{ "debuginfod", 0, NULL, "name code without a symbol from the debug files of the "
 	  "debuginfod servers DEBUGINFOD_URLS lists (fetched once into their client's cache)",
-	  set_debuginfod },
+	  FLAG(debuginfod) },
 	{ "event", 0, "NAME", "the event text and folded show (default: the first "
-	  "recorded)", set_event },
+	  "recorded)", SET(set_event) },
 	{ "metrics", 0, "SET", "concurrency: text flat and call-path views add each "
 	  "function's sequential and concurrent shares and the idleness blamed on it "
-	  "(docs/threads.md)", set_metrics },
+	  "(docs/threads.md)", SET(set_metrics) },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
-	  "for text, 0.01 for html, 0 for json; folded is never pruned)", set_min_pct },
+	  "for text, 0.01 for html, 0 for json; folded is never pruned)", SET(set_min_pct) },
 	{ "cluster-tol", 0, "P", "ranks whose activity graphs are alike join one class when "
-	  "their times differ by at most P% (default 2; docs/graph.md)", set_cluster_tol },
+	  "their times differ by at most P% (default 2; docs/graph.md)", SET(set_cluster_tol) },
 	{ "run", 0, "ID", "report this run of the directory (default: the newest; "
-	  "the header lists the others)", set_run },
+	  "the header lists the others)", SET(set_run) },
 	{ "output", 'o', "FILE", "write to FILE (replaced atomically), not stdout",
-	  set_output },
-	{ "help", 'h', NULL, "show this help", set_help },
+	  SET(set_output) },
+	{ "help", 'h', NULL, "show this help", FLAG(help) },
 };
 
 #define REP_NOPTS (sizeof(rep_options) / sizeof(rep_options[0]))
@@ -311,7 +275,11 @@ int rep_args_parse(struct rep_args *a, int argc, char **argv, char *err, size_t 
 				 "option '%s' needs a value", argv[optind - 1]);
 			return -1;
 		}
-		if (option_for(ch)->set(a, optarg ? optarg : "", err, errlen) < 0)
+		const struct rep_option *o = option_for(ch);
+
+		if (!o->set)
+			*(bool *)(void *)((char *)a + o->flag) = true;
+		else if (o->set(a, optarg ? optarg : "", err, errlen) < 0)
 			return -1;
 	}
 	return check_operands(a, argc, argv, err, errlen);
