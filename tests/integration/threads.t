@@ -19,8 +19,11 @@ need_sampling
 
 # secs X: X samples of the classified event in seconds
 secs() { awk -v x="$1" -v w="$(jqr '.concurrency.window_ns')" 'BEGIN { printf "%.3f", x * w / 1e9 }'; }
-# fn KEY FUNCTION: the flat entry's column KEY of task-clock
-fn() { jqr ".flat[] | select(.function==\"$2\") | .$1[\"task-clock\"]"; }
+# The columns are of the classified event (the host's default: task-clock,
+# or cycles where there is a PMU), which the last report names.
+ev() { jqr '.concurrency.event'; }
+# fn KEY FUNCTION: the flat entry's column KEY of that event
+fn() { jqr ".flat[] | select(.function==\"$2\") | .$1[\"$(ev)\"]"; }
 # share A B: A / (A + B), 0 when both are 0
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a + b ? a / (a + b) : 0 }'; }
 # busy OUT: why the host did not give each thread its CPU, or nothing
@@ -29,14 +32,14 @@ busy() { awk '$1 == "cpu_share" && $3 < 0.9 { printf "thread %s got %.0f%% of a 
 # parallel region's call path) without its children's, in samples
 region_wait() {
 	jqr "[.callpath | recurse(.children[]) | select(.function == \"main\") | .children[] |
-	      select(.function == \"$1\") | (.spin[\"task-clock\"] + .idle[\"task-clock\"]) -
-	      ([.children[] | .spin[\"task-clock\"] + .idle[\"task-clock\"]] | add // 0)] | add // 0"
+	      select(.function == \"$1\") | (.spin[\"$(ev)\"] + .idle[\"$(ev)\"]) -
+	      ([.children[] | .spin[\"$(ev)\"] + .idle[\"$(ev)\"]] | add // 0)] | add // 0"
 }
 # spin_leaves: the spin of the tree's nodes without their children's,
 # one per line, for those of more than 50 samples, largest first
 spin_leaves() {
-	jqr '[.callpath | recurse(.children[]) | ((.spin["task-clock"]) -
-	      ([.children[].spin["task-clock"]] | add // 0)) | select(. > 50)] | sort | reverse | .[]'
+	jqr "[.callpath | recurse(.children[]) | ((.spin[\"$(ev)\"]) -
+	      ([.children[].spin[\"$(ev)\"]] | add // 0)) | select(. > 50)] | sort | reverse | .[]"
 }
 
 if [ "$(nproc)" -lt 2 ]; then
@@ -56,7 +59,8 @@ omp_checks() {
 		"$TOP/tests/progs/omp-phases.c"
 	record "$WORK/bal-$rt" "$WORK/omp-$rt" 2 2 > "$WORK/bal-$rt.out"
 	report_json "$WORK/bal-$rt"
-	is "$rt balanced: the concurrency's event" "$(jqr '.concurrency.event')" task-clock
+	is "$rt balanced: the concurrency's event is the first recorded" "$(ev)" \
+		"$(jqr '.experiment.events[0].name')"
 	is "$rt balanced: two threads have work, idle and spin" \
 		"$(jqr '[.threads[] | select(.work != null and .idle != null and .spin != null)] | length')" 2
 	why=$(busy "$WORK/bal-$rt.out")
@@ -150,7 +154,7 @@ atleast "mutex: hold_work sequential share" \
 	"$(share "$(fn sequential hold_work)" "$(fn concurrent hold_work)")" 0.95
 within "mutex: the waiters' idleness blamed on hold_work (s)" "$(secs "$(fn idle_blame hold_work)")" 2 0.2
 atleast "mutex: hold_work's part of all the blame" \
-	"$(awk -v a="$(fn idle_blame hold_work)" -v b="$(jqr '.callpath.idle_blame["task-clock"]')" \
+	"$(awk -v a="$(fn idle_blame hold_work)" -v b="$(jqr ".callpath.idle_blame[\"$(ev)\"]")" \
 		'BEGIN { printf "%.3f", b ? a / b : 0 }')" 0.9
 
 # --- hybrid MPI+OpenMP: each rank's threads, and which thread called MPI
