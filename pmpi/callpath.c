@@ -15,7 +15,7 @@
  * they were: the caller at the same return address has the same frame
  * size, so the next return address is at the same place, and so on
  * outwards.  A call that fails the check is another call path: a new site
- * of the same key, captured in turn.  At most PATH_CHECKS return addresses
+ * of the same key, captured in turn.  At most PMPI_PATH_CHECKS return addresses
  * are checked (about 3 ns each): paths of one key that agree on those
  * and differ only further out share the site first captured.
  *
@@ -41,7 +41,6 @@
 #define PATH_STACK (64u << 10)	/* stack copied at least (bytes) */
 #define PATH_ADDRS 128		/* physical frames of a path at most */
 #define PATH_FRAMES 512		/* frames with inline chains at most */
-#define PATH_CHECKS 16		/* return addresses checked per call at most */
 #define PATH_WAIT_MS 2000	/* the first call waits this long at most */
 
 /* One first call's stack, from the wrapper's thread to the drain thread. */
@@ -96,18 +95,26 @@ uint64_t pmpi_call_depth(const struct pmpi_call *c)
 /* Return addresses sit between other frames' locals, which ASan may have
  * poisoned; the check reads them with plain loads, inside the thread's
  * stack by construction (same depth as at the capture). */
+/* All n words are read whatever the first ones hold: no branch per check,
+ * and the loads are independent. */
 __attribute__((no_sanitize("address")))
-bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c)
+bool pmpi_checks_hold(const struct pmpi_check *check, uint32_t n, const struct pmpi_call *c)
 {
 	const uint8_t *base = (const uint8_t *)c;
+	uint64_t differ = 0;
 
+#pragma GCC unroll 4
+	for (uint32_t i = 0; i < n; i++)
+		differ |= *(const volatile uint64_t *)(const volatile void *)(base + check[i].off) ^
+			  check[i].ra;
+	return !differ;
+}
+
+bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c)
+{
 	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_PENDING || !s->depth)
 		return true;	/* statistics stay on the key meanwhile */
-	for (uint32_t i = 0; i < s->ncheck; i++)
-		if (*(const volatile uint64_t *)(const volatile void *)(base + s->check[i].off) !=
-		    s->check[i].ra)
-			return false;
-	return true;
+	return pmpi_checks_hold(s->check, s->ncheck, c);
 }
 
 /* Mark a site's path as known and wake the waiting first call.  Caller
@@ -198,7 +205,7 @@ static int caller_frame(const struct capture *k, const uint64_t *addrs, int n)
 	return -1;
 }
 
-/* The checks of a path: for each frame outside the caller (PATH_CHECKS at
+/* The checks of a path: for each frame outside the caller (PMPI_PATH_CHECKS at
  * most), where its return address was, relative to the struct pmpi_call,
  * as long as the copy holds that word (so a frame the unwinder passed in
  * another way, a signal frame, ends the checks).  Returns the count; *out
@@ -209,8 +216,8 @@ static uint32_t make_checks(const struct capture *k, const uint64_t *addrs, cons
 	uint64_t sp = k->st.regs[SYM_REG_SP];
 	uint32_t m = 0;
 
-	if (n > from + PATH_CHECKS)
-		n = from + PATH_CHECKS;
+	if (n > from + PMPI_PATH_CHECKS)
+		n = from + PMPI_PATH_CHECKS;
 	*out = n > from ? malloc((size_t)(n - from) * sizeof(**out)) : NULL;
 	for (int i = from; *out && i < n; i++) {
 		uint64_t slot = sps[i] - 8, w;

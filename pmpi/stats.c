@@ -33,14 +33,19 @@
 
 /* A key whose site a thread found lately, the thread's counters of that
  * site and its hints: a call of the key finds them with a few loads and
- * its path check, without the shared tables' probes. */
+ * its path check, without the shared tables' probes.  The checks are
+ * copied here once the site's path is known (ready), so that a call reads
+ * the slot alone. */
 struct site_slot {
 	const void *ra;
 	uint64_t depth;
 	unsigned fn;
 	int site;
+	bool ready;
+	uint32_t ncheck;
 	struct pmpi_counts *counts;
 	struct pmpi_site_hints hints;
+	struct pmpi_check check[PMPI_PATH_CHECKS];
 };
 
 /* One thread's counters, reached from the list of all threads' (never
@@ -212,6 +217,23 @@ static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, stru
 	}
 }
 
+/* Whether call c of slot k's key has its site's path, for a slot filled
+ * while the path was pending (a check that passes meanwhile); the path's
+ * checks are copied into the slot once it is known. */
+__attribute__((noinline))
+static bool slot_path_matches(struct site_slot *k, const struct pmpi_call *c)
+{
+	const struct pmpi_site *s = &pmpi_sites[k->site];
+
+	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_DONE) {	/* checks after */
+		k->ncheck = s->depth ? s->ncheck : 0;
+		if (k->ncheck)
+			memcpy(k->check, s->check, k->ncheck * sizeof(*k->check));
+		k->ready = true;
+	}
+	return pmpi_path_matches(s, c);
+}
+
 /* The same from the thread's cache when its key and path are there: a few
  * loads and the path's check on every call. */
 static inline void look_up_site(struct pmpi_call *c, bool *fresh)
@@ -222,7 +244,7 @@ static inline void look_up_site(struct pmpi_call *c, bool *fresh)
 
 	*fresh = false;
 	if (k && k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
-	    pmpi_path_matches(&pmpi_sites[k->site], c)) {
+	    (k->ready ? pmpi_checks_hold(k->check, k->ncheck, c) : slot_path_matches(k, c))) {
 		c->site = k->site;
 		c->counts = k->counts;
 		c->hints = &k->hints;

@@ -17,6 +17,7 @@
 
 #define PMPI_SITES 4096		/* call sites per process (power of 2) */
 #define PMPI_COLLS 256		/* (collective, communicator size) pairs */
+#define PMPI_PATH_CHECKS 16	/* return addresses checked per call at most */
 
 /* A return address a call of the site must find on its stack: at
  * (char *)call + off, call being the wrapper's struct pmpi_call. */
@@ -103,6 +104,9 @@ uint64_t pmpi_call_depth(const struct pmpi_call *c);
 /* Whether call c (of s's key) has s's call path: the return addresses of
  * s->check are where they were.  Needs no lock. */
 bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c);
+/* Whether n checks hold for call c, as pmpi_path_matches for a site whose
+ * path is known (stats.c keeps copies of them beside its cache). */
+bool pmpi_checks_hold(const struct pmpi_check *check, uint32_t n, const struct pmpi_call *c);
 /* The first call of a new site: capture its stack for the drain thread and
  * wait (bounded) until the path is known, so that the next calls can be
  * told apart by it.  Caller holds no lock. */
