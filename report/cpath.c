@@ -31,7 +31,8 @@
 #include "cpath-int.h"
 #include "data.h"
 #include "flat.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "tree.h"
 #include "../common/order.h"
 

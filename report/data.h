@@ -18,8 +18,12 @@
  *   cluster.h     the ranks' activity graphs and their classes (cluster_*),
  *                 kept while merging by merge-graph.h (graph_merge_*);
  *   compensation.h  compensated times and the tree without the tool (comp_*);
- *   render.h      views and formats, driven by rep_render; the renderers
- *                 text.h, out-json.h, folded.h and out-html.h;
+ *   model.h       what a report shows, built once from the experiment
+ *                 (rep_model_*): the options, trees, flat profile, path,
+ *                 classes, thread activity;
+ *   render.h      the driver, rep_render: the model, then its renderer,
+ *                 which only writes it (text.h, out-json.h, folded.h,
+ *                 out-graphml.h, out-html.h; show.h their shared helpers);
  *   rank-runs.h   sets of ranks kept and printed as runs (rank_runs_*);
  *   outfile.h     -o FILE written atomically (of_*), its temporary removed
  *                 by a signal that ends the command (tmp-guard.h, tmp_guard_*).

@@ -15,7 +15,8 @@
 #include <string.h>
 #include "data.h"
 #include "flat.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "spread.h"
 #include "tree.h"
 #include "../common/hash.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include "data.h"
 #include "folded.h"
+#include "model.h"
 #include "tree.h"
 
 struct folded {
@@ -53,10 +54,11 @@ static int folded_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
-int rep_folded(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-	       uint32_t event)
+int rep_folded(FILE *out, const struct rep_model *m)
 {
-	struct folded f = { out, d, cp, event, NULL };
+	bool cp_view = m->o->view == REP_CP || m->o->view == REP_CP_REFERENCE;
+	const struct tree_view *cp = cp_view ? &m->cpr->cp : m->cp;
+	struct folded f = { out, m->d, cp, m->event, NULL };
 	int rc;
 
 	f.path = malloc(((size_t)cp->cct->nnodes + 1) * sizeof(*f.path));

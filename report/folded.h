@@ -7,11 +7,10 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "data.h"
-#include "tree.h"
+#include "model.h"
 
-/* Write the paths of cp with a count of event; returns 0 or -1. */
-int rep_folded(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-	       uint32_t event);
+/* Write the paths of m's call-path tree (the critical path's for
+ * --view=cp) with a count of the event shown; returns 0 or -1. */
+int rep_folded(FILE *out, const struct rep_model *m);
 
 #endif

@@ -16,7 +16,8 @@
 
 #include "debuginfod.h"
 #include "frame-names.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "../symbolize/demangle.h"
 
 static bool is_address(const char *name)

@@ -17,7 +17,8 @@
 #include "data.h"
 #include "json.h"
 #include "out-graphml.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 
 /* The attributes: key id, what it is for, its name and type. */
 static const struct {
@@ -164,8 +165,10 @@ static int put_edges(FILE *out, const struct rep_data *d, const struct cl_result
 }
 
 /* See out-graphml.h. */
-int rep_graphml(FILE *out, const struct rep_data *d, const struct cl_result *r)
+int rep_graphml(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	const struct cl_result *r = m->cl;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	      "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n", out);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

@@ -7,24 +7,16 @@
 #ifndef CPPERF_OUT_HTML_H
 #define CPPERF_OUT_HTML_H
 
-#include <stdbool.h>
 #include <stdio.h>
-#include "compensation.h"
-#include "cpath.h"
-#include "data.h"
-#include "flat.h"
-#include "tree.h"
+#include "model.h"
 
 extern const char rep_html_page[];
 extern const char rep_html_style[];
 extern const char rep_html_script[];
 
-/* The page of the whole report (out-html.c): rep_json's data for a page,
- * arguments alike (cl: the classes of the ranks, NULL for none), in one
- * self-contained HTML file. */
-struct cl_result;
-int rep_html(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, const struct cl_result *cl);
+/* The page of the whole report of m (out-html.c): rep_json_page's data
+ * and the model's trees of ranks of their own, in one self-contained HTML
+ * file. */
+int rep_html(FILE *out, const struct rep_model *m);
 
 #endif

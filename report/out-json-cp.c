@@ -13,7 +13,8 @@
 #include "data.h"
 #include "json.h"
 #include "out-json.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 
 static void put_empty_tree(struct json_w *w, const struct rep_data *d)
 {

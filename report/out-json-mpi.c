@@ -16,7 +16,8 @@
 #include "merge-mpi.h"
 #include "out-json.h"
 #include "rank-list.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 
 /* See out-json.h. */
 void rep_json_seconds(struct json_w *w, const char *key, uint64_t ns)

@@ -24,7 +24,8 @@
 #include "json.h"
 #include "merge-mpi.h"
 #include "out-json.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "threads.h"
 #include "tree.h"
 
@@ -444,21 +445,16 @@ static void put_compensation(struct json_w *w, const struct rep_data *d,
 	json_end_object(w);
 }
 
-int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks,
-	     const struct cl_result *cl)
+/* The report of m; page: the page's (every rank listed, the spreads and
+ * the threads left to its own views). */
+static int json_report(FILE *out, const struct rep_model *m, bool page)
 {
-	struct thr_view thr, *t = NULL;
-	char why[200];
+	const struct rep_data *d = m->d;
+	const struct flat *f = m->flat;
+	const struct thr_view *t = m->thr;
+	double min_pct = m->min_pct;
 	struct json_w w;
-	int rc = -1;
 
-	if (d->act.on) {
-		if (thr_build(&thr, d, why, sizeof(why)) < 0)
-			return -1;
-		t = &thr;
-	}
 	json_init(&w, out);
 	json_begin_object(&w);
 	json_key(&w, "cpperf_version");
@@ -466,24 +462,30 @@ int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 	put_experiment(&w, d);
 	put_flat(&w, d, f, d->nevents ? f->all[0] : 0, t);
 	json_key(&w, "callpath");
-	if (json_tree(&w, d, cp, min_pct, filtered, !page, t) < 0)
-		goto out;
+	if (json_tree(&w, d, m->cp, min_pct, m->removed != NULL, !page, t) < 0)
+		return -1;
 	if (!page || d->act.on)	/* the page's Threads view shows them */
 		put_threads(&w, d);
 	if (t)
 		put_concurrency(&w, d, t);
-	if (rep_json_mpi(&w, d, page || all_ranks) < 0)
-		goto out;
+	if (rep_json_mpi(&w, d, page || m->o->all_ranks) < 0)
+		return -1;
 	rep_json_waits(&w, d);
-	if (rep_json_cpath(&w, d, cpr, cp_why, min_pct, comp, !page) < 0)
-		goto out;
-	put_compensation(&w, d, comp);
-	if (cl && rep_json_graph(&w, d, cl) < 0)
-		goto out;
+	if (rep_json_cpath(&w, d, m->cpr, m->cp_why, min_pct, m->comp, !page) < 0)
+		return -1;
+	put_compensation(&w, d, m->comp);
+	if (m->cl && rep_json_graph(&w, d, m->cl) < 0)
+		return -1;
 	json_end_object(&w);
-	rc = json_finish(&w);
-out:
-	if (t)
-		thr_release(t);
-	return rc;
+	return json_finish(&w);
+}
+
+int rep_json(FILE *out, const struct rep_model *m)
+{
+	return json_report(out, m, false);
+}
+
+int rep_json_page(FILE *out, const struct rep_model *m)
+{
+	return json_report(out, m, true);
 }

@@ -14,22 +14,20 @@
 #include "data.h"
 #include "flat.h"
 #include "json.h"
+#include "model.h"
 #include "tree.h"
 
-/* JSON of the whole report; cpr, when not NULL, is the critical path
- * ("critical_path" is then filled, else written empty, with cp_why saying
- * why when not NULL); comp is the --compensate mode ("compensation", the
- * "ranks" times); filtered says cp and f had the tool's samples removed
- * ("callpath" then leaves out nodes left without counts); page leaves out
- * what the HTML page does not show and what grows with the run's length
- * ("threads", the runs of "path") and lists every rank, as all_ranks does
- * (otherwise "ranks" of a large job lists some: rank-list.h); cl, when
- * not NULL, is the classes of the ranks' activity graphs ("clusters" and
- * "graph").  Returns 0 or -1. */
-int rep_json(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-	     const struct flat *f, const struct cpath_result *cpr, const char *cp_why,
-	     double min_pct, enum rep_comp comp, bool filtered, bool page, bool all_ranks,
-	     const struct cl_result *cl);
+/* JSON of the whole report of m: "critical_path" filled when m->cpr is
+ * there, else written empty with m->cp_why saying why when known; the
+ * "compensation" and the "ranks" times as m->comp says; "callpath" leaves
+ * out nodes left without counts when --compensate removed samples;
+ * "ranks" of a large job lists some (rank-list.h) unless --all-ranks;
+ * "clusters" and "graph" with m->cl.  Returns 0 or -1. */
+int rep_json(FILE *out, const struct rep_model *m);
+/* The same for the HTML page: without what the page does not show and
+ * what grows with the run's length ("threads" unless it has thread
+ * activity, the spreads, the runs of "path"), every rank listed. */
+int rep_json_page(FILE *out, const struct rep_model *m);
 /* A call-path tree as JSON at the writer's position (the "callpath"
  * shape); skip_zero leaves out nodes without counts below the root;
  * spreads adds each node's spread over the MPI ranks (d's own tree only;

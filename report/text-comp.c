@@ -18,7 +18,8 @@
 #include "compensation.h"
 #include "data.h"
 #include "rank-list.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 #include "../common/sum.h"
 

@@ -18,7 +18,8 @@
 #include "compensation.h"
 #include "cpath.h"
 #include "data.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 
 #define REP_CP_RUNS 12		/* runs of the path shown */
@@ -153,9 +154,13 @@ static void put_series(FILE *out, const struct rep_data *d)
 	}
 }
 
-int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
-		   uint32_t event, double min_pct, enum rep_comp comp)
+int rep_text_cpath(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	const struct cpath_result *r = m->cpr;
+	uint32_t event = m->event;
+	double min_pct = m->min_pct;
+	enum rep_comp comp = m->comp;
 	uint64_t lc;
 
 	put_header(out, d, r);

@@ -12,7 +12,8 @@
 #include <string.h>
 #include "cluster.h"
 #include "data.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 
 #define REP_GRAPH_LISTED 64	/* classes listed */
@@ -148,8 +149,10 @@ static int put_class(FILE *out, const struct rep_data *d, const struct cl_result
 }
 
 /* See text.h. */
-int rep_text_graph(FILE *out, const struct rep_data *d, const struct cl_result *r)
+int rep_text_graph(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	const struct cl_result *r = m->cl;
 	uint32_t n = r->nclasses < REP_GRAPH_SHOWN ? r->nclasses : REP_GRAPH_SHOWN;
 
 	rep_text_intro(out, d);

@@ -20,7 +20,8 @@
 #include "compensation.h"
 #include "data.h"
 #include "rank-list.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 
 #define REP_MPI_TOP_SITES 20	/* call sites shown */

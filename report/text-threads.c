@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "data.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 #include "threads.h"
 
@@ -82,23 +83,19 @@ static uint32_t put_functions(FILE *out, const struct rep_data *d, const struct 
 	return hidden;
 }
 
-int rep_text_threads(FILE *out, const struct rep_data *d, double min_pct, char *err,
-		     size_t errlen)
+int rep_text_threads(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	const struct thr_view *v = m->thr;
+	double min_pct = m->min_pct;
 	const struct flat_fn **order;
-	struct thr_view v;
 	uint32_t hidden;
 
-	if (thr_build(&v, d, err, errlen) < 0)
+	if (!(order = malloc(((size_t)v->fns.nfns + 1) * sizeof(*order))))
 		return -1;
-	if (!(order = malloc(((size_t)v.fns.nfns + 1) * sizeof(*order)))) {
-		thr_release(&v);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (uint32_t i = 0; i < v.fns.nfns; i++)
-		order[i] = &v.fns.fns[i];
-	qsort(order, v.fns.nfns, sizeof(*order), by_busy);
+	for (uint32_t i = 0; i < v->fns.nfns; i++)
+		order[i] = &v->fns.fns[i];
+	qsort(order, v->fns.nfns, sizeof(*order), by_busy);
 	rep_text_intro(out, d);
 	fputs("# thread activity from the samples of ", out);
 	rep_put_clean(out, d->events[d->act.event].name, 0);
@@ -107,16 +104,15 @@ int rep_text_threads(FILE *out, const struct rep_data *d, double min_pct, char *
 		d->act.mixed ? "; profiles that classified another event are left out" : "");
 	fprintf(out, "# parallel efficiency %.1f%%: work %.3f s of %.3f s of thread time (spin "
 		"%.3f s, idle %.3f s); %.2f threads working at a working sample on average\n#\n",
-		100 * v.efficiency, secs(d, v.work), secs(d, v.work + v.spin + v.idle),
-		secs(d, v.spin), secs(d, v.idle), v.mean_working);
+		100 * v->efficiency, secs(d, v->work), secs(d, v->work + v->spin + v->idle),
+		secs(d, v->spin), secs(d, v->idle), v->mean_working);
 	put_threads(out, d);
 	fputs("#\n# functions, inclusive (a sample counts once however often the function is "
 	      "on its path)\n", out);
-	hidden = put_functions(out, d, &v, order, min_pct);
+	hidden = put_functions(out, d, v, order, min_pct);
 	if (hidden)
 		fprintf(out, "# %u function%s under %.2f%% of the busy time not shown "
 			"(--min-pct)\n", hidden, hidden == 1 ? "" : "s", min_pct);
 	free(order);
-	thr_release(&v);
 	return ferror(out) ? -1 : 0;
 }

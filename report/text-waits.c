@@ -17,7 +17,8 @@
 #include "data.h"
 #include "merge-mpi.h"
 #include "merge-waits.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 #include "../common/sum.h"
 

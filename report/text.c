@@ -15,7 +15,8 @@
 #include "data.h"
 #include "experiment.h"
 #include "flat.h"
-#include "render.h"
+#include "model.h"
+#include "show.h"
 #include "text.h"
 #include "tree.h"
 
@@ -174,16 +175,19 @@ static void put_activity(FILE *out, const struct rep_data *d, const uint64_t *v)
 		v ? thr_samples(v[PROF_ACT_idle_blame]) * (double)d->act.window_ns / 1e9 : 0);
 }
 
-int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct, const uint64_t *removed,
-		  const struct thr_view *thr)
+int rep_text_flat(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	const struct flat *f = m->flat;
+	const struct thr_view *thr = m->thr;
+	uint32_t event = m->event;
+	double min_pct = m->min_pct;
 	uint64_t all = f->all[event];
 	uint32_t hidden = 0;
 	int w, mw;
 
 	column_widths(d, f, &w, &mw);
-	put_header(out, d, event, removed);
+	put_header(out, d, event, m->removed);
 	fprintf(out, "#  self%%  total%%        self       total%s  %-*s  %-*s  file:line\n",
 		thr ? ACT_HEAD : "", w, "function", mw, "module");
 	for (uint32_t i = 0; i < f->nfns; i++) {
@@ -281,10 +285,8 @@ int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *c
 	return text_tree(out, d, cp, event, min_pct, NULL);
 }
 
-int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		      uint32_t event, double min_pct, const uint64_t *removed,
-		      const struct thr_view *thr)
+int rep_text_callpath(FILE *out, const struct rep_model *m)
 {
-	put_header(out, d, event, removed);
-	return text_tree(out, d, cp, event, min_pct, thr);
+	put_header(out, m->d, m->event, m->removed);
+	return text_tree(out, m->d, m->cp, m->event, m->min_pct, m->thr);
 }

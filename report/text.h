@@ -13,27 +13,23 @@
 #include "cpath.h"
 #include "data.h"
 #include "flat.h"
+#include "model.h"
 #include "threads.h"
 #include "tree.h"
 
-/* removed: when not NULL, the samples per event --compensate took out of
- * f or cp (the header says how many of the shown event); thr: when not
- * NULL, each function's or node's sequential and concurrent shares and
- * idleness blamed as columns (--metrics=concurrency). */
-int rep_text_flat(FILE *out, const struct rep_data *d, const struct flat *f,
-		  uint32_t event, double min_pct, const uint64_t *removed,
-		  const struct thr_view *thr);
-int rep_text_callpath(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		      uint32_t event, double min_pct, const uint64_t *removed,
-		      const struct thr_view *thr);
+/* The flat and call-path views of m's event, pruned below its threshold;
+ * the header says how many samples --compensate took out (m->removed);
+ * with m->thr, each function's or node's sequential and concurrent shares
+ * and idleness blamed as columns (--metrics=concurrency). */
+int rep_text_flat(FILE *out, const struct rep_model *m);
+int rep_text_callpath(FILE *out, const struct rep_model *m);
 /* The call-path tree under the column titles, pruned below min_pct of
  * event; a note for what was hidden.  Returns 0 or -1 (memory). */
 int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		  uint32_t event, double min_pct);
 /* Text --view=cp (text-cp.c): length, path, functions, zeroing, series,
  * tree. */
-int rep_text_cpath(FILE *out, const struct rep_data *d, const struct cpath_result *r,
-		   uint32_t event, double min_pct, enum rep_comp comp);
+int rep_text_cpath(FILE *out, const struct rep_model *m);
 /* Text --view=mpi: per-rank time (wall and blocked as comp says) of the
  * ranks rank-list.h lists, or all, with each column's distribution when
  * some are left out; top call sites, matrix, collectives; on an experiment
@@ -51,15 +47,15 @@ int rep_text_waits(FILE *out, const struct rep_data *d);
 /* The innermost user frames of call site s (REP_MPI_PATH of them),
  * outermost first, as the MPI view shows them. */
 void rep_put_site_path(FILE *out, const struct rep_data *d, const struct rep_site *s);
-/* Text --view=graph (text-graph.c): the classes r found among d's ranks,
- * and the graphs of the first ones as their representatives show them. */
-int rep_text_graph(FILE *out, const struct rep_data *d, const struct cl_result *r);
+/* Text --view=graph (text-graph.c): the classes found among the ranks
+ * (m->cl), and the graphs of the first ones as their representatives show
+ * them. */
+int rep_text_graph(FILE *out, const struct rep_model *m);
 /* Text --view=threads (text-threads.c): the run's parallel efficiency,
- * per thread work, spin and idle, per function (those of at least min_pct
- * of the busy time) sequential and concurrent shares, idleness blamed,
- * spin; d must have thread activity.  -1 with a message in err. */
-int rep_text_threads(FILE *out, const struct rep_data *d, double min_pct, char *err,
-		     size_t errlen);
+ * per thread work, spin and idle, per function (those of at least the
+ * threshold of the busy time) sequential and concurrent shares, idleness
+ * blamed, spin, from m->thr. */
+int rep_text_threads(FILE *out, const struct rep_model *m);
 /* The first header lines of text output: directory and command. */
 void rep_text_intro(FILE *out, const struct rep_data *d);
 /* Print s with control characters as '?', then pad to width. */

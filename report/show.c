@@ -1,0 +1,40 @@
+/*
+ * show.c - how the renderers show numbers and names.
+ */
+#include <string.h>
+#include "show.h"
+#include "../common/sum.h"
+
+double rep_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+double rep_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+uint64_t rep_unwinds(const struct rep_data *d)
+{
+	return sum_sat(d->unwind_complete, d->unwind_truncated);
+}
+
+const char *rep_module_path(const struct rep_data *d, uint32_t module)
+{
+	if (module == SYMTAB_NO_MODULE || module >= d->syms.nmodules)
+		return "";
+	return d->syms.modules[module].path;
+}
+
+const char *rep_node_function(const struct rep_data *d, uint32_t n)
+{
+	return n != CCT_ROOT && n < d->tree.nnodes ? d->names[d->tree.frame[n]] : "-";
+}
+
+const char *rep_module_name(const struct rep_data *d, uint32_t module)
+{
+	const char *path = rep_module_path(d, module), *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
