@@ -180,10 +180,11 @@ check: all $(TEST_BINS)
 	CPPERF_TOP=$(CURDIR) prove --failures --exec '' $(UNIT_BIN) tests/integration/*.t
 	tests/as-user.sh
 
-# The Debian package of the committed tree (debian/, tests/deb.sh): built,
-# checked by lintian, its files unpacked and the demo run with them.
+# The Debian package alone (tests/integration/deb.t, which `make check`
+# runs too): built, checked by lintian, the demo run with its files and,
+# as root, in a fresh Debian root it was installed into.
 check-deb:
-	CPPERF_TOP=$(CURDIR) prove -v tests/deb.sh
+	CPPERF_TOP=$(CURDIR) prove -v tests/integration/deb.t
 .PHONY: check-deb
 
 # The critical path against its offline reference on 200 random MPI
