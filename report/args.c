@@ -149,6 +149,16 @@ static int set_metrics(struct rep_args *a, const char *v, char *err, size_t errl
 	return 0;
 }
 
+static int set_metric(struct rep_args *a, const char *v, char *err, size_t errlen)
+{
+	if (a->opts.nmetrics == REP_METRICS) {
+		snprintf(err, errlen, "--metric: at most %d metrics", REP_METRICS);
+		return -1;
+	}
+	a->opts.metrics[a->opts.nmetrics++] = v;
+	return 0;
+}
+
 static const struct rep_option rep_options[] = {
 	{ "format", 0, "FMT", "text (default), json (all views; docs/json.md), "
 	  "folded (FlameGraph, speedscope), html (one offline page of all views; "
@@ -177,11 +187,15 @@ static const struct rep_option rep_options[] = {
 	{ "debuginfod", 0, NULL, "name code without a symbol from the debug files of the "
 	  "debuginfod servers DEBUGINFOD_URLS lists (fetched once into their client's cache)",
 	  FLAG(debuginfod) },
-	{ "event", 0, "NAME", "the event text and folded show (default: the first "
-	  "recorded)", SET(set_event) },
+	{ "event", 0, "NAME", "the event text and folded sort, prune and show first "
+	  "(default: the first recorded); text shows the others beside it", SET(set_event) },
 	{ "metrics", 0, "SET", "concurrency: text flat and call-path views add each "
 	  "function's sequential and concurrent shares and the idleness blamed on it "
 	  "(docs/threads.md)", SET(set_metrics) },
+	{ "metric", 0, "NAME=EXPR", "a derived metric, such as ipc=instructions/cycles: "
+	  "arithmetic on recorded events' counts, shown per function and call path "
+	  "beside the events (text, json); repeatable; ipc and miss rates come by "
+	  "themselves when their events were recorded (docs/report.md)", SET(set_metric) },
 	{ "min-pct", 0, "P", "hide functions and call paths below P% (default 0.5 "
 	  "for text, 0.01 for html, 0 for json; folded is never pruned)", SET(set_min_pct) },
 	{ "cluster-tol", 0, "P", "ranks whose activity graphs are alike join one class when "

@@ -360,6 +360,10 @@ int rep_model_build(struct rep_model *m, const struct rep_data *d, const struct 
 		snprintf(err, errlen, "%s: the profiles record no events", d->dir);
 		return -1;
 	}
+	for (uint32_t i = 0; i < o->nmetrics; i++)
+		if (metric_compile(&m->metrics[m->nmetrics++], o->metrics[i], d, err, errlen) < 0)
+			return -1;
+	m->nmetrics = metric_builtins(m->metrics, m->nmetrics, REP_METRICS, d);
 	if (check_cpath(d, o, m->cp_why, err, errlen) < 0 || check_comp(d, o, err, errlen) < 0 ||
 	    check_waits(d, o, err, errlen) < 0 || check_threads(d, o, err, errlen) < 0)
 		return -1;

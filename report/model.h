@@ -17,6 +17,7 @@
 #include "cpath.h"
 #include "data.h"
 #include "flat.h"
+#include "metric.h"
 #include "threads.h"
 #include "tree.h"
 
@@ -37,6 +38,8 @@ struct rep_opts {
 	bool all_ranks;		/* list every rank of a large job (rank-list.h) */
 	bool concurrency;	/* text flat and call path: the thread activity's
 				 * columns (--metrics=concurrency) */
+	const char *metrics[REP_METRICS];	/* --metric NAME=EXPR, as given */
+	uint32_t nmetrics;
 };
 
 /* One rank's call-path tree read alone, compensated as the report's. */
@@ -61,6 +64,10 @@ struct rep_model {
 	const char *cp_why;		/* why cpr is NULL, when known */
 	const struct cl_result *cl;	/* the ranks' classes; NULL when not wanted */
 	const struct thr_view *thr;	/* the thread activity's columns; NULL when not wanted */
+	/* the derived metrics: --metric's, then the built-in ones whose
+	 * events were recorded */
+	struct rep_metric metrics[REP_METRICS];
+	uint32_t nmetrics;
 	/* the page's: the trees of its ranks of their own (out-html.c) */
 	struct rep_rank_tree *rank_trees;
 	uint32_t nrank_trees;

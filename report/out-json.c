@@ -38,6 +38,7 @@ struct json_tree {
 	bool skip_zero;		/* leave out nodes without any count */
 	uint64_t nranks;	/* MPI ranks the nodes' spreads are over; 0: none */
 	const struct thr_view *thr;	/* the thread activity of its nodes, or NULL */
+	const struct rep_model *m;	/* its derived metrics, or NULL */
 };
 
 static void put_counts(struct json_w *w, const struct rep_data *d, const char *key,
@@ -48,6 +49,30 @@ static void put_counts(struct json_w *w, const struct rep_data *d, const char *k
 	for (uint32_t e = 0; e < d->nevents; e++) {
 		json_key(w, d->events[e].name);
 		json_u64(w, v[e]);
+	}
+	json_end_object(w);
+}
+
+/* "metrics": each derived metric of m for the self and total counts,
+ * null where it divides by zero; nothing when there are none. */
+static void put_metrics(struct json_w *w, const struct rep_model *m, const uint64_t *self,
+			const uint64_t *total)
+{
+	if (!m || !m->nmetrics)
+		return;
+	json_key(w, "metrics");
+	json_begin_object(w);
+	for (uint32_t i = 0; i < m->nmetrics; i++) {
+		const uint64_t *v[] = { self, total };
+		static const char *const keys[] = { "self", "total" };
+
+		json_key(w, m->metrics[i].name);
+		json_begin_object(w);
+		for (int k = 0; k < 2; k++) {
+			json_key(w, keys[k]);
+			json_double(w, metric_eval(&m->metrics[i], v[k]));	/* NaN: null */
+		}
+		json_end_object(w);
 	}
 	json_end_object(w);
 }
@@ -166,8 +191,28 @@ static void put_run(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 }
 
-static void put_experiment(struct json_w *w, const struct rep_data *d)
+/* "metrics": the derived metrics' names and expressions, when there are. */
+static void put_metric_list(struct json_w *w, const struct rep_model *m)
 {
+	if (!m->nmetrics)
+		return;
+	json_key(w, "metrics");
+	json_begin_array(w);
+	for (uint32_t i = 0; i < m->nmetrics; i++) {
+		json_begin_object(w);
+		json_key(w, "name");
+		json_string(w, m->metrics[i].name);
+		json_key(w, "expr");
+		json_string(w, m->metrics[i].expr);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void put_experiment(struct json_w *w, const struct rep_model *m)
+{
+	const struct rep_data *d = m->d;
+
 	json_key(w, "experiment");
 	json_begin_object(w);
 	json_key(w, "command");
@@ -190,6 +235,7 @@ static void put_experiment(struct json_w *w, const struct rep_data *d)
 		json_end_object(w);
 	}
 	json_end_array(w);
+	put_metric_list(w, m);
 	json_key(w, "samples");
 	json_u64(w, d->samples);
 	json_key(w, "lost");
@@ -236,7 +282,7 @@ static void put_spread(struct json_w *w, const struct flat_fn *fn)
 }
 
 static void put_flat(struct json_w *w, const struct rep_data *d, const struct flat *f,
-		     uint64_t grand, const struct thr_view *thr)
+		     uint64_t grand, const struct thr_view *thr, const struct rep_model *m)
 {
 	json_key(w, "flat");
 	json_begin_array(w);
@@ -246,6 +292,7 @@ static void put_flat(struct json_w *w, const struct rep_data *d, const struct fl
 		json_begin_object(w);
 		put_location(w, d, fn->name, fn->module, fn->file, fn->line);
 		put_samples(w, d, fn->self, fn->total, grand);
+		put_metrics(w, m, fn->self, fn->total);
 		if (thr)
 			put_activity(w, d, thr_function(thr, fn->name, fn->module));
 		if (fn->nranks)
@@ -323,6 +370,7 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 		put_location(w, t->d, t->d->names[fr], sf->module, sf->file, sf->line);
 	}
 	put_samples(w, t->d, self, total, t->grand);
+	put_metrics(w, t->m, self, total);
 	if (t->thr)
 		put_activity(w, t->d, thr_node(t->thr, node));
 	if (t->nranks && node < t->d->node_spread_n / (t->d->nevents ? t->d->nevents : 1))
@@ -375,12 +423,14 @@ static void put_threads(struct json_w *w, const struct rep_data *d)
 	json_end_array(w);
 }
 
-/* rep_json_tree, with the thread activity of the experiment's tree. */
+/* rep_json_tree, with the thread activity of the experiment's tree and
+ * the derived metrics of m (NULL: none). */
 static int json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
-		     double min_pct, bool skip_zero, bool spreads, const struct thr_view *thr)
+		     double min_pct, bool skip_zero, bool spreads, const struct thr_view *thr,
+		     const struct rep_model *m)
 {
 	struct json_tree t = { w, d, cp, d->nevents ? tree_total(cp, CCT_ROOT)[0] : 0,
-			       min_pct, skip_zero, 0, NULL };
+			       min_pct, skip_zero, 0, NULL, m };
 	bool same = cp->cct->parent == d->tree.parent;
 
 	/* spreads and activity are kept for the experiment's tree
@@ -397,7 +447,7 @@ static int json_tree(struct json_w *w, const struct rep_data *d, const struct tr
 int rep_json_tree(struct json_w *w, const struct rep_data *d, const struct tree_view *cp,
 		  double min_pct, bool skip_zero, bool spreads)
 {
-	return json_tree(w, d, cp, min_pct, skip_zero, spreads, NULL);
+	return json_tree(w, d, cp, min_pct, skip_zero, spreads, NULL, NULL);
 }
 
 /* "concurrency": the run's parallel efficiency and the threads' columns
@@ -459,10 +509,10 @@ static int json_report(FILE *out, const struct rep_model *m, bool page)
 	json_begin_object(&w);
 	json_key(&w, "cpperf_version");
 	json_string(&w, CPPERF_VERSION);
-	put_experiment(&w, d);
-	put_flat(&w, d, f, d->nevents ? f->all[0] : 0, t);
+	put_experiment(&w, m);
+	put_flat(&w, d, f, d->nevents ? f->all[0] : 0, t, m);
 	json_key(&w, "callpath");
-	if (json_tree(&w, d, m->cp, min_pct, m->removed != NULL, !page, t) < 0)
+	if (json_tree(&w, d, m->cp, min_pct, m->removed != NULL, !page, t, m) < 0)
 		return -1;
 	if (!page || d->act.on)	/* the page's Threads view shows them */
 		put_threads(&w, d);

@@ -10,6 +10,7 @@
  * event shown and say how much they hid.  Names are printed with control
  * characters replaced so a hostile name cannot break the layout.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "data.h"
@@ -108,11 +109,47 @@ void rep_text_intro(FILE *out, const struct rep_data *d)
 	put_warnings(out, d);
 }
 
+/* Whether an event has no sampling of its own: a group's member read
+ * at each sample of the group's leader. */
+static bool read_at_leader(const struct rep_event *e)
+{
+	return !e->period && !e->freq;
+}
+
+/* The events beside the one shown and the derived metrics, in the header:
+ * what their columns hold. */
+static void put_beside(FILE *out, const struct rep_model *m)
+{
+	const struct rep_data *d = m->d;
+	bool leader = false;
+
+	for (uint32_t e = 0, n = 0; e < d->nevents; e++) {
+		if (e == m->event)
+			continue;
+		fputs(n++ ? ", " : "\n# beside it (--event=NAME sorts by another): ", out);
+		rep_put_clean(out, d->events[e].name, 0);
+		leader |= read_at_leader(&d->events[e]);
+	}
+	if (leader) {
+		fputs(" (a group's members: their counts read at each sample of ", out);
+		rep_put_clean(out, d->events[0].name, 0);
+		fputc(')', out);
+	}
+	for (uint32_t i = 0; i < m->nmetrics; i++) {
+		fputs(i ? ", " : "\n# metrics (--metric NAME=EXPR): ", out);
+		rep_put_clean(out, m->metrics[i].name, 0);
+		fputs(" = ", out);
+		rep_put_clean(out, m->metrics[i].expr, 0);
+	}
+}
+
 /* The header common to both views; removed, when not NULL, the samples
  * --compensate took out per event. */
-static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
-		       const uint64_t *removed)
+static void put_header(FILE *out, const struct rep_model *m)
 {
+	const struct rep_data *d = m->d;
+	uint32_t event = m->event;
+	const uint64_t *removed = m->removed;
 	const struct rep_event *ev = &d->events[event];
 	uint64_t unw = rep_unwinds(d);
 
@@ -129,17 +166,57 @@ static void put_header(FILE *out, const struct rep_data *d, uint32_t event,
 		fprintf(out, " (period %llu)", (unsigned long long)ev->period);
 	else
 		fprintf(out, " (%llu Hz)", (unsigned long long)ev->freq);
-	for (uint32_t e = 0, n = 0; e < d->nevents; e++) {
-		if (e == event)
-			continue;
-		fputs(n++ ? ", " : "; also recorded (--event=NAME): ", out);
-		rep_put_clean(out, d->events[e].name, 0);
-	}
+	put_beside(out, m);
 	if (removed)
 		fprintf(out, "\n# overhead compensation: %llu sample%s in cpperf's runtime "
 			"removed (--compensate=none keeps them)",
 			(unsigned long long)removed[event], removed[event] == 1 ? "" : "s");
 	fputs("\n#\n", out);
+}
+
+/* The width of a column beside the event shown. */
+static int beside_width(const char *title)
+{
+	int n = (int)strlen(title);
+
+	return n < 9 ? 9 : n;
+}
+
+/* s right-aligned in width. */
+static void put_right(FILE *out, const char *s, int width)
+{
+	fprintf(out, " %*s", width - (int)strlen(s), "");
+	rep_put_clean(out, s, 0);
+}
+
+/* The titles of the columns beside the event shown: the other events',
+ * then the metrics'. */
+static void put_beside_titles(FILE *out, const struct rep_model *m)
+{
+	for (uint32_t e = 0; e < m->d->nevents; e++)
+		if (e != m->event)
+			put_right(out, m->d->events[e].name, beside_width(m->d->events[e].name));
+	for (uint32_t i = 0; i < m->nmetrics; i++)
+		put_right(out, m->metrics[i].name, beside_width(m->metrics[i].name));
+}
+
+/* Those columns of counts v (self in the flat view, totals in the tree);
+ * a metric that divides by zero shows '-'. */
+static void put_beside_values(FILE *out, const struct rep_model *m, const uint64_t *v)
+{
+	for (uint32_t e = 0; e < m->d->nevents; e++)
+		if (e != m->event)
+			fprintf(out, " %*llu", beside_width(m->d->events[e].name),
+				(unsigned long long)v[e]);
+	for (uint32_t i = 0; i < m->nmetrics; i++) {
+		double x = metric_eval(&m->metrics[i], v);
+		int w = beside_width(m->metrics[i].name);
+
+		if (isnan(x))
+			fprintf(out, " %*s", w, "-");
+		else
+			fprintf(out, " %*.4g", w, x);
+	}
 }
 
 /* Widths of the function and module columns, at least their titles'. */
@@ -187,9 +264,10 @@ int rep_text_flat(FILE *out, const struct rep_model *m)
 	int w, mw;
 
 	column_widths(d, f, &w, &mw);
-	put_header(out, d, event, m->removed);
-	fprintf(out, "#  self%%  total%%        self       total%s  %-*s  %-*s  file:line\n",
-		thr ? ACT_HEAD : "", w, "function", mw, "module");
+	put_header(out, m);
+	fputs("#  self%  total%        self       total", out);
+	put_beside_titles(out, m);
+	fprintf(out, "%s  %-*s  %-*s  file:line\n", thr ? ACT_HEAD : "", w, "function", mw, "module");
 	for (uint32_t i = 0; i < f->nfns; i++) {
 		const struct flat_fn *fn = &f->fns[i];
 
@@ -200,6 +278,7 @@ int rep_text_flat(FILE *out, const struct rep_model *m)
 		fprintf(out, "%7.2f %7.2f %11llu %11llu", rep_pct(fn->self[event], all),
 			rep_pct(fn->total[event], all), (unsigned long long)fn->self[event],
 			(unsigned long long)fn->total[event]);
+		put_beside_values(out, m, fn->self);
 		if (thr)
 			put_activity(out, d, thr_function(thr, fn->name, fn->module));
 		fputs("  ", out);
@@ -227,6 +306,7 @@ struct text_tree {
 	double min_pct;
 	uint32_t pruned;
 	const struct thr_view *thr;	/* its columns, or NULL */
+	const struct rep_model *beside;	/* the columns beside the event, or NULL */
 };
 
 static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
@@ -245,6 +325,8 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 	const struct sym_frame *sf = &t->d->syms.frames[fr];
 
 	fprintf(t->out, "%7.2f %7.2f", rep_pct(total, t->grand), rep_pct(self, t->grand));
+	if (t->beside)
+		put_beside_values(t->out, t->beside, tree_total(t->cp, node));
 	if (t->thr)
 		put_activity(t->out, t->d, thr_node(t->thr, node));
 	fprintf(t->out, "  %*s", (int)(2 * (depth - 1)), "");
@@ -260,14 +342,19 @@ static int tree_enter(void *ctx, uint32_t node, uint32_t depth)
 }
 
 /* rep_text_tree with the thread activity's columns of thr (NULL: none),
- * when cp is over the experiment's tree. */
+ * when cp is over the experiment's tree, and the columns beside the event
+ * of m (NULL: none). */
 static int text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
-		     uint32_t event, double min_pct, const struct thr_view *thr)
+		     uint32_t event, double min_pct, const struct thr_view *thr,
+		     const struct rep_model *m)
 {
 	struct text_tree t = { out, d, cp, event, tree_total(cp, CCT_ROOT)[event], min_pct, 0,
-			       cp->cct->parent == d->tree.parent ? thr : NULL };
+			       cp->cct->parent == d->tree.parent ? thr : NULL, m };
 
-	fprintf(out, "# total%%   self%%%s  call path (outermost first)\n", t.thr ? ACT_HEAD : "");
+	fputs("# total%   self%", out);
+	if (m)
+		put_beside_titles(out, m);
+	fprintf(out, "%s  call path (outermost first)\n", t.thr ? ACT_HEAD : "");
 	if (tree_walk(cp, tree_enter, NULL, &t) < 0)
 		return -1;
 	if (t.grand == 0)
@@ -282,11 +369,11 @@ static int text_tree(FILE *out, const struct rep_data *d, const struct tree_view
 int rep_text_tree(FILE *out, const struct rep_data *d, const struct tree_view *cp,
 		  uint32_t event, double min_pct)
 {
-	return text_tree(out, d, cp, event, min_pct, NULL);
+	return text_tree(out, d, cp, event, min_pct, NULL, NULL);
 }
 
 int rep_text_callpath(FILE *out, const struct rep_model *m)
 {
-	put_header(out, m->d, m->event, m->removed);
-	return text_tree(out, m->d, m->cp, m->event, m->min_pct, m->thr);
+	put_header(out, m);
+	return text_tree(out, m->d, m->cp, m->event, m->min_pct, m->thr, m);
 }

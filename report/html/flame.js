@@ -174,9 +174,13 @@ function flameGraph(box, trees, events, opts) {
 			g.addEventListener('mousemove', (e) => {
 				const self = (f.n.self && f.n.self[state.ev]) || 0;
 
+				const others = events.filter((ev) => ev !== state.ev)
+					.map((ev) => `${ev} ${fmtCount((f.n.total && f.n.total[ev]) || 0)}`);
+
 				tip.replaceChildren(el('b', {}, f.n.function), el('br'),
 					`total ${fmtCount(total(f.n))} (${fmtPct(100 * total(f.n) / all)}), ` +
-					`self ${fmtCount(self)} (${fmtPct(100 * self / all)})`, el('br'), where(f.n));
+					`self ${fmtCount(self)} (${fmtPct(100 * self / all)})`, el('br'),
+					...(others.length ? [`totals of ${others.join(', ')}`, el('br')] : []), where(f.n));
 				tip.hidden = false;
 				tip.style.left = (e.pageX + 12) + 'px';
 				tip.style.top = (e.pageY + 12) + 'px';

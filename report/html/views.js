@@ -103,6 +103,18 @@ function buildFlame(box, data, minPct, rankTrees) {
 	flameGraph(box, flameChoices(data, rankTrees || []), eventNames(data));
 }
 
+/* A derived metric of a function's self counts; -Infinity when it divides
+ * by zero, so that such rows sort last. */
+function metricOf(r, name) {
+	const v = r.metrics && r.metrics[name] ? r.metrics[name].self : null;
+
+	return v === null || v === undefined ? -Infinity : v;
+}
+
+function fmtMetric(v) {
+	return v === -Infinity ? '-' : String(Number(v.toPrecision(4)));
+}
+
 function buildFunctions(box, data) {
 	const ev = eventNames(data)[0];
 	const fns = data.flat || [];
@@ -115,8 +127,15 @@ function buildFunctions(box, data) {
 			show: (r) => r.ranks && r.ranks.max_rank !== null ? String(r.ranks.max_rank) : '', num: true },
 	] : [];
 
+	const beside = eventNames(data).slice(1).map((e) => ({ title: e, get: (r) => r.self[e] || 0,
+		show: (r) => fmtCount(r.self[e] || 0), num: true }));
+	const metrics = (data.experiment.metrics || []).map((m) => ({ title: m.name,
+		get: (r) => metricOf(r, m.name), show: (r) => fmtMetric(metricOf(r, m.name)), num: true }));
+
 	box.append(el('h2', {}, 'Functions'), el('p', { class: 'note' },
 		`Self and total samples of ${ev} over all ranks; percentages of all samples.` +
+		(beside.length ? ` Beside them, each other event's self count${metrics.length ?
+			', then each derived metric of the self counts' : ''}.` : '') +
 		(spread.length ? ' Rank min, mean and max: the self samples of one rank; max at rank: ' +
 			'the rank that has the most (imbalance at a glance).' : '')));
 	sortableTable(box, fns, [
@@ -125,6 +144,8 @@ function buildFunctions(box, data) {
 		{ title: 'self %', get: (r) => r.self_pct, show: (r) => pctBar(r.self_pct), num: true },
 		{ title: 'total', get: (r) => r.total[ev] || 0, show: (r) => fmtCount(r.total[ev] || 0), num: true },
 		{ title: 'total %', get: (r) => r.total_pct, show: (r) => fmtPct(r.total_pct), num: true },
+		...beside,
+		...metrics,
 		...spread,
 		{ title: 'module', get: (r) => r.module_name || '' },
 		{ title: 'file:line', get: (r) => r.file ? `${r.file}:${r.line}` : '' },

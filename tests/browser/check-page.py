@@ -280,6 +280,29 @@ def check_serial():
     summary = drv.find_element(By.ID, "view-summary")
     tap(summary.is_displayed() and "not an MPI program" in summary.text,
         "serial: #waits shows the summary instead", f"summary {summary.text[:200]!r}")
+    # every event a column, and the derived metrics: the top row's as the JSON's
+    show("functions")
+    heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, "table.functions th")]
+    events = [e["name"] for e in report["experiment"]["events"]]
+    metrics = [m["name"] for m in report["experiment"].get("metrics", [])]
+    row = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr:first-child td")]
+    fn = next((f for f in report["flat"] if row and f["function"] == row[0]), None)
+    def near(page, json):
+        """A metric as the page shows it (4 significant digits) against the JSON's."""
+        if json is None:
+            return page == "-"
+        try:
+            return abs(float(page) - json) <= 1e-3 * abs(json)
+        except (TypeError, ValueError):
+            return False
+    want = [fmt_count(fn["self"][e]) for e in events[1:]] + \
+        [fn["metrics"][m]["self"] for m in metrics] if fn else []
+    got = [row[heads.index(t)] if t in heads else None for t in events[1:] + metrics]
+    n = len(events) - 1
+    tap(len(events) == 3 and len(metrics) >= 1 and len(want) == len(got) and got[:n] == want[:n] and
+        all(near(g, w) for g, w in zip(got[n:], want[n:])),
+        "serial: a column per other event and per metric, the top row's values the JSON's",
+        f"headers {heads}", f"page {got}", f"json {want}")
     console_clean("serial")
 
 

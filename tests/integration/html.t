@@ -71,10 +71,33 @@ is "mpi-waits: the page carries the report's wait states" \
 
 # a serial program: no wait states, no classes
 build deep deep.c -O1 -g
-record "$WORK/exp-serial" "$WORK/deep" 20 200
-"$CPPERF" report "$WORK/exp-serial" --format=json > "$WORK/serial.json"
-"$CPPERF" report "$WORK/exp-serial" --format=html -o "$WORK/serial.html" 2> "$WORK/html.err"
+# with three events of a group and a derived metric: a column each
+record "$WORK/exp-serial" -e '{task-clock,page-faults,context-switches}' "$WORK/deep" 20 200
+metric='faults_per_sample=(page-faults + 1) / task-clock'
+"$CPPERF" report "$WORK/exp-serial" --format=json --metric "$metric" > "$WORK/serial.json"
+"$CPPERF" report "$WORK/exp-serial" --format=html --metric "$metric" -o "$WORK/serial.html" \
+	2> "$WORK/html.err"
 is "serial: report --format=html" "$?:$(head -c 300 "$WORK/html.err")" "0:"
+# the top function (a metric that is not 0: the program faults little)
+fault='.flat[0]'
+is "serial, three events: the JSON's counts and metric of the top function" \
+	"$(jq -c "[.experiment.events[].name, .experiment.metrics[0].name,
+		($fault | (.self | keys | length), .self[\"task-clock\"] > 0,
+		(((.self[\"page-faults\"] + 1) / .self[\"task-clock\"]) as \$r
+		| (.metrics.faults_per_sample.self - \$r | fabs) <= 1e-5 * \$r))]" "$WORK/serial.json")" \
+	'["task-clock","page-faults","context-switches","faults_per_sample",3,true,true]'
+"$CPPERF" report "$WORK/exp-serial" --metric "$metric" --min-pct=0 > "$WORK/serial.txt"
+is "serial, three events: the text's columns" \
+	"$(grep '^#  self%' "$WORK/serial.txt" | awk '{ print $6, $7, $8 }')" \
+	"page-faults context-switches faults_per_sample"
+top=$(jq -r "$fault | .function" "$WORK/serial.json")
+read -r pf cs per < <(awk -v f="$top" '$8 == f { print $5, $6, $7; exit }' "$WORK/serial.txt")
+is "serial, three events: the text's counts of $top are the JSON's" "$pf $cs" \
+	"$(jq -r "$fault"' | .self | "\(.["page-faults"]) \(.["context-switches"])"' "$WORK/serial.json")"
+want=$(jq -r "$fault | .metrics.faults_per_sample.self" "$WORK/serial.json")
+check "serial, three events: the text's metric of $top is the JSON's ($per, $want)" \
+	awk -v a="$per" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d
+		exit !(a != "" && d <= 1e-3 * (b < 0 ? -b : b)) }'
 is "serial: the page carries no wait states and no classes" \
 	"$(page_data "$WORK/serial.html" | jq -c '.report | [has("waits"), has("clusters"), has("graph")]')" \
 	"[false,false,false]"

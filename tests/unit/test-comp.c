@@ -388,19 +388,19 @@ static void test_text(const struct rep_data *d)
 	is_int(rc, 0, "text flat renders (parallel)");
 	ok(out && strstr(out, "# overhead compensation: 16 samples in cpperf's runtime removed "
 			  "(--compensate=none keeps them)\n"), "flat header says what was removed");
-	ok(out && strstr(out, "  11.36   11.36           5           5  rt_inject "),
+	ok(out && strstr(out, "  11.36   11.36           5           5            0         0  rt_inject "),
 	   "flat row for rt_inject: 5 of 44");
 	free(out);
 	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_CALLPATH, .min_pct = 0 }, REP_COMP_LOCAL,
 		     &rc, err);
 	is_int(rc, 0, "text callpath renders (local)");
-	ok(out && strstr(out, "  20.45    6.82    MPI_Send  [libcpperf-openmpi.so]\n"
-			  "  13.64   13.64      PMPI_Send  [libmpi.so.40]\n"),
+	ok(out && strstr(out, "  20.45    6.82            7    0.7778    MPI_Send  [libcpperf-openmpi.so]\n"
+			  "  13.64   13.64            6         1      PMPI_Send  [libmpi.so.40]\n"),
 	   "callpath: MPI_Send 9 of 44, self 3");
 	free(out);
 	out = render(d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_NONE, &rc, err);
 	ok(out && !strstr(out, "overhead compensation") &&
-	   strstr(out, "  25.00   25.00          15          15  rt_inject "),
+	   strstr(out, "  25.00   25.00          15          15            0         0  rt_inject "),
 	   "none: no note, rt_inject 15 of 60");
 	free(out);
 
@@ -475,7 +475,7 @@ static void test_no_data(void)
 	char *b = render(&d, (struct rep_opts){ .format = REP_TEXT, .view = REP_FLAT, .min_pct = 0 }, REP_COMP_NONE,
 			 &rc, err);
 
-	ok(a && b && !strcmp(a, b) && strstr(a, "15  rt_inject"),
+	ok(a && b && !strcmp(a, b) && strstr(a, "15            0         0  rt_inject"),
 	   "without data parallel and none print the same flat profile");
 	free(a);
 	free(b);

@@ -384,6 +384,13 @@ static void test_json(const struct rep_data *d)
 	is_str(jq(path, ".experiment.events | map(\"\\(.name)=\\(.period // .frequency)\") | join(\",\")"),
 	       "cycles=1000,instructions=500", "events with period or frequency");
 	is_str(jq(path, ".experiment.events[1] | has(\"frequency\")"), "true", "frequency key");
+	is_str(jq(path, ".experiment.metrics | tojson"), "[{\"name\":\"ipc\",\"expr\":\"instructions/cycles\"}]",
+	       "the built-in ipc, cycles and instructions being recorded");
+	is_str(jq(path, "[.flat[] | (.self.instructions / (.self.cycles * 1000)) as $r | .metrics.ipc.self as $m"
+		  " | if .self.cycles == 0 then $m == null else ($m - $r | fabs) <= 1e-5 * $r end] | all"),
+	       "true", "ipc per function: its instructions over its cycles (a sample 1000)");
+	is_str(jq(path, ".callpath.children[0] | [.function, (.metrics.ipc.total * 1e7 | round)] | tojson"),
+	       "[\"main\",8667]", "ipc per call path, of the totals: main's 26 / 30 000");
 	is_str(jq(path, ".experiment.samples"), "56", "samples");
 	is_str(jq(path, ".experiment.lost"), "1", "lost");
 	is_str(jq(path, ".experiment.unwind_complete_pct"), "93.3333", "unwind_complete_pct");
@@ -435,17 +442,22 @@ static void test_text(const struct rep_data *d)
 	char *out = render(d, &o, &rc);
 
 	is_int(rc, 0, "text flat renders");
-	ok(out && strstr(out, "  46.67   46.67          14          14  b "),
-	   "text flat row for b");
+	/* instructions beside cycles, and the built-in ipc they give: a
+	 * sample of cycles (period 1000) counts 1000 cycles */
+	ok(out && strstr(out, "#  self%  total%        self       total instructions       ipc  function"),
+	   "text flat: a column for the other event and one for ipc");
+	ok(out && strstr(out, "  46.67   46.67          14          14           22  0.001571  b "),
+	   "text flat row for b: 22 instructions of 14 000 cycles");
 	ok(out && strstr(out, "# event: cycles (period 1000)"), "text header names the event");
 	free(out);
 	o.view = REP_CALLPATH;
 	o.min_pct = 15;
 	out = render(d, &o, &rc);
 	is_int(rc, 0, "text callpath renders");
-	ok(out && strstr(out, " 100.00    6.67  main  [app]  app.c:10\n"
-			  "  63.33   16.67    a  [app]  app.c:20\n"
-			  "  46.67   13.33      b  [app]  app.c:30\n"), "text callpath tree");
+	ok(out && strstr(out, " 100.00    6.67           26 0.0008667  main  [app]  app.c:10\n"
+			  "  63.33   16.67           23  0.001211    a  [app]  app.c:20\n"
+			  "  46.67   13.33           22  0.001571      b  [app]  app.c:30\n"),
+	   "text callpath tree, with the other event's and ipc's totals");
 	ok(out && strstr(out, "# 1 subtree below 15% not shown"), "text callpath says what it pruned");
 	if (out && !strstr(out, "100.00"))
 		printf("# %s", out);
