@@ -45,11 +45,12 @@ static bool view_cp(const struct rep_opts *o)
 	return o->view == REP_CP || o->view == REP_CP_REFERENCE;
 }
 
-/* Whether the report needs the critical path: JSON always holds it, text
- * and folded only for --view=cp. */
+/* Whether the report needs the critical path: JSON, the page and Hatchet's
+ * tree always hold it, text and folded only for --view=cp. */
 static bool wants_cpath(const struct rep_opts *o)
 {
-	return o->format == REP_JSON || o->format == REP_HTML || view_cp(o);
+	return o->format == REP_JSON || o->format == REP_HTML || o->format == REP_HATCHET ||
+	       view_cp(o);
 }
 
 /* Whether the report shows the ranks' activity graphs: JSON when the
@@ -389,7 +390,7 @@ int rep_model_build(struct rep_model *m, const struct rep_data *d, const struct 
 			goto fail;
 		m->thr = &m->thr_;
 	}
-	if (o->format == REP_HTML && rank_trees(m) < 0) {
+	if ((o->format == REP_HTML || o->format == REP_SPEEDSCOPE) && rank_trees(m) < 0) {
 		snprintf(err, errlen, "out of memory reading the ranks' own trees");
 		goto fail;
 	}

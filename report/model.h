@@ -21,7 +21,8 @@
 #include "threads.h"
 #include "tree.h"
 
-enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML };
+enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML, REP_SPEEDSCOPE,
+		  REP_HATCHET };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
 		REP_COMPENSATION, REP_WAITS, REP_GRAPH, REP_THREADS };
@@ -68,7 +69,7 @@ struct rep_model {
 	 * events were recorded */
 	struct rep_metric metrics[REP_METRICS];
 	uint32_t nmetrics;
-	/* the page's: the trees of its ranks of their own (out-html.c) */
+	/* the trees of ranks of their own that the page and speedscope show */
 	struct rep_rank_tree *rank_trees;
 	uint32_t nrank_trees;
 

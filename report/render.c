@@ -8,7 +8,9 @@
 #include "model.h"
 #include "out-graphml.h"
 #include "out-html.h"
+#include "out-hatchet.h"
 #include "out-json.h"
+#include "out-speedscope.h"
 #include "render.h"
 #include "text.h"
 
@@ -26,6 +28,10 @@ static int render_model(const struct rep_model *m, FILE *out)
 		return rep_folded(out, m);
 	case REP_GRAPHML:
 		return rep_graphml(out, m);
+	case REP_SPEEDSCOPE:
+		return rep_speedscope(out, m);
+	case REP_HATCHET:
+		return rep_hatchet(out, m);
 	case REP_TEXT:
 		break;
 	}
