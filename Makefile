@@ -70,7 +70,7 @@ SAMPLER_RT_SRC := $(filter-out $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 # The commands, thin over the libraries: cpperf (report, list) and
 # cpperf-record.
-CLI_CPPERF_SRC := cli/main.c cli/cmd-report.c cli/cmd-list.c cli/cmd-merge.c
+CLI_CPPERF_SRC := cli/main.c cli/cmd-report.c cli/cmd-list.c cli/cmd-merge.c cli/cmd-diff.c
 CLI_RECORD_SRC := cli/cmd-record.c
 
 RT_SRC := $(COMMON_SRC) $(SYM_RT_SRC) $(SAMPLER_RT_SRC)

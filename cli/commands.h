@@ -18,4 +18,8 @@ int cmd_report(int argc, char **argv);
  * profile (cli/cmd-merge.c). */
 int cmd_merge(int argc, char **argv);
 
+/* `cpperf diff A B [options]`: two experiments side by side
+ * (cli/cmd-diff.c). */
+int cmd_diff(int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "read an experiment and print its profile (text, json, folded, html)" },
+	{ "diff", cmd_diff, "compare two experiments, per function, call path, critical path and MPI site" },
 	{ "merge", cmd_merge, "merge a run's ranks' profiles into one, as --merge=mpi does" },
 	{ "list", cmd_list, "list the events this host can sample" },
 };

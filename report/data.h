@@ -24,6 +24,7 @@
  *   render.h      the driver, rep_render: the model, then its renderer,
  *                 which only writes it (text.h, out-json.h, folded.h,
  *                 out-graphml.h, out-html.h; show.h their shared helpers);
+ *   diff.h        two experiments' models side by side (rep_diff);
  *   rank-runs.h   sets of ranks kept and printed as runs (rank_runs_*);
  *   outfile.h     -o FILE written atomically (of_*), its temporary removed
  *                 by a signal that ends the command (tmp-guard.h, tmp_guard_*).

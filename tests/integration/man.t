@@ -18,7 +18,7 @@ help() {
 	*) "$CPPERF" "${1#cpperf-}" --help ;;
 	esac
 }
-for page in cpperf cpperf-record cpperf-report cpperf-list cpperf-merge; do
+for page in cpperf cpperf-record cpperf-report cpperf-list cpperf-merge cpperf-diff; do
 	f=$TOP/build/man/$page.1
 	if [ ! -f "$f" ]; then
 		fail "$page(1) is built" "no $f: make builds it"
