@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 PKGS="gcc make pkg-config perl jq libdw-dev libelf-dev zlib1g-dev libpfm4-dev libpapi-dev
 gfortran clang libclang-rt-dev libomp-dev openmpi-bin libopenmpi-dev mpich libmpich-dev linux-perf procps strace time
 chromium chromium-driver python3-selenium python3-networkx libxml2-utils man-db
-slurmd slurmctld slurm-client munge debuginfod debhelper lintian debootstrap python3-jsonschema"
+slurmd slurmctld slurm-client munge debuginfod debhelper lintian debootstrap python3-jsonschema golang-go"
 
 missing=""
 for p in $PKGS; do

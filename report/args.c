@@ -45,9 +45,9 @@ static int pick(const char *opt, const char *value, const char *const *names,
 static int set_format(struct rep_args *a, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "text", "json", "folded", "html", "graphml",
-		"speedscope", "hatchet", NULL };
+		"speedscope", "hatchet", "pprof", NULL };
 	static const enum rep_format fmt[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML,
-		REP_GRAPHML, REP_SPEEDSCOPE, REP_HATCHET };
+		REP_GRAPHML, REP_SPEEDSCOPE, REP_HATCHET, REP_PPROF };
 	int i = pick("format", v, names, err, errlen);
 
 	if (i >= 0)
@@ -165,8 +165,8 @@ static const struct rep_option rep_options[] = {
 	  "folded (FlameGraph, speedscope), html (one offline page of all views; "
 	  "docs/html.md), graphml (the activity graph by class of ranks; "
 	  "docs/graph.md), speedscope (speedscope's file format: a profile per event "
-	  "and per rank) or hatchet (Hatchet's literal graph: every event and metric "
-	  "per call path)", SET(set_format) },
+	  "and per rank), hatchet (Hatchet's literal graph: every event and metric "
+	  "per call path) or pprof (gzipped profile.proto for go tool pprof)", SET(set_format) },
 	{ "view", 0, "VIEW", "flat (default: self and total per function), callpath "
 	  "(the tree), mpi (ranks, call sites, matrix), cp (the critical path), "
 	  "compensation (overhead per rank and source), waits (wait states per "

@@ -22,7 +22,7 @@
 #include "tree.h"
 
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML, REP_SPEEDSCOPE,
-		  REP_HATCHET };
+		  REP_HATCHET, REP_PPROF };
 /* REP_CP_REFERENCE: --view=cp --reference, or JSON with --reference. */
 enum rep_view { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP, REP_CP_REFERENCE,
 		REP_COMPENSATION, REP_WAITS, REP_GRAPH, REP_THREADS };

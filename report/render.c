@@ -10,6 +10,7 @@
 #include "out-html.h"
 #include "out-hatchet.h"
 #include "out-json.h"
+#include "out-pprof.h"
 #include "out-speedscope.h"
 #include "render.h"
 #include "text.h"
@@ -32,6 +33,8 @@ static int render_model(const struct rep_model *m, FILE *out)
 		return rep_speedscope(out, m);
 	case REP_HATCHET:
 		return rep_hatchet(out, m);
+	case REP_PPROF:
+		return rep_pprof(out, m);
 	case REP_TEXT:
 		break;
 	}

@@ -6,6 +6,8 @@
 #    whose weights sum to the JSON's totals; valid against the schema of
 #    speedscope's npm package (python3-jsonschema), and imported by
 #    speedscope's own page in headless Chromium (tests/browser/check-speedscope.py);
+#  - pprof: gzipped profile.proto, whose top function and total
+#    `go tool pprof -top` reads as the JSON's;
 #  - hatchet: Hatchet's literal tree, as GraphFrame.from_literal reads it
 #    (no Debian package has Hatchet: its documented shape is checked), with
 #    every event's self and inclusive counts consistent over the tree and
@@ -75,6 +77,19 @@ else
 		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
 		grep -q '^# count' "$WORK/browser.tap" || fail "speedscope: the browser check ran to its end" "status $st"
 	fi
+fi
+
+# --- pprof: go tool pprof -top's first row is the JSON's top function
+"$CPPERF" report "$WORK/exp" --format=pprof -o "$WORK/prof.pb.gz" 2> "$WORK/err"
+is "pprof: written, gzipped" "$?:$(head -c 300 "$WORK/err"):$(od -An -tx1 -N2 "$WORK/prof.pb.gz" | tr -d ' ')" "0::1f8b"
+if ! command -v go > /dev/null; then
+	skip "pprof: go tool pprof reads it" "no Go toolchain (apt-get install golang-go)"
+else
+	HOME=$WORK GOCACHE=$WORK/go-cache GOFLAGS= timeout 120 go tool pprof -top -nodecount=3 \
+		"$WORK/prof.pb.gz" > "$WORK/pprof.txt" 2> "$WORK/pprof.err"
+	is "pprof: go tool pprof -top reads it: its type, total and top function are the JSON's" \
+		"$(awk '/^Type:/ { t = $2 } /^Showing nodes/ { n = $(NF - 1) } /^ *flat  flat%/ { getline; print t, n, $1, $NF; exit }' "$WORK/pprof.txt")" \
+		"${events%% *} $(jqr ".callpath.total[\"${events%% *}\"]") $(jqr ".flat[0].self[\"${events%% *}\"]") $top"
 fi
 
 # --- hatchet
