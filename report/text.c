@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "compensation.h"
 #include "data.h"
 #include "experiment.h"
 #include "flat.h"
@@ -143,6 +144,72 @@ static void put_beside(FILE *out, const struct rep_model *m)
 	}
 }
 
+/* Whether an MPI call site sets MPI up or down: outside the ranks' MPI
+ * region, and no finding. */
+static bool setup_site(const struct rep_site *s)
+{
+	static const char *const setup[] = { "MPI_Init", "MPI_Init_thread", "MPI_Finalize" };
+
+	for (size_t i = 0; i < sizeof(setup) / sizeof(setup[0]); i++)
+		if (!strcmp(s->function, setup[i]))
+			return true;
+	return false;
+}
+
+/* A rank's computation: its MPI region less its time in MPI. */
+static uint64_t rank_work(const struct rep_rank *r)
+{
+	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
+}
+
+/* What an MPI run's numbers answer first, as the page's summary does:
+ * the ranks' load and imbalance, the costliest MPI call site, cpperf's
+ * own cost. */
+static void put_findings(FILE *out, const struct rep_data *d)
+{
+	const struct rep_mpi *mpi = &d->mpi;
+	const struct rep_rank *most = NULL, *least = NULL;
+	const struct rep_site *top = NULL;
+	uint64_t work = 0, site_ns = 0, over = 0, wall = 0;
+
+	if (mpi->nranks < 2)
+		return;
+	for (uint32_t i = 0; i < mpi->nranks; i++) {
+		const struct rep_rank *r = &mpi->ranks[i];
+
+		most = !most || rank_work(r) > rank_work(most) ? r : most;
+		least = !least || rank_work(r) < rank_work(least) ? r : least;
+		work += rank_work(r);
+		over += r->comp_on ? comp_overhead_ns(&r->ovh) : 0;
+		wall += r->wall_ns;
+	}
+	fprintf(out, "# findings: rank %lld computes most (%.3f s), rank %lld least (%.3f s), "
+		"imbalance %.1f%% (--view=mpi)", (long long)most->rank, rep_secs(rank_work(most)),
+		(long long)least->rank, rep_secs(rank_work(least)),
+		work ? 100.0 * ((double)rank_work(most) * mpi->nranks / (double)work - 1) : 0.0);
+	for (uint32_t i = 0; i < mpi->nsites; i++) {
+		const struct rep_site *s = &mpi->sites[i];
+
+		if (setup_site(s))
+			continue;
+		site_ns += s->time_ns;
+		top = !top || s->time_ns > top->time_ns ? s : top;
+	}
+	if (top) {
+		fprintf(out, ";\n#   costliest MPI call: %s", top->function);
+		if (top->nframes) {
+			fputs(" from ", out);
+			rep_put_clean(out, d->names[top->frames[top->nframes - 1]], 0);
+		}
+		fprintf(out, " %.3f s, %.1f%% of MPI time", rep_secs(top->time_ns),
+			rep_pct(top->time_ns, site_ns));
+	}
+	if (over)
+		fprintf(out, ";\n#   cpperf's cost: %.2f%% of the ranks' time (--view=compensation)",
+			rep_pct(over, wall));
+	fputc('\n', out);
+}
+
 /* The header common to both views; removed, when not NULL, the samples
  * --compensate took out per event. */
 static void put_header(FILE *out, const struct rep_model *m)
@@ -167,11 +234,13 @@ static void put_header(FILE *out, const struct rep_model *m)
 	else
 		fprintf(out, " (%llu Hz)", (unsigned long long)ev->freq);
 	put_beside(out, m);
+	fputc('\n', out);
+	put_findings(out, d);
 	if (removed)
-		fprintf(out, "\n# overhead compensation: %llu sample%s in cpperf's runtime "
-			"removed (--compensate=none keeps them)",
+		fprintf(out, "# overhead compensation: %llu sample%s in cpperf's runtime "
+			"removed (--compensate=none keeps them)\n",
 			(unsigned long long)removed[event], removed[event] == 1 ? "" : "s");
-	fputs("\n#\n", out);
+	fputs("#\n", out);
 }
 
 /* The width of a column beside the event shown. */

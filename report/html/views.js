@@ -43,6 +43,73 @@ function warnings(data) {
 	return w;
 }
 
+const SETUP_CALLS = new Set(['MPI_Init', 'MPI_Init_thread', 'MPI_Finalize']);
+
+// The call path (function names from the root) of the node with the most
+// self samples of ev, and that count.
+function hottestPath(root, ev) {
+	let best = { n: -1, path: [] };
+	const walk = (node, path) => {
+		const here = node.function === '<root>' ? path : [...path, node.function];
+		const n = (node.self && node.self[ev]) || 0;
+
+		if (here.length && n > best.n)
+			best = { n, path: here };
+		for (const c of node.children || [])
+			walk(c, here);
+	};
+
+	walk(root, []);
+	return best;
+}
+
+// What the run's data answer first, each with a link to its view: the top
+// functions and call path, the critical path's leader beside its CPU
+// share, the ranks' load and imbalance, the costliest MPI call site, what
+// cpperf cost.
+function findings(data) {
+	const ev = eventNames(data)[0], f = [];
+	const link = (view, text) => el('a', { href: `#${view}`, class: 'finding-link' }, text);
+	const top = (data.flat || []).slice(0, 3).filter((r) => (r.self[ev] || 0) > 0);
+	const hot = data.callpath ? hottestPath(data.callpath, ev) : { n: 0 };
+	const cp = data.critical_path && data.critical_path.functions && data.critical_path.functions[0];
+	const ranks = data.ranks || [];
+	const sites = ((data.mpi && data.mpi.callsites) || []).filter((s) => !SETUP_CALLS.has(s.function));
+
+	if (top.length)
+		f.push(['top-function', [link('functions', 'top functions'), ': ',
+			top.map((r) => `${r.function} ${fmtPct(r.self_pct)}`).join(', ')]]);
+	if (hot.n > 0)
+		f.push(['top-path', [link('flame', 'hottest call path'), `: ${hot.path.slice(-4).join(' › ')} ` +
+			`(${fmtPct(100 * hot.n / data.callpath.total[ev])})`]]);
+	if (cp)
+		f.push(['cp-function', [link('cp', 'critical path'), `: ${cp.function} ${fmtPct(cp.cp_pct)} of it, ` +
+			`${fmtPct(cp.cpu_pct)} of the CPU samples`]]);
+	if (ranks.length > 1) {
+		const work = ranks.map((r) => ({ rank: r.rank, t: Math.max((r.wall || 0) - (r.mpi_time || 0), 0) }));
+		const most = work.reduce((a, r) => r.t > a.t ? r : a), least = work.reduce((a, r) => r.t < a.t ? r : a);
+		const mean = work.reduce((s, r) => s + r.t, 0) / work.length;
+
+		f.push(['ranks', [link('ranks', 'ranks'), `: rank ${most.rank} computes most (${fmtSec(most.t)}), ` +
+			`rank ${least.rank} least (${fmtSec(least.t)}); imbalance ` +
+			`${fmtPct(mean > 0 ? 100 * (most.t / mean - 1) : 0)} (the most over the mean)`]]);
+	}
+	if (sites.length) {
+		const s = sites[0], all = sites.reduce((a, x) => a + x.time, 0);
+		const caller = s.callpath && s.callpath.length ? ` from ${s.callpath[s.callpath.length - 1].function}` : '';
+
+		f.push(['mpi-site', [link('mpi', 'costliest MPI call'), `: ${s.function}${caller} ${fmtSec(s.time)} ` +
+			`(${fmtPct(all > 0 ? 100 * s.time / all : 0)} of MPI time)`]]);
+	}
+	if (data.compensation && data.compensation.available && ranks.length) {
+		const over = ranks.reduce((a, r) => a + (r.overhead || 0), 0), wall = ranks.reduce((a, r) => a + (r.wall || 0), 0);
+
+		f.push(['cost', [link('compensation', 'cpperf\'s cost'), `: ${fmtPct(wall > 0 ? 100 * over / wall : 0)} ` +
+			'of the ranks\' time, taken out of the compensated times']]);
+	}
+	return f;
+}
+
 function dl(pairs) {
 	return el('dl', { class: 'facts' }, pairs.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
 }
@@ -53,9 +120,14 @@ function buildSummary(box, data) {
 	const wall = Math.max(0, ...ranks.map((r) => r.wall || 0));
 	const w = warnings(data);
 
+	const found = findings(data);
+
 	box.append(el('h2', {}, 'Summary'));
 	if (w.length)
 		box.append(el('ul', { class: 'warnings' }, w.map((t) => el('li', {}, t))));
+	if (found.length)
+		box.append(el('ul', { class: 'findings' }, found.map(([key, parts]) =>
+			el('li', { 'data-finding': key }, ...parts))));
 	box.append(dl([
 		['command', (x.command || []).join(' ')],
 		['ranks', `${fmtCount(x.ranks)} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}` +

@@ -494,6 +494,35 @@ try:
         bars = drv.find_elements(By.CSS_SELECTOR, ".stacked g.bar")
         tap(len(bars) == len(report["ranks"]), "ranks: one bar per rank",
             f"page {len(bars)} json {len(report['ranks'])}")
+
+        # the first screen, 1400 x 900 without scrolling, answers: the top
+        # function and its share, the critical path's top function, the
+        # rank that computes most, the costliest MPI call site (not set-up)
+        drv.set_window_size(1400, 900)
+        show("summary")
+        height = drv.execute_script("return window.innerHeight")
+        found = {li.get_attribute("data-finding"): li for li in drv.find_elements(By.CSS_SELECTOR, ".findings li")}
+        site = next(s for s in report["mpi"]["callsites"]
+                    if s["function"] not in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize"))
+        want = {
+            "top-function": f"{report['flat'][0]['function']} {fmt_pct(report['flat'][0]['self_pct'])}",
+            "cp-function": f"critical path: {report['critical_path']['functions'][0]['function']} ",
+            "ranks": f"rank {most} computes most",
+            "mpi-site": f"{site['function']} from {site['callpath'][-1]['function']} ",
+        }
+        for key, text in want.items():
+            li = found.get(key)
+            tap(li is not None and text in li.text and li.rect["y"] + li.rect["height"] <= height,
+                f"first screen: {key} says {text.strip()!r}, above the fold",
+                f"finding {li.text if li else None!r}",
+                f"bottom {li.rect['y'] + li.rect['height'] if li else None} of {height}")
+        links = [a.get_attribute("href").split("#")[-1] for a in drv.find_elements(By.CSS_SELECTOR, ".findings a")]
+        tap(set(links) >= {"functions", "cp", "ranks", "mpi"}, "first screen: each finding links to its view",
+            f"links {links}")
+        shot("summary-findings")
+        if found.get("mpi-site"):
+            found["mpi-site"].find_element(By.TAG_NAME, "a").click()
+            tap(drv.find_element(By.ID, "view-mpi").is_displayed(), "first screen: the MPI finding's link opens the MPI view")
 finally:
     drv.quit()
 print(f"# count {count}")

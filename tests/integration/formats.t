@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# formats.t - the report in the formats other tools read, checked against
+# formats.t - the report in the formats other tools read (and the text
+# header's findings), checked against
 # the JSON report of the same run (the MPI demo, 2 ranks) and by the
 # tools' own readers where this host has them:
 #  - speedscope: a profile per event of the merged tree, then one per rank,
@@ -27,6 +28,16 @@ mpi_run 2 "$RECORD" -q -o "$WORK/exp" "$WORK/demo" 300 > "$WORK/out" 2> "$WORK/e
 is "the demo runs" "$?:$(head -c 300 "$WORK/err")" "0:"
 report_json "$WORK/exp"
 events=$(jqr '[.experiment.events[].name] | join(" ")')
+
+# --- the text header's findings, as the JSON's numbers give them
+"$CPPERF" report "$WORK/exp" > "$WORK/text"
+is "text: the findings name the rank that computes most" \
+	"$(sed -n 's/^# findings: rank \([0-9]*\) computes most.*/\1/p' "$WORK/text")" \
+	"$(jqr '.ranks | max_by(.wall - .mpi_time) | .rank')"
+is "text: ... and the costliest MPI call but set-up" \
+	"$(sed -n 's/^#   costliest MPI call: \([A-Za-z_]*\) from \([^ ]*\) .*/\1 \2/p' "$WORK/text")" \
+	"$(jqr '[.mpi.callsites[] | select(.function | IN("MPI_Init", "MPI_Init_thread", "MPI_Finalize") | not)]
+		| max_by(.time) | "\(.function) \(.callpath[-1].function)"')"
 
 # --- speedscope
 "$CPPERF" report "$WORK/exp" --format=speedscope -o "$WORK/ss.json" 2> "$WORK/err"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../../report/args.h"
+#include <string.h>
 #include "tap.h"
 
 static struct rep_args A;
@@ -15,7 +16,7 @@ static char err[1024];
 /* Parse the arguments after "report" into A. */
 static int parse(int n, const char **args)
 {
-	char *argv[16] = { "report" };
+	char *argv[64] = { "report" };
 
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)args[i];
@@ -39,9 +40,10 @@ static void test_defaults(void)
 
 static void test_values(void)
 {
-	static const char *const formats[] = { "text", "json", "folded", "html", "graphml" };
+	static const char *const formats[] = { "text", "json", "folded", "html", "graphml",
+		"speedscope", "hatchet", "pprof" };
 	static const enum rep_format format_of[] = { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML,
-		REP_GRAPHML };
+		REP_GRAPHML, REP_SPEEDSCOPE, REP_HATCHET, REP_PPROF };
 	static const char *const views[] = { "flat", "callpath", "mpi", "cp", "compensation",
 		"waits", "graph" };
 	static const enum rep_view view_of[] = { REP_FLAT, REP_CALLPATH, REP_MPI, REP_CP,
@@ -69,6 +71,17 @@ static void test_values(void)
 	is_str(A.output, "out.txt", "-o kept");
 	is_int(parse(1, (const char *[]){ "--output=-" }), 0, "--output=- (stdout)");
 	is_str(A.output, "-", "--output=- kept");
+	ok(parse(3, (const char *[]){ "--metric", "ipc=instructions/cycles", "--metric=x=a+b" }) == 0 &&
+	   A.opts.nmetrics == 2 && !strcmp(A.opts.metrics[0], "ipc=instructions/cycles") &&
+	   !strcmp(A.opts.metrics[1], "x=a+b"), "--metric repeats, in order, beside --metrics");
+	{
+		const char *many[2 * REP_METRICS + 2];
+
+		for (int i = 0; i < 2 * REP_METRICS + 2; i++)
+			many[i] = i % 2 ? "m=cycles" : "--metric";
+		ok(parse(2 * REP_METRICS + 2, many) == -1 && strstr(err, "at most 16"),
+		   "--metric more than 16 times: refused, saying the limit");
+	}
 	is_int(parse(1, (const char *[]){ "-h" }), 0, "-h parses");
 	ok(A.help, "-h asks for help");
 	is_int(parse(2, (const char *[]){ "--help", "--bogus-after" }), -1, "--help does not stop the parsing: a later error is still one");
@@ -77,7 +90,8 @@ static void test_values(void)
 static void test_refused(void)
 {
 	is_int(parse(1, (const char *[]){ "--format=xml" }), -1, "unknown format refused");
-	is_str(err, "--format: unknown value 'xml'; allowed: text, json, folded, html, graphml",
+	is_str(err, "--format: unknown value 'xml'; allowed: text, json, folded, html, graphml, "
+	       "speedscope, hatchet, pprof",
 	       "unknown format's message lists the formats");
 	is_int(parse(1, (const char *[]){ "--view=tree" }), -1, "unknown view refused");
 	is_str(err, "--view: unknown value 'tree'; allowed: flat, callpath, mpi, cp, compensation, "
