@@ -83,7 +83,7 @@ RECORD_SRC := $(COMMON_SRC) $(SAMPLER_SHARED_SRC) sampler/papi.c sampler/launche
 # strings (report/html/embed.pl); the joined script is also kept for lint.
 MAN_PAGES := $(patsubst docs/man/%.md,build/man/%,$(wildcard docs/man/*.1.md))
 HTML_JS := $(addprefix report/html/,base.js flame.js table.js charts.js waits.js classes.js \
-	threads.js views.js)
+	threads.js diff.js views.js)
 HTML_GEN := build/gen/html-assets.c
 CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_EVENTS_SRC) $(HTML_GEN) \
 	$(CLI_CPPERF_SRC)

@@ -23,13 +23,14 @@
 #define DIFF_LIMIT 20	/* rows of each text table by default */
 
 static const char usage[] =
-	"usage: cpperf diff A B [--format=text|json] [--event=NAME] [--limit=N] [-o FILE]\n\n"
+	"usage: cpperf diff A B [--format=text|json|html] [--event=NAME] [--limit=N] [-o FILE]\n\n"
 	"Compare the experiments A and B (directories, as cpperf report reads\n"
 	"them): per function and call path the change from A to B in self and\n"
 	"total samples of every event both recorded, per function in critical-path\n"
 	"time, per MPI call site in time; each table sorted by the size of its\n"
 	"change.\n\n"
-	"  --format=FMT   text (default) or json (every row of every table)\n"
+	"  --format=FMT   text (default), json (every row of every table) or html\n"
+	"                 (one offline page of the tables)\n"
 	"  --event=NAME   the event whose self samples sort the tables (default: the\n"
 	"                 first of A that B recorded too)\n"
 	"  --limit=N      text: rows per table (default 20)\n"
@@ -38,9 +39,24 @@ static const char usage[] =
 
 struct diff_args {
 	const char *dir[2], *event, *output;
-	bool json, help;
+	enum rep_diff_format format;
+	bool help;
 	size_t limit;
 };
+
+static int set_format(struct diff_args *a, const char *v, char *err, size_t errlen)
+{
+	static const char *const names[] = { "text", "json", "html" };
+	static const enum rep_diff_format fmt[] = { REP_DIFF_TEXT, REP_DIFF_JSON, REP_DIFF_HTML };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v, names[i])) {
+			a->format = fmt[i];
+			return 0;
+		}
+	snprintf(err, errlen, "--format: unknown value '%s'; allowed: text, json, html", v);
+	return -1;
+}
 
 static int parse(struct diff_args *a, int argc, char **argv, char *err, size_t errlen)
 {
@@ -58,11 +74,8 @@ static int parse(struct diff_args *a, int argc, char **argv, char *err, size_t e
 	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				snprintf(err, errlen, "--format: unknown value '%s'; allowed: text, json", optarg);
+			if (set_format(a, optarg, err, errlen) < 0)
 				return -1;
-			}
-			a->json = !strcmp(optarg, "json");
 			break;
 		case 'e':
 			a->event = optarg;
@@ -123,7 +136,7 @@ int cmd_diff(int argc, char **argv)
 			goto fail;
 	if (of_open(&out, a.output, err, sizeof(err)) < 0)
 		goto fail;
-	if (rep_diff(out.f, &m[0], &m[1], a.json, a.event, a.limit, err, sizeof(err)) < 0) {
+	if (rep_diff(out.f, &m[0], &m[1], a.format, a.event, a.limit, err, sizeof(err)) < 0) {
 		of_abort(&out);
 		goto fail;
 	}

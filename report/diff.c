@@ -16,6 +16,7 @@
 #include <string.h>
 #include "diff.h"
 #include "json.h"
+#include "out-html.h"
 #include "show.h"
 
 struct row {
@@ -379,10 +380,57 @@ static void put_text_header(FILE *out, const struct rep_model *a, const struct r
 	fputc('\n', out);
 }
 
+
 enum { T_FUNCTIONS, T_PATHS, T_CP, T_MPI, NTABLES };
 
-int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b, bool json,
-	     const char *event, size_t limit, char *err, size_t errlen)
+/* The tables as JSON ({"a", "b", "sort", TABLE...}). */
+static int put_json(FILE *out, const struct rep_model *a, const struct rep_model *b,
+		    const struct common *c, const struct table *t, bool cp, bool mpi)
+{
+	struct json_w w;
+
+	json_init(&w, out);
+	json_begin_object(&w);
+	json_key(&w, "a");
+	json_string(&w, a->d->dir);
+	json_key(&w, "b");
+	json_string(&w, b->d->dir);
+	json_key(&w, "sort");
+	json_string(&w, a->d->events[c->ea[c->sort]].name);
+	for (int k = 0; k < NTABLES; k++)
+		if ((k != T_CP || cp) && (k != T_MPI || mpi))
+			put_json_table(&w, &t[k]);
+	json_end_object(&w);
+	return json_finish(&w);
+}
+
+/* The page of the tables: their JSON as {"diff": ...} in the report's
+ * page, whose script shows a view per table. */
+static int put_html(FILE *out, const struct rep_model *a, const struct rep_model *b,
+		    const struct common *c, const struct table *t, bool cp, bool mpi)
+{
+	char *data = NULL;
+	size_t n = 0;
+	FILE *blob = open_memstream(&data, &n);
+	int rc;
+
+	if (!blob)
+		return -1;
+	fputs("{\"diff\":", blob);
+	rc = put_json(blob, a, b, c, t, cp, mpi);
+	fputc('}', blob);
+	if (fclose(blob) || rc < 0) {
+		free(data);
+		return -1;
+	}
+	rc = rep_html_write(out, data, n);
+	free(data);
+	return rc;
+}
+
+int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b,
+	     enum rep_diff_format format, const char *event, size_t limit, char *err,
+	     size_t errlen)
 {
 	static const char *const cp_cols[] = { "cp_time" }, *const mpi_cols[] = { "time", "calls" };
 	struct table t[NTABLES] = {
@@ -412,22 +460,10 @@ int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b, bo
 			goto oom;
 	for (int k = 0; k < NTABLES; k++)
 		settle(&t[k]);
-	if (json) {
-		struct json_w w;
-
-		json_init(&w, out);
-		json_begin_object(&w);
-		json_key(&w, "a");
-		json_string(&w, a->d->dir);
-		json_key(&w, "b");
-		json_string(&w, b->d->dir);
-		json_key(&w, "sort");
-		json_string(&w, a->d->events[c.ea[c.sort]].name);
-		for (int k = 0; k < NTABLES; k++)
-			if ((k != T_CP || cp) && (k != T_MPI || mpi))
-				put_json_table(&w, &t[k]);
-		json_end_object(&w);
-		rc = json_finish(&w);
+	if (format == REP_DIFF_JSON) {
+		rc = put_json(out, a, b, &c, t, cp, mpi);
+	} else if (format == REP_DIFF_HTML) {
+		rc = put_html(out, a, b, &c, t, cp, mpi);
 	} else {
 		put_text_header(out, a, b, &c);
 		for (int k = 0; k < NTABLES; k++)

@@ -13,13 +13,16 @@
 #include <stdio.h>
 #include "model.h"
 
+enum rep_diff_format { REP_DIFF_TEXT, REP_DIFF_JSON, REP_DIFF_HTML };
+
 /* Write the differences from a to b (models of JSON reports, so that
- * they hold the critical path), as JSON or text; text shows at most
- * limit rows of each table.  event: the name of the event whose self
+ * they hold the critical path) as text, JSON or one page; text shows at
+ * most limit rows of each table.  event: the name of the event whose self
  * samples sort the tables (NULL: the first of a that b recorded too).
  * Returns 0, or -1 with a message (no event in common, an unknown event,
  * memory, a write error). */
-int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b, bool json,
-	     const char *event, size_t limit, char *err, size_t errlen);
+int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b,
+	     enum rep_diff_format format, const char *event, size_t limit, char *err,
+	     size_t errlen);
 
 #endif

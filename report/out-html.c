@@ -25,8 +25,7 @@ static int put_data(FILE *out, const char *json, size_t n)
 	return 0;
 }
 
-/* The template with each marker replaced by its part. */
-static int put_page(FILE *out, const char *data, size_t n)
+int rep_html_write(FILE *out, const char *data, size_t n)
 {
 	static const char *const markers[] = { "@STYLE@", "@DATA@", "@SCRIPT@" };
 	const char *at = rep_html_page;
@@ -92,7 +91,7 @@ int rep_html(FILE *out, const struct rep_model *m)
 		free(data);
 		return -1;
 	}
-	rc = put_page(out, data, n);
+	rc = rep_html_write(out, data, n);
 	free(data);
 	return rc;
 }

@@ -137,7 +137,8 @@ function showView(id) {
 	}
 }
 
-function startPage(data) {
+// The tabs and sections of the views added, the one the address names shown.
+function startViews() {
 	const nav = document.getElementById('tabs');
 	const main = document.getElementById('views');
 
@@ -147,6 +148,10 @@ function startPage(data) {
 	}
 	window.addEventListener('hashchange', () => showView(currentHash()));
 	showView(currentHash());
+}
+
+function startPage(data) {
+	startViews();
 	document.title = 'cpperf: ' + (data.experiment.command || []).join(' ');
 }
 

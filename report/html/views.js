@@ -385,6 +385,10 @@ function main() {
 	const blob = JSON.parse(document.getElementById('cpperf-data').textContent);
 	const data = blob.report;
 
+	if (blob.diff) {	/* cpperf diff's page */
+		startDiff(blob.diff);
+		return;
+	}
 	addView('summary', 'Summary', (b) => buildSummary(b, data));
 	addView('flame', 'Flame graph', (b) => buildFlame(b, data, blob.min_pct, blob.rank_trees));
 	addView('functions', 'Functions', (b) => buildFunctions(b, data));

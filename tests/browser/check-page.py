@@ -10,7 +10,9 @@ Modes check one part of the page instead of all views:
   waits    (tests/progs/mpi-waits.c) the Waits view against the JSON's
            "waits", and the Classes view when the JSON has classes;
   classes  the Classes view alone;
-  serial   (not MPI) there is neither a Waits nor a Classes view.
+  serial   (not MPI) there is neither a Waits nor a Classes view;
+  diff     (cpperf diff's page, REPORT its JSON) a view per table, whose
+           rows and first row are the JSON's.
 
 Prints TAP lines (numbered from FIRST_TAP_NUMBER, no plan) and, last,
 "# count N" with the number of tests it printed.  Exits 2 when Selenium or
@@ -306,6 +308,29 @@ def check_serial():
     console_clean("serial")
 
 
+def check_diff():
+    """cpperf diff's page: a tab per table of the JSON, each table's rows
+    and its first row (the largest change) as the JSON's."""
+    drv.get(url)
+    tabs = [t.get_attribute("id")[4:] for t in drv.find_elements(By.CSS_SELECTOR, "#tabs a")]
+    keys = [k for k in ("functions", "callpaths", "critical_path", "mpi") if k in report]
+    tap(tabs == [k.replace("_", "-") for k in keys], "diff: a tab per table", f"tabs {tabs}", f"json {keys}")
+    for k in keys:
+        sec = show(k.replace("_", "-"))
+        rows = sec.find_elements(By.CSS_SELECTOR, "table.diff tbody tr")
+        first = [c.text for c in rows[0].find_elements(By.TAG_NAME, "td")] if rows else []
+        label, nlabels = ("path", 1) if k == "callpaths" else ("function", 2)
+        want = report[k][0] if report[k] else None
+        delta = next(iter(want["delta"].values())) if want else 0
+        change = first[nlabels + 2] if len(first) > nlabels + 2 else ""
+        ok_first = want is None or (first[0] == want[label] and change.startswith("+") == (delta > 0) and
+                                    change.startswith("-") == (delta < 0))
+        tap(len(rows) == min(len(report[k]), 500) and ok_first,
+            f"diff: {k}: {len(report[k])} rows, the first the JSON's", f"page rows {len(rows)}",
+            f"first {first[:6]}", f"json {want[label] if want else None}")
+    console_clean("diff")
+
+
 def check_threads():
     """The Threads view: a bar per thread, and the functions' sequential
     and concurrent shares as the JSON's."""
@@ -346,6 +371,8 @@ try:
         check_serial()
     elif mode == "threads":
         check_threads()
+    elif mode == "diff":
+        check_diff()
     else:
         # every view builds, with no error in the console and no request
         views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"] + \

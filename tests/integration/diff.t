@@ -3,7 +3,8 @@
 # table; against a run where one function did twice the work
 # (tests/progs/two-parts.c), that function leads the functions and the
 # call paths with a rise of about its own samples, the other barely
-# moves; JSON holds the same rows; bad command lines are refused.
+# moves; JSON holds the same rows, and the page (in headless Chromium) a
+# view of each table; bad command lines are refused.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 
@@ -42,6 +43,25 @@ is "text: the first row of the functions is part_b's, with a + change" \
 	"$(awk '/^# functions/ { f = 1; next } f && !/^#/ { print ($3 > 0 ? "+" : "-"), $5; exit }' "$WORK/d.txt")" "+ part_b"
 atmost "text: --limit=3 shows 3 rows of each table at most" \
 	"$(awk '/^# functions/ { f = 1; next } /^#$/ { f = 0 } f && !/^#/ { n++ } END { print n + 0 }' "$WORK/d.txt")" 3
+
+# the page of both: a view per table, as the JSON's
+"$CPPERF" diff "$WORK/base" "$WORK/slow" --format=html -o "$WORK/d.html" 2> "$WORK/err"
+is "html: written, one page" "$?:$(head -c 300 "$WORK/err"):$(head -c 15 "$WORK/d.html")" "0::<!DOCTYPE html>"
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ]; then
+	skip "html: the page in a browser" "no Chromium or ChromeDriver (contrib/install-deps.sh installs them)"
+else
+	/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$WORK/d.html" "$WORK/d.json" \
+		"$TOP/build/html-screens" "-" $((_n + 1)) diff > "$WORK/browser.tap"
+	st=$?
+	cat "$WORK/browser.tap"
+	if [ "$st" -eq 2 ]; then
+		skip "html: the page in a browser" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
+	else
+		_n=$((_n + $(sed -n 's/^# count //p' "$WORK/browser.tap")))
+		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
+		grep -q '^# count' "$WORK/browser.tap" || fail "html: the browser check ran to its end" "status $st"
+	fi
+fi
 
 "$CPPERF" diff "$WORK/base" > /dev/null 2> "$WORK/err"
 is "one directory: refused, the command line's error" "$?:$(grep -c 'two experiment directories' "$WORK/err")" "2:1"
