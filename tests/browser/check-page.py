@@ -147,11 +147,19 @@ def parse_sec(text):
     return None
 
 
+def texts(selector):
+    """The shown texts of the elements selector matches, asked of the page
+    in one call (one call per element takes seconds for a table of 500 rows)."""
+    return drv.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.innerText.trim())", selector)
+
+
 def table(cls):
     """The headers and the rows' cell texts of table.CLS."""
-    heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, f"table.{cls} th")]
-    rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
-            for r in drv.find_elements(By.CSS_SELECTOR, f"table.{cls} tbody tr")]
+    heads = [h.rstrip(" ▲▼") for h in texts(f"table.{cls} th")]
+    rows = drv.execute_script(
+        "return [...document.querySelectorAll(arguments[0])]"
+        ".map((r) => [...r.querySelectorAll('td')].map((c) => c.innerText.trim()))", f"table.{cls} tbody tr")
     return heads, rows
 
 
@@ -405,21 +413,19 @@ try:
             f"page {got[:1]}", f"json {top['function']!r}")
         tap(len(got) > 2 and got[2].endswith(fmt_pct(top["self_pct"])),
             "functions: its self % is the JSON's", f"page {got[2:3]}", f"json {fmt_pct(top['self_pct'])}")
-        heads = [h.text.rstrip(" ▲▼") for h in drv.find_elements(By.CSS_SELECTOR, "table.functions th")]
-        rows = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
-                for r in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody tr")]
+        heads, rows = table("functions")
         row_b = next((r for r in rows if r and r[0] == "compute_b"), None)
         want_b = next(f["ranks"]["max_rank"] for f in report["flat"] if f["function"] == "compute_b")
         at = heads.index("max at rank") if "max at rank" in heads else -1
         tap(row_b is not None and at >= 0 and row_b[at] == str(want_b),
             "functions: compute_b's rank of the max is the JSON's", f"headers {heads}", f"row {row_b}")
         drv.find_element(By.CSS_SELECTOR, "table.functions th[data-col='0']").click()
-        names = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:first-child")]
+        names = texts("table.functions tbody td:first-child")
         in_order = drv.execute_script(
             "const n = arguments[0]; return n.every((x, i) => !i || n[i - 1].localeCompare(x) <= 0)", names)
         tap(len(names) > 3 and in_order and names[0] != top["function"],
             "functions: sorting by function puts the names in order", f"first names: {names[:5]}")
-        files = [c.text for c in drv.find_elements(By.CSS_SELECTOR, "table.functions tbody td:last-child")]
+        files = texts("table.functions tbody td:last-child")
         tap(any(hostile in f for f in files), "the markup in a file name shows as text",
             f"files: {files[:5]}")
         tap(no_alert() and drv.execute_script("return document.querySelectorAll('img').length") == 0,
@@ -427,9 +433,9 @@ try:
 
         # flame graph: zoom and search
         show("flame")
-        frames = drv.find_elements(By.CSS_SELECTOR, ".flame-svg rect")
-        before = len(frames)
-        target = [r for r in frames if r.get_attribute("data-function") == "compute_a"]
+        before = drv.execute_script("return document.querySelectorAll('.flame-svg rect').length")
+        target = drv.execute_script("return [...document.querySelectorAll('.flame-svg rect')]"
+                                    ".filter((r) => r.dataset.function === 'compute_a')")
         tap(bool(target), "flame: a frame for compute_a is drawn", f"{before} frames")
         if target:
             drv.execute_script("arguments[0].parentNode.dispatchEvent(new MouseEvent('click', {bubbles: true}))",
