@@ -404,27 +404,24 @@ static int put_json(FILE *out, const struct rep_model *a, const struct rep_model
 	return json_finish(&w);
 }
 
-/* The page of the tables: their JSON as {"diff": ...} in the report's
- * page, whose script shows a view per table. */
-static int put_html(FILE *out, const struct rep_model *a, const struct rep_model *b,
-		    const struct common *c, const struct table *t, bool cp, bool mpi)
+/* What the page of the tables shows. */
+struct diff_page {
+	const struct rep_model *a, *b;
+	const struct common *c;
+	const struct table *t;
+	bool cp, mpi;
+};
+
+/* The page's data: the tables' JSON as {"diff": ...}, whose script
+ * shows a view per table. */
+static int put_page_data(FILE *f, const void *ctx)
 {
-	char *data = NULL;
-	size_t n = 0;
-	FILE *blob = open_memstream(&data, &n);
+	const struct diff_page *p = ctx;
 	int rc;
 
-	if (!blob)
-		return -1;
-	fputs("{\"diff\":", blob);
-	rc = put_json(blob, a, b, c, t, cp, mpi);
-	fputc('}', blob);
-	if (fclose(blob) || rc < 0) {
-		free(data);
-		return -1;
-	}
-	rc = rep_html_write(out, data, n);
-	free(data);
+	fputs("{\"diff\":", f);
+	rc = put_json(f, p->a, p->b, p->c, p->t, p->cp, p->mpi);
+	fputc('}', f);
 	return rc;
 }
 
@@ -463,7 +460,7 @@ int rep_diff(FILE *out, const struct rep_model *a, const struct rep_model *b,
 	if (format == REP_DIFF_JSON) {
 		rc = put_json(out, a, b, &c, t, cp, mpi);
 	} else if (format == REP_DIFF_HTML) {
-		rc = put_html(out, a, b, &c, t, cp, mpi);
+		rc = rep_html_write(out, put_page_data, &(struct diff_page){ a, b, &c, t, cp, mpi });
 	} else {
 		put_text_header(out, a, b, &c);
 		for (int k = 0; k < NTABLES; k++)

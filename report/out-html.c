@@ -25,7 +25,9 @@ static int put_data(FILE *out, const char *json, size_t n)
 	return 0;
 }
 
-int rep_html_write(FILE *out, const char *data, size_t n)
+/* The template with each marker replaced by its part, data (n bytes) its
+ * data. */
+static int put_page(FILE *out, const char *data, size_t n)
 {
 	static const char *const markers[] = { "@STYLE@", "@DATA@", "@SCRIPT@" };
 	const char *at = rep_html_page;
@@ -50,8 +52,9 @@ int rep_html_write(FILE *out, const char *data, size_t n)
 }
 
 /* The page's data: {"min_pct", "report", "rank_trees"}. */
-static int put_blob(FILE *out, const struct rep_model *m)
+static int put_blob(FILE *out, const void *model)
 {
+	const struct rep_model *m = model;
 	struct json_w w;
 
 	fprintf(out, "{\"min_pct\":%g,\"report\":", m->min_pct);
@@ -77,7 +80,7 @@ static int put_blob(FILE *out, const struct rep_model *m)
 	return ferror(out) ? -1 : 0;
 }
 
-int rep_html(FILE *out, const struct rep_model *m)
+int rep_html_write(FILE *out, int (*put_data)(FILE *f, const void *ctx), const void *ctx)
 {
 	char *data = NULL;
 	size_t n = 0;
@@ -86,12 +89,17 @@ int rep_html(FILE *out, const struct rep_model *m)
 
 	if (!blob)
 		return -1;
-	rc = put_blob(blob, m);
+	rc = put_data(blob, ctx);
 	if (fclose(blob) || rc < 0) {
 		free(data);
 		return -1;
 	}
-	rc = rep_html_write(out, data, n);
+	rc = put_page(out, data, n);
 	free(data);
 	return rc;
+}
+
+int rep_html(FILE *out, const struct rep_model *m)
+{
+	return rep_html_write(out, put_blob, m);
 }

@@ -18,9 +18,9 @@ extern const char rep_html_script[];
  * and the model's trees of ranks of their own, in one self-contained HTML
  * file. */
 int rep_html(FILE *out, const struct rep_model *m);
-/* The page with data, n bytes of a JSON object the page's script reads
- * ({"report", ...}, or {"diff"} for cpperf diff's page), every '<' in it
- * escaped: the template with each marker replaced by its part. */
-int rep_html_write(FILE *out, const char *data, size_t n);
+/* The page with the data put_data writes on f (a JSON object the page's
+ * script reads: {"report", ...}, or {"diff"} for cpperf diff's page),
+ * every '<' in it escaped.  Returns 0 or -1. */
+int rep_html_write(FILE *out, int (*put_data)(FILE *f, const void *ctx), const void *ctx);
 
 #endif

@@ -87,6 +87,14 @@ static int ss_enter(void *ctx, uint32_t node, uint32_t depth)
 	return 1;
 }
 
+/* The trees written: the merged one, then the ranks' own. */
+struct ss_tree {
+	const struct rep_data *d;
+	const struct tree_view *cp;
+	int64_t rank;		/* -1: the merged tree */
+	int64_t *index;
+};
+
 /* The profile of event ev of tree cp of d (its frames numbered), named. */
 static int put_profile(struct ss_walk *s, const char *name)
 {
@@ -120,49 +128,41 @@ static int put_profile(struct ss_walk *s, const char *name)
 	return 0;
 }
 
-/* The trees written: the merged one, then the ranks' own. */
-struct ss_tree {
-	const struct rep_data *d;
-	const struct tree_view *cp;
-	int64_t rank;		/* -1: the merged tree */
-	int64_t *index;
-};
 
-/* Number the frames of every tree for every event it is written with. */
-static int number_frames(struct ss_walk *s, struct ss_tree *t, uint32_t ntrees, uint32_t nevents)
+/* Call fn on s set to each profile written, in order: every event of the
+ * merged tree, then the first event of each rank's own. */
+static int each_profile(struct ss_walk *s, const struct ss_tree *t, uint32_t ntrees,
+			uint32_t nevents, int (*fn)(struct ss_walk *s, const struct ss_tree *t))
 {
 	for (uint32_t k = 0; k < ntrees; k++) {
 		s->d = t[k].d;
 		s->cp = t[k].cp;
 		s->index = t[k].index;
-		for (s->event = 0; s->event < (t[k].rank < 0 ? nevents : 1); s->event++) {
-			s->pass = NUMBER;
-			if (tree_walk(s->cp, ss_enter, NULL, s) < 0)
+		for (s->event = 0; s->event < (t[k].rank < 0 ? nevents : 1); s->event++)
+			if (fn(s, &t[k]) < 0)
 				return -1;
-		}
 	}
 	return 0;
 }
 
-static int put_profiles(struct ss_walk *s, struct ss_tree *t, uint32_t ntrees, uint32_t nevents)
+/* Number (and write) the frames a profile meets. */
+static int number_frames(struct ss_walk *s, const struct ss_tree *t)
 {
-	for (uint32_t k = 0; k < ntrees; k++) {
-		s->d = t[k].d;
-		s->cp = t[k].cp;
-		s->index = t[k].index;
-		for (s->event = 0; s->event < (t[k].rank < 0 ? nevents : 1); s->event++) {
-			char name[160];
+	(void)t;
+	s->pass = NUMBER;
+	return tree_walk(s->cp, ss_enter, NULL, s);
+}
 
-			if (t[k].rank < 0)
-				snprintf(name, sizeof(name), "all ranks: %s", s->d->events[s->event].name);
-			else
-				snprintf(name, sizeof(name), "rank %lld: %s", (long long)t[k].rank,
-					 s->d->events[s->event].name);
-			if (put_profile(s, name) < 0)
-				return -1;
-		}
-	}
-	return 0;
+static int write_profile(struct ss_walk *s, const struct ss_tree *t)
+{
+	char name[160];
+
+	if (t->rank < 0)
+		snprintf(name, sizeof(name), "all ranks: %s", s->d->events[s->event].name);
+	else
+		snprintf(name, sizeof(name), "rank %lld: %s", (long long)t->rank,
+			 s->d->events[s->event].name);
+	return put_profile(s, name);
 }
 
 /* The trees and their frame maps; NULL when memory is short. */
@@ -221,13 +221,13 @@ int rep_speedscope(FILE *out, const struct rep_model *m)
 	json_begin_object(&w);
 	json_key(&w, "frames");
 	json_begin_array(&w);
-	if (number_frames(&s, t, ntrees, d->nevents) < 0)
+	if (each_profile(&s, t, ntrees, d->nevents, number_frames) < 0)
 		goto out;
 	json_end_array(&w);
 	json_end_object(&w);
 	json_key(&w, "profiles");
 	json_begin_array(&w);
-	if (put_profiles(&s, t, ntrees, d->nevents) < 0)
+	if (each_profile(&s, t, ntrees, d->nevents, write_profile) < 0)
 		goto out;
 	json_end_array(&w);
 	json_end_object(&w);

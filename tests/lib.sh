@@ -28,6 +28,22 @@ need_sampling() {
 
 # check NAME CMD...: passes when CMD succeeds.
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name" "command failed: $*"; fi; }
+# browser_tap WHAT FILE STATUS: the TAP a check in headless Chromium
+# (tests/browser/) wrote into FILE and ended with STATUS, counted as this
+# file's: numbered from $((_n + 1)), last a "# count N"; status 2 with
+# "# skip: WHY" skips WHAT.
+browser_tap() {
+	local n
+	cat "$2"
+	if [ "$3" = 2 ]; then
+		skip "$1" "$(sed -n 's/^# skip: //p' "$2")"
+		return
+	fi
+	n=$(sed -n 's/^# count //p' "$2")
+	_n=$((_n + ${n:-0}))
+	_failed=$((_failed + $(grep -c '^not ok' "$2")))
+	[ -n "$n" ] || fail "$1: the browser check ran to its end" "status $3"
+}
 
 # is NAME GOT WANT: exact string comparison.
 is() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2'" "want '$3'"; fi; }

@@ -21,54 +21,18 @@ the browser cannot start, after saying why on stdout as "# skip: WHY".
 import json
 import os
 import sys
-import tempfile
 
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException, WebDriverException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-except ImportError as e:
-    print(f"# skip: python3-selenium is not installed ({e})")
-    sys.exit(2)
+import headless
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
 
 page, report_path, shots, hostile, first = sys.argv[1:6]
 mode = sys.argv[6] if len(sys.argv) > 6 else "all"
 report = json.load(open(report_path))
-n = int(first) - 1
-count = 0
+tap = headless.Tap(int(first))
 
 
-def tap(ok, name, *diag):
-    global n, count
-    n += 1
-    count += 1
-    print(f"{'ok' if ok else 'not ok'} {n} - {name}")
-    if not ok:
-        for d in diag:
-            print(f"#   {d}")
-
-
-def start():
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    # no network at all: the page must not need it, and the browser's own
-    # services would only fail on a closed network
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-              "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync",
-              "--window-size=1400,1000", f"--user-data-dir={tempfile.mkdtemp()}"):
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    return webdriver.Chrome(service=service, options=opts)
-
-
-try:
-    drv = start()
-except WebDriverException as e:
-    print(f"# skip: headless Chromium did not start: {str(e).splitlines()[0]}")
-    sys.exit(2)
+drv = headless.start(1400, 1000)
 
 url = "file://" + os.path.abspath(page)
 
@@ -558,4 +522,4 @@ try:
             tap(drv.find_element(By.ID, "view-mpi").is_displayed(), "first screen: the MPI finding's link opens the MPI view")
 finally:
     drv.quit()
-print(f"# count {count}")
+tap.done()

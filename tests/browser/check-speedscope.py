@@ -12,46 +12,15 @@ saying why on stdout as "# skip: WHY".
 import json
 import os
 import sys
-import tempfile
 import time
 
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import WebDriverException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-except ImportError as e:
-    print(f"# skip: python3-selenium is not installed ({e})")
-    sys.exit(2)
+import headless
+from selenium.webdriver.common.by import By
 
-index, profile, n = sys.argv[1], sys.argv[2], int(sys.argv[3]) - 1
-count = 0
+index, profile = sys.argv[1], sys.argv[2]
+tap = headless.Tap(int(sys.argv[3]))
 doc = json.load(open(profile))
-
-
-def tap(ok, name, *diag):
-    global n, count
-    n += 1
-    count += 1
-    print(f"{'ok' if ok else 'not ok'} {n} - {name}")
-    if not ok:
-        for d in diag:
-            print(f"#   {d}")
-
-
-opts = webdriver.ChromeOptions()
-opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--window-size=1400,900", f"--user-data-dir={tempfile.mkdtemp()}"):
-    opts.add_argument(a)
-opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-try:
-    drv = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
-                           options=opts)
-except WebDriverException as e:
-    print(f"# skip: headless Chromium did not start: {str(e).splitlines()[0]}")
-    sys.exit(2)
+drv = headless.start(1400, 900)
 
 try:
     drv.get("file://" + os.path.abspath(index))
@@ -75,4 +44,4 @@ try:
     tap(not errors, "speedscope logs no error", *errors)
 finally:
     drv.quit()
-print(f"# count {count}")
+tap.done()

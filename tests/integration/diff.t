@@ -52,15 +52,7 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CHROMEDRIVER:-/usr/bin
 else
 	/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$WORK/d.html" "$WORK/d.json" \
 		"$TOP/build/html-screens" "-" $((_n + 1)) diff > "$WORK/browser.tap"
-	st=$?
-	cat "$WORK/browser.tap"
-	if [ "$st" -eq 2 ]; then
-		skip "html: the page in a browser" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
-	else
-		_n=$((_n + $(sed -n 's/^# count //p' "$WORK/browser.tap")))
-		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
-		grep -q '^# count' "$WORK/browser.tap" || fail "html: the browser check ran to its end" "status $st"
-	fi
+	browser_tap "html: the page in a browser" "$WORK/browser.tap" $?
 fi
 
 "$CPPERF" diff "$WORK/base" > /dev/null 2> "$WORK/err"

@@ -79,15 +79,7 @@ elif [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CHROMEDRIVER:-/usr/b
 else
 	/usr/bin/python3 "$TOP/tests/browser/check-speedscope.py" "$index" "$WORK/ss.json" $((_n + 1)) \
 		> "$WORK/browser.tap"
-	st=$?
-	cat "$WORK/browser.tap"
-	if [ "$st" -eq 2 ]; then
-		skip "speedscope: its own page imports the file" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
-	else
-		_n=$((_n + $(sed -n 's/^# count //p' "$WORK/browser.tap")))
-		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
-		grep -q '^# count' "$WORK/browser.tap" || fail "speedscope: the browser check ran to its end" "status $st"
-	fi
+	browser_tap "speedscope: its own page imports the file" "$WORK/browser.tap" $?
 fi
 
 # --- pprof: go tool pprof -top's first row is the JSON's top function

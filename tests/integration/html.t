@@ -131,19 +131,6 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CHROMEDRIVER:-/usr/bin
 	exit
 fi
 
-# browser_tap WHAT: count the TAP that check-page.py left in $WORK/browser.tap
-# (status $st) as this file's
-browser_tap() {
-	cat "$WORK/browser.tap"
-	if [ "$st" = 2 ]; then
-		skip "$1" "$(sed -n 's/^# skip: //p' "$WORK/browser.tap")"
-	else
-		n=$(sed -n 's/^# count //p' "$WORK/browser.tap")
-		_n=$((_n + ${n:-0}))
-		_failed=$((_failed + $(grep -c '^not ok' "$WORK/browser.tap")))
-		[ -n "$n" ] || fail "$1: the browser check ran to its end" "status $st"
-	fi
-}
 # check_page WHAT PAGE REPORT [MODE]: tests/browser/check-page.py on PAGE
 # and the JSON REPORT, its TAP counted as this file's, WHAT said if it skips
 check_page() {
@@ -151,8 +138,7 @@ check_page() {
 	shift
 	/usr/bin/python3 "$TOP/tests/browser/check-page.py" "$1" "$2" "$TOP/build/html-screens" "$HOSTILE" \
 		$((_n + 1)) "${@:3}" > "$WORK/browser.tap"
-	st=$?
-	browser_tap "$what"
+	browser_tap "$what" "$WORK/browser.tap" $?
 }
 check_page "the page in a browser" "$page" "$WORK/report.json"
 
