@@ -18,6 +18,7 @@
 #include "json.h"
 #include "out-html.h"
 #include "show.h"
+#include "text.h"
 
 struct row {
 	char *key;		/* owned */
@@ -351,12 +352,10 @@ static void put_text_table(FILE *out, const struct table *t, size_t limit)
 		else
 			fprintf(out, " %8s", "new");
 		fputs("  ", out);
-		for (const char *p = r->label[0]; *p; p++)
-			fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+		rep_put_clean(out, r->label[0], 0);
 		if (r->label[1] && *r->label[1]) {
 			fputs(t->labels[1] && !strcmp(t->labels[1], "caller") ? "  from " : "  [", out);
-			for (const char *p = r->label[1]; *p; p++)
-				fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, out);
+			rep_put_clean(out, r->label[1], 0);
 			fputs(t->labels[1] && !strcmp(t->labels[1], "caller") ? "" : "]", out);
 		}
 		fputc('\n', out);

@@ -24,6 +24,7 @@
 #include "merge.h"
 #include "model.h"
 #include "rank-runs.h"
+#include "show.h"
 #include "threads.h"
 #include "tree.h"
 #include "../common/order.h"
@@ -246,27 +247,6 @@ static void rank_tree_release(struct rep_rank_tree *t)
 	merge_release(&t->one);
 }
 
-/* Computation of a rank: its MPI region less its time in MPI. */
-static uint64_t computing(const struct rep_rank *r)
-{
-	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
-}
-
-/* The ranks that compute most and least, whose trees go on the page of a
- * large job; -1 when there are no ranks. */
-static void extreme_ranks(const struct rep_mpi *m, int64_t *most, int64_t *least)
-{
-	const struct rep_rank *hi = NULL, *lo = NULL;
-
-	for (uint32_t i = 0; i < m->nranks; i++) {
-		if (!hi || computing(&m->ranks[i]) > computing(hi))
-			hi = &m->ranks[i];
-		if (!lo || computing(&m->ranks[i]) < computing(lo))
-			lo = &m->ranks[i];
-	}
-	*most = hi ? hi->rank : -1;
-	*least = lo ? lo->rank : -1;
-}
 
 #define PAGE_RANK_TREES PROF_KEEP_ALL	/* a job up to this size has every
 					 * rank's tree, as a merged profile */
@@ -278,13 +258,16 @@ static void extreme_ranks(const struct rep_mpi *m, int64_t *most, int64_t *least
 static int rank_trees(struct rep_model *m)
 {
 	const struct rep_spread *s = &m->d->spread;
+	const struct rep_rank *hi, *lo;
 	int64_t most, least;
 	int rc = 0;
 
 	m->rank_trees = calloc((size_t)s->n + s->nkept + 1, sizeof(*m->rank_trees));
 	if (!m->rank_trees)
 		return -1;
-	extreme_ranks(&m->d->mpi, &most, &least);
+	rep_rank_extremes(&m->d->mpi, &hi, &lo);
+	most = hi ? hi->rank : -1;
+	least = lo ? lo->rank : -1;
 	for (uint32_t i = 0; rc >= 0 && i < s->n; i++) {
 		int64_t rank = s->ranks[i].rank;
 		bool shown = s->n <= PAGE_RANK_TREES || rank == 0 || rank == most || rank == least;

@@ -15,6 +15,7 @@
 #include <zlib.h>
 #include "model.h"
 #include "out-pprof.h"
+#include "../common/varint.h"
 
 /* A growable byte buffer; bad once memory ran short. */
 struct pb {
@@ -46,14 +47,9 @@ static void put_bytes(struct pb *p, const void *s, size_t n)
 
 static void put_varint(struct pb *p, uint64_t v)
 {
-	unsigned char b[10];
-	size_t n = 0;
+	unsigned char b[VARINT_MAX];
 
-	do {
-		b[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	put_bytes(p, b, n);
+	put_bytes(p, b, varint_put(b, v));
 }
 
 /* Field `field` as a varint (wire type 0); 0 is the default, left out. */

@@ -1,5 +1,6 @@
 /*
- * show.c - how the renderers show numbers and names.
+ * show.c - what the renderers share: how they show numbers and names, and
+ * the ranks' computation they name.
  */
 #include <string.h>
 #include "show.h"
@@ -37,4 +38,23 @@ const char *rep_module_name(const struct rep_data *d, uint32_t module)
 	const char *path = rep_module_path(d, module), *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+uint64_t rep_rank_work(const struct rep_rank *r)
+{
+	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
+}
+
+void rep_rank_extremes(const struct rep_mpi *m, const struct rep_rank **most,
+		       const struct rep_rank **least)
+{
+	*most = *least = NULL;
+	for (uint32_t i = 0; i < m->nranks; i++) {
+		const struct rep_rank *r = &m->ranks[i];
+
+		if (!*most || rep_rank_work(r) > rep_rank_work(*most))
+			*most = r;
+		if (!*least || rep_rank_work(r) < rep_rank_work(*least))
+			*least = r;
+	}
 }

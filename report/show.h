@@ -1,6 +1,6 @@
 /*
- * show.h - how the renderers show numbers and names (show.c): percentages,
- * seconds, module and function names.
+ * show.h - what the renderers share (show.c): percentages, seconds,
+ * module and function names, the ranks' computation.
  */
 #ifndef CPPERF_REPORT_SHOW_H
 #define CPPERF_REPORT_SHOW_H
@@ -17,6 +17,12 @@ uint64_t rep_unwinds(const struct rep_data *d);
 /* The last path component of a module path ("" for no module). */
 const char *rep_module_name(const struct rep_data *d, uint32_t module);
 const char *rep_module_path(const struct rep_data *d, uint32_t module);
+/* A rank's computation: its MPI region less its time in MPI. */
+uint64_t rep_rank_work(const struct rep_rank *r);
+/* The ranks of m that compute most and least (the first of equals); NULL
+ * when there are none. */
+void rep_rank_extremes(const struct rep_mpi *m, const struct rep_rank **most,
+		       const struct rep_rank **least);
 /* The function of node n of d's tree, "-" for the root or no node. */
 const char *rep_node_function(const struct rep_data *d, uint32_t n);
 

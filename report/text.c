@@ -156,37 +156,30 @@ static bool setup_site(const struct rep_site *s)
 	return false;
 }
 
-/* A rank's computation: its MPI region less its time in MPI. */
-static uint64_t rank_work(const struct rep_rank *r)
-{
-	return r->wall_ns > r->mpi_ns ? r->wall_ns - r->mpi_ns : 0;
-}
-
 /* What an MPI run's numbers answer first, as the page's summary does:
  * the ranks' load and imbalance, the costliest MPI call site, cpperf's
  * own cost. */
 static void put_findings(FILE *out, const struct rep_data *d)
 {
 	const struct rep_mpi *mpi = &d->mpi;
-	const struct rep_rank *most = NULL, *least = NULL;
+	const struct rep_rank *most, *least;
 	const struct rep_site *top = NULL;
 	uint64_t work = 0, site_ns = 0, over = 0, wall = 0;
 
 	if (mpi->nranks < 2)
 		return;
+	rep_rank_extremes(mpi, &most, &least);
 	for (uint32_t i = 0; i < mpi->nranks; i++) {
 		const struct rep_rank *r = &mpi->ranks[i];
 
-		most = !most || rank_work(r) > rank_work(most) ? r : most;
-		least = !least || rank_work(r) < rank_work(least) ? r : least;
-		work += rank_work(r);
+		work += rep_rank_work(r);
 		over += r->comp_on ? comp_overhead_ns(&r->ovh) : 0;
 		wall += r->wall_ns;
 	}
 	fprintf(out, "# findings: rank %lld computes most (%.3f s), rank %lld least (%.3f s), "
-		"imbalance %.1f%% (--view=mpi)", (long long)most->rank, rep_secs(rank_work(most)),
-		(long long)least->rank, rep_secs(rank_work(least)),
-		work ? 100.0 * ((double)rank_work(most) * mpi->nranks / (double)work - 1) : 0.0);
+		"imbalance %.1f%% (--view=mpi)", (long long)most->rank, rep_secs(rep_rank_work(most)),
+		(long long)least->rank, rep_secs(rep_rank_work(least)),
+		work ? 100.0 * ((double)rep_rank_work(most) * mpi->nranks / (double)work - 1) : 0.0);
 	for (uint32_t i = 0; i < mpi->nsites; i++) {
 		const struct rep_site *s = &mpi->sites[i];
 
