@@ -79,7 +79,6 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->t_done = 0;
 	c->timed = false;
 	c->late_sender = c->late_sender_comp = c->wait = c->wait_comp = 0;
-	c->pair.due = false;
 	if (!(flags & PMPI_CALL_INIT)) {
 		uint64_t t_in = 0, injected;
 
@@ -128,7 +127,6 @@ static void start_path(void)
 void pmpi_leave(struct pmpi_call *c)
 {
 	uint64_t t, t_own;
-	bool fresh = false;
 
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
@@ -141,10 +139,10 @@ void pmpi_leave(struct pmpi_call *c)
 	t = c->t_done ? c->t_done : rt_now_ns();
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = c->timed && c->t_done ? rt_now_ns() : t;
-	pmpi_stats_add(c, t - c->t0, &fresh);
-	if (c->late_sender | c->late_sender_comp | c->pair.due)
+	pmpi_stats_add(c, t - c->t0);
+	if (c->late_sender | c->late_sender_comp)
 		pmpi_waits_leave(c);
-	if (fresh) {	/* the capture's wait belongs to the call, not to the path */
+	if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
 		t = rt_now_ns();
 		c->timed = false;

@@ -28,8 +28,13 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request */
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
 #define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
+#define PMPI_CALL_FRESH 16u	/* its site is new, its path to capture (stats.c) */
 
 struct key_entry;
+
+/* A message's sender, its rank and site (slot of its table), as one key:
+ * never UINT64_MAX, as both are at least 0. */
+#define PMPI_PAIR_FROM(rank, slot) ((uint64_t)(uint32_t)(rank) << 32 | (uint32_t)(slot))
 
 /* What a thread's cache of sites (stats.c) keeps beside a site for the
  * tables keyed by pairs of sites, so that a loop finds its entries by a
@@ -38,8 +43,8 @@ struct key_entry;
 struct pmpi_site_hints {
 	int edge_from;		/* INT_MIN: none */
 	struct key_entry *edge;
-	int32_t pair_rank, pair_slot;
-	struct key_entry *pair;	/* NULL: none */
+	uint64_t pair_from;	/* the sender's rank and slot (PMPI_PAIR_FROM) */
+	struct key_entry *pair;	/* valid when pair_from is not UINT64_MAX */
 };
 
 /* One MPI call in progress; lives on the wrapper's stack. */
@@ -73,13 +78,6 @@ struct pmpi_call {
 	uint64_t late_sent;	/* when that latest sender's data left */
 	uint64_t wait, wait_comp;
 	unsigned wait_kind;	/* enum prof_wait_kind */
-	/* the pair of sites of the last message it received, counted when
-	 * its own site is known (waits.c); only `due` is set at entry */
-	struct pmpi_pair_due {
-		bool due;
-		int32_t rank, slot;	/* the sender's */
-		uint64_t bytes, ls, ls_comp, lr, lr_comp;
-	} pair;
 };
 
 /* Begin a call; false means "just call PMPI" (not profiling, MPI

@@ -27,9 +27,10 @@ extern int pmpi_clock_nconv;
 /* This rank's own conversion. */
 extern int64_t pmpi_clock_me;
 
+/* pmpi_clock_nconv is 0 while pmpi_clock_conv is NULL */
 static inline int64_t pmpi_clock_to_ref(int rank)
 {
-	return pmpi_clock_conv && rank >= 0 && rank < pmpi_clock_nconv ? pmpi_clock_conv[rank] : 0;
+	return (unsigned)rank < (unsigned)pmpi_clock_nconv ? pmpi_clock_conv[rank] : 0;
 }
 
 /* This rank's offset to rank 0's clock measured at MPI_Init, and its

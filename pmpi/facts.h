@@ -11,8 +11,11 @@
 
 #include "call.h"
 
-/* The call's site index (looked up on first use), -1 when the table is full. */
+/* The call's site index (looked up on first use), -1 when the table is
+ * full.  A new site's path is captured now; pmpi_site_later leaves that
+ * to the call's end (a call that completed and must not wait now). */
 int pmpi_site(struct pmpi_call *c);
+int pmpi_site_later(struct pmpi_call *c);
 /* Add a received message of `bytes` to a site (a receive completed later
  * than the call that started it), and a persistent send's message started
  * now.  peer < 0: no peer. */

@@ -60,22 +60,27 @@ static struct key_entry *edge_get(int from, int to, int kind)
 }
 
 __attribute__((noinline))
-struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to)
+void pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to, uint64_t ns)
 {
-	struct key_entry *e = edge_get(from, to, PROF_EDGE_COMPUTE);
+	struct key_entry *e;
 
-	if (e && h) {
+	if (from < 0 || to < 0 || !(e = edge_get(from, to, PROF_EDGE_COMPUTE)))
+		return;
+	if (h) {
 		h->edge_from = from;
 		h->edge = e;
 	}
-	return e;
+	pmpi_edge_count(e, ns);
 }
 
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to)
 {
-	struct rt_thread *t = rt_thread_self();
+	struct rt_thread *t;
 
+	if (from < 0 || to < 0)
+		return;
+	t = rt_thread_self();
 	g->ring_mark = head;
 	if (t)
 		rt_tag_log_add(&t->tags, t0, t1, (uint32_t)from * PMPI_SITES + (uint32_t)to);

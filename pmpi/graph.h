@@ -25,11 +25,13 @@ struct pmpi_graph_thread {
 
 extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec")));
 
-/* The edge (from, to) from the table, kept in h (NULL: none); NULL when
- * the table is full.  The rare case of pmpi_graph_leave. */
-struct key_entry *pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to);
+/* One more traversal of the edge (from, to), ns long, the edge found in
+ * the table and kept in h (NULL: none); none when a site is -1.  The rare
+ * case of pmpi_graph_leave. */
+void pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to, uint64_t ns);
 /* Tag the computation [t0, t1) with its edge, a sample having been taken
- * since the thread's last call (its ring's head now `head`). */
+ * since the thread's last call (its ring's head now `head`); none when a
+ * site is -1. */
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to);
 
@@ -43,27 +45,26 @@ static inline void pmpi_edge_count(struct key_entry *e, uint64_t ns)
 
 /* Call c (its site known) ended at t: the edge from the thread's
  * previous call to it.  Inline: every wrapped call ends here, and a
- * loop's edge (its site's hint) costs a compare, two additions and a
- * compare of the ring's head read at the call's entry: a sample taken
- * since the last call's entry tags the computation before this one. */
+ * loop's edge (its site's hint, whose edge_from is a site's, never the -1
+ * of no call) costs a compare, two additions and a compare of the ring's
+ * head read at the call's entry: a sample taken since the last call's
+ * entry tags the computation before this one. */
 static inline __attribute__((always_inline))
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
 	struct pmpi_site_hints *h = c->hints;
 	struct pmpi_graph_thread *g = &pmpi_graph_me;
-	int from = g->last_site, to = c->site;
-	uint64_t start = g->last_exit;
-	struct key_entry *e;
+	int from = g->last_site;
+	uint64_t start = g->last_exit, ns = c->t0 > start ? c->t0 - start : 0;
 
-	g->last_site = to;
+	g->last_site = c->site;
 	g->last_exit = t;
-	if (from < 0 || to < 0)
-		return;
-	e = h && h->edge_from == from ? h->edge : pmpi_graph_edge_miss(h, from, to);
-	if (e)
-		pmpi_edge_count(e, c->t0 > start ? c->t0 - start : 0);
+	if (h && h->edge_from == from)
+		pmpi_edge_count(h->edge, ns);
+	else
+		pmpi_graph_edge_miss(h, from, c->site, ns);
 	if (c->ring_head != g->ring_mark)
-		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, to);
+		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, c->site);
 }
 /* A sample of tree node `node`, w samples of the first event, in an
  * interval tagged by pmpi_graph_leave (the runtime's tagged hook, which

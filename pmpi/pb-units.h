@@ -43,7 +43,8 @@ struct pb_unit {
 	/* A collective's contribution, after stamp (x->dir, x->heap set). */
 	void (*stamp_coll)(struct pmpi_pb *pb, const struct pmpi_call *c,
 			   const struct pmpi_pb_coll *x);
-	/* A message's piggyback pb arrived. */
+	/* A message's piggyback pb arrived (a->c's site looked up, its path
+	 * captured when the call ends). */
 	void (*recv)(const struct pb_arrival *a, struct pmpi_pb *pb);
 	/* A collective's merged piggyback (a->x->out) arrived. */
 	void (*coll)(const struct pb_arrival *a);

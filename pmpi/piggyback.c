@@ -35,6 +35,7 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
 	if (pmpi_wire.zero)
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
 	pb->version = PMPI_PB_VERSION;
+	pb->flags = c->flags & PMPI_CALL_SYNC ? PMPI_PB_F_SYNC : 0;
 	pb->rank = world_rank;
 	pb->site = site;
 	pb->t_send = t_send;

@@ -203,16 +203,22 @@ static unsigned slot_of(const struct pmpi_call *c)
 
 /* Call c's site and this thread's counters of it (c->counts, NULL when
  * memory is short), found in the shared table and kept in the thread's
- * cache slot k (NULL: no cache) of key (c, sd); *fresh: the site is new. */
+ * cache slot k (NULL: no cache) of key (c, sd); PMPI_CALL_FRESH in
+ * c->flags when the site is new. */
 __attribute__((noinline))
 static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, struct site_slot *k,
-			      uint64_t sd, bool *fresh)
+			      uint64_t sd)
 {
-	c->site = find_site(c, sd, fresh);
+	bool fresh;
+
+	c->site = find_site(c, sd, &fresh);
+	if (fresh)
+		c->flags |= PMPI_CALL_FRESH;
 	c->counts = thread_site_counts(t, c->site);
 	if (k && c->counts) {
 		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
-					 .counts = c->counts, .hints = { .edge_from = INT_MIN } };
+					 .counts = c->counts, .hints = { .edge_from = INT_MIN,
+								     .pair_from = UINT64_MAX } };
 		c->hints = &k->hints;
 	}
 }
@@ -236,13 +242,12 @@ static bool slot_path_matches(struct site_slot *k, const struct pmpi_call *c)
 
 /* The same from the thread's cache when its key and path are there: a few
  * loads and the path's check on every call. */
-static inline void look_up_site(struct pmpi_call *c, bool *fresh)
+static inline void look_up_site(struct pmpi_call *c)
 {
 	struct thread_counts *t = my_counts();
 	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
 	struct site_slot *k = t ? &t->cache[slot_of(c)] : NULL;
 
-	*fresh = false;
 	if (k && k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
 	    (k->ready ? pmpi_checks_hold(k->check, k->ncheck, c) : slot_path_matches(k, c))) {
 		c->site = k->site;
@@ -250,17 +255,24 @@ static inline void look_up_site(struct pmpi_call *c, bool *fresh)
 		c->hints = &k->hints;
 		return;
 	}
-	look_up_site_miss(c, t, k, sd, fresh);
+	look_up_site_miss(c, t, k, sd);
+}
+
+int pmpi_site_later(struct pmpi_call *c)
+{
+	if (c->site < 0)
+		look_up_site(c);
+	return c->site;
 }
 
 int pmpi_site(struct pmpi_call *c)
 {
-	bool fresh;
-
 	if (c->site < 0) {
-		look_up_site(c, &fresh);
-		if (fresh)
+		look_up_site(c);
+		if (c->flags & PMPI_CALL_FRESH) {
+			c->flags &= ~PMPI_CALL_FRESH;
 			pmpi_path_capture(c, c->site);
+		}
 	}
 	return c->site;
 }
@@ -332,13 +344,13 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 	}
 }
 
-void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh)
+void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 {
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
 	struct pmpi_counts *s;
 
 	if (c->site < 0)
-		look_up_site(c, fresh);
+		look_up_site(c);
 	s = c->counts;
 	if (s) {
 		bump(&s->calls, 1);

@@ -88,10 +88,10 @@ extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 extern int pmpi_world_size;
 
 /* The tables for a job of world_size ranks; a call's time dt,
- * bytes and peer into its site (*fresh: the site is new, its path to be
- * captured). */
+ * bytes and peer into its site (PMPI_CALL_FRESH in c->flags: the site is
+ * new, its path to be captured). */
 void pmpi_activate(int world_size);
-void pmpi_stats_add(struct pmpi_call *c, uint64_t dt, bool *fresh);
+void pmpi_stats_add(struct pmpi_call *c, uint64_t dt);
 
 /* The sums of every thread's statistics so far; false when memory is
  * short.  pmpi_totals_free releases them. */

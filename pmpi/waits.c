@@ -7,8 +7,7 @@
  *
  * A receive's Late Sender and a collective's wait are kept in the call
  * (the latest sender of a Waitall's messages) and added to its site when
- * it ends, as is the pair of sites of its last message (an earlier one is
- * counted when the next arrives).
+ * it ends; a message's pair of sites is counted when it arrives.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -34,14 +33,6 @@ static struct key_table pairs;		/* untouched pages until used */
 static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread struct wait_order order __attribute__((tls_model("initial-exec"))) = { .site = -1 };
 
-/* A synchronous send tells its receiver, which measures its Late
- * Receiver. */
-static void waits_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
-{
-	if (c->flags & PMPI_CALL_SYNC)
-		pb->flags |= PMPI_PB_F_SYNC;
-}
-
 static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			     const struct pmpi_pb_coll *x)
 {
@@ -55,56 +46,57 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* Call c's entry of its pair of sites d (its site known), through its
- * site's hint: a receive site mostly hears from one sender's site.  NULL
- * when the table is full. */
-static struct key_entry *pair_of(struct pmpi_call *c, const struct pmpi_pair_due *d)
+/* The entry of the pair (call c's site, known; the sender's rank and
+ * slot), through the site's hint: a receive site mostly hears from one
+ * sender's site.  NULL when the table is full. */
+static struct key_entry *pair_of(struct pmpi_call *c, int32_t rank, int32_t slot)
 {
 	struct pmpi_site_hints *h = c->hints;
+	uint64_t from = PMPI_PAIR_FROM(rank, slot);
 	struct key_entry *e;
 
-	if (h && h->pair && h->pair_rank == d->rank && h->pair_slot == d->slot)
+	if (h && h->pair_from == from)
 		return h->pair;
 	pmpi_lock(&pairs_lock);
-	e = key_table_get(&pairs, c->site, d->rank, d->slot);
+	e = key_table_get(&pairs, c->site, rank, slot);
 	pmpi_unlock(&pairs_lock);
 	if (e && h) {
-		h->pair_rank = d->rank;
-		h->pair_slot = d->slot;
+		h->pair_from = from;
 		h->pair = e;
 	}
 	return e;
 }
 
-/* Count the pair of call c's site (known) and its message's sender's
- * site, d: the message, its Late Sender, and the Late Receiver of a
- * synchronous send (the sender waited from its send until the receive was
- * posted).  Entries are added to without a lock: atomically when several
- * threads call MPI. */
-static void count_pair(struct pmpi_call *c, const struct pmpi_pair_due *d)
+/* Count the pair of call c's site (known) and the site of the message pb
+ * that arrived (a): the message, its Late Sender ls (ls_comp), and the
+ * Late Receiver of a synchronous send (the sender, whose data left at
+ * `sent`, waited until the receive was posted).  Entries are added to
+ * without a lock: atomically when several threads call MPI. */
+static void count_pair(struct pmpi_call *c, const struct pb_arrival *a, const struct pmpi_pb *pb,
+		       uint64_t ls, uint64_t ls_comp, uint64_t sent, uint64_t sent_free)
 {
 	bool shared = !pmpi_one_thread;
-	struct key_entry *p;
+	struct key_entry *p = pair_of(c, pb->rank, pb->site);
 
-	if (c->site < 0 || !(p = pair_of(c, d)))
+	if (!p)
 		return;
 	key_entry_add_by(p, PAIR_COUNT, 1, shared);
-	key_entry_add_by(p, PAIR_BYTES, d->bytes, shared);
-	if (d->ls | d->ls_comp) {
-		key_entry_add_by(p, PAIR_LS, d->ls, shared);
-		key_entry_add_by(p, PAIR_LS_COMP, d->ls_comp, shared);
-	}
-	if (d->lr | d->lr_comp) {
-		key_entry_add_by(p, PAIR_LR, d->lr, shared);
-		key_entry_add_by(p, PAIR_LR_COMP, d->lr_comp, shared);
+	key_entry_add_by(p, PAIR_BYTES, a->bytes, shared);
+	key_entry_add_by(p, PAIR_LS, ls, shared);
+	key_entry_add_by(p, PAIR_LS_COMP, ls_comp, shared);
+	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
+		uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
+
+		key_entry_add_by(p, PAIR_LR, wait_for(sent, post, UINT64_MAX), shared);
+		key_entry_add_by(p, PAIR_LR_COMP, wait_for(sent_free, post - c->x0, UINT64_MAX),
+				 shared);
 	}
 }
 
 /* A message arrived for call c: its Late Sender (the sender's data left
  * after c was entered), the call's if it is the latest; a Late Sender of
- * this thread's that it proves of wrong order.  Its pair of sites waits
- * in the call for the call's site (found when the call ends), unless
- * the call received another before. */
+ * this thread's that it proves of wrong order; its pair of sites (the
+ * call's site is looked up now, its path captured when the call ends). */
 static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
@@ -122,18 +114,8 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
 	if (wait_order_check(&order, sent, &wrong))
 		pmpi_site_wait(wrong.site, PROF_WAIT_late_sender_wrong_order, wrong.ls, wrong.ls_comp);
-	if (pb->site < 0)
-		return;
-	if (c->pair.due && pmpi_site(c) >= 0)
-		count_pair(c, &c->pair);
-	c->pair = (struct pmpi_pair_due){ .due = true, .rank = pb->rank, .slot = pb->site,
-					  .bytes = a->bytes, .ls = ls, .ls_comp = ls_comp };
-	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
-		uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
-
-		c->pair.lr = wait_for(sent, post, UINT64_MAX);
-		c->pair.lr_comp = wait_for(sent_free, post - x, UINT64_MAX);
-	}
+	if (pb->site >= 0 && c->site >= 0)
+		count_pair(c, a, pb, ls, ls_comp, sent, sent_free);
 }
 
 static enum wait_shape shape_of(enum pmpi_pb_dir dir)
@@ -212,7 +194,6 @@ static bool waits_wanted(const struct rt_state *rt)
 const struct pb_unit pb_unit_waits = {
 	.name = "wait states",
 	.wanted = waits_wanted,
-	.stamp = waits_stamp,
 	.stamp_coll = waits_stamp_coll,
 	.recv = waits_recv,
 	.coll = waits_coll,
@@ -221,8 +202,6 @@ const struct pb_unit pb_unit_waits = {
 void pmpi_waits_leave(struct pmpi_call *c)
 {
 	wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
-	if (c->pair.due)
-		count_pair(c, &c->pair);
 }
 
 /* Is pair e in the profile: in use and its receiving site in it. */
