@@ -78,7 +78,6 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->comm_size = -1;
 	c->t_done = 0;
 	c->timed = false;
-	c->late_sender = c->late_sender_comp = c->wait = c->wait_comp = 0;
 	if (!(flags & PMPI_CALL_INIT)) {
 		uint64_t t_in = 0, injected;
 
@@ -140,7 +139,7 @@ void pmpi_leave(struct pmpi_call *c)
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0);
-	if (c->late_sender | c->late_sender_comp)
+	if (c->flags & PMPI_CALL_WAITED)
 		pmpi_waits_leave(c);
 	if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */

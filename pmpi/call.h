@@ -29,6 +29,7 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
 #define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
 #define PMPI_CALL_FRESH 16u	/* its site is new, its path to capture (stats.c) */
+#define PMPI_CALL_WAITED 32u	/* its wait states are set (waits.c) */
 
 struct key_entry;
 
@@ -71,9 +72,9 @@ struct pmpi_call {
 	/* the compensation's delay at t0: its entry's compensated time is
 	 * t0 less it, whatever the tool charged while the call waited */
 	uint64_t x0;
-	/* wait states (waits.c): the latest sender of the messages it
-	 * received, and its collective's wait of kind wait_kind; measured
-	 * and compensated ns */
+	/* wait states (waits.c), set with PMPI_CALL_WAITED: the latest
+	 * sender of the messages it received, and its collective's wait of
+	 * kind wait_kind; measured and compensated ns */
 	uint64_t late_sender, late_sender_comp;
 	uint64_t late_sent;	/* when that latest sender's data left */
 	uint64_t wait, wait_comp;

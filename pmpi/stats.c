@@ -286,11 +286,11 @@ static unsigned bucket(uint64_t size)
 }
 
 /* Count a point-to-point message to a world rank. */
-static void add_peer(int64_t peer, uint64_t bytes)
+static inline void add_peer(int64_t peer, uint64_t bytes)
 {
 	struct thread_counts *t = my_counts();
 
-	if (t && t->peer_count && peer >= 0 && peer < pmpi_world_size) {
+	if (t && t->peer_count && (uint64_t)peer < (uint64_t)pmpi_world_size) {
 		bump(&t->peer_count[peer], 1);
 		bump(&t->peer_bytes[peer], bytes);
 	}
@@ -344,6 +344,17 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 	}
 }
 
+/* A call's wait states into its site's counters s. */
+static void add_waits(struct pmpi_counts *s, const struct pmpi_call *c)
+{
+	bump(&s->wait[PROF_WAIT_late_sender], c->late_sender);
+	bump(&s->wait_comp[PROF_WAIT_late_sender], c->late_sender_comp);
+	if (c->wait_kind < PROF_WAITS) {
+		bump(&s->wait[c->wait_kind], c->wait);
+		bump(&s->wait_comp[c->wait_kind], c->wait_comp);
+	}
+}
+
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 {
 	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
@@ -360,14 +371,8 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 		bump(&s->recv, c->recv);
 		for (unsigned i = 0; i < c->nsizes; i++)
 			bump(&s->hist[bucket(c->sizes[i])], 1);
-		if (c->late_sender | c->late_sender_comp) {
-			bump(&s->wait[PROF_WAIT_late_sender], c->late_sender);
-			bump(&s->wait_comp[PROF_WAIT_late_sender], c->late_sender_comp);
-		}
-		if ((c->wait | c->wait_comp) && c->wait_kind < PROF_WAITS) {
-			bump(&s->wait[c->wait_kind], c->wait);
-			bump(&s->wait_comp[c->wait_kind], c->wait_comp);
-		}
+		if (c->flags & PMPI_CALL_WAITED)
+			add_waits(s, c);
 	}
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);
@@ -513,7 +518,9 @@ void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_
 	b = pmpi_bytes(count, type);
 	c->sent += b;
 	c->sizes[c->nsizes++] = b;
-	c->peer = pmpi_world_rank(comm, dest);
+	/* MPI_COMM_WORLD's ranks are the world's: most sends ask nothing */
+	c->peer = comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
+					 : pmpi_world_rank(comm, dest);
 	c->peer_bytes = b;
 }
 

@@ -93,6 +93,17 @@ static void count_pair(struct pmpi_call *c, const struct pb_arrival *a, const st
 	}
 }
 
+/* Call c's wait states, zero until it waits. */
+static void waits_begin(struct pmpi_call *c)
+{
+	if (!(c->flags & PMPI_CALL_WAITED)) {
+		c->flags |= PMPI_CALL_WAITED;
+		c->late_sender = c->late_sender_comp = c->late_sent = 0;
+		c->wait = c->wait_comp = 0;
+		c->wait_kind = PROF_WAITS;
+	}
+}
+
 /* A message arrived for call c: its Late Sender (the sender's data left
  * after c was entered), the call's if it is the latest; a Late Sender of
  * this thread's that it proves of wrong order; its pair of sites (the
@@ -107,6 +118,7 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	uint64_t ls = wait_for(entry, sent, blocked), ls_comp = wait_for(entry - x, sent_free, blocked);
 	struct wait_order wrong;
 
+	waits_begin(c);
 	if (ls > c->late_sender) {
 		c->late_sender = ls;
 		c->late_sent = sent;
@@ -174,6 +186,7 @@ static void waits_coll(const struct pb_arrival *a)
 		return;
 	entry = c->t0 + (uint64_t)pmpi_clock_me;
 	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
+	waits_begin(c);
 	c->wait = max_u64(c->wait, wait_for(entry, x->out.t_enter, blocked));
 	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - c->x0,
 						      x->out.t_enter_free, blocked));
