@@ -59,6 +59,28 @@ void pmpi_calls_stop(void)
 	atomic_store(&active, false);
 }
 
+/* The entry's work for the analyses on the piggyback: the wrapper's own
+ * work timed on some calls, the compensation's charge (before the call's
+ * clock: tool time, not MPI time), the critical path's event.  Out of
+ * line (and called last: a jump) so that a call without them needs none
+ * of its registers.  True. */
+__attribute__((noinline))
+static bool enter_analyses(struct pmpi_call *c)
+{
+	uint64_t t_in = 0, injected;
+
+	c->timed = pb_sampled_due(&own_cost);
+	if (c->timed)
+		t_in = rt_now_ns();
+	c->ring_head = pmpi_ring_head_now();
+	injected = pmpi_comp_enter(own_cost.est, c->ring_head);
+	c->t0 = rt_now_ns();
+	c->x0 = pmpi_comp_delay();
+	c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
+	pmpi_cp_enter(c);
+	return true;
+}
+
 bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
 {
 	if (depth || (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&active, memory_order_relaxed)))
@@ -77,25 +99,14 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->nsizes = 0;
 	c->comm_size = -1;
 	c->t_done = 0;
+	if (pmpi_pb_on && !(flags & PMPI_CALL_INIT))
+		return enter_analyses(c);
 	c->timed = false;
-	if (!(flags & PMPI_CALL_INIT)) {
-		uint64_t t_in = 0, injected;
-
-		c->timed = pmpi_pb_on && pb_sampled_due(&own_cost);
-		if (c->timed)
-			t_in = rt_now_ns();
-		/* before the call's clock: tool time, not MPI time */
-		c->ring_head = pmpi_ring_head_now();
-		injected = pmpi_comp_enter(own_cost.est, c->ring_head);
-		c->t0 = rt_now_ns();
-		c->x0 = pmpi_comp_delay();
-		c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
-	} else {
-		c->ring_head = pmpi_ring_head_now();
-		c->t0 = rt_now_ns();
-		c->x0 = 0;
-	}
-	pmpi_cp_enter(c);
+	c->own_ns = 0;
+	c->ring_head = pmpi_ring_head_now();
+	c->t0 = rt_now_ns();
+	c->x0 = 0;
+	c->event = 0;	/* no path yet, or none */
 	return true;
 }
 
