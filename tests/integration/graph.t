@@ -58,6 +58,7 @@ EOF
 }
 
 mpi_run 16 "$RECORD" -q -o "$WORK/stencil" ./shapes stencil 100 > /dev/null 2> stencil.err
+is "stencil: runs" "$?:$(head -c 300 stencil.err)" "0:"
 report_json "$WORK/stencil" --cluster-tol=50
 is "stencil: classes 0, 1, 2-14, 15" "$(classes)" "0 1 2-14 15"
 is "stencil: representatives" "$(jqr '[.clusters[].representative] | join(" ")')" "0 1 2 15"
@@ -96,6 +97,7 @@ is "stencil: rank 2's Waitall hears a message a step from each neighbour's send 
 is "stencil: the master has none" "$(jqr '[.graph.classes[0].edges[] | select(.kind == "completion")] | length')" 0
 
 mpi_run 2 "$RECORD" -q -o "$WORK/phases" ./shapes phases 40 > /dev/null 2> phases.err
+is "phases: runs" "$?:$(head -c 300 phases.err)" "0:"
 for r in 0 1; do
 	rm -rf "$WORK/one" && mkdir "$WORK/one" && cp "$WORK/phases"/rank0000"$r".* "$WORK/one"/
 	report_json "$WORK/one"
@@ -116,6 +118,7 @@ for r in 0 1; do
 done
 
 mpi_run 6 "$RECORD" -q -o "$WORK/workers" ./shapes workers 50 > /dev/null 2> workers.err
+is "master/worker: runs" "$?:$(head -c 300 workers.err)" "0:"
 report_json "$WORK/workers" --cluster-tol=50
 is "master/worker: classes 0 and 1-5" "$(classes)" "0 1-5"
 is "master/worker: the master's messages come from class 1's sends" \
