@@ -37,9 +37,8 @@
  * copied here once the site's path is known (ready), so that a call reads
  * the slot alone. */
 struct site_slot {
-	const void *ra;
+	uint64_t key;		/* slot_key: the return address and function */
 	uint64_t depth;
-	unsigned fn;
 	int site;
 	bool ready;
 	uint32_t ncheck;
@@ -192,13 +191,20 @@ static int find_site(const struct pmpi_call *c, uint64_t sd, bool *fresh)
 	return found;
 }
 
+/* A call's return address and function as one word, compared at once:
+ * code lies below 2^47 (the kernel maps above it only where mmap is
+ * asked to, which the dynamic loader does not), the function's number
+ * takes the 16 bits above 2^48. */
+static uint64_t slot_key(const struct pmpi_call *c)
+{
+	return (uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 48);
+}
+
 /* A multiplicative hash: a loop's call sites lie a few bytes apart, which
  * the low bits of their addresses would map onto each other. */
-static unsigned slot_of(const struct pmpi_call *c)
+static unsigned slot_of(uint64_t key)
 {
-	uint64_t k = (uint64_t)(uintptr_t)c->ra ^ ((uint64_t)c->fn << 40);
-
-	return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
+	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
 }
 
 /* Call c's site and this thread's counters of it (c->counts, NULL when
@@ -216,7 +222,7 @@ static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, stru
 		c->flags |= PMPI_CALL_FRESH;
 	c->counts = thread_site_counts(t, c->site);
 	if (k && c->counts) {
-		*k = (struct site_slot){ .ra = c->ra, .depth = sd, .fn = c->fn, .site = c->site,
+		*k = (struct site_slot){ .key = slot_key(c), .depth = sd, .site = c->site,
 					 .counts = c->counts, .hints = { .edge_from = INT_MIN,
 								     .pair_from = UINT64_MAX } };
 		c->hints = &k->hints;
@@ -246,9 +252,10 @@ static inline void look_up_site(struct pmpi_call *c)
 {
 	struct thread_counts *t = my_counts();
 	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
-	struct site_slot *k = t ? &t->cache[slot_of(c)] : NULL;
+	uint64_t key = slot_key(c);
+	struct site_slot *k = t ? &t->cache[slot_of(key)] : NULL;
 
-	if (k && k->ra == c->ra && k->depth == sd && k->fn == c->fn &&
+	if (k && k->key == key && k->depth == sd &&
 	    (k->ready ? pmpi_checks_hold(k->check, k->ncheck, c) : slot_path_matches(k, c))) {
 		c->site = k->site;
 		c->counts = k->counts;
