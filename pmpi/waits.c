@@ -49,14 +49,13 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 /* The entry of the pair (call c's site, known; the sender's rank and
  * slot), through the site's hint: a receive site mostly hears from one
  * sender's site.  NULL when the table is full. */
-static struct key_entry *pair_of(struct pmpi_call *c, int32_t rank, int32_t slot)
+__attribute__((noinline))
+static struct key_entry *pair_miss(struct pmpi_call *c, int32_t rank, int32_t slot)
 {
 	struct pmpi_site_hints *h = c->hints;
 	uint64_t from = PMPI_PAIR_FROM(rank, slot);
 	struct key_entry *e;
 
-	if (h && h->pair_from == from)
-		return h->pair;
 	pmpi_lock(&pairs_lock);
 	e = key_table_get(&pairs, c->site, rank, slot);
 	pmpi_unlock(&pairs_lock);
@@ -65,6 +64,13 @@ static struct key_entry *pair_of(struct pmpi_call *c, int32_t rank, int32_t slot
 		h->pair = e;
 	}
 	return e;
+}
+
+static struct key_entry *pair_of(struct pmpi_call *c, int32_t rank, int32_t slot)
+{
+	struct pmpi_site_hints *h = c->hints;
+
+	return h && h->pair_from == PMPI_PAIR_FROM(rank, slot) ? h->pair : pair_miss(c, rank, slot);
 }
 
 /* Count the pair of call c's site (known) and the site of the message pb
@@ -91,6 +97,12 @@ static void count_pair(struct pmpi_call *c, const struct pb_arrival *a, const st
 		key_entry_add_by(p, PAIR_LR_COMP, wait_for(sent_free, post - c->x0, UINT64_MAX),
 				 shared);
 	}
+}
+
+__attribute__((noinline))
+static void count_wrong_order(const struct wait_order *w)
+{
+	pmpi_site_wait(w->site, PROF_WAIT_late_sender_wrong_order, w->ls, w->ls_comp);
 }
 
 /* Call c's wait states, zero until it waits. */
@@ -125,7 +137,7 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	}
 	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
 	if (wait_order_check(&order, sent, &wrong))
-		pmpi_site_wait(wrong.site, PROF_WAIT_late_sender_wrong_order, wrong.ls, wrong.ls_comp);
+		count_wrong_order(&wrong);
 	if (pb->site >= 0 && c->site >= 0)
 		count_pair(c, a, pb, ls, ls_comp, sent, sent_free);
 }
