@@ -29,24 +29,12 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
 #define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
 #define PMPI_CALL_FRESH 16u	/* its site is new, its path to capture (stats.c) */
-#define PMPI_CALL_WAITED 32u	/* its wait states are set (waits.c) */
-
-struct key_entry;
+#define PMPI_CALL_WAITED 32u	/* its Late Sender is set (waits.c) */
+#define PMPI_CALL_COLL_WAITED 64u	/* its collective's wait is set (waits.c) */
 
 /* A message's sender, its rank and site (slot of its table), as one key:
  * never UINT64_MAX, as both are at least 0. */
 #define PMPI_PAIR_FROM(rank, slot) ((uint64_t)(uint32_t)(rank) << 32 | (uint32_t)(slot))
-
-/* What a thread's cache of sites (stats.c) keeps beside a site for the
- * tables keyed by pairs of sites, so that a loop finds its entries by a
- * compare: the computation edge last taken into the site (graph.h) and
- * the pair of sites of the last message it received (waits.c). */
-struct pmpi_site_hints {
-	int edge_from;		/* INT_MIN: none */
-	struct key_entry *edge;
-	uint64_t pair_from;	/* the sender's rank and slot (PMPI_PAIR_FROM) */
-	struct key_entry *pair;	/* valid when pair_from is not UINT64_MAX */
-};
 
 /* One MPI call in progress; lives on the wrapper's stack. */
 struct pmpi_call {
@@ -58,7 +46,6 @@ struct pmpi_call {
 	unsigned fn, flags;
 	int site;		/* index in the site table, -1 until looked up */
 	struct pmpi_counts *counts;	/* this thread's of the site, when found */
-	struct pmpi_site_hints *hints;	/* the thread's of the site, when cached */
 	uint64_t event;		/* critical-path event number, 0 when none */
 	bool completed;		/* a Test* call completed something */
 	uint64_t sent, recv;	/* bytes */
@@ -72,13 +59,14 @@ struct pmpi_call {
 	/* the compensation's delay at t0: its entry's compensated time is
 	 * t0 less it, whatever the tool charged while the call waited */
 	uint64_t x0;
-	/* wait states (waits.c), set with PMPI_CALL_WAITED: the latest
-	 * sender of the messages it received, and its collective's wait of
-	 * kind wait_kind; measured and compensated ns */
+	/* wait states (waits.c), added to its site as they grow: the
+	 * latest sender of the messages it received (set with
+	 * PMPI_CALL_WAITED), its collective's wait (PMPI_CALL_COLL_WAITED);
+	 * measured and compensated ns */
 	uint64_t late_sender, late_sender_comp;
 	uint64_t late_sent;	/* when that latest sender's data left */
+	uint64_t first_sent;	/* when the earliest's did (UINT64_MAX: none) */
 	uint64_t wait, wait_comp;
-	unsigned wait_kind;	/* enum prof_wait_kind */
 };
 
 /* Begin a call; false means "just call PMPI" (not profiling, MPI

@@ -3,8 +3,9 @@
  * call sites, its edges the computation between a thread's consecutive
  * calls (how often, how long, and the call paths sampled in it) and the
  * completions of non-blocking requests (from the site that started one
- * to the site that completed it), kept in tables of fixed size.  Its
- * message edges are the wait states' pairs of sites (waits.c); the report
+ * to the site that completed it), kept in tables of fixed size and, for
+ * the computation into a site, in each thread's counters of the site
+ * (key-table.h).  Its message edges are the wait states' pairs of sites (waits.c); the report
  * joins the ranks' graphs.
  *
  * A computation's samples are told from the others by time: the thread
@@ -12,8 +13,8 @@
  * (rt_thread_head) and the runtime's tagged hook gets the tag.
  *
  * Every wrapped call ends here (graph.h): a call whose edge the thread
- * took lately costs a compare, two additions and a compare of the ring's
- * head that the call read at its entry, no lock.
+ * took last into its site costs a compare, two additions and a compare of
+ * the ring's head that the call read at its entry, no lock.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -59,18 +60,28 @@ static struct key_entry *edge_get(int from, int to, int kind)
 	return e;
 }
 
-__attribute__((noinline))
-void pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to, uint64_t ns)
+/* One more traversal of shared edge e, ns long: threads add without a
+ * lock, atomically when MPI has several calling. */
+static void edge_count(struct key_entry *e, uint64_t ns)
 {
+	key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
+	key_entry_add_by(e, PMPI_EDGE_TIME, ns, !pmpi_one_thread);
+}
+
+__attribute__((noinline))
+void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns)
+{
+	struct key_own *o;
 	struct key_entry *e;
 
-	if (from < 0 || to < 0 || !(e = edge_get(from, to, PROF_EDGE_COMPUTE)))
+	if (from < 0 || to < 0)
 		return;
-	if (h) {
-		h->edge_from = from;
-		h->edge = e;
+	if (s && (o = key_owned_get(&s->edges, (uint32_t)from))) {
+		key_own_add(o, PMPI_EDGE_COUNT, 1);
+		key_own_add(o, PMPI_EDGE_TIME, ns);
+	} else if ((e = edge_get(from, to, PROF_EDGE_COMPUTE))) {
+		edge_count(e, ns);
 	}
-	pmpi_edge_count(e, ns);
 }
 
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
@@ -114,7 +125,7 @@ void pmpi_graph_complete(int post, int done, uint64_t ns)
 		s->e = e;
 	}
 	if (e)
-		pmpi_edge_count(e, ns);
+		edge_count(e, ns);
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)
@@ -158,12 +169,43 @@ static uint32_t count_kept(const struct key_table *t, const uint32_t *site_of)
 	return n;
 }
 
+/* The threads' own computation edges into their sites, counted (n, p
+ * NULL) or added to p. */
+struct own_edges {
+	struct profile *p;
+	const uint32_t *site_of;
+	uint32_t n;
+};
+
+static void add_own_edges(int to, const struct pmpi_counts *s, void *arg)
+{
+	struct own_edges *f = arg;
+	uint64_t from;
+
+	for (unsigned i = 0; i < KEY_OWN && f->site_of[to] != UINT32_MAX; i++) {
+		const struct key_own *e = &s->edges.e[i];
+
+		if (!key_own_used(e, &from) || from >= PMPI_SITES || f->site_of[from] == UINT32_MAX)
+			continue;
+		if (!f->p)
+			f->n++;
+		else if (f->p->nmpi_edges < f->n)
+			add_edge(f->p, f->site_of[from], f->site_of[to], PROF_EDGE_COMPUTE,
+				 key_own_value(e, PMPI_EDGE_COUNT), key_own_value(e, PMPI_EDGE_TIME));
+	}
+}
+
 static void fill_edges(struct profile *p, const uint32_t *site_of)
 {
-	uint32_t n = count_kept(&edges, site_of);
+	struct own_edges own = { .site_of = site_of };
+	uint32_t n;
 
+	pmpi_counts_each(add_own_edges, &own);
+	n = own.n + count_kept(&edges, site_of);
 	if (!n || !(p->mpi_edges = calloc(n, sizeof(*p->mpi_edges))))
 		return;
+	own = (struct own_edges){ p, site_of, n };
+	pmpi_counts_each(add_own_edges, &own);
 	for (unsigned i = 0; i < KEY_TABLE; i++) {
 		const struct key_entry *e = &edges.e[i];
 

@@ -13,6 +13,7 @@
 #include "../sampler/rt.h"
 #include "call.h"
 #include "key-table.h"
+#include "stats.h"
 
 enum { PMPI_EDGE_COUNT, PMPI_EDGE_TIME };	/* values of an edge */
 
@@ -25,44 +26,40 @@ struct pmpi_graph_thread {
 
 extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec")));
 
-/* One more traversal of the edge (from, to), ns long, the edge found in
- * the table and kept in h (NULL: none); none when a site is -1.  The rare
- * case of pmpi_graph_leave. */
-void pmpi_graph_edge_miss(struct pmpi_site_hints *h, int from, int to, uint64_t ns);
+/* One more traversal of the edge (from, to), ns long, into s, the
+ * thread's counters of site `to` (NULL: none); none when a site is -1.
+ * The rare case of pmpi_graph_leave. */
+void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns);
 /* Tag the computation [t0, t1) with its edge, a sample having been taken
  * since the thread's last call (its ring's head now `head`); none when a
  * site is -1. */
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to);
 
-/* One more traversal of edge e, ns long: only wrappers add, one thread
- * at a time unless MPI has several calling. */
-static inline void pmpi_edge_count(struct key_entry *e, uint64_t ns)
-{
-	key_entry_add_by(e, PMPI_EDGE_COUNT, 1, !pmpi_one_thread);
-	key_entry_add_by(e, PMPI_EDGE_TIME, ns, !pmpi_one_thread);
-}
-
 /* Call c (its site known) ended at t: the edge from the thread's
  * previous call to it.  Inline: every wrapped call ends here, and a
- * loop's edge (its site's hint, whose edge_from is a site's, never the -1
- * of no call) costs a compare, two additions and a compare of the ring's
- * head read at the call's entry: a sample taken since the last call's
- * entry tags the computation before this one. */
+ * loop's edge (the one the thread took last into the site, among its own
+ * entries; the -1 of no call is no key) costs a compare, two additions
+ * and a compare of the ring's head read at the call's entry: a sample
+ * taken since the last call's entry tags the computation before this
+ * one. */
 static inline __attribute__((always_inline))
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
-	struct pmpi_site_hints *h = c->hints;
+	struct pmpi_counts *s = c->counts;
 	struct pmpi_graph_thread *g = &pmpi_graph_me;
 	int from = g->last_site;
-	uint64_t start = g->last_exit, ns = c->t0 > start ? c->t0 - start : 0;
+	uint64_t start = g->last_exit, ns = c->t0 - start;	/* a thread's clock never goes back */
+	struct key_own *e;
 
 	g->last_site = c->site;
 	g->last_exit = t;
-	if (h && h->edge_from == from)
-		pmpi_edge_count(h->edge, ns);
-	else
-		pmpi_graph_edge_miss(h, from, c->site, ns);
+	if (s && (e = key_owned_last(&s->edges, (uint32_t)from))) {
+		key_own_add(e, PMPI_EDGE_COUNT, 1);
+		key_own_add(e, PMPI_EDGE_TIME, ns);
+	} else {
+		pmpi_graph_edge_miss(s, from, c->site, ns);
+	}
 	if (c->ring_head != g->ring_mark)
 		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, c->site);
 }

@@ -30,3 +30,20 @@ struct key_entry *key_table_get(struct key_table *t, int32_t a, int32_t b, int32
 	t->lost++;
 	return NULL;
 }
+
+struct key_own *key_owned_get(struct key_owned *o, uint64_t key)
+{
+	for (unsigned i = 0; i < KEY_OWN; i++) {
+		struct key_own *e = &o->e[i];
+
+		if (!e->key) {
+			*e = (struct key_own){ 0 };
+			__atomic_store_n(&e->key, key + 1, __ATOMIC_RELEASE);
+		}
+		if (e->key == key + 1) {
+			o->at = (uint32_t)(i * sizeof(*e));
+			return e;
+		}
+	}
+	return NULL;
+}

@@ -14,7 +14,6 @@
  * transport), and threads do not contend.  The profile sums the threads'
  * counters (pmpi_stats_total), reading them as they are.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -43,7 +42,6 @@ struct site_slot {
 	bool ready;
 	uint32_t ncheck;
 	struct pmpi_counts *counts;
-	struct pmpi_site_hints hints;
 	struct pmpi_check check[PMPI_PATH_CHECKS];
 };
 
@@ -74,12 +72,6 @@ static __thread struct thread_counts *mine __attribute__((tls_model("initial-exe
 void pmpi_activate(int world_size)
 {
 	pmpi_world_size = world_size;
-}
-
-/* Add v to a counter of this thread's, which others may be reading. */
-static inline void bump(uint64_t *x, uint64_t v)
-{
-	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t peek(const uint64_t *x)
@@ -221,12 +213,9 @@ static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, stru
 	if (fresh)
 		c->flags |= PMPI_CALL_FRESH;
 	c->counts = thread_site_counts(t, c->site);
-	if (k && c->counts) {
+	if (k && c->counts)
 		*k = (struct site_slot){ .key = slot_key(c), .depth = sd, .site = c->site,
-					 .counts = c->counts, .hints = { .edge_from = INT_MIN,
-								     .pair_from = UINT64_MAX } };
-		c->hints = &k->hints;
-	}
+					 .counts = c->counts };
 }
 
 /* Whether call c of slot k's key has its site's path, for a slot filled
@@ -259,7 +248,6 @@ static inline void look_up_site(struct pmpi_call *c)
 	    (k->ready ? pmpi_checks_hold(k->check, k->ncheck, c) : slot_path_matches(k, c))) {
 		c->site = k->site;
 		c->counts = k->counts;
-		c->hints = &k->hints;
 		return;
 	}
 	look_up_site_miss(c, t, k, sd);
@@ -298,8 +286,8 @@ static inline void add_peer(int64_t peer, uint64_t bytes)
 	struct thread_counts *t = my_counts();
 
 	if (t && t->peer_count && (uint64_t)peer < (uint64_t)pmpi_world_size) {
-		bump(&t->peer_count[peer], 1);
-		bump(&t->peer_bytes[peer], bytes);
+		pmpi_bump(&t->peer_count[peer], 1);
+		pmpi_bump(&t->peer_bytes[peer], bytes);
 	}
 }
 
@@ -345,20 +333,9 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 	if (t && k >= 0) {
 		struct pmpi_coll_counts *x = &t->colls[k];
 
-		bump(&x->calls, 1);
-		bump(&x->bytes, c->sent + c->recv);
-		bump(&x->time_ns, dt);
-	}
-}
-
-/* A call's wait states into its site's counters s. */
-static void add_waits(struct pmpi_counts *s, const struct pmpi_call *c)
-{
-	bump(&s->wait[PROF_WAIT_late_sender], c->late_sender);
-	bump(&s->wait_comp[PROF_WAIT_late_sender], c->late_sender_comp);
-	if (c->wait_kind < PROF_WAITS) {
-		bump(&s->wait[c->wait_kind], c->wait);
-		bump(&s->wait_comp[c->wait_kind], c->wait_comp);
+		pmpi_bump(&x->calls, 1);
+		pmpi_bump(&x->bytes, c->sent + c->recv);
+		pmpi_bump(&x->time_ns, dt);
 	}
 }
 
@@ -371,15 +348,13 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 		look_up_site(c);
 	s = c->counts;
 	if (s) {
-		bump(&s->calls, 1);
-		bump(&s->time_ns, dt);
-		bump(&s->blocked_ns, blocked ? dt : 0);
-		bump(&s->sent, c->sent);
-		bump(&s->recv, c->recv);
+		pmpi_bump(&s->calls, 1);
+		pmpi_bump(&s->time_ns, dt);
+		pmpi_bump(&s->blocked_ns, blocked ? dt : 0);
+		pmpi_bump(&s->sent, c->sent);
+		pmpi_bump(&s->recv, c->recv);
 		for (unsigned i = 0; i < c->nsizes; i++)
-			bump(&s->hist[bucket(c->sizes[i])], 1);
-		if (c->flags & PMPI_CALL_WAITED)
-			add_waits(s, c);
+			pmpi_bump(&s->hist[bucket(c->sizes[i])], 1);
 	}
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);
@@ -392,8 +367,8 @@ void pmpi_site_recv(int site, uint64_t bytes)
 	struct pmpi_counts *s = site_counts(site);
 
 	if (s) {
-		bump(&s->recv, bytes);
-		bump(&s->hist[bucket(bytes)], 1);
+		pmpi_bump(&s->recv, bytes);
+		pmpi_bump(&s->hist[bucket(bytes)], 1);
 	}
 }
 
@@ -402,8 +377,8 @@ void pmpi_site_send(int site, uint64_t bytes, int64_t peer)
 	struct pmpi_counts *s = site_counts(site);
 
 	if (s) {
-		bump(&s->sent, bytes);
-		bump(&s->hist[bucket(bytes)], 1);
+		pmpi_bump(&s->sent, bytes);
+		pmpi_bump(&s->hist[bucket(bytes)], 1);
 	}
 	if (site >= 0)
 		add_peer(peer, bytes);
@@ -414,8 +389,8 @@ void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns)
 	struct pmpi_counts *s = site_counts(site);
 
 	if (s && kind < PROF_WAITS) {
-		bump(&s->wait[kind], ns);
-		bump(&s->wait_comp[kind], comp_ns);
+		pmpi_bump(&s->wait[kind], ns);
+		pmpi_bump(&s->wait_comp[kind], comp_ns);
 	}
 }
 
@@ -439,17 +414,47 @@ static void sum_counts(struct pmpi_counts *sum, const struct pmpi_counts *a, boo
 	}
 }
 
-static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
+/* fn(site, s, arg) for thread t's counters s of each site in use: the
+ * others have none, and their sums stay untouched, fresh pages (a page
+ * fault each on a VM). */
+static void each_site(const struct thread_counts *t,
+		      void (*fn)(int site, const struct pmpi_counts *s, void *arg), void *arg)
 {
 	for (int b = 0; b < PMPI_SITES / CHUNK; b++) {
 		const struct pmpi_counts *block = __atomic_load_n(&t->sites[b], __ATOMIC_ACQUIRE);
 
-		/* only sites in use have counts: the sums of the others stay
-		 * untouched, fresh pages (a page fault each on a VM) */
 		for (int i = 0; block && i < CHUNK; i++)
 			if (__atomic_load_n(&pmpi_sites[b * CHUNK + i].used, __ATOMIC_ACQUIRE))
-				sum_counts(&sum->sites[b * CHUNK + i], &block[i], t->main);
+				fn(b * CHUNK + i, &block[i], arg);
 	}
+}
+
+static const struct thread_counts *first_thread(void)
+{
+	return __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE);
+}
+
+void pmpi_counts_each(void (*fn)(int site, const struct pmpi_counts *s, void *arg), void *arg)
+{
+	for (const struct thread_counts *t = first_thread(); t; t = t->next)
+		each_site(t, fn, arg);
+}
+
+struct thread_sum {
+	struct pmpi_totals *sum;
+	bool main;
+};
+
+static void sum_site(int site, const struct pmpi_counts *s, void *arg)
+{
+	struct thread_sum *ts = arg;
+
+	sum_counts(&ts->sum->sites[site], s, ts->main);
+}
+
+static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
+{
+	each_site(t, sum_site, &(struct thread_sum){ sum, t->main });
 	for (int k = 0; k < PMPI_COLLS; k++) {
 		sum->colls[k].calls += peek(&t->colls[k].calls);
 		sum->colls[k].bytes += peek(&t->colls[k].bytes);
@@ -473,8 +478,7 @@ bool pmpi_stats_total(struct pmpi_totals *sum)
 		pmpi_totals_free(sum);
 		return false;
 	}
-	for (const struct thread_counts *t = __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE); t;
-	     t = t->next)
+	for (const struct thread_counts *t = first_thread(); t; t = t->next)
 		sum_thread(sum, t);
 	return true;
 }

@@ -14,6 +14,7 @@
 #include "../common/profile.h"
 #include "../sampler/rt.h"
 #include "call.h"
+#include "key-table.h"
 
 #define PMPI_SITES 4096		/* call sites per process (power of 2) */
 #define PMPI_COLLS 256		/* (collective, communicator size) pairs */
@@ -57,7 +58,17 @@ struct pmpi_counts {
 	/* in the sums only: the threads that called, and the calls of the
 	 * process's main thread */
 	uint64_t threads, main_calls;
+	/* in a thread's only: its computation edges into the site (graph.h)
+	 * and the pairs of sites of the messages it received there (waits.c) */
+	struct key_owned edges, pairs;
 };
+
+/* Add v to a counter of the calling thread's, which others may be
+ * reading: a plain store. */
+static inline void pmpi_bump(uint64_t *x, uint64_t v)
+{
+	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
+}
 
 /* A (collective, communicator size) pair, keyed like the sites. */
 struct pmpi_coll {
@@ -92,6 +103,9 @@ extern int pmpi_world_size;
  * new, its path to be captured). */
 void pmpi_activate(int world_size);
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt);
+
+/* fn(site, s, arg) for every thread's counters s of every site in use. */
+void pmpi_counts_each(void (*fn)(int site, const struct pmpi_counts *s, void *arg), void *arg);
 
 /* The sums of every thread's statistics so far; false when memory is
  * short.  pmpi_totals_free releases them. */

@@ -21,15 +21,6 @@ unsigned wait_coll_kind(enum wait_shape shape, bool barrier, bool root)
 void wait_order_keep(struct wait_order *o, int site, uint64_t ls, uint64_t ls_comp,
 		     uint64_t sent)
 {
-	if (ls)
+	if (ls)	/* then sent > 0, after the call's entry */
 		*o = (struct wait_order){ site, ls, ls_comp, sent };
-}
-
-bool wait_order_check(struct wait_order *o, uint64_t sent, struct wait_order *out)
-{
-	if (!o->ls || sent >= o->sent)
-		return false;
-	*out = *o;
-	*o = (struct wait_order){ .site = -1 };
-	return true;
 }

@@ -43,9 +43,10 @@ unsigned wait_coll_kind(enum wait_shape shape, bool barrier, bool root);
  * afterwards but was sent before it makes that one of wrong order.
  */
 struct wait_order {
-	int site;		/* the call site that waited, -1 none */
+	int site;		/* the call site that waited */
 	uint64_t ls, ls_comp;	/* its Late Sender time */
-	uint64_t sent;		/* when the message it waited for was sent */
+	uint64_t sent;		/* when the message it waited for was sent, 0
+				 * when none is kept (zeroed at first) */
 };
 
 /* A call at site waited ls (ls_comp) for the latest of its messages, sent
@@ -53,8 +54,18 @@ struct wait_order {
  * Sender does not). */
 void wait_order_keep(struct wait_order *o, int site, uint64_t ls, uint64_t ls_comp,
 		     uint64_t sent);
-/* A message sent at `sent` arrived: true when it makes the kept Late
- * Sender one of wrong order, given in *out and forgotten. */
-bool wait_order_check(struct wait_order *o, uint64_t sent, struct wait_order *out);
+
+/* A message sent at `sent` arrived: whether it makes the kept Late Sender
+ * one of wrong order.  One compare: every message arrives here. */
+static inline bool wait_order_wrong(const struct wait_order *o, uint64_t sent)
+{
+	return sent < o->sent;
+}
+
+/* Forget the kept Late Sender (counted once). */
+static inline void wait_order_forget(struct wait_order *o)
+{
+	*o = (struct wait_order){ 0 };
+}
 
 #endif

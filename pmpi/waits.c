@@ -6,8 +6,10 @@
  * (clock-align.h) and, with compensation, without the tool's delay.
  *
  * A receive's Late Sender and a collective's wait are kept in the call
- * (the latest sender of a Waitall's messages) and added to its site when
- * it ends; a message's pair of sites is counted when it arrives.
+ * (the latest sender of a Waitall's messages) and added to its site as
+ * they grow; a message's pair of sites is counted when it arrives, in the
+ * receiving thread's own entries of the site (key-table.h) or, past
+ * them, in a shared table.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -28,10 +30,10 @@
 #include "waits.h"
 
 /* the pairs: receiving site, sender's rank and slot */
-enum { PAIR_COUNT, PAIR_BYTES, PAIR_LS, PAIR_LS_COMP, PAIR_LR, PAIR_LR_COMP };
+enum { PAIR_COUNT, PAIR_BYTES, PAIR_LS, PAIR_LS_COMP, PAIR_LR, PAIR_LR_COMP, PAIR_VALUES };
 static struct key_table pairs;		/* untouched pages until used */
 static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread struct wait_order order __attribute__((tls_model("initial-exec"))) = { .site = -1 };
+static __thread struct wait_order order __attribute__((tls_model("initial-exec")));
 
 static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			     const struct pmpi_pb_coll *x)
@@ -41,105 +43,175 @@ static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 	pb->t_enter_free = pb->t_enter - c->x0;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
+/* When message pb's data left, on rank 0's clock, and without the
+ * tool's delay. */
+static uint64_t sent_at(const struct pmpi_pb *pb)
 {
-	return a > b ? a : b;
+	return pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
 }
 
-/* The entry of the pair (call c's site, known; the sender's rank and
- * slot), through the site's hint: a receive site mostly hears from one
- * sender's site.  NULL when the table is full. */
-__attribute__((noinline))
-static struct key_entry *pair_miss(struct pmpi_call *c, int32_t rank, int32_t slot)
+static uint64_t sent_free(const struct pmpi_pb *pb, uint64_t sent)
 {
-	struct pmpi_site_hints *h = c->hints;
-	uint64_t from = PMPI_PAIR_FROM(rank, slot);
+	return sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
+}
+
+/* The Late Receiver of message pb that arrived for call c (a), measured
+ * and compensated, into lr: a synchronous send waited from when its data
+ * left until the receive was posted.  False when it has none to give. */
+static bool late_receiver(const struct pmpi_call *c, const struct pb_arrival *a,
+			  const struct pmpi_pb *pb, uint64_t lr[2])
+{
+	uint64_t post = a->t_post + (uint64_t)pmpi_clock_me, sent = sent_at(pb);
+
+	if (!(pb->flags & PMPI_PB_F_SYNC) || !a->t_post)
+		return false;
+	lr[0] = wait_for(sent, post, UINT64_MAX);
+	lr[1] = wait_for(sent_free(pb, sent), post - c->x0, UINT64_MAX);
+	return true;
+}
+
+__attribute__((noinline))
+static void own_late_receiver(struct key_own *o, const struct pmpi_call *c,
+			      const struct pb_arrival *a, const struct pmpi_pb *pb)
+{
+	uint64_t lr[2];
+
+	if (late_receiver(c, a, pb, lr)) {
+		key_own_add(o, PAIR_LR, lr[0]);
+		key_own_add(o, PAIR_LR_COMP, lr[1]);
+	}
+}
+
+/* The pair of call c's site and message pb's sender (rank and slot),
+ * new to the thread's site or found in none of its own entries: taken as
+ * one, else counted in the shared table (atomically when several threads
+ * call MPI). */
+__attribute__((noinline))
+static void pair_miss(struct pmpi_call *c, const struct pb_arrival *a, const struct pmpi_pb *pb,
+		      uint64_t ls, uint64_t ls_comp)
+{
+	uint64_t v[PAIR_VALUES] = { [PAIR_COUNT] = 1, [PAIR_BYTES] = a->bytes, [PAIR_LS] = ls,
+				    [PAIR_LS_COMP] = ls_comp };
+	struct key_own *o;
 	struct key_entry *e;
 
-	pmpi_lock(&pairs_lock);
-	e = key_table_get(&pairs, c->site, rank, slot);
-	pmpi_unlock(&pairs_lock);
-	if (e && h) {
-		h->pair_from = from;
-		h->pair = e;
-	}
-	return e;
-}
-
-static struct key_entry *pair_of(struct pmpi_call *c, int32_t rank, int32_t slot)
-{
-	struct pmpi_site_hints *h = c->hints;
-
-	return h && h->pair_from == PMPI_PAIR_FROM(rank, slot) ? h->pair : pair_miss(c, rank, slot);
-}
-
-/* Count the pair of call c's site (known) and the site of the message pb
- * that arrived (a): the message, its Late Sender ls (ls_comp), and the
- * Late Receiver of a synchronous send (the sender, whose data left at
- * `sent`, waited until the receive was posted).  Entries are added to
- * without a lock: atomically when several threads call MPI. */
-static void count_pair(struct pmpi_call *c, const struct pb_arrival *a, const struct pmpi_pb *pb,
-		       uint64_t ls, uint64_t ls_comp, uint64_t sent, uint64_t sent_free)
-{
-	bool shared = !pmpi_one_thread;
-	struct key_entry *p = pair_of(c, pb->rank, pb->site);
-
-	if (!p)
+	if (pb->site < 0 || c->site < 0)
 		return;
-	key_entry_add_by(p, PAIR_COUNT, 1, shared);
-	key_entry_add_by(p, PAIR_BYTES, a->bytes, shared);
-	key_entry_add_by(p, PAIR_LS, ls, shared);
-	key_entry_add_by(p, PAIR_LS_COMP, ls_comp, shared);
-	if ((pb->flags & PMPI_PB_F_SYNC) && a->t_post) {
-		uint64_t post = a->t_post + (uint64_t)pmpi_clock_me;
-
-		key_entry_add_by(p, PAIR_LR, wait_for(sent, post, UINT64_MAX), shared);
-		key_entry_add_by(p, PAIR_LR_COMP, wait_for(sent_free, post - c->x0, UINT64_MAX),
-				 shared);
+	late_receiver(c, a, pb, &v[PAIR_LR]);
+	if (c->counts && (o = key_owned_get(&c->counts->pairs, PMPI_PAIR_FROM(pb->rank, pb->site)))) {
+		for (unsigned i = 0; i < PAIR_VALUES; i++)
+			key_own_add(o, i, v[i]);
+		return;
 	}
+	pmpi_lock(&pairs_lock);
+	e = key_table_get(&pairs, c->site, pb->rank, pb->site);
+	pmpi_unlock(&pairs_lock);
+	for (unsigned i = 0; e && i < PAIR_VALUES; i++)
+		key_entry_add_by(e, i, v[i], !pmpi_one_thread);
 }
 
+/* The thread's kept Late Sender proved of wrong order: counted, forgotten. */
 __attribute__((noinline))
-static void count_wrong_order(const struct wait_order *w)
+static void count_wrong_order(void)
 {
-	pmpi_site_wait(w->site, PROF_WAIT_late_sender_wrong_order, w->ls, w->ls_comp);
+	pmpi_site_wait(order.site, PROF_WAIT_late_sender_wrong_order, order.ls, order.ls_comp);
+	wait_order_forget(&order);
 }
 
-/* Call c's wait states, zero until it waits. */
-static void waits_begin(struct pmpi_call *c)
+/* Raise call c's wait *w (*w_comp) of kind k to v (v_comp), the site's
+ * counters s (NULL: none) taking the difference: a call waits as long as
+ * for its latest partner. */
+static void raise_wait(struct pmpi_counts *s, unsigned k, uint64_t *w, uint64_t *w_comp,
+		       uint64_t v, uint64_t v_comp)
 {
-	if (!(c->flags & PMPI_CALL_WAITED)) {
-		c->flags |= PMPI_CALL_WAITED;
-		c->late_sender = c->late_sender_comp = c->late_sent = 0;
-		c->wait = c->wait_comp = 0;
-		c->wait_kind = PROF_WAITS;
+	uint64_t d = v > *w ? v - *w : 0, d_comp = v_comp > *w_comp ? v_comp - *w_comp : 0;
+
+	*w += d;
+	*w_comp += d_comp;
+	if (s) {
+		pmpi_bump(&s->wait[k], d);
+		pmpi_bump(&s->wait_comp[k], d_comp);
 	}
 }
 
-/* A message arrived for call c: its Late Sender (the sender's data left
- * after c was entered), the call's if it is the latest; a Late Sender of
- * this thread's that it proves of wrong order; its pair of sites (the
- * call's site is looked up now, its path captured when the call ends). */
+/* What a message waited for: when its data left (on rank 0's clock), and
+ * its Late Sender, measured and compensated. */
+struct msg_wait {
+	uint64_t sent, ls, ls_comp;
+};
+
+/* Message pb's for call c (a): the sender's data left after c was
+ * entered. */
+static inline struct msg_wait msg_wait(const struct pmpi_call *c, const struct pb_arrival *a,
+				       const struct pmpi_pb *pb)
+{
+	uint64_t entry = c->t0 + (uint64_t)pmpi_clock_me, sent = sent_at(pb);
+	uint64_t blocked = a->t > c->t0 ? a->t - c->t0 : 0;
+
+	return (struct msg_wait){ sent, wait_for(entry, sent, blocked),
+				  wait_for(entry - c->x0, sent_free(pb, sent), blocked) };
+}
+
+/* The rare cases of message pb for call c (a), its Late Sender counted
+ * if it is the call's first: a later message of the call (a Waitall's),
+ * a pair that is not the thread's own entry o found last (NULL), a
+ * synchronous send's Late Receiver. */
+__attribute__((noinline))
+static void waits_recv_rare(const struct pb_arrival *a, const struct pmpi_pb *pb,
+			    struct key_own *o, bool first)
+{
+	struct pmpi_call *c = a->c;
+	struct msg_wait w = msg_wait(c, a, pb);
+
+	if (!first) {
+		if (w.ls > c->late_sender)
+			c->late_sent = w.sent;
+		raise_wait(c->counts, PROF_WAIT_late_sender, &c->late_sender, &c->late_sender_comp,
+			   w.ls, w.ls_comp);
+		c->first_sent = w.sent < c->first_sent ? w.sent : c->first_sent;
+	}
+	if (!o)
+		pair_miss(c, a, pb, w.ls, w.ls_comp);
+	else if (pb->flags & PMPI_PB_F_SYNC)
+		own_late_receiver(o, c, a, pb);
+}
+
+/*
+ * A message pb arrived for call c (a): its Late Sender, the call's and
+ * its site's if it is the latest; when the earliest of the call's was
+ * sent (whether it proves an earlier Late Sender of wrong order is told
+ * when the call ends); its pair of sites (the call's site is looked up
+ * now, its path captured when the call ends).  A loop's pair is the
+ * thread's own entry it found last: a compare (the sender's slot of -1,
+ * no site, is no key).  Every message arrives here: the rare cases are
+ * one call at the end, which needs nothing kept.
+ */
 static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
-	uint64_t x = c->x0, entry = c->t0 + (uint64_t)pmpi_clock_me;
-	uint64_t sent = pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
-	uint64_t sent_free = sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
-	uint64_t blocked = a->t > c->t0 ? a->t - c->t0 : 0;
-	uint64_t ls = wait_for(entry, sent, blocked), ls_comp = wait_for(entry - x, sent_free, blocked);
-	struct wait_order wrong;
+	struct pmpi_counts *s = c->counts;
+	struct msg_wait w = msg_wait(c, a, pb);
+	bool first = !(c->flags & PMPI_CALL_WAITED);
+	struct key_own *o = s ? key_owned_last(&s->pairs, PMPI_PAIR_FROM(pb->rank, pb->site)) : NULL;
 
-	waits_begin(c);
-	if (ls > c->late_sender) {
-		c->late_sender = ls;
-		c->late_sent = sent;
+	if (first) {
+		c->flags |= PMPI_CALL_WAITED;
+		c->late_sender = w.ls;
+		c->late_sender_comp = w.ls_comp;
+		c->late_sent = c->first_sent = w.sent;
+		if (s) {
+			pmpi_bump(&s->wait[PROF_WAIT_late_sender], w.ls);
+			pmpi_bump(&s->wait_comp[PROF_WAIT_late_sender], w.ls_comp);
+		}
 	}
-	c->late_sender_comp = max_u64(c->late_sender_comp, ls_comp);
-	if (wait_order_check(&order, sent, &wrong))
-		count_wrong_order(&wrong);
-	if (pb->site >= 0 && c->site >= 0)
-		count_pair(c, a, pb, ls, ls_comp, sent, sent_free);
+	if (o) {
+		key_own_add(o, PAIR_COUNT, 1);
+		key_own_add(o, PAIR_BYTES, a->bytes);
+		key_own_add(o, PAIR_LS, w.ls);
+		key_own_add(o, PAIR_LS_COMP, w.ls_comp);
+	}
+	if (!o || !first || (pb->flags & PMPI_PB_F_SYNC))
+		waits_recv_rare(a, pb, o, first);
 }
 
 static enum wait_shape shape_of(enum pmpi_pb_dir dir)
@@ -198,11 +270,13 @@ static void waits_coll(const struct pb_arrival *a)
 		return;
 	entry = c->t0 + (uint64_t)pmpi_clock_me;
 	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
-	waits_begin(c);
-	c->wait = max_u64(c->wait, wait_for(entry, x->out.t_enter, blocked));
-	c->wait_comp = max_u64(c->wait_comp, wait_for(entry - c->x0,
-						      x->out.t_enter_free, blocked));
-	c->wait_kind = kind;
+	pmpi_site_later(c);
+	if (!(c->flags & PMPI_CALL_COLL_WAITED)) {
+		c->flags |= PMPI_CALL_COLL_WAITED;
+		c->wait = c->wait_comp = 0;
+	}
+	raise_wait(c->counts, kind, &c->wait, &c->wait_comp, wait_for(entry, x->out.t_enter, blocked),
+		   wait_for(entry - c->x0, x->out.t_enter_free, blocked));
 }
 
 bool pmpi_waits_on;
@@ -226,6 +300,8 @@ const struct pb_unit pb_unit_waits = {
 
 void pmpi_waits_leave(struct pmpi_call *c)
 {
+	if (wait_order_wrong(&order, c->first_sent))
+		count_wrong_order();
 	wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
 }
 
@@ -236,45 +312,87 @@ static bool pair_kept(const struct key_entry *e, const uint32_t *site_of)
 	       site_of[e->key[0]] != UINT32_MAX;
 }
 
-/* Add pair e, its receiving site now profile site `site`, to p's pairs:
- * the slots of one profile site make one pair of each sender's slot. */
-static void add_pair(struct profile *p, const struct key_entry *e, uint32_t site, bool comp)
+/* Add the counters v of a pair of senders' slot and the receiving site,
+ * now profile site `site`, to p's pairs: the slots of one profile site
+ * make one pair of each sender's slot. */
+static void add_pair(struct profile *p, uint32_t site, int32_t rank, int32_t slot,
+		     const uint64_t *v, bool comp)
 {
 	struct prof_mpi_pair *q = NULL;
 
 	for (uint32_t i = 0; i < p->nmpi_pairs && !q; i++)
-		if (p->mpi_pairs[i].site == site && p->mpi_pairs[i].send_rank == e->key[1] &&
-		    p->mpi_pairs[i].send_slot == (uint32_t)e->key[2])
+		if (p->mpi_pairs[i].site == site && p->mpi_pairs[i].send_rank == rank &&
+		    p->mpi_pairs[i].send_slot == (uint32_t)slot)
 			q = &p->mpi_pairs[i];
 	if (!q) {
 		q = &p->mpi_pairs[p->nmpi_pairs++];
-		*q = (struct prof_mpi_pair){ .site = site, .send_rank = e->key[1],
-					     .send_slot = (uint32_t)e->key[2] };
+		*q = (struct prof_mpi_pair){ .site = site, .send_rank = rank,
+					     .send_slot = (uint32_t)slot };
 	}
-	q->count += key_entry_value(e, PAIR_COUNT);
-	q->bytes += key_entry_value(e, PAIR_BYTES);
-	q->late_sender_ns += key_entry_value(e, PAIR_LS);
-	q->late_receiver_ns += key_entry_value(e, PAIR_LR);
+	q->count += v[PAIR_COUNT];
+	q->bytes += v[PAIR_BYTES];
+	q->late_sender_ns += v[PAIR_LS];
+	q->late_receiver_ns += v[PAIR_LR];
 	if (comp) {
-		q->late_sender_comp_ns += key_entry_value(e, PAIR_LS_COMP);
-		q->late_receiver_comp_ns += key_entry_value(e, PAIR_LR_COMP);
+		q->late_sender_comp_ns += v[PAIR_LS_COMP];
+		q->late_receiver_comp_ns += v[PAIR_LR_COMP];
+	}
+}
+
+/* The threads' own pairs at their sites, counted (n, p NULL) or added to
+ * p, as fill_pairs. */
+struct own_pairs {
+	struct profile *p;
+	const uint32_t *site_of;
+	bool comp;
+	uint32_t n;
+};
+
+static void add_own_pairs(int site, const struct pmpi_counts *s, void *arg)
+{
+	struct own_pairs *f = arg;
+	uint64_t from, v[PAIR_VALUES];
+
+	for (unsigned i = 0; i < KEY_OWN && f->site_of[site] != UINT32_MAX; i++) {
+		const struct key_own *e = &s->pairs.e[i];
+
+		if (!key_own_used(e, &from))
+			continue;
+		if (!f->p) {
+			f->n++;
+		} else if (f->p->nmpi_pairs < f->n) {
+			for (unsigned k = 0; k < PAIR_VALUES; k++)
+				v[k] = key_own_value(e, k);
+			add_pair(f->p, f->site_of[site], (int32_t)(from >> 32), (int32_t)(uint32_t)from,
+				 v, f->comp);
+		}
 	}
 }
 
 /* The pairs whose receiving site made it into the profile. */
 static void fill_pairs(struct profile *p, const uint32_t *site_of, bool comp)
 {
-	uint32_t n = 0;
+	struct own_pairs own = { .site_of = site_of };
+	uint64_t v[PAIR_VALUES];
+	uint32_t n;
 
+	pmpi_counts_each(add_own_pairs, &own);
+	n = own.n;
 	for (unsigned i = 0; i < KEY_TABLE; i++)
 		n += pair_kept(&pairs.e[i], site_of);
 	if (!n || !(p->mpi_pairs = calloc(n, sizeof(*p->mpi_pairs))))
 		return;
-	for (unsigned i = 0, k = 0; i < KEY_TABLE && k < n; i++)
-		if (pair_kept(&pairs.e[i], site_of)) {
-			add_pair(p, &pairs.e[i], site_of[pairs.e[i].key[0]], comp);
-			k++;
-		}
+	own = (struct own_pairs){ p, site_of, comp, n };
+	pmpi_counts_each(add_own_pairs, &own);
+	for (unsigned i = 0; i < KEY_TABLE; i++) {
+		const struct key_entry *e = &pairs.e[i];
+
+		if (!pair_kept(e, site_of) || p->nmpi_pairs >= n)
+			continue;
+		for (unsigned k = 0; k < PAIR_VALUES; k++)
+			v[k] = key_entry_value(e, k);
+		add_pair(p, site_of[e->key[0]], e->key[1], e->key[2], v, comp);
+	}
 }
 
 /* The slots that made a site. */

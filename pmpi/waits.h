@@ -16,8 +16,10 @@ struct pmpi_call;
  * MPI_Init with the piggyback's units, pb-units.h). */
 extern bool pmpi_waits_on;
 
-/* Call c, with wait states, ends (its site known; the statistics took
- * them): its Late Sender kept for telling a later call's wrong order. */
+/* Call c, with wait states, ends (its site known; they are in its
+ * site's counters): whether its earliest message proves the thread's
+ * last Late Sender of wrong order; its own kept for telling a later
+ * call's. */
 void pmpi_waits_leave(struct pmpi_call *c);
 /* Into p, whose sites are filled: the slots (site_of: the profile site of
  * each slot of the site table, UINT32_MAX for none), the pairs of sites,

@@ -54,15 +54,16 @@ static void test_kinds(void)
 
 static void test_order(void)
 {
-	struct wait_order o = { .site = -1 }, w = { 0 };
+	struct wait_order o = { 0 };
 
-	ok(!wait_order_check(&o, 100, &w), "nothing kept: no wrong order");
+	ok(!wait_order_wrong(&o, 100), "nothing kept: no wrong order");
 	wait_order_keep(&o, 3, 40, 35, 500);
 	wait_order_keep(&o, 4, 0, 0, 900);
-	ok(!wait_order_check(&o, 600, &w), "a message sent later: in order");
-	ok(wait_order_check(&o, 450, &w), "a message sent earlier: wrong order");
-	ok(w.site == 3 && w.ls == 40 && w.ls_comp == 35, "... of the kept Late Sender, with its times");
-	ok(!wait_order_check(&o, 400, &w), "... counted once");
+	ok(!wait_order_wrong(&o, 600), "a message sent later: in order");
+	ok(wait_order_wrong(&o, 450), "a message sent earlier: wrong order");
+	ok(o.site == 3 && o.ls == 40 && o.ls_comp == 35, "... of the kept Late Sender, with its times");
+	wait_order_forget(&o);
+	ok(!wait_order_wrong(&o, 400), "... counted once");
 }
 
 static void test_table(void)
@@ -86,6 +87,29 @@ static void test_table(void)
 	is_int(n, KEY_TABLE - 4, "the table holds KEY_TABLE entries (4 taken before), no more");
 	is_int(t->lost, KEY_TABLE + 4, "the others are counted lost");
 	free(t);
+}
+
+static void test_owned(void)
+{
+	struct key_owned o = { 0 };
+	struct key_own *e, *f;
+	uint64_t key;
+	int n = 0;
+
+	ok(!key_owned_last(&o, 7), "no key before it is taken");
+	e = key_owned_get(&o, 7);
+	ok(e && key_own_used(e, &key) && key == 7, "a taken entry has its key");
+	key_own_add(e, 1, 5);
+	ok(key_owned_last(&o, 7) == e && key_own_value(e, 1) == 5, "found last, with its counts");
+	f = key_owned_get(&o, UINT64_MAX - 1);
+	ok(f && f != e && key_owned_last(&o, UINT64_MAX - 1) == f && !key_owned_last(&o, 7),
+	   "another key: its own entry, now the last found");
+	ok(key_owned_get(&o, 7) == e && key_owned_last(&o, 7) == e && key_own_value(e, 1) == 5,
+	   "the first again, counts kept");
+	for (uint64_t k = 100; k < 100 + KEY_OWN; k++)
+		n += key_owned_get(&o, k) != NULL;
+	is_int(n, KEY_OWN - 2, "KEY_OWN keys, no more");
+	ok(!key_owned_last(&o, 100 + KEY_OWN - 1), "a key with no room is not the last found");
 }
 
 static void test_merge(void)
@@ -118,6 +142,7 @@ int main(void)
 	test_kinds();
 	test_order();
 	test_table();
+	test_owned();
 	test_merge();
 	test_wire();
 	return tap_done();
