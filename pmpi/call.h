@@ -45,7 +45,8 @@ struct pmpi_call {
 	const void *ra;		/* the caller's return address: the call site */
 	unsigned fn, flags;
 	int site;		/* index in the site table, -1 until looked up */
-	struct pmpi_counts *counts;	/* this thread's of the site, when found */
+	struct pmpi_counts *counts;	/* this thread's of the site once it is looked
+				 * up, never NULL then (stats.c) */
 	uint64_t event;		/* critical-path event number, 0 when none */
 	bool completed;		/* a Test* call completed something */
 	uint64_t sent, recv;	/* bytes */

@@ -3,9 +3,9 @@
  * call sites, its edges the computation between a thread's consecutive
  * calls (how often, how long, and the call paths sampled in it) and the
  * completions of non-blocking requests (from the site that started one
- * to the site that completed it), kept in tables of fixed size and, for
- * the computation into a site, in each thread's counters of the site
- * (key-table.h).  Its message edges are the wait states' pairs of sites (waits.c); the report
+ * to the site that completed it), kept in each thread's counters of the
+ * site they lead to (key-table.h) and, past those, in tables of fixed
+ * size.  Its message edges are the wait states' pairs of sites (waits.c); the report
  * joins the ranks' graphs.
  *
  * A computation's samples are told from the others by time: the thread
@@ -22,6 +22,7 @@
 
 #include "../sampler/rt.h"
 #include "call.h"
+#include "facts.h"
 #include "piggyback.h"
 #include "stats.h"
 #include "key-table.h"
@@ -37,17 +38,6 @@ _Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is 
 __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec"))) = {
 	.last_site = -1,
 };
-
-/* The thread's completion edges lately taken, by a hash of the key (a
- * site's index alone put a loop's edges onto each other about a third of
- * the time): a loop's completions are then found by a compare. */
-#define SEEN_BITS 5
-#define SEEN (1u << SEEN_BITS)
-struct done_edge {
-	int from, to;
-	struct key_entry *e;
-};
-static __thread struct done_edge seen[SEEN] __attribute__((tls_model("initial-exec")));
 
 /* Edge (from, to) of a kind, made when missing. */
 static struct key_entry *edge_get(int from, int to, int kind)
@@ -76,7 +66,7 @@ void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns)
 
 	if (from < 0 || to < 0)
 		return;
-	if (s && (o = key_owned_get(&s->edges, (uint32_t)from))) {
+	if ((o = key_owned_get(&s->edges, (uint32_t)from))) {
 		key_own_add(o, PMPI_EDGE_COUNT, 1);
 		key_own_add(o, PMPI_EDGE_TIME, ns);
 	} else if ((e = edge_get(from, to, PROF_EDGE_COMPUTE))) {
@@ -109,23 +99,20 @@ void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w)
 	pmpi_unlock(&paths_lock);
 }
 
-void pmpi_graph_complete(int post, int done, uint64_t ns)
+void pmpi_graph_complete(struct pmpi_call *c, int post, uint64_t ns)
 {
-	uint32_t key = (uint32_t)post * PMPI_SITES + (uint32_t)done;
-	struct done_edge *s = &seen[key * 0x9e3779b9u >> (32 - SEEN_BITS)];
+	int done = pmpi_site(c);
+	struct key_own *o;
 	struct key_entry *e;
 
 	if (post < 0 || done < 0)
 		return;
-	if (s->e && s->from == post && s->to == done) {
-		e = s->e;
+	if ((o = key_owned_get(&c->counts->completes, (uint32_t)post))) {
+		key_own_add(o, PMPI_EDGE_COUNT, 1);
+		key_own_add(o, PMPI_EDGE_TIME, ns);
 	} else if ((e = edge_get(post, done, PROF_EDGE_COMPLETE))) {
-		s->from = post;
-		s->to = done;
-		s->e = e;
-	}
-	if (e)
 		edge_count(e, ns);
+	}
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)
@@ -169,30 +156,35 @@ static uint32_t count_kept(const struct key_table *t, const uint32_t *site_of)
 	return n;
 }
 
-/* The threads' own computation edges into their sites, counted (n, p
- * NULL) or added to p. */
+/* The threads' own computation and completion edges into their sites,
+ * counted (n, p NULL) or added to p. */
 struct own_edges {
 	struct profile *p;
 	const uint32_t *site_of;
 	uint32_t n;
 };
 
-static void add_own_edges(int to, const struct pmpi_counts *s, void *arg)
+static void add_owned(struct own_edges *f, const struct key_owned *o, int to, uint8_t kind)
 {
-	struct own_edges *f = arg;
 	uint64_t from;
 
 	for (unsigned i = 0; i < KEY_OWN && f->site_of[to] != UINT32_MAX; i++) {
-		const struct key_own *e = &s->edges.e[i];
+		const struct key_own *e = &o->e[i];
 
 		if (!key_own_used(e, &from) || from >= PMPI_SITES || f->site_of[from] == UINT32_MAX)
 			continue;
 		if (!f->p)
 			f->n++;
 		else if (f->p->nmpi_edges < f->n)
-			add_edge(f->p, f->site_of[from], f->site_of[to], PROF_EDGE_COMPUTE,
+			add_edge(f->p, f->site_of[from], f->site_of[to], kind,
 				 key_own_value(e, PMPI_EDGE_COUNT), key_own_value(e, PMPI_EDGE_TIME));
 	}
+}
+
+static void add_own_edges(int to, const struct pmpi_counts *s, void *arg)
+{
+	add_owned(arg, &s->edges, to, PROF_EDGE_COMPUTE);
+	add_owned(arg, &s->completes, to, PROF_EDGE_COMPLETE);
 }
 
 static void fill_edges(struct profile *p, const uint32_t *site_of)

@@ -27,7 +27,7 @@ struct pmpi_graph_thread {
 extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec")));
 
 /* One more traversal of the edge (from, to), ns long, into s, the
- * thread's counters of site `to` (NULL: none); none when a site is -1.
+ * thread's counters of site `to`; none when a site is -1.
  * The rare case of pmpi_graph_leave. */
 void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns);
 /* Tag the computation [t0, t1) with its edge, a sample having been taken
@@ -54,7 +54,7 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 
 	g->last_site = c->site;
 	g->last_exit = t;
-	if (s && (e = key_owned_last(&s->edges, (uint32_t)from))) {
+	if ((e = key_owned_last(&s->edges, (uint32_t)from))) {
 		key_own_add(e, PMPI_EDGE_COUNT, 1);
 		key_own_add(e, PMPI_EDGE_TIME, ns);
 	} else {
@@ -67,9 +67,10 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
  * interval tagged by pmpi_graph_leave (the runtime's tagged hook, which
  * passes only the first event's samples). */
 void pmpi_graph_sample(uint32_t tag, uint32_t node, uint64_t w);
-/* A non-blocking request started at site post completed at site done, ns
- * after it was started (0 unknown). */
-void pmpi_graph_complete(int post, int done, uint64_t ns);
+/* A non-blocking request started at site post completed in call c, ns
+ * after it was started (0 unknown): counted in the thread's counters of
+ * c's site (looked up now) or, past them, in the shared table. */
+void pmpi_graph_complete(struct pmpi_call *c, int post, uint64_t ns);
 /* The edges whose both sites made it into p (site_of as pmpi_waits_fill);
  * final: says what could not be kept. */
 void pmpi_graph_fill(struct profile *p, const uint32_t *site_of, bool final);

@@ -301,12 +301,10 @@ static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked 
  * buffer, its status corrected and (count) its piggyback merged and,
  * unless truncated, its bytes counted; a send's buffer is freed; a
  * collective's companion completes; the activity graph gets its
- * completion edge. */
+ * completion edge (after a receive's merge, which read the clock). */
 static void complete(struct pmpi_call *c, struct pmpi_tracked *t, bool count, bool truncated,
 		     MPI_Status *st)
 {
-	if (c && pmpi_waits_on)
-		pmpi_graph_complete(t->site, pmpi_site(c), since_post(c, t));
 	if ((t->kind == P2P_RECV || t->kind == P2P_PRECV) && st) {
 		bool msg = false;
 		uint64_t n;
@@ -318,6 +316,8 @@ static void complete(struct pmpi_call *c, struct pmpi_tracked *t, bool count, bo
 	} else if (t->kind == COLL) {
 		pmpi_pb_coll_finish(t->coll, c);
 	}
+	if (c && pmpi_waits_on)
+		pmpi_graph_complete(c, t->site, since_post(c, t));
 	if (!t->persistent)
 		pmpi_p2p_release(&t->side);
 }

@@ -68,6 +68,10 @@ int pmpi_world_size;
 
 static struct thread_counts *all_threads;	/* pushed with release */
 static __thread struct thread_counts *mine __attribute__((tls_model("initial-exec")));
+/* The counters of a call whose site or the thread's counters could not
+ * be kept (the table full, memory short): written, never read, so that
+ * what a call adds needs no test. */
+static __thread struct pmpi_counts nowhere __attribute__((tls_model("initial-exec")));
 
 void pmpi_activate(int world_size)
 {
@@ -199,10 +203,10 @@ static unsigned slot_of(uint64_t key)
 	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
 }
 
-/* Call c's site and this thread's counters of it (c->counts, NULL when
- * memory is short), found in the shared table and kept in the thread's
- * cache slot k (NULL: no cache) of key (c, sd); PMPI_CALL_FRESH in
- * c->flags when the site is new. */
+/* Call c's site and this thread's counters of it (c->counts; nowhere
+ * when the site or memory is missing), found in the shared table and
+ * kept in the thread's cache slot k (NULL: no cache) of key (c, sd);
+ * PMPI_CALL_FRESH in c->flags when the site is new. */
 __attribute__((noinline))
 static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, struct site_slot *k,
 			      uint64_t sd)
@@ -216,6 +220,8 @@ static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, stru
 	if (k && c->counts)
 		*k = (struct site_slot){ .key = slot_key(c), .depth = sd, .site = c->site,
 					 .counts = c->counts };
+	if (!c->counts)
+		c->counts = &nowhere;
 }
 
 /* Whether call c of slot k's key has its site's path, for a slot filled
@@ -347,15 +353,13 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 	if (c->site < 0)
 		look_up_site(c);
 	s = c->counts;
-	if (s) {
-		pmpi_bump(&s->calls, 1);
-		pmpi_bump(&s->time_ns, dt);
-		pmpi_bump(&s->blocked_ns, blocked ? dt : 0);
-		pmpi_bump(&s->sent, c->sent);
-		pmpi_bump(&s->recv, c->recv);
-		for (unsigned i = 0; i < c->nsizes; i++)
-			pmpi_bump(&s->hist[bucket(c->sizes[i])], 1);
-	}
+	pmpi_bump(&s->calls, 1);
+	pmpi_bump(&s->time_ns, dt);
+	pmpi_bump(&s->blocked_ns, blocked ? dt : 0);
+	pmpi_bump(&s->sent, c->sent);
+	pmpi_bump(&s->recv, c->recv);
+	for (unsigned i = 0; i < c->nsizes; i++)
+		pmpi_bump(&s->hist[bucket(c->sizes[i])], 1);
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);
 	if (c->comm_size >= 0)

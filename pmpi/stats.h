@@ -58,9 +58,10 @@ struct pmpi_counts {
 	/* in the sums only: the threads that called, and the calls of the
 	 * process's main thread */
 	uint64_t threads, main_calls;
-	/* in a thread's only: its computation edges into the site (graph.h)
-	 * and the pairs of sites of the messages it received there (waits.c) */
-	struct key_owned edges, pairs;
+	/* in a thread's only: its computation edges into the site and
+	 * completions there of requests started elsewhere (graph.h), and the
+	 * pairs of sites of the messages it received there (waits.c) */
+	struct key_owned edges, completes, pairs;
 };
 
 /* Add v to a counter of the calling thread's, which others may be

@@ -50,9 +50,10 @@ static uint64_t sent_at(const struct pmpi_pb *pb)
 	return pb->t_send + (uint64_t)pmpi_clock_to_ref(pb->rank);
 }
 
+/* A message's delay is never negative: the wire carries it unsigned. */
 static uint64_t sent_free(const struct pmpi_pb *pb, uint64_t sent)
 {
-	return sent - (uint64_t)(pb->delay > 0 ? pb->delay : 0);
+	return sent - (uint64_t)pb->delay;
 }
 
 /* The Late Receiver of message pb that arrived for call c (a), measured
@@ -98,7 +99,7 @@ static void pair_miss(struct pmpi_call *c, const struct pb_arrival *a, const str
 	if (pb->site < 0 || c->site < 0)
 		return;
 	late_receiver(c, a, pb, &v[PAIR_LR]);
-	if (c->counts && (o = key_owned_get(&c->counts->pairs, PMPI_PAIR_FROM(pb->rank, pb->site)))) {
+	if ((o = key_owned_get(&c->counts->pairs, PMPI_PAIR_FROM(pb->rank, pb->site)))) {
 		for (unsigned i = 0; i < PAIR_VALUES; i++)
 			key_own_add(o, i, v[i]);
 		return;
@@ -119,8 +120,8 @@ static void count_wrong_order(void)
 }
 
 /* Raise call c's wait *w (*w_comp) of kind k to v (v_comp), the site's
- * counters s (NULL: none) taking the difference: a call waits as long as
- * for its latest partner. */
+ * counters s taking the difference: a call waits as long as for its
+ * latest partner. */
 static void raise_wait(struct pmpi_counts *s, unsigned k, uint64_t *w, uint64_t *w_comp,
 		       uint64_t v, uint64_t v_comp)
 {
@@ -128,10 +129,8 @@ static void raise_wait(struct pmpi_counts *s, unsigned k, uint64_t *w, uint64_t 
 
 	*w += d;
 	*w_comp += d_comp;
-	if (s) {
-		pmpi_bump(&s->wait[k], d);
-		pmpi_bump(&s->wait_comp[k], d_comp);
-	}
+	pmpi_bump(&s->wait[k], d);
+	pmpi_bump(&s->wait_comp[k], d_comp);
 }
 
 /* What a message waited for: when its data left (on rank 0's clock), and
@@ -192,17 +191,15 @@ static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 	struct pmpi_counts *s = c->counts;
 	struct msg_wait w = msg_wait(c, a, pb);
 	bool first = !(c->flags & PMPI_CALL_WAITED);
-	struct key_own *o = s ? key_owned_last(&s->pairs, PMPI_PAIR_FROM(pb->rank, pb->site)) : NULL;
+	struct key_own *o = key_owned_last(&s->pairs, PMPI_PAIR_FROM(pb->rank, pb->site));
 
 	if (first) {
 		c->flags |= PMPI_CALL_WAITED;
 		c->late_sender = w.ls;
 		c->late_sender_comp = w.ls_comp;
 		c->late_sent = c->first_sent = w.sent;
-		if (s) {
-			pmpi_bump(&s->wait[PROF_WAIT_late_sender], w.ls);
-			pmpi_bump(&s->wait_comp[PROF_WAIT_late_sender], w.ls_comp);
-		}
+		pmpi_bump(&s->wait[PROF_WAIT_late_sender], w.ls);
+		pmpi_bump(&s->wait_comp[PROF_WAIT_late_sender], w.ls_comp);
 	}
 	if (o) {
 		key_own_add(o, PAIR_COUNT, 1);
