@@ -358,8 +358,9 @@ static uint64_t charge_samples(uint64_t cost)
 /* Whether a sample or the drain thread's work may be uncharged: the
  * samples folded, the calling thread's ring (its head now `head`), the
  * drain thread's CPU time or switches moved since they were charged.  A
- * few loads: most calls have none.  Caller holds comp.lock. */
-static bool news(uint64_t head)
+ * few loads, inline (every call and completion asks): most calls have
+ * none.  Caller holds comp.lock. */
+static inline __attribute__((always_inline)) bool news(uint64_t head)
 {
 	const struct rt_state *rt = comp.rt;
 

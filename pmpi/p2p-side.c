@@ -39,7 +39,7 @@ int p2p_pack(const struct p2p_side *d, unsigned char *to)
 	if (!d->bytes)
 		return MPI_SUCCESS;
 	if (d->contig) {
-		memcpy(to, d->contig, d->bytes);
+		p2p_copy(to, d->contig, d->bytes);
 		return MPI_SUCCESS;
 	}
 	return PMPI_Pack(d->ubuf, d->count, d->type, to, (int)d->bytes, &pos, MPI_COMM_SELF);
@@ -73,7 +73,7 @@ void p2p_unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
 	if (!n)
 		return;
 	if (d->contig) {
-		memcpy(d->contig, from, n);
+		p2p_copy(d->contig, from, n);
 		return;
 	}
 	if (!d->tsize)
