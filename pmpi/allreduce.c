@@ -22,6 +22,7 @@
 
 #include "datatypes.h"
 #include "comms.h"
+#include "copy.h"
 #include "piggyback.h"
 #include "pb-units.h"
 #include "p2p.h"
@@ -127,15 +128,15 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 	int pos = 0, rc = MPI_SUCCESS;
 
 	if (x) {
-		memcpy(in, &x->in, pmpi_pb_bytes);
+		pmpi_copy_mostly(in, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);
 	} else {	/* a call not profiled: a piggyback that says nothing */
 		struct pmpi_pb pb;
 
 		pmpi_pb_fill_none(&pb, 0);
-		memcpy(in, &pb, pmpi_pb_bytes);
+		pmpi_copy_mostly(in, &pb, pmpi_pb_bytes, PMPI_PB_CORE);
 	}
 	if (f->contig)
-		memcpy(in + pmpi_pb_bytes, (const char *)data + f->at, (size_t)f->size);
+		pmpi_copy(in + pmpi_pb_bytes, (const char *)data + f->at, (size_t)f->size);
 	else
 		rc = PMPI_Pack(data, count, type, in + pmpi_pb_bytes, f->size, &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
@@ -149,11 +150,11 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 		return rc;
 	pos = 0;
 	if (f->contig)
-		memcpy((char *)rbuf + f->at, out + pmpi_pb_bytes, (size_t)f->size);
+		pmpi_copy((char *)rbuf + f->at, out + pmpi_pb_bytes, (size_t)f->size);
 	else
 		rc = PMPI_Unpack(out + pmpi_pb_bytes, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
 	if (x)
-		memcpy(&x->out, out, pmpi_pb_bytes);
+		pmpi_copy_mostly(&x->out, out, pmpi_pb_bytes, PMPI_PB_CORE);
 	return rc;
 }
 

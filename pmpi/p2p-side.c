@@ -12,6 +12,7 @@
 #include "datatypes.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "copy.h"
 #include "p2p-side.h"
 #include "wire.h"
 #include "wrap-types.h"
@@ -39,7 +40,7 @@ int p2p_pack(const struct p2p_side *d, unsigned char *to)
 	if (!d->bytes)
 		return MPI_SUCCESS;
 	if (d->contig) {
-		p2p_copy(to, d->contig, d->bytes);
+		pmpi_copy(to, d->contig, d->bytes);
 		return MPI_SUCCESS;
 	}
 	return PMPI_Pack(d->ubuf, d->count, d->type, to, (int)d->bytes, &pos, MPI_COMM_SELF);
@@ -73,7 +74,7 @@ void p2p_unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
 	if (!n)
 		return;
 	if (d->contig) {
-		p2p_copy(d->contig, from, n);
+		pmpi_copy(d->contig, from, n);
 		return;
 	}
 	if (!d->tsize)

@@ -8,7 +8,6 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "p2p.h"
 
@@ -28,34 +27,6 @@ enum p2p_copy {
  * (cost_sampled): with the header's few stores, a short copy costs about
  * the same on every message. */
 #define P2P_SAMPLED_COPY 256
-
-/* Copy a message's n bytes of data: from 4 to 16 with two fixed-size
- * moves each way, which may overlap, where a call of the C library's
- * memcpy costs some 15 instructions (a small message is copied twice a
- * trip); other lengths with memcpy. */
-static inline void p2p_copy(void *to, const void *from, size_t n)
-{
-	unsigned char *d = to;
-	const unsigned char *s = from;
-
-	if (n >= 8 && n <= 16) {
-		uint64_t a, b;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4 && n < 8) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else {
-		memcpy(d, s, n);
-	}
-}
 
 /*
  * Lay a side out for MPI: the bounce buffer (stack when given and large

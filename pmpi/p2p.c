@@ -33,6 +33,7 @@
 #include "requests.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "copy.h"
 #include "p2p-side.h"
 #include "status.h"
 #include "wire.h"
@@ -177,7 +178,7 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	unsigned len = pmpi_wire.len;
 
 	if (bytes)
-		p2p_copy(m + len, buf, (size_t)bytes);
+		pmpi_copy(m + len, buf, (size_t)bytes);
 	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
 	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);

@@ -21,6 +21,7 @@
 
 #include "call.h"
 #include "comms.h"
+#include "copy.h"
 #include "requests.h"
 #include "piggyback.h"
 #include "pb-units.h"
@@ -182,7 +183,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll
 	pb_units_stamp_coll(&x->in, c, x);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
-	memcpy(&x->out, &x->in, pmpi_pb_bytes);	/* what a rank that receives nothing keeps */
+	pmpi_copy_mostly(&x->out, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);	/* what a rank that receives nothing keeps */
 	if (nonblocking && !start_all(x)) {
 		free(x);
 		return NULL;
