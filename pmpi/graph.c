@@ -66,12 +66,10 @@ void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns)
 
 	if (from < 0 || to < 0)
 		return;
-	if ((o = key_owned_get(&s->edges, (uint32_t)from))) {
-		key_own_add(o, PMPI_EDGE_COUNT, 1);
-		key_own_add(o, PMPI_EDGE_TIME, ns);
-	} else if ((e = edge_get(from, to, PROF_EDGE_COMPUTE))) {
+	if ((o = key_owned_get(&s->edges, (uint32_t)from)))
+		pmpi_own_edge_count(o, ns);
+	else if ((e = edge_get(from, to, PROF_EDGE_COMPUTE)))
 		edge_count(e, ns);
-	}
 }
 
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
@@ -107,12 +105,10 @@ void pmpi_graph_complete(struct pmpi_call *c, int post, uint64_t ns)
 
 	if (post < 0 || done < 0)
 		return;
-	if ((o = key_owned_get(&c->counts->completes, (uint32_t)post))) {
-		key_own_add(o, PMPI_EDGE_COUNT, 1);
-		key_own_add(o, PMPI_EDGE_TIME, ns);
-	} else if ((e = edge_get(post, done, PROF_EDGE_COMPLETE))) {
+	if ((o = key_owned_get(&c->counts->completes, (uint32_t)post)))
+		pmpi_own_edge_count(o, ns);
+	else if ((e = edge_get(post, done, PROF_EDGE_COMPLETE)))
 		edge_count(e, ns);
-	}
 }
 
 static bool edge_kept(const struct key_entry *e, const uint32_t *site_of)

@@ -36,6 +36,13 @@ void pmpi_graph_edge_miss(struct pmpi_counts *s, int from, int to, uint64_t ns);
 void pmpi_graph_tag(struct pmpi_graph_thread *g, uint64_t head, uint64_t t0, uint64_t t1,
 		    int from, int to);
 
+/* One more traversal, ns long, of an edge the thread keeps itself. */
+static inline void pmpi_own_edge_count(struct key_own *e, uint64_t ns)
+{
+	key_own_add(e, PMPI_EDGE_COUNT, 1);
+	key_own_add(e, PMPI_EDGE_TIME, ns);
+}
+
 /* Call c (its site known) ended at t: the edge from the thread's
  * previous call to it.  Inline: every wrapped call ends here, and a
  * loop's edge (the one the thread took last into the site, among its own
@@ -54,12 +61,10 @@ void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 
 	g->last_site = c->site;
 	g->last_exit = t;
-	if ((e = key_owned_last(&s->edges, (uint32_t)from))) {
-		key_own_add(e, PMPI_EDGE_COUNT, 1);
-		key_own_add(e, PMPI_EDGE_TIME, ns);
-	} else {
+	if ((e = key_owned_last(&s->edges, (uint32_t)from)))
+		pmpi_own_edge_count(e, ns);
+	else
 		pmpi_graph_edge_miss(s, from, c->site, ns);
-	}
 	if (c->ring_head != g->ring_mark)
 		pmpi_graph_tag(g, c->ring_head, start, c->t0, from, c->site);
 }

@@ -62,10 +62,12 @@ static uint64_t sent_free(const struct pmpi_pb *pb, uint64_t sent)
 static bool late_receiver(const struct pmpi_call *c, const struct pb_arrival *a,
 			  const struct pmpi_pb *pb, uint64_t lr[2])
 {
-	uint64_t post = a->t_post + (uint64_t)pmpi_clock_me, sent = sent_at(pb);
+	uint64_t post, sent;
 
 	if (!(pb->flags & PMPI_PB_F_SYNC) || !a->t_post)
 		return false;
+	post = a->t_post + (uint64_t)pmpi_clock_me;
+	sent = sent_at(pb);
 	lr[0] = wait_for(sent, post, UINT64_MAX);
 	lr[1] = wait_for(sent_free(pb, sent), post - c->x0, UINT64_MAX);
 	return true;
