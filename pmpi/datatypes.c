@@ -32,12 +32,24 @@ static unsigned named_home(MPI_Datatype type)
 	return (unsigned)((PMPI_HKEY(type) * 0x9e3779b97f4a7c15ull) >> 57) & (NAMED - 1);
 }
 
-static const struct named *find_named(MPI_Datatype type)
+/* The named datatype a thread found last: a program moves the same one
+ * or two, and comparing its handle costs less than the hash. */
+static __thread const struct named *last_named __attribute__((tls_model("initial-exec")));
+
+__attribute__((noinline))
+static const struct named *probe_named(MPI_Datatype type)
 {
 	for (unsigned k = named_home(type); named[k].size; k = (k + 1) & (NAMED - 1))
 		if (named[k].type == type)
-			return &named[k];
+			return last_named = &named[k];
 	return NULL;
+}
+
+static inline const struct named *find_named(MPI_Datatype type)
+{
+	const struct named *n = last_named;
+
+	return n && n->type == type ? n : probe_named(type);
 }
 
 static void add_named(MPI_Datatype type, int size, unsigned groups)
