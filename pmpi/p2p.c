@@ -40,16 +40,6 @@
 #include "pb-units.h"
 #include "own-cost.h"
 
-/* --- the user's data */
-
-/* Arguments MPI refuses before it matches or sends anything: the call
- * goes to MPI as the program made it, which returns its error (a header
- * sent for it would be a message the program never sent). */
-static bool refused(int count, MPI_Datatype type)
-{
-	return count < 0 || type == MPI_DATATYPE_NULL;
-}
-
 /* --- sending */
 
 static bool layout_sampled(const struct p2p_side *d)
@@ -184,8 +174,8 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
-int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
@@ -193,8 +183,6 @@ int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int cou
 	uint64_t t;
 	int rc;
 
-	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
-		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
@@ -229,7 +217,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	uint64_t t;
 	int rc;
 
-	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type))
+	if (!pmpi_p2p_headed(comm, dest, count, type))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
@@ -247,7 +235,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_pb_comm(comm) || dest == MPI_PROC_NULL || refused(count, type)) {
+	if (!pmpi_p2p_headed(comm, dest, count, type)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
 		d = p2p_side_plain(buf, count, type);
 		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
@@ -414,8 +402,8 @@ static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, in
 	return rc;
 }
 
-int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
-		MPI_Comm comm, MPI_Status *st)
+int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
+		       int tag, MPI_Comm comm, MPI_Status *st)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
@@ -423,8 +411,6 @@ int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, in
 	int64_t small;
 	int rc;
 
-	if (!pmpi_pb_comm(comm) || src == MPI_PROC_NULL || refused(count, type))
-		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
@@ -450,7 +436,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	MPI_Status own;
 	int rc;
 
-	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC || refused(count, type) ||
+	if (!pmpi_wire.len || *msg == MPI_MESSAGE_NO_PROC || pmpi_p2p_refused(count, type) ||
 	    message_plain(*msg))
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
@@ -475,7 +461,7 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_wire.len || refused(count, type) ||
+	if (!pmpi_wire.len || pmpi_p2p_refused(count, type) ||
 	    (msg ? *msg == MPI_MESSAGE_NO_PROC || message_plain(*msg) :
 		   src == MPI_PROC_NULL || !pmpi_pb_comm(comm))) {
 		d = p2p_side_plain(buf, count, type);
@@ -523,7 +509,7 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 	int rc = MPI_SUCCESS;
 
 	if (!pmpi_pb_comm(comm) || (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) ||
-	    refused(scount, stype) || refused(rcount, rtype))
+	    pmpi_p2p_refused(scount, stype) || pmpi_p2p_refused(rcount, rtype))
 		return replace ? PMPI_Sendrecv_replace(rbuf, rcount, rtype, dest, stag, src, rtag,
 						       comm, st) :
 		       PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "piggyback.h"
 #include "wire.h"
 
 /* Data up to this size is copied behind the header; larger data travels
@@ -53,16 +54,46 @@ extern int (*const pmpi_p2p_init_fn[])(const void *, int, MPI_Datatype, int, int
 
 struct pmpi_call;
 
-/* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms. */
-int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+/* Arguments MPI refuses before it matches or sends anything: the call
+ * goes to MPI as the program made it, which returns its error (a header
+ * sent for it would be a message the program never sent). */
+static inline bool pmpi_p2p_refused(int count, MPI_Datatype type)
+{
+	return count < 0 || type == MPI_DATATYPE_NULL;
+}
+
+/* Whether a message of count elements of type to or from peer on comm
+ * carries a header. */
+static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datatype type)
+{
+	return pmpi_pb_comm(comm) && peer != MPI_PROC_NULL && !pmpi_p2p_refused(count, type);
+}
+
+/* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms.  The test
+ * for a header in the wrapper: a call without one costs no other. */
+int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+static inline int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+			      MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	if (!pmpi_p2p_headed(comm, dest, count, type))
+		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
+	return pmpi_x_send_headed(c, how, buf, count, type, dest, tag, comm);
+}
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
 int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
 /* MPI_Recv, MPI_Mrecv; MPI_Irecv, Imrecv (msg) and Recv_init (persistent). */
-int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
-		MPI_Comm comm, MPI_Status *st);
+int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
+		       int tag, MPI_Comm comm, MPI_Status *st);
+static inline int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type,
+			      int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+	if (!pmpi_p2p_headed(comm, src, count, type))
+		return PMPI_Recv(buf, count, type, src, tag, comm, st);
+	return pmpi_x_recv_headed(c, buf, count, type, src, tag, comm, st);
+}
 int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 		 MPI_Status *st);
 int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
