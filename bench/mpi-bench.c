@@ -9,7 +9,7 @@
  * of a 64-byte header and the data ("bandwidth_joined_"): run without a
  * tool, that shows what the MPI gives such a datatype on this host now
  * (docs/mpi.md).  The latency is measured twice as well: with the data as
- * they are, and with each message packed behind a 32-byte header in a
+ * they are, and with each message packed behind a 40-byte header in a
  * buffer on the stack and copied out of one on arrival, as the piggyback
  * carries a small message ("latency_joined_"): run without a tool, that is
  * what the header alone costs, before any work of a profiler's.
@@ -26,7 +26,7 @@
 
 #define WINDOW 16	/* messages in flight in the bandwidth test */
 
-#define HEADER 32	/* the piggyback's header on a small message */
+#define HEADER 40	/* the piggyback's header on a small message */
 #define SMALL 1024	/* the largest ping-pong message */
 
 /* A send of bytes at buf to rank to, behind a header when joined. */

@@ -1,6 +1,6 @@
 /*
  * wire.h - the piggyback's bytes at the head of every point-to-point
- * message (docs/mpi.md "Piggyback"): a fixed 32-byte core, then the
+ * message (docs/mpi.md "Piggyback"): a fixed 40-byte core, then the
  * zeroing block and the check block when the job uses them.  The length
  * is the same for every message of a job (agreed at MPI_Init), so a probe
  * can take it off the size MPI reports without reading the message.
@@ -14,8 +14,8 @@
 
 #include "pb.h"
 
-#define WIRE_VERSION 1
-#define WIRE_CORE 32		/* version, flags, rank, site, t_send, event, cp, delay */
+#define WIRE_VERSION 2
+#define WIRE_CORE 40		/* version, flags, site, rank; t_send, event, cp, delay */
 #define WIRE_ZERO (PMPI_PB_SHARES * 24)	/* share, net, fn per selected function */
 #define WIRE_CHECK 16		/* tag, bytes, source */
 #define WIRE_MAX (WIRE_CORE + WIRE_ZERO + WIRE_CHECK)
@@ -32,7 +32,7 @@ struct wire_layout wire_layout(int zero, int check);
 /* Write pb as the layout says into out[0..len). */
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out);
 /* Read a header written by wire_encode into pb; now is the reader's
- * CLOCK_MONOTONIC ns (t_send travels as its low 48 bits).  False when
+ * CLOCK_MONOTONIC ns (a send time after it is taken as now).  False when
  * the bytes are not a header of this version.  pb's zeroing block is
  * left as it was unless the layout has one. */
 int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,

@@ -107,7 +107,7 @@ scenario() {
 		echo "# $name rank $r medians: wall $rep compensated $comp ($(pct "$comp" "$plain") %) local $loc ($(pct "$loc" "$plain") %) overhead $ovh delay $dly"
 		within "$name rank $r: report's wall = the program's (s)" "$rep" "$rec" \
 			"$(awk -v w="$rec" 'BEGIN { print w * 0.01 + 0.002 }')"
-		# a send time read across the 48-bit wrap once made W' 2^64 ns
+		# a send time read wrong once made W' 2^64 ns
 		atmost "$name rank $r: compensated blocked time at most the wall, every run (s)" \
 			"$(for i in $(seq $RUNS); do key_of "$d/rec.$i.json" "$r" mpi_blocked_compensated; done | sort -g | tail -1)" \
 			"$rep"
