@@ -232,6 +232,17 @@ static uint32_t make_checks(const struct capture *k, const uint64_t *addrs, cons
 	return m;
 }
 
+/* The end of the frames from..n (outwards) that belong to the thread's
+ * own code: from the C library's start of the thread (_start,
+ * __libc_start_main, start_thread, ...) outwards every call of the thread
+ * has the same frames at the same places, which no check need read. */
+static int thread_frames(struct rt_state *rt, const uint64_t *addrs, int from, int n)
+{
+	while (n > from && rt_start_address(rt, addrs[n - 1]))
+		n--;
+	return n;
+}
+
 /* The MPI library's modules, each named by a function it defines: its C
  * functions', its Fortran bindings' and its mpi_f08 module's. */
 static const char *const mpi_module_symbols[] = { "PMPI_Init", "pmpi_init_", "pmpi_init_f08_" };
@@ -279,7 +290,7 @@ static void resolve_one(struct rt_state *rt, struct capture *k)
 	int at = caller_frame(k, addrs, n), nframes;
 
 	if (at >= 0) {
-		ncheck = make_checks(k, addrs, sps, at + 1, n, &check);
+		ncheck = make_checks(k, addrs, sps, at + 1, thread_frames(rt, addrs, at + 1, n), &check);
 	} else {		/* the caller alone */
 		at = 0;
 		n = 1;

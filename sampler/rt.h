@@ -297,6 +297,9 @@ void rt_aggregate_settle(struct rt_state *rt, struct rt_thread *t);
  * first, as sym_unwind gives them) into frames[0..max), outermost first,
  * inline chains expanded; returns the count.  Drain thread only. */
 int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t *frames, int max);
+/* aggregate.c: whether lookup address addr lies in the C library's
+ * start of a thread (runtime-code.h).  Drain thread only. */
+bool rt_start_address(struct rt_state *rt, uint64_t addr);
 
 /* drain.c: start and stop the drain thread; rt_drain_stop drains what is
  * left in every ring first. */

@@ -38,6 +38,15 @@ static const char *const fork_functions[] = {
 	"GOMP_parallel", "GOMP_teams", "__kmpc_fork_call", "__kmpc_fork_teams",
 };
 
+/* Functions of the C library that start a thread and call its entry
+ * (main, a pthread's start routine): every call of the thread has the
+ * same frames from them outwards.  Names as the symbol tables give them,
+ * without a symbol version. */
+static const char *const start_functions[] = {
+	"_start", "__libc_start_main", "__libc_start_call_main", "start_thread", "clone3",
+	"__clone3", "clone", "__clone",
+};
+
 /* Modules that start service threads: MPI libraries and what they use
  * (PMIx, libevent, UCX, libfabric, hwloc, CUDA). */
 static const char *const service_modules[] = {
@@ -47,7 +56,7 @@ static const char *const service_modules[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-enum { KIND_UNKNOWN, KIND_WORK, KIND_WAIT_MODULE, KIND_WAIT_FUNCTION, KIND_FORK };
+enum { KIND_UNKNOWN, KIND_WORK, KIND_WAIT_MODULE, KIND_WAIT_FUNCTION, KIND_FORK, KIND_START };
 
 static const char *base_name(const char *path)
 {
@@ -64,9 +73,23 @@ static bool has_prefix(const char *s, const char *const *table, size_t n)
 	return false;
 }
 
+/* Whether s, up to a symbol version ("@@GLIBC_2.34"), is in table. */
+static bool named_in(const char *s, const char *const *table, size_t n)
+{
+	size_t len = strcspn(s, "@");
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(table[i]) == len && !strncmp(s, table[i], len))
+			return true;
+	return false;
+}
+
 static uint8_t frame_kind(const struct symtab *st, uint32_t id)
 {
 	const struct sym_frame *f = &st->frames[id];
+
+	if (named_in(f->function, start_functions, COUNT(start_functions)))
+		return KIND_START;
 
 	if (has_prefix(f->function, wait_functions, COUNT(wait_functions)))
 		return KIND_WAIT_FUNCTION;
@@ -118,6 +141,11 @@ int region_frame(struct wait_frames *w, const struct symtab *st, const uint32_t 
 		if (kind_of(w, st, frames[i]) == KIND_FORK)
 			return i;
 	return -1;
+}
+
+bool start_frame(struct wait_frames *w, const struct symtab *st, uint32_t id)
+{
+	return kind_of(w, st, id) == KIND_START;
 }
 
 void wait_frames_release(struct wait_frames *w)

@@ -3,7 +3,7 @@
  * than the program's work (docs/threads.md "Waits and service threads"):
  * the call paths that wait (an OpenMP runtime's barriers and idle loops,
  * MPI progress polling, sched_yield loops), the frames that open a
- * parallel region, and the threads a library
+ * parallel region or start a thread, and the threads a library
  * starts for itself (an MPI library's progress and event threads), which
  * a thread's idleness does not count.  One table each, in runtime-code.c.
  */
@@ -29,6 +29,9 @@ bool wait_path(struct wait_frames *w, const struct symtab *st, const uint32_t *f
  * region (GOMP_parallel, __kmpc_fork_call, ...), -1 when none: the
  * thread works in that region, where its team's waits belong. */
 int region_frame(struct wait_frames *w, const struct symtab *st, const uint32_t *frames, int n);
+/* Whether frame id is the C library's start of a thread (_start,
+ * __libc_start_main, start_thread, clone3, ...). */
+bool start_frame(struct wait_frames *w, const struct symtab *st, uint32_t id);
 void wait_frames_release(struct wait_frames *w);
 
 /* Whether a thread started by code at `creator` (the return address of

@@ -1,0 +1,59 @@
+/*
+ * test-runtime-code.c - unit tests for the tables of the runtimes' own
+ * code (sampler/runtime-code.c): the C library's start of a thread, matched
+ * by whole name up to a symbol version, the frames that open a parallel
+ * region, and the paths that wait.
+ */
+#include "tap.h"
+#include "../../sampler/runtime-code.h"
+
+static uint32_t frame(struct symtab *st, const char *function)
+{
+	return symtab_frame(st, SYMTAB_NO_MODULE, function, "", 0);
+}
+
+static void test_start_frames(void)
+{
+	struct wait_frames w = { 0 };
+	struct symtab st;
+
+	symtab_init(&st);
+	ok(start_frame(&w, &st, frame(&st, "_start")), "_start starts the main thread");
+	ok(start_frame(&w, &st, frame(&st, "__libc_start_main@@GLIBC_2.34")),
+	   "__libc_start_main with its symbol version");
+	ok(start_frame(&w, &st, frame(&st, "__libc_start_call_main")), "__libc_start_call_main");
+	ok(start_frame(&w, &st, frame(&st, "start_thread")), "start_thread starts a pthread");
+	ok(start_frame(&w, &st, frame(&st, "clone3")), "clone3");
+	ok(!start_frame(&w, &st, frame(&st, "main")), "main is the program's: its calls differ");
+	ok(!start_frame(&w, &st, frame(&st, "_start_phase")), "a name that only begins like one is not");
+	ok(!start_frame(&w, &st, frame(&st, "clone_mesh")), "nor a program's clone_mesh");
+	ok(!start_frame(&w, &st, 12345), "an unknown frame is not");
+	wait_frames_release(&w);
+	symtab_release(&st);
+}
+
+static void test_regions_and_waits(void)
+{
+	struct wait_frames w = { 0 };
+	struct symtab st;
+	uint32_t path[4];
+
+	symtab_init(&st);
+	path[0] = frame(&st, "main");
+	path[1] = frame(&st, "GOMP_parallel");
+	path[2] = frame(&st, "main._omp_fn.0");
+	path[3] = frame(&st, "gomp_team_barrier_wait_end");
+	is_int(region_frame(&w, &st, path, 4), 1, "the region opens at GOMP_parallel");
+	ok(wait_path(&w, &st, path, 4), "a barrier's wait is the runtime's");
+	ok(!wait_path(&w, &st, path, 3), "the region's work is not");
+	ok(!start_frame(&w, &st, path[1]), "a region's opening is no start of a thread");
+	wait_frames_release(&w);
+	symtab_release(&st);
+}
+
+int main(void)
+{
+	test_start_frames();
+	test_regions_and_waits();
+	return tap_done();
+}
