@@ -78,6 +78,7 @@ static struct {
 	uint64_t wait, wait_comp;
 	uint64_t start, end, end_x;
 	bool ended;
+	bool live;		/* on and not ended: one load for every call */
 	uint64_t host;		/* hash of this host's name */
 	struct rt_state *rt;	/* the runtime, NULL when none */
 	uint64_t folded_seen;	/* samples_seen at the last charge of news */
@@ -199,6 +200,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
+	__atomic_store_n(&comp.live, true, __ATOMIC_RELAXED);
 	rt_unlock(&comp.lock);
 }
 
@@ -328,7 +330,7 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 {
-	if (__atomic_load_n(&comp.on, __ATOMIC_RELAXED) && !__atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		charge_turns(t0, t, coll);
 }
 
@@ -387,7 +389,7 @@ uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 {
 	uint64_t n = 0, inject, t, taken;
 
-	if (!__atomic_load_n(&comp.on, __ATOMIC_RELAXED) || __atomic_load_n(&comp.ended, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return 0;
 	comp_lock();
 	if (news(ring_head))
@@ -419,7 +421,7 @@ struct cost_mark pmpi_cost_mark(void)
 /* Charge ns of tool time to *source. */
 static void charge_source(uint64_t ns, uint64_t *source)
 {
-	if (!comp.on || comp.ended)
+	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return;
 	comp_lock();
 	*source += ns;
@@ -509,7 +511,7 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 	struct comp_step r;
 	uint64_t head;
 
-	if (!comp.on || comp.ended)
+	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return;
 	head = pmpi_ring_head_now();
 	comp_lock();
@@ -554,6 +556,7 @@ void pmpi_comp_end(uint64_t t)
 		comp.end = t;
 		comp.end_x = comp.x;
 		__atomic_store_n(&comp.ended, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&comp.live, false, __ATOMIC_RELAXED);
 	}
 	rt_unlock(&comp.lock);
 }

@@ -60,6 +60,7 @@ struct growable {
 static struct {
 	pthread_mutex_t lock;
 	bool on, trace, ended;
+	bool live;		/* on and not ended: one load for every call */
 	bool solo;		/* wrappers take no lock (above) */
 	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
@@ -177,6 +178,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
 	rt_lock(&cp.lock);
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&cp.live, true, __ATOMIC_RELAXED);
 	cp.trace = rt->opt.cp_trace;
 	set_budget(rt->opt.cp_budget, (uint32_t)rt->events.n);
 	cpz_start(rt, (int)rt->prof.rank, t_exit);
@@ -203,7 +205,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 
 	c->event = 0;
 	/* read unlocked by every call: set once, under the lock, at start and end */
-	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED) || __atomic_load_n(&cp.ended, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
 		return;
 	if (cpz_active()) {	/* the segment's samples, complete before it is used */
 		struct cost_mark m = pmpi_cost_mark();
@@ -328,6 +330,7 @@ void pmpi_cp_end(void)
 	rt_lock(&cp.lock);
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
 		cpz_end();
@@ -761,6 +764,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		cp.end_length = cp.length + (now > cp.last_exit ? now - cp.last_exit : 0);
 		cp.end_time = now;
 		cp.ended = true;
+		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
 		cpz_end();
 	}
 	p->cp_events = cp.end_events;
