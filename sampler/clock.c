@@ -71,10 +71,10 @@ uint64_t rt_clock_anchor(void)
 	struct pair p;
 
 	if (!counter_ok || !read_pair(&p)) {
-		a->mult = 0;
+		a->mult = a->span = 0;
 		p.ns = rt_clock_ns(CLOCK_MONOTONIC);
 	} else if (p.ns < origin.ns + RATE_AFTER_NS || p.tsc <= origin.tsc) {
-		a->mult = 0;	/* every reading anchors until the rate is known */
+		a->mult = a->span = 0;	/* every reading anchors until the rate is known */
 	} else {
 		a->mult = (uint64_t)(((unsigned __int128)(p.ns - origin.ns) << 32) / (p.tsc - origin.tsc));
 		a->span = a->mult ? (uint64_t)(((unsigned __int128)ANCHOR_NS << 32) / a->mult) : 0;

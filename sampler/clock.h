@@ -32,7 +32,8 @@ static inline uint64_t rt_clock_ns(clockid_t id)
 
 /* A thread's anchor: CLOCK_MONOTONIC was ns when the counter read tsc;
  * mult is nanoseconds per tick in 32.32 fixed point, 0 when the counter
- * does not serve (yet); the anchor serves for span ticks (a millisecond);
+ * does not serve (yet); the anchor serves for span ticks (a millisecond;
+ * 0 with mult 0, so that one test sends every reading to clock.c then);
  * last is the latest reading returned. */
 struct rt_clock_anchor {
 	uint64_t tsc, ns, mult, span, last;
@@ -55,7 +56,7 @@ static inline uint64_t rt_now_ns(void)
 
 	__asm__ __volatile__("" ::: "memory");
 	d = __rdtsc() - tsc;
-	if (!mult || d >= span)	/* also when the counter went back */
+	if (d >= span)	/* also when the counter went back */
 		return rt_clock_anchor();
 	t = ns + (uint64_t)(((unsigned __int128)d * mult) >> 32);
 	if (t < a->last)
