@@ -92,24 +92,6 @@ uint64_t pmpi_call_depth(const struct pmpi_call *c)
 	return top > at ? top - at : 0;
 }
 
-/* Return addresses sit between other frames' locals, which ASan may have
- * poisoned; the check reads them with plain loads, inside the thread's
- * stack by construction (same depth as at the capture). */
-/* All n words are read whatever the first ones hold: no branch per check,
- * and the loads are independent. */
-__attribute__((no_sanitize("address")))
-bool pmpi_checks_hold(const struct pmpi_check *check, uint32_t n, const struct pmpi_call *c)
-{
-	const uint8_t *base = (const uint8_t *)c;
-	uint64_t differ = 0;
-
-#pragma GCC unroll 4
-	for (uint32_t i = 0; i < n; i++)
-		differ |= *(const volatile uint64_t *)(const volatile void *)(base + check[i].off) ^
-			  check[i].ra;
-	return !differ;
-}
-
 bool pmpi_path_matches(const struct pmpi_site *s, const struct pmpi_call *c)
 {
 	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_PENDING || !s->depth)
