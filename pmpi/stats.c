@@ -30,16 +30,16 @@
 #define CHUNK 64		/* sites per block of a thread's counters */
 #define SITE_CACHE 64		/* keys a thread remembers (power of 2) */
 
-/* A key whose site a thread found lately, the thread's counters of that
- * site and its hints: a call of the key finds them with a few loads and
- * its path check, without the shared tables' probes.  The checks are
- * copied here once the site's path is known (ready), so that a call reads
- * the slot alone. */
+/* A key whose site a thread found lately and the thread's counters of
+ * that site: a call of the key finds them with a few loads and its path
+ * check, without the shared tables' probes.  The slot serves once the
+ * site's path is known, its checks copied here so that a call reads the
+ * slot alone; until then its depth is NO_DEPTH, which no call has. */
+#define NO_DEPTH UINT64_MAX
 struct site_slot {
 	uint64_t key;		/* slot_key: the return address and function */
 	uint64_t depth;
 	int site;
-	bool ready;
 	uint32_t ncheck;
 	struct pmpi_counts *counts;
 	struct pmpi_check check[PMPI_PATH_CHECKS];
@@ -203,60 +203,60 @@ static unsigned slot_of(uint64_t key)
 	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
 }
 
+/* Keep call c's site and counters in slot k of its key (depth sd),
+ * serving once the site's path is known. */
+static void fill_slot(struct site_slot *k, const struct pmpi_call *c, uint64_t sd)
+{
+	const struct pmpi_site *s = &pmpi_sites[c->site];
+
+	*k = (struct site_slot){ .key = slot_key(c), .depth = NO_DEPTH, .site = c->site,
+				 .counts = c->counts };
+	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_DONE) {	/* checks after */
+		k->ncheck = s->depth ? s->ncheck : 0;
+		if (k->ncheck)
+			memcpy(k->check, s->check, k->ncheck * sizeof(*k->check));
+		k->depth = sd;
+	}
+}
+
 /* Call c's site and this thread's counters of it (c->counts; nowhere
  * when the site or memory is missing), found in the shared table and
- * kept in the thread's cache slot k (NULL: no cache) of key (c, sd);
- * PMPI_CALL_FRESH in c->flags when the site is new. */
+ * kept in the thread's cache; PMPI_CALL_FRESH in c->flags when the site
+ * is new. */
 __attribute__((noinline))
-static void look_up_site_miss(struct pmpi_call *c, struct thread_counts *t, struct site_slot *k,
-			      uint64_t sd)
+static void look_up_site_miss(struct pmpi_call *c, uint64_t sd)
 {
+	struct thread_counts *t = my_counts();
 	bool fresh;
 
 	c->site = find_site(c, sd, &fresh);
 	if (fresh)
 		c->flags |= PMPI_CALL_FRESH;
 	c->counts = thread_site_counts(t, c->site);
-	if (k && c->counts)
-		*k = (struct site_slot){ .key = slot_key(c), .depth = sd, .site = c->site,
-					 .counts = c->counts };
 	if (!c->counts)
 		c->counts = &nowhere;
-}
-
-/* Whether call c of slot k's key has its site's path, for a slot filled
- * while the path was pending (a check that passes meanwhile); the path's
- * checks are copied into the slot once it is known. */
-__attribute__((noinline))
-static bool slot_path_matches(struct site_slot *k, const struct pmpi_call *c)
-{
-	const struct pmpi_site *s = &pmpi_sites[k->site];
-
-	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_DONE) {	/* checks after */
-		k->ncheck = s->depth ? s->ncheck : 0;
-		if (k->ncheck)
-			memcpy(k->check, s->check, k->ncheck * sizeof(*k->check));
-		k->ready = true;
-	}
-	return pmpi_path_matches(s, c);
+	else
+		fill_slot(&t->cache[slot_of(slot_key(c))], c, sd);
 }
 
 /* The same from the thread's cache when its key and path are there: a few
  * loads and the path's check on every call. */
 static inline void look_up_site(struct pmpi_call *c)
 {
-	struct thread_counts *t = my_counts();
+	struct thread_counts *t = mine;
 	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
 	uint64_t key = slot_key(c);
-	struct site_slot *k = t ? &t->cache[slot_of(key)] : NULL;
 
-	if (k && k->key == key && k->depth == sd &&
-	    (k->ready ? pmpi_checks_hold(k->check, k->ncheck, c) : slot_path_matches(k, c))) {
-		c->site = k->site;
-		c->counts = k->counts;
-		return;
+	if (t) {
+		const struct site_slot *k = &t->cache[slot_of(key)];
+
+		if (k->key == key && k->depth == sd && pmpi_checks_hold(k->check, k->ncheck, c)) {
+			c->site = k->site;
+			c->counts = k->counts;
+			return;
+		}
 	}
-	look_up_site_miss(c, t, k, sd);
+	look_up_site_miss(c, sd);
 }
 
 int pmpi_site_later(struct pmpi_call *c)
