@@ -91,7 +91,6 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->flags = flags;
 	c->site = -1;
 	c->counts = NULL;
-	c->completed = false;
 	c->sent = c->recv = 0;
 	c->peer = -1;
 	c->peer_bytes = 0;

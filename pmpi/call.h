@@ -25,7 +25,8 @@ extern const char *const pmpi_fn_names[];
 
 /* call flags, from the table */
 #define PMPI_CALL_BLOCK 1u	/* all its time counts as blocked */
-#define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request */
+#define PMPI_CALL_TESTBLOCK 2u	/* blocked when it completed a request
+				 * (requests.c then sets PMPI_CALL_BLOCK) */
 #define PMPI_CALL_INIT 4u	/* MPI_Init*: entered before MPI is up */
 #define PMPI_CALL_SYNC 8u	/* a synchronous send (set by p2p.c) */
 #define PMPI_CALL_FRESH 16u	/* its site is new, its path to capture (stats.c) */
@@ -48,7 +49,6 @@ struct pmpi_call {
 	struct pmpi_counts *counts;	/* this thread's of the site once it is looked
 				 * up, never NULL then (stats.c) */
 	uint64_t event;		/* critical-path event number, 0 when none */
-	bool completed;		/* a Test* call completed something */
 	uint64_t sent, recv;	/* bytes */
 	int64_t peer;		/* world rank a point-to-point send went to, -1 none */
 	uint64_t peer_bytes;	/* its size */

@@ -414,8 +414,8 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 			finish(c, s->ent[i], completed, !s->skip, err != MPI_SUCCESS,
 			       completed ? st : NULL);
 	}
-	if (c)
-		c->completed = done > 0;
+	if (c && done > 0 && (c->flags & PMPI_CALL_TESTBLOCK))
+		c->flags |= PMPI_CALL_BLOCK;
 	if (at != small)
 		free(at);
 	if (s->ent != s->small_ent)

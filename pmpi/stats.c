@@ -347,7 +347,6 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 {
-	bool blocked = (c->flags & PMPI_CALL_BLOCK) || ((c->flags & PMPI_CALL_TESTBLOCK) && c->completed);
 	struct pmpi_counts *s;
 
 	if (c->site < 0)
@@ -355,11 +354,14 @@ void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 	s = c->counts;
 	pmpi_bump(&s->calls, 1);
 	pmpi_bump(&s->time_ns, dt);
-	pmpi_bump(&s->blocked_ns, blocked ? dt : 0);
+	pmpi_bump(&s->blocked_ns, c->flags & PMPI_CALL_BLOCK ? dt : 0);
 	pmpi_bump(&s->sent, c->sent);
 	pmpi_bump(&s->recv, c->recv);
-	for (unsigned i = 0; i < c->nsizes; i++)
-		pmpi_bump(&s->hist[bucket(c->sizes[i])], 1);
+	if (c->nsizes) {	/* at most two: a send and a receive */
+		pmpi_bump(&s->hist[bucket(c->sizes[0])], 1);
+		if (c->nsizes > 1)
+			pmpi_bump(&s->hist[bucket(c->sizes[1])], 1);
+	}
 	if (c->peer >= 0)
 		add_peer(c->peer, c->peer_bytes);
 	if (c->comm_size >= 0)
