@@ -32,13 +32,14 @@
 
 /* A key whose site a thread found lately and the thread's counters of
  * that site: a call of the key finds them with a few loads and its path
- * check, without the shared tables' probes.  The slot serves once the
- * site's path is known, its checks copied here so that a call reads the
- * slot alone; until then its depth is NO_DEPTH, which no call has. */
-#define NO_DEPTH UINT64_MAX
+ * check, without the shared tables' probes.  A thread's stack top does
+ * not move, so the depth of its calls is told by the address of their
+ * struct pmpi_call alone.  The slot serves once the site's path is known,
+ * its checks copied here so that a call reads the slot alone; until then
+ * that address is 0, which no call has. */
 struct site_slot {
 	uint64_t key;		/* slot_key: the return address and function */
-	uint64_t depth;
+	uint64_t call;		/* the address of the calls' struct pmpi_call */
 	int site;
 	uint32_t ncheck;
 	struct pmpi_counts *counts;
@@ -203,19 +204,18 @@ static unsigned slot_of(uint64_t key)
 	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 58) & (SITE_CACHE - 1);
 }
 
-/* Keep call c's site and counters in slot k of its key (depth sd),
- * serving once the site's path is known. */
-static void fill_slot(struct site_slot *k, const struct pmpi_call *c, uint64_t sd)
+/* Keep call c's site and counters in slot k of its key, serving once
+ * the site's path is known. */
+static void fill_slot(struct site_slot *k, const struct pmpi_call *c)
 {
 	const struct pmpi_site *s = &pmpi_sites[c->site];
 
-	*k = (struct site_slot){ .key = slot_key(c), .depth = NO_DEPTH, .site = c->site,
-				 .counts = c->counts };
+	*k = (struct site_slot){ .key = slot_key(c), .site = c->site, .counts = c->counts };
 	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_DONE) {	/* checks after */
 		k->ncheck = s->depth ? s->ncheck : 0;
 		if (k->ncheck)
 			memcpy(k->check, s->check, k->ncheck * sizeof(*k->check));
-		k->depth = sd;
+		k->call = (uint64_t)(uintptr_t)c;
 	}
 }
 
@@ -224,19 +224,19 @@ static void fill_slot(struct site_slot *k, const struct pmpi_call *c, uint64_t s
  * kept in the thread's cache; PMPI_CALL_FRESH in c->flags when the site
  * is new. */
 __attribute__((noinline))
-static void look_up_site_miss(struct pmpi_call *c, uint64_t sd)
+static void look_up_site_miss(struct pmpi_call *c)
 {
 	struct thread_counts *t = my_counts();
 	bool fresh;
 
-	c->site = find_site(c, sd, &fresh);
+	c->site = find_site(c, pmpi_call_depth(c), &fresh);
 	if (fresh)
 		c->flags |= PMPI_CALL_FRESH;
 	c->counts = thread_site_counts(t, c->site);
 	if (!c->counts)
 		c->counts = &nowhere;
 	else
-		fill_slot(&t->cache[slot_of(slot_key(c))], c, sd);
+		fill_slot(&t->cache[slot_of(slot_key(c))], c);
 }
 
 /* The same from the thread's cache when its key and path are there: a few
@@ -244,19 +244,19 @@ static void look_up_site_miss(struct pmpi_call *c, uint64_t sd)
 static inline void look_up_site(struct pmpi_call *c)
 {
 	struct thread_counts *t = mine;
-	uint64_t sd = pmpi_call_depth(c);	/* stack depth */
 	uint64_t key = slot_key(c);
 
 	if (t) {
 		const struct site_slot *k = &t->cache[slot_of(key)];
 
-		if (k->key == key && k->depth == sd && pmpi_checks_hold(k->check, k->ncheck, c)) {
+		if (k->key == key && k->call == (uint64_t)(uintptr_t)c &&
+		    pmpi_checks_hold(k->check, k->ncheck, c)) {
 			c->site = k->site;
 			c->counts = k->counts;
 			return;
 		}
 	}
-	look_up_site_miss(c, sd);
+	look_up_site_miss(c);
 }
 
 int pmpi_site_later(struct pmpi_call *c)
