@@ -10,6 +10,11 @@
 #include <stdint.h>
 
 #include "call.h"
+#include "comms.h"
+#include "status.h"
+
+/* The size of MPI_COMM_WORLD (stats.c). */
+extern int pmpi_world_size;
 
 /* The call's site index (looked up on first use), -1 when the table is
  * full.  A new site's path is captured now; pmpi_site_later leaves that
@@ -29,8 +34,37 @@ void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns);
 uint64_t pmpi_bytes(int count, MPI_Datatype type);
 uint64_t pmpi_bytes_v(const int *counts, MPI_Datatype type, int n);
 uint64_t pmpi_bytes_w(const int *counts, const MPI_Datatype *types, int n);
-void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm);
-void pmpi_received(struct pmpi_call *c, const MPI_Status *st);
+
+/* A call sends at most one point-to-point message.  Inline, as the
+ * receive's below: every such call tells it. */
+static inline void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest,
+			     MPI_Comm comm)
+{
+	uint64_t b;
+
+	if (dest == MPI_PROC_NULL)
+		return;
+	b = pmpi_bytes(count, type);
+	c->sent += b;
+	c->sizes[c->nsizes++] = b;
+	/* MPI_COMM_WORLD's ranks are the world's: most sends ask nothing */
+	c->peer = comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
+					 : pmpi_world_rank(comm, dest);
+	c->peer_bytes = b;
+}
+
+/* A blocking receive, which cannot have been cancelled: a message unless
+ * from MPI_PROC_NULL. */
+static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
+{
+	uint64_t b;
+
+	if (st->MPI_SOURCE == MPI_PROC_NULL)
+		return;
+	b = (uint64_t)pmpi_status_count(st);
+	c->recv += b;
+	c->sizes[c->nsizes++] = b;
+}
 /* Bytes of a received message from its status; 0 for MPI_PROC_NULL or a
  * cancelled request. *msg says whether there was a message at all. */
 uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg);

@@ -525,22 +525,6 @@ uint64_t pmpi_bytes_w(const int *counts, const MPI_Datatype *types, int n)
 	return b;
 }
 
-/* A call sends at most one point-to-point message. */
-void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm)
-{
-	uint64_t b;
-
-	if (dest == MPI_PROC_NULL)
-		return;
-	b = pmpi_bytes(count, type);
-	c->sent += b;
-	c->sizes[c->nsizes++] = b;
-	/* MPI_COMM_WORLD's ranks are the world's: most sends ask nothing */
-	c->peer = comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
-					 : pmpi_world_rank(comm, dest);
-	c->peer_bytes = b;
-}
-
 uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 {
 	/* an inactive persistent request completes with an empty status */
@@ -549,19 +533,6 @@ uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 	/* bytes whatever the receive's datatype (which the program may have
 	 * freed since a non-blocking receive started) */
 	return *msg ? (uint64_t)pmpi_status_count(st) : 0;
-}
-
-/* A blocking receive, which cannot have been cancelled: a message unless
- * from MPI_PROC_NULL. */
-void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
-{
-	uint64_t b;
-
-	if (st->MPI_SOURCE == MPI_PROC_NULL)
-		return;
-	b = (uint64_t)pmpi_status_count(st);
-	c->recv += b;
-	c->sizes[c->nsizes++] = b;
 }
 
 void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv)

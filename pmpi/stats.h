@@ -14,6 +14,7 @@
 #include "../common/profile.h"
 #include "../sampler/rt.h"
 #include "call.h"
+#include "facts.h"
 #include "key-table.h"
 
 #define PMPI_SITES 4096		/* call sites per process (power of 2) */
@@ -97,7 +98,6 @@ extern struct pmpi_site pmpi_sites[PMPI_SITES];
 extern uint16_t pmpi_sites_taken[PMPI_SITES];
 extern unsigned pmpi_nsites_taken;
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
-extern int pmpi_world_size;
 
 /* The tables for a job of world_size ranks; a call's time dt,
  * bytes and peer into its site (PMPI_CALL_FRESH in c->flags: the site is
