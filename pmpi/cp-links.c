@@ -28,19 +28,20 @@ struct cpl_chunk {
 	unsigned char b[];
 };
 
+static const uint64_t pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+	1000000000000ull, 10000000000000ull, 100000000000000ull,
+	1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull, 10000000000000000000ull,
+};
+
 /* Decimal digits of v, from its bit length: every message the path takes
  * counts three numbers, where a loop of divisions by ten took about
  * 30 cycles a number.  v | 1 has the digits of v (a power of ten is even)
  * and makes 0 one digit. */
 static unsigned digits(uint64_t v)
 {
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull,
-	};
 	unsigned t;
 
 	v |= 1;
@@ -48,12 +49,39 @@ static unsigned digits(uint64_t v)
 	return t + (v >= pow10[t]);
 }
 
+static unsigned line_bytes(unsigned event, bool negative, unsigned rank, unsigned from)
+{
+	return (unsigned)(sizeof("cp_link   \n") - 1) + event + negative + rank + from;
+}
+
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
 unsigned cpl_line_bytes(uint64_t event, int64_t rank, uint64_t from)
 {
-	uint64_t r = rank < 0 ? 0 - (uint64_t)rank : (uint64_t)rank;
+	return line_bytes(digits(event), rank < 0, digits(magnitude(rank)), digits(from));
+}
 
-	return (unsigned)(sizeof("cp_link   \n") - 1) + digits(event) + (rank < 0) + digits(r) +
-	       digits(from);
+/* The digits of v, remembered in m with the values that have as many. */
+__attribute__((noinline))
+static unsigned digits_anew(struct cpl_digits *m, uint64_t v)
+{
+	unsigned n = digits(v);
+
+	m->lo = n > 1 ? pow10[n - 1] : 0;
+	m->span = n < 20 ? pow10[n] - m->lo : 0 - m->lo;	/* up to 2^64 */
+	m->n = n;
+	return n;
+}
+
+/* The same, from m while v has as many as the last value: a link's
+ * numbers change by small steps from the last one's, and the test of the
+ * range costs less than the count. */
+static inline unsigned digits_near(struct cpl_digits *m, uint64_t v)
+{
+	return v - m->lo < m->span ? m->n : digits_anew(m, v);
 }
 
 /* Lines a chunk may hold, in bytes: a quarter of the limit, so that
@@ -123,7 +151,8 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 		l->last = l->base;
 		l->n--;
 	}
-	line = cpl_line_bytes(event, rank, from);
+	line = line_bytes(digits_near(&l->digits[0], event), rank < 0,
+			  digits_near(&l->digits[1], magnitude(rank)), digits_near(&l->digits[2], from));
 	if (!(c = room(l, line))) {
 		l->lost++;
 		return;

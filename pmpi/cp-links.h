@@ -24,6 +24,12 @@
 
 struct cpl_chunk;
 
+/* The decimal digits of values from lo to lo + span - 1 (span 0: none). */
+struct cpl_digits {
+	uint64_t lo, span;
+	unsigned n;
+};
+
 struct cp_links {
 	struct cpl_chunk *head, *tail;
 	uint64_t n;			/* links held */
@@ -36,6 +42,7 @@ struct cp_links {
 	struct prof_cp_link base;	/* the latest link's base, to rewrite it */
 	uint32_t last_at;		/* where the latest link starts in tail */
 	uint32_t last_bytes;		/* the latest link's line */
+	struct cpl_digits digits[3];	/* of the latest event, rank and from */
 };
 
 /*

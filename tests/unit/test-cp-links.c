@@ -122,6 +122,30 @@ static uint64_t line_bytes(const struct prof_cp_link *v, uint32_t n)
 	return b;
 }
 
+/* The log's bytes are its lines', whatever the digits of its numbers
+ * did from one link to the next: up and down across powers of ten, to
+ * both ends of each field's range. */
+static void test_bytes_follow_digits(void)
+{
+	static const uint64_t big[] = { 0, 9, 10, 99, 100, 999999, 1000000, 1ull << 63,
+					UINT64_MAX - 1, UINT64_MAX, 1, 10000000000000000000ull };
+	const uint32_t n = 3000;
+	struct prof_cp_link *got = NULL;
+	struct cp_links l = { 0 };
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t from = i % 7 ? big[i % 12] : i * 37ull;
+		int64_t rank = i % 5 == 0 ? INT64_MIN + i : (int64_t)(i % 23) - 11;
+
+		cpl_set(&l, i + 1 < n / 2 ? i + 1 : UINT64_MAX - (n - i), rank, from);
+	}
+	ok(!cpl_decode(&l, &got, &k) && k == n, "every link held");
+	is_int(l.bytes, line_bytes(got, k), "the log's bytes are its lines'");
+	free(got);
+	cpl_free(&l);
+}
+
 /* A limit of max bytes over n ping-pong links, each event won twice. */
 static void limit_case(uint64_t max, uint32_t n)
 {
@@ -201,6 +225,7 @@ int main(void)
 	test_ping_pong();
 	test_replace();
 	test_extremes();
+	test_bytes_follow_digits();
 	test_limit();
 	return tap_done();
 }
