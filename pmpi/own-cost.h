@@ -20,18 +20,23 @@
 #define COST_SAMPLED_EVERY 64u
 #define COST_SAMPLED_KEEP 5u
 struct cost_sampled {
-	unsigned n;			/* messages so far */
-	unsigned k;			/* timings so far */
+	unsigned skip;			/* messages to pass before the next is timed */
+	unsigned n;			/* messages timed so far */
+	unsigned k;			/* timings kept so far */
 	uint64_t est;			/* ns */
 	uint64_t ns[COST_SAMPLED_KEEP];	/* the last timings */
 };
 
-/* Count a message: true when it is to be timed. */
+/* Count a message: true when it is to be timed.  A countdown: most
+ * messages only decrement it. */
 static inline bool pb_sampled_due(struct cost_sampled *s)
 {
-	unsigned n = s->n++;
-
-	return n < COST_SAMPLED_KEEP || n % COST_SAMPLED_EVERY == 0;
+	if (s->skip) {
+		s->skip--;
+		return false;
+	}
+	s->skip = ++s->n < COST_SAMPLED_KEEP ? 0 : COST_SAMPLED_EVERY - 1;
+	return true;
 }
 
 /* Keep a timing t and make the estimate the median of the last ones (the
