@@ -11,12 +11,6 @@
 
 #define NAMED 128		/* slots, a power of 2, at least twice the types */
 
-struct named {
-	MPI_Datatype type;
-	int size;		/* 0: a free slot */
-	unsigned groups;	/* the operator groups it belongs to */
-};
-
 /* The groups of predefined datatypes that MPI's predefined operators are
  * defined on (MPI 4.0, 6.9.2); the address and offset types go with the
  * Fortran integers, which take all but the logical operators. */
@@ -25,31 +19,21 @@ enum { C_INT = 1, F_INT = 2, FLOATING = 4, LOGICAL = 8, COMPLEX = 16, BYTE = 32,
 /* Predefined datatypes whose elements lie end to end (extent == size,
  * no gap before or inside): filled before the wrappers are active, read
  * only after. */
-static struct named named[NAMED];
+static struct pmpi_named named[NAMED];
 
 static unsigned named_home(MPI_Datatype type)
 {
 	return (unsigned)((PMPI_HKEY(type) * 0x9e3779b97f4a7c15ull) >> 57) & (NAMED - 1);
 }
 
-/* The named datatype a thread found last: a program moves the same one
- * or two, and comparing its handle costs less than the hash. */
-static __thread const struct named *last_named __attribute__((tls_model("initial-exec")));
+__thread const struct pmpi_named *pmpi_named_last __attribute__((tls_model("initial-exec")));
 
-__attribute__((noinline))
-static const struct named *probe_named(MPI_Datatype type)
+const struct pmpi_named *pmpi_named_probe(MPI_Datatype type)
 {
 	for (unsigned k = named_home(type); named[k].size; k = (k + 1) & (NAMED - 1))
 		if (named[k].type == type)
-			return last_named = &named[k];
+			return pmpi_named_last = &named[k];
 	return NULL;
-}
-
-static inline const struct named *find_named(MPI_Datatype type)
-{
-	const struct named *n = last_named;
-
-	return n && n->type == type ? n : probe_named(type);
 }
 
 static void add_named(MPI_Datatype type, int size, unsigned groups)
@@ -58,7 +42,7 @@ static void add_named(MPI_Datatype type, int size, unsigned groups)
 
 	while (named[k].size)
 		k = (k + 1) & (NAMED - 1);
-	named[k] = (struct named){ type, size, groups };
+	named[k] = (struct pmpi_named){ type, size, groups };
 }
 
 /*
@@ -131,16 +115,14 @@ void pmpi_types_start(void)
 		MPI_Aint at;
 		int size;
 
-		if (all[i].type != MPI_DATATYPE_NULL && !find_named(all[i].type) &&
+		if (all[i].type != MPI_DATATYPE_NULL && !pmpi_named_find(all[i].type) &&
 		    PMPI_Type_size(all[i].type, &size) == MPI_SUCCESS && size > 0 &&
 		    ask_contiguous(all[i].type, 2, size, &at) && !at)
 			add_named(all[i].type, size, all[i].groups);
 	}
 }
 
-/* In MPI_Count: a derived datatype may hold more than INT_MAX bytes, for
- * which MPI_Type_size gives MPI_UNDEFINED. */
-static int64_t ask_size(MPI_Datatype type)
+int64_t pmpi_type_asked_size(MPI_Datatype type)
 {
 	MPI_Count size;
 
@@ -148,23 +130,16 @@ static int64_t ask_size(MPI_Datatype type)
 	       size != MPI_UNDEFINED ? (int64_t)size : -1;
 }
 
-int64_t pmpi_type_size(MPI_Datatype type)
-{
-	const struct named *n = find_named(type);
-
-	return n ? n->size : ask_size(type);
-}
-
 int64_t pmpi_type_named_size(MPI_Datatype type)
 {
-	const struct named *n = find_named(type);
+	const struct pmpi_named *n = pmpi_named_find(type);
 
 	return n ? n->size : 0;
 }
 
 int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
-	const struct named *n = find_named(type);
+	const struct pmpi_named *n = pmpi_named_find(type);
 	int64_t size;
 
 	if (n) {
@@ -172,7 +147,7 @@ int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *a
 		*at = 0;
 		return n->size;
 	}
-	size = ask_size(type);
+	size = pmpi_type_asked_size(type);
 	*contig = size >= 0 && ask_contiguous(type, count, size, at);
 	return size;
 }
@@ -195,7 +170,7 @@ static unsigned op_groups(MPI_Op op)
 
 bool pmpi_op_defined_on(MPI_Op op, MPI_Datatype type)
 {
-	const struct named *n = find_named(type);
+	const struct pmpi_named *n = pmpi_named_find(type);
 
 	return n && (n->groups & op_groups(op));
 }

@@ -14,7 +14,36 @@
  * at *at bytes from the buffer's address.  The predefined ones are read
  * at MPI_Init (pmpi_types_start). */
 void pmpi_types_start(void);
-int64_t pmpi_type_size(MPI_Datatype type);
+
+/* A predefined datatype as the table keeps it. */
+struct pmpi_named {
+	MPI_Datatype type;
+	int size;		/* 0: a free slot */
+	unsigned groups;	/* the operator groups it belongs to */
+};
+/* The one a thread found last: a program moves the same one or two, and
+ * comparing its handle costs less than the hash (pmpi_named_probe). */
+extern __thread const struct pmpi_named *pmpi_named_last __attribute__((tls_model("initial-exec")));
+const struct pmpi_named *pmpi_named_probe(MPI_Datatype type);
+
+/* type's entry, NULL for a derived datatype or one the table lacks. */
+static inline const struct pmpi_named *pmpi_named_find(MPI_Datatype type)
+{
+	const struct pmpi_named *n = pmpi_named_last;
+
+	return n && n->type == type ? n : pmpi_named_probe(type);
+}
+
+/* MPI's answer, in MPI_Count: a derived datatype may hold more than
+ * INT_MAX bytes, for which MPI_Type_size gives MPI_UNDEFINED. */
+int64_t pmpi_type_asked_size(MPI_Datatype type);
+
+static inline int64_t pmpi_type_size(MPI_Datatype type)
+{
+	const struct pmpi_named *n = pmpi_named_find(type);
+
+	return n ? n->size : pmpi_type_asked_size(type);
+}
 int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at);
 /* The size of a predefined datatype whose elements lie end to end; 0 for
  * any other. */

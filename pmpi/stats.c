@@ -498,15 +498,6 @@ void pmpi_totals_free(struct pmpi_totals *t)
 	memset(t, 0, sizeof(*t));
 }
 
-uint64_t pmpi_bytes(int count, MPI_Datatype type)
-{
-	int64_t size;
-
-	if (count <= 0 || (size = pmpi_type_size(type)) <= 0)
-		return 0;
-	return (uint64_t)count * (uint64_t)size;
-}
-
 uint64_t pmpi_bytes_v(const int *counts, MPI_Datatype type, int n)
 {
 	uint64_t elems = 0;
