@@ -105,7 +105,7 @@ floor() { # BYTES -> "header alone/floor"
 		-v w="$(over_plain no-piggyback "latency_$1" "latency_$1")" \
 		'BEGIN { printf "%.3f/%.3f", h, h + w - 1 }'
 }
-echo "a small message behind the piggyback's 32-byte header (packed before the data, copied out) without cpperf,"
+echo "a small message behind the piggyback's 40-byte header (packed before the data, copied out) without cpperf,"
 echo "  over plain / that plus no-piggyback's growth (the wrappers' timing and statistics): the floor of the"
 echo "  whole tool's latency before any piggyback work: 0 B $(floor 0), 8 B $(floor 8), 1 KiB $(floor 1024) (bench/mpi-cost.md)"
 wrapper_cost() { # CONFIG MEASUREMENT [HALF] -> ns over the plain run
