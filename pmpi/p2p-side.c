@@ -62,21 +62,12 @@ static void unpack_part(const struct p2p_side *d, const unsigned char *from, int
 		      MPI_STATUS_IGNORE);
 }
 
-/* n bytes of packed data into the user's buffer, as a receive of n bytes
- * would leave it: whole elements, then what came of the next one. */
-void p2p_unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
+/* Whole elements through MPI_Unpack, then what came of the next one. */
+void p2p_unpack_elements(const struct p2p_side *d, const unsigned char *from, uint64_t n)
 {
 	uint64_t whole;
 	int pos = 0;
 
-	if (n > d->bytes)
-		n = d->bytes;
-	if (!n)
-		return;
-	if (d->contig) {
-		pmpi_copy(d->contig, from, n);
-		return;
-	}
 	if (!d->tsize)
 		return;
 	whole = n / (uint64_t)d->tsize;

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "copy.h"
 #include "p2p.h"
 
 /* When a side's data are copied behind the header. */
@@ -42,8 +43,20 @@ void p2p_side_untype(struct p2p_side *d);
 struct p2p_side p2p_side_plain(const void *buf, int count, MPI_Datatype type);
 /* The side's data packed into to (its bytes), an MPI error code. */
 int p2p_pack(const struct p2p_side *d, unsigned char *to);
+/* The same for data not in one piece, 0 < n <= d->bytes. */
+void p2p_unpack_elements(const struct p2p_side *d, const unsigned char *from, uint64_t n);
 /* n bytes of packed data into the user's buffer, as a receive of n bytes
  * would leave it: whole elements, then what came of the next one. */
-void p2p_unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n);
+static inline void p2p_unpack(const struct p2p_side *d, const unsigned char *from, uint64_t n)
+{
+	if (n > d->bytes)
+		n = d->bytes;
+	if (!n)
+		return;
+	if (d->contig)	/* a small message's usual case: inline */
+		pmpi_copy(d->contig, from, n);
+	else
+		p2p_unpack_elements(d, from, n);
+}
 
 #endif
