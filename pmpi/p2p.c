@@ -260,7 +260,7 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 /* --- receiving */
 
 /* The user's byte count in a status that counted the header too. */
-static uint64_t status_fix(MPI_Status *st)
+static inline uint64_t status_fix(MPI_Status *st)
 {
 	MPI_Count n = pmpi_status_count(st);
 
