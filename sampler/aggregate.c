@@ -134,10 +134,10 @@ int rt_resolve_path(struct rt_state *rt, const uint64_t *addrs, int n, uint32_t 
 
 bool rt_start_address(struct rt_state *rt, uint64_t addr)
 {
-	uint32_t frames[MAX_FRAMES];
-	int n = sym_resolve(rt->sym, addr, frames, MAX_FRAMES);
+	uint32_t function;	/* the outermost frame: what was inlined is no start */
 
-	return n > 0 && start_frame(&rt->waits, &rt->prof.syms, frames[0]);
+	return sym_resolve(rt->sym, addr, &function, 1) > 0 &&
+	       start_frame(&rt->waits, &rt->prof.syms, function);
 }
 
 static void tell_tagged(void *arg, uint32_t tag, uint32_t node, uint64_t w)
