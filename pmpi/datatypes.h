@@ -9,10 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A datatype's size (-1 when MPI refuses it); with the
- * layout, also whether count elements of it lie in one piece (*contig),
- * at *at bytes from the buffer's address.  The predefined ones are read
- * at MPI_Init (pmpi_types_start). */
+/* The predefined datatypes read, at MPI_Init. */
 void pmpi_types_start(void);
 
 /* A predefined datatype as the table keeps it. */
@@ -38,6 +35,9 @@ static inline const struct pmpi_named *pmpi_named_find(MPI_Datatype type)
  * INT_MAX bytes, for which MPI_Type_size gives MPI_UNDEFINED. */
 int64_t pmpi_type_asked_size(MPI_Datatype type);
 
+/* A datatype's size (-1 when MPI refuses it); with the layout, also
+ * whether count elements of it lie in one piece (*contig), at *at bytes
+ * from the buffer's address. */
 static inline int64_t pmpi_type_size(MPI_Datatype type)
 {
 	const struct pmpi_named *n = pmpi_named_find(type);

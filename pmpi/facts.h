@@ -31,9 +31,9 @@ void pmpi_site_send(int site, uint64_t bytes, int64_t peer);
  * compensated ns (waits.c). */
 void pmpi_site_wait(int site, unsigned kind, uint64_t ns, uint64_t comp_ns);
 
-/* Facts of a call.  Counts and types are read only here. */
-/* Bytes of count elements of type: inline, as the size of a predefined
- * datatype, which every call that moves data asks. */
+/* Facts of a call.  Counts and types are read only here.  Bytes of
+ * count elements of type: inline, as the size of a predefined datatype,
+ * which every call that moves data asks. */
 static inline uint64_t pmpi_bytes(int count, MPI_Datatype type)
 {
 	int64_t size;
