@@ -41,11 +41,16 @@ static const char *const fork_functions[] = {
 /* Functions of the C library that start a thread and call its entry
  * (main, a pthread's start routine): every call of the thread has the
  * same frames from them outwards.  Names as the symbol tables give them,
- * without a symbol version. */
+ * without a symbol version; only in the C library's module (a program
+ * may name a function of its own start_thread), but for the executable's
+ * _start. */
 static const char *const start_functions[] = {
-	"_start", "__libc_start_main", "__libc_start_call_main", "start_thread", "clone3",
-	"__clone3", "clone", "__clone",
+	"__libc_start_main", "__libc_start_call_main", "start_thread", "clone3", "__clone3",
+	"clone", "__clone",
 };
+#define PROGRAM_START "_start"
+/* The C library's module: glibc's libc.so.6 (libc-2.x.so before 2.34). */
+static const char *const c_library_modules[] = { "libc.", "libc-" };
 
 /* Modules that start service threads: MPI libraries and what they use
  * (PMIx, libevent, UCX, libfabric, hwloc, CUDA). */
@@ -84,19 +89,28 @@ static bool named_in(const char *s, const char *const *table, size_t n)
 	return false;
 }
 
+/* Whether frame f lies in a module whose file name begins as one in table. */
+static bool in_module(const struct symtab *st, const struct sym_frame *f,
+		      const char *const *table, size_t n)
+{
+	return f->module != SYMTAB_NO_MODULE && f->module < st->nmodules &&
+	       has_prefix(base_name(st->modules[f->module].path), table, n);
+}
+
 static uint8_t frame_kind(const struct symtab *st, uint32_t id)
 {
 	const struct sym_frame *f = &st->frames[id];
 
-	if (named_in(f->function, start_functions, COUNT(start_functions)))
+	if (!strcmp(f->function, PROGRAM_START) ||
+	    (named_in(f->function, start_functions, COUNT(start_functions)) &&
+	     in_module(st, f, c_library_modules, COUNT(c_library_modules))))
 		return KIND_START;
 
 	if (has_prefix(f->function, wait_functions, COUNT(wait_functions)))
 		return KIND_WAIT_FUNCTION;
 	if (has_prefix(f->function, fork_functions, COUNT(fork_functions)))
 		return KIND_FORK;
-	if (f->module != SYMTAB_NO_MODULE && f->module < st->nmodules &&
-	    has_prefix(base_name(st->modules[f->module].path), wait_modules, COUNT(wait_modules)))
+	if (in_module(st, f, wait_modules, COUNT(wait_modules)))
 		return KIND_WAIT_MODULE;
 	return KIND_WORK;
 }

@@ -12,21 +12,35 @@ static uint32_t frame(struct symtab *st, const char *function)
 	return symtab_frame(st, SYMTAB_NO_MODULE, function, "", 0);
 }
 
+static uint32_t frame_in(struct symtab *st, const char *module, const char *function)
+{
+	return symtab_frame(st, symtab_module(st, module, ""), function, "", 0);
+}
+
 static void test_start_frames(void)
 {
+	const char *libc = "/usr/lib/x86_64-linux-gnu/libc.so.6", *app = "/home/u/app";
 	struct wait_frames w = { 0 };
 	struct symtab st;
 
 	symtab_init(&st);
-	ok(start_frame(&w, &st, frame(&st, "_start")), "_start starts the main thread");
-	ok(start_frame(&w, &st, frame(&st, "__libc_start_main@@GLIBC_2.34")),
+	ok(start_frame(&w, &st, frame_in(&st, app, "_start")), "_start starts the main thread");
+	ok(start_frame(&w, &st, frame_in(&st, libc, "__libc_start_main@@GLIBC_2.34")),
 	   "__libc_start_main with its symbol version");
-	ok(start_frame(&w, &st, frame(&st, "__libc_start_call_main")), "__libc_start_call_main");
-	ok(start_frame(&w, &st, frame(&st, "start_thread")), "start_thread starts a pthread");
-	ok(start_frame(&w, &st, frame(&st, "clone3")), "clone3");
-	ok(!start_frame(&w, &st, frame(&st, "main")), "main is the program's: its calls differ");
-	ok(!start_frame(&w, &st, frame(&st, "_start_phase")), "a name that only begins like one is not");
-	ok(!start_frame(&w, &st, frame(&st, "clone_mesh")), "nor a program's clone_mesh");
+	ok(start_frame(&w, &st, frame_in(&st, libc, "__libc_start_call_main")),
+	   "__libc_start_call_main");
+	ok(start_frame(&w, &st, frame_in(&st, libc, "start_thread")), "start_thread starts a pthread");
+	ok(start_frame(&w, &st, frame_in(&st, "/lib/libc-2.31.so", "clone")),
+	   "clone, in an older glibc's file");
+	ok(!start_frame(&w, &st, frame_in(&st, "/usr/lib/libcrypto.so.3", "start_thread")),
+	   "a library whose name only begins like the C library's is another");
+	ok(!start_frame(&w, &st, frame_in(&st, app, "start_thread")),
+	   "a program's own start_thread calls its work from several places");
+	ok(!start_frame(&w, &st, frame(&st, "clone3")), "nor a frame of no module");
+	ok(!start_frame(&w, &st, frame_in(&st, app, "main")), "main is the program's: its calls differ");
+	ok(!start_frame(&w, &st, frame_in(&st, app, "_start_phase")),
+	   "a name that only begins like one is not");
+	ok(!start_frame(&w, &st, frame_in(&st, libc, "clone_mesh")), "nor clone_mesh");
 	ok(!start_frame(&w, &st, 12345), "an unknown frame is not");
 	wait_frames_release(&w);
 	symtab_release(&st);
