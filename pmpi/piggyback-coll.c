@@ -42,11 +42,6 @@ static void make_op(void)
 	PMPI_Op_create(pmpi_pb_merge, 1, &merge_op);
 }
 
-bool pmpi_pb_coll_fusable(MPI_Comm comm)
-{
-	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
-}
-
 /* A barrier is what the companion of a synchronising collective is: an
  * allreduce, which no rank leaves before every rank has entered it. */
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm)
@@ -156,9 +151,9 @@ static bool start_all(struct pmpi_pb_coll *x)
 	return true;
 }
 
-struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
-					 bool nonblocking, MPI_Comm comm, int root,
-					 enum pmpi_pb_dir dir)
+struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
+					bool nonblocking, MPI_Comm comm, int root,
+					enum pmpi_pb_dir dir)
 {
 	struct pmpi_pb_coll *x;
 	uint64_t seq;

@@ -85,13 +85,24 @@ void pmpi_pb_finalize(void);
 /* A communicator the program frees: its collective numbers start again. */
 void pmpi_pb_comm_free(MPI_Comm comm);
 
+/* piggyback.c: the piggyback travels (the job's analyses ride on it). */
+extern bool pmpi_pb_on;
+
 /* piggyback-coll.c: before a collective on comm, fill its piggyback; local
  * holds it for a blocking call, whose companion starts once the user's call
  * has returned; a non-blocking one (nonblocking) gets one allocated and its
  * companion starts now.  NULL when there is none (off, no shadow). */
-struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c, struct pmpi_pb_coll *local,
-					 bool nonblocking, MPI_Comm comm, int root,
-					 enum pmpi_pb_dir dir);
+struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
+					bool nonblocking, MPI_Comm comm, int root,
+					enum pmpi_pb_dir dir);
+static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
+						      struct pmpi_pb_coll *local,
+						      bool nonblocking, MPI_Comm comm, int root,
+						      enum pmpi_pb_dir dir)
+{
+	/* inline: without the piggyback a collective costs no call here */
+	return pmpi_pb_on ? pmpi_pb_coll_open(c, local, nonblocking, comm, root, dir) : NULL;
+}
 /* After the user's call (rc): a blocking collective's companion completes
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
@@ -105,12 +116,12 @@ void pmpi_pb_coll_stop(void);
  * rank can (x->fused then, x->out the merged piggyback), else make the
  * user's call alone (x's companion follows); x is NULL for a call not
  * profiled.  Every rank decides alike: the communicator (pmpi_pb_coll_fusable,
- * piggyback-coll.c), then what MPI makes the same on all ranks (the data's
+ * below), then what MPI makes the same on all ranks (the data's
  * size; for reductions the datatype and operator), up to
  * PMPI_PB_FUSED_MAX bytes of data.
  */
 #define PMPI_PB_FUSED_MAX 1024
-bool pmpi_pb_coll_fusable(MPI_Comm comm);
+static inline bool pmpi_pb_coll_fusable(MPI_Comm comm);
 /* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm);
 /* bcast.c: MPI_Bcast of [piggyback | data]. */
@@ -126,7 +137,7 @@ int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 void pmpi_x_allreduce_stop(void);
 
 /* piggyback.c, for p2p.c and piggyback-coll.c */
-extern bool pmpi_pb_on, pmpi_pb_checking;
+extern bool pmpi_pb_checking;
 /* The job's header layout (wire.h); len 0 when messages carry none. */
 extern struct wire_layout pmpi_wire;
 /* One struct pmpi_pb in a companion: its first pmpi_pb_bytes bytes
@@ -143,6 +154,11 @@ static inline bool pmpi_pb_comm(MPI_Comm comm)
 {
 	return pmpi_wire.len &&
 	       (!__atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED) || pmpi_comm_in_world(comm));
+}
+
+static inline bool pmpi_pb_coll_fusable(MPI_Comm comm)
+{
+	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
 }
 /* After a call made comm, which may span worlds (the parent of a spawned
  * process at MPI_Init, MPI_Comm_spawn, MPI_Comm_accept,
