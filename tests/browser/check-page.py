@@ -21,6 +21,7 @@ the browser cannot start, after saying why on stdout as "# skip: WHY".
 import json
 import os
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 
 import headless
 from selenium.common.exceptions import NoAlertPresentException
@@ -57,7 +58,11 @@ def no_alert():
 
 
 def fmt_pct(p):
-    return f"{p:.1f} %" if p >= 10 else f"{p:.2f} %"
+    """As the page's toFixed: the double's exact value rounded, a tie up
+    (Python's format rounds a tie to even: 50.25 is 50.2 there, 50.3 on
+    the page)."""
+    q = Decimal("0.1") if p >= 10 else Decimal("0.01")
+    return f"{Decimal(p).quantize(q, rounding=ROUND_HALF_UP)} %"
 
 
 def fmt_count(n):
