@@ -110,7 +110,7 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq)
 {
 	struct comm_seq *e;
 
-	if (!pmpi_pb_on || comm == MPI_COMM_NULL || !pmpi_pb_comm(comm))
+	if (comm == MPI_COMM_NULL || !pmpi_pb_comm(comm))
 		return false;
 	pmpi_lock(&comm_lock);
 	e = comm_entry(comm);

@@ -111,31 +111,6 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c);
 /* At MPI_Finalize: free the merge operator. */
 void pmpi_pb_coll_stop(void);
 
-/*
- * Blocking collectives that carry the piggyback inside them when every
- * rank can (x->fused then, x->out the merged piggyback), else make the
- * user's call alone (x's companion follows); x is NULL for a call not
- * profiled.  Every rank decides alike: the communicator (pmpi_pb_coll_fusable,
- * below), then what MPI makes the same on all ranks (the data's
- * size; for reductions the datatype and operator), up to
- * PMPI_PB_FUSED_MAX bytes of data.
- */
-#define PMPI_PB_FUSED_MAX 1024
-static inline bool pmpi_pb_coll_fusable(MPI_Comm comm);
-/* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
-int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm);
-/* bcast.c: MPI_Bcast of [piggyback | data]. */
-int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
-		 MPI_Comm comm);
-/* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
- * operator of ours. */
-int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
-int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
-/* At MPI_Finalize: free its datatypes and operator. */
-void pmpi_x_allreduce_stop(void);
-
 /* piggyback.c, for p2p.c and piggyback-coll.c */
 extern bool pmpi_pb_checking;
 /* The job's header layout (wire.h); len 0 when messages carry none. */
@@ -156,10 +131,6 @@ static inline bool pmpi_pb_comm(MPI_Comm comm)
 	       (!__atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED) || pmpi_comm_in_world(comm));
 }
 
-static inline bool pmpi_pb_coll_fusable(MPI_Comm comm)
-{
-	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
-}
 /* After a call made comm, which may span worlds (the parent of a spawned
  * process at MPI_Init, MPI_Comm_spawn, MPI_Comm_accept,
  * MPI_Intercomm_create, ...; mpi-api.def's comm.new): when it does, each
@@ -168,7 +139,37 @@ static inline bool pmpi_pb_coll_fusable(MPI_Comm comm)
  * belongs to already, so every member has seen one born.  Local calls
  * only. */
 void pmpi_pb_comm_born(MPI_Comm comm);
-/* The next collective number on comm; false when it cannot be counted. */
+
+/*
+ * Blocking collectives that carry the piggyback inside them when every
+ * rank can (x->fused then, x->out the merged piggyback), else make the
+ * user's call alone (x's companion follows); x is NULL for a call not
+ * profiled.  Every rank decides alike: the communicator (pmpi_pb_coll_fusable),
+ * then what MPI makes the same on all ranks (the data's
+ * size; for reductions the datatype and operator), up to
+ * PMPI_PB_FUSED_MAX bytes of data.
+ */
+#define PMPI_PB_FUSED_MAX 1024
+static inline bool pmpi_pb_coll_fusable(MPI_Comm comm)
+{
+	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
+}
+/* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm);
+/* bcast.c: MPI_Bcast of [piggyback | data]. */
+int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
+		 MPI_Comm comm);
+/* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
+ * operator of ours. */
+int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
+/* At MPI_Finalize: free its datatypes and operator. */
+void pmpi_x_allreduce_stop(void);
+
+/* The next collective number on comm, the piggyback on; false when it
+ * cannot be counted. */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave at t_send: the tool's work since the call's entry is delay. */
