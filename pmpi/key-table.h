@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bump.h"
+
 #define KEY_TABLE 4096		/* entries, power of 2 */
 #define KEY_VALUES 6		/* counters per entry */
 
@@ -46,7 +48,7 @@ static inline bool key_entry_used(const struct key_entry *e)
  * looking. */
 static inline void key_entry_add(struct key_entry *e, unsigned i, uint64_t v)
 {
-	__atomic_store_n(&e->v[i], e->v[i] + v, __ATOMIC_RELAXED);
+	pmpi_bump(&e->v[i], v);
 }
 
 /* The same when writers may be several threads without a lock (shared). */
@@ -107,7 +109,7 @@ static inline bool key_own_used(const struct key_own *e, uint64_t *key)
 /* Add v to counter i of e, which only its owner writes. */
 static inline void key_own_add(struct key_own *e, unsigned i, uint64_t v)
 {
-	__atomic_store_n(&e->v[i], e->v[i] + v, __ATOMIC_RELAXED);
+	pmpi_bump(&e->v[i], v);
 }
 
 static inline uint64_t key_own_value(const struct key_own *e, unsigned i)

@@ -13,6 +13,7 @@
 
 #include "../common/profile.h"
 #include "../sampler/rt.h"
+#include "bump.h"
 #include "call.h"
 #include "facts.h"
 #include "key-table.h"
@@ -64,13 +65,6 @@ struct pmpi_counts {
 	 * pairs of sites of the messages it received there (waits.c) */
 	struct key_owned edges, completes, pairs;
 };
-
-/* Add v to a counter of the calling thread's, which others may be
- * reading: a plain store. */
-static inline void pmpi_bump(uint64_t *x, uint64_t v)
-{
-	__atomic_store_n(x, *x + v, __ATOMIC_RELAXED);
-}
 
 /* A (collective, communicator size) pair, keyed like the sites. */
 struct pmpi_coll {
