@@ -72,6 +72,7 @@ static bool enter_analyses(struct pmpi_call *c)
 	c->timed = pb_sampled_due(&own_cost);
 	if (c->timed)
 		t_in = rt_now_ns();
+	pmpi_look_up_site(c);
 	c->ring_head = pmpi_ring_head_now();
 	injected = pmpi_comp_enter(own_cost.est, c->ring_head);
 	c->t0 = rt_now_ns();
@@ -91,14 +92,12 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->flags = flags;
 	c->site = -1;
 	c->counts = NULL;
-	c->sent = c->recv = 0;
-	c->peer = -1;
-	c->peer_bytes = 0;
-	c->nsizes = 0;
 	c->comm_size = -1;
 	c->t_done = 0;
 	if (pmpi_pb_on && !(flags & PMPI_CALL_INIT))
 		return enter_analyses(c);
+	if (!(flags & PMPI_CALL_INIT))	/* MPI is up: the world's size is known */
+		pmpi_look_up_site(c);
 	c->timed = false;
 	c->own_ns = 0;
 	c->ring_head = pmpi_ring_head_now();

@@ -3,9 +3,9 @@
  * (build/gen/pmpi-wrappers.c, from pmpi/mpi-api.def) open and close it.
  *
  * A wrapper opens a struct pmpi_call with pmpi_enter, calls the PMPI (or
- * the library's Fortran pmpi_xxx_) function, hands the call's facts over
- * (bytes, peers, requests) and closes it with pmpi_leave, which adds them
- * to the call site's statistics.  Wrappers may run on any thread at once
+ * the library's Fortran pmpi_xxx_) function, hands the call's facts
+ * (bytes, peers, requests) to its call site's statistics and closes it
+ * with pmpi_leave, which adds its time.  Wrappers may run on any thread at once
  * (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the common path
  * allocates nothing.  The piggyback transport's hooks are in piggyback.h.
  */
@@ -49,12 +49,8 @@ struct pmpi_call {
 	struct pmpi_counts *counts;	/* this thread's of the site once it is looked
 				 * up, never NULL then (stats.c) */
 	uint64_t event;		/* critical-path event number, 0 when none */
-	uint64_t sent, recv;	/* bytes */
-	int64_t peer;		/* world rank a point-to-point send went to, -1 none */
-	uint64_t peer_bytes;	/* its size */
-	unsigned nsizes;	/* message sizes for the histogram */
-	uint64_t sizes[2];
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
+	uint64_t coll_bytes;	/* and the bytes it sent and received */
 	bool timed;		/* its own work is timed (call.c) */
 	uint64_t own_ns;	/* that work before t0 */
 	/* the compensation's delay at t0: its entry's compensated time is

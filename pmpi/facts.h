@@ -46,35 +46,32 @@ static inline uint64_t pmpi_bytes(int count, MPI_Datatype type)
 uint64_t pmpi_bytes_v(const int *counts, MPI_Datatype type, int n);
 uint64_t pmpi_bytes_w(const int *counts, const MPI_Datatype *types, int n);
 
+/* A message of `bytes` that call c sent to world rank peer (-1: not in
+ * this world) or received, and a collective's or a one-sided call's
+ * bytes: into its site's counters at once (stats.c), nothing kept in c
+ * for its end to read back. */
+void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer);
+void pmpi_count_received(struct pmpi_call *c, uint64_t bytes);
+
 /* A call sends at most one point-to-point message.  Inline, as the
  * receive's below: every such call tells it. */
 static inline void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest,
 			     MPI_Comm comm)
 {
-	uint64_t b;
-
 	if (dest == MPI_PROC_NULL)
 		return;
-	b = pmpi_bytes(count, type);
-	c->sent += b;
-	c->sizes[c->nsizes++] = b;
 	/* MPI_COMM_WORLD's ranks are the world's: most sends ask nothing */
-	c->peer = comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
-					 : pmpi_world_rank(comm, dest);
-	c->peer_bytes = b;
+	pmpi_count_sent(c, pmpi_bytes(count, type),
+			comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
+					       : pmpi_world_rank(comm, dest));
 }
 
 /* A blocking receive, which cannot have been cancelled: a message unless
  * from MPI_PROC_NULL. */
 static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
 {
-	uint64_t b;
-
-	if (st->MPI_SOURCE == MPI_PROC_NULL)
-		return;
-	b = (uint64_t)pmpi_status_count(st);
-	c->recv += b;
-	c->sizes[c->nsizes++] = b;
+	if (st->MPI_SOURCE != MPI_PROC_NULL)
+		pmpi_count_received(c, (uint64_t)pmpi_status_count(st));
 }
 /* Bytes of a received message from its status; 0 for MPI_PROC_NULL or a
  * cancelled request. *msg says whether there was a message at all. */

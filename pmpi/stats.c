@@ -259,21 +259,39 @@ static inline void look_up_site(struct pmpi_call *c)
 	look_up_site_miss(c);
 }
 
+/* A call's counters when its entry did not look its site up (MPI_Init's):
+ * out of line, so that what a call tells needs few registers. */
+__attribute__((noinline))
+static void look_up_site_late(struct pmpi_call *c)
+{
+	look_up_site(c);
+}
+
+/* Call c's counters of its site. */
+static inline struct pmpi_counts *call_counts(struct pmpi_call *c)
+{
+	if (!c->counts)
+		look_up_site_late(c);
+	return c->counts;
+}
+
+void pmpi_look_up_site(struct pmpi_call *c)
+{
+	look_up_site(c);
+}
+
 int pmpi_site_later(struct pmpi_call *c)
 {
-	if (c->site < 0)
-		look_up_site(c);
+	call_counts(c);
 	return c->site;
 }
 
 int pmpi_site(struct pmpi_call *c)
 {
-	if (c->site < 0) {
-		look_up_site(c);
-		if (c->flags & PMPI_CALL_FRESH) {
-			c->flags &= ~PMPI_CALL_FRESH;
-			pmpi_path_capture(c, c->site);
-		}
+	call_counts(c);
+	if (c->flags & PMPI_CALL_FRESH) {
+		c->flags &= ~PMPI_CALL_FRESH;
+		pmpi_path_capture(c, c->site);
 	}
 	return c->site;
 }
@@ -340,32 +358,37 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 		struct pmpi_coll_counts *x = &t->colls[k];
 
 		pmpi_bump(&x->calls, 1);
-		pmpi_bump(&x->bytes, c->sent + c->recv);
+		pmpi_bump(&x->bytes, c->coll_bytes);
 		pmpi_bump(&x->time_ns, dt);
 	}
 }
 
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 {
-	struct pmpi_counts *s;
+	struct pmpi_counts *s = call_counts(c);
 
-	if (c->site < 0)
-		look_up_site(c);
-	s = c->counts;
 	pmpi_bump(&s->calls, 1);
 	pmpi_bump(&s->time_ns, dt);
 	pmpi_bump(&s->blocked_ns, c->flags & PMPI_CALL_BLOCK ? dt : 0);
-	pmpi_bump(&s->sent, c->sent);
-	pmpi_bump(&s->recv, c->recv);
-	if (c->nsizes) {	/* at most two: a send and a receive */
-		pmpi_bump(&s->hist[bucket(c->sizes[0])], 1);
-		if (c->nsizes > 1)
-			pmpi_bump(&s->hist[bucket(c->sizes[1])], 1);
-	}
-	if (c->peer >= 0)
-		add_peer(c->peer, c->peer_bytes);
 	if (c->comm_size >= 0)
 		add_coll(c, dt);
+}
+
+void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer)
+{
+	struct pmpi_counts *s = call_counts(c);
+
+	pmpi_bump(&s->sent, bytes);
+	pmpi_bump(&s->hist[bucket(bytes)], 1);
+	add_peer(peer, bytes);
+}
+
+void pmpi_count_received(struct pmpi_call *c, uint64_t bytes)
+{
+	struct pmpi_counts *s = call_counts(c);
+
+	pmpi_bump(&s->recv, bytes);
+	pmpi_bump(&s->hist[bucket(bytes)], 1);
 }
 
 void pmpi_site_recv(int site, uint64_t bytes)
@@ -526,15 +549,17 @@ uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 	return *msg ? (uint64_t)pmpi_status_count(st) : 0;
 }
 
-void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv)
-{
-	c->sent += sent;
-	c->recv += recv;
-	c->comm_size = pmpi_comm_size(comm);
-}
-
 void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv)
 {
-	c->sent += sent;
-	c->recv += recv;
+	struct pmpi_counts *s = call_counts(c);
+
+	pmpi_bump(&s->sent, sent);
+	pmpi_bump(&s->recv, recv);
+}
+
+void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv)
+{
+	pmpi_rma(c, sent, recv);
+	c->coll_bytes = sent + recv;
+	c->comm_size = pmpi_comm_size(comm);
 }

@@ -93,10 +93,13 @@ extern uint16_t pmpi_sites_taken[PMPI_SITES];
 extern unsigned pmpi_nsites_taken;
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 
-/* The tables for a job of world_size ranks; a call's time dt,
- * bytes and peer into its site (PMPI_CALL_FRESH in c->flags: the site is
- * new, its path to be captured). */
+/* The tables for a job of world_size ranks; a call's time dt into its
+ * site (PMPI_CALL_FRESH in c->flags: the site is new, its path to be
+ * captured), its bytes and peers told before (facts.h). */
 void pmpi_activate(int world_size);
+/* Call c's site and this thread's counters of it (c->site, c->counts),
+ * at its entry: its facts go there (facts.h). */
+void pmpi_look_up_site(struct pmpi_call *c);
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt);
 
 /* fn(site, s, arg) for every thread's counters s of every site in use. */
