@@ -62,18 +62,30 @@ void rt_clock_start(void)
 		counter_ok = true;
 }
 
+/* The most the thread's anchor can have told: its reading at the end of
+ * its span, or clock.c's latest. */
+static uint64_t anchor_bound(const struct rt_clock_anchor *a)
+{
+	uint64_t end = a->span ? a->ns + (uint64_t)(((unsigned __int128)a->span * a->mult) >> 32) : 0;
+
+	return end > a->last ? end : a->last;
+}
+
 /* The anchor is the real reading itself: an error of the extrapolation
- * never carries over; the reading returned keeps the thread's clock from
- * going back. */
+ * never carries over.  While the clock has not passed what the old
+ * anchor may have told (its extrapolation ran a little ahead, or the
+ * counter went back), that is the reading, and no anchor serves: the
+ * thread's clock stands still for as long, never goes back. */
 uint64_t rt_clock_anchor(void)
 {
 	struct rt_clock_anchor *a = &rt_clock_here;
+	uint64_t bound = anchor_bound(a);
 	struct pair p;
 
 	if (!counter_ok || !read_pair(&p)) {
 		a->mult = a->span = 0;
 		p.ns = rt_clock_ns(CLOCK_MONOTONIC);
-	} else if (p.ns < origin.ns + RATE_AFTER_NS || p.tsc <= origin.tsc) {
+	} else if (p.ns < bound || p.ns < origin.ns + RATE_AFTER_NS || p.tsc <= origin.tsc) {
 		a->mult = a->span = 0;	/* every reading anchors until the rate is known */
 	} else {
 		a->mult = (uint64_t)(((unsigned __int128)(p.ns - origin.ns) << 32) / (p.tsc - origin.tsc));
@@ -81,7 +93,6 @@ uint64_t rt_clock_anchor(void)
 		a->tsc = p.tsc;
 		a->ns = p.ns;
 	}
-	if (p.ns > a->last)
-		a->last = p.ns;
+	a->last = p.ns > bound ? p.ns : bound;
 	return a->last;
 }

@@ -13,7 +13,9 @@
  * (clock.c), with a rate measured against the clock since the runtime
  * started, so it stays within tens of nanoseconds of CLOCK_MONOTONIC,
  * kernel timestamps of samples included.  It never goes back on a thread:
- * a reading that would is the thread's latest one again.
+ * a new anchor serves only once the clock has passed the most the old one
+ * could have told (clock.c), so that readings within an anchor need no
+ * test against the last.
  */
 #ifndef CPPERF_CLOCK_H
 #define CPPERF_CLOCK_H
@@ -34,7 +36,7 @@ static inline uint64_t rt_clock_ns(clockid_t id)
  * mult is nanoseconds per tick in 32.32 fixed point, 0 when the counter
  * does not serve (yet); the anchor serves for span ticks (a millisecond;
  * 0 with mult 0, so that one test sends every reading to clock.c then);
- * last is the latest reading returned. */
+ * last is the latest reading clock.c returned. */
 struct rt_clock_anchor {
 	uint64_t tsc, ns, mult, span, last;
 };
@@ -52,17 +54,13 @@ void rt_clock_start(void);
 static inline uint64_t rt_now_ns(void)
 {
 	struct rt_clock_anchor *a = &rt_clock_here;
-	uint64_t tsc = a->tsc, ns = a->ns, mult = a->mult, span = a->span, d, t;
+	uint64_t tsc = a->tsc, ns = a->ns, mult = a->mult, span = a->span, d;
 
 	__asm__ __volatile__("" ::: "memory");
 	d = __rdtsc() - tsc;
 	if (d >= span)	/* also when the counter went back */
 		return rt_clock_anchor();
-	t = ns + (uint64_t)(((unsigned __int128)d * mult) >> 32);
-	if (t < a->last)
-		t = a->last;
-	a->last = t;
-	return t;
+	return ns + (uint64_t)(((unsigned __int128)d * mult) >> 32);
 }
 
 #endif
