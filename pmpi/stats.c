@@ -14,6 +14,7 @@
  * transport), and threads do not contend.  The profile sums the threads'
  * counters (pmpi_stats_total), reading them as they are.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,16 +35,18 @@
  * that site: a call of the key finds them with a few loads and its path
  * check, without the shared tables' probes.  A thread's stack top does
  * not move, so the depth of its calls is told by the address of their
- * struct pmpi_call alone.  The slot serves once the site's path is known,
- * its checks copied here so that a call reads the slot alone; until then
- * that address is 0, which no call has. */
+ * struct pmpi_call alone.  The slot serves once the site's path is known;
+ * until then that address is 0, which no call has.  Most paths need one
+ * check at most: the first is kept here, and a path without any has one
+ * that every call of the key passes (its own return address). */
 struct site_slot {
 	uint64_t key;		/* slot_key: the return address and function */
 	uint64_t call;		/* the address of the calls' struct pmpi_call */
-	int site;
-	uint32_t ncheck;
 	struct pmpi_counts *counts;
-	struct pmpi_check check[PMPI_PATH_CHECKS];
+	int site;
+	uint32_t nmore;		/* checks after the first, */
+	const struct pmpi_check *more;	/* in the site's table (fixed once known) */
+	struct pmpi_check first;
 };
 
 /* One thread's counters, reached from the list of all threads' (never
@@ -210,11 +213,15 @@ static void fill_slot(struct site_slot *k, const struct pmpi_call *c)
 {
 	const struct pmpi_site *s = &pmpi_sites[c->site];
 
-	*k = (struct site_slot){ .key = slot_key(c), .site = c->site, .counts = c->counts };
+	*k = (struct site_slot){ .key = slot_key(c), .site = c->site, .counts = c->counts,
+				 .first = { offsetof(struct pmpi_call, ra),
+					    (uint64_t)(uintptr_t)c->ra } };
 	if (__atomic_load_n(&s->path, __ATOMIC_ACQUIRE) == PMPI_PATH_DONE) {	/* checks after */
-		k->ncheck = s->depth ? s->ncheck : 0;
-		if (k->ncheck)
-			memcpy(k->check, s->check, k->ncheck * sizeof(*k->check));
+		if (s->depth && s->ncheck) {
+			k->first = s->check[0];
+			k->more = s->check + 1;
+			k->nmore = s->ncheck - 1;
+		}
 		k->call = (uint64_t)(uintptr_t)c;
 	}
 }
@@ -250,7 +257,8 @@ static inline void look_up_site(struct pmpi_call *c)
 		const struct site_slot *k = &t->cache[slot_of(key)];
 
 		if (k->key == key && k->call == (uint64_t)(uintptr_t)c &&
-		    pmpi_checks_hold(k->check, k->ncheck, c)) {
+		    pmpi_checks_hold(&k->first, 1, c) &&
+		    (!k->nmore || pmpi_checks_hold(k->more, k->nmore, c))) {
 			c->site = k->site;
 			c->counts = k->counts;
 			return;
