@@ -90,14 +90,16 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->ra = ra;
 	c->fn = fn;
 	c->flags = flags;
-	c->site = -1;
-	c->counts = NULL;
 	c->comm_size = -1;
 	c->t_done = 0;
-	if (pmpi_pb_on && !(flags & PMPI_CALL_INIT))
+	if (flags & PMPI_CALL_INIT) {	/* its site when MPI is up: the world's size known */
+		c->site = -1;
+		c->counts = NULL;
+	} else if (pmpi_pb_on) {
 		return enter_analyses(c);
-	if (!(flags & PMPI_CALL_INIT))	/* MPI is up: the world's size is known */
+	} else {
 		pmpi_look_up_site(c);
+	}
 	c->timed = false;
 	c->own_ns = 0;
 	c->ring_head = pmpi_ring_head_now();
@@ -147,19 +149,21 @@ void pmpi_leave(struct pmpi_call *c)
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0);
-	if (c->flags & PMPI_CALL_WAITED)
-		pmpi_waits_leave(c);
-	if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
-		pmpi_path_capture(c, c->site);	/* charged as drain time */
-		t = rt_now_ns();
-		c->timed = false;
-	}
-	if (c->flags & PMPI_CALL_INIT) {
-		start_path();
-		pmpi_region_start();
-		if (pmpi_waits_on)	/* the program's computation begins now */
-			pmpi_graph_leave(c, rt_now_ns());
-		return;
+	if (__builtin_expect(c->flags & (PMPI_CALL_WAITED | PMPI_CALL_FRESH | PMPI_CALL_INIT), 0)) {
+		if (c->flags & PMPI_CALL_WAITED)
+			pmpi_waits_leave(c);
+		if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
+			pmpi_path_capture(c, c->site);	/* charged as drain time */
+			t = rt_now_ns();
+			c->timed = false;
+		}
+		if (c->flags & PMPI_CALL_INIT) {
+			start_path();
+			pmpi_region_start();
+			if (pmpi_waits_on)	/* the program's computation begins now */
+				pmpi_graph_leave(c, rt_now_ns());
+			return;
+		}
 	}
 	if (pmpi_waits_on)
 		pmpi_graph_leave(c, t);
