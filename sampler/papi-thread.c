@@ -184,7 +184,7 @@ struct rt_thread *papi_thread_open(struct rt_state *rt, pid_t tid)
 		return NULL;
 	}
 	t->slots[0] = p->ring;
-	atomic_store(&t->ring, &t->slots[0]);
+	rt_thread_set_ring(t, &t->slots[0]);
 	t->papi = p;
 	return t;
 }
@@ -227,8 +227,8 @@ void papi_thread_close(struct rt_thread *t)
 
 	if (!p)
 		return;
+	rt_thread_set_ring(t, NULL);
 	memset(&t->slots[0], 0, sizeof(t->slots[0]));	/* the block owns the mapping */
-	atomic_store(&t->ring, NULL);
 	t->papi = NULL;
 	if (p->released) {
 		free_block(p);

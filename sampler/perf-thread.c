@@ -159,18 +159,19 @@ static void close_events(struct rt_thread *t)
 }
 
 /* Map pages of ring into slot on the first event (always a sampling
- * leader), make it the thread's ring, and send the other leaders'
- * records there.  0, or -errno. */
+ * leader), send the other leaders' records there, and make it the
+ * thread's ring (not before: a slot that fails is unmapped while the
+ * thread may read the head of its ring).  0, or -errno. */
 static int map_ring(struct rt_state *rt, struct rt_thread *t, struct ring *slot, unsigned pages)
 {
 	int err = ring_map(slot, t->fds[0], pages);
 
 	if (err)
 		return err;
-	atomic_store_explicit(&t->ring, slot, memory_order_release);
 	for (int i = 1; i < rt->events.n; i++)
 		if (rt->events.ev[i].leader == i && ioctl(t->fds[i], PERF_EVENT_IOC_SET_OUTPUT, t->fds[0]))
 			return -errno;
+	rt_thread_set_ring(t, slot);
 	return 0;
 }
 
@@ -222,6 +223,7 @@ struct rt_thread *rt_thread_open(struct rt_state *rt, pid_t tid, bool young)
 		return papi_thread_open(rt, tid);
 	if (!(t = calloc(1, sizeof(*t))))
 		return NULL;
+	rt_thread_set_ring(t, NULL);
 	for (int i = 0; i < EV_MAX; i++)
 		t->fds[i] = -1;
 	t->tid = tid ? tid : (pid_t)syscall(SYS_gettid);
@@ -333,8 +335,8 @@ void rt_thread_close(struct rt_state *rt, struct rt_thread *t)
 	papi_thread_close(t);	/* a PAPI thread's ring is not mapped from an fd */
 	if (rt_thread_ring(t) && rt_thread_ring(t)->meta)
 		ring_budget_give(&rt->rings, t->plan.pages);
+	rt_thread_set_ring(t, NULL);
 	ring_unmap(&t->slots[0]);
 	ring_unmap(&t->slots[1]);
-	atomic_store(&t->ring, NULL);
 	close_events(t);
 }

@@ -56,11 +56,5 @@ bool ring_pending(const struct ring *r);
  * size as frame-pointer call chains make, a ring released in place).
  * Any thread. */
 uint64_t ring_samples_pending(const struct ring *r);
-/* The bytes the kernel has written into the ring so far: it moves with
- * every record.  0 when not mapped.  Any thread. */
-static inline uint64_t ring_head(const struct ring *r)
-{
-	return r->meta ? __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE) : 0;
-}
 
 #endif

@@ -82,6 +82,10 @@ struct rt_thread {
 	 * lives, so the thread itself may read either
 	 * (rt_samples_pending_self). */
 	struct ring *_Atomic ring;
+	/* Where the ring's head is read (rt_thread_head): its page's
+	 * data_head, or rt_no_head when it has none; set with ring
+	 * (rt_thread_set_ring). */
+	const __u64 *_Atomic head;
 	struct ring slots[2];
 	struct ring_plan plan;	/* the ring's size and the stack copied per sample */
 	unsigned grow_to;	/* pages to grow to once it lives on, 0 none */
@@ -205,9 +209,17 @@ static inline struct ring *rt_thread_ring(const struct rt_thread *t)
  * loads; the thread itself (its ring's slots stay mapped while it lives). */
 static inline uint64_t rt_thread_head(const struct rt_thread *t)
 {
-	const struct ring *r = rt_thread_ring(t);
-
-	return r ? ring_head(r) : 0;
+	return __atomic_load_n(atomic_load_explicit(&t->head, memory_order_acquire),
+			       __ATOMIC_ACQUIRE);
+}
+/* A head that never moves, for a thread without a ring (threads.c). */
+extern const __u64 rt_no_head;
+/* Make r (NULL: none) the ring the thread's events write now. */
+static inline void rt_thread_set_ring(struct rt_thread *t, struct ring *r)
+{
+	atomic_store_explicit(&t->head, r && r->meta ? &r->meta->data_head : &rt_no_head,
+			      memory_order_release);
+	atomic_store_explicit(&t->ring, r, memory_order_release);
 }
 /* Give a young thread that has lived RT_GROW_NS its full ring, as the
  * budget allows; the drain thread, agg_lock held, the old ring drained. */

@@ -172,6 +172,8 @@ int rt_thread_begin(struct rt_state *rt, bool young, bool service)
 	return 0;
 }
 
+const __u64 rt_no_head;
+
 struct rt_thread *rt_thread_self(void)
 {
 	return self;
