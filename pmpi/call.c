@@ -89,19 +89,19 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	depth++;
 	c->ra = ra;
 	c->fn = fn;
-	c->flags = flags;
 	c->comm_size = -1;
 	c->t_done = 0;
 	if (flags & PMPI_CALL_INIT) {	/* its site when MPI is up: the world's size known */
+		c->flags = flags;
 		c->site = -1;
 		c->counts = NULL;
 	} else if (pmpi_pb_on) {
+		c->flags = flags | PMPI_CALL_PB;
 		return enter_analyses(c);
 	} else {
+		c->flags = flags;
 		pmpi_look_up_site(c);
 	}
-	c->timed = false;
-	c->own_ns = 0;
 	c->ring_head = pmpi_ring_head_now();
 	c->t0 = rt_now_ns();
 	c->x0 = 0;
@@ -133,6 +133,18 @@ static void start_path(void)
 	}
 }
 
+/* The end's work for the analyses on the piggyback, of a call whose
+ * entry did theirs (out of line, as enter_analyses): the compensation's
+ * turns, the critical path's segment, and the wrapper's own work since
+ * t_own when it is timed. */
+static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)
+{
+	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
+	pmpi_cp_leave(c, t);
+	if (c->timed)
+		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
+}
+
 void pmpi_leave(struct pmpi_call *c)
 {
 	uint64_t t, t_own;
@@ -147,7 +159,7 @@ void pmpi_leave(struct pmpi_call *c)
 	 * the clock then) */
 	t = c->t_done ? c->t_done : rt_now_ns();
 	/* a completion's piggyback work since t_done is charged apart */
-	t_own = c->timed && c->t_done ? rt_now_ns() : t;
+	t_own = (c->flags & PMPI_CALL_PB) && c->timed && c->t_done ? rt_now_ns() : t;
 	pmpi_stats_add(c, t - c->t0);
 	if (__builtin_expect(c->flags & (PMPI_CALL_WAITED | PMPI_CALL_FRESH | PMPI_CALL_INIT), 0)) {
 		if (c->flags & PMPI_CALL_WAITED)
@@ -167,8 +179,6 @@ void pmpi_leave(struct pmpi_call *c)
 	}
 	if (pmpi_waits_on)
 		pmpi_graph_leave(c, t);
-	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
-	pmpi_cp_leave(c, t);
-	if (c->timed)
-		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
+	if (c->flags & PMPI_CALL_PB)
+		leave_analyses(c, t, t_own);
 }

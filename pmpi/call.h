@@ -32,6 +32,7 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_FRESH 16u	/* its site is new, its path to capture (stats.c) */
 #define PMPI_CALL_WAITED 32u	/* its Late Sender is set (waits.c) */
 #define PMPI_CALL_COLL_WAITED 64u	/* its collective's wait is set (waits.c) */
+#define PMPI_CALL_PB 128u	/* its entry did the piggyback's analyses (call.c) */
 
 /* A message's sender, its rank and site (slot of its table), as one key:
  * never UINT64_MAX, as both are at least 0. */
@@ -51,7 +52,7 @@ struct pmpi_call {
 	uint64_t event;		/* critical-path event number, 0 when none */
 	int64_t comm_size;	/* collectives: size of the communicator, else -1 */
 	uint64_t coll_bytes;	/* and the bytes it sent and received */
-	bool timed;		/* its own work is timed (call.c) */
+	bool timed;		/* its own work is timed (call.c; with PMPI_CALL_PB) */
 	uint64_t own_ns;	/* that work before t0 */
 	/* the compensation's delay at t0: its entry's compensated time is
 	 * t0 less it, whatever the tool charged while the call waited */
