@@ -89,7 +89,6 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	depth++;
 	c->ra = ra;
 	c->fn = fn;
-	c->comm_size = -1;
 	c->t_done = 0;
 	if (flags & PMPI_CALL_INIT) {	/* its site when MPI is up: the world's size known */
 		c->flags = flags;
@@ -139,7 +138,7 @@ static void start_path(void)
  * t_own when it is timed. */
 static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)
 {
-	pmpi_comp_leave(c->t0, t, c->comm_size >= 0);
+	pmpi_comp_leave(c->t0, t, c->flags & PMPI_CALL_COLL);
 	pmpi_cp_leave(c, t);
 	if (c->timed)
 		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
@@ -147,7 +146,7 @@ static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)
 
 void pmpi_leave(struct pmpi_call *c)
 {
-	uint64_t t, t_own;
+	uint64_t t, t_own, dt;
 
 	depth--;
 	if (!atomic_load_explicit(&active, memory_order_relaxed))
@@ -160,8 +159,13 @@ void pmpi_leave(struct pmpi_call *c)
 	t = c->t_done ? c->t_done : rt_now_ns();
 	/* a completion's piggyback work since t_done is charged apart */
 	t_own = (c->flags & PMPI_CALL_PB) && c->timed && c->t_done ? rt_now_ns() : t;
-	pmpi_stats_add(c, t - c->t0);
-	if (__builtin_expect(c->flags & (PMPI_CALL_WAITED | PMPI_CALL_FRESH | PMPI_CALL_INIT), 0)) {
+	dt = t - c->t0;
+	if (__builtin_expect(c->flags & (PMPI_CALL_WAITED | PMPI_CALL_FRESH | PMPI_CALL_INIT |
+					 PMPI_CALL_COLL), 0)) {
+		if (c->flags & PMPI_CALL_INIT)	/* MPI is up now */
+			pmpi_look_up_site(c);
+		if (c->flags & PMPI_CALL_COLL)
+			pmpi_stats_coll(c, dt);
 		if (c->flags & PMPI_CALL_WAITED)
 			pmpi_waits_leave(c);
 		if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
@@ -170,6 +174,7 @@ void pmpi_leave(struct pmpi_call *c)
 			c->timed = false;
 		}
 		if (c->flags & PMPI_CALL_INIT) {
+			pmpi_stats_add(c, dt);
 			start_path();
 			pmpi_region_start();
 			if (pmpi_waits_on)	/* the program's computation begins now */
@@ -177,6 +182,7 @@ void pmpi_leave(struct pmpi_call *c)
 			return;
 		}
 	}
+	pmpi_stats_add(c, dt);
 	if (pmpi_waits_on)
 		pmpi_graph_leave(c, t);
 	if (c->flags & PMPI_CALL_PB)

@@ -17,11 +17,10 @@
 /* The size of MPI_COMM_WORLD (stats.c). */
 extern int pmpi_world_size;
 
-/* The call's site index (looked up on first use), -1 when the table is
- * full.  A new site's path is captured now; pmpi_site_later leaves that
- * to the call's end (a call that completed and must not wait now). */
+/* The call's site index (looked up at its entry), -1 when the table is
+ * full.  A new site's path is captured now rather than at the call's
+ * end. */
 int pmpi_site(struct pmpi_call *c);
-int pmpi_site_later(struct pmpi_call *c);
 /* Add a received message of `bytes` to a site (a receive completed later
  * than the call that started it), and a persistent send's message started
  * now.  peer < 0: no peer. */
@@ -48,8 +47,8 @@ uint64_t pmpi_bytes_w(const int *counts, const MPI_Datatype *types, int n);
 
 /* A message of `bytes` that call c sent to world rank peer (-1: not in
  * this world) or received, and a collective's or a one-sided call's
- * bytes: into its site's counters at once (stats.c), nothing kept in c
- * for its end to read back. */
+ * bytes: into its site's counters at once (c->counts, set at its entry;
+ * MPI_Init tells none), nothing kept in c for its end to read back. */
 void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer);
 void pmpi_count_received(struct pmpi_call *c, uint64_t bytes);
 

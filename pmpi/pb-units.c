@@ -51,7 +51,6 @@ void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 
 void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
-	pmpi_site_later(a->c);	/* the units see the receiving call's site */
 	EACH(recv)
 		units[i]->recv(a, pb);
 }

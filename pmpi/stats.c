@@ -49,6 +49,11 @@ struct site_slot {
 	struct pmpi_check first;
 };
 
+/* What a thread sent to one world rank. */
+struct peer_counts {
+	uint64_t count, bytes;
+};
+
 /* One thread's counters, reached from the list of all threads' (never
  * freed: the counts of threads that have exited stay in the profile).
  * Only the owner writes them; blocks of sites are allocated at the first
@@ -58,7 +63,7 @@ struct thread_counts {
 	bool main;		/* the process's main thread */
 	struct pmpi_counts *sites[PMPI_SITES / CHUNK];
 	struct pmpi_coll_counts colls[PMPI_COLLS];
-	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] or NULL */
+	struct peer_counts *peers;	/* [pmpi_world_size] or NULL */
 	struct site_slot cache[SITE_CACHE];
 };
 
@@ -100,13 +105,8 @@ static struct thread_counts *my_counts(void)
 		return NULL;
 	t->main = gettid() == getpid();
 	if (pmpi_world_size > 0) {
-		t->peer_count = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
-		t->peer_bytes = calloc((size_t)pmpi_world_size, sizeof(uint64_t));
-		if (!t->peer_count || !t->peer_bytes) {	/* no matrix, statistics otherwise whole */
-			free(t->peer_count);
-			free(t->peer_bytes);
-			t->peer_count = t->peer_bytes = NULL;
-		}
+		/* NULL: no matrix, statistics otherwise whole */
+		t->peers = calloc((size_t)pmpi_world_size, sizeof(*t->peers));
 	}
 	t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
 	while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, false, __ATOMIC_RELEASE,
@@ -267,36 +267,13 @@ static inline void look_up_site(struct pmpi_call *c)
 	look_up_site_miss(c);
 }
 
-/* A call's counters when its entry did not look its site up (MPI_Init's):
- * out of line, so that what a call tells needs few registers. */
-__attribute__((noinline))
-static void look_up_site_late(struct pmpi_call *c)
-{
-	look_up_site(c);
-}
-
-/* Call c's counters of its site. */
-static inline struct pmpi_counts *call_counts(struct pmpi_call *c)
-{
-	if (!c->counts)
-		look_up_site_late(c);
-	return c->counts;
-}
-
 void pmpi_look_up_site(struct pmpi_call *c)
 {
 	look_up_site(c);
 }
 
-int pmpi_site_later(struct pmpi_call *c)
-{
-	call_counts(c);
-	return c->site;
-}
-
 int pmpi_site(struct pmpi_call *c)
 {
-	call_counts(c);
 	if (c->flags & PMPI_CALL_FRESH) {
 		c->flags &= ~PMPI_CALL_FRESH;
 		pmpi_path_capture(c, c->site);
@@ -317,9 +294,9 @@ static inline void add_peer(int64_t peer, uint64_t bytes)
 {
 	struct thread_counts *t = my_counts();
 
-	if (t && t->peer_count && (uint64_t)peer < (uint64_t)pmpi_world_size) {
-		pmpi_bump(&t->peer_count[peer], 1);
-		pmpi_bump(&t->peer_bytes[peer], bytes);
+	if (t && t->peers && (uint64_t)peer < (uint64_t)pmpi_world_size) {
+		pmpi_bump(&t->peers[peer].count, 1);
+		pmpi_bump(&t->peers[peer].bytes, bytes);
 	}
 }
 
@@ -357,7 +334,7 @@ static int find_coll(unsigned fn, int64_t size)
 	return found;
 }
 
-static void add_coll(const struct pmpi_call *c, uint64_t dt)
+void pmpi_stats_coll(const struct pmpi_call *c, uint64_t dt)
 {
 	struct thread_counts *t = my_counts();
 	int k = find_coll(c->fn, c->comm_size);
@@ -373,18 +350,16 @@ static void add_coll(const struct pmpi_call *c, uint64_t dt)
 
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt)
 {
-	struct pmpi_counts *s = call_counts(c);
+	struct pmpi_counts *s = c->counts;
 
 	pmpi_bump(&s->calls, 1);
 	pmpi_bump(&s->time_ns, dt);
 	pmpi_bump(&s->blocked_ns, c->flags & PMPI_CALL_BLOCK ? dt : 0);
-	if (c->comm_size >= 0)
-		add_coll(c, dt);
 }
 
 void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer)
 {
-	struct pmpi_counts *s = call_counts(c);
+	struct pmpi_counts *s = c->counts;
 
 	pmpi_bump(&s->sent, bytes);
 	pmpi_bump(&s->hist[bucket(bytes)], 1);
@@ -393,7 +368,7 @@ void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer)
 
 void pmpi_count_received(struct pmpi_call *c, uint64_t bytes)
 {
-	struct pmpi_counts *s = call_counts(c);
+	struct pmpi_counts *s = c->counts;
 
 	pmpi_bump(&s->recv, bytes);
 	pmpi_bump(&s->hist[bucket(bytes)], 1);
@@ -497,9 +472,9 @@ static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
 		sum->colls[k].bytes += peek(&t->colls[k].bytes);
 		sum->colls[k].time_ns += peek(&t->colls[k].time_ns);
 	}
-	for (int r = 0; t->peer_count && r < pmpi_world_size; r++) {
-		sum->peer_count[r] += peek(&t->peer_count[r]);
-		sum->peer_bytes[r] += peek(&t->peer_bytes[r]);
+	for (int r = 0; t->peers && r < pmpi_world_size; r++) {
+		sum->peer_count[r] += peek(&t->peers[r].count);
+		sum->peer_bytes[r] += peek(&t->peers[r].bytes);
 	}
 }
 
@@ -559,7 +534,7 @@ uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 
 void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv)
 {
-	struct pmpi_counts *s = call_counts(c);
+	struct pmpi_counts *s = c->counts;
 
 	pmpi_bump(&s->sent, sent);
 	pmpi_bump(&s->recv, recv);
@@ -570,4 +545,5 @@ void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv)
 	pmpi_rma(c, sent, recv);
 	c->coll_bytes = sent + recv;
 	c->comm_size = pmpi_comm_size(comm);
+	c->flags |= PMPI_CALL_COLL;
 }

@@ -93,14 +93,17 @@ extern uint16_t pmpi_sites_taken[PMPI_SITES];
 extern unsigned pmpi_nsites_taken;
 extern struct pmpi_coll pmpi_colls[PMPI_COLLS];
 
-/* The tables for a job of world_size ranks; a call's time dt into its
- * site (PMPI_CALL_FRESH in c->flags: the site is new, its path to be
- * captured), its bytes and peers told before (facts.h). */
+/* The tables for a job of world_size ranks. */
 void pmpi_activate(int world_size);
-/* Call c's site and this thread's counters of it (c->site, c->counts),
- * at its entry: its facts go there (facts.h). */
+/* Call c's site and this thread's counters of it (c->site, c->counts;
+ * PMPI_CALL_FRESH in c->flags when the site is new, its path to be
+ * captured): at its entry, for its facts to go there (facts.h), but
+ * MPI_Init's at its end, once MPI is up. */
 void pmpi_look_up_site(struct pmpi_call *c);
+/* Call c's time dt into its site; a collective's (PMPI_CALL_COLL) into
+ * its (function, communicator size) too. */
 void pmpi_stats_add(struct pmpi_call *c, uint64_t dt);
+void pmpi_stats_coll(const struct pmpi_call *c, uint64_t dt);
 
 /* fn(site, s, arg) for every thread's counters s of every site in use. */
 void pmpi_counts_each(void (*fn)(int site, const struct pmpi_counts *s, void *arg), void *arg);

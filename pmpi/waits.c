@@ -269,7 +269,6 @@ static void waits_coll(const struct pb_arrival *a)
 		return;
 	entry = c->t0 + (uint64_t)pmpi_clock_me;
 	blocked = a->t > c->t0 ? a->t - c->t0 : 0;
-	pmpi_site_later(c);
 	if (!(c->flags & PMPI_CALL_COLL_WAITED)) {
 		c->flags |= PMPI_CALL_COLL_WAITED;
 		c->wait = c->wait_comp = 0;
