@@ -25,11 +25,8 @@
 #include "waits.h"
 #include "graph.h"
 
-/* Set once at MPI_Init by the thread that calls it; read by every wrapper. */
-static atomic_bool active;
-/* Wrapper nesting of this thread: a wrapper entered from inside another
- * (the library's Fortran binding calling the C function) only passes on. */
-static __thread unsigned depth __attribute__((tls_model("initial-exec")));
+atomic_bool pmpi_calls_on;
+__thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
 
 bool pmpi_one_thread;
 
@@ -51,21 +48,21 @@ void pmpi_calls_start(int world_size)
 	PMPI_Query_thread(&level);
 	pmpi_one_thread = level < MPI_THREAD_MULTIPLE;
 	pmpi_activate(world_size);
-	atomic_store(&active, true);
+	atomic_store(&pmpi_calls_on, true);
 }
 
 void pmpi_calls_stop(void)
 {
-	atomic_store(&active, false);
+	atomic_store(&pmpi_calls_on, false);
 }
 
 /* The entry's work for the analyses on the piggyback: the wrapper's own
  * work timed on some calls, the compensation's charge (before the call's
  * clock: tool time, not MPI time), the critical path's event.  Out of
  * line (and called last: a jump) so that a call without them needs none
- * of its registers.  True. */
+ * of its registers. */
 __attribute__((noinline))
-static bool enter_analyses(struct pmpi_call *c)
+static void enter_analyses(struct pmpi_call *c)
 {
 	uint64_t t_in = 0, injected;
 
@@ -79,14 +76,11 @@ static bool enter_analyses(struct pmpi_call *c)
 	c->x0 = pmpi_comp_delay();
 	c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
 	pmpi_cp_enter(c);
-	return true;
 }
 
-bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
 {
-	if (depth || (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&active, memory_order_relaxed)))
-		return false;
-	depth++;
+	pmpi_nesting++;
 	c->ra = ra;
 	c->fn = fn;
 	c->t_done = 0;
@@ -96,7 +90,8 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 		c->counts = NULL;
 	} else if (pmpi_pb_on) {
 		c->flags = flags | PMPI_CALL_PB;
-		return enter_analyses(c);
+		enter_analyses(c);
+		return;
 	} else {
 		c->flags = flags;
 		pmpi_look_up_site(c);
@@ -105,7 +100,6 @@ bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra
 	c->t0 = rt_now_ns();
 	c->x0 = 0;
 	c->event = 0;	/* no path yet, or none */
-	return true;
 }
 
 /* MPI_Init's exit: the critical path and the compensation start (they
@@ -148,8 +142,8 @@ void pmpi_leave(struct pmpi_call *c)
 {
 	uint64_t t, t_own, dt;
 
-	depth--;
-	if (!atomic_load_explicit(&active, memory_order_relaxed))
+	pmpi_nesting--;
+	if (!atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed))
 		return;
 	/* before the program looks at what they received: MPI's work, the
 	 * call's time */

@@ -13,6 +13,7 @@
 #define CPPERF_PMPI_CALL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -68,10 +69,24 @@ struct pmpi_call {
 	uint64_t wait, wait_comp;
 };
 
+/* Wrappers record (from MPI_Init, when profiling, until MPI_Finalize). */
+extern atomic_bool pmpi_calls_on;
+/* Wrapper nesting of this thread: a wrapper entered from inside another
+ * (the library's Fortran binding calling the C function) only passes on. */
+extern __thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
+/* call.c: begin a call that pmpi_enter records. */
+void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
 /* Begin a call; false means "just call PMPI" (not profiling, MPI
- * not initialised, or already inside a wrapper of this thread, e.g. the
- * MPI library's Fortran binding calling the C function).  Cannot fail. */
-bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra);
+ * not initialised, or already inside a wrapper of this thread).  Cannot
+ * fail.  The tests inline, with the wrapper's flags known. */
+static inline bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+{
+	if (pmpi_nesting ||
+	    (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed)))
+		return false;
+	pmpi_open(c, fn, flags, ra);
+	return true;
+}
 /* How far the kernel has written the calling thread's sample ring
  * (rt_thread_head; 0 when the thread has none): it moved when a sample
  * was taken.  Read once at a call's entry for what looks at it then. */
