@@ -78,28 +78,43 @@ static void enter_analyses(struct pmpi_call *c)
 	pmpi_cp_enter(c);
 }
 
-void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+/* What a call is, before its site or clock. */
+static inline void open_call(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
 {
 	pmpi_nesting++;
 	c->ra = ra;
 	c->fn = fn;
+	c->flags = flags;
 	c->t_done = 0;
-	if (flags & PMPI_CALL_INIT) {	/* its site when MPI is up: the world's size known */
-		c->flags = flags;
-		c->site = -1;
-		c->counts = NULL;
-	} else if (pmpi_pb_on) {
-		c->flags = flags | PMPI_CALL_PB;
-		enter_analyses(c);
-		return;
-	} else {
-		c->flags = flags;
-		pmpi_look_up_site(c);
-	}
+}
+
+/* The entry's clock of a call without the piggyback's analyses. */
+static inline void open_clock(struct pmpi_call *c)
+{
 	c->ring_head = pmpi_ring_head_now();
 	c->t0 = rt_now_ns();
 	c->x0 = 0;
 	c->event = 0;	/* no path yet, or none */
+}
+
+void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+{
+	open_call(c, fn, flags, ra);
+	if (pmpi_pb_on) {
+		c->flags |= PMPI_CALL_PB;
+		enter_analyses(c);
+		return;
+	}
+	pmpi_look_up_site(c);
+	open_clock(c);
+}
+
+void pmpi_open_init(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+{
+	open_call(c, fn, flags, ra);
+	c->site = -1;	/* looked up at its end, MPI being up */
+	c->counts = NULL;
+	open_clock(c);
 }
 
 /* MPI_Init's exit: the critical path and the compensation start (they
@@ -150,9 +165,13 @@ void pmpi_leave(struct pmpi_call *c)
 	pmpi_freed_poll();
 	/* the call ends when its data are in (a receive's completion read
 	 * the clock then) */
-	t = c->t_done ? c->t_done : rt_now_ns();
-	/* a completion's piggyback work since t_done is charged apart */
-	t_own = (c->flags & PMPI_CALL_PB) && c->timed && c->t_done ? rt_now_ns() : t;
+	if (c->flags & PMPI_CALL_PB) {
+		t = c->t_done ? c->t_done : rt_now_ns();
+		/* a completion's piggyback work since t_done is charged apart */
+		t_own = c->timed && c->t_done ? rt_now_ns() : t;
+	} else {	/* no piggyback, no completion read the clock */
+		t = t_own = rt_now_ns();
+	}
 	dt = t - c->t0;
 	if (__builtin_expect(c->flags & (PMPI_CALL_WAITED | PMPI_CALL_FRESH | PMPI_CALL_INIT |
 					 PMPI_CALL_COLL), 0)) {
