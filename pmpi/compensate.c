@@ -81,10 +81,20 @@ static struct {
 	bool live;		/* on and not ended: one load for every call */
 	uint64_t host;		/* hash of this host's name */
 	struct rt_state *rt;	/* the runtime, NULL when none */
-	uint64_t folded_seen;	/* samples_seen at the last charge of news */
+	/* the runtime's drain_published, or a count that stays 0 */
+	const atomic_uint_fast64_t *published;
+	uint64_t news_seen;	/* news_count at the last charge of news */
 } comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
+static const atomic_uint_fast64_t nothing_published;
+
+/* Samples folded and publications of the drain thread's costs so far. */
+static inline uint64_t news_count(void)
+{
+	return atomic_load_explicit(&samples_seen, memory_order_relaxed) +
+	       atomic_load_explicit(comp.published, memory_order_acquire);
+}
 /* The calling thread's sample ring's head at its last charge of news. */
 static __thread uint64_t self_head __attribute__((tls_model("initial-exec")));
 /* The calling thread's involuntary switches at the last reading, the
@@ -197,6 +207,8 @@ void pmpi_comp_start(uint64_t t0)
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
 	comp.rt = rt;
+	comp.published = rt ? &rt->drain_published : &nothing_published;
+	comp.news_seen = news_count();
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
@@ -358,19 +370,14 @@ static uint64_t charge_samples(uint64_t cost)
 }
 
 /* Whether a sample or the drain thread's work may be uncharged: the
- * samples folded, the calling thread's ring (its head now `head`), the
- * drain thread's CPU time or switches moved since they were charged.  A
- * few loads, inline (every call and completion asks): most calls have
- * none.  Caller holds comp.lock. */
+ * samples folded or the drain thread's CPU time and switches published
+ * since they were charged (both counts only grow: their sum moved), or
+ * the calling thread's ring (its head now `head`).  A few loads, inline
+ * (every call and completion asks): most calls have none.  Caller holds
+ * comp.lock. */
 static inline __attribute__((always_inline)) bool news(uint64_t head)
 {
-	const struct rt_state *rt = comp.rt;
-
-	return atomic_load_explicit(&samples_seen, memory_order_relaxed) != comp.folded_seen ||
-	       head != self_head ||
-	       (rt && (atomic_load_explicit(&rt->drain_cpu, memory_order_relaxed) != comp.drain_seen ||
-		       atomic_load_explicit(&rt->drain_switches, memory_order_relaxed) !=
-			       comp.drain_switches_seen));
+	return news_count() != comp.news_seen || head != self_head;
 }
 
 /* Charge the news, the ring's head being `head`: the drain thread's work
@@ -379,7 +386,7 @@ static inline __attribute__((always_inline)) bool news(uint64_t head)
  * comp.lock. */
 static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 {
-	comp.folded_seen = atomic_load_explicit(&samples_seen, memory_order_relaxed);
+	comp.news_seen = news_count();
 	self_head = head;
 	charge_drain_thread();
 	return charge_samples(comp.rt ? rt_sample_cost_now(comp.rt) : 0);

@@ -380,6 +380,9 @@ static void publish_costs(struct rt_state *rt, uint64_t *next)
 	*next = now + 10000000ull;
 	atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
 	atomic_store_explicit(&rt->drain_switches, sched_switches_now(), memory_order_relaxed);
+	atomic_store_explicit(&rt->drain_published,
+			      atomic_load_explicit(&rt->drain_published, memory_order_relaxed) + 1,
+			      memory_order_release);
 }
 
 static void *drain_main(void *arg)

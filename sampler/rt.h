@@ -171,6 +171,9 @@ struct rt_state {
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	atomic_uint_fast64_t drain_switches;	/* and its context switches */
+	/* How often those two were published: one load tells a wrapper
+	 * whether they may have moved (bumped after them, release). */
+	atomic_uint_fast64_t drain_published;
 	atomic_uint_fast64_t sample_cost_ns;	/* charged a sample now (sample-cost.c) */
 	uint64_t ring_cost_ns;	/* what writing a sample into a ring adds, measured;
 				 * 0: the estimate (rt_ring_cost_ns) */
