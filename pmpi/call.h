@@ -5,9 +5,10 @@
  * A wrapper opens a struct pmpi_call with pmpi_enter, calls the PMPI (or
  * the library's Fortran pmpi_xxx_) function, hands the call's facts
  * (bytes, peers, requests) to its call site's statistics and closes it
- * with pmpi_leave, which adds its time.  Wrappers may run on any thread at once
- * (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the common path
- * allocates nothing.  The piggyback transport's hooks are in piggyback.h.
+ * with pmpi_leave, which adds its time.  Wrappers may run on any thread
+ * at once (MPI_THREAD_MULTIPLE); everything here is thread-safe, and the
+ * common path allocates nothing.  The piggyback transport's hooks are in
+ * piggyback.h.
  */
 #ifndef CPPERF_PMPI_CALL_H
 #define CPPERF_PMPI_CALL_H
@@ -48,9 +49,10 @@ struct pmpi_call {
 				 * 0 before */
 	const void *ra;		/* the caller's return address: the call site */
 	unsigned fn, flags;
-	int site;		/* index in the site table, -1 until looked up */
-	struct pmpi_counts *counts;	/* this thread's of the site once it is looked
-				 * up, never NULL then (stats.c) */
+	/* looked up at its entry (MPI_Init's at its end, MPI being up): */
+	int site;		/* index in the site table, -1 when it is full */
+	struct pmpi_counts *counts;	/* this thread's of the site, never NULL
+				 * then (stats.c) */
 	uint64_t event;		/* critical-path event number, 0 when none */
 	int64_t comm_size;	/* a collective's: the size of its communicator */
 	uint64_t coll_bytes;	/* and the bytes it sent and received */

@@ -55,8 +55,7 @@ void pmpi_count_received(struct pmpi_call *c, uint64_t bytes);
 /* A call sends at most one point-to-point message.  Inline, as the
  * receive's below: every such call tells it. */
 static inline __attribute__((always_inline))
-void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest,
-			     MPI_Comm comm)
+void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm)
 {
 	if (dest == MPI_PROC_NULL)
 		return;
