@@ -8,10 +8,11 @@
 
 #include <stdint.h>
 
-/* On x86-64 one add to memory: an aligned 8-byte store is seen whole, and
- * an instruction the compiler cannot split is no data race for the
- * readers' atomic loads.  Elsewhere a relaxed load and store (three
- * instructions here, where every call adds a dozen counters). */
+/* On x86-64 one add to memory where a relaxed load and store take three
+ * instructions, and every call adds several counters: an aligned 8-byte
+ * store is seen whole, and the compiler cannot split an instruction of
+ * asm into a race with the readers' atomic loads.  Elsewhere the relaxed
+ * load and store. */
 static inline void pmpi_bump(uint64_t *x, uint64_t v)
 {
 #if defined(__x86_64__)
