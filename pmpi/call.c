@@ -1,8 +1,8 @@
 /*
- * call.c - the life of one wrapped MPI call: its entry (nesting, the
- * clock, the compensation's charge, the critical path's event) and its
- * exit (the site's statistics, the path's segment), and the start of the
- * path and the compensation at MPI_Init's exit.
+ * call.c - the life of one wrapped MPI call: its entry (nesting, its call
+ * site, the clock, the compensation's charge, the critical path's event)
+ * and its exit (the site's time, the path's segment), and the start of
+ * the path and the compensation at MPI_Init's exit.
  *
  * A call reads the clock twice: at its entry, and at its end, which a
  * completed receive or collective may have read already (c->t_done).  The
