@@ -149,11 +149,11 @@ static void fill_peers(struct profile *p, const struct pmpi_totals *t)
 {
 	uint32_t n = 0;
 
-	for (int r = 0; r < pmpi_world_size; r++)
+	for (int r = 0; r < t->npeers; r++)
 		n += t->peer_count[r] > 0;
 	if (!n || !(p->mpi_peers = calloc(n, sizeof(*p->mpi_peers))))
 		return;
-	for (int r = 0; r < pmpi_world_size; r++)
+	for (int r = 0; r < t->npeers; r++)
 		if (t->peer_count[r]) {
 			struct prof_mpi_peer *d = &p->mpi_peers[p->nmpi_peers++];
 

@@ -54,6 +54,14 @@ struct peer_counts {
 	uint64_t count, bytes;
 };
 
+/* A thread's sends by world rank, made with the thread's counters (after
+ * MPI_Init: no call is counted before) and sized once: the world's size
+ * may change under a reader only from unknown to known. */
+struct peer_table {
+	int n;
+	struct peer_counts to[];
+};
+
 /* One thread's counters, reached from the list of all threads' (never
  * freed: the counts of threads that have exited stay in the profile).
  * Only the owner writes them; blocks of sites are allocated at the first
@@ -63,7 +71,7 @@ struct thread_counts {
 	bool main;		/* the process's main thread */
 	struct pmpi_counts *sites[PMPI_SITES / CHUNK];
 	struct pmpi_coll_counts colls[PMPI_COLLS];
-	struct peer_counts *peers;	/* [pmpi_world_size] or NULL */
+	struct peer_table *peers;	/* NULL without memory */
 	struct site_slot cache[SITE_CACHE];
 };
 
@@ -84,12 +92,25 @@ static __thread struct pmpi_counts nowhere __attribute__((tls_model("initial-exe
 
 void pmpi_activate(int world_size)
 {
-	pmpi_world_size = world_size;
+	__atomic_store_n(&pmpi_world_size, world_size, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t peek(const uint64_t *x)
 {
 	return __atomic_load_n(x, __ATOMIC_RELAXED);
+}
+
+/* A table of sends by world rank; NULL without memory (no matrix, the
+ * statistics otherwise whole). */
+static struct peer_table *new_peers(void)
+{
+	int n = __atomic_load_n(&pmpi_world_size, __ATOMIC_RELAXED);
+	struct peer_table *p;
+
+	if (n <= 0 || !(p = calloc(1, sizeof(*p) + (size_t)n * sizeof(p->to[0]))))
+		return NULL;
+	p->n = n;
+	return p;
 }
 
 /* The calling thread's counters, made at its first call; NULL when memory
@@ -104,10 +125,7 @@ static struct thread_counts *my_counts(void)
 	if (!t)
 		return NULL;
 	t->main = gettid() == getpid();
-	if (pmpi_world_size > 0) {
-		/* NULL: no matrix, statistics otherwise whole */
-		t->peers = calloc((size_t)pmpi_world_size, sizeof(*t->peers));
-	}
+	t->peers = new_peers();
 	t->next = __atomic_load_n(&all_threads, __ATOMIC_RELAXED);
 	while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED))
@@ -293,10 +311,11 @@ static unsigned bucket(uint64_t size)
 static inline void add_peer(int64_t peer, uint64_t bytes)
 {
 	struct thread_counts *t = my_counts();
+	struct peer_table *p;
 
-	if (t && t->peers && (uint64_t)peer < (uint64_t)pmpi_world_size) {
-		pmpi_bump(&t->peers[peer].count, 1);
-		pmpi_bump(&t->peers[peer].bytes, bytes);
+	if (t && (p = t->peers) && (uint64_t)peer < (uint64_t)p->n) {
+		pmpi_bump(&p->to[peer].count, 1);
+		pmpi_bump(&p->to[peer].bytes, bytes);
 	}
 }
 
@@ -466,26 +485,31 @@ static void sum_site(int site, const struct pmpi_counts *s, void *arg)
 
 static void sum_thread(struct pmpi_totals *sum, const struct thread_counts *t)
 {
+	const struct peer_table *p = t->peers;
+
 	each_site(t, sum_site, &(struct thread_sum){ sum, t->main });
 	for (int k = 0; k < PMPI_COLLS; k++) {
 		sum->colls[k].calls += peek(&t->colls[k].calls);
 		sum->colls[k].bytes += peek(&t->colls[k].bytes);
 		sum->colls[k].time_ns += peek(&t->colls[k].time_ns);
 	}
-	for (int r = 0; t->peers && r < pmpi_world_size; r++) {
-		sum->peer_count[r] += peek(&t->peers[r].count);
-		sum->peer_bytes[r] += peek(&t->peers[r].bytes);
+	for (int r = 0; p && r < p->n && r < sum->npeers; r++) {
+		sum->peer_count[r] += peek(&p->to[r].count);
+		sum->peer_bytes[r] += peek(&p->to[r].bytes);
 	}
 }
 
 bool pmpi_stats_total(struct pmpi_totals *sum)
 {
-	size_t np = pmpi_world_size > 0 ? (size_t)pmpi_world_size : 1;
+	/* read once: MPI_Init may end on another thread meanwhile */
+	int np = __atomic_load_n(&pmpi_world_size, __ATOMIC_RELAXED);
 
+	sum->npeers = np > 0 ? np : 0;
 	sum->sites = calloc(PMPI_SITES, sizeof(*sum->sites));
 	sum->colls = calloc(PMPI_COLLS, sizeof(*sum->colls));
-	sum->peer_count = calloc(np, sizeof(uint64_t));
-	sum->peer_bytes = calloc(np, sizeof(uint64_t));
+	/* + 1: calloc of nothing may return NULL */
+	sum->peer_count = calloc((size_t)sum->npeers + 1, sizeof(uint64_t));
+	sum->peer_bytes = calloc((size_t)sum->npeers + 1, sizeof(uint64_t));
 	if (!sum->sites || !sum->colls || !sum->peer_count || !sum->peer_bytes) {
 		pmpi_totals_free(sum);
 		return false;

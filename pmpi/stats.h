@@ -82,7 +82,8 @@ struct pmpi_coll_counts {
 struct pmpi_totals {
 	struct pmpi_counts *sites;		/* [PMPI_SITES] */
 	struct pmpi_coll_counts *colls;		/* [PMPI_COLLS] */
-	uint64_t *peer_count, *peer_bytes;	/* [pmpi_world_size] */
+	uint64_t *peer_count, *peer_bytes;	/* [npeers] */
+	int npeers;				/* the world's size when summed */
 };
 
 extern pthread_mutex_t pmpi_stats_lock;
