@@ -136,7 +136,7 @@ struct cost_probe {
 
 struct rt_state {
 	pid_t pid;		/* process the state belongs to */
-	bool active;
+	atomic_bool active;	/* read by threads that begin and end meanwhile */
 	struct rt_options opt;
 	struct ev_list events;
 	struct profile prof;	/* filled by the drain thread */

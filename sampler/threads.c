@@ -81,31 +81,32 @@ static void on_thread_exit(void *p)
 {
 	struct rt_thread *t = p;
 	struct rt_state *rt = atomic_load_explicit(&exit_rt, memory_order_relaxed);
-	bool wake = false;
 	bool young;
 
 	self = NULL;	/* as the key's value is now */
 	rt_lock(&rt->agg_lock);	/* the drain thread changes t->timed under it */
+	rt_lock(&rt->lock);
+	if (rt->ending) {	/* the runtime frees t, or has */
+		rt_unlock(&rt->lock);
+		rt_unlock(&rt->agg_lock);
+		return;
+	}
 	young = t->timed;
 	if (!young)
 		rt_unlock(&rt->agg_lock);
 	atomic_store(&t->died, rt_now_ns());
-	rt_lock(&rt->lock);
-	if (!rt->ending) {
-		rt_thread_exiting(t);
-		if (young)
-			rt_thread_retire_self(rt, t);
-		rt_altstack_end(t->altstack);
-		t->altstack = NULL;
-		atomic_store(&t->state, THREAD_EXITED);
-		count_lifetime(rt, t);
-		wake = t->fds[0] < 0 && !young;
-	}
+	rt_thread_exiting(t);
+	if (young)
+		rt_thread_retire_self(rt, t);
+	rt_altstack_end(t->altstack);
+	t->altstack = NULL;
+	atomic_store(&t->state, THREAD_EXITED);
+	count_lifetime(rt, t);
+	if (t->fds[0] < 0 && !young)
+		rt_drain_wake(rt);	/* under the lock: rt_finish closes the wake */
 	rt_unlock(&rt->lock);
 	if (young)
 		rt_unlock(&rt->agg_lock);
-	if (wake)
-		rt_drain_wake(rt);
 }
 
 static void make_exit_key(void)
@@ -132,21 +133,24 @@ static void stack_bounds(struct rt_thread *t)
  * false, t left to the caller, once rt_finish has begun. */
 static bool register_thread(struct rt_state *rt, struct rt_thread *t)
 {
-	bool ok;
+	bool young = t->timed, first_young = false, ok;
 
 	rt_lock(&rt->lock);
 	ok = !rt->ending;
 	if (ok) {
+		/* counted before the drain thread can see t come of age */
+		if (young)
+			first_young = atomic_fetch_add(&rt->timed, 1) == 0;
 		t->next = rt->threads;
 		rt->threads = t;
 		rt_thread_start(t);
+		/* a young thread is drained on the timer: the first one shortens
+		 * it, unless the drain thread still keeps the pace of earlier
+		 * ones; under the lock: rt_finish closes the wake */
+		if (!young || (first_young && rt_now_ns() >= atomic_load(&rt->timer_until)))
+			rt_drain_wake(rt);
 	}
 	rt_unlock(&rt->lock);
-	/* a young thread is drained on the timer: the first one shortens it,
-	 * unless the drain thread still keeps the pace of earlier ones */
-	if (ok && (!t->timed || (atomic_fetch_add(&rt->timed, 1) == 0 &&
-				 rt_now_ns() >= atomic_load(&rt->timer_until))))
-		rt_drain_wake(rt);
 	return ok;
 }
 
