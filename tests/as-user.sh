@@ -37,12 +37,18 @@ mkdir -p "$tree/home"
 chown -R "$user" "$tree"
 chmod 700 "$tree"
 
+# Only what records depends on the user: tests that never start
+# cpperf-record (the report tool, its fuzzer, the package) and the report
+# page in a browser (CPPERF_SECOND_PASS, tests/integration/html.t) ran in
+# the first pass.
+FIRST_PASS_ONLY='deb|fuzz|report-cli|report-graph|report-hostile'
+
 echo "as-user: the integration tests as $user (ulimit -l $MEMLOCK_KIB KiB," \
 	"kernel.perf_event_mlock_kb $(cat /proc/sys/kernel/perf_event_mlock_kb 2> /dev/null || echo '?'))"
 runuser -u "$user" -- env HOME="$tree/home" USER="$user" LOGNAME="$user" TMPDIR="$tree" \
-	CPPERF_TOP="$tree" MEMLOCK_KIB="$MEMLOCK_KIB" bash -c '
+	CPPERF_TOP="$tree" MEMLOCK_KIB="$MEMLOCK_KIB" FIRST_PASS_ONLY="$FIRST_PASS_ONLY" CPPERF_SECOND_PASS=1 bash -c '
 	cur=$(ulimit -l)
 	if [ "$cur" = unlimited ] || [ "$cur" -gt "$MEMLOCK_KIB" ]; then
 		ulimit -S -l "$MEMLOCK_KIB"
 	fi
-	cd "$CPPERF_TOP" && prove --failures tests/integration/*.t'
+	cd "$CPPERF_TOP" && prove --failures $(ls tests/integration/*.t | grep -vE "/($FIRST_PASS_ONLY)\.t$")'

@@ -7,9 +7,9 @@
 # out of reach: cpperf-record finds its runtimes beside itself; as root
 # with debootstrap, the package installs into a fresh Debian root
 # (bookworm, from the mirror apt uses) and the demo runs inside it.
-# In `make check`'s second pass as an ordinary user (tests/as-user.sh) it
-# skips: that pass's copy of the tree is no git clone, and the root pass
-# built the same package.  TAP on stdout.
+# Outside a git clone it skips; `make check`'s second pass as an ordinary
+# user (tests/as-user.sh) does not run it: the first pass built the same
+# package.  TAP on stdout.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
