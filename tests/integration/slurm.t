@@ -4,8 +4,8 @@
 # the test's directory, ports of their own) and stops: the demo's 2 ranks
 # launched by srun with PMIx write one experiment named by the job and
 # step, and its report has the structure of the same demo's under mpirun
-# (the program's functions of >= 2 % of the samples, the ranks, the MPI
-# call sites).
+# (the program's functions of >= 2 % of its own samples, the ranks, the
+# MPI call sites).
 # Needs root (the daemons) and Debian's slurmctld, slurmd, slurm-client
 # and munge; skips with the reason otherwise.
 . "$(dirname "$0")/../lib.sh"
@@ -89,12 +89,14 @@ is "one experiment, named by the job and the step (job $(cat "$WORK/srun/jobid" 
 is "both ranks' profiles in it" "$(ls "$exp"/rank*.cpprof 2> /dev/null | wc -l)" 2
 mpi_run 2 "$RECORD" -q -o "$WORK/mpirun" "$WORK/demo" 3000 > /dev/null 2>&1
 # shape FILE: what must be alike: the ranks, the program's own functions
-# of >= 2 % of the samples (the MPI library's progress functions share
-# the waits, whose length varies from run to run), the MPI call sites
-# (function and the functions of its path)
+# of >= 2 % of its own samples (not of all: the MPI library's progress
+# functions share the waits, whose length varies from run to run and
+# with the host's load), the MPI call sites (function and the functions
+# of its path)
 shape() {
-	jq -c '{ ranks: [.ranks[].rank] | sort,
-		functions: [.flat[] | select(.module_name == "demo" and .self_pct >= 2) | .function] | sort,
+	jq -c '[.flat[] | select(.module_name == "demo")] as $own | ($own | map(.self_pct) | add) as $all |
+		{ ranks: [.ranks[].rank] | sort,
+		functions: [$own[] | select(.self_pct >= 0.02 * $all) | .function] | sort,
 		sites: [.mpi.callsites[] | [.function, (.callpath | map(.function))]] | sort }' "$1"
 }
 "$CPPERF" report "$exp" --format=json > "$WORK/srun.json"
