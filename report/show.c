@@ -52,6 +52,8 @@ void rep_rank_extremes(const struct rep_mpi *m, const struct rep_rank **most,
 	for (uint32_t i = 0; i < m->nranks; i++) {
 		const struct rep_rank *r = &m->ranks[i];
 
+		if (r->rank < 0)	/* not an MPI process */
+			continue;
 		if (!*most || rep_rank_work(r) > rep_rank_work(*most))
 			*most = r;
 		if (!*least || rep_rank_work(r) < rep_rank_work(*least))

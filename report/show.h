@@ -19,8 +19,8 @@ const char *rep_module_name(const struct rep_data *d, uint32_t module);
 const char *rep_module_path(const struct rep_data *d, uint32_t module);
 /* A rank's computation: its MPI region less its time in MPI. */
 uint64_t rep_rank_work(const struct rep_rank *r);
-/* The ranks of m that compute most and least (the first of equals); NULL
- * when there are none. */
+/* The MPI ranks of m that compute most and least (the first of equals);
+ * NULL when there are none. */
 void rep_rank_extremes(const struct rep_mpi *m, const struct rep_rank **most,
 		       const struct rep_rank **least);
 /* The function of node n of d's tree, "-" for the root or no node. */

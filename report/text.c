@@ -165,21 +165,25 @@ static void put_findings(FILE *out, const struct rep_data *d)
 	const struct rep_rank *most, *least;
 	const struct rep_site *top = NULL;
 	uint64_t work = 0, site_ns = 0, over = 0, wall = 0;
+	uint32_t n = 0;
 
-	if (mpi->nranks < 2)
-		return;
-	rep_rank_extremes(mpi, &most, &least);
 	for (uint32_t i = 0; i < mpi->nranks; i++) {
 		const struct rep_rank *r = &mpi->ranks[i];
 
+		if (r->rank < 0)	/* not an MPI process */
+			continue;
+		n++;
 		work += rep_rank_work(r);
 		over += r->comp_on ? comp_overhead_ns(&r->ovh) : 0;
 		wall += r->wall_ns;
 	}
+	if (n < 2)
+		return;
+	rep_rank_extremes(mpi, &most, &least);
 	fprintf(out, "# findings: rank %lld computes most (%.3f s), rank %lld least (%.3f s), "
 		"imbalance %.1f%% (--view=mpi)", (long long)most->rank, rep_secs(rep_rank_work(most)),
 		(long long)least->rank, rep_secs(rep_rank_work(least)),
-		work ? 100.0 * ((double)rep_rank_work(most) * mpi->nranks / (double)work - 1) : 0.0);
+		work ? 100.0 * ((double)rep_rank_work(most) * n / (double)work - 1) : 0.0);
 	for (uint32_t i = 0; i < mpi->nsites; i++) {
 		const struct rep_site *s = &mpi->sites[i];
 

@@ -85,8 +85,9 @@ function findings(data) {
 	if (cp)
 		f.push(['cp-function', [link('cp', 'critical path'), `: ${cp.function} ${fmtPct(cp.cp_pct)} of it, ` +
 			`${fmtPct(cp.cpu_pct)} of the CPU samples`]]);
-	if (ranks.length > 1) {
-		const work = ranks.map((r) => ({ rank: r.rank, t: Math.max((r.wall || 0) - (r.mpi_time || 0), 0) }));
+	const mpiRanks = ranks.filter((r) => r.rank !== null);	// null: not an MPI process
+	if (mpiRanks.length > 1) {
+		const work = mpiRanks.map((r) => ({ rank: r.rank, t: Math.max((r.wall || 0) - (r.mpi_time || 0), 0) }));
 		const most = work.reduce((a, r) => r.t > a.t ? r : a), least = work.reduce((a, r) => r.t < a.t ? r : a);
 		const mean = work.reduce((s, r) => s + r.t, 0) / work.length;
 

@@ -39,6 +39,7 @@ grep -q -- '--min-pct' "$WORK/out" && ok "help report shows the options" || fail
 # --- the report itself
 run 0 "$CPPERF" report "$DATA"
 grep -q '^# call paths: cpperf report --view=callpath' "$WORK/out" && ok "text flat ends with the callpath hint" || fail "text hint"
+is "two processes without MPI: no findings of ranks" "$(grep -c '^# findings' "$WORK/out")" 0
 run 0 "$CPPERF" report "$DATA" --format json
 is "spaced --format json parses" "$(jq -r '.experiment.samples' "$WORK/out")" 56
 run 0 "$CPPERF" report --format=json --event=instructions "$DATA"
