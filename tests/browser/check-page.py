@@ -12,7 +12,8 @@ Modes check one part of the page instead of all views:
   classes  the Classes view alone;
   serial   (not MPI) there is neither a Waits nor a Classes view;
   diff     (cpperf diff's page, REPORT its JSON) a view per table, whose
-           rows and first row are the JSON's.
+           rows and first row are the JSON's;
+  summary  the first screen's findings alone (every mode "all" checks them).
 
 Prints TAP lines (numbered from FIRST_TAP_NUMBER, no plan) and, last,
 "# count N" with the number of tests it printed.  Exits 2 when Selenium or
@@ -335,6 +336,43 @@ def check_threads():
     console_clean("threads")
 
 
+def most_computing():
+    """The rank whose MPI region less its MPI time is longest, as the JSON says."""
+    comp = {r["rank"]: max(r["wall"] - r["mpi_time"], 0) for r in report["ranks"]}
+    return max(comp, key=comp.get)
+
+
+def check_first_screen():
+    """The first screen, 1400 x 900 without scrolling, answers: the top
+    function and its share, the critical path's top function, the rank
+    that computes most, the costliest MPI call site (not set-up)."""
+    drv.set_window_size(1400, 900)
+    show("summary")
+    height = drv.execute_script("return window.innerHeight")
+    found = {li.get_attribute("data-finding"): li for li in drv.find_elements(By.CSS_SELECTOR, ".findings li")}
+    site = next(s for s in report["mpi"]["callsites"]
+                if s["function"] not in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize"))
+    want = {
+        "top-function": f"{report['flat'][0]['function']} {fmt_pct(report['flat'][0]['self_pct'])}",
+        "cp-function": f"critical path: {report['critical_path']['functions'][0]['function']} ",
+        "ranks": f"rank {most_computing()} computes most",
+        "mpi-site": f"{site['function']} from {site['callpath'][-1]['function']} ",
+    }
+    for key, text in want.items():
+        li = found.get(key)
+        tap(li is not None and text in li.text and li.rect["y"] + li.rect["height"] <= height,
+            f"first screen: {key} says {text.strip()!r}, above the fold",
+            f"finding {li.text if li else None!r}",
+            f"bottom {li.rect['y'] + li.rect['height'] if li else None} of {height}")
+    links = [a.get_attribute("href").split("#")[-1] for a in drv.find_elements(By.CSS_SELECTOR, ".findings a")]
+    tap(set(links) >= {"functions", "cp", "ranks", "mpi"}, "first screen: each finding links to its view",
+        f"links {links}")
+    shot("summary-findings")
+    if found.get("mpi-site"):
+        found["mpi-site"].find_element(By.TAG_NAME, "a").click()
+        tap(drv.find_element(By.ID, "view-mpi").is_displayed(), "first screen: the MPI finding's link opens the MPI view")
+
+
 try:
     if mode == "blocks":
         check_blocks()
@@ -350,6 +388,8 @@ try:
         check_threads()
     elif mode == "diff":
         check_diff()
+    elif mode == "summary":
+        check_first_screen()
     else:
         # every view builds, with no error in the console and no request
         views = ["summary", "flame", "functions", "ranks", "mpi", "cp", "compensation"] + \
@@ -497,34 +537,7 @@ try:
         tap(len(bars) == len(report["ranks"]), "ranks: one bar per rank",
             f"page {len(bars)} json {len(report['ranks'])}")
 
-        # the first screen, 1400 x 900 without scrolling, answers: the top
-        # function and its share, the critical path's top function, the
-        # rank that computes most, the costliest MPI call site (not set-up)
-        drv.set_window_size(1400, 900)
-        show("summary")
-        height = drv.execute_script("return window.innerHeight")
-        found = {li.get_attribute("data-finding"): li for li in drv.find_elements(By.CSS_SELECTOR, ".findings li")}
-        site = next(s for s in report["mpi"]["callsites"]
-                    if s["function"] not in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize"))
-        want = {
-            "top-function": f"{report['flat'][0]['function']} {fmt_pct(report['flat'][0]['self_pct'])}",
-            "cp-function": f"critical path: {report['critical_path']['functions'][0]['function']} ",
-            "ranks": f"rank {most} computes most",
-            "mpi-site": f"{site['function']} from {site['callpath'][-1]['function']} ",
-        }
-        for key, text in want.items():
-            li = found.get(key)
-            tap(li is not None and text in li.text and li.rect["y"] + li.rect["height"] <= height,
-                f"first screen: {key} says {text.strip()!r}, above the fold",
-                f"finding {li.text if li else None!r}",
-                f"bottom {li.rect['y'] + li.rect['height'] if li else None} of {height}")
-        links = [a.get_attribute("href").split("#")[-1] for a in drv.find_elements(By.CSS_SELECTOR, ".findings a")]
-        tap(set(links) >= {"functions", "cp", "ranks", "mpi"}, "first screen: each finding links to its view",
-            f"links {links}")
-        shot("summary-findings")
-        if found.get("mpi-site"):
-            found["mpi-site"].find_element(By.TAG_NAME, "a").click()
-            tap(drv.find_element(By.ID, "view-mpi").is_displayed(), "first screen: the MPI finding's link opens the MPI view")
+        check_first_screen()
 finally:
     drv.quit()
 tap.done()

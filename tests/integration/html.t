@@ -5,7 +5,9 @@
 # in headless Chromium (tests/browser/check-page.py) every view builds
 # without a console error or a request, and the table, the flame graph's
 # zoom and search and the matrix agree with the JSON report of the same
-# experiment.  The Waits and Classes views on a page of
+# experiment, and the first screen of the demo's page names its top
+# function, critical-path leader, busiest rank and costliest MPI call
+# site as its JSON does.  The Waits and Classes views on a page of
 # tests/progs/mpi-waits.c, and on none of a serial program.  Screenshots
 # of the views go to build/html-screens/.  Without Chromium, ChromeDriver
 # or python3-selenium the browser part says skip (contrib/install-deps.sh
@@ -147,6 +149,13 @@ check_page() {
 	browser_tap "$what" "$WORK/browser.tap" $?
 }
 check_page "the page in a browser" "$page" "$WORK/report.json"
+
+# the demo's first screen (contrib/demo-mpi.c, as make demo runs it)
+"$MPICC" -O2 -g -o "$WORK/demo" "$TOP/contrib/demo-mpi.c"
+mpi_run 2 "$RECORD" -q -o "$WORK/exp-demo" "$WORK/demo" 1000 > /dev/null 2>&1
+"$CPPERF" report "$WORK/exp-demo" --format=json > "$WORK/demo.json"
+"$CPPERF" report "$WORK/exp-demo" --format=html -o "$WORK/demo.html"
+check_page "the demo's first screen in a browser" "$WORK/demo.html" "$WORK/demo.json" summary
 
 # the Waits view, and the Classes view of the report's classes or, while
 # the report has none, of tests/browser/classes.json (classes of
