@@ -13,7 +13,7 @@ export XDG_CACHE_HOME=$WORK/cache
 _n=0 _failed=0
 
 ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }
-fail() { _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+fail() { local _l; _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; for _l in "$@"; do echo "#   $_l"; done; }
 skip() { _n=$((_n+1)); echo "ok $_n - $1 # skip $2"; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
 
