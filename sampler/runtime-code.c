@@ -26,8 +26,8 @@ static const char *const wait_functions[] = {
 	"opal_progress", "ompi_request_default_wait", "MPID_Progress_wait",
 	"MPIDI_CH3I_Progress", "MPIDI_progress_test", "MPIR_Wait", "ucp_worker_progress",
 	"uct_worker_progress", "fi_cq_read",
-	/* yield loops */
-	"sched_yield", "pthread_yield", "pthread_spin_lock",
+	/* yield loops (glibc's symbol tables name sched_yield __sched_yield) */
+	"sched_yield", "__sched_yield", "pthread_yield", "pthread_spin_lock",
 };
 #define WAIT_DEPTH 6
 

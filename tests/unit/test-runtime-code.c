@@ -61,6 +61,12 @@ static void test_regions_and_waits(void)
 	ok(wait_path(&w, &st, path, 4), "a barrier's wait is the runtime's");
 	ok(!wait_path(&w, &st, path, 3), "the region's work is not");
 	ok(!start_frame(&w, &st, path[1]), "a region's opening is no start of a thread");
+	/* glibc's symbol tables name sched_yield __sched_yield (the other
+	 * is its weak alias): LLVM's OpenMP yields there while it waits */
+	path[3] = frame(&st, "__sched_yield");
+	ok(wait_path(&w, &st, path, 4), "a yield loop's __sched_yield waits");
+	path[3] = frame(&st, "sched_yield");
+	ok(wait_path(&w, &st, path, 4), "and sched_yield");
 	wait_frames_release(&w);
 	symtab_release(&st);
 }
