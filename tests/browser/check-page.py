@@ -336,9 +336,14 @@ def check_threads():
     console_clean("threads")
 
 
+def rank_compute():
+    """Each rank's MPI region less its MPI time, as the JSON says."""
+    return {r["rank"]: max(r["wall"] - r["mpi_time"], 0) for r in report["ranks"]}
+
+
 def most_computing():
-    """The rank whose MPI region less its MPI time is longest, as the JSON says."""
-    comp = {r["rank"]: max(r["wall"] - r["mpi_time"], 0) for r in report["ranks"]}
+    """The rank that computes longest."""
+    comp = rank_compute()
     return max(comp, key=comp.get)
 
 
@@ -467,7 +472,7 @@ try:
         # the ranks' own trees: every rank of this 4-rank job, the ranks that
         # compute most and least named as the JSON's times say
         opts = [o.text for o in drv.find_elements(By.CSS_SELECTOR, ".flame-tree option")]
-        comp = {r["rank"]: max(r["wall"] - r["mpi_time"], 0) for r in report["ranks"]}
+        comp = rank_compute()
         most, least = max(comp, key=comp.get), min(comp, key=comp.get)
         tap(len(opts) == 1 + len(report["ranks"]) and opts[0] == "whole job" and
             f"rank {most} (computes most)" in opts and f"rank {least} (computes least)" in opts,
