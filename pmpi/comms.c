@@ -129,20 +129,28 @@ static struct comm_info *info(MPI_Comm comm)
 	return e;
 }
 
-/* comm's scalar facts: this thread's copy, refreshed when stale (its
- * world stays NULL: that is only read under the lock).  Valid until the
- * thread's next call. */
-static const struct comm_info *facts(MPI_Comm comm)
+/* This thread's copy of comm's facts, refreshed (its world stays NULL:
+ * that is only read under the lock). */
+__attribute__((noinline))
+static const struct comm_info *facts_anew(MPI_Comm comm)
 {
-	if (last.valid && last.comm == comm &&
-	    last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
-		return &last;
 	pthread_mutex_lock(&lock);
 	last = *info(comm);
 	last_gen = generation;
 	pthread_mutex_unlock(&lock);
 	last.world = NULL;
 	return &last;
+}
+
+/* comm's scalar facts, valid until the thread's next call: its copy
+ * when fresh.  A thread asks of one communicator again and again, and
+ * the hit needs no frame (the refresh is out of line). */
+static inline const struct comm_info *facts(MPI_Comm comm)
+{
+	if (last.valid && last.comm == comm &&
+	    last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
+		return &last;
+	return facts_anew(comm);
 }
 
 int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
