@@ -226,7 +226,8 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 	 * what is left of the companion is the piggyback's own cost */
 	if (!x->started && (!x->fused || pb_units_want_who()) && !start_all(x))
 		goto out;
-	PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+	if (x->req != MPI_REQUEST_NULL)	/* none when fused */
+		PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (x->who)
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
