@@ -1,14 +1,16 @@
 /*
  * files.h - file helpers the unit tests share: write a string to a file,
- * ask jq about a JSON file the report wrote, count a directory's entries
- * and open descriptors.
+ * read one whole, ask jq about a JSON file the report wrote, count a
+ * directory's entries and open descriptors, empty a directory.
  */
 #ifndef CPPERF_TEST_FILES_H
 #define CPPERF_TEST_FILES_H
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Write text (NULL: nothing) to path; a failure shows in the checks that
  * read the file. */
@@ -20,6 +22,29 @@ static inline void save(const char *path, const char *text)
 		fputs(text ? text : "", f);
 		fclose(f);
 	}
+}
+
+/* The bytes of path, NUL-terminated, their number in *len (malloc'd;
+ * NULL when path cannot be read whole). */
+static inline char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+		buf[n] = '\0';
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
 }
 
 /* Run jq -r FILTER over file and return its first output line (static). */
@@ -69,6 +94,23 @@ static inline int open_fds(void)
 		n++;
 	closedir(d);
 	return n;
+}
+
+/* Remove the files in dir (not dir itself, nor subdirectories). */
+static inline void empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
 }
 
 #endif

@@ -276,8 +276,8 @@ static void test_graph_records(void)
 
 /* Without wait data a profile is written as before: a version 9 file that
  * the writer of version 10 wrote (tests/data/profile-v9.cpprof, the
- * fuzzer's seed profile of test-profile), and a version 10 one with a
- * fold point, rewrite to the same bytes. */
+ * fuzzer's seed profile of test-profile-round-trip), and a version 10
+ * one with a fold point, rewrite to the same bytes. */
 static void test_older_versions(void)
 {
 	const char *top = getenv("CPPERF_TOP");
