@@ -74,6 +74,13 @@ bool ofd_mine(const struct owned_fd *o)
 	return o->fd >= 0 && !fstat(o->fd, &st) && st.st_dev == o->dev && st.st_ino == o->ino;
 }
 
+bool ofd_taken(const struct owned_fd *o)
+{
+	struct stat st;
+
+	return o->fd >= 0 && !fstat(o->fd, &st) && (st.st_dev != o->dev || st.st_ino != o->ino);
+}
+
 void ofd_release(struct owned_fd *o)
 {
 	if (ofd_mine(o))

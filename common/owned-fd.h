@@ -35,6 +35,9 @@ int ofd_move_high(int fd);
 int ofd_keep(struct owned_fd *o, int fd);
 /* Whether o->fd is still the file it was when kept.  Async-signal-safe. */
 bool ofd_mine(const struct owned_fd *o);
+/* Whether o->fd's number holds another file now: one closed since holds
+ * none.  Async-signal-safe. */
+bool ofd_taken(const struct owned_fd *o);
 /* Close o->fd when it is still ours; forget it either way. */
 void ofd_release(struct owned_fd *o);
 

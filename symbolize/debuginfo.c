@@ -85,7 +85,7 @@ static int find_by_debuglink(const char *file_name, const char *link, uint32_t c
  * until the session ends and closes them then (it maps each file whole
  * and reads nothing through them meanwhile).  Moved high and noted, so
  * that the session's end can tell whether the program has taken one
- * (sym_debug_fds_mine).  Touched by the thread that symbolizes (the drain
+ * (sym_debug_fds_taken).  Touched by the thread that symbolizes (the drain
  * thread, or one folding its own samples, under the runtime's agg_lock)
  * and by the session's end.
  */
@@ -113,12 +113,12 @@ static int keep_debug_fd(int fd)
 	return o.fd;
 }
 
-bool sym_debug_fds_mine(void)
+bool sym_debug_fds_taken(void)
 {
 	for (size_t i = 0; i < ndebug_fds; i++)
-		if (!ofd_mine(&debug_fds[i]))
-			return false;
-	return true;
+		if (ofd_taken(&debug_fds[i]))
+			return true;
+	return false;
 }
 
 void sym_debug_fds_forget(void)

@@ -87,9 +87,9 @@ void sym_close(struct sym_session *s)
 	if (!s)
 		return;
 	/* dwfl_end closes the debug files' descriptors: should the program
-	 * have taken one, the session is left as it is rather than close a
-	 * descriptor of the program's (its memory is the only loss) */
-	if (s->dwfl && sym_debug_fds_mine())
+	 * have taken one's number, the session is left as it is rather than
+	 * close a file of the program's (its memory is the only loss) */
+	if (s->dwfl && !sym_debug_fds_taken())
 		dwfl_end(s->dwfl);
 	sym_debug_fds_forget();
 	sym_pctab_release(&s->pcs);

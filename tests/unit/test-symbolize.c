@@ -681,6 +681,9 @@ int main(void)
 	test_rows(s);
 	measure(s, 60);
 	measure(s, 8);
+	/* the stack copy holds pointers into the session: cleared, it hides
+	 * nothing the session's end would leak from LeakSanitizer */
+	memset(&cap, 0, sizeof(cap));
 	sym_close(s);
 	symtab_release(&st);
 	test_symbols_only();
