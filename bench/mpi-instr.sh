@@ -18,8 +18,10 @@
 # bounded path folds its records at a synchronising collective every
 # some ten thousand calls, a step that would fall into one run length and
 # not the other, so it is measured apart, in the allreduce loop, as the
-# default against --cp-budget=0 over 2N calls; and Open MPI's own
-# instructions without a tool, for scale.  Prints each figure and the top
+# default against --cp-budget=0 over 2N calls; the default's ping-pong
+# and allreduce with MPI initialised for MPI_THREAD_MULTIPLE, where the
+# analyses take their locks; and Open MPI's own instructions without a
+# tool, for scale.  Prints each figure and the top
 # functions of the default's ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
 # an mpiP library (libmpiP.so), mpiP's wrappers are counted the same way
 # beside them (preloaded, without cpperf): the figure to beat.
@@ -50,9 +52,10 @@ opts_no_waits=(--no-waits --cp-budget=0)
 opts_default=(--cp-budget=0)
 opts_bounded=()
 
-# count CONFIG LOOP N: the instructions in the tool's library (cpperf's,
-# or mpiP's for CONFIG mpiP; Open MPI's own for CONFIG plain, no tool), one
-# line per rank
+# count CONFIG LOOP N [multiple]: the instructions in the tool's library
+# (cpperf's, or mpiP's for CONFIG mpiP; Open MPI's own for CONFIG plain, no
+# tool), one line per rank; with multiple, MPI initialised for
+# MPI_THREAD_MULTIPLE
 count() {
 	local o="opts_${1//-/_}[@]" lib=libcpperf
 	local cg=(valgrind -q --tool=callgrind --trace-children=yes --collect-atstart=no
@@ -60,24 +63,24 @@ count() {
 	rm -rf "$W/exp" "$W"/cg.* "$W"/*.mpiP
 	if [ "$1" = plain ]; then
 		lib='libmpi\.|libopen-|/openmpi/'
-		mpirun -np 2 "${cg[@]}" "$W/mpi-loop" "$2" "$3" > /dev/null
+		mpirun -np 2 "${cg[@]}" "$W/mpi-loop" "$2" "$3" ${4:-} > /dev/null
 	elif [ "$1" = mpiP ]; then
 		lib=libmpiP
 		(cd "$W" && mpirun -np 2 "${cg[@]}" env LD_PRELOAD="$MPIP_LIB" MPIP="-k 0" \
-			"$W/mpi-loop" "$2" "$3" > /dev/null)
+			"$W/mpi-loop" "$2" "$3" ${4:-} > /dev/null)
 	else
 		mpirun -np 2 "${cg[@]}" bin/cpperf-record -q -c 1000000000000000 \
-			"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" > /dev/null
+			"${!o}" -o "$W/exp" "$W/mpi-loop" "$2" "$3" ${4:-} > /dev/null
 	fi
 	for f in "$W"/cg.*; do
 		python3 bench/callgrind-sum.py --calls 'libc\.so' "$lib" "$f" | head -1
 	done
 }
 
-# per_iteration CONFIG LOOP: instructions per iteration per rank
+# per_iteration CONFIG LOOP [multiple]: instructions per iteration per rank
 per_iteration() {
-	count "$1" "$2" "$N" > "$W/short"
-	count "$1" "$2" $((2 * N)) > "$W/long"
+	count "$1" "$2" "$N" ${3:-} > "$W/short"
+	count "$1" "$2" $((2 * N)) ${3:-} > "$W/long"
 	paste "$W/short" "$W/long" | awk -v n="$N" '{ s += ($2 - $1) / n } END { printf "%.0f", s / NR }'
 }
 
@@ -100,6 +103,8 @@ count bounded allreduce $((2 * N)) > "$W/bounded"
 count default allreduce $((2 * N)) > "$W/unbounded"
 paste "$W/bounded" "$W/unbounded" | awk -v n="$((2 * N))" '{ s += ($1 - $2) / n }
 	END { printf "the critical path'"'"'s fold points (records bounded, the default): %.0f more a call, allreduce, %d calls\n", s / NR, n }'
+printf "the default with MPI initialised for MPI_THREAD_MULTIPLE (its analyses' locks taken): ping-pong %s, allreduce %s\n" \
+	"$(per_iteration default pingpong multiple)" "$(per_iteration default allreduce multiple)"
 echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)

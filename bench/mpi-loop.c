@@ -4,10 +4,13 @@
  * MPI_Isend, MPI_Waitall on both) or of one collective (8 bytes of data
  * where it has any), in loop(): bench/mpi-instr.sh counts the
  * instructions executed inside it for two run lengths, whose difference
- * leaves out a call site's first call.
- * Usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N
+ * leaves out a call site's first call.  With "multiple", MPI is
+ * initialised for MPI_THREAD_MULTIPLE (one thread still makes the calls):
+ * what the tool's locks cost where any thread may call MPI.
+ * Usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N [multiple]
  */
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +50,16 @@ static __attribute__((noinline)) void loop(enum what what, int rank, long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? atol(argv[2]) : 0;
-	int rank, what = 0;
+	bool multiple = argc == 4 && !strcmp(argv[3], "multiple");
+	int rank, what = 0, level;
 
-	MPI_Init(&argc, &argv);
-	while (argc == 3 && what < REDUCE + 1 && strcmp(argv[1], names[what]))
+	MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &level);
+	while ((argc == 3 || multiple) && what < REDUCE + 1 && strcmp(argv[1], names[what]))
 		what++;
-	if (argc != 3 || n <= 0 || what > REDUCE) {
-		fprintf(stderr, "usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N\n");
+	if ((argc != 3 && !multiple) || n <= 0 || what > REDUCE ||
+	    (multiple && level < MPI_THREAD_MULTIPLE)) {
+		fprintf(stderr, "usage: mpi-loop pingpong|exchange|allreduce|barrier|bcast|reduce N "
+				"[multiple]%s\n", multiple ? " (MPI_THREAD_MULTIPLE not given)" : "");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
