@@ -53,10 +53,16 @@ spread() {
 }
 # wall_of FILE R: rank R's "rank R wall S" from a program's output
 wall_of() { awk -v r="$2" '$1 == "rank" && $2 == r && $3 == "wall" { print $4 }' "$1"; }
-# key_of JSON R KEY: rank R's KEY in the report (.ranks[] by "rank", else by index)
+# key_of JSON R KEY: rank R's KEY in the report (.ranks[] by "rank", else by
+# index).  The report is read once: every rank's scalar keys go into
+# JSON.keys, a line "R KEY" and the line after it the value (empty when
+# it is null or false), and later calls read that.
 key_of() {
-	jq -r --argjson r "$2" --arg k "$3" \
-		'((.ranks | map(select(.rank == $r)) | first) // .ranks[$r]) | .[$k] // empty' "$1" 2> /dev/null
+	[ -e "$1.keys" ] || jq -r '. as $doc | [(.ranks | length), ((.ranks | map(.rank | numbers) | max // -1) + 1)] | max
+		| range(0; .) as $r | (($doc.ranks | map(select(.rank == $r)) | first) // $doc.ranks[$r]) as $o
+		| ($o // {}) | keys_unsorted[] as $k | select($o[$k] | scalars) | "\($r) \($k)", ($o[$k] // "")' \
+		"$1" > "$1.keys" 2> /dev/null
+	awk -v w="$2 $3" 'f { print; exit } $0 == w { f = 1 }' "$1.keys"
 }
 # pct A B: 100 * (A - B) / B
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.2f\n", 100 * (a - b) / b }'; }
