@@ -2,7 +2,13 @@
 """check-page.py - the report page in headless Chromium, checked against
 the JSON report of the same experiment (tests/integration/html.t).
 
-Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER [MODE]
+Usage: check-page.py PAGE.html REPORT.json SCREENSHOT_DIR HOSTILE_NAME FIRST_TAP_NUMBER [MODE
+       [PAGE.html REPORT.json MODE]...]
+
+Each further PAGE, REPORT and MODE is checked after the first in the same
+browser (one start of Chromium for them all), each from a blank page, with
+the window's first size and the console's log emptied, as a browser of
+its own would be.
 
 Modes check one part of the page instead of all views:
   blocks   (a job of more than 128 ranks) the matrix: its blocks of ranks
@@ -29,14 +35,16 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
 page, report_path, shots, hostile, first = sys.argv[1:6]
-mode = sys.argv[6] if len(sys.argv) > 6 else "all"
-report = json.load(open(report_path))
+jobs = [(page, report_path, sys.argv[6] if len(sys.argv) > 6 else "all")]
+rest = sys.argv[7:]
+if len(rest) % 3:
+    sys.exit("check-page.py: a further page needs its PAGE.html, REPORT.json and MODE")
+jobs += [tuple(rest[i:i + 3]) for i in range(0, len(rest), 3)]
 tap = headless.Tap(int(first))
 
 
 drv = headless.start(1400, 1000)
-
-url = "file://" + os.path.abspath(page)
+first_size = drv.get_window_size()
 
 
 def show(view):
@@ -79,17 +87,27 @@ def dense_counts(matrix):
     return m
 
 
+def cells_first():
+    """The matrix's cells: how many, and the first one's data-from ("" without
+    a cell) and data-value (None without a cell)."""
+    return drv.execute_script(
+        "const c = document.querySelectorAll('.heatmap rect');"
+        "return [c.length, c.length ? c[0].getAttribute('data-from') : '',"
+        " c.length ? c[0].getAttribute('data-value') : null]")
+
+
 def check_blocks():
     """The matrix of a large job: blocks summed, a click zooms into one."""
     show("mpi")
     m = dense_counts(report["mpi"]["matrix"])
-    cells = drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")
-    first = cells[0].get_attribute("data-from") if cells else ""
+    # counted in the page: a WebDriver reference to each of 16 384 cells
+    # takes seconds
+    ncells, first, value = cells_first()
     lo, hi = (int(x) for x in first.split("-")) if "-" in first else (0, -1)
     want = sum(m[r][c] for r in range(lo, hi + 1) for c in range(lo, hi + 1))
-    tap(len(cells) == 128 * 128 and cells[0].get_attribute("data-value") == str(want),
+    tap(ncells == 128 * 128 and value == str(want),
         f"matrix of {len(m)} ranks: 128 x 128 blocks, the first the JSON's sum over ranks {first}",
-        f"{len(cells)} cells, first {first} value {cells[0].get_attribute('data-value') if cells else None} want {want}")
+        f"{ncells} cells, first {first} value {value} want {want}")
     # the block on the diagonal's second row: neighbours exchange there
     blk = drv.find_element(By.CSS_SELECTOR, ".heatmap rect[data-from='%d-%d'][data-to='%d-%d']"
                            % (hi + 1, 2 * hi + 1, hi + 1, 2 * hi + 1))
@@ -102,7 +120,7 @@ def check_blocks():
         f"{len(zoomed)} cells", *bad[:5])
     shot("mpi-zoomed")
     drv.find_element(By.CSS_SELECTOR, ".matrix-reset").click()
-    tap(len(drv.find_elements(By.CSS_SELECTOR, ".heatmap rect")) == 128 * 128, "'whole matrix' comes back")
+    tap(cells_first()[0] == 128 * 128, "'whole matrix' comes back")
 
 
 def parse_sec(text):
@@ -378,7 +396,8 @@ def check_first_screen():
         tap(drv.find_element(By.ID, "view-mpi").is_displayed(), "first screen: the MPI finding's link opens the MPI view")
 
 
-try:
+def check(mode):
+    """The checks of MODE on the page at url against report."""
     if mode == "blocks":
         check_blocks()
     elif mode == "waits":
@@ -543,6 +562,22 @@ try:
             f"page {len(bars)} json {len(report['ranks'])}")
 
         check_first_screen()
+
+
+try:
+    for page, report_path, mode in jobs:
+        # as a fresh browser: a blank page first (a page loaded again
+        # would not reload), the first window size, an empty console log
+        drv.get("about:blank")
+        drv.set_window_size(first_size["width"], first_size["height"])
+        drv.get_log("browser")
+        report = json.load(open(report_path))
+        url = "file://" + os.path.abspath(page)
+        try:
+            check(mode)
+        except Exception as e:  # the next page is checked all the same
+            tap(False, f"{os.path.basename(page)} ({mode}): the checks ran to their end",
+                f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
 finally:
     drv.quit()
 tap.done()
