@@ -21,6 +21,22 @@ if ! git -C "$TOP" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 	echo "1..0 # skip $TOP is not a git clone: the package is built from its committed tree"
 	exit 0
 fi
+. "$TOP/tests/mpi-lib.sh"
+mpi_tools openmpi
+
+# as root, the fresh Debian root (below) is made while the package builds:
+# debootstrap mostly waits for the mirror; on the way out, it is waited
+# for before its root is unmounted and removed
+fresh=$WORK/fresh
+mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2> /dev/null | head -1)
+boot=
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap > /dev/null && [ -n "${MPICC:-}" ]; then
+	debootstrap --variant=minbase bookworm "$fresh" "${mirror:-http://deb.debian.org/debian}" \
+		> "$WORK/debootstrap.log" 2>&1 &
+	boot=$!
+	trap '[ -n "$boot" ] && wait "$boot"; umount "$fresh/proc" 2> /dev/null; rm -rf "$WORK"' EXIT
+fi
+
 src=$WORK/src/cpperf-0.1.0
 mkdir -p "$src"
 git -C "$TOP" archive HEAD | tar -C "$src" -xf -
@@ -48,7 +64,6 @@ is "the package's files" "$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E \
 	"./usr/bin/cpperf-record ./usr/lib/cpperf/libcpperf.so ./usr/share/doc/cpperf/threads.md.gz ./usr/share/man/man1/cpperf.1.gz "
 root=$WORK/root
 dpkg-deb -x "$deb" "$root"
-. "$TOP/tests/mpi-lib.sh"
 if mpi_tools openmpi; then
 	"$MPICC" -O2 -g -o "$WORK/demo" "$TOP/contrib/demo-mpi.c"
 	(cd "$WORK" && env -u CPPERF_TOP PATH="$root/usr/bin:$PATH" \
@@ -61,17 +76,16 @@ else
 	skip "the demo under the package's cpperf-record" "$WHY"
 fi
 
-# a fresh Debian root (debootstrap from the mirror apt uses): the package
-# installs there with its dependencies, and the demo runs there
-fresh=$WORK/fresh
-mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources 2> /dev/null | head -1)
-if [ "$(id -u)" -ne 0 ] || ! command -v debootstrap > /dev/null || [ -z "${MPICC:-}" ]; then
+# the fresh Debian root (debootstrap from the mirror apt uses, started
+# above): the package installs there with its dependencies, and the demo
+# runs there
+if [ -z "$boot" ]; then
 	skip "the package in a fresh root" "needs root, debootstrap (apt-get install debootstrap) and Open MPI"
-elif ! debootstrap --variant=minbase bookworm "$fresh" "${mirror:-http://deb.debian.org/debian}" \
-	> "$WORK/debootstrap.log" 2>&1; then
+elif ! wait "$boot"; then
+	boot=
 	skip "the package in a fresh root" "debootstrap failed: $(tail -1 "$WORK/debootstrap.log")"
 else
-	trap 'umount "$fresh/proc" 2> /dev/null; rm -rf "$WORK"' EXIT
+	boot=
 	mount -t proc proc "$fresh/proc"
 	cp /etc/resolv.conf "$fresh/etc/"
 	cp "$deb" "$fresh/tmp/cpperf.deb"
