@@ -56,9 +56,10 @@ wall_of() { awk -v r="$2" '$1 == "rank" && $2 == r && $3 == "wall" { print $4 }'
 # key_of JSON R KEY: rank R's KEY in the report (.ranks[] by "rank", else by
 # index).  The report is read once: every rank's scalar keys go into
 # JSON.keys, a line "R KEY" and the line after it the value (empty when
-# it is null or false), and later calls read that.
+# it is null or false), and later calls read that while the report is
+# not newer.
 key_of() {
-	[ -e "$1.keys" ] || jq -r '. as $doc | [(.ranks | length), ((.ranks | map(.rank | numbers) | max // -1) + 1)] | max
+	[ -e "$1.keys" ] && [ ! "$1" -nt "$1.keys" ] || jq -r '. as $doc | [(.ranks | length), ((.ranks | map(.rank | numbers) | max // -1) + 1)] | max
 		| range(0; .) as $r | (($doc.ranks | map(select(.rank == $r)) | first) // $doc.ranks[$r]) as $o
 		| ($o // {}) | keys_unsorted[] as $k | select($o[$k] | scalars) | "\($r) \($k)", ($o[$k] // "")' \
 		"$1" > "$1.keys" 2> /dev/null
