@@ -231,9 +231,9 @@ struct sym_session {
  * debug file by build id, then by .gnu_debuglink, local files only; its
  * descriptor moved high and noted.  sym_debug_fds_taken: whether the
  * program has the number of a descriptor handed out, which dwfl_end would
- * close; one closed since (by libdwfl, which closes a debug file it
- * cannot use, or by the program) is not taken; sym_debug_fds_forget: drop
- * the notes. */
+ * close; one closed since (by libdwfl, which closes a module's when the
+ * library was unloaded, or by the program) is not taken;
+ * sym_debug_fds_forget: drop the notes. */
 int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 		       char **debuginfo_file_name);

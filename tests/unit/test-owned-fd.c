@@ -17,16 +17,14 @@ static int keep_new(struct owned_fd *o)
 	return ofd_keep(o, open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
-/* The lowest number the runtime asks for (docs/record.md,
- * "Descriptors"): three quarters of the soft limit, at most 1024. */
+/* The lowest number the runtime asks for, as docs/record.md says
+ * ("Descriptors"): from three quarters of the soft limit, at most 1024. */
 static int high_floor(void)
 {
 	struct rlimit rl;
-	rlim_t top = 1024;
 
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < top)
-		top = rl.rlim_cur;
-	return (int)(top - top / 4);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	return rl.rlim_cur < 1024 ? (int)(rl.rlim_cur * 3 / 4) : 768;
 }
 
 static void test_kept(void)
