@@ -56,6 +56,7 @@
 
 #include "../common/hash.h"
 #include "../sampler/rt.h"
+#include "../sampler/rt-mutex.h"
 #include "call.h"
 #include "compensate.h"
 #include "piggyback.h"
@@ -65,7 +66,7 @@
 #define TURNS_MAX 4		/* switches charged to one call at most */
 
 static struct {
-	pthread_mutex_t lock;
+	struct rt_mutex lock;
 	bool on;
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
@@ -84,7 +85,7 @@ static struct {
 	/* the runtime's drain_published, or a count that stays 0 */
 	const atomic_uint_fast64_t *published;
 	uint64_t news_seen;	/* news_count at the last charge of news */
-} comp = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} comp;
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
 static const atomic_uint_fast64_t nothing_published;
@@ -190,16 +191,16 @@ void pmpi_comp_calibrate(struct rt_state *rt)
 	sample_cost_start(rt);
 	if (sw == UINT64_MAX)
 		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns, false);
-	rt_lock(&comp.lock);
+	rt_mutex_lock(&comp.lock);
 	comp.ovh.switch_cost_ns = sw;
-	rt_unlock(&comp.lock);
+	rt_mutex_unlock(&comp.lock);
 }
 
 void pmpi_comp_start(uint64_t t0)
 {
 	struct rt_state *rt = rt_current();
 
-	rt_lock(&comp.lock);
+	rt_mutex_lock(&comp.lock);
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.shared_cores = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
@@ -213,7 +214,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
 	__atomic_store_n(&comp.live, true, __ATOMIC_RELAXED);
-	rt_unlock(&comp.lock);
+	rt_mutex_unlock(&comp.lock);
 }
 
 void pmpi_comp_sample(void)
@@ -250,13 +251,13 @@ static uint64_t minus(uint64_t a, uint64_t b)
 static void comp_lock(void)
 {
 	if (!pmpi_one_thread)
-		rt_lock(&comp.lock);
+		rt_mutex_lock(&comp.lock);
 }
 
 static void comp_unlock(void)
 {
 	if (!pmpi_one_thread)
-		rt_unlock(&comp.lock);
+		rt_mutex_unlock(&comp.lock);
 }
 
 /* Add ns to the overhead and the delay.  Caller holds comp.lock. */
@@ -558,14 +559,14 @@ const struct pb_unit pb_unit_comp = {
 
 void pmpi_comp_end(uint64_t t)
 {
-	rt_lock(&comp.lock);
+	rt_mutex_lock(&comp.lock);
 	if (comp.on && !comp.ended) {
 		comp.end = t;
 		comp.end_x = comp.x;
 		__atomic_store_n(&comp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&comp.live, false, __ATOMIC_RELAXED);
 	}
-	rt_unlock(&comp.lock);
+	rt_mutex_unlock(&comp.lock);
 }
 
 static void fill_sample_probes(struct profile *p, const struct cost_probe *pr)
@@ -580,7 +581,7 @@ void pmpi_comp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
 
-	rt_lock(&comp.lock);
+	rt_mutex_lock(&comp.lock);
 	if (comp.on) {
 		if (!comp.ended) {	/* no MPI_Finalize: the rank ends here */
 			comp.end = rt_now_ns();
@@ -599,5 +600,5 @@ void pmpi_comp_fill(struct rt_state *rt)
 		p->comp_wait_ns = comp.wait;
 		p->comp_wait_comp_ns = comp.wait_comp;
 	}
-	rt_unlock(&comp.lock);
+	rt_mutex_unlock(&comp.lock);
 }

@@ -37,6 +37,7 @@
 
 #include "../common/order.h"
 #include "../sampler/rt.h"
+#include "../sampler/rt-mutex.h"
 #include "call.h"
 #include "critpath.h"
 #include "cp-links.h"
@@ -58,7 +59,7 @@ struct growable {
 };
 
 static struct {
-	pthread_mutex_t lock;
+	struct rt_mutex lock;
 	bool on, trace, ended;
 	bool live;		/* on and not ended: one load for every call */
 	bool solo;		/* wrappers take no lock (above) */
@@ -81,7 +82,7 @@ static struct {
 	uint64_t gap_event;	/* gap_event 0 when none did */
 	struct cp_links links;
 	struct growable evs, edges;
-} cp = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} cp;
 
 /* Samples by (segment, node), and the prefix's: the drain thread's and a
  * fold point's, under samples_lock; then fill's. */
@@ -143,13 +144,13 @@ static void sort_by_event(struct growable *g, size_t sz)
 static void cp_lock(void)
 {
 	if (!cp.solo)
-		rt_lock(&cp.lock);
+		rt_mutex_lock(&cp.lock);
 }
 
 static void cp_unlock(void)
 {
 	if (!cp.solo)
-		rt_unlock(&cp.lock);
+		rt_mutex_unlock(&cp.lock);
 }
 
 /* A slot of the window, which the drain thread may be reading. */
@@ -176,7 +177,7 @@ static void set_budget(uint64_t budget, uint32_t nevents)
 
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
-	rt_lock(&cp.lock);
+	rt_mutex_lock(&cp.lock);
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&cp.live, true, __ATOMIC_RELAXED);
 	cp.trace = rt->opt.cp_trace;
@@ -189,7 +190,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
 	cpp_init(&prefix, (uint32_t)rt->events.n);
 	cp.solo = pmpi_one_thread && !cpz_active();
-	rt_unlock(&cp.lock);
+	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
 }
@@ -327,7 +328,7 @@ void pmpi_cp_end(void)
 {
 	bool report = false;
 
-	rt_lock(&cp.lock);
+	rt_mutex_lock(&cp.lock);
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
@@ -337,7 +338,7 @@ void pmpi_cp_end(void)
 		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
 		report = cp.monitor;
 	}
-	rt_unlock(&cp.lock);
+	rt_mutex_unlock(&cp.lock);
 	pmpi_comp_end(cp.end_time);
 	if (report)	/* every rank, at MPI_Finalize's entry */
 		pmpi_cpmon_end(cp.end_time, cp.end_length);
@@ -508,11 +509,11 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	pmpi_comp_sample();
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED))
 		return;
-	rt_lock(&cp.lock);
+	rt_mutex_lock(&cp.lock);
 	seg = segment_at(time);
 	if (seg)
 		cpz_sample(rt, seg, node, w);
-	rt_unlock(&cp.lock);
+	rt_mutex_unlock(&cp.lock);
 	rt_lock(&samples_lock);
 	if (samples.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.cut)
 		keep_from(__atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
@@ -536,9 +537,9 @@ uint64_t pmpi_cp_end_event(void)
 {
 	uint64_t e;
 
-	rt_lock(&cp.lock);
+	rt_mutex_lock(&cp.lock);
 	e = cp.on && cp.ended ? cp.end_events - 1 : 0;
-	rt_unlock(&cp.lock);
+	rt_mutex_unlock(&cp.lock);
 	return e;
 }
 
@@ -747,13 +748,13 @@ void pmpi_cp_fill(struct rt_state *rt)
 	uint64_t link_max, link_cut;
 	uint32_t k = 0;
 
-	rt_lock(&cp.lock);
+	rt_mutex_lock(&cp.lock);
 	if (!cp.on || cp.overlap) {
 		if (cp.overlap)
 			rt_notice(rt, "rank %lld: no critical path: MPI calls of several threads "
 				  "overlapped (the path model needs one sequence of calls per rank)",
 				  (long long)p->rank);
-		rt_unlock(&cp.lock);
+		rt_mutex_unlock(&cp.lock);
 		free_samples();
 		return;
 	}
@@ -794,7 +795,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 	if (cp.monitor)
 		pmpi_cpmon_fill(p);
 	fill_folds(rt, p);
-	rt_unlock(&cp.lock);
+	rt_mutex_unlock(&cp.lock);
 	for (uint32_t i = 0; i < samples.n; i++) {
 		const struct prof_cp_seg *g = &samples.segs[i];
 

@@ -13,10 +13,10 @@
  * those of a run without cpperf.  SIG_IGN is installed as it is.
  *
  * The handler never takes a lock and never allocates.  A thread that holds
- * one of the locks the final write needs (rt_lock) cannot let the drain
- * thread wait for it: an asynchronous signal arriving then is deferred
- * until the thread lets go; a fault there ends the process without a final
- * profile (the last checkpoint stays).  A thread without an alternate
+ * one of the locks the final write needs (rt_lock, rt_mutex_lock) cannot
+ * let the drain thread wait for it: an asynchronous signal arriving then
+ * is deferred until the thread lets go; a fault there ends the process
+ * without a final profile (the last checkpoint stays).  A thread without an alternate
  * signal stack gets one of ours, so that the handler also runs after the
  * thread's stack overflowed.
  */
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "rt.h"
+#include "rt-mutex.h"
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
@@ -52,10 +53,11 @@ static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 static sigaction_fn real_sigaction;
 static atomic_bool installed;
 
-/* Per thread: locks of rt_lock held, the signals deferred until they are
- * let go (bit sig), and handlers of the program running. */
-static __thread int crit_depth __attribute__((tls_model("initial-exec")));
-static __thread uint64_t deferred __attribute__((tls_model("initial-exec")));
+/* Per thread: locks of rt_lock and rt_mutex_lock held, the signals
+ * deferred until they are let go (bit sig), and handlers of the program
+ * running. */
+__thread int rt_crit_depth __attribute__((tls_model("initial-exec")));
+__thread uint64_t rt_deferred __attribute__((tls_model("initial-exec")));
 static __thread int in_program_handler __attribute__((tls_model("initial-exec")));
 
 static struct slot *slot_of(int sig)
@@ -140,8 +142,8 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 
 	if (!s)
 		return;
-	if (crit_depth > 0 && !is_fault(sig, si)) {
-		deferred |= UINT64_C(1) << sig;	/* raised again by rt_unlock */
+	if (rt_crit_depth > 0 && !is_fault(sig, si)) {
+		rt_deferred |= UINT64_C(1) << sig;	/* raised again at the unlock */
 		return;
 	}
 	a = s->prog[atomic_load(&s->cur)];
@@ -153,7 +155,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 		struct rt_state *rt = rt_current();
 		char reason[64];
 
-		if (rt && crit_depth == 0) {
+		if (rt && rt_crit_depth == 0) {
 			signal_reason(sig, reason, sizeof(reason));
 			rt_end_async(rt, reason);
 		}
@@ -275,21 +277,26 @@ bool rt_in_program_handler(void)
 
 void rt_lock(pthread_mutex_t *m)
 {
-	crit_depth++;
+	rt_crit_depth++;
 	pthread_mutex_lock(m);
+}
+
+/* Out of line: an unlock that finds none deferred saves no registers. */
+__attribute__((noinline)) void rt_raise_deferred(void)
+{
+	while (rt_deferred) {
+		int sig = __builtin_ctzll(rt_deferred);
+
+		rt_deferred &= ~(UINT64_C(1) << sig);
+		raise(sig);
+	}
 }
 
 void rt_unlock(pthread_mutex_t *m)
 {
 	pthread_mutex_unlock(m);
-	if (--crit_depth > 0)
-		return;
-	while (deferred) {
-		int sig = __builtin_ctzll(deferred);
-
-		deferred &= ~(UINT64_C(1) << sig);
-		raise(sig);
-	}
+	if (--rt_crit_depth == 0)
+		rt_raise_deferred();
 }
 
 /* The program's sigaction on one of our signals: its view is kept, the

@@ -4,7 +4,8 @@
  * a final profile): the program's view of its dispositions through the
  * interposed sigaction and signal, its handlers called (SA_RESETHAND as
  * the kernel does it), SIG_IGN kept, the default action ending a child as
- * without cpperf, signals deferred while a thread holds an rt_lock, and
+ * without cpperf, signals deferred while a thread holds an rt_lock or an
+ * rt_mutex, and
  * the alternate signal stack.
  */
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../sampler/rt.h"
+#include "../../sampler/rt-mutex.h"
 #include "no-runtime.h"
 #include "tap.h"
 
@@ -72,20 +74,26 @@ static void test_view(void)
 
 static void test_deferred(void)
 {
-	pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER;
+	struct rt_mutex b = { 0 };
 
 	set(SIGTERM, count, 0);
 	set(SIGINT, count, 0);
 	hits[SIGTERM] = hits[SIGINT] = 0;
 	rt_lock(&a);
-	rt_lock(&b);
+	rt_mutex_lock(&b);
 	raise(SIGTERM);
 	raise(SIGINT);
 	ok(hits[SIGTERM] == 0 && hits[SIGINT] == 0, "held locks: the signals wait");
-	rt_unlock(&b);
+	rt_mutex_unlock(&b);
 	ok(hits[SIGTERM] == 0 && hits[SIGINT] == 0, "one lock left: still waiting");
 	rt_unlock(&a);
 	ok(hits[SIGTERM] == 1 && hits[SIGINT] == 1, "all let go: both are handled");
+	rt_mutex_lock(&b);
+	raise(SIGTERM);
+	ok(hits[SIGTERM] == 1, "an rt_mutex alone held: the signal waits");
+	rt_mutex_unlock(&b);
+	ok(hits[SIGTERM] == 2, "let go: it is handled");
 }
 
 /* How a child that runs fn ends: its wait status. */
