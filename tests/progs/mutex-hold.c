@@ -2,7 +2,8 @@
  * mutex-hold.c - a pthread program whose main thread holds a mutex while
  * it works in hold_work (HOLD s in all, argv[1], 1 by default) and two
  * waiters block on it the whole time: their time is idle, blamed on
- * hold_work.  The waiters take the mutex only once main is done.
+ * hold_work.  The waiters take the mutex only once main is done.  It
+ * prints the share of a CPU hold_work got ("cpu_share hold_work X").
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,25 +23,29 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-__attribute__((noinline)) void hold_work(double s)
+__attribute__((noinline)) double hold_work(double s)
 {
-	compute(s);
+	double share = compute_share(s);
+
 	sink++;
+	return share;
 }
 
 int main(int argc, char **argv)
 {
 	double hold = argc > 1 ? atof(argv[1]) : 1;
 	pthread_t t[2];
+	double share;
 
 	pthread_barrier_init(&ready, NULL, 3);
 	pthread_mutex_lock(&m);
 	for (int i = 0; i < 2; i++)
 		pthread_create(&t[i], NULL, waiter, NULL);
 	pthread_barrier_wait(&ready);
-	hold_work(hold);
+	share = hold_work(hold);
 	pthread_mutex_unlock(&m);
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
+	printf("cpu_share hold_work %.3f\n", share);
 	return 0;
 }
