@@ -73,6 +73,23 @@ report_json() { local dir=$1; shift; "$CPPERF" report "$dir" --format=json "$@" 
 # jqr FILTER: evaluate FILTER on the last report.
 jqr() { jq -r "$1" "$WORK/report.json"; }
 
+# jq_vars FILE VAR FILTER [VAR FILTER]...: set each VAR to what
+# "$(jq -r FILTER FILE)" would be, FILE read by one jq process for them
+# all (a jq start costs more than a lookup in a report): a filter's
+# outputs one a line, arrays and objects compact (as with -c); a filter
+# that fails keeps what it printed before, as jq does, and the others
+# are evaluated all the same.  Every VAR is empty when FILE is not JSON.
+jq_vars() {
+	local _file=$1 _prog=
+	shift
+	while [ $# -gt 1 ]; do
+		printf -v "$1" %s ""
+		_prog+="${_prog:+, }\"$1=\" + ([try ($2)] | map(if type == \"string\" then . else tojson end) | join(\"\\n\") | @sh)"
+		shift 2
+	done
+	eval "$(jq -r "$_prog" "$_file" 2> /dev/null)"
+}
+
 # reseal FILE: rewrite the trailer of a profile edited by a test (its
 # length and CRC-32), so that the reader checks the records rather than
 # refusing the file as damaged.

@@ -54,3 +54,17 @@ mpi_end() {
 
 # mpi_run NP ARGS...: the launcher with a time limit.
 mpi_run() { local np=$1; shift; timeout 120 "$MPIRUN" -np "$np" "$@"; }
+
+# cp_json DIR OUT [ARGS...]: the CP view of DIR as JSON into OUT, its
+# stderr into OUT.err; returns the report's status.
+cp_json() {
+	local dir=$1 out=$2; shift 2
+	"$CPPERF" report "$dir" --view=cp --format=json "$@" > "$out" 2> "$out.err"
+}
+
+# cp_filter FILTER: the jq filter of one value of .critical_path in a CP
+# view, empty when absent (for jq_vars)
+cp_filter() { echo ".critical_path | $1 // empty"; }
+
+# cp_share FUNCTION: the jq filter of FUNCTION's cp_pct in a CP view
+cp_share() { cp_filter "(.functions[] | select(.function == \"$1\") | .cp_pct)"; }

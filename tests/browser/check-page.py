@@ -213,6 +213,24 @@ def drawn_nodes(c):
     return {n["site"] for n in sorted(c["nodes"], key=lambda n: (-(n["time"] or 0), -n["calls"]))[:30]}
 
 
+def classes_drawn():
+    """What the Classes view draws, asked of the page in one call (a call
+    per box and per arrow took seconds for 10 classes of 30 sites): per
+    class group drawn, its data-ranks, its boxes' [data-site, shown label]
+    and its computation edges; and the message edges' tooltips.  A label
+    is read as WebDriver's text would be: '' when it is not shown (hidden
+    or of no width), whitespace collapsed."""
+    return drv.execute_script(
+        "const shown = (t) => t && t.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}) &&"
+        " t.getBoundingClientRect().width > 0 ? t.textContent.replace(/\\s+/g, ' ').trim() : '';"
+        "const graph = 'svg.classes-graph';"
+        "return [[...document.querySelectorAll(graph + ' g.class')].map((g) => [g.getAttribute('data-ranks'),"
+        " [...g.querySelectorAll('g.node')].map((n) => [n.getAttribute('data-site'), shown(n.querySelector('text'))]),"
+        " g.querySelectorAll('path.edge.comp').length]),"
+        " [...document.querySelectorAll(graph + ' g.messages path.edge.msg')]"
+        ".map((p) => p.querySelector('title').textContent)]")
+
+
 def check_classes():
     """The Classes view against the JSON's "clusters" and "graph"."""
     classes = report["graph"]["classes"]
@@ -227,25 +245,22 @@ def check_classes():
         f"{what}: the Classes tab shows a row per class, with its ranks",
         f"page {rows[:5]}", f"json {report['clusters'][:5]}")
     shot(f"classes-{len(classes)}")
-    groups = drv.find_elements(By.CSS_SELECTOR, "svg.classes-graph g.class")
-    tap(len(groups) == len(shown) and
-        [g.get_attribute("data-ranks") for g in groups] == [c["ranks"] for c in shown],
-        f"{what}: a group per class drawn, the first {len(shown)}",
-        f"page {[g.get_attribute('data-ranks') for g in groups]}")
+    groups, tips = classes_drawn()
+    ranks = [g[0] for g in groups]
+    tap(len(groups) == len(shown) and ranks == [c["ranks"] for c in shown],
+        f"{what}: a group per class drawn, the first {len(shown)}", f"page {ranks}")
     names = {s["id"]: s["function"] for s in report["mpi"]["callsites"]}
     label = {i: f if len(f) <= 22 else f[:21] + "…" for i, f in names.items()}
     bad = []
-    for i, g in enumerate(groups[:len(shown)]):
-        nodes = {int(n.get_attribute("data-site")): n.find_element(By.TAG_NAME, "text").text
-                 for n in g.find_elements(By.CSS_SELECTOR, "g.node")}
+    for i, (_, boxes, _) in enumerate(groups[:len(shown)]):
+        nodes = {int(site): text for site, text in boxes}
         want = {s: label.get(s, f"site {s}") for s in drawn[i]}
         if nodes != want:
             bad.append(f"class {shown[i]['ranks']}: page {nodes} want {want}")
     tap(groups and not bad, f"{what}: each group draws a box per call site of its class, named by its function",
         *bad[:3])
     bad = []
-    for i, g in enumerate(groups[:len(shown)]):
-        got = len(g.find_elements(By.CSS_SELECTOR, "path.edge.comp"))
+    for i, (_, _, got) in enumerate(groups[:len(shown)]):
         want = sum(1 for e in shown[i]["edges"] if e["from"] in drawn[i] and e["to"] in drawn[i])
         if got != want:
             bad.append(f"class {shown[i]['ranks']}: {got} computation edges, want {want}")
@@ -254,12 +269,11 @@ def check_classes():
     msgs = [m for i, c in enumerate(shown) for m in c["messages"]
             if m["recv_class"] == i and m["send_class"] is not None and m["send_class"] < len(shown) and
             m["send_site"] in drawn[m["send_class"]] and m["recv_site"] in drawn[i]]
-    got = drv.find_elements(By.CSS_SELECTOR, "svg.classes-graph g.messages path.edge.msg")
-    tips = sorted(p.find_element(By.TAG_NAME, "title").get_attribute("textContent") for p in got)
+    tips = sorted(tips)
     want_tips = [f": {fmt_count(m['count'])} messages," for m in msgs]
-    tap(len(got) == len(msgs) and all(any(w in t for t in tips) for w in want_tips),
+    tap(len(tips) == len(msgs) and all(any(w in t for t in tips) for w in want_tips),
         f"{what}: an arrow per message edge between boxes drawn, its messages in its tooltip",
-        f"page {len(got)} want {len(msgs)}", *tips[:3])
+        f"page {len(tips)} want {len(msgs)}", *tips[:3])
     text = sec.text
     capped = len(classes) > 10, any(len(c["nodes"]) > 30 for c in classes)
     said = f"first 10 of {len(classes)} classes" in text, "show the 30 of most time" in text

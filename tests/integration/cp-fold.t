@@ -21,19 +21,6 @@ need_sampling
 
 PHASES="1.5 3 300 200 20"	# SETUP SOLVE A_US B_US EVERY
 
-# cp_json DIR OUT [ARGS...]: the CP view of DIR as JSON into OUT, its
-# stderr into OUT.err
-cp_json() {
-	local dir=$1 out=$2; shift 2
-	"$CPPERF" report "$dir" --view=cp --format=json "$@" > "$out" 2> "$out.err"
-}
-
-# cpv FILE FILTER: one value of .critical_path in FILE, empty when absent
-cpv() { jq -r ".critical_path | $2 // empty" "$1" 2> /dev/null; }
-
-# share FILE FUNCTION: the function's cp_pct in the CP view FILE
-share() { cpv "$1" "(.functions[] | select(.function == \"$2\") | .cp_pct)"; }
-
 # records DIR KEY: lines of record KEY in each profile of DIR, one count a line
 records() { for f in "$1"/*.cpprof; do grep -c "^$2 " "$f"; done; }
 
@@ -57,27 +44,33 @@ for mpi in openmpi mpich; do
 	d=$WORK/$mpi-trace
 	cp_json "$d" "$d.online"
 	cp_json "$d" "$d.ref" --reference
-	is "$mpi: the online path is folded, the reference whole" \
-		"$(cpv "$d.online" .form):$(cpv "$d.ref" .form)" folded:whole
-	on=$(cpv "$d.online" .length) ref=$(cpv "$d.ref" .length)
+	jq_vars "$d.online" form "$(cp_filter .form)" on "$(cp_filter .length)" \
+		on_setup_work "$(cp_share setup_work)" on_solve_work "$(cp_share solve_work)"
+	jq_vars "$d.ref" form_ref "$(cp_filter .form)" ref "$(cp_filter .length)" \
+		ref_setup_work "$(cp_share setup_work)" ref_solve_work "$(cp_share solve_work)"
+	is "$mpi: the online path is folded, the reference whole" "$form:$form_ref" folded:whole
 	within "$mpi: the online length is the reference's" "$on" "$ref" "$(awk -v r="$ref" 'BEGIN { print r / 100 + 1e-6 }')"
-	atleast "$mpi: the set-up phase's share of the reference path" "$(share "$d.ref" setup_work)" 10
+	atleast "$mpi: the set-up phase's share of the reference path" "$ref_setup_work" 10
 	for fn in setup_work solve_work; do
-		within "$mpi: $fn's share of the folded path = the reference's" \
-			"$(share "$d.online" $fn)" "$(share "$d.ref" $fn)" 2
+		on_fn=on_$fn ref_fn=ref_$fn
+		within "$mpi: $fn's share of the folded path = the reference's" "${!on_fn}" "${!ref_fn}" 2
 	done
 
 	# --- b. the records a rank keeps
 	run $mpi plain --cp-interval=0.5 "$P" $PHASES
 	d=$WORK/$mpi-plain
 	cp_json "$d" "$d.online"
-	is "$mpi: folded without the trace" "$(cpv "$d.online" .form)" folded
+	jq_vars "$d.online" form "$(cp_filter .form)" on_setup_work "$(cp_share setup_work)" \
+		on_solve_work "$(cp_share solve_work)" points "$(cp_filter .fold.points)" \
+		series "$(cp_filter '.series | length')"
+	is "$mpi: folded without the trace" "$form" folded
 	for fn in setup_work solve_work; do
-		atleast "$mpi: $fn on the folded path (%)" "$(share "$d.online" $fn)" 1
+		on_fn=on_$fn
+		atleast "$mpi: $fn on the folded path (%)" "${!on_fn}" 1
 	done
 	is "$mpi: every rank resolved the same fold points" \
 		"$(grep -h '^cp_folds \|^cp_fold_ns ' "$d"/*.cpprof | sort | uniq -c | awk '{ print $1 }' | sort -u)" 3
-	atleast "$mpi: fold points" "$(cpv "$d.online" .fold.points)" 2
+	atleast "$mpi: fold points" "$points" 2
 	is "$mpi: each rank's last fold point is its MPI_Finalize" \
 		"$(for f in "$d"/*.cpprof; do
 			awk '$1 == "cp_events" { e = $2 } $1 == "cp_fold_event" { f = $2 }
@@ -85,15 +78,16 @@ for mpi in openmpi mpich; do
 	is "$mpi: no link, no segment left in any rank's file" \
 		"$(records "$d" cp_link | sort -u):$(records "$d" cp_seg | sort -u)" 0:0
 	atleast "$mpi: the prefix's records, fewest of a rank" "$(records "$d" cp_prefix | sort -n | head -1)" 1
-	atleast "$mpi: the series beside (--cp-interval)" "$(cpv "$d.online" '.series | length')" 1
+	atleast "$mpi: the series beside (--cp-interval)" "$series" 1
 
 	# --- c. several threads may call MPI: no fold points
 	run $mpi multiple "$P" $PHASES multiple
 	d=$WORK/$mpi-multiple
 	cp_json "$d" "$d.online"
+	jq_vars "$d.online" form "$(cp_filter .form)"
 	is "$mpi, MPI_THREAD_MULTIPLE: no fold point in any file" "$(cat "$d"/*.cpprof | grep -c '^cp_folds [1-9]')" 0
 	filled=$(cat "$d"/*.cpprof | sed -n 's/^cp_cut //p' | awk '$1 > 0 { n++ } END { print n + 0 }')
 	is "$mpi, MPI_THREAD_MULTIPLE: the budget's form ($filled ranks filled it)" \
-		"$(cpv "$d.online" .form)" "$([ "$filled" -gt 0 ] && echo latest || echo whole)"
+		"$form" "$([ "$filled" -gt 0 ] && echo latest || echo whole)"
 done
 done_testing

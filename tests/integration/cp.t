@@ -37,19 +37,6 @@ mpi_build cp-budget cp-budget.c
 
 # (lib.sh's fail() loops over a global l: the test names below are in $name)
 
-# cp_json DIR OUT [ARGS...]: the CP view of DIR as JSON into OUT, its
-# stderr into OUT.err; returns the report's status.
-cp_json() {
-	local dir=$1 out=$2; shift 2
-	"$CPPERF" report "$dir" --view=cp --format=json "$@" > "$out" 2> "$out.err"
-}
-
-# cpv FILE FILTER: one value of .critical_path in FILE, empty when absent
-cpv() { jq -r ".critical_path | $2 // empty" "$1" 2> /dev/null; }
-
-# flag FILE: .critical_path.reference in FILE (true or false), empty when absent
-flag() { jq -r '.critical_path.reference | booleans' "$1" 2> /dev/null; }
-
 # why FILE: the report's first stderr lines, for a diagnostic
 why() { echo "report: $(head -3 "$1.err" | tr '\n' ' ')"; }
 
@@ -71,8 +58,13 @@ for run in $RUNS; do
 	fi
 	cp_json "$d" "$d.online"
 	cp_json "$d" "$d.ref" --reference
-	on=$(cpv "$d.online" .length) ref=$(cpv "$d.ref" .length) wall=$(cpv "$d.ref" .wall)
-	isref=$(flag "$d.online"):$(flag "$d.ref")
+	# (.reference: true or false, empty when absent)
+	jq_vars "$d.online" on "$(cp_filter .length)" form "$(cp_filter .form)" \
+		flag_on '.critical_path.reference | booleans' pon '.critical_path.path'
+	jq_vars "$d.ref" ref "$(cp_filter .length)" wall "$(cp_filter .wall)" \
+		flag_ref '.critical_path.reference | booleans' pref '.critical_path.path' \
+		runs '.critical_path.path | length' ranks '[.critical_path.path[].rank] | join(",")'
+	isref=$flag_on:$flag_ref
 	if [ -n "$on" ] && [ -n "$ref" ] && [ -n "$wall" ] && [ "$isref" = false:true ] &&
 		awk -v o="$on" -v r="$ref" -v w="$wall" 'BEGIN { d = o - r; if (d < 0) d = -d
 			exit !(r > 0 && r <= w * 1.01 + 1e-6 && d <= 0.01 * r + 1e-6) }'; then
@@ -82,12 +74,9 @@ for run in $RUNS; do
 			"online '$on' reference '$ref' wall '$wall' (reference flags online:reference '$isref', want false:true)" \
 			"$(why "$d.online")" "$(why "$d.ref")"
 	fi
-	is "$name: the online path is whole (default budget)" "$(cpv "$d.online" .form)" whole
-	pon=$(jq -c '.critical_path.path' "$d.online" 2> /dev/null)
-	pref=$(jq -c '.critical_path.path' "$d.ref" 2> /dev/null)
-	runs=$(jq '.critical_path.path | length' "$d.ref" 2> /dev/null)
+	is "$name: the online path is whole (default budget)" "$form" whole
 	if [ -n "$pref" ] && [ "$pon" = "$pref" ] && [ "${runs:-0}" -ge 1 ] 2> /dev/null; then
-		ok "$name: same path online and offline ($runs runs, ranks $(jq -r '[.critical_path.path[].rank] | join(",")' "$d.ref"))"
+		ok "$name: same path online and offline ($runs runs, ranks $ranks)"
 	else
 		fail "$name: same path online and offline (at least one run)" \
 			"online:    $(head -c 300 <<< "$pon")" "reference: $(head -c 300 <<< "$pref")" \
@@ -107,10 +96,11 @@ d=$WORK/serial
 OMPI_MCA_mpi_yield_when_idle=0 mpi_run 4 "$RECORD" -q -o "$d" "$WORK/cp-serial" > "$d.out" 2> "$d.err"
 is "cp-serial: program output" "$?:$(cat "$d.out")" "0:cp-serial ranks=4 ok"
 cp_json "$d" "$d.online"
-f() { cpv "$d.online" "(.functions[] | select(.function == \"serial_setup\") | .$1)"; }
-cp=$(f cp_pct) cpu=$(f cpu_pct) len=$(cpv "$d.online" .length) wall=$(cpv "$d.online" .wall)
+f() { cp_filter "(.functions[] | select(.function == \"serial_setup\") | .$1)"; }
+jq_vars "$d.online" cp "$(f cp_pct)" cpu "$(f cpu_pct)" cp_time "$(f cp_time)" \
+	len "$(cp_filter .length)" wall "$(cp_filter .wall)"
 if [ -n "$cp" ] && [ -n "$cpu" ] && awk -v c="$cp" -v u="$cpu" 'BEGIN { exit !(c >= 2 * u) }'; then
-	ok "cp-serial: serial_setup cp_pct $cp >= 2 x cpu_pct $cpu (cp_time $(f cp_time) s)"
+	ok "cp-serial: serial_setup cp_pct $cp >= 2 x cpu_pct $cpu (cp_time $cp_time s)"
 else
 	fail "cp-serial: serial_setup cp_pct >= 2 x cpu_pct" "cp_pct '$cp' cpu_pct '$cpu'" "$(why "$d.online")"
 fi
@@ -123,30 +113,29 @@ else
 fi
 
 # --- c. the budget
-# share FILE FUNCTION: the function's cp_pct in the CP view FILE
-share() { cpv "$1" "(.functions[] | select(.function == \"$2\") | .cp_pct)"; }
 d=$WORK/budget
 mpi_run 2 "$RECORD" -q -F 2000 --cp-trace --cp-budget=128K -o "$d" "$WORK/cp-budget" 6 600 400 \
 	> "$d.out" 2> "$d.err"
 is "budget: program output" "$?:$(sed 's/=.*//' "$d.out")" "0:cp-budget rounds"
 cp_json "$d" "$d.online"
 cp_json "$d" "$d.ref" --reference
+jq_vars "$d.online" form "$(cp_filter .form)" budget "$(cp_filter .cut.budget)" \
+	on_work_a "$(cp_share work_a)" on_work_b "$(cp_share work_b)"
+jq_vars "$d.ref" form_ref "$(cp_filter .form)" ref_work_a "$(cp_share work_a)" ref_work_b "$(cp_share work_b)"
 # cut_ranks DIR: how many of DIR's ranks dropped records (a busy host may
 # run too few rounds to fill the budget: then the path is whole)
 cut_ranks() { cat "$1"/*.cpprof | sed -n 's/^cp_cut //p' | awk '$1 > 0 { n++ } END { print n + 0 }'; }
 if [ "$(cut_ranks "$d")" -gt 0 ]; then
-	is "budget: the walk says it holds the latest part" \
-		"$(cpv "$d.online" .form):$(cpv "$d.online" .cut.budget)" latest:131072
+	is "budget: the walk says it holds the latest part" "$form:$budget" latest:131072
 else
-	is "budget: no rank filled it ($(cat "$d.out"), a busy host), the walk says whole" \
-		"$(cpv "$d.online" .form)" whole
+	is "budget: no rank filled it ($(cat "$d.out"), a busy host), the walk says whole" "$form" whole
 fi
-is "budget: the reference walks the whole path" "$(cpv "$d.ref" .form)" whole
+is "budget: the reference walks the whole path" "$form_ref" whole
 # (sampled shares of two spans of one run: they differed by 0.1-1.7
 # points in five runs on a 2-core VM, and by more than 2 once, loaded)
 for fn in work_a work_b; do
-	within "budget: $fn's share of the latest part = the whole path's (reference)" \
-		"$(share "$d.online" $fn)" "$(share "$d.ref" $fn)" 3
+	on_fn=on_$fn ref_fn=ref_$fn
+	within "budget: $fn's share of the latest part = the whole path's (reference)" "${!on_fn}" "${!ref_fn}" 3
 done
 # bytes FILE KEY: bytes of FILE's lines of record KEY
 bytes() { grep "^$2 " "$1" | wc -c; }
@@ -165,8 +154,9 @@ for f in "$d"/*.cpprof; do
 		$(($(bytes "$f" cp_link) + $(bytes "$f" cp_seg))) 65536
 done
 cp_json "$d" "$d.online"
+jq_vars "$d.online" form "$(cp_filter .form)"
 is "budget 64K: the report walks $([ "$filled" -gt 0 ] && echo 'the latest part' || echo 'the whole path, none filled')" \
-	"$(cpv "$d.online" .form)" "$([ "$filled" -gt 0 ] && echo latest || echo whole)"
+	"$form" "$([ "$filled" -gt 0 ] && echo latest || echo whole)"
 
 # --- d. no critical path without MPI or without piggybacks
 # refused NAME DIR: --view=cp on DIR exits non-zero and says why

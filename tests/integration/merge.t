@@ -42,25 +42,27 @@ for mpi in openmpi mpich; do
 	is "$mpi: a merged profile and 8 ranks' files" "$(ls "$D" | grep -c '\.cpprof$')" 9
 	report_sans_cp "$D" > "$WORK/merged.json"
 	report_sans_cp "$D" --rank-files > "$WORK/ranks.json"
-	is "$mpi: the merged report reads 8 ranks" "$(jq '.experiment.processes' "$WORK/merged.json")" 8
-	check "$mpi: merged report = the ranks' files' report (but the critical path)" \
-		cmp -s "$WORK/merged.json" "$WORK/ranks.json"
 	# the call-path nodes' spreads (per event: the host's default), not the
 	# flat functions' (plain numbers)
-	ev=$(jq -r '.experiment.events[0].name' "$WORK/merged.json")
-	atleast "$mpi: nodes whose samples differ between ranks have a spread" \
-		"$(jq --arg ev "$ev" '[.callpath | .. | objects | select((.ranks.max? | type) == "object") | .ranks
-			| select(.max[$ev] > .min[$ev])] | length' "$WORK/merged.json")" 3
-	is "$mpi: relax's spread: the rank of its max is a rank" \
-		"$(jq --arg ev "$ev" '[.callpath | .. | objects | select(.function? == "relax") | .ranks.max_rank[$ev]] | map(. >= 0 and . < 8) | all' "$WORK/merged.json")" true
+	jq_vars "$WORK/merged.json" processes '.experiment.processes' \
+		spreads '.experiment.events[0].name as $ev | [.callpath | .. | objects
+			| select((.ranks.max? | type) == "object") | .ranks | select(.max[$ev] > .min[$ev])] | length' \
+		relax '.experiment.events[0].name as $ev | [.callpath | .. | objects | select(.function? == "relax")
+			| .ranks.max_rank[$ev]] | map(. >= 0 and . < 8) | all' \
+		sendrecv '[.mpi.callsites[] | select(.function == "MPI_Sendrecv") | .time_ranks
+			| .min <= .mean and .mean <= .max] | all'
+	is "$mpi: the merged report reads 8 ranks" "$processes" 8
+	check "$mpi: merged report = the ranks' files' report (but the critical path)" \
+		cmp -s "$WORK/merged.json" "$WORK/ranks.json"
+	atleast "$mpi: nodes whose samples differ between ranks have a spread" "$spreads" 3
+	is "$mpi: relax's spread: the rank of its max is a rank" "$relax" true
 	page_trees "$D" > "$WORK/merged-trees.json"
 	page_trees "$D" --rank-files > "$WORK/ranks-trees.json"
 	is "$mpi: the merged profile's page has the 8 ranks' own trees" \
 		"$(jq -c 'map(.rank)' "$WORK/merged-trees.json")" "[0,1,2,3,4,5,6,7]"
 	check "$mpi: each the same as from the rank's own file" \
 		cmp -s "$WORK/merged-trees.json" "$WORK/ranks-trees.json"
-	is "$mpi: MPI_Sendrecv's time over the ranks: min <= mean <= max" \
-		"$(jq '[.mpi.callsites[] | select(.function == "MPI_Sendrecv") | .time_ranks | .min <= .mean and .mean <= .max] | all' "$WORK/merged.json")" true
+	is "$mpi: MPI_Sendrecv's time over the ranks: min <= mean <= max" "$sendrecv" true
 	"$CPPERF" report "$D" --format=json > "$WORK/report.json"
 	is "$mpi: the merged report says where the critical path is" \
 		"$(jqr '.critical_path.unavailable | test("--rank-files")')" true

@@ -15,31 +15,34 @@ need_sampling
 # counts fewer slots than ranks (a host whose two CPUs are one core's threads)
 export OMPI_MCA_mpi_yield_when_idle=0
 
-# site FN LAST2 FIELD: FIELD of the FN sites whose path ends in LAST2
-# ("phase_a exchange"), one line per site
+# site FN LAST2 FIELD: the jq filter of FIELD of the FN sites whose path
+# ends in LAST2 ("phase_a exchange"), one line per site (for jq_vars)
 site() {
-	jqr "[.mpi.callsites[] | select(.function == \"$1\" and
+	echo "[.mpi.callsites[] | select(.function == \"$1\" and
 		([.callpath[-2:][].function] | join(\" \")) == \"$2\") | .$3] | map(tostring) | join(\" \")"
 }
 
 check_paths() {
-	local l=$1 fn
+	local l=$1 fn figures=() exchange phase_a phase_b main waited recv compute
 	for fn in MPI_Send MPI_Recv; do
-		is "$l: two $fn sites end in exchange" \
-			"$(jqr "[.mpi.callsites[] | select(.function == \"$fn\" and .callpath[-1].function == \"exchange\")] | length")" 2
-		is "$l: $fn from phase_a: 3 calls" "$(site $fn 'phase_a exchange' calls)" 3
-		is "$l: $fn from phase_b: 5 calls" "$(site $fn 'phase_b exchange' calls)" 5
-		is "$l: $fn paths start at main" \
-			"$(jqr "[.mpi.callsites[] | select(.function == \"$fn\") | [.callpath[].function] | index(\"main\") != null] | all")" true
+		figures+=("exchange_$fn" "[.mpi.callsites[] | select(.function == \"$fn\" and .callpath[-1].function == \"exchange\")] | length"
+			"phase_a_$fn" "$(site $fn 'phase_a exchange' calls)" "phase_b_$fn" "$(site $fn 'phase_b exchange' calls)"
+			"main_$fn" "[.mpi.callsites[] | select(.function == \"$fn\") | [.callpath[].function] | index(\"main\") != null] | all")
 	done
-	atleast "$l: the MPI_Recv site below wait_for_data waited (s)" \
-		"$(site MPI_Recv 'main wait_for_data' time)" 0.3
 	# the sampled tree: main -> wait_for_data -> MPI_Recv, comparable to
 	# rank 0's compute in the same 0.6 s
-	local recv compute
-	recv=$(jqr '[.callpath | .. | objects | select(.function == "main") | .children[]? |
-		select(.function == "wait_for_data") | .children[]? | select(.function == "MPI_Recv") | .total[]] | add // 0')
-	compute=$(jqr '[.callpath | .. | objects | select(.function == "compute") | .total[]] | add // 0')
+	jq_vars "$WORK/report.json" "${figures[@]}" waited "$(site MPI_Recv 'main wait_for_data' time)" \
+		recv '[.callpath | .. | objects | select(.function == "main") | .children[]? |
+			select(.function == "wait_for_data") | .children[]? | select(.function == "MPI_Recv") | .total[]] | add // 0' \
+		compute '[.callpath | .. | objects | select(.function == "compute") | .total[]] | add // 0'
+	for fn in MPI_Send MPI_Recv; do
+		exchange=exchange_$fn phase_a=phase_a_$fn phase_b=phase_b_$fn main=main_$fn
+		is "$l: two $fn sites end in exchange" "${!exchange}" 2
+		is "$l: $fn from phase_a: 3 calls" "${!phase_a}" 3
+		is "$l: $fn from phase_b: 5 calls" "${!phase_b}" 5
+		is "$l: $fn paths start at main" "${!main}" true
+	done
+	atleast "$l: the MPI_Recv site below wait_for_data waited (s)" "$waited" 0.3
 	atleast "$l: samples under main/wait_for_data/MPI_Recv vs 0.3 x compute's ($compute)" \
 		"$recv" "$(awk -v c="$compute" 'BEGIN { print int(0.3 * c) + 1 }')"
 }

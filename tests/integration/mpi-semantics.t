@@ -64,7 +64,10 @@ for mpi in openmpi mpich; do
 	# statistics continue without the piggyback
 	for e in e n; do
 		report_json "$WORK/$e-$mpi"
-		is "$mpi ($e): 4 profiles with MPI statistics" "$(jqr '.experiment.ranks')" 4
+		jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
+			irecv '[.mpi.callsites[] | select(.function == "MPI_Irecv") | .bytes_recv] | add' \
+			send_init '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add'
+		is "$mpi ($e): 4 profiles with MPI statistics" "$ranks" 4
 		# Irecv bytes are counted when Waitany/Waitsome complete them: 3 x 4 bytes,
 		# plus the Ssend test's 4 MiB on every rank and Rsend's 16 bytes, the
 		# reordered receives' 1 + 4 + 5 + 6 ints, get_status's 3, the 3 ints of
@@ -76,13 +79,11 @@ for mpi in openmpi mpich; do
 		# receive left pending by MPI_ERR_IN_STATUS (the truncated one failed)
 		pending=0
 		[ $mpi = mpich ] && pending=16
-		is "$mpi ($e): non-blocking receives counted at completion" \
-			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Irecv") | .bytes_recv] | add')" \
+		is "$mpi ($e): non-blocking receives counted at completion" "$irecv" \
 			$((12 + 4 * (4 << 20) + 4 * 16 + 64 + 12 + 2 * (12 + 4 + 24) + 2 * 4 * 1024 * 4 + 2 * 3 * 4 * (12 * 3000 - 66) + pending))
 		# 3 starts of 2 ints, of 4000 ints on the 2 even ranks, and 2 starts
 		# of a vector of 6 ints on the 2 even ranks
-		is "$mpi ($e): persistent sends counted at each start" \
-			"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send_init") | .bytes_sent] | add')" \
+		is "$mpi ($e): persistent sends counted at each start" "$send_init" \
 			$((24 + 2 * 3 * 4 * 4000 + 2 * 2 * 24))
 	done
 done
@@ -123,11 +124,18 @@ for mpi in openmpi mpich; do
 		"$(grep -cE 'rank [0-3] piggyback check: 14 messages, 1 collectives, 0 mismatches' \
 			"$WORK/chk-$f.err")" 4
 	# calls per rank: is (exact) or atleast (a loop until completion)
-	for c in is:Init:1 is:Isend:2 is:Waitall:2 is:Probe:1 is:Waitany:2 atleast:Testany:2 \
-		atleast:Waitsome:1 atleast:Testsome:1 is:Bsend:1 is:Buffer_detach:1 is:Finalize:1; do
+	checks="is:Init:1 is:Isend:2 is:Waitall:2 is:Probe:1 is:Waitany:2 atleast:Testany:2
+		atleast:Waitsome:1 atleast:Testsome:1 is:Bsend:1 is:Buffer_detach:1 is:Finalize:1"
+	calls=()
+	for c in $checks; do
 		IFS=: read -r how fn n <<< "$c"
-		$how "$mpi: use mpi_f08: MPI_$fn intercepted on every rank" \
-			"$(jqr "[.mpi.callsites[] | select(.function == \"MPI_$fn\") | .calls] | add // 0")" $((4 * n))
+		calls+=("calls_$fn" "[.mpi.callsites[] | select(.function == \"MPI_$fn\") | .calls] | add // 0")
+	done
+	jq_vars "$WORK/report.json" "${calls[@]}"
+	for c in $checks; do
+		IFS=: read -r how fn n <<< "$c"
+		v=calls_$fn
+		$how "$mpi: use mpi_f08: MPI_$fn intercepted on every rank" "${!v}" $((4 * n))
 	done
 done
 done_testing

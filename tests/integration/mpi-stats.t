@@ -10,29 +10,39 @@ need_sampling
 
 # check_exact LABEL DIR ALLREDUCE_SENT: the report of one run of mpi-exact
 check_exact() {
-	local l=$1 dir=$2 sent=$3
+	local l=$1 dir=$2 sent=$3 ranks count bytes all pairs send_calls send_bytes send_1000 recv_bytes \
+		allreduce_calls allreduce_bytes barrier_calls collectives whole within in_program
+	site() { echo "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
 	report_json "$dir"
-	is "$l: 4 ranks" "$(jqr '.experiment.ranks')" 4
-	is "$l: messages r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.count[$r][$r+1]] | join(" ")')" "1 2 3"
-	is "$l: bytes r -> r+1" "$(jqr '[range(3) as $r | .mpi.matrix.bytes[$r][$r+1]] | join(" ")')" "1000 2000 3000"
-	is "$l: no other messages" "$(jqr '[.mpi.matrix.count[][]] | add')" 6
-	is "$l: the matrix's pairs, the same" "$(jqr '[.mpi.matrix.pairs[] | map(tostring) | join(":")] | join(" ")')" \
-		"0:1:1:1000 1:2:2:2000 2:3:3:3000"
-	site() { jqr "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
-	is "$l: MPI_Send calls" "$(site MPI_Send calls)" 6
-	is "$l: MPI_Send bytes" "$(site MPI_Send bytes_sent)" 6000
-	is "$l: MPI_Send sizes in the 1000-byte bucket" "$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send") | .histogram[10]] | add')" 6
-	is "$l: MPI_Recv bytes" "$(site MPI_Recv bytes_recv)" 6000
-	is "$l: MPI_Allreduce calls" "$(site MPI_Allreduce calls)" 28
-	is "$l: MPI_Allreduce bytes sent" "$(site MPI_Allreduce bytes_sent)" "$sent"
-	is "$l: MPI_Barrier calls" "$(site MPI_Barrier calls)" 12
-	is "$l: collectives by size" "$(jqr '[.mpi.collectives[] | "\(.function)/\(.comm_size)/\(.calls)"] | sort | join(" ")')" \
-		"MPI_Allreduce/4/28 MPI_Barrier/4/12"
-	is "$l: a whole run: no rank missing, no profile partial" \
-		"$(jqr '"\(.experiment.ranks_missing | length) \(.experiment.partial | length)"')" "0 0"
-	is "$l: MPI time within the wall of every rank (the MPI region)" \
-		"$(jqr '[.ranks[] | .mpi_time <= .wall and .wall <= .process_wall and .cpu <= .process_cpu] | all')" true
-	is "$l: the send site is in the program" "$(jqr '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all')" true
+	jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
+		count '[range(3) as $r | .mpi.matrix.count[$r][$r+1]] | join(" ")' \
+		bytes '[range(3) as $r | .mpi.matrix.bytes[$r][$r+1]] | join(" ")' \
+		all '[.mpi.matrix.count[][]] | add' \
+		pairs '[.mpi.matrix.pairs[] | map(tostring) | join(":")] | join(" ")' \
+		send_calls "$(site MPI_Send calls)" send_bytes "$(site MPI_Send bytes_sent)" \
+		send_1000 '[.mpi.callsites[] | select(.function == "MPI_Send") | .histogram[10]] | add' \
+		recv_bytes "$(site MPI_Recv bytes_recv)" allreduce_calls "$(site MPI_Allreduce calls)" \
+		allreduce_bytes "$(site MPI_Allreduce bytes_sent)" barrier_calls "$(site MPI_Barrier calls)" \
+		collectives '[.mpi.collectives[] | "\(.function)/\(.comm_size)/\(.calls)"] | sort | join(" ")' \
+		whole '"\(.experiment.ranks_missing | length) \(.experiment.partial | length)"' \
+		within '[.ranks[] | .mpi_time <= .wall and .wall <= .process_wall and .cpu <= .process_cpu] | all' \
+		in_program '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all'
+	is "$l: 4 ranks" "$ranks" 4
+	is "$l: messages r -> r+1" "$count" "1 2 3"
+	is "$l: bytes r -> r+1" "$bytes" "1000 2000 3000"
+	is "$l: no other messages" "$all" 6
+	is "$l: the matrix's pairs, the same" "$pairs" "0:1:1:1000 1:2:2:2000 2:3:3:3000"
+	is "$l: MPI_Send calls" "$send_calls" 6
+	is "$l: MPI_Send bytes" "$send_bytes" 6000
+	is "$l: MPI_Send sizes in the 1000-byte bucket" "$send_1000" 6
+	is "$l: MPI_Recv bytes" "$recv_bytes" 6000
+	is "$l: MPI_Allreduce calls" "$allreduce_calls" 28
+	is "$l: MPI_Allreduce bytes sent" "$allreduce_bytes" "$sent"
+	is "$l: MPI_Barrier calls" "$barrier_calls" 12
+	is "$l: collectives by size" "$collectives" "MPI_Allreduce/4/28 MPI_Barrier/4/12"
+	is "$l: a whole run: no rank missing, no profile partial" "$whole" "0 0"
+	is "$l: MPI time within the wall of every rank (the MPI region)" "$within" true
+	is "$l: the send site is in the program" "$in_program" true
 }
 
 for mpi in openmpi mpich; do

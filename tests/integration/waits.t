@@ -38,10 +38,10 @@ PHASES="ls01 ls10 lr nxn barrier bcast reduce"
 # ref OUT PHASE RANK: the wait the program measured
 ref() { awk -v p="$2" -v r="$3" '$1 == p && $3 == r { print $5 }' "$1"; }
 
-# wait KIND FUNCTION PHASE: the wait state of the site of FUNCTION called
-# from PHASE's function, in the report in $WORK/report.json
-wait() {
-	jqr "[.waits.sites[] | select(.function == \"$2\" and ([.callpath[].function] | index(\"$3\")))
+# wait_state KIND FUNCTION PHASE: the jq filter of the wait state of the
+# site of FUNCTION called from PHASE's function (for jq_vars)
+wait_state() {
+	echo "[.waits.sites[] | select(.function == \"$2\" and ([.callpath[].function] | index(\"$3\")))
 		| .$1] | add // 0"
 }
 
@@ -56,30 +56,36 @@ close() { within "$1" "$2" "$3" "$(awk -v w="$3" 'BEGIN { t = w * 0.05; print (t
 
 # check_run LABEL DIR OUT: the wait states of a run of every phase
 check_run() {
-	local l=$1 dir=$2 out=$3 r want
+	local l=$1 dir=$2 out=$3 r want ranks lr ls ls_tr blocked ls10 ls01 er nxn barrier bcast
 	report_json "$dir"
-	is "$l: four ranks, none missing" "$(jqr '"\(.experiment.ranks) \(.experiment.ranks_missing | length)"')" "4 0"
-	close "$l: Late Receiver at rank 0's MPI_Ssend" "$(wait late_receiver MPI_Ssend lr)" "$(ref "$out" lr 0)"
+	jq_vars "$WORK/report.json" ranks '"\(.experiment.ranks) \(.experiment.ranks_missing | length)"' \
+		lr "$(wait_state late_receiver MPI_Ssend lr)"
+	is "$l: four ranks, none missing" "$ranks" "4 0"
+	close "$l: Late Receiver at rank 0's MPI_Ssend" "$lr" "$(ref "$out" lr 0)"
 	rank_report "$dir" 1
-	close "$l: Late Sender at rank 1's receive" "$(wait late_sender MPI_Recv ls01)" "$(ref "$out" ls01 1)"
-	within "$l: ... its Late Sender and transmission are its blocked time" \
-		"$(jqr '[.waits.sites[] | select(.function == "MPI_Recv" and ([.callpath[].function] | index("ls01")))
-			| .late_sender + .transmission] | add')" \
-		"$(jqr '[.mpi.callsites[] | select(.function == "MPI_Recv" and ([.callpath[].function] | index("ls01")))
-			| .blocked] | add')" 0.001
+	jq_vars "$WORK/report.json" ls "$(wait_state late_sender MPI_Recv ls01)" \
+		ls_tr '[.waits.sites[] | select(.function == "MPI_Recv" and ([.callpath[].function] | index("ls01")))
+			| .late_sender + .transmission] | add' \
+		blocked '[.mpi.callsites[] | select(.function == "MPI_Recv" and ([.callpath[].function] | index("ls01")))
+			| .blocked] | add'
+	close "$l: Late Sender at rank 1's receive" "$ls" "$(ref "$out" ls01 1)"
+	within "$l: ... its Late Sender and transmission are its blocked time" "$ls_tr" "$blocked" 0.001
 	rank_report "$dir" 0
-	close "$l: Late Sender at rank 0's receive, roles swapped" "$(wait late_sender MPI_Recv ls10)" \
-		"$(ref "$out" ls10 0)"
-	atmost "$l: no Late Sender at rank 0's receive of ls01's messages" "$(wait late_sender MPI_Recv ls01)" 0
-	close "$l: Early Reduce on the root" "$(wait early_reduce MPI_Reduce reduce)" "$(ref "$out" reduce 0)"
+	jq_vars "$WORK/report.json" ls10 "$(wait_state late_sender MPI_Recv ls10)" \
+		ls01 "$(wait_state late_sender MPI_Recv ls01)" er "$(wait_state early_reduce MPI_Reduce reduce)"
+	close "$l: Late Sender at rank 0's receive, roles swapped" "$ls10" "$(ref "$out" ls10 0)"
+	atmost "$l: no Late Sender at rank 0's receive of ls01's messages" "$ls01" 0
+	close "$l: Early Reduce on the root" "$er" "$(ref "$out" reduce 0)"
 	for r in 0 1 2 3; do
 		rank_report "$dir" $r
-		close "$l: rank $r: Wait at NxN" "$(wait wait_nxn MPI_Allreduce nxn)" "$(ref "$out" nxn $r)"
-		close "$l: rank $r: Wait at Barrier" "$(wait wait_barrier MPI_Barrier barrier)" \
-			"$(ref "$out" barrier $r)"
-		close "$l: rank $r: Late Broadcast" "$(wait late_broadcast MPI_Bcast bcast)" "$(ref "$out" bcast $r)"
+		jq_vars "$WORK/report.json" nxn "$(wait_state wait_nxn MPI_Allreduce nxn)" \
+			barrier "$(wait_state wait_barrier MPI_Barrier barrier)" \
+			bcast "$(wait_state late_broadcast MPI_Bcast bcast)" er "$(wait_state early_reduce MPI_Reduce reduce)"
+		close "$l: rank $r: Wait at NxN" "$nxn" "$(ref "$out" nxn $r)"
+		close "$l: rank $r: Wait at Barrier" "$barrier" "$(ref "$out" barrier $r)"
+		close "$l: rank $r: Late Broadcast" "$bcast" "$(ref "$out" bcast $r)"
 		[ $r -gt 0 ] &&
-			atmost "$l: rank $r: no Early Reduce off the root" "$(wait early_reduce MPI_Reduce reduce)" 0
+			atmost "$l: rank $r: no Early Reduce off the root" "$er" 0
 	done
 }
 
@@ -95,14 +101,16 @@ check_run "clocks 7 ms apart a rank" "$WORK/skew" skew.out
 # one late sender, injected or not: rank 1's compensated Late Sender
 mpi_run 2 "$RECORD" -q -o "$WORK/ls" ./waits ls01 > ls.out 2> /dev/null
 rank_report "$WORK/ls" 1
-ls_plain=$(wait late_sender MPI_Recv ls01)
+jq_vars "$WORK/report.json" ls_plain "$(wait_state late_sender MPI_Recv ls01)"
 mpi_run 1 env CPPERF_INJECT_MPI_NS=10000000 "$RECORD" -q -o "$WORK/inj" ./waits ls01 : \
 	-np 1 "$RECORD" -q -o "$WORK/inj" ./waits ls01 > inj.out 2> /dev/null
 rank_report "$WORK/inj" 1
+jq_vars "$WORK/report.json" ls "$(wait_state late_sender MPI_Recv ls01)" \
+	ls_comp "$(wait_state late_sender_comp MPI_Recv ls01)"
 atleast "injected 10 ms a call on the sender: the measured Late Sender grew by 0.3 s at least" \
-	"$(wait late_sender MPI_Recv ls01)" "$(awk -v p="$ls_plain" 'BEGIN { print p + 0.3 }')"
-close "... the compensated one is the uninjected run's" "$(wait late_sender_comp MPI_Recv ls01)" "$ls_plain"
-close "... and the wait the program saw" "$(wait late_sender_comp MPI_Recv ls01)" "$(ref inj.out ls01 1)"
+	"$ls" "$(awk -v p="$ls_plain" 'BEGIN { print p + 0.3 }')"
+close "... the compensated one is the uninjected run's" "$ls_comp" "$ls_plain"
+close "... and the wait the program saw" "$ls_comp" "$(ref inj.out ls01 1)"
 
 mpi_run 2 "$RECORD" -q --no-waits -o "$WORK/off" ./waits ls01 > /dev/null 2>&1
 report_json "$WORK/off"
