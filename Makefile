@@ -177,7 +177,7 @@ TEST_BINS := $(UNIT_BIN) build/san/bin/cpperf build/fuzz/profile-fuzz
 # Run as root (as CI is), the integration tests then run again as an
 # ordinary user with default limits (tests/as-user.sh).
 check: all $(TEST_BINS)
-	CPPERF_TOP=$(CURDIR) prove --failures --exec '' $(UNIT_BIN) tests/integration/*.t
+	CPPERF_TOP=$(CURDIR) prove --timer --failures --exec '' $(UNIT_BIN) tests/integration/*.t
 	tests/as-user.sh
 
 # The Debian package alone (tests/integration/deb.t, which `make check`

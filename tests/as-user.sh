@@ -51,4 +51,4 @@ runuser -u "$user" -- env HOME="$tree/home" USER="$user" LOGNAME="$user" TMPDIR=
 	if [ "$cur" = unlimited ] || [ "$cur" -gt "$MEMLOCK_KIB" ]; then
 		ulimit -S -l "$MEMLOCK_KIB"
 	fi
-	cd "$CPPERF_TOP" && prove --failures $(ls tests/integration/*.t | grep -vE "/($FIRST_PASS_ONLY)\.t$")'
+	cd "$CPPERF_TOP" && prove --timer --failures $(ls tests/integration/*.t | grep -vE "/($FIRST_PASS_ONLY)\.t$")'
