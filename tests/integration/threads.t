@@ -26,8 +26,16 @@ ev() { jqr '.concurrency.event'; }
 fn() { jqr ".flat[] | select(.function==\"$2\") | .$1[\"$(ev)\"]"; }
 # share A B: A / (A + B), 0 when both are 0
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a + b ? a / (a + b) : 0 }'; }
-# busy OUT: why the host did not give each thread its CPU, or nothing
-busy() { awk '$1 == "cpu_share" && $3 < 0.9 { printf "%s got %.0f%% of a CPU; ", $2, $3 * 100 }' "$1"; }
+# cpu_given OUT NAME: whether the host gave each phase of work in the
+# program's output OUT at least 90 % of a CPU; if not, skip NAME saying
+# which it did not
+cpu_given() {
+	local why
+	why=$(awk '$1 == "cpu_share" && $3 < 0.9 { printf "%s got %.0f%% of a CPU; ", $2, $3 * 100 }' "$1")
+	[ -z "$why" ] && return 0
+	skip "$2" "host busy: $why"
+	return 1
+}
 # region_wait FN: the spin and idle time of the node FN under main (the
 # parallel region's call path) without its children's, in samples
 region_wait() {
@@ -53,7 +61,7 @@ fi
 # region's barrier in the same code (no symbols tell them apart in
 # Debian's build): its spin is checked as a whole.
 omp_checks() {
-	local rt=$1 cc=$2 why spins fork
+	local rt=$1 cc=$2 spins fork
 	fork=$([ "$rt" = gomp ] && echo GOMP_parallel || echo __kmpc_fork_call)
 	"$cc" -std=gnu17 -O2 -g -fopenmp -I"$TOP/tests/progs" -o "$WORK/omp-$rt" \
 		"$TOP/tests/progs/omp-phases.c"
@@ -63,10 +71,8 @@ omp_checks() {
 		"$(jqr '.experiment.events[0].name')"
 	is "$rt balanced: two threads have work, idle and spin" \
 		"$(jqr '[.threads[] | select(.work != null and .idle != null and .spin != null)] | length')" 2
-	why=$(busy "$WORK/bal-$rt.out")
-	if [ -n "$why" ]; then
-		skip "$rt balanced: sequential, concurrent, blame, efficiency, the flat row" "host busy: $why"
-	else
+	if cpu_given "$WORK/bal-$rt.out" \
+		"$rt balanced: sequential, concurrent, blame, efficiency, the flat row"; then
 		atleast "$rt balanced: serial_part sequential share" \
 			"$(share "$(fn sequential serial_part)" "$(fn concurrent serial_part)")" 0.95
 		atleast "$rt balanced: parallel_work concurrent share" \
@@ -89,9 +95,8 @@ omp_checks() {
 
 	OMP_WAIT_POLICY=active record "$WORK/active-$rt" "$WORK/omp-$rt" 1.2 0.4 > "$WORK/active-$rt.out"
 	report_json "$WORK/active-$rt"
-	why=$(busy "$WORK/active-$rt.out")
-	if [ -n "$why" ]; then
-		skip "$rt imbalanced, active: spin at the barrier" "host busy: $why"
+	if ! cpu_given "$WORK/active-$rt.out" "$rt imbalanced, active: spin at the barrier"; then
+		:	# skipped, saying why
 	elif [ "$rt" = gomp ]; then
 		spins=$(spin_leaves | tr '\n' ' ')
 		is "$rt imbalanced, active: two places spin (waiting for work, at the barrier): $spins" \
@@ -115,10 +120,7 @@ omp_checks() {
 
 	record "$WORK/passive-$rt" "$WORK/omp-$rt" 1.2 0.4 > "$WORK/passive-$rt.out"
 	report_json "$WORK/passive-$rt"
-	why=$(busy "$WORK/passive-$rt.out")
-	if [ -n "$why" ]; then
-		skip "$rt imbalanced, passive: the waiting thread's idle time" "host busy: $why"
-	else
+	if cpu_given "$WORK/passive-$rt.out" "$rt imbalanced, passive: the waiting thread's idle time"; then
 		# idle in the serial part (1 s) and at the barrier (0.8 s), or spinning a little first
 		within "$rt imbalanced, passive: the waiting thread's idle and spin (s)" \
 			"$(secs "$(jqr '[.threads[] | .idle + .spin] | max')")" 1.8 0.18
@@ -148,10 +150,8 @@ build mutex-hold mutex-hold.c -O2 -g -pthread -I"$TOP/tests/progs"
 record "$WORK/mutex" "$WORK/mutex-hold" 1 > "$WORK/mutex.out"
 report_json "$WORK/mutex"
 is "mutex: three threads" "$(jqr '.threads | length')" 3
-why=$(busy "$WORK/mutex.out")
-if [ -n "$why" ]; then
-	skip "mutex: the waiters' idle time, hold_work's sequential share and blame" "host busy: $why"
-else
+if cpu_given "$WORK/mutex.out" \
+	"mutex: the waiters' idle time, hold_work's sequential share and blame"; then
 	within "mutex: the waiters' idle time (s)" \
 		"$(secs "$(jqr '[.threads[].idle] | sort | .[1:] | add / 2')")" 1 0.1
 	atleast "mutex: hold_work sequential share" \
