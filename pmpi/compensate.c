@@ -490,12 +490,31 @@ bool pmpi_comp_on(void)
 
 /* The delay of a piggyback leaving with call c at pb->t_send: the tool's
  * time since the call's entry is delay too. */
+/* When call c's data would have been ready without measurement.
+ * Caller holds comp.lock. */
+static uint64_t free_at(const struct pmpi_call *c)
+{
+	return c->t0 > comp.x ? c->t0 - comp.x : 0;
+}
+
+static int64_t delay_at(uint64_t t_send, uint64_t t_free)
+{
+	return t_send > t_free ? (int64_t)(t_send - t_free) : 0;
+}
+
 static void comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 {
 	comp_lock();
-	pb->t_free = c->t0 > comp.x ? c->t0 - comp.x : 0;
-	pb->delay = pb->t_send > pb->t_free ? (int64_t)(pb->t_send - pb->t_free) : 0;
+	pb->t_free = free_at(c);
+	pb->delay = delay_at(pb->t_send, pb->t_free);
 	pb->host = comp.host;
+	comp_unlock();
+}
+
+static void comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+{
+	comp_lock();
+	k->delay = delay_at(k->t_send, free_at(c));
 	comp_unlock();
 }
 
@@ -552,6 +571,7 @@ static void comp_coll(const struct pb_arrival *a)
 const struct pb_unit pb_unit_comp = {
 	.name = "compensation",
 	.stamp = comp_stamp,
+	.stamp_core = comp_stamp_core,
 	.stamp_coll = comp_stamp_coll,
 	.recv = comp_recv,
 	.coll = comp_coll,

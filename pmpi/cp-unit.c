@@ -18,6 +18,11 @@ static void cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 	pmpi_cp_stamp(c, pb);
 }
 
+static void cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+{
+	pmpi_cp_stamp_core(c, k);
+}
+
 /* A blocking synchronising collective may be a fold point: the
  * contribution asks for one when this rank wants it. */
 static void cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
@@ -105,6 +110,7 @@ static bool cp_wants_who(void)
 const struct pb_unit pb_unit_critpath = {
 	.name = "critical path",
 	.stamp = cp_stamp,
+	.stamp_core = cp_stamp_core,
 	.stamp_coll = cp_stamp_coll,
 	.recv = cp_recv,
 	.coll = cp_coll,

@@ -289,6 +289,14 @@ void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 	pb->event = c->event;
 }
 
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k)
+{
+	cp_lock();
+	k->cp = (int64_t)cp.length;
+	cp_unlock();
+	k->event = c->event;
+}
+
 /* Log a dependency of c's exit.  Caller holds cp.lock. */
 static void add_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 {

@@ -22,6 +22,7 @@
 
 struct pmpi_call;
 struct pmpi_pb;
+struct pmpi_pb_core;
 
 /* At the exit of MPI_Init (when the piggyback is on): start the path,
  * with rt's options (--cp-trace, zeroing). */
@@ -34,6 +35,8 @@ void pmpi_cp_enter(struct pmpi_call *c);
 void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t);
 /* The path length now and the call's event, for a piggyback being sent. */
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb);
+/* The same into a message's core (no zeroing then). */
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k);
 /* A piggyback arrived in call c (a message, or a collective's merged
  * piggyback): the remote path wins when strictly longer.  edge: also log
  * it as a dependency (--cp-trace); a collective logs its contributors

@@ -169,7 +169,10 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
-	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
+	if (len == WIRE_CORE)
+		pmpi_pb_stamp_core(m, c, pmpi_site(c), c->t0 + sent_cost.est);
+	else
+		stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
 	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }

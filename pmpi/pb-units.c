@@ -42,6 +42,12 @@ void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 		units[i]->stamp(pb, c);
 }
 
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+{
+	EACH(stamp_core)
+		units[i]->stamp_core(k, c);
+}
+
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x)
 {

@@ -19,6 +19,7 @@
 
 struct pmpi_call;
 struct pmpi_pb;
+struct pmpi_pb_core;
 struct pmpi_pb_coll;
 
 /* A piggyback that arrived, as the transport knows it. */
@@ -40,6 +41,9 @@ struct pb_unit {
 	/* Its fields of pb, which leaves with call c (pb's transport fields,
 	 * rank, site and t_send, are set). */
 	void (*stamp)(struct pmpi_pb *pb, const struct pmpi_call *c);
+	/* The same for a message whose header is the core alone (k->t_send
+	 * set): a unit with stamp has this too. */
+	void (*stamp_core)(struct pmpi_pb_core *k, const struct pmpi_call *c);
 	/* A collective's contribution, after stamp (x->dir, x->heap set). */
 	void (*stamp_coll)(struct pmpi_pb *pb, const struct pmpi_call *c,
 			   const struct pmpi_pb_coll *x);
@@ -66,6 +70,7 @@ void pb_units_start(const struct rt_state *rt);
 
 /* The running units in the table's order. */
 void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x);
 void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb);

@@ -42,6 +42,14 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
 	pb_units_stamp(pb, c);
 }
 
+void pmpi_pb_stamp_core(unsigned char *hdr, const struct pmpi_call *c, int site, uint64_t t_send)
+{
+	struct pmpi_pb_core k = { .t_send = t_send, .cp = -1 };
+
+	pb_units_stamp_core(&k, c);
+	wire_put_core(hdr, c->flags & PMPI_CALL_SYNC ? WIRE_F_SYNC : 0, site, world_rank, &k);
+}
+
 void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send)
 {
 	memset(pb, 0, sizeof(*pb));

@@ -7,27 +7,12 @@
  * host's: all ranks of a job run on one architecture (MPI's homogeneous
  * case).
  */
-#include <endian.h>
-#include <string.h>
-
 #include "wire.h"
 
-#define SITE_NONE 0xffffu	/* the site field: site + 1, 0 none, saturated */
-
-enum { F_CPFN = 1, F_CHECK = 2, F_CP = 4, F_SYNC = 8 };
-
-/* Every message encodes and decodes a header: memcpy of a constant
- * length compiles to one move. */
 static inline void put32(unsigned char *p, uint32_t v)
 {
 	v = htole32(v);
 	memcpy(p, &v, 4);
-}
-
-static inline void put64(unsigned char *p, uint64_t v)
-{
-	v = htole64(v);
-	memcpy(p, &v, 8);
 }
 
 static inline uint32_t get32(const unsigned char *p)
@@ -55,24 +40,20 @@ struct wire_layout wire_layout(int zero, int check)
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out)
 {
 	unsigned char *z = out + WIRE_CORE, *k = z + (l->zero ? WIRE_ZERO : 0);
-	int flags = (l->zero && (pb->flags & PMPI_PB_F_CPFN) ? F_CPFN : 0) | (l->check ? F_CHECK : 0) |
-		    (pb->event && pb->cp >= 0 ? F_CP : 0) | (pb->flags & PMPI_PB_F_SYNC ? F_SYNC : 0);
-	uint64_t site = pb->site < 0 ? 0 : (uint64_t)pb->site < SITE_NONE ? (uint64_t)pb->site + 1 : SITE_NONE;
+	int flags = (l->zero && (pb->flags & PMPI_PB_F_CPFN) ? WIRE_F_CPFN : 0) |
+		    (l->check ? WIRE_F_CHECK : 0) | (pb->flags & PMPI_PB_F_SYNC ? WIRE_F_SYNC : 0);
 
-	put64(out, WIRE_VERSION | (uint64_t)flags << 8 | site << 16 | (uint64_t)(uint32_t)pb->rank << 32);
-	put64(out + 8, pb->t_send);
-	put64(out + 16, flags & F_CP ? pb->event : 0);
-	put64(out + 24, flags & F_CP ? (uint64_t)pb->cp : 0);
-	put64(out + 32, pb->delay > 0 ? (uint64_t)pb->delay : 0);
+	wire_put_core(out, flags, pb->site, pb->rank,
+		      &(struct pmpi_pb_core){ pb->t_send, pb->event, pb->cp, pb->delay });
 	if (l->zero)
 		for (int f = 0; f < PMPI_PB_SHARES; f++) {
-			put64(z + 24 * f, (uint64_t)pb->share[f]);
-			put64(z + 24 * f + 8, (uint64_t)pb->net[f]);
-			put64(z + 24 * f + 16, pb->fn[f]);
+			wire_put64(z + 24 * f, (uint64_t)pb->share[f]);
+			wire_put64(z + 24 * f + 8, (uint64_t)pb->net[f]);
+			wire_put64(z + 24 * f + 16, pb->fn[f]);
 		}
 	if (l->check) {
 		put32(k, (uint32_t)pb->tag);
-		put64(k + 4, pb->bytes);
+		wire_put64(k + 4, pb->bytes);
 		put32(k + 12, (uint32_t)pb->source);
 	}
 }
@@ -90,20 +71,20 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	pmpi_pb_core_clear(pb);
 	if (l->zero)
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
-	if ((w0 & 0xff) != WIRE_VERSION || !(flags & F_CHECK) != !l->check)
+	if ((w0 & 0xff) != WIRE_VERSION || !(flags & WIRE_F_CHECK) != !l->check)
 		return 0;
 	pb->version = PMPI_PB_VERSION;
-	pb->flags = flags & F_SYNC ? PMPI_PB_F_SYNC : 0;
+	pb->flags = flags & WIRE_F_SYNC ? PMPI_PB_F_SYNC : 0;
 	pb->rank = (int32_t)(w0 >> 32);
 	pb->site = site ? (int32_t)site - 1 : -1;
 	/* a sender's clock a little ahead of ours (each process extrapolates
 	 * its own) is skew: the data left now at the latest */
 	pb->t_send = t_send < now ? t_send : now;
 	pb->event = get64(in + 16);
-	pb->cp = flags & F_CP ? (int64_t)get64(in + 24) : -1;
+	pb->cp = flags & WIRE_F_CP ? (int64_t)get64(in + 24) : -1;
 	pb->delay = (int64_t)get64(in + 32);
 	pb->t_free = pb->t_send > (uint64_t)pb->delay ? pb->t_send - (uint64_t)pb->delay : 0;
-	if (l->zero && (flags & F_CPFN)) {
+	if (l->zero && (flags & WIRE_F_CPFN)) {
 		pb->flags |= PMPI_PB_F_CPFN;
 		for (int f = 0; f < PMPI_PB_SHARES; f++) {
 			pb->share[f] = (int64_t)get64(z + 24 * f);

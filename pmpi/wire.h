@@ -9,8 +9,10 @@
 #ifndef CPPERF_PMPI_WIRE_H
 #define CPPERF_PMPI_WIRE_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pb.h"
 
@@ -29,6 +31,33 @@ struct wire_layout {
 };
 
 struct wire_layout wire_layout(int zero, int check);
+
+/* The first word's flags */
+enum { WIRE_F_CPFN = 1, WIRE_F_CHECK = 2, WIRE_F_CP = 4, WIRE_F_SYNC = 8 };
+#define WIRE_SITE_NONE 0xffffu	/* the site field: site + 1, 0 none, saturated */
+
+/* Every message encodes and decodes a header: memcpy of a constant
+ * length compiles to one move. */
+static inline void wire_put64(unsigned char *p, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p, &v, 8);
+}
+
+/* The core's five words: flags (WIRE_F_*; WIRE_F_CP is worked out
+ * here), the sender's site and rank, and k. */
+static inline void wire_put_core(unsigned char *out, int flags, int32_t site, int32_t rank,
+				 const struct pmpi_pb_core *k)
+{
+	uint64_t s = site < 0 ? 0 : (uint64_t)site < WIRE_SITE_NONE ? (uint64_t)site + 1 : WIRE_SITE_NONE;
+
+	flags |= k->event && k->cp >= 0 ? WIRE_F_CP : 0;
+	wire_put64(out, WIRE_VERSION | (uint64_t)flags << 8 | s << 16 | (uint64_t)(uint32_t)rank << 32);
+	wire_put64(out + 8, k->t_send);
+	wire_put64(out + 16, flags & WIRE_F_CP ? k->event : 0);
+	wire_put64(out + 24, flags & WIRE_F_CP ? (uint64_t)k->cp : 0);
+	wire_put64(out + 32, k->delay > 0 ? (uint64_t)k->delay : 0);
+}
 /* Write pb as the layout says into out[0..len). */
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out);
 /* Read a header written by wire_encode into pb; now is the reader's
