@@ -290,31 +290,48 @@ static void charge_taken(const struct cost_mark *m, uint64_t n)
 		pmpi_cost_piggyback_sampled(&taken_cost, m);
 }
 
-/* A message arrived on side d with status st: its data to the user, its
- * piggyback merged. */
-static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st)
+/* A message with a header arrived for call c (NULL: not profiled) with
+ * status st: its wait ends now (*m), the status tells the user's bytes. */
+static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct cost_mark *m)
 {
-	struct cost_mark m;
-	struct pmpi_pb pb;
-	uint64_t n;
-
-	if (!d->hdr || !wire_present(d->hdr))
-		return;
-	m = pmpi_cost_mark();	/* the user's receive completed: its wait ends */
+	*m = pmpi_cost_mark();	/* the user's receive completed: its wait ends */
 	if (c)
-		c->t_done = m.t;	/* and the call's, as far as its statistics go */
-	n = status_fix(st);
-	if (d->packed && !d->unpacked)
-		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
-	if (wire_decode(&pmpi_wire, d->hdr, m.t, &pb) && c) {
-		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m.t, .bytes = n,
-						    .t_post = d->t_post }, &pb);
+		c->t_done = m->t;	/* and the call's, as far as its statistics go */
+	return status_fix(st);
+}
+
+/* Its data given to the user (copied of them: n, or 0 when they came in
+ * place), its header hdr merged, the work since m charged.  t_post: when
+ * the receive was posted, 0 unknown. */
+static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const struct cost_mark *m,
+			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st)
+{
+	struct pmpi_pb pb;
+
+	if (wire_decode(&pmpi_wire, hdr, m->t, &pb) && c) {
+		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m->t, .bytes = n, .t_post = t_post },
+			      &pb);
 		pmpi_pb_late(c, &pb);
 		if (pmpi_wire.check)
 			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
 	}
 	/* after the rule, which ends the wait at m */
-	charge_taken(&m, d->packed ? n : 0);
+	charge_taken(m, copied);
+}
+
+/* A message arrived on side d with status st: its data to the user, its
+ * piggyback merged. */
+static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *st)
+{
+	struct cost_mark m;
+	uint64_t n;
+
+	if (!d->hdr || !wire_present(d->hdr))
+		return;
+	n = arrival_begin(c, st, &m);
+	if (d->packed && !d->unpacked)
+		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
+	arrival_end(c, d->hdr, &m, n, d->packed ? n : 0, d->t_post, st);
 }
 
 bool pmpi_p2p_delivered(int rc)
@@ -389,19 +406,24 @@ static bool message_plain(MPI_Message msg)
 	return found;
 }
 
-/* A receive of the common message (send_small): the side arrived() reads. */
+/* A receive of the common message (send_small), without a side. */
 static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
 		      MPI_Comm comm, MPI_Status *st)
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
-	struct p2p_side d = { .contig = buf, .bytes = (uint64_t)bytes, .packed = true, .hdr = m,
-			      .t_post = c->t0 };
+	unsigned len = pmpi_wire.len;
+	struct cost_mark k;
+	uint64_t n;
 	int rc;
 
 	wire_clear(m);
-	rc = PMPI_Recv(m, (int)(pmpi_wire.len + (unsigned)bytes), MPI_BYTE, src, tag, comm, st);
-	if (pmpi_p2p_delivered(rc))
-		arrived(c, &d, st);
+	rc = PMPI_Recv(m, (int)(len + (unsigned)bytes), MPI_BYTE, src, tag, comm, st);
+	if (!pmpi_p2p_delivered(rc) || !wire_present(m))
+		return rc;
+	n = arrival_begin(c, st, &k);
+	if (n && bytes)
+		pmpi_copy(buf, m + len, n < (uint64_t)bytes ? n : (uint64_t)bytes);
+	arrival_end(c, m, &k, n, n, c->t0, st);
 	return rc;
 }
 
