@@ -5,8 +5,14 @@
  * A record is zigzag(event - last.event), zigzag(rank - last.rank),
  * zigzag(from - last.from), each an LEB128 varint: a ping-pong's links
  * differ from the previous by small steps, so a record is three bytes.
- * A record never spans two chunks, so the latest one can be rewritten in
- * place of itself.  A chunk's first record is relative to the chunk's
+ * Links that each take the step of the record before them (the same
+ * three differences) are counted instead, and written as one run record
+ * when a link takes another step: a zero in two bytes (0x80 0x00, which
+ * no varint is written as), then their count.  That is two compares for
+ * most links of a regular program instead of three varints, and a few
+ * bytes for any number of them.  Records never span two chunks, so the
+ * latest one can be rewritten in place of itself; a run ends in the
+ * chunk of the record it repeats.  A chunk's first record is relative to the chunk's
  * base, the link before it, so that chunks decode on their own and the
  * oldest can be freed.  With a limit, a chunk holds at most a quarter of
  * it, so that dropping whole chunks keeps the log near its limit.
@@ -18,7 +24,8 @@
 #include "cp-links.h"
 
 #define CPL_CHUNK 65536u	/* bytes of records per chunk */
-#define CPL_RECORD (3 * VARINT_MAX)	/* the longest record */
+#define CPL_RECORD (3 * VARINT_MAX)	/* the longest link record */
+#define CPL_RUN (2 + VARINT_MAX)	/* the longest run record */
 
 struct cpl_chunk {
 	struct cpl_chunk *next;
@@ -96,18 +103,24 @@ static uint32_t chunk_size(const struct cp_links *l)
 {
 	uint64_t n = chunk_lines(l);
 
-	return n >= CPL_CHUNK ? CPL_CHUNK : n < CPL_RECORD ? CPL_RECORD : (uint32_t)n;
+	return n >= CPL_CHUNK ? CPL_CHUNK : n < CPL_RECORD + CPL_RUN ? CPL_RECORD + CPL_RUN : (uint32_t)n;
 }
 
-/* The chunk with room for a record whose line takes line bytes: tail, or
- * a new one based on the latest link. */
+/* Whether tail may count one more link whose line takes line bytes. */
+static bool tail_takes(const struct cp_links *l, unsigned line)
+{
+	return !l->tail->count || l->tail->bytes + line <= chunk_lines(l);
+}
+
+/* The chunk with room for a record whose line takes line bytes, and for
+ * the run that may follow it: tail, or a new one based on the latest
+ * link. */
 static struct cpl_chunk *room(struct cp_links *l, unsigned line)
 {
 	struct cpl_chunk *c;
 	uint32_t size;
 
-	if (l->tail && l->tail->used + CPL_RECORD <= l->tail->size &&
-	    (!l->tail->count || l->tail->bytes + line <= chunk_lines(l)))
+	if (l->tail && l->tail->used + CPL_RECORD + CPL_RUN <= l->tail->size && tail_takes(l, line))
 		return l->tail;
 	size = chunk_size(l);
 	if (!(c = malloc(sizeof(*c) + size)))
@@ -137,46 +150,116 @@ static void drop_oldest(struct cp_links *l)
 	}
 }
 
-void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
+/* The links counted in the run into its record in tail, which kept room
+ * for it. */
+static void end_run(struct cp_links *l)
+{
+	unsigned char *p;
+
+	if (!l->run)
+		return;
+	p = l->tail->b + l->tail->used;
+	p[0] = 0x80;
+	p[1] = 0;
+	l->tail->used += 2 + varint_put(p + 2, l->run);
+	l->run = 0;
+}
+
+/* The latest link removed: its event won again. */
+static void unset_latest(struct cp_links *l)
+{
+	if (l->run)
+		l->run--;	/* it was counted in the run: the step stays */
+	else {
+		l->tail->used = l->last_at;
+		l->stepping = false;	/* the step of base is not kept */
+	}
+	l->tail->count--;
+	l->tail->bytes -= l->last_bytes;
+	l->bytes -= l->last_bytes;
+	l->last = l->base;
+	l->n--;
+}
+
+/* The differences of link to from, wrapping. */
+static struct prof_cp_link step_of(struct prof_cp_link link, struct prof_cp_link from)
+{
+	return (struct prof_cp_link){ link.event - from.event,
+				      (int64_t)((uint64_t)link.rank - (uint64_t)from.rank),
+				      link.from - from.from };
+}
+
+/* at moved on by step. */
+static struct prof_cp_link step_on(struct prof_cp_link at, struct prof_cp_link step)
+{
+	return (struct prof_cp_link){ at.event + step.event,
+				      (int64_t)((uint64_t)at.rank + (uint64_t)step.rank),
+				      at.from + step.from };
+}
+
+static bool same_step(struct prof_cp_link a, struct prof_cp_link b)
+{
+	return a.event == b.event && a.rank == b.rank && a.from == b.from;
+}
+
+/* Write link as a record (after the run before it), in tail or a new
+ * chunk; NULL when memory is short. */
+static struct cpl_chunk *put_record(struct cp_links *l, struct prof_cp_link link, unsigned line)
 {
 	struct cpl_chunk *c;
 	unsigned char *p;
+
+	end_run(l);
+	if (!(c = room(l, line)))
+		return NULL;
+	p = c->b + c->used;
+	l->last_at = c->used;
+	p += varint_put(p, varint_zigzag(link.event, l->last.event));
+	p += varint_put(p, varint_zigzag((uint64_t)link.rank, (uint64_t)l->last.rank));
+	p += varint_put(p, varint_zigzag(link.from, l->last.from));
+	c->used = (uint32_t)(p - c->b);
+	l->step = step_of(link, l->last);
+	l->stepping = true;
+	return c;
+}
+
+void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
+{
+	struct prof_cp_link link = { event, rank, from };
+	struct cpl_chunk *c;
 	unsigned line;
 
-	if (l->n && l->last.event == event && l->tail->count) {	/* the same event: rewrite it */
-		l->tail->used = l->last_at;
-		l->tail->count--;
-		l->tail->bytes -= l->last_bytes;
-		l->bytes -= l->last_bytes;
-		l->last = l->base;
-		l->n--;
-	}
+	if (l->n && l->last.event == event && l->tail->count)	/* the same event: rewrite it */
+		unset_latest(l);
 	line = line_bytes(digits_near(&l->digits[0], event), rank < 0,
 			  digits_near(&l->digits[1], magnitude(rank)), digits_near(&l->digits[2], from));
-	if (!(c = room(l, line))) {
+	if (l->stepping && same_step(step_of(link, l->last), l->step) && tail_takes(l, line)) {
+		l->run++;
+		c = l->tail;
+	} else if (!(c = put_record(l, link, line))) {
 		l->lost++;
 		return;
 	}
-	p = c->b + c->used;
-	l->last_at = c->used;
-	p += varint_put(p, varint_zigzag(event, l->last.event));
-	p += varint_put(p, varint_zigzag((uint64_t)rank, (uint64_t)l->last.rank));
-	p += varint_put(p, varint_zigzag(from, l->last.from));
-	c->used = (uint32_t)(p - c->b);
 	l->last_bytes = line;
 	c->count++;
 	c->bytes += l->last_bytes;
 	l->base = l->last;
-	l->last = (struct prof_cp_link){ event, rank, from };
+	l->last = link;
 	l->n++;
 	l->bytes += l->last_bytes;
 	if (l->max && l->bytes > l->max)
 		drop_oldest(l);
 }
 
+/* Whether p starts a run record. */
+static bool run_at(const unsigned char *p, const unsigned char *end)
+{
+	return end - p >= 2 && p[0] == 0x80 && p[1] == 0;
+}
+
 int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 {
-	struct prof_cp_link at, *v;
+	struct prof_cp_link at, before, step = { 0 }, *v;
 	uint32_t k = 0;
 
 	*out = NULL;
@@ -193,20 +276,33 @@ int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 			uint64_t d[3];
 			unsigned used;
 
+			if (run_at(p, end)) {
+				if (!(used = varint_get(p + 2, end, &d[0])))
+					goto bad;
+				p += 2 + used;
+				for (uint64_t r = 0; r < d[0] && k < l->n; r++)
+					v[k++] = at = step_on(at, step);
+				continue;
+			}
 			for (int i = 0; i < 3; i++, p += used)
-				if (!(used = varint_get(p, end, &d[i]))) {
-					free(v);
-					return -1;	/* cannot happen: we wrote it */
-				}
+				if (!(used = varint_get(p, end, &d[i])))
+					goto bad;
+			before = at;
 			at.event = varint_unzigzag(d[0], at.event);
 			at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
 			at.from = varint_unzigzag(d[2], at.from);
+			step = step_of(at, before);
 			v[k++] = at;
 		}
 	}
+	for (uint64_t r = 0; r < l->run && k < l->n; r++)	/* the run not written yet */
+		v[k++] = at = step_on(at, l->step);
 	*out = v;
 	*n = k;
 	return 0;
+bad:
+	free(v);
+	return -1;	/* cannot happen: we wrote it */
 }
 
 uint64_t cpl_bytes(const struct cp_links *l)

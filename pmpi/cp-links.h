@@ -7,6 +7,10 @@
  * memory touched for the first time cost more than the rest of the
  * piggyback (bench/mpi-cost.md, "Memory touched for the first time").
  *
+ * A link that takes the same step from the one before as the one before
+ * took (a ping-pong's, an iteration's of a regular exchange) is only
+ * counted, and a run of them is written as one record.
+ *
  * Each chunk starts from the link before its first, so the oldest chunks
  * can be dropped when the log's links would take more than its limit in
  * the profile (their cp_link lines: --cp-budget, docs/critical-path.md
@@ -40,8 +44,14 @@ struct cp_links {
 					 * past max; 0 when none was */
 	struct prof_cp_link last;	/* the latest link: the next one's base */
 	struct prof_cp_link base;	/* the latest link's base, to rewrite it */
-	uint32_t last_at;		/* where the latest link starts in tail */
+	uint32_t last_at;		/* where the latest record starts in tail */
 	uint32_t last_bytes;		/* the latest link's line */
+	/* links after the latest record that each took its step again
+	 * (last - base): counted, written as one run record when another
+	 * step comes (cp-links.c) */
+	uint64_t run;
+	struct prof_cp_link step;	/* the latest record's step */
+	bool stepping;			/* step is known (not after a rewrite) */
 	struct cpl_digits digits[3];	/* of the latest event, rank and from */
 };
 

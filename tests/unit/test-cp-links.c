@@ -3,8 +3,10 @@
  * (pmpi/cp-links.c): an empty log, a ping-pong's links over many chunks
  * and their size, a link replaced by a later winner of the same event
  * (across chunk boundaries too), values whose differences need the
- * widest varints or go backwards, and a limit: the latest links kept, the
- * cut after the last dropped.
+ * widest varints or go backwards, runs of links that take one step again
+ * (with winners replaced inside and at the end of a run, with and without
+ * a limit), and a limit: the latest links kept, the cut after the last
+ * dropped.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -63,7 +65,7 @@ static void test_ping_pong(void)
 	}
 	is_int(l.n, N, "every link is held");
 	ok(holds(&l, want, N), "a ping-pong's links come back in order");
-	ok(cpl_bytes(&l) <= 3ull * N, "three bytes a link or less");
+	ok(cpl_bytes(&l) < 64, "one record and one run: a few bytes for them all");
 	is_int(l.lost, 0, "none lost");
 	cpl_free(&l);
 	ok(!l.head && !l.n, "freed and empty");
@@ -146,6 +148,44 @@ static void test_bytes_follow_digits(void)
 	cpl_free(&l);
 }
 
+/* n links that take one of three steps, the same one mostly, with a
+ * limit of max bytes (0: none); one event in four is won first by a
+ * link that takes the last step again (a run's link, then replaced),
+ * one in eight first by another.  The log against the plain array. */
+static void runs_case(uint64_t max, uint32_t n)
+{
+	static const struct prof_cp_link steps[] = { { 2, 0, 2 }, { 2, 1, 3 }, { 2, -2, 0 } };
+	struct prof_cp_link *want = malloc(n * sizeof(*want)), at = { 1, 0, 0 }, prev = steps[0];
+	struct cp_links l = { .max = max };
+	uint64_t most = 0;
+	uint32_t first;
+	char name[160];
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct prof_cp_link s = steps[next() % 16 < 13 ? 0 : next() % 3];
+		uint64_t e = at.event + s.event;
+
+		if (next() % 4 == 0)
+			cpl_set(&l, e, at.rank + prev.rank, at.from + prev.from);
+		else if (next() % 8 == 0)
+			cpl_set(&l, e, 9, next() % 1000);
+		want[i] = at = (struct prof_cp_link){ e, at.rank + s.rank, at.from + s.from };
+		cpl_set(&l, at.event, at.rank, at.from);
+		prev = s;
+		most = l.bytes > most ? l.bytes : most;
+	}
+	first = n - (uint32_t)l.n;
+	snprintf(name, sizeof(name), "runs, limit %llu: %llu links held in %llu bytes of records",
+		 (unsigned long long)max, (unsigned long long)l.n, (unsigned long long)cpl_bytes(&l));
+	ok(holds(&l, want + first, (uint32_t)l.n) && (max ? first > 0 && most <= max : !first), name);
+	ok(l.bytes == line_bytes(want + first, (uint32_t)l.n), "their bytes are their lines'");
+	ok(cpl_bytes(&l) < 2 * l.n, "under two bytes a link (a record takes three): runs took most");
+	if (max)
+		ok(l.cut == want[first - 1].event + 1, "the cut follows the last link dropped");
+	cpl_free(&l);
+	free(want);
+}
+
 /* A limit of max bytes over n ping-pong links, each event won twice. */
 static void limit_case(uint64_t max, uint32_t n)
 {
@@ -219,6 +259,13 @@ static void test_limit(void)
 	limit_case(2400000, 300000);	/* chunks of 64 KiB */
 }
 
+static void test_runs(void)
+{
+	runs_case(0, 300000);
+	runs_case(1000, 20000);
+	runs_case(2400000, 300000);
+}
+
 int main(void)
 {
 	test_empty();
@@ -227,5 +274,6 @@ int main(void)
 	test_extremes();
 	test_bytes_follow_digits();
 	test_limit();
+	test_runs();
 	return tap_done();
 }
