@@ -488,8 +488,6 @@ bool pmpi_comp_on(void)
 
 /* --- the unit of the piggyback (pb-units.h) */
 
-/* The delay of a piggyback leaving with call c at pb->t_send: the tool's
- * time since the call's entry is delay too. */
 /* When call c's data would have been ready without measurement.
  * Caller holds comp.lock. */
 static uint64_t free_at(const struct pmpi_call *c)
@@ -497,6 +495,8 @@ static uint64_t free_at(const struct pmpi_call *c)
 	return c->t0 > comp.x ? c->t0 - comp.x : 0;
 }
 
+/* The delay of a piggyback leaving at t_send with data ready at t_free:
+ * the tool's time since the call's entry is delay too. */
 static int64_t delay_at(uint64_t t_send, uint64_t t_free)
 {
 	return t_send > t_free ? (int64_t)(t_send - t_free) : 0;

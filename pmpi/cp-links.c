@@ -12,10 +12,11 @@
  * most links of a regular program instead of three varints, and a few
  * bytes for any number of them.  Records never span two chunks, so the
  * latest one can be rewritten in place of itself; a run ends in the
- * chunk of the record it repeats.  A chunk's first record is relative to the chunk's
- * base, the link before it, so that chunks decode on their own and the
- * oldest can be freed.  With a limit, a chunk holds at most a quarter of
- * it, so that dropping whole chunks keeps the log near its limit.
+ * chunk of the record it repeats.  A chunk's first record is relative to
+ * the chunk's base, the link before it, so that chunks decode on their
+ * own and the oldest can be freed.  With a limit, a chunk holds at most
+ * a quarter of it, so that dropping whole chunks keeps the log near its
+ * limit.
  */
 #include <stdlib.h>
 #include <string.h>

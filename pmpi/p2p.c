@@ -300,9 +300,10 @@ static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct
 	return status_fix(st);
 }
 
-/* Its data given to the user (copied of them: n, or 0 when they came in
- * place), its header hdr merged, the work since m charged.  t_post: when
- * the receive was posted, 0 unknown. */
+/* The rest of its arrival, its n bytes given to the user (copied: those
+ * copied out of a bounce buffer, 0 when they came in place): its header
+ * hdr merged, the work since m charged.  t_post: when the receive was
+ * posted, 0 unknown. */
 static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const struct cost_mark *m,
 			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st)
 {

@@ -67,17 +67,6 @@ struct pmpi_pb {
 
 #define PMPI_PB_CORE offsetof(struct pmpi_pb, share)
 
-/* What the analyses stamp on a message whose header is the core alone
- * (wire.h: a job without zeroing and check mode), written straight into
- * the header: the fields of struct pmpi_pb that such a header carries
- * besides the sender's rank, site and flags. */
-struct pmpi_pb_core {
-	uint64_t t_send;	/* set by the transport */
-	uint64_t event;		/* 0: no path */
-	int64_t cp;		/* < 0: no path */
-	int64_t delay;
-};
-
 _Static_assert(sizeof(struct pmpi_pb) == 304 && PMPI_PB_CORE == 104,
 	       "piggyback layout changed: bump PMPI_PB_VERSION and pmpi_pb_core_clear");
 
@@ -93,5 +82,16 @@ static inline void pmpi_pb_core_clear(struct pmpi_pb *pb)
 	pb->t_free = pb->host = pb->turns = 0;
 	pb->t_enter = pb->t_enter_free = 0;
 }
+
+/* What the analyses stamp on a message whose header is the core alone
+ * (wire.h: a job without zeroing and check mode), written straight into
+ * the header: the fields of struct pmpi_pb that such a header carries
+ * besides the sender's rank, site and flags. */
+struct pmpi_pb_core {
+	uint64_t t_send;	/* set by the transport */
+	uint64_t event;		/* 0: no path */
+	int64_t cp;		/* < 0: no path */
+	int64_t delay;
+};
 
 #endif

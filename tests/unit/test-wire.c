@@ -3,7 +3,9 @@
  * (pmpi/wire.c): the layouts' lengths, a round trip of every field, the
  * byte positions of the core (the format other ranks read), saturation of
  * fields past their width, the send time rebuilt across a wrap of its 48
- * bits, and headers refused for their version or layout.
+ * bits, headers refused for their version or layout, and the core
+ * written from the analyses' words alone (a small message's send) the
+ * same as encoded from a struct pmpi_pb.
  */
 #include <string.h>
 #include "tap.h"
@@ -132,6 +134,35 @@ static void test_refused(void)
 	ok(!wire_decode(&plain, b, in.t_send, &out), "another version is refused");
 }
 
+/* A core written by wire_put_core against wire_encode of the same
+ * fields, with flags and site as a sender gives them. */
+static int core_as_encoded(struct pmpi_pb pb)
+{
+	struct wire_layout plain = wire_layout(0, 0);
+	unsigned char a[WIRE_CORE], b[WIRE_CORE];
+
+	wire_encode(&plain, &pb, a);
+	wire_put_core(b, pb.flags & PMPI_PB_F_SYNC ? WIRE_F_SYNC : 0, pb.site, pb.rank,
+		      &(struct pmpi_pb_core){ pb.t_send, pb.event, pb.cp, pb.delay });
+	return !memcmp(a, b, sizeof(a));
+}
+
+static void test_core(void)
+{
+	struct pmpi_pb pb = sample();
+
+	pb.flags = 0;
+	ok(core_as_encoded(pb), "a core from the analyses' words is the encoded header");
+	pb.flags = PMPI_PB_F_SYNC;
+	pb.site = -1;
+	ok(core_as_encoded(pb), "the same for a synchronous send of no site");
+	pb.cp = -1;
+	ok(core_as_encoded(pb), "and for a sender without a path");
+	pb.site = 1 << 20;
+	pb.delay = -3;
+	ok(core_as_encoded(pb), "and for a site past the field and a negative delay");
+}
+
 int main(void)
 {
 	test_layouts();
@@ -140,5 +171,6 @@ int main(void)
 	test_limits();
 	test_skew();
 	test_refused();
+	test_core();
 	return tap_done();
 }
