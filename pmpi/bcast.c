@@ -10,9 +10,9 @@
  * (the piggyback's bytes, then the user's count x datatype), which also
  * serves data at MPI_BOTTOM.
  */
-#include <string.h>
 
 #include "comms.h"
+#include "copy.h"
 #include "datatypes.h"
 #include "piggyback.h"
 #include "wrap-types.h"
@@ -57,20 +57,20 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	is_root = pmpi_comm_rank(comm) == root;
 	if (is_root) {
 		if (x)
-			memcpy(m, &x->in, pmpi_pb_bytes);
+			pmpi_copy_mostly(m, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);
 		else
 			pmpi_pb_fill_none((struct pmpi_pb *)(void *)m, 0);
 		if (data && bytes)
-			memcpy(m + pmpi_pb_bytes, data, bytes);
+			pmpi_copy(m + pmpi_pb_bytes, data, bytes);
 	}
 	rc = bcast_message(m, data, bytes, buf, count, type, root, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!is_root && data && bytes)
-		memcpy(data, m + pmpi_pb_bytes, bytes);
+		pmpi_copy(data, m + pmpi_pb_bytes, bytes);
 	if (x) {
 		if (!is_root)
-			memcpy(&x->out, m, pmpi_pb_bytes);
+			pmpi_copy_mostly(&x->out, m, pmpi_pb_bytes, PMPI_PB_CORE);
 		x->fused = true;
 	}
 	return rc;

@@ -244,6 +244,11 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 		pmpi_wire.len = 0;
 		return;
 	}
+	if (pmpi_pb_coll_start() != MPI_SUCCESS) {
+		PMPI_Type_free(&pmpi_pb_type);
+		pmpi_wire.len = 0;
+		return;
+	}
 	find_host_peers(size);
 	pmpi_clock_start(rank, size);
 	pmpi_pb_on = true;

@@ -108,7 +108,9 @@ static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req);
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c);
-/* At MPI_Finalize: free the merge operator. */
+/* At MPI_Init, the piggyback on: make the companions' merge operator;
+ * at MPI_Finalize: free it. */
+int pmpi_pb_coll_start(void);
 void pmpi_pb_coll_stop(void);
 
 /* piggyback.c, for p2p.c and piggyback-coll.c */
