@@ -2,17 +2,18 @@
  * cp-fold-msg.c - a fold point's messages and the root's walk
  * (cp-fold-msg.h).
  *
- * A rank's message is seven 64-bit words, the fields of struct fold_state
- * and the number of links, in the host's byte order (all ranks of a job
- * run on one architecture), then its links as differences to the one
- * before (the first to {0, 0, 0}), zigzag varints as the runtime keeps
- * them in memory: three or four bytes a link, so that the root of a large
- * job holds every rank's links.  The root unpacks each rank's into an
- * array for the walk, or, when the messages pass FOLDMSG_ARRAY_BYTES, into
- * a link_pack (common/link-pack.h): an array's binary search costs a
- * walk's step less than a pack's block, 24 bytes a link more.  An answer is five words,
- * ok, length, gap_rank, gap_event and the number of ranges, then the
- * ranges' from and to.
+ * A rank's message is ten 64-bit words, the fields of struct fold_state,
+ * the number of links and the link its first record is relative to, in
+ * the host's byte order (all ranks of a job run on one architecture),
+ * then its links as the runtime keeps them in memory (cp-links.h): three
+ * or four bytes a link, and a run of links that each take the step of the
+ * one before as one record, so that the root of a large job holds every
+ * rank's links and a rank sends them as they are.  The root unpacks
+ * each rank's into an array for the walk, or, when the messages pass
+ * FOLDMSG_ARRAY_BYTES, into a link_pack (common/link-pack.h): an array's
+ * binary search costs a walk's step less than a pack's block, 24 bytes a
+ * link more.  An answer is five words, ok, length, gap_rank, gap_event
+ * and the number of ranges, then the ranges' from and to.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -21,10 +22,10 @@
 
 #include "../common/cp-walk.h"
 #include "../common/link-pack.h"
-#include "../common/varint.h"
 #include "cp-fold-msg.h"
+#include "cp-links.h"
 
-#define HEAD_WORDS 7		/* struct fold_state and the number of links */
+#define HEAD_WORDS 10		/* struct fold_state, the number of links, their base */
 #define ANSWER_WORDS 5		/* ok, length, gap rank and event, ranges */
 
 /* A rank's links at the root: an array, or packed. */
@@ -33,65 +34,59 @@ struct rank_links {
 	struct link_pack pack;
 };
 
-int foldmsg_pack(const struct fold_state *st, const struct prof_cp_link *links, uint32_t n,
-		 unsigned char **out, size_t *len)
+int foldmsg_pack(const struct fold_state *st, const struct cp_links *links, unsigned char **out,
+		 size_t *len)
 {
-	const uint64_t head[HEAD_WORDS] = { st->path, st->events, st->length, st->low,
-					    st->dropped, st->budget, n };
-	struct prof_cp_link prev = { 0 };
-	unsigned char *b = malloc(sizeof(head) + (size_t)n * 3 * VARINT_MAX), *p;
+	size_t n = links ? cpl_stream_len(links) : 0;
+	unsigned char *b = malloc(HEAD_WORDS * sizeof(uint64_t) + n);
+	struct prof_cp_link base = { 0 };
 
 	if (!b)
 		return -1;
-	memcpy(b, head, sizeof(head));
-	p = b + sizeof(head);
-	for (uint32_t i = 0; i < n; i++) {
-		p += varint_put(p, varint_zigzag(links[i].event, prev.event));
-		p += varint_put(p, varint_zigzag((uint64_t)links[i].rank, (uint64_t)prev.rank));
-		p += varint_put(p, varint_zigzag(links[i].from, prev.from));
-		prev = links[i];
-	}
+	if (links)
+		base = cpl_stream_put(links, b + HEAD_WORDS * sizeof(uint64_t));
+	memcpy(b, (const uint64_t[HEAD_WORDS]){ st->path, st->events, st->length, st->low,
+						st->dropped, st->budget, links ? links->n : 0,
+						base.event, (uint64_t)base.rank, base.from },
+	       HEAD_WORDS * sizeof(uint64_t));
 	*out = b;
-	*len = (size_t)(p - b);
+	*len = HEAD_WORDS * sizeof(uint64_t) + n;
 	return 0;
 }
 
-/* Three varints at *p, within end, into d; false when they run past it. */
-static bool get3(const unsigned char **p, const unsigned char *end, uint64_t d[3])
+static int by_event(const void *a, const void *b)
 {
-	for (int k = 0; k < 3; k++) {
-		unsigned used = varint_get(*p, end, &d[k]);
+	const struct prof_cp_link *x = a, *y = b;
 
-		if (!used)
-			return false;
-		*p += used;
-	}
-	return true;
+	return (x->event > y->event) - (x->event < y->event);
 }
 
-/* The n links of a message's stream [p, end) into a new array *out, by
- * strictly increasing event.  Returns 0, or -1 when they do not read so
+/* The n links of a message's stream [p, end), whose first record is
+ * relative to base, into a new array *out by strictly increasing event,
+ * sorted when they were not.  Returns 0, or -1 when they do not read so
  * or memory is short. */
-static int unpack_links(const unsigned char *p, const unsigned char *end, uint64_t n,
-			struct prof_cp_link **out)
+static int unpack_links(const unsigned char *p, const unsigned char *end, struct prof_cp_link base,
+			uint64_t n, struct prof_cp_link **out)
 {
-	struct prof_cp_link at = { 0 }, *v;
-	uint64_t i, d[3];
+	struct prof_cp_link *v;
+	bool sorted = true;
 
 	*out = NULL;
-	if (n > (uint64_t)(end - p) / 3 || !(v = malloc((size_t)(n ? n : 1) * sizeof(*v))))
+	if (!(v = malloc((size_t)(n ? n : 1) * sizeof(*v))))
 		return -1;
-	for (i = 0; i < n && get3(&p, end, d); i++) {
-		at.event = varint_unzigzag(d[0], at.event);
-		at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
-		at.from = varint_unzigzag(d[2], at.from);
-		if (i && at.event <= v[i - 1].event)
-			break;
-		v[i] = at;
-	}
-	if (i < n || p != end) {
+	if (cpl_stream_decode(p, end, base, n, v) < 0) {
 		free(v);
 		return -1;
+	}
+	for (uint64_t i = 1; i < n && sorted; i++)
+		sorted = v[i].event > v[i - 1].event;
+	if (!sorted) {
+		qsort(v, (size_t)n, sizeof(*v), by_event);
+		for (uint64_t i = 1; i < n; i++)
+			if (v[i].event == v[i - 1].event) {
+				free(v);
+				return -1;
+			}
 	}
 	*out = v;
 	return 0;
@@ -111,7 +106,9 @@ static bool unpack_rank(const unsigned char *m, int len, int64_t r, bool packed,
 		return false;
 	memcpy(head, m, sizeof(head));
 	if (head[0] != 1 || head[6] > UINT32_MAX ||
-	    unpack_links(m + sizeof(head), m + len, head[6], &rl->v) < 0)
+	    unpack_links(m + sizeof(head), m + len,
+			 (struct prof_cp_link){ head[7], (int64_t)head[8], head[9] }, head[6],
+			 &rl->v) < 0)
 		return false;
 	n = (uint32_t)head[6];
 	*wr = (struct cp_walk_rank){ r, head[1], head[3], head[4] != 0, head[5], NULL, rl->v, n };

@@ -18,6 +18,8 @@
 #include "../common/profile.h"
 #include "cp-prefix.h"
 
+struct cp_links;
+
 /* What a rank tells the root besides its links. */
 struct fold_state {
 	uint64_t path;		/* 1: the rank has a path (0: calls of several
@@ -30,11 +32,11 @@ struct fold_state {
 	uint64_t budget;	/* --cp-budget */
 };
 
-/* A rank's message: st and its n links (by increasing event) in a new
- * buffer *out of *len bytes, which the caller frees.  Returns 0, or -1
- * when memory is short. */
-int foldmsg_pack(const struct fold_state *st, const struct prof_cp_link *links, uint32_t n,
-		 unsigned char **out, size_t *len);
+/* A rank's message: st and its links (NULL: none) in a new buffer *out
+ * of *len bytes, which the caller frees.  Returns 0, or -1 when memory
+ * is short. */
+int foldmsg_pack(const struct fold_state *st, const struct cp_links *links, unsigned char **out,
+		 size_t *len);
 
 /* The root's answers: rank r's counts[r] words start at words + displs[r]. */
 struct fold_plan {

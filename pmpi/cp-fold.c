@@ -134,17 +134,12 @@ static bool scatter(const struct fold_plan *plan, struct answer_buf *ab)
  * and this thread is the one whose segments the path takes. */
 static unsigned char *message(int *len)
 {
-	struct fold_state st;
-	struct prof_cp_link *links;
 	unsigned char *msg = NULL;
 	size_t n = 0;
-	uint32_t nlinks;
 
 	rt_drain_self(rt_current());
-	pmpi_cp_fold_state(&st, &links, &nlinks);
-	if (foldmsg_pack(&st, links, nlinks, &msg, &n) < 0 || n > (size_t)(INT_MAX / fold.size))
+	if (pmpi_cp_fold_message(&msg, &n) < 0 || n > (size_t)(INT_MAX / fold.size))
 		n = 0;
-	free(links);
 	*len = (int)n;
 	return msg;
 }

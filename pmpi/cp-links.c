@@ -151,18 +151,22 @@ static void drop_oldest(struct cp_links *l)
 	}
 }
 
+/* A run of run links as a record at p (room for CPL_RUN bytes);
+ * its bytes. */
+static unsigned put_run(unsigned char *p, uint64_t run)
+{
+	p[0] = 0x80;
+	p[1] = 0;
+	return 2 + varint_put(p + 2, run);
+}
+
 /* The links counted in the run into its record in tail, which kept room
  * for it. */
 static void end_run(struct cp_links *l)
 {
-	unsigned char *p;
-
 	if (!l->run)
 		return;
-	p = l->tail->b + l->tail->used;
-	p[0] = 0x80;
-	p[1] = 0;
-	l->tail->used += 2 + varint_put(p + 2, l->run);
+	l->tail->used += put_run(l->tail->b + l->tail->used, l->run);
 	l->run = 0;
 }
 
@@ -258,10 +262,43 @@ static bool run_at(const unsigned char *p, const unsigned char *end)
 	return end - p >= 2 && p[0] == 0x80 && p[1] == 0;
 }
 
+/* The records of [p, end) into v from v[*k] on, n links in all at most,
+ * from link *at with step *step, both carried on to the next records;
+ * false when one does not read (a chunk's cannot: we wrote it). */
+static bool decode_records(const unsigned char *p, const unsigned char *end,
+			   struct prof_cp_link *at, struct prof_cp_link *step,
+			   struct prof_cp_link *v, uint64_t n, uint64_t *k)
+{
+	while (p < end && *k < n) {
+		struct prof_cp_link before;
+		uint64_t d[3];
+		unsigned used;
+
+		if (run_at(p, end)) {
+			if (!(used = varint_get(p + 2, end, &d[0])))
+				return false;
+			p += 2 + used;
+			for (uint64_t r = 0; r < d[0] && *k < n; r++)
+				v[(*k)++] = *at = step_on(*at, *step);
+			continue;
+		}
+		for (int i = 0; i < 3; i++, p += used)
+			if (!(used = varint_get(p, end, &d[i])))
+				return false;
+		before = *at;
+		at->event = varint_unzigzag(d[0], at->event);
+		at->rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at->rank);
+		at->from = varint_unzigzag(d[2], at->from);
+		*step = step_of(*at, before);
+		v[(*k)++] = *at;
+	}
+	return true;
+}
+
 int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 {
-	struct prof_cp_link at, before, step = { 0 }, *v;
-	uint32_t k = 0;
+	struct prof_cp_link at = { 0 }, step = { 0 }, *v;
+	uint64_t k = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -270,40 +307,53 @@ int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n)
 	if (l->n > UINT32_MAX || !(v = malloc((size_t)l->n * sizeof(*v))))
 		return -1;
 	for (const struct cpl_chunk *c = l->head; c; c = c->next) {
-		const unsigned char *p = c->b, *end = c->b + c->used;
-
 		at = c->base;
-		while (p < end && k < l->n) {
-			uint64_t d[3];
-			unsigned used;
-
-			if (run_at(p, end)) {
-				if (!(used = varint_get(p + 2, end, &d[0])))
-					goto bad;
-				p += 2 + used;
-				for (uint64_t r = 0; r < d[0] && k < l->n; r++)
-					v[k++] = at = step_on(at, step);
-				continue;
-			}
-			for (int i = 0; i < 3; i++, p += used)
-				if (!(used = varint_get(p, end, &d[i])))
-					goto bad;
-			before = at;
-			at.event = varint_unzigzag(d[0], at.event);
-			at.rank = (int64_t)varint_unzigzag(d[1], (uint64_t)at.rank);
-			at.from = varint_unzigzag(d[2], at.from);
-			step = step_of(at, before);
-			v[k++] = at;
+		if (!decode_records(c->b, c->b + c->used, &at, &step, v, l->n, &k)) {
+			free(v);
+			return -1;
 		}
 	}
 	for (uint64_t r = 0; r < l->run && k < l->n; r++)	/* the run not written yet */
 		v[k++] = at = step_on(at, l->step);
 	*out = v;
-	*n = k;
+	*n = (uint32_t)k;
 	return 0;
-bad:
-	free(v);
-	return -1;	/* cannot happen: we wrote it */
+}
+
+/*
+ * The stream: every chunk's records in order, then the run not written
+ * yet.  A chunk's base is the last link of the chunk before it (it was
+ * the latest link when the chunk began, and a run ends in the chunk of
+ * the record it repeats), so the records read on from one chunk into the
+ * next, and a run at the end repeats the step of the last record.
+ */
+size_t cpl_stream_len(const struct cp_links *l)
+{
+	size_t len = l->run ? 2 + varint_len(l->run) : 0;
+
+	for (const struct cpl_chunk *c = l->head; c; c = c->next)
+		len += c->used;
+	return len;
+}
+
+struct prof_cp_link cpl_stream_put(const struct cp_links *l, unsigned char *out)
+{
+	for (const struct cpl_chunk *c = l->head; c; c = c->next) {
+		memcpy(out, c->b, c->used);
+		out += c->used;
+	}
+	if (l->run)
+		put_run(out, l->run);
+	return l->head ? l->head->base : (struct prof_cp_link){ 0 };
+}
+
+int cpl_stream_decode(const unsigned char *p, const unsigned char *end, struct prof_cp_link base,
+		      uint64_t n, struct prof_cp_link *v)
+{
+	struct prof_cp_link step = { 0 };
+	uint64_t k = 0;
+
+	return decode_records(p, end, &base, &step, v, n, &k) && k == n ? 0 : -1;
 }
 
 uint64_t cpl_bytes(const struct cp_links *l)

@@ -22,6 +22,7 @@
 #define CPPERF_PMPI_CP_LINKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/profile.h"
@@ -67,6 +68,19 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from);
 /* The links in the order they were set, as an array the caller frees
  * (NULL when there are none); -1 when memory is short. */
 int cpl_decode(const struct cp_links *l, struct prof_cp_link **out, uint32_t *n);
+/*
+ * The links as one stream of their records, for a fold point's message
+ * (cp-fold-msg.c): cpl_stream_len bytes, which cpl_stream_put writes at
+ * out, returning the link that the first record is relative to.  A run
+ * stays one record, so a regular program's links take a few bytes
+ * whatever their number.  cpl_stream_decode reads the n links of a
+ * stream [p, end) whose first record is relative to base into v (room
+ * for n); -1 when it does not hold n links.
+ */
+size_t cpl_stream_len(const struct cp_links *l);
+struct prof_cp_link cpl_stream_put(const struct cp_links *l, unsigned char *out);
+int cpl_stream_decode(const unsigned char *p, const unsigned char *end, struct prof_cp_link base,
+		      uint64_t n, struct prof_cp_link *v);
 /* Bytes of the cp_link line of a link (docs/format.md), newline included. */
 unsigned cpl_line_bytes(uint64_t event, int64_t rank, uint64_t from);
 /* Bytes the encoded links take in their chunks. */

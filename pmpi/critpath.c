@@ -573,37 +573,26 @@ bool pmpi_cp_fold_wanted(void)
 	return links;
 }
 
-/* Sort n links by event, unless they already are (one thread calls MPI
- * at a time where there are fold points, so they are). */
-static void sort_links(struct prof_cp_link *v, uint32_t n)
+int pmpi_cp_fold_message(unsigned char **msg, size_t *len)
 {
-	for (uint32_t i = 1; i < n; i++)
-		if (v[i].event < v[i - 1].event) {
-			qsort(v, n, sizeof(*v), by_event);
-			return;
-		}
-}
-
-void pmpi_cp_fold_state(struct fold_state *st, struct prof_cp_link **links, uint32_t *n)
-{
+	struct fold_state st = { 0 };
 	uint64_t cut, after;
+	bool path;
+	int rc;
 
-	*st = (struct fold_state){ 0 };
 	cp_lock();
-	if (!cp.on || cp.overlap || cp.links.lost || cpl_decode(&cp.links, links, n) < 0) {
-		*links = NULL;
-		*n = 0;
-		cp_unlock();
-		return;
+	path = cp.on && !cp.overlap && !cp.links.lost;
+	if (path) {
+		rt_lock(&samples_lock);
+		cut = samples.cut > cp.links.cut ? samples.cut : cp.links.cut;
+		rt_unlock(&samples_lock);
+		after = cp.fold_event + 1;
+		st = (struct fold_state){ 1, cp.events, cp.length, cut > after ? cut : after,
+					  cut > after, cp.budget };
 	}
-	rt_lock(&samples_lock);
-	cut = samples.cut > cp.links.cut ? samples.cut : cp.links.cut;
-	rt_unlock(&samples_lock);
-	after = cp.fold_event + 1;
-	*st = (struct fold_state){ 1, cp.events, cp.length, cut > after ? cut : after,
-				   cut > after, cp.budget };
+	rc = foldmsg_pack(&st, path ? &cp.links : NULL, msg, len);
 	cp_unlock();
-	sort_links(*links, *n);
+	return rc;
 }
 
 /* The segment records up to event into the prefix when a fold point's

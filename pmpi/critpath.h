@@ -16,6 +16,7 @@
 #define CPPERF_PMPI_CRITPATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/profile.h"
@@ -65,10 +66,11 @@ uint64_t pmpi_cp_folds(void);
 /* The event of the path's end (MPI_Finalize), 0 before it or when the
  * path is not computed: the same answer on every rank. */
 uint64_t pmpi_cp_end_event(void);
-/* The rank's state for the root, and its links since the last fold point
- * in a new array the caller frees (NULL when none; st->path 0 and no
- * links when the rank has no path, or memory was short). */
-void pmpi_cp_fold_state(struct fold_state *st, struct prof_cp_link **links, uint32_t *n);
+/* The rank's message for the root (cp-fold-msg.h): its state and its
+ * links since the last fold point (st->path 0 and no links when the rank
+ * has no path), in a new buffer *msg of *len bytes the caller frees;
+ * -1 when memory is short. */
+int pmpi_cp_fold_message(unsigned char **msg, size_t *len);
 /* The fold point at this rank's event resolved as a says: a's ranges go
  * into the prefix (which takes them over) with their segments' samples,
  * and the links and segments up to event are dropped.  Cannot fail

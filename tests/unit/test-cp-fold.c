@@ -9,7 +9,8 @@
  * their segments from 5 on are walked (lengths in the messages, links by
  * hand):
  *
- *   rank 0: links (6 <- 1:7), (8 <- 2:9)   rank 2: link (5 <- 1:6)
+ *   rank 0: links (6 <- 1:7), (8 <- 2:9), set latest first (the root
+ *           sorts them)                rank 2: link (5 <- 1:6)
  *   from segment 9 of rank 0: 0:9-9, link 8 -> 2:9; 2:6-9, link 5 -> 1:6;
  *   1:5-6 and the last fold point: runs 1:5-6 > 2:6-9 > 0:9-9.
  *
@@ -30,6 +31,7 @@
 #include "render-report.h"
 #include "../../common/link-pack.h"
 #include "../../pmpi/cp-fold-msg.h"
+#include "../../pmpi/cp-links.h"
 #include "../../pmpi/cp-prefix.h"
 #include "../../report/cpath.h"
 #include "../../report/data.h"
@@ -122,14 +124,19 @@ static void make_msgs(struct msgs *m, int nopath, bool gap)
 	const uint64_t lengths[3] = { 100, 120, 120 };
 	unsigned char *b[3];
 	size_t len[3], total = 0;
+	struct cp_links links[3] = { 0 };
 
+	/* rank 0's latest first: the root sorts them */
+	for (size_t i = sizeof(l0) / sizeof(l0[0]); i-- > 0;)
+		cpl_set(&links[0], l0[i].event, l0[i].rank, l0[i].from);
+	cpl_set(&links[2], l2[0].event, l2[0].rank, l2[0].from);
 	for (int r = 0; r < 3; r++) {
 		struct fold_state st = { r != nopath, 10, lengths[r], r == 1 && gap ? 6 : 5,
 					 r == 1 && gap, 4096 };
 
-		if (foldmsg_pack(&st, r == 0 ? l0 : r == 2 ? l2 : NULL, r == 0 ? 2 : r == 2, &b[r],
-				 &len[r]) < 0)
+		if (foldmsg_pack(&st, r == 1 ? NULL : &links[r], &b[r], &len[r]) < 0)
 			abort();
+		cpl_free(&links[r]);
 		m->displs[r] = (int)total;
 		m->lens[r] = (int)len[r];
 		total += len[r];

@@ -6,7 +6,8 @@
  * widest varints or go backwards, runs of links that take one step again
  * (with winners replaced inside and at the end of a run, with and without
  * a limit), and a limit: the latest links kept, the cut after the last
- * dropped.
+ * dropped; wherever the links are checked, their stream (a fold point's
+ * message) reads as them too.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -25,7 +26,34 @@ static uint64_t next(void)
 	return rng;
 }
 
-/* Whether l decodes to the n links of want. */
+static int same_links(const struct prof_cp_link *a, const struct prof_cp_link *b, uint32_t n)
+{
+	int same = 1;
+
+	for (uint32_t i = 0; i < n; i++)
+		same &= a[i].event == b[i].event && a[i].rank == b[i].rank && a[i].from == b[i].from;
+	return same;
+}
+
+/* Whether l's stream reads as the n links of want, and holds no more. */
+static int stream_holds(const struct cp_links *l, const struct prof_cp_link *want, uint32_t n)
+{
+	size_t len = cpl_stream_len(l);
+	unsigned char *b = malloc(len + 1);
+	struct prof_cp_link *v = malloc(((size_t)n + 1) * sizeof(*v)), base;
+	int same;
+
+	if (!b || !v)
+		abort();
+	base = cpl_stream_put(l, b);
+	same = !cpl_stream_decode(b, b + len, base, n, v) && same_links(v, want, n) &&
+	       cpl_stream_decode(b, b + len, base, (uint64_t)n + 1, v) < 0;
+	free(b);
+	free(v);
+	return same;
+}
+
+/* Whether l decodes to the n links of want, and its stream too. */
 static int holds(const struct cp_links *l, const struct prof_cp_link *want, uint32_t n)
 {
 	struct prof_cp_link *got;
@@ -34,12 +62,9 @@ static int holds(const struct cp_links *l, const struct prof_cp_link *want, uint
 
 	if (cpl_decode(l, &got, &k) || k != n)
 		return 0;
-	same = 1;
-	for (uint32_t i = 0; i < n; i++)
-		same &= got[i].event == want[i].event && got[i].rank == want[i].rank &&
-			got[i].from == want[i].from;
+	same = same_links(got, want, n);
 	free(got);
-	return same;
+	return same && stream_holds(l, want, n);
 }
 
 static void test_empty(void)
