@@ -25,9 +25,18 @@ fi
 
 S=$WORK/slurm
 mkdir -p "$S/state" "$S/spool" "$S/log"
+# the daemons write their state as they stop: their files go once they
+# are gone (a few seconds at most)
 stop() {
+	local pids=() p
+
 	for p in slurmd slurmctld munged; do
-		[ -f "$S/$p.pid" ] && kill "$(cat "$S/$p.pid")" 2> /dev/null
+		[ -f "$S/$p.pid" ] && pids+=("$(cat "$S/$p.pid")")
+	done
+	kill "${pids[@]}" 2> /dev/null
+	for _ in $(seq 50); do
+		kill -0 "${pids[@]}" 2> /dev/null || break
+		sleep 0.1
 	done
 	rm -rf "$WORK"
 }
