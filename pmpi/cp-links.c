@@ -228,12 +228,49 @@ static struct cpl_chunk *put_record(struct cp_links *l, struct prof_cp_link link
 	return c;
 }
 
+/* Whether one more link whose line takes line bytes keeps the log
+ * within its limit. */
+static bool within_max(const struct cp_links *l, unsigned line)
+{
+	return !l->max || l->bytes + line <= l->max;
+}
+
+/*
+ * A link from the same rank that takes the latest record's step again,
+ * whose numbers have as many digits as the latest link's (so its line is
+ * as long), where the tail and the limit have room for it: counted in the
+ * run.  Most links of a regular program come this way, every message
+ * the path takes: compares and a few stores, no digits counted, nothing
+ * written.
+ */
+static inline bool run_on(struct cp_links *l, struct prof_cp_link link)
+{
+	const struct cpl_digits *d = l->digits;
+	struct cpl_chunk *c = l->tail;
+
+	if (!l->stepping || link.rank != l->last.rank || link.event == l->last.event ||
+	    !same_step(step_of(link, l->last), l->step) ||
+	    link.event - d[0].lo >= d[0].span || link.from - d[2].lo >= d[2].span ||
+	    c->bytes + l->last_bytes > chunk_lines(l) || !within_max(l, l->last_bytes))
+		return false;
+	l->run++;
+	c->count++;
+	c->bytes += l->last_bytes;
+	l->base = l->last;
+	l->last = link;
+	l->n++;
+	l->bytes += l->last_bytes;
+	return true;
+}
+
 void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 {
 	struct prof_cp_link link = { event, rank, from };
 	struct cpl_chunk *c;
 	unsigned line;
 
+	if (run_on(l, link))
+		return;
 	if (l->n && l->last.event == event && l->tail->count)	/* the same event: rewrite it */
 		unset_latest(l);
 	line = line_bytes(digits_near(&l->digits[0], event), rank < 0,
@@ -252,7 +289,7 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 	l->last = link;
 	l->n++;
 	l->bytes += l->last_bytes;
-	if (l->max && l->bytes > l->max)
+	if (!within_max(l, 0))
 		drop_oldest(l);
 }
 
