@@ -63,6 +63,10 @@ static struct {
 	bool on, trace, ended;
 	bool live;		/* on and not ended: one load for every call */
 	bool solo;		/* wrappers take no lock (above) */
+	/* a lock, zeroing, --cp-trace or --cp-interval: the wrappers' hot
+	 * paths test this one flag, and the parts it stands for only when
+	 * it is set */
+	bool extras;
 	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
 	unsigned inside;	/* threads inside a numbered call */
@@ -190,6 +194,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
 	cpp_init(&prefix, (uint32_t)rt->events.n);
 	cp.solo = pmpi_one_thread && !cpz_active();
+	cp.extras = !cp.solo || cp.trace || cp.monitor || cpz_active();
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -200,21 +205,12 @@ bool pmpi_cp_tracing(void)
 	return cp.trace;
 }
 
-void pmpi_cp_enter(struct pmpi_call *c)
+/* The entry's event, its segment and the window's slots; the segment.
+ * Caller holds cp.lock. */
+static inline uint64_t enter_event(struct pmpi_call *c)
 {
-	uint64_t seg, length;
+	uint64_t seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
 
-	c->event = 0;
-	/* read unlocked by every call: set once, under the lock, at start and end */
-	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
-		return;
-	if (cpz_active()) {	/* the segment's samples, complete before it is used */
-		struct cost_mark m = pmpi_cost_mark();
-
-		rt_drain_self(rt_current());
-		pmpi_cost_drain(&m);
-	}
-	cp_lock();
 	/*
 	 * The path model is one sequence of calls per rank; when calls of two
 	 * threads overlap, a call's completion may depend on a later call of
@@ -223,14 +219,30 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	 */
 	cp.overlap |= cp.inside > 0;
 	cp.inside++;
-	seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
 	c->event = cp.events;
 	cp.length += seg;
 	cp.entry_length = cp.length;
-	cpz_enter(c->event, c->t0, seg, cp.length);
 	set_slot(cp.t_entry, c->event, c->t0);
 	set_slot(cp.t_exit, c->event, 0);	/* in the call */
 	__atomic_store_n(&cp.events, c->event + 1, __ATOMIC_RELEASE);	/* after its slots */
+	return seg;
+}
+
+/* The entry with cp.extras: the lock, zeroing, the trace, the monitor. */
+__attribute__((noinline))
+static void enter_with_extras(struct pmpi_call *c)
+{
+	uint64_t seg, length;
+
+	if (cpz_active()) {	/* the segment's samples, complete before it is used */
+		struct cost_mark m = pmpi_cost_mark();
+
+		rt_drain_self(rt_current());
+		pmpi_cost_drain(&m);
+	}
+	cp_lock();
+	seg = enter_event(c);
+	cpz_enter(c->event, c->t0, seg, cp.length);
 	if (cp.trace) {
 		struct prof_cp_event *e = grow(&cp.evs, sizeof(*e));
 
@@ -241,6 +253,18 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	cp_unlock();
 	if (cp.monitor)
 		pmpi_cpmon_tick(c->t0, length);
+}
+
+void pmpi_cp_enter(struct pmpi_call *c)
+{
+	c->event = 0;
+	/* read unlocked by every call: set once, under the lock, at start and end */
+	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
+		return;
+	if (__builtin_expect(cp.extras, 0))
+		enter_with_extras(c);
+	else
+		enter_event(c);
 }
 
 /* The trace record of event e (events are appended in order); NULL when
@@ -261,16 +285,22 @@ static struct prof_cp_event *trace_event(uint64_t e)
 	return lo < cp.evs.n && v[lo].event == e ? &v[lo] : NULL;
 }
 
-void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
+/* The exit's part of the path: the next segment's start, the window's
+ * slot.  Caller holds cp.lock. */
+static inline void leave_event(const struct pmpi_call *c, uint64_t t)
 {
-	if (!c->event)
-		return;
-	cp_lock();
 	cp.inside--;
 	if (t > cp.last_exit)
 		cp.last_exit = t;
 	if (cp.events - c->event <= WINDOW)
 		set_slot(cp.t_exit, c->event, t);
+}
+
+__attribute__((noinline))
+static void leave_with_extras(const struct pmpi_call *c, uint64_t t)
+{
+	cp_lock();
+	leave_event(c, t);
 	if (cp.trace) {
 		struct prof_cp_event *e = trace_event(c->event);
 
@@ -278,6 +308,16 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 			e->t_exit = t;
 	}
 	cp_unlock();
+}
+
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
+{
+	if (!c->event)
+		return;
+	if (__builtin_expect(cp.extras, 0))
+		leave_with_extras(c, t);
+	else
+		leave_event(c, t);
 }
 
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
@@ -313,23 +353,41 @@ void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 	cp_unlock();
 }
 
-void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+/* The path rule, and the link where the remote path won.  Caller holds
+ * cp.lock. */
+static inline bool merge_path(const struct pmpi_call *c, const struct pmpi_pb *pb)
 {
-	bool took;
+	bool took = pb_path_rule(&cp.length, pb);
 
-	if (!c->event || !pb->event || pb->cp < 0)
-		return;		/* not on a path: before MPI_Init's exit, or ended */
-	cp_lock();
-	if (edge)
-		add_edge(c, pb->rank, pb->event);
-	took = pb_path_rule(&cp.length, pb);
-	cpz_merge(c->event, cp.entry_length, pb, took);
 	if (took) {
 		cpl_set(&cp.links, c->event, pb->rank, pb->event);
 		if (cp.links.cut != cp.link_cut)
 			__atomic_store_n(&cp.link_cut, cp.links.cut, __ATOMIC_RELAXED);
 	}
+	return took;
+}
+
+__attribute__((noinline))
+static void merge_with_extras(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+{
+	bool took;
+
+	cp_lock();
+	if (edge)
+		add_edge(c, pb->rank, pb->event);
+	took = merge_path(c, pb);
+	cpz_merge(c->event, cp.entry_length, pb, took);
 	cp_unlock();
+}
+
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+{
+	if (!c->event || !pb->event || pb->cp < 0)
+		return;		/* not on a path: before MPI_Init's exit, or ended */
+	if (__builtin_expect(cp.extras, 0))
+		merge_with_extras(c, pb, edge);
+	else
+		merge_path(c, pb);
 }
 
 void pmpi_cp_end(void)
