@@ -71,6 +71,9 @@ static struct {
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
 	bool shared_cores;	/* more ranks on this host than CPUs */
+	/* a lock (several threads call MPI) or an injected cost: every
+	 * call's entry tests this one flag for both */
+	bool extras;
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
 	uint64_t samples_in_spins;	/* taken during injected spins: their time is the spin's */
 	uint64_t drain_switches_seen;	/* and its context switches */
@@ -204,6 +207,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.shared_cores = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
+	comp.extras = !pmpi_one_thread || comp.inject_mpi_ns || comp.inject_sample_ns;
 	comp.start = t0;
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
@@ -347,17 +351,6 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 		charge_turns(t0, t, coll);
 }
 
-/*
- * The injected spin is charged the wall time it took: its CPU time (what
- * it was asked) left out what the host took from it (a virtual CPU's
- * steal, other processes on its core), which the rank lost all the same;
- * on the development VM charging the CPU time left the master/worker
- * scenario 6 % above plain on a quiet host and 46 % above with a
- * CPU-bound job on the master's core, against 0 % and 5 % charging the
- * wall (docs/compensation.md).  Its samples are the spin's, not charged
- * again.  Returns the spin's wall time, which the call's own timing
- * leaves out.
- */
 /* Charge the samples taken since the last charge, each cost; how many.
  * Caller holds comp.lock. */
 static uint64_t charge_samples(uint64_t cost)
@@ -393,19 +386,37 @@ static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 	return charge_samples(comp.rt ? rt_sample_cost_now(comp.rt) : 0);
 }
 
-uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
+/* A call's entry: the news since the last, and the wrapper's own work
+ * call_ns; the samples charged.  Caller holds comp.lock. */
+static inline uint64_t enter_charge(uint64_t call_ns, uint64_t ring_head)
 {
-	uint64_t n = 0, inject, t, taken;
+	uint64_t n = news(ring_head) ? charge_news(ring_head) : 0;
 
-	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
-		return 0;
-	comp_lock();
-	if (news(ring_head))
-		n = charge_news(ring_head);
 	comp.ovh.calls++;
 	comp.ovh.wrapper_ns += call_ns;
-	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
 	charge(call_ns);
+	return n;
+}
+
+/*
+ * The entry with comp.extras: under the lock, and the injected spin,
+ * charged the wall time it took: its CPU time (what it was asked) left
+ * out what the host took from it (a virtual CPU's steal, other processes
+ * on its core), which the rank lost all the same; on the development VM
+ * charging the CPU time left the master/worker scenario 6 % above plain
+ * on a quiet host and 46 % above with a CPU-bound job on the master's
+ * core, against 0 % and 5 % charging the wall (docs/compensation.md).
+ * Its samples are the spin's, not charged again.  Returns the spin's wall
+ * time, which the call's own timing leaves out.
+ */
+__attribute__((noinline))
+static uint64_t enter_with_extras(uint64_t call_ns, uint64_t ring_head)
+{
+	uint64_t n, inject, t, taken;
+
+	comp_lock();
+	n = enter_charge(call_ns, ring_head);
+	inject = comp.inject_mpi_ns + n * comp.inject_sample_ns;
 	comp_unlock();
 	if (!inject)
 		return 0;
@@ -419,6 +430,16 @@ uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 	charge(t);
 	comp_unlock();
 	return t;
+}
+
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
+{
+	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+		return 0;
+	if (__builtin_expect(comp.extras, 0))
+		return enter_with_extras(call_ns, ring_head);
+	enter_charge(call_ns, ring_head);
+	return 0;
 }
 
 struct cost_mark pmpi_cost_mark(void)
