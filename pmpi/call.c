@@ -153,17 +153,15 @@ static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)
 		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
 }
 
-/* The end of MPI_Init, of a collective or of the first call of a site,
- * before its statistics: out of line, so that the common end needs
- * neither its registers nor its stack.  false when the call's end is
- * complete (MPI_Init's); *t moves past a path's capture. */
+/* The end of MPI_Init or of the first call of a site, before its
+ * statistics: out of line, so that the common end needs neither its
+ * registers nor its stack.  false when the call's end is complete
+ * (MPI_Init's); *t moves past a path's capture. */
 __attribute__((noinline))
 static bool leave_rare(struct pmpi_call *c, uint64_t dt, uint64_t *t)
 {
 	if (c->flags & PMPI_CALL_INIT)	/* MPI is up now */
 		pmpi_look_up_site(c);
-	if (c->flags & PMPI_CALL_COLL)
-		pmpi_stats_coll(c, dt);
 	if (c->flags & PMPI_CALL_FRESH) {	/* the capture's wait belongs to the call, not to the path */
 		pmpi_path_capture(c, c->site);	/* charged as drain time */
 		*t = rt_now_ns();
@@ -200,9 +198,11 @@ void pmpi_leave(struct pmpi_call *c)
 		t = t_own = rt_now_ns();
 	}
 	dt = t - c->t0;
+	if (c->flags & PMPI_CALL_COLL)
+		pmpi_stats_coll(c, dt);
 	if (c->flags & PMPI_CALL_WAITED)	/* every receive's, with wait states */
 		pmpi_waits_leave(c);
-	if (__builtin_expect(c->flags & (PMPI_CALL_FRESH | PMPI_CALL_INIT | PMPI_CALL_COLL), 0) &&
+	if (__builtin_expect(c->flags & (PMPI_CALL_FRESH | PMPI_CALL_INIT), 0) &&
 	    !leave_rare(c, dt, &t))
 		return;
 	pmpi_stats_add(c, dt);
