@@ -71,9 +71,10 @@ static struct {
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
 	bool shared_cores;	/* more ranks on this host than CPUs */
-	/* a lock (several threads call MPI) or an injected cost: every
-	 * call's entry tests this one flag for both */
-	bool extras;
+	/* an injected cost (inject), or it or a lock (several threads call
+	 * MPI): every call's entry tests extras, and inject only when it is
+	 * set */
+	bool extras, inject;
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
 	uint64_t samples_in_spins;	/* taken during injected spins: their time is the spin's */
 	uint64_t drain_switches_seen;	/* and its context switches */
@@ -207,7 +208,8 @@ void pmpi_comp_start(uint64_t t0)
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.shared_cores = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
-	comp.extras = !pmpi_one_thread || comp.inject_mpi_ns || comp.inject_sample_ns;
+	comp.inject = comp.inject_mpi_ns || comp.inject_sample_ns;
+	comp.extras = !pmpi_one_thread || comp.inject;
 	comp.start = t0;
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
@@ -399,7 +401,7 @@ static inline uint64_t enter_charge(uint64_t call_ns, uint64_t ring_head)
 }
 
 /*
- * The entry with comp.extras: under the lock, and the injected spin,
+ * The entry with comp.inject: under the lock, and the injected spin,
  * charged the wall time it took: its CPU time (what it was asked) left
  * out what the host took from it (a virtual CPU's steal, other processes
  * on its core), which the rank lost all the same; on the development VM
@@ -436,9 +438,15 @@ uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 {
 	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return 0;
-	if (__builtin_expect(comp.extras, 0))
+	if (__builtin_expect(!comp.extras, 1)) {
+		enter_charge(call_ns, ring_head);
+	} else if (!comp.inject) {
+		comp_lock();
+		enter_charge(call_ns, ring_head);
+		comp_unlock();
+	} else {
 		return enter_with_extras(call_ns, ring_head);
-	enter_charge(call_ns, ring_head);
+	}
 	return 0;
 }
 

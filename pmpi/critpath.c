@@ -63,10 +63,14 @@ static struct {
 	bool on, trace, ended;
 	bool live;		/* on and not ended: one load for every call */
 	bool solo;		/* wrappers take no lock (above) */
-	/* a lock, zeroing, --cp-trace or --cp-interval: the wrappers' hot
-	 * paths test this one flag, and the parts it stands for only when
-	 * it is set */
-	bool extras;
+	/*
+	 * Zeroing, --cp-trace or --cp-interval (features), or those or the
+	 * lock (extras): a wrapper's step tests extras and does the core
+	 * alone when it is clear; takes the lock around the core inline
+	 * when only the lock is wanted (a rank calling MPI from several
+	 * threads), and calls a function of the features' otherwise.
+	 */
+	bool extras, features;
 	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
 	unsigned inside;	/* threads inside a numbered call */
@@ -194,7 +198,8 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.t_entry[0] = cp.t_exit[0] = t_exit;
 	cpp_init(&prefix, (uint32_t)rt->events.n);
 	cp.solo = pmpi_one_thread && !cpz_active();
-	cp.extras = !cp.solo || cp.trace || cp.monitor || cpz_active();
+	cp.features = cp.trace || cp.monitor || cpz_active();
+	cp.extras = !cp.solo || cp.features;
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -261,10 +266,15 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	/* read unlocked by every call: set once, under the lock, at start and end */
 	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
 		return;
-	if (__builtin_expect(cp.extras, 0))
-		enter_with_extras(c);
-	else
+	if (__builtin_expect(!cp.extras, 1)) {
 		enter_event(c);
+	} else if (!cp.features) {
+		cp_lock();
+		enter_event(c);
+		cp_unlock();
+	} else {
+		enter_with_extras(c);
+	}
 }
 
 /* The trace record of event e (events are appended in order); NULL when
@@ -314,10 +324,15 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 {
 	if (!c->event)
 		return;
-	if (__builtin_expect(cp.extras, 0))
-		leave_with_extras(c, t);
-	else
+	if (__builtin_expect(!cp.extras, 1)) {
 		leave_event(c, t);
+	} else if (!cp.features) {
+		cp_lock();
+		leave_event(c, t);
+		cp_unlock();
+	} else {
+		leave_with_extras(c, t);
+	}
 }
 
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
@@ -384,10 +399,15 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 {
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
-	if (__builtin_expect(cp.extras, 0))
-		merge_with_extras(c, pb, edge);
-	else
+	if (__builtin_expect(!cp.extras, 1)) {
 		merge_path(c, pb);
+	} else if (!cp.features) {
+		cp_lock();
+		merge_path(c, pb);
+		cp_unlock();
+	} else {
+		merge_with_extras(c, pb, edge);
+	}
 }
 
 void pmpi_cp_end(void)
