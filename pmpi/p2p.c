@@ -54,9 +54,10 @@ static __thread struct cost_sampled taken_cost __attribute__((tls_model("initial
 
 /* This rank's piggyback for a message of bytes from site with tag on
  * comm, of call c (NULL: a call not profiled), stamped t, written into the
- * header at hdr. */
-static void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int tag, MPI_Comm comm,
-		  uint64_t bytes, uint64_t t)
+ * header at hdr by way of a struct pmpi_pb. */
+__attribute__((noinline))
+static void stamp_full(unsigned char *hdr, const struct pmpi_call *c, int site, int tag,
+		       MPI_Comm comm, uint64_t bytes, uint64_t t)
 {
 	struct pmpi_pb pb;
 
@@ -70,6 +71,16 @@ static void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int t
 		pb.source = pmpi_comm_rank(comm);
 	}
 	wire_encode(&pmpi_wire, &pb, hdr);
+}
+
+/* The same, straight into the header when it is the core alone. */
+static inline void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int tag,
+			 MPI_Comm comm, uint64_t bytes, uint64_t t)
+{
+	if (c && pmpi_wire.len == WIRE_CORE)
+		pmpi_pb_stamp_core(hdr, c, site, t);
+	else
+		stamp_full(hdr, c, site, tag, comm, bytes, t);
 }
 
 /* The payload packed behind the side's header, then the header stamped
@@ -169,10 +180,7 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
-	if (len == WIRE_CORE)
-		pmpi_pb_stamp_core(m, c, pmpi_site(c), c->t0 + sent_cost.est);
-	else
-		stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
+	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
 	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
