@@ -137,17 +137,10 @@ int64_t pmpi_type_named_size(MPI_Datatype type)
 	return n ? n->size : 0;
 }
 
-int64_t pmpi_type_layout(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
+int64_t pmpi_type_layout_asked(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
-	const struct pmpi_named *n = pmpi_named_find(type);
-	int64_t size;
+	int64_t size = pmpi_type_asked_size(type);
 
-	if (n) {
-		*contig = true;
-		*at = 0;
-		return n->size;
-	}
-	size = pmpi_type_asked_size(type);
 	*contig = size >= 0 && ask_contiguous(type, count, size, at);
 	return size;
 }
