@@ -263,18 +263,20 @@ static inline bool run_on(struct cp_links *l, struct prof_cp_link link)
 	return true;
 }
 
-void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
+/* A link that does not only extend the run: a rewrite, a new record, a
+ * new chunk, a cut.  Out of line, so that the run's links need none of
+ * its registers. */
+__attribute__((noinline))
+static void set_anew(struct cp_links *l, struct prof_cp_link link)
 {
-	struct prof_cp_link link = { event, rank, from };
 	struct cpl_chunk *c;
 	unsigned line;
 
-	if (run_on(l, link))
-		return;
-	if (l->n && l->last.event == event && l->tail->count)	/* the same event: rewrite it */
+	if (l->n && l->last.event == link.event && l->tail->count)	/* the same event: rewrite it */
 		unset_latest(l);
-	line = line_bytes(digits_near(&l->digits[0], event), rank < 0,
-			  digits_near(&l->digits[1], magnitude(rank)), digits_near(&l->digits[2], from));
+	line = line_bytes(digits_near(&l->digits[0], link.event), link.rank < 0,
+			  digits_near(&l->digits[1], magnitude(link.rank)),
+			  digits_near(&l->digits[2], link.from));
 	if (l->stepping && same_step(step_of(link, l->last), l->step) && tail_takes(l, line)) {
 		l->run++;
 		c = l->tail;
@@ -291,6 +293,14 @@ void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
 	l->bytes += l->last_bytes;
 	if (!within_max(l, 0))
 		drop_oldest(l);
+}
+
+void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
+{
+	struct prof_cp_link link = { event, rank, from };
+
+	if (!run_on(l, link))
+		set_anew(l, link);
 }
 
 /* Whether p starts a run record. */
