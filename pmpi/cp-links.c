@@ -235,6 +235,19 @@ static bool within_max(const struct cp_links *l, unsigned line)
 	return !l->max || l->bytes + line <= l->max;
 }
 
+/* Link, whose line takes line bytes, counted in chunk c as the latest. */
+static inline void count_link(struct cp_links *l, struct cpl_chunk *c, struct prof_cp_link link,
+			      unsigned line)
+{
+	l->last_bytes = line;
+	c->count++;
+	c->bytes += line;
+	l->base = l->last;
+	l->last = link;
+	l->n++;
+	l->bytes += line;
+}
+
 /*
  * A link from the same rank that takes the latest record's step again,
  * whose numbers have as many digits as the latest link's (so its line is
@@ -254,12 +267,7 @@ static inline bool run_on(struct cp_links *l, struct prof_cp_link link)
 	    c->bytes + l->last_bytes > chunk_lines(l) || !within_max(l, l->last_bytes))
 		return false;
 	l->run++;
-	c->count++;
-	c->bytes += l->last_bytes;
-	l->base = l->last;
-	l->last = link;
-	l->n++;
-	l->bytes += l->last_bytes;
+	count_link(l, c, link, l->last_bytes);
 	return true;
 }
 
@@ -284,13 +292,7 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 		l->lost++;
 		return;
 	}
-	l->last_bytes = line;
-	c->count++;
-	c->bytes += l->last_bytes;
-	l->base = l->last;
-	l->last = link;
-	l->n++;
-	l->bytes += l->last_bytes;
+	count_link(l, c, link, line);
 	if (!within_max(l, 0))
 		drop_oldest(l);
 }
