@@ -412,7 +412,7 @@ static inline uint64_t enter_charge(uint64_t call_ns, uint64_t ring_head)
  * time, which the call's own timing leaves out.
  */
 __attribute__((noinline))
-static uint64_t enter_with_extras(uint64_t call_ns, uint64_t ring_head)
+static uint64_t enter_injecting(uint64_t call_ns, uint64_t ring_head)
 {
 	uint64_t n, inject, t, taken;
 
@@ -445,7 +445,7 @@ uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 		enter_charge(call_ns, ring_head);
 		comp_unlock();
 	} else {
-		return enter_with_extras(call_ns, ring_head);
+		return enter_injecting(call_ns, ring_head);
 	}
 	return 0;
 }

@@ -233,9 +233,10 @@ static inline uint64_t enter_event(struct pmpi_call *c)
 	return seg;
 }
 
-/* The entry with cp.extras: the lock, zeroing, the trace, the monitor. */
+/* The entry with cp.features: under the lock, zeroing, the trace, the
+ * monitor. */
 __attribute__((noinline))
-static void enter_with_extras(struct pmpi_call *c)
+static void enter_with_features(struct pmpi_call *c)
 {
 	uint64_t seg, length;
 
@@ -273,7 +274,7 @@ void pmpi_cp_enter(struct pmpi_call *c)
 		enter_event(c);
 		cp_unlock();
 	} else {
-		enter_with_extras(c);
+		enter_with_features(c);
 	}
 }
 
@@ -306,8 +307,9 @@ static inline void leave_event(const struct pmpi_call *c, uint64_t t)
 		set_slot(cp.t_exit, c->event, t);
 }
 
+/* The exit with cp.features: under the lock, the trace. */
 __attribute__((noinline))
-static void leave_with_extras(const struct pmpi_call *c, uint64_t t)
+static void leave_with_features(const struct pmpi_call *c, uint64_t t)
 {
 	cp_lock();
 	leave_event(c, t);
@@ -331,7 +333,7 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 		leave_event(c, t);
 		cp_unlock();
 	} else {
-		leave_with_extras(c, t);
+		leave_with_features(c, t);
 	}
 }
 
@@ -382,8 +384,9 @@ static inline bool merge_path(const struct pmpi_call *c, const struct pmpi_pb *p
 	return took;
 }
 
+/* The merge with cp.features: under the lock, the trace's edge, zeroing. */
 __attribute__((noinline))
-static void merge_with_extras(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+static void merge_with_features(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
 {
 	bool took;
 
@@ -406,7 +409,7 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 		merge_path(c, pb);
 		cp_unlock();
 	} else {
-		merge_with_extras(c, pb, edge);
+		merge_with_features(c, pb, edge);
 	}
 }
 
