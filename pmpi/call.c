@@ -1,7 +1,7 @@
 /*
- * call.c - the life of one wrapped MPI call: its entry (nesting, its call
- * site, the clock, the compensation's charge, the critical path's event)
- * and its exit (the site's time, the path's segment), and the start of
+ * call.c - the life of one wrapped MPI call: its entry (its call site,
+ * the clock, the compensation's charge, the critical path's event; what
+ * the call is and its nesting are set by pmpi_enter, inline) and its exit (the site's time, the path's segment), and the start of
  * the path and the compensation at MPI_Init's exit.
  *
  * A call reads the clock twice: at its entry, and at its end, which a
@@ -78,16 +78,6 @@ static void enter_analyses(struct pmpi_call *c)
 	pmpi_cp_enter(c);
 }
 
-/* What a call is, before its site or clock. */
-static inline void open_call(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
-{
-	pmpi_nesting++;
-	c->ra = ra;
-	c->fn = fn;
-	c->flags = flags;
-	c->t_done = 0;
-}
-
 /* The entry's clock of a call without the piggyback's analyses. */
 static inline void open_clock(struct pmpi_call *c)
 {
@@ -97,9 +87,8 @@ static inline void open_clock(struct pmpi_call *c)
 	c->event = 0;	/* no path yet, or none */
 }
 
-void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+void pmpi_open(struct pmpi_call *c)
 {
-	open_call(c, fn, flags, ra);
 	if (pmpi_pb_on) {
 		c->flags |= PMPI_CALL_PB;
 		enter_analyses(c);
@@ -109,9 +98,8 @@ void pmpi_open(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
 	open_clock(c);
 }
 
-void pmpi_open_init(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra)
+void pmpi_open_init(struct pmpi_call *c)
 {
-	open_call(c, fn, flags, ra);
 	c->site = -1;	/* looked up at its end, MPI being up */
 	c->counts = NULL;
 	open_clock(c);
