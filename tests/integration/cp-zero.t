@@ -56,10 +56,22 @@ share=$(zv "$WORK/fn.on.json" f_main cp_share)
 atmost "a: f_main saving below 3/4 of its time on the path (walk: $cptime s)" \
 	"$save" "$(awk -v c="$cptime" 'BEGIN { print c * 0.75 }')"
 atmost "a: f_main saving below 3/4 of its share" "$save" "$(awk -v c="$share" 'BEGIN { print c * 0.75 }')"
-within "a: f_main saving near 4 x 130 ms" "$save" 0.52 0.10
-within "a: f_main share near 4 x 250 ms" "$share" 1.0 0.15
-atmost "a: g_sub saves at most 2 % of the path" "$(zv "$WORK/fn.on.json" g_sub saving)" \
-	"$(awk -v l="$len" 'BEGIN { print l * 0.02 }')"
+# what the program is built for holds where it ran as built: 4 x 330 ms
+# of path.  On a host busy with other work a rank is switched out in
+# its spin or its collective, for tens of ms: the path grows, f_main
+# overruns and rank 1 is on the path at times (what the online and the
+# offline saving agree on all the same).
+if awk -v l="$len" 'BEGIN { exit !(l > 1.32 * 1.1) }'; then
+	for t in "f_main saving near 4 x 130 ms" "f_main share near 4 x 250 ms" \
+		"g_sub saves at most 2 % of the path"; do
+		skip "a: $t" "host too busy: the path took $len s, built for 1.32"
+	done
+else
+	within "a: f_main saving near 4 x 130 ms" "$save" 0.52 0.10
+	within "a: f_main share near 4 x 250 ms" "$share" 1.0 0.15
+	atmost "a: g_sub saves at most 2 % of the path" "$(zv "$WORK/fn.on.json" g_sub saving)" \
+		"$(awk -v l="$len" 'BEGIN { print l * 0.02 }')"
+fi
 
 # --- b. --cp-auto=4
 run_both b auto 6 --cp-auto=4 --cp-warmup=0.5
