@@ -531,7 +531,7 @@ static int64_t delay_at(uint64_t t_send, uint64_t t_free)
 	return t_send > t_free ? (int64_t)(t_send - t_free) : 0;
 }
 
-static void comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 {
 	comp_lock();
 	pb->t_free = free_at(c);
@@ -540,7 +540,7 @@ static void comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 	comp_unlock();
 }
 
-static void comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
 {
 	comp_lock();
 	k->delay = delay_at(k->t_send, free_at(c));
@@ -549,8 +549,8 @@ static void comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
 
 /* A collective's contribution: the turns charged at the rank's last
  * collective left out of its delay and carried apart (pb->turns). */
-static void comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			    const struct pmpi_pb_coll *x)
+void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			const struct pmpi_pb_coll *x)
 {
 	(void)c;
 	(void)x;
@@ -585,26 +585,17 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 
 /* A sender's free time is comparable with this rank's clock only when it
  * runs on this host. */
-static void comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	pb->host = pmpi_pb_same_host(pb->rank) ? comp.host : 0;
 	comp_merge(a->c, pb, a->t);
 }
 
-static void comp_coll(const struct pb_arrival *a)
+void pb_comp_coll(const struct pb_arrival *a)
 {
 	pb_coll_turns(&a->x->out);
 	comp_merge(a->c, &a->x->out, a->t);
 }
-
-const struct pb_unit pb_unit_comp = {
-	.name = "compensation",
-	.stamp = comp_stamp,
-	.stamp_core = comp_stamp_core,
-	.stamp_coll = comp_stamp_coll,
-	.recv = comp_recv,
-	.coll = comp_coll,
-};
 
 void pmpi_comp_end(uint64_t t)
 {

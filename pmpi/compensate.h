@@ -8,7 +8,7 @@
  * companions) and, for validation, injected busy time; its delay x grows
  * with o, travels in the piggyback (fields t_send, delay, t_free), and
  * shrinks at a receive or collective whose partner was less delayed (the
- * rule is at comp_merge, in its unit of the piggyback, pb_unit_comp).
+ * rule is at comp_merge, in its unit of the piggyback, pb_comp_recv).
  * Thread-safe: one lock, taken a few times per call, and none when only
  * one thread calls MPI.
  */

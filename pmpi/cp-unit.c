@@ -13,27 +13,27 @@
 #include "critpath.h"
 #include "cp-fold.h"
 
-static void cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 {
 	pmpi_cp_stamp(c, pb);
 }
 
-static void cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
 {
 	pmpi_cp_stamp_core(c, k);
 }
 
 /* A blocking synchronising collective may be a fold point: the
  * contribution asks for one when this rank wants it. */
-static void cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			  const struct pmpi_pb_coll *x)
+void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+		      const struct pmpi_pb_coll *x)
 {
 	(void)c;
 	if (!x->heap && x->dir == PMPI_PB_ALL && pmpi_cpfold_wanted())
 		pb->flags |= PMPI_PB_F_FOLD;
 }
 
-static void cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	pmpi_cp_merge(a->c, pb, true);
 }
@@ -86,7 +86,7 @@ static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 		pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
 }
 
-static void cp_coll(const struct pb_arrival *a)
+void pb_cp_coll(const struct pb_arrival *a)
 {
 	struct pmpi_pb_coll *x = a->x;
 
@@ -96,24 +96,14 @@ static void cp_coll(const struct pb_arrival *a)
 }
 
 /* The fold point that the merged piggyback may ask for. */
-static void cp_coll_after(const struct pb_arrival *a)
+void pb_cp_coll_after(const struct pb_arrival *a)
 {
 	if (!a->x->heap && a->x->dir == PMPI_PB_ALL)
 		pmpi_cpfold_at(a->c, a->x->comm, &a->x->out);
 }
 
-static bool cp_wants_who(void)
+bool pb_cp_wants_who(void)
 {
 	return pmpi_cp_tracing();
 }
 
-const struct pb_unit pb_unit_critpath = {
-	.name = "critical path",
-	.stamp = cp_stamp,
-	.stamp_core = cp_stamp_core,
-	.stamp_coll = cp_stamp_coll,
-	.recv = cp_recv,
-	.coll = cp_coll,
-	.coll_after = cp_coll_after,
-	.wants_who = cp_wants_who,
-};

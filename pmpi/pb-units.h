@@ -5,10 +5,10 @@
  * Each analysis is a unit with the same small interface: it stamps its
  * fields into a piggyback that leaves with a call, and merges a received
  * one when a receive completes and a collective's merged one when the
- * collective completes.  The units are registered in one table
- * (pb-units.c), which also fixes the order they run in; the transport
- * (p2p.c, piggyback-coll.c) calls the functions below and names none of
- * them.  The fields themselves and how a collective combines the ranks'
+ * collective completes.  pb-units.c calls the units and fixes the order
+ * they run in; the transport (p2p.c, piggyback-coll.c) calls the
+ * pb_units_* functions at the end of this file and names no unit.  The
+ * fields themselves and how a collective combines the ranks'
  * contributions are in pb.h and pb-rules.h.
  */
 #ifndef CPPERF_PMPI_PB_UNITS_H
@@ -33,42 +33,61 @@ struct pb_arrival {
 
 struct rt_state;
 
-struct pb_unit {
-	const char *name;
-	/* Whether it runs in this process (its options); NULL: always.  A
-	 * unit that does not run costs nothing. */
-	bool (*wanted)(const struct rt_state *rt);
-	/* Its fields of pb, which leaves with call c (pb's transport fields,
-	 * rank, site and t_send, are set). */
-	void (*stamp)(struct pmpi_pb *pb, const struct pmpi_call *c);
-	/* The same for a message whose header is the core alone (k->t_send
-	 * set): a unit with stamp has this too. */
-	void (*stamp_core)(struct pmpi_pb_core *k, const struct pmpi_call *c);
-	/* A collective's contribution, after stamp (x->dir, x->heap set). */
-	void (*stamp_coll)(struct pmpi_pb *pb, const struct pmpi_call *c,
-			   const struct pmpi_pb_coll *x);
-	/* A message's piggyback pb arrived (a->c's site looked up, its path
-	 * captured when the call ends). */
-	void (*recv)(const struct pb_arrival *a, struct pmpi_pb *pb);
-	/* A collective's merged piggyback (a->x->out) arrived. */
-	void (*coll)(const struct pb_arrival *a);
-	/* After the collective's merge and the charge of the transport's
-	 * work: what may communicate (blocking collectives only). */
-	void (*coll_after)(const struct pb_arrival *a);
-	/* Whether it needs every participant's piggyback of a collective
-	 * gathered beside the companion (x->who), not only the merged one. */
-	bool (*wants_who)(void);
-};
+/*
+ * What a unit does, each where it has something to do (pb_<unit>_<op>
+ * below):
+ *   stamp       its fields of pb, which leaves with call c (pb's transport
+ *               fields, rank, site and t_send, are set);
+ *   stamp_core  the same for a message whose header is the core alone
+ *               (k->t_send set): a unit with stamp has this too;
+ *   stamp_coll  a collective's contribution, after stamp (x->dir, x->heap
+ *               set);
+ *   recv        a message's piggyback pb arrived (a->c's site looked up,
+ *               its path captured when the call ends);
+ *   coll        a collective's merged piggyback (a->x->out) arrived;
+ *   coll_after  after the collective's merge and the charge of the
+ *               transport's work: what may communicate (blocking
+ *               collectives only);
+ *   wants_who   whether it needs every participant's piggyback of a
+ *               collective gathered beside the companion (x->who), not
+ *               only the merged one;
+ *   wanted      whether it runs in this process (its options); a unit
+ *               without it always runs.  A unit that does not run costs
+ *               nothing.
+ * They are called by name, not through a table of pointers: the
+ * link-time optimizer then inlines them into the sends and receives that
+ * every message passes through (a frame and a call less per unit).
+ */
 
-/* The units, each a file of its own. */
-extern const struct pb_unit pb_unit_critpath;	/* critical path, zeroing, fold points */
-extern const struct pb_unit pb_unit_waits;	/* wait states, site pairs */
-extern const struct pb_unit pb_unit_comp;	/* overhead compensation */
+/* The critical path, zeroing, fold points (cp-unit.c). */
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
+void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+		      const struct pmpi_pb_coll *x);
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_cp_coll(const struct pb_arrival *a);
+void pb_cp_coll_after(const struct pb_arrival *a);
+bool pb_cp_wants_who(void);
+
+/* Wait states, site pairs (waits.c). */
+bool pb_waits_wanted(const struct rt_state *rt);
+void pb_waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			 const struct pmpi_pb_coll *x);
+void pb_waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_waits_coll(const struct pb_arrival *a);
+
+/* Overhead compensation (compensate.c). */
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
+void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			const struct pmpi_pb_coll *x);
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_comp_coll(const struct pb_arrival *a);
 
 /* At MPI_Init, once the options are known: the units that run. */
 void pb_units_start(const struct rt_state *rt);
 
-/* The running units in the table's order. */
+/* The running units, in their order. */
 void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
 void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,

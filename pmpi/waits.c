@@ -35,8 +35,8 @@ static struct key_table pairs;		/* untouched pages until used */
 static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread struct wait_order order __attribute__((tls_model("initial-exec")));
 
-static void waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			     const struct pmpi_pb_coll *x)
+void pb_waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
+			 const struct pmpi_pb_coll *x)
 {
 	(void)x;
 	pb->t_enter = c->t0 + (uint64_t)pmpi_clock_me;
@@ -187,7 +187,7 @@ static void waits_recv_rare(const struct pb_arrival *a, const struct pmpi_pb *pb
  * no site, is no key).  Every message arrives here: the rare cases are
  * one call at the end, which needs nothing kept.
  */
-static void waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
 	struct pmpi_call *c = a->c;
 	struct pmpi_counts *s = c->counts;
@@ -230,7 +230,7 @@ static enum wait_shape shape_of(enum pmpi_pb_dir dir)
 }
 
 /* The function numbers of MPI_Barrier and MPI_Ibarrier, found once by
- * name (waits_wanted): a collective's end compares numbers. */
+ * name (pb_waits_wanted): a collective's end compares numbers. */
 static unsigned barrier_fn[2] = { UINT_MAX, UINT_MAX };
 
 static void find_barriers(void)
@@ -258,7 +258,7 @@ static bool is_root(const struct pmpi_pb_coll *x)
 
 /* A collective completed: the wait of its category for the partner it
  * needed (the latest entry, or the root's). */
-static void waits_coll(const struct pb_arrival *a)
+void pb_waits_coll(const struct pb_arrival *a)
 {
 	struct pmpi_call *c = a->c;
 	const struct pmpi_pb_coll *x = a->x;
@@ -280,21 +280,13 @@ static void waits_coll(const struct pb_arrival *a)
 bool pmpi_waits_on;
 
 /* Unless --no-waits; the activity graph follows (call.c). */
-static bool waits_wanted(const struct rt_state *rt)
+bool pb_waits_wanted(const struct rt_state *rt)
 {
 	pmpi_waits_on = rt->opt.waits;
 	if (pmpi_waits_on)
 		find_barriers();
 	return pmpi_waits_on;
 }
-
-const struct pb_unit pb_unit_waits = {
-	.name = "wait states",
-	.wanted = waits_wanted,
-	.stamp_coll = waits_stamp_coll,
-	.recv = waits_recv,
-	.coll = waits_coll,
-};
 
 void pmpi_waits_leave(struct pmpi_call *c)
 {
