@@ -422,7 +422,9 @@ static bool message_plain(MPI_Message msg)
 	return found;
 }
 
-/* A receive of the common message (send_small), without a side. */
+/* A receive of the common message (send_small), without a side;
+ * flattened, as send_small, its arrival inline. */
+__attribute__((flatten))
 static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
 		      MPI_Comm comm, MPI_Status *st)
 {

@@ -76,7 +76,9 @@ int pmpi_pb_host_ranks(void)
 
 bool pmpi_pb_same_host(int rank)
 {
-	return same_host && rank >= 0 && rank < same_host_n && (same_host[rank / 8] >> (rank % 8)) & 1;
+	unsigned r = (unsigned)rank;	/* a negative rank is past the end */
+
+	return same_host && r < (unsigned)same_host_n && (same_host[r / 8] >> (r % 8)) & 1;
 }
 
 /* --- collective numbers per communicator: open addressing by handle,
