@@ -109,7 +109,15 @@ jq_vars "$WORK/report.json" ls "$(wait_state late_sender MPI_Recv ls01)" \
 	ls_comp "$(wait_state late_sender_comp MPI_Recv ls01)"
 atleast "injected 10 ms a call on the sender: the measured Late Sender grew by 0.3 s at least" \
 	"$ls" "$(awk -v p="$ls_plain" 'BEGIN { print p + 0.3 }')"
-close "... the compensated one is the uninjected run's" "$ls_comp" "$ls_plain"
+# the two runs are comparable where the program saw the same wait in both:
+# on a busy host a rank switched out before its send makes it later
+if awk -v a="$(ref ls.out ls01 1)" -v b="$(ref inj.out ls01 1)" \
+	'BEGIN { d = a - b; exit !(a != "" && b != "" && (d < 0 ? -d : d) <= a * 0.025) }'; then
+	close "... the compensated one is the uninjected run's" "$ls_comp" "$ls_plain"
+else
+	skip "... the compensated one is the uninjected run's" \
+		"host too busy: the program saw $(ref ls.out ls01 1) s of wait uninjected, $(ref inj.out ls01 1) s injected"
+fi
 close "... and the wait the program saw" "$ls_comp" "$(ref inj.out ls01 1)"
 
 mpi_run 2 "$RECORD" -q --no-waits -o "$WORK/off" ./waits ls01 > /dev/null 2>&1
