@@ -154,6 +154,8 @@ static bool start_all(struct pmpi_pb_coll *x)
 	return true;
 }
 
+/* Flattened: the fill of its contribution inline (every collective). */
+__attribute__((flatten))
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, MPI_Comm comm, int root,
 					enum pmpi_pb_dir dir)
