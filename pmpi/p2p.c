@@ -224,6 +224,9 @@ static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p
 	return rc;
 }
 
+/* Flattened, as the small sends: a frame less for each step of a
+ * non-blocking send's side (its layout, stamp, charge, request). */
+__attribute__((flatten))
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
@@ -498,6 +501,8 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 }
 
 /* Irecv, Imrecv (msg not NULL) and Recv_init (persistent). */
+/* Flattened, as pmpi_x_isend. */
+__attribute__((flatten))
 int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
 		 MPI_Comm comm, MPI_Message *msg, bool persistent, MPI_Request *req)
 {
