@@ -109,4 +109,4 @@ echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
 python3 bench/callgrind-sum.py --calls 'libc\.so' libcpperf "$f" 12 | tail -n +2 |
-	awk -v n="$((2 * N))" '{ printf "  %8.0f  %s\n", $1 / n, $2 }'
+	awk -v n="$((2 * N))" '{ c = $1; $1 = ""; printf "  %8.0f %s\n", c / n, $0 }'
