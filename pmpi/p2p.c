@@ -318,9 +318,9 @@ static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct
  * copied out of a bounce buffer, 0 when they came in place): its header
  * hdr merged, the work since m charged.  t_post: when the receive was
  * posted, 0 unknown.  Flattened: what it calls in other files (the
- * charge of its sampled cost) is inlined too, which the link-time
- * optimizer does not do for a function called from several places; every
- * received message comes here. */
+ * analyses' merges, the charge of its sampled cost) is inlined too, which
+ * the link-time optimizer does not do for a function called from several
+ * places; every received message comes here. */
 __attribute__((flatten))
 static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const struct cost_mark *m,
 			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st)
@@ -503,8 +503,8 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	return rc;
 }
 
-/* Irecv, Imrecv (msg not NULL) and Recv_init (persistent). */
-/* Flattened, as pmpi_x_isend. */
+/* Irecv, Imrecv (msg not NULL) and Recv_init (persistent); flattened, as
+ * pmpi_x_isend. */
 __attribute__((flatten))
 int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
 		 MPI_Comm comm, MPI_Message *msg, bool persistent, MPI_Request *req)
