@@ -58,10 +58,7 @@ void pmpi_calls_stop(void)
 
 /* The entry's work for the analyses on the piggyback: the wrapper's own
  * work timed on some calls, the compensation's charge (before the call's
- * clock: tool time, not MPI time), the critical path's event.  Out of
- * line (and called last: a jump) so that a call without them needs none
- * of its registers. */
-__attribute__((noinline))
+ * clock: tool time, not MPI time), the critical path's event. */
 static void enter_analyses(struct pmpi_call *c)
 {
 	uint64_t t_in = 0, injected;
@@ -130,7 +127,7 @@ static void start_path(void)
 }
 
 /* The end's work for the analyses on the piggyback, of a call whose
- * entry did theirs (out of line, as enter_analyses): the compensation's
+ * entry did theirs: the compensation's
  * turns, the critical path's segment, and the wrapper's own work since
  * t_own when it is timed. */
 static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)

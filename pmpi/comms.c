@@ -214,17 +214,14 @@ static bool all_in_world(const struct comm_info *e)
 	return in;
 }
 
-bool pmpi_comm_in_world(MPI_Comm comm)
+/* Whether comm spans MPI_COMM_WORLD's processes alone, worked out once
+ * per communicator: out of line, as facts_anew. */
+__attribute__((noinline))
+static bool in_world_anew(MPI_Comm comm)
 {
-	const struct comm_info *f;
 	struct comm_info *e;
 	bool in;
 
-	if (comm == MPI_COMM_NULL)	/* the program's call fails in MPI alone */
-		return false;
-	f = facts(comm);
-	if (f->in_world != IN_WORLD_UNKNOWN)
-		return f->in_world == IN_WORLD_ALL;
 	pthread_mutex_lock(&lock);
 	e = info(comm);
 	if (e->in_world == IN_WORLD_UNKNOWN)
@@ -236,23 +233,44 @@ bool pmpi_comm_in_world(MPI_Comm comm)
 	return in;
 }
 
-int64_t pmpi_world_rank(MPI_Comm comm, int r)
+bool pmpi_comm_in_world(MPI_Comm comm)
 {
 	const struct comm_info *f;
+
+	if (comm == MPI_COMM_NULL)	/* the program's call fails in MPI alone */
+		return false;
+	f = facts(comm);
+	if (f->in_world != IN_WORLD_UNKNOWN)
+		return f->in_world == IN_WORLD_ALL;
+	return in_world_anew(comm);
+}
+
+/* Rank r of comm in MPI_COMM_WORLD, looked up in its table: out of line,
+ * as facts_anew. */
+__attribute__((noinline))
+static int64_t world_rank_looked_up(MPI_Comm comm, int r)
+{
 	struct comm_info *e;
 	int64_t w = -1;
 
-	if (r < 0)
-		return -1;
-	f = facts(comm);
-	if (f->same)
-		return r < f->npeers ? r : -1;
 	pthread_mutex_lock(&lock);
 	e = info(comm);
 	if (r < e->npeers && e->world)
 		w = e->world[r];
 	pthread_mutex_unlock(&lock);
 	return w;
+}
+
+int64_t pmpi_world_rank(MPI_Comm comm, int r)
+{
+	const struct comm_info *f;
+
+	if (r < 0)
+		return -1;
+	f = facts(comm);
+	if (f->same)
+		return r < f->npeers ? r : -1;
+	return world_rank_looked_up(comm, r);
 }
 
 /* Root significance: an intracommunicator's root is rank root; in an

@@ -182,7 +182,9 @@ static void test_set(struct set *s, int64_t *count)
 }
 
 /* Test the prompt set, and the lazy one when it has doubled (all: both).
- * Not from inside a test on this thread. */
+ * Not from inside a test on this thread.  Out of line: the wrappers that
+ * inline their whole call (mpi-api.def's hot) take only the poll's test. */
+__attribute__((noinline))
 static void test_kept(bool all)
 {
 	if (testing)

@@ -22,7 +22,7 @@ die "usage: $0 mpi-api.def OUT.c\n" unless @ARGV == 2;
 my ($def, $out) = @ARGV;
 
 my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
-	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran);
+	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran hot);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
 	outcount indices comm.free comm.new code nof addr str);
@@ -341,7 +341,8 @@ for my $fn (@fns) {
 	my @p = @{ $fn->{params} };
 	my $cparams = @p ? join(', ', map { $_->{decl} } @p) : 'void';
 	my $args = join(', ', map { $_->{name} } @p);
-	print $o "\nCPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
+	my $hot = $fn->{flags}{hot} ? "__attribute__((flatten)) " : "";
+	print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
 	emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
 	print $o "}\n";
 	unless ($fn->{flags}{nofortran}) {

@@ -188,19 +188,17 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
-int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		       MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+/* Any other blocking send: its side laid out.  Out of line: a wrapper
+ * that inlines its whole call (mpi-api.def's hot) inlines the small one. */
+__attribute__((noinline))
+static int send_sided(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		      MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
-	int64_t small;
 	uint64_t t;
 	int rc;
 
-	if (c && how == P2P_SYNCHRONOUS)
-		c->flags |= PMPI_CALL_SYNC;
-	if (c && (small = small_bytes(buf, count, type)) >= 0)
-		return send_small(c, how, buf, small, dest, tag, comm);
 	rc = side_send(&d, c, buf, count, type, tag, comm, stack, P2P_COPY_SMALL, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -208,6 +206,18 @@ int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, 
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
 	pmpi_p2p_release(&d);
 	return rc;
+}
+
+int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	int64_t small;
+
+	if (c && how == P2P_SYNCHRONOUS)
+		c->flags |= PMPI_CALL_SYNC;
+	if (c && (small = small_bytes(buf, count, type)) >= 0)
+		return send_small(c, how, buf, small, dest, tag, comm);
+	return send_sided(c, how, buf, count, type, dest, tag, comm);
 }
 
 /* After the call that made request *req of side d returned rc: the
@@ -451,19 +461,16 @@ static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, in
 	return rc;
 }
 
-int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
-		       int tag, MPI_Comm comm, MPI_Status *st)
+/* Any other blocking receive: its side laid out.  Out of line, as
+ * send_sided. */
+__attribute__((noinline))
+static int recv_sided(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
+		      int tag, MPI_Comm comm, MPI_Status *st)
 {
 	unsigned char stack[WIRE_MAX + PMPI_P2P_SMALL];
 	struct p2p_side d;
-	MPI_Status own;
-	int64_t small;
 	int rc;
 
-	if (st == MPI_STATUS_IGNORE)
-		st = &own;
-	if (c && (small = small_bytes(buf, count, type)) >= 0)
-		return recv_small(c, buf, small, src, tag, comm, st);
 	rc = p2p_side_make(&d, buf, count, type, stack, P2P_COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -475,6 +482,19 @@ int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype t
 		arrived(c, &d, st);
 	pmpi_p2p_release(&d);
 	return rc;
+}
+
+int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
+		       int tag, MPI_Comm comm, MPI_Status *st)
+{
+	MPI_Status own;
+	int64_t small;
+
+	if (st == MPI_STATUS_IGNORE)
+		st = &own;
+	if (c && (small = small_bytes(buf, count, type)) >= 0)
+		return recv_small(c, buf, small, src, tag, comm, st);
+	return recv_sided(c, buf, count, type, src, tag, comm, st);
 }
 
 int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, MPI_Message *msg,
