@@ -147,6 +147,7 @@ static void wait_resolved(int site)
 			break;
 }
 
+__attribute__((noinline))	/* once a site: not in the calls that inline all */
 void pmpi_path_capture(struct pmpi_call *c, int site)
 {
 	struct rt_state *rt = rt_current();

@@ -195,7 +195,10 @@ static bool exchange(struct fold_start start, uint64_t event)
 }
 
 /* A fold point at this rank's event, whose walk starts at start: charged
- * as the tool's time; the last one when it fails. */
+ * as the tool's time; the last one when it fails.  Out of line: every
+ * some ten thousand collectives, and the collectives inline their whole
+ * call (mpi-api.def's hot). */
+__attribute__((noinline))
 static void fold_at(struct fold_start start, uint64_t event)
 {
 	struct cost_mark m = pmpi_cost_mark();

@@ -137,6 +137,9 @@ int64_t pmpi_type_named_size(MPI_Datatype type)
 	return n ? n->size : 0;
 }
 
+/* Out of line, as what it asks MPI costs more than a call: the calls
+ * that inline their whole call (mpi-api.def's hot) keep the table's way. */
+__attribute__((noinline))
 int64_t pmpi_type_layout_asked(MPI_Datatype type, int count, bool *contig, MPI_Aint *at)
 {
 	int64_t size = pmpi_type_asked_size(type);

@@ -297,6 +297,15 @@ static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked 
 	return now > t->side.t_post ? now - t->side.t_post : 0;
 }
 
+/* A non-blocking collective's request t completed in call c: its
+ * companion completes.  Out of line: the completion calls that inline
+ * their whole call (mpi-api.def's hot) inline the messages' work. */
+__attribute__((noinline))
+static void coll_complete(const struct pmpi_tracked *t, struct pmpi_call *c)
+{
+	pmpi_pb_coll_finish(t->coll, c);
+}
+
 /* The work of completed request t: a receive is unpacked into the user's
  * buffer, its status corrected and (count) its piggyback merged and,
  * unless truncated, its bytes counted; a send's buffer is freed; a
@@ -314,7 +323,7 @@ static void complete(struct pmpi_call *c, struct pmpi_tracked *t, bool count, bo
 		if (c && count && msg)
 			pmpi_site_recv(t->site, n);
 	} else if (t->kind == COLL) {
-		pmpi_pb_coll_finish(t->coll, c);
+		coll_complete(t, c);
 	}
 	if (c && pmpi_waits_on)
 		pmpi_graph_complete(c, t->site, since_post(c, t));
