@@ -2,13 +2,16 @@
 """callgrind-sum.py - the instructions (Ir) a callgrind profile counts in
 the objects whose path matches PATTERN (a regular expression), self cost only (a call's
 inclusive cost, the line after calls=, is not its caller's), with the
-functions of most: `callgrind-sum.py [--calls CALLEES] PATTERN FILE [TOP]`
-prints the total, then TOP lines "count function" (default 0).  With
+functions of most: `callgrind-sum.py [--calls CALLEES] [--files] PATTERN FILE
+[TOP]` prints the total, then TOP lines "count function" (default 0).  With
 --calls, the inclusive cost of their calls into objects matching CALLEES
 (the C library: malloc, memcpy, locks) counts too, as "-> function".  Code inlined from other
 files counts for the function it was inlined into, whatever its file: the
 object is what decides, which callgrind_annotate's listing does not give
-for every line."""
+for every line.  With --files, the lines are "count source-file" instead:
+the file each instruction's line is in, the inlined one's (a function
+that inlines the whole call spreads over the files of its parts)."""
+import os
 import re
 import sys
 
@@ -28,10 +31,13 @@ def main():
     callees = None
     if args[:1] == ['--calls']:
         callees, args = re.compile(args[1]), args[2:]
+    by_file = args[:1] == ['--files']
+    if by_file:
+        args = args[1:]
     pattern, path = re.compile(args[0]), args[1]
     top = int(args[2]) if len(args) > 2 else 0
-    obs, fns = {}, {}
-    ob = fn = cob = cfn = ''
+    obs, fns, files = {}, {}, {}
+    ob = fn = cob = cfn = fl = src = ''
     skip_next = False
     per_fn = {}
     with open(path) as f:
@@ -39,11 +45,16 @@ def main():
             line = line.rstrip('\n')
             if line.startswith('ob='):
                 ob = names(obs, line[3:])
+            elif line.startswith('fl='):
+                fl = src = names(files, line[3:])
+            elif line.startswith(('fi=', 'fe=')):
+                src = names(files, line[3:])
             elif line.startswith('fn='):
                 fn = names(fns, line[3:])
+                src = fl
             elif line.startswith(('cob=', 'cfn=', 'cfi=', 'cfl=')):
                 target = line[4:]
-                name = names(obs if line.startswith('cob=') else fns if line.startswith('cfn=') else {}, target)
+                name = names(obs if line.startswith('cob=') else fns if line.startswith('cfn=') else files, target)
                 if line.startswith('cob='):
                     cob = name
                 elif line.startswith('cfn='):
@@ -63,7 +74,8 @@ def main():
                     continue
                 parts = line.split()
                 if len(parts) >= 2 and pattern.search(ob):
-                    per_fn[fn] = per_fn.get(fn, 0) + int(parts[1])
+                    key = os.path.basename(src) if by_file else fn
+                    per_fn[key] = per_fn.get(key, 0) + int(parts[1])
     print(sum(per_fn.values()))
     for name, n in sorted(per_fn.items(), key=lambda x: -x[1])[:top]:
         print(n, name)

@@ -21,8 +21,8 @@
 # default against --cp-budget=0 over 2N calls; the default's ping-pong
 # and allreduce with MPI initialised for MPI_THREAD_MULTIPLE, where the
 # analyses take their locks; and Open MPI's own instructions without a
-# tool, for scale.  Prints each figure and the top
-# functions of the default's ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
+# tool, for scale.  Prints each figure and the top functions and source
+# files of the default's ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
 # an mpiP library (libmpiP.so), mpiP's wrappers are counted the same way
 # beside them (preloaded, without cpperf): the figure to beat.
 set -euo pipefail
@@ -105,8 +105,10 @@ paste "$W/bounded" "$W/unbounded" | awk -v n="$((2 * N))" '{ s += ($1 - $2) / n 
 	END { printf "the critical path'"'"'s fold points (records bounded, the default): %.0f more a call, allreduce, %d calls\n", s / NR, n }'
 printf "the default with MPI initialised for MPI_THREAD_MULTIPLE (its analyses' locks taken): ping-pong %s, allreduce %s\n" \
 	"$(per_iteration default pingpong multiple)" "$(per_iteration default allreduce multiple)"
-echo "top functions, default, ping-pong of $((2 * N)) round trips (rank 0):"
+echo "the default's ping-pong of $((2 * N)) round trips (rank 0), per round trip: top functions, then top source files (the common calls inline their whole way, so a file is a part of it):"
 count default pingpong $((2 * N)) > /dev/null
 f=$(ls "$W"/cg.* | head -1)
-python3 bench/callgrind-sum.py --calls 'libc\.so' libcpperf "$f" 12 | tail -n +2 |
-	awk -v n="$((2 * N))" '{ c = $1; $1 = ""; printf "  %8.0f %s\n", c / n, $0 }'
+for by in "" --files; do
+	python3 bench/callgrind-sum.py --calls 'libc\.so' $by libcpperf "$f" 12 | tail -n +2 |
+		awk -v n="$((2 * N))" '{ c = $1; $1 = ""; printf "  %8.0f %s\n", c / n, $0 }'
+done
