@@ -172,7 +172,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 		return NULL;
 	/* every collective begins here: its 608 bytes of piggybacks are
 	 * not cleared twice */
-	memset(x, 0, offsetof(struct pmpi_pb_coll, in));
+	pmpi_zero_fixed(x, offsetof(struct pmpi_pb_coll, in));
 	x->heap = nonblocking;
 	x->dir = dir;
 	x->t0 = c->t0;
