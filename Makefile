@@ -165,7 +165,7 @@ build/test/libtest.a: $(call san,$(TESTLIB_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 build/test/%: tests/unit/%.c build/test/libtest.a
-	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -Itests/unit -o $@ $< build/test/libtest.a $(RT_LIBS) -lstdc++
+	$(CC) $(BASE_CFLAGS) $(DEP_CFLAGS) $(SAN) -Itests/unit -MMD -MP -o $@ $< build/test/libtest.a $(RT_LIBS) -lstdc++
 build/san/bin/cpperf: $(call san,$(CPPERF_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(CPPERF_LIBS)
