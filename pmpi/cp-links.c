@@ -248,27 +248,77 @@ static inline void count_link(struct cp_links *l, struct cpl_chunk *c, struct pr
 	l->bytes += line;
 }
 
+/* Further steps of step from v that keep as many digits as d holds for
+ * v (the values lo to lo + span - 1; span 0: none are known). */
+static uint64_t steps_within(const struct cpl_digits *d, uint64_t v, uint64_t step)
+{
+	if (v - d->lo >= d->span)
+		return 0;
+	if (!step)
+		return UINT64_MAX;
+	return (int64_t)step > 0 ? (d->lo + d->span - 1 - v) / step : (v - d->lo) / (0 - step);
+}
+
+/* Lines of line bytes that fit from used up to max. */
+static uint64_t lines_within(uint64_t max, uint64_t used, unsigned line)
+{
+	return used < max ? (max - used) / line : 0;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 /*
- * A link from the same rank that takes the latest record's step again,
- * whose numbers have as many digits as the latest link's (so its line is
- * as long), where the tail and the limit have room for it: counted in the
- * run.  Most links of a regular program come this way, every message
- * the path takes: compares and a few stores, no digits counted, nothing
- * written.
+ * How many links from here on may each be counted in the run with only
+ * the test of their step: while each takes the latest record's step from
+ * the same rank, their numbers have as many digits as the latest link's
+ * (so their lines are as long), and the tail and the limit have room for
+ * them.  What run_on would find, link by link, worked out once a record.
+ */
+static uint64_t run_room(const struct cp_links *l)
+{
+	uint64_t k;
+
+	if (!l->stepping || l->step.rank || !l->step.event || !l->tail)
+		return 0;
+	k = min_u64(steps_within(&l->digits[0], l->last.event, l->step.event),
+		    steps_within(&l->digits[2], l->last.from, l->step.from));
+	k = min_u64(k, lines_within(chunk_lines(l), l->tail->bytes, l->last_bytes));
+	return l->max ? min_u64(k, lines_within(l->max, l->bytes, l->last_bytes)) : k;
+}
+
+/*
+ * A link that takes the latest record's step again, while the run has
+ * room for it (run_room): counted in the run.  Most links of a regular
+ * program come this way, every message the path takes: three compares
+ * and a few adds, no digits counted, nothing written, the base left to
+ * work out (ahead) if the link is rewritten.
  */
 static inline bool run_on(struct cp_links *l, struct prof_cp_link link)
 {
-	const struct cpl_digits *d = l->digits;
-	struct cpl_chunk *c = l->tail;
-
-	if (!l->stepping || link.rank != l->last.rank || link.event == l->last.event ||
-	    !same_step(step_of(link, l->last), l->step) ||
-	    link.event - d[0].lo >= d[0].span || link.from - d[2].lo >= d[2].span ||
-	    c->bytes + l->last_bytes > chunk_lines(l) || !within_max(l, l->last_bytes))
+	if (!l->room || !same_step(step_of(link, l->last), l->step))
 		return false;
+	l->room--;
 	l->run++;
-	count_link(l, c, link, l->last_bytes);
+	l->ahead = true;
+	l->tail->count++;
+	l->tail->bytes += l->last_bytes;
+	l->n++;
+	l->bytes += l->last_bytes;
+	l->last = link;
 	return true;
+}
+
+/* The latest link's base, where run_on left it to work out: a step
+ * back from it. */
+static void catch_up(struct cp_links *l)
+{
+	if (l->ahead) {
+		l->base = step_of(l->last, l->step);
+		l->ahead = false;
+	}
 }
 
 /* A link that does not only extend the run: a rewrite, a new record, a
@@ -280,6 +330,8 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 	struct cpl_chunk *c;
 	unsigned line;
 
+	catch_up(l);
+	l->room = 0;
 	if (l->n && l->last.event == link.event && l->tail->count)	/* the same event: rewrite it */
 		unset_latest(l);
 	line = line_bytes(digits_near(&l->digits[0], link.event), link.rank < 0,
@@ -295,6 +347,7 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 	count_link(l, c, link, line);
 	if (!within_max(l, 0))
 		drop_oldest(l);
+	l->room = run_room(l);
 }
 
 void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)

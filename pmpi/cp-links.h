@@ -44,7 +44,9 @@ struct cp_links {
 	uint64_t cut;			/* links of events before it were dropped
 					 * past max; 0 when none was */
 	struct prof_cp_link last;	/* the latest link: the next one's base */
-	struct prof_cp_link base;	/* the latest link's base, to rewrite it */
+	struct prof_cp_link base;	/* the latest link's base, to rewrite it;
+					 * last - step instead when ahead */
+	bool ahead;
 	uint32_t last_at;		/* where the latest record starts in tail */
 	uint32_t last_bytes;		/* the latest link's line */
 	/* links after the latest record that each took its step again
@@ -53,6 +55,9 @@ struct cp_links {
 	uint64_t run;
 	struct prof_cp_link step;	/* the latest record's step */
 	bool stepping;			/* step is known (not after a rewrite) */
+	/* links that may take the step again, each counted in the run
+	 * with no other test (cp-links.c) */
+	uint64_t room;
 	struct cpl_digits digits[3];	/* of the latest event, rank and from */
 };
 

@@ -284,6 +284,31 @@ static void test_limit(void)
 	limit_case(2400000, 300000);	/* chunks of 64 KiB */
 }
 
+/* Runs whose numbers cross powers of ten as they step, up and down: a
+ * run's link counted without its digits must still have its line's. */
+static void test_runs_cross_digits(void)
+{
+	static const int64_t steps[] = { 1, 7, -1, -7, -300 };
+
+	for (unsigned s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		struct prof_cp_link *got = NULL;
+		struct cp_links l = { 0 };
+		uint64_t from = steps[s] > 0 ? 1 : 1000000;
+		uint32_t k = 0, n = 20000;
+		char name[80];
+
+		for (uint32_t i = 0; i < n; i++, from += (uint64_t)steps[s])
+			cpl_set(&l, 3 * (uint64_t)i + 1, 4, from);
+		snprintf(name, sizeof(name), "a run of step %lld: the bytes are its lines'",
+			 (long long)steps[s]);
+		ok(!cpl_decode(&l, &got, &k) && k == n && l.bytes == line_bytes(got, k), name);
+		ok(got && got[n - 1].from == from - (uint64_t)steps[s] && cpl_bytes(&l) < 64,
+		   "and it comes back, one record and a run or two");
+		free(got);
+		cpl_free(&l);
+	}
+}
+
 static void test_runs(void)
 {
 	runs_case(0, 300000);
@@ -299,6 +324,7 @@ int main(void)
 	test_extremes();
 	test_bytes_follow_digits();
 	test_limit();
+	test_runs_cross_digits();
 	test_runs();
 	return tap_done();
 }
