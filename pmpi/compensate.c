@@ -71,10 +71,10 @@ static struct {
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
 	bool shared_cores;	/* more ranks on this host than CPUs */
-	/* an injected cost (inject), or it or a lock (several threads call
-	 * MPI): every call's entry tests extras, and inject only when it is
-	 * set */
-	bool extras, inject;
+	bool inject;		/* an injected cost (CPPERF_INJECT_*) */
+	/* live, one thread calls MPI and nothing is injected: the wrappers
+	 * charge without the lock or a test of inject, after one load */
+	bool quick;
 	uint64_t drain_seen;	/* the drain thread's CPU time at the last charge */
 	uint64_t samples_in_spins;	/* taken during injected spins: their time is the spin's */
 	uint64_t drain_switches_seen;	/* and its context switches */
@@ -209,7 +209,6 @@ void pmpi_comp_start(uint64_t t0)
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.shared_cores = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
 	comp.inject = comp.inject_mpi_ns || comp.inject_sample_ns;
-	comp.extras = !pmpi_one_thread || comp.inject;
 	comp.start = t0;
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
@@ -220,6 +219,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
 	comp.on = true;
 	__atomic_store_n(&comp.live, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&comp.quick, pmpi_one_thread && !comp.inject, __ATOMIC_RELAXED);
 	rt_mutex_unlock(&comp.lock);
 }
 
@@ -264,6 +264,26 @@ static void comp_unlock(void)
 {
 	if (!pmpi_one_thread)
 		rt_mutex_unlock(&comp.lock);
+}
+
+/* How a wrapper's charge goes in: not at all (compensation is not
+ * live), as it is (comp.quick), or under the lock when one is needed. */
+enum comp_way { COMP_OFF, COMP_QUICK, COMP_LOCKED };
+
+static inline enum comp_way comp_open(void)
+{
+	if (__builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))
+		return COMP_QUICK;
+	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+		return COMP_OFF;
+	comp_lock();
+	return COMP_LOCKED;
+}
+
+static inline void comp_close(enum comp_way w)
+{
+	if (w == COMP_LOCKED)
+		comp_unlock();
 }
 
 /* Add ns to the overhead and the delay.  Caller holds comp.lock. */
@@ -436,17 +456,17 @@ static uint64_t enter_injecting(uint64_t call_ns, uint64_t ring_head)
 
 uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
 {
+	if (__builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)) {
+		enter_charge(call_ns, ring_head);
+		return 0;
+	}
 	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return 0;
-	if (__builtin_expect(!comp.extras, 1)) {
-		enter_charge(call_ns, ring_head);
-	} else if (!comp.inject) {
-		comp_lock();
-		enter_charge(call_ns, ring_head);
-		comp_unlock();
-	} else {
+	if (comp.inject)
 		return enter_injecting(call_ns, ring_head);
-	}
+	comp_lock();
+	enter_charge(call_ns, ring_head);
+	comp_unlock();
 	return 0;
 }
 
@@ -458,12 +478,13 @@ struct cost_mark pmpi_cost_mark(void)
 /* Charge ns of tool time to *source. */
 static void charge_source(uint64_t ns, uint64_t *source)
 {
-	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+	enum comp_way w = comp_open();
+
+	if (w == COMP_OFF)
 		return;
-	comp_lock();
 	*source += ns;
 	charge(ns);
-	comp_unlock();
+	comp_close(w);
 }
 
 /* Charge the tool time from m to t to *source. */
@@ -505,9 +526,11 @@ void pmpi_cost_drain(const struct cost_mark *m)
 	charge_since(m, &comp.ovh.drain_ns);
 }
 
+/* 0 until compensation is on: nothing charges it before (every charge
+ * tests comp.live). */
 uint64_t pmpi_comp_delay(void)
 {
-	return __atomic_load_n(&comp.on, __ATOMIC_RELAXED) ? __atomic_load_n(&comp.x, __ATOMIC_RELAXED) : 0;
+	return __atomic_load_n(&comp.x, __ATOMIC_RELAXED);
 }
 
 bool pmpi_comp_on(void)
@@ -542,9 +565,13 @@ void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 
 void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
 {
-	comp_lock();
+	bool quick = __atomic_load_n(&comp.quick, __ATOMIC_RELAXED);
+
+	if (!quick)
+		comp_lock();
 	k->delay = delay_at(k->t_send, free_at(c));
-	comp_unlock();
+	if (!quick)
+		comp_unlock();
 }
 
 /* A collective's contribution: the turns charged at the rank's last
@@ -564,13 +591,13 @@ void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
  * (smallest) delay of pb. */
 static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t)
 {
+	enum comp_way w = comp_open();
 	struct comp_step r;
 	uint64_t head;
 
-	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+	if (w == COMP_OFF)
 		return;
 	head = pmpi_ring_head_now();
-	comp_lock();
 	/* the tool's time while the call waited is before the data came:
 	 * the wait absorbs it as it absorbs the program's */
 	if (news(head))
@@ -580,7 +607,7 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 	comp.wait += r.wait;
 	comp.wait_comp += r.wait_comp;
 	comp.x = r.x;
-	comp_unlock();
+	comp_close(w);
 }
 
 /* A sender's free time is comparable with this rank's clock only when it
@@ -605,6 +632,7 @@ void pmpi_comp_end(uint64_t t)
 		comp.end_x = comp.x;
 		__atomic_store_n(&comp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&comp.live, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&comp.quick, false, __ATOMIC_RELAXED);
 	}
 	rt_mutex_unlock(&comp.lock);
 }
