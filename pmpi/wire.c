@@ -34,7 +34,8 @@ static inline uint64_t get64(const unsigned char *p)
 struct wire_layout wire_layout(int zero, int check)
 {
 	return (struct wire_layout){ .len = WIRE_CORE + (zero ? WIRE_ZERO : 0) + (check ? WIRE_CHECK : 0),
-				     .zero = !!zero, .check = !!check };
+				     .zero = !!zero, .check = !!check,
+				     .head = WIRE_VERSION | (check ? WIRE_F_CHECK << 8 : 0) };
 }
 
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out)
@@ -65,14 +66,17 @@ int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t n
 	uint64_t w0 = get64(in), t_send = get64(in + 8), site = w0 >> 16 & 0xffff;
 	int flags = (int)(w0 >> 8 & 0xff);
 
+	/* the version and whether the check block is there, in one test;
+	 * pb is left as it was when they are not this layout's (its
+	 * fields cleared below are then stored once) */
+	if ((w0 & (0xff | WIRE_F_CHECK << 8)) != l->head)
+		return 0;
 	/* the zeroing block only where the job has one: nothing reads it
 	 * otherwise, and every received message decodes a header (sizes
 	 * known to the compiler: a few stores, not a call) */
 	pmpi_pb_core_clear(pb);
 	if (l->zero)
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
-	if ((w0 & 0xff) != WIRE_VERSION || !(flags & WIRE_F_CHECK) != !l->check)
-		return 0;
 	pb->version = PMPI_PB_VERSION;
 	pb->flags = flags & WIRE_F_SYNC ? PMPI_PB_F_SYNC : 0;
 	pb->rank = (int32_t)(w0 >> 32);

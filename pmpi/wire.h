@@ -28,6 +28,7 @@ struct wire_layout {
 	int zero, check;	/* the zeroing and check blocks are there */
 	int by_comm;		/* not on every communicator: the MPI layer asks
 				 * each one (piggyback.h); 0 from wire_layout */
+	uint64_t head;		/* the version and check flag a header holds */
 };
 
 struct wire_layout wire_layout(int zero, int check);
@@ -61,9 +62,10 @@ static inline void wire_put_core(unsigned char *out, int flags, int32_t site, in
 /* Write pb as the layout says into out[0..len). */
 void wire_encode(const struct wire_layout *l, const struct pmpi_pb *pb, unsigned char *out);
 /* Read a header written by wire_encode into pb; now is the reader's
- * CLOCK_MONOTONIC ns (a send time after it is taken as now).  False when
- * the bytes are not a header of this version.  pb's zeroing block is
- * left as it was unless the layout has one. */
+ * CLOCK_MONOTONIC ns (a send time after it is taken as now).  False,
+ * pb untouched, when the bytes are not a header of this version and
+ * layout.  pb's zeroing block is left as it was unless the layout has
+ * one. */
 int wire_decode(const struct wire_layout *l, const unsigned char *in, uint64_t now,
 		struct pmpi_pb *pb);
 
