@@ -211,8 +211,9 @@ bool pmpi_cp_tracing(void)
 }
 
 /* The entry's event, its segment and the window's slots; the segment.
- * Caller holds cp.lock. */
-static inline uint64_t enter_event(struct pmpi_call *c)
+ * Caller holds cp.lock.  Threads watched for overlapping calls unless
+ * only one calls MPI (cp.solo, the unlocked way). */
+static inline uint64_t enter_event(struct pmpi_call *c, bool watch)
 {
 	uint64_t seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
 
@@ -222,8 +223,10 @@ static inline uint64_t enter_event(struct pmpi_call *c)
 	 * the same rank and the links no longer describe a path.  The rank
 	 * then reports no path rather than a wrong one.
 	 */
-	cp.overlap |= cp.inside > 0;
-	cp.inside++;
+	if (watch) {
+		cp.overlap |= cp.inside > 0;
+		cp.inside++;
+	}
 	c->event = cp.events;
 	cp.length += seg;
 	cp.entry_length = cp.length;
@@ -247,7 +250,7 @@ static void enter_with_features(struct pmpi_call *c)
 		pmpi_cost_drain(&m);
 	}
 	cp_lock();
-	seg = enter_event(c);
+	seg = enter_event(c, true);
 	cpz_enter(c->event, c->t0, seg, cp.length);
 	if (cp.trace) {
 		struct prof_cp_event *e = grow(&cp.evs, sizeof(*e));
@@ -268,10 +271,10 @@ void pmpi_cp_enter(struct pmpi_call *c)
 	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
 		return;
 	if (__builtin_expect(!cp.extras, 1)) {
-		enter_event(c);
+		enter_event(c, false);
 	} else if (!cp.features) {
 		cp_lock();
-		enter_event(c);
+		enter_event(c, true);
 		cp_unlock();
 	} else {
 		enter_with_features(c);
@@ -297,10 +300,11 @@ static struct prof_cp_event *trace_event(uint64_t e)
 }
 
 /* The exit's part of the path: the next segment's start, the window's
- * slot.  Caller holds cp.lock. */
-static inline void leave_event(const struct pmpi_call *c, uint64_t t)
+ * slot.  Caller holds cp.lock; watch as the entry had it. */
+static inline void leave_event(const struct pmpi_call *c, uint64_t t, bool watch)
 {
-	cp.inside--;
+	if (watch)
+		cp.inside--;
 	if (t > cp.last_exit)
 		cp.last_exit = t;
 	if (cp.events - c->event <= WINDOW)
@@ -312,7 +316,7 @@ __attribute__((noinline))
 static void leave_with_features(const struct pmpi_call *c, uint64_t t)
 {
 	cp_lock();
-	leave_event(c, t);
+	leave_event(c, t, true);
 	if (cp.trace) {
 		struct prof_cp_event *e = trace_event(c->event);
 
@@ -327,10 +331,10 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
 	if (!c->event)
 		return;
 	if (__builtin_expect(!cp.extras, 1)) {
-		leave_event(c, t);
+		leave_event(c, t, false);
 	} else if (!cp.features) {
 		cp_lock();
-		leave_event(c, t);
+		leave_event(c, t, true);
 		cp_unlock();
 	} else {
 		leave_with_features(c, t);
