@@ -345,8 +345,6 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 {
 	uint64_t n, k = 0;
 
-	if (!comp.shared_cores)
-		return;
 	/* t is when the program's collective completed; the companion's
 	 * merge after it, where the rank may have lost its core, belongs
 	 * to the call's turns too */
@@ -367,9 +365,10 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 	comp_unlock();
 }
 
+/* shared_cores first: clear on most hosts, it spares the other test */
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
 {
-	if (__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+	if (comp.shared_cores && __atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		charge_turns(t0, t, coll);
 }
 

@@ -71,6 +71,7 @@ static struct {
 	 * threads), and calls a function of the features' otherwise.
 	 */
 	bool extras, features;
+	bool quick;		/* live and no extras: a call's entry after one load */
 	bool monitor;		/* --cp-interval: report to rank 0 */
 	bool overlap;		/* calls of two threads overlapped: no path */
 	unsigned inside;	/* threads inside a numbered call */
@@ -200,6 +201,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.solo = pmpi_one_thread && !cpz_active();
 	cp.features = cp.trace || cp.monitor || cpz_active();
 	cp.extras = !cp.solo || cp.features;
+	__atomic_store_n(&cp.quick, !cp.extras, __ATOMIC_RELAXED);
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -266,13 +268,15 @@ static void enter_with_features(struct pmpi_call *c)
 
 void pmpi_cp_enter(struct pmpi_call *c)
 {
-	c->event = 0;
 	/* read unlocked by every call: set once, under the lock, at start and end */
+	if (__builtin_expect(__atomic_load_n(&cp.quick, __ATOMIC_RELAXED), 1)) {
+		enter_event(c, false);
+		return;
+	}
+	c->event = 0;
 	if (!__atomic_load_n(&cp.live, __ATOMIC_RELAXED))
 		return;
-	if (__builtin_expect(!cp.extras, 1)) {
-		enter_event(c, false);
-	} else if (!cp.features) {
+	if (!cp.features) {
 		cp_lock();
 		enter_event(c, true);
 		cp_unlock();
@@ -425,6 +429,7 @@ void pmpi_cp_end(void)
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
 		cpz_end();
@@ -848,6 +853,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		cp.end_time = now;
 		cp.ended = true;
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
 		cpz_end();
 	}
 	p->cp_events = cp.end_events;
