@@ -587,8 +587,9 @@ void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 
 /* The rule at a completion (pb-rules.c, docs/compensation.md): call c
  * completed at t a receive or collective whose dependencies had the
- * (smallest) delay of pb. */
-static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t)
+ * (smallest) delay of pb; local when they all ran on this host. */
+static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t,
+		       bool local)
 {
 	enum comp_way w = comp_open();
 	struct comp_step r;
@@ -601,8 +602,7 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 	 * the wait absorbs it as it absorbs the program's */
 	if (news(head))
 		charge_news(head);
-	r = pb_comp_rule(c->t0, t, comp.x, pb,
-			 pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
+	r = pb_comp_rule(c->t0, t, comp.x, pb, local);
 	comp.wait += r.wait;
 	comp.wait_comp += r.wait_comp;
 	comp.x = r.x;
@@ -613,14 +613,15 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
  * runs on this host. */
 void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
 {
-	pb->host = pmpi_pb_same_host(pb->rank) ? comp.host : 0;
-	comp_merge(a->c, pb, a->t);
+	comp_merge(a->c, pb, a->t, pmpi_pb_same_host(pb->rank));
 }
 
 void pb_comp_coll(const struct pb_arrival *a)
 {
+	const struct pmpi_pb *pb = &a->x->out;
+
 	pb_coll_turns(&a->x->out);
-	comp_merge(a->c, &a->x->out, a->t);
+	comp_merge(a->c, pb, a->t, pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
 }
 
 void pmpi_comp_end(uint64_t t)
