@@ -329,6 +329,7 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 {
 	struct cpl_chunk *c;
 	unsigned line;
+	bool again = false;
 
 	catch_up(l);
 	l->room = 0;
@@ -340,6 +341,7 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 	if (l->stepping && same_step(step_of(link, l->last), l->step) && tail_takes(l, line)) {
 		l->run++;
 		c = l->tail;
+		again = true;
 	} else if (!(c = put_record(l, link, line))) {
 		l->lost++;
 		return;
@@ -347,7 +349,10 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 	count_link(l, c, link, line);
 	if (!within_max(l, 0))
 		drop_oldest(l);
-	l->room = run_room(l);
+	/* once the step is taken twice again: links whose step changes
+	 * every link or two (a collective's winners) spare its divisions */
+	if (again && l->run >= 2)
+		l->room = run_room(l);
 }
 
 void cpl_set(struct cp_links *l, uint64_t event, int64_t rank, uint64_t from)
