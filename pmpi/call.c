@@ -71,7 +71,8 @@ static void enter_analyses(struct pmpi_call *c)
 	injected = pmpi_comp_enter(own_cost.est, c->ring_head);
 	c->t0 = rt_now_ns();
 	c->x0 = pmpi_comp_delay();
-	c->own_ns = c->timed ? c->t0 - t_in - injected : 0;
+	if (c->timed)	/* read only then */
+		c->own_ns = c->t0 - t_in - injected;
 	pmpi_cp_enter(c);
 }
 
