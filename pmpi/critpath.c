@@ -356,9 +356,13 @@ void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 
 void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k)
 {
-	cp_lock();
+	bool quick = __atomic_load_n(&cp.quick, __ATOMIC_RELAXED);
+
+	if (!quick)
+		cp_lock();
 	k->cp = (int64_t)cp.length;
-	cp_unlock();
+	if (!quick)
+		cp_unlock();
 	k->event = c->event;
 }
 
