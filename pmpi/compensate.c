@@ -86,19 +86,17 @@ static struct {
 	bool live;		/* on and not ended: one load for every call */
 	uint64_t host;		/* hash of this host's name */
 	struct rt_state *rt;	/* the runtime, NULL when none */
-	/* the runtime's drain_published, or a count that stays 0 */
-	const atomic_uint_fast64_t *published;
 	uint64_t news_seen;	/* news_count at the last charge of news */
 } comp;
 
 static atomic_uint_fast64_t samples_seen;	/* folded since the start */
-static const atomic_uint_fast64_t nothing_published;
+/* Samples folded and publications of the drain thread's costs: one load
+ * tells a wrapper whether either moved (bumped after them, release). */
+static atomic_uint_fast64_t news_n;
 
-/* Samples folded and publications of the drain thread's costs so far. */
 static inline uint64_t news_count(void)
 {
-	return atomic_load_explicit(&samples_seen, memory_order_relaxed) +
-	       atomic_load_explicit(comp.published, memory_order_acquire);
+	return atomic_load_explicit(&news_n, memory_order_acquire);
 }
 /* The calling thread's sample ring's head at its last charge of news. */
 static __thread uint64_t self_head __attribute__((tls_model("initial-exec")));
@@ -213,7 +211,6 @@ void pmpi_comp_start(uint64_t t0)
 	comp.host = pmpi_host_hash();
 	atomic_store(&samples_seen, 0);
 	comp.rt = rt;
-	comp.published = rt ? &rt->drain_published : &nothing_published;
 	comp.news_seen = news_count();
 	comp.drain_seen = rt ? atomic_load(&rt->drain_cpu) : 0;
 	comp.drain_switches_seen = rt ? atomic_load(&rt->drain_switches) : 0;
@@ -226,6 +223,13 @@ void pmpi_comp_start(uint64_t t0)
 void pmpi_comp_sample(void)
 {
 	atomic_fetch_add_explicit(&samples_seen, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&news_n, 1, memory_order_release);
+}
+
+void pmpi_comp_published(struct rt_state *rt)
+{
+	(void)rt;
+	atomic_fetch_add_explicit(&news_n, 1, memory_order_release);
 }
 
 /*
@@ -384,10 +388,10 @@ static uint64_t charge_samples(uint64_t cost)
 	return n;
 }
 
-/* Whether a sample or the drain thread's work may be uncharged: the
- * samples folded or the drain thread's CPU time and switches published
- * since they were charged (both counts only grow: their sum moved), or
- * the calling thread's ring (its head now `head`).  A few loads, inline
+/* Whether a sample or the drain thread's work may be uncharged: samples
+ * folded or the drain thread's CPU time and switches published since
+ * they were charged (news_n moved), or the calling thread's ring (its
+ * head now `head`).  Two loads, inline
  * (every call and completion asks): most calls have none.  Caller holds
  * comp.lock. */
 static inline __attribute__((always_inline)) bool news(uint64_t head)

@@ -37,8 +37,10 @@ uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head);
 /* At the end of a wrapped call that entered at t0, a collective or not:
  * the switches of a wait that took turns with another thread on its core. */
 void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll);
-/* A sample of the rank's threads was folded. */
+/* A sample of the rank's threads was folded; the drain thread published
+ * its costs (rt_hooks.published). */
 void pmpi_comp_sample(void);
+void pmpi_comp_published(struct rt_state *rt);
 /* The hash of this host's name; the one a piggyback from a rank on it
  * carries (set at the start). */
 uint64_t pmpi_host_hash(void);

@@ -17,6 +17,7 @@
 
 #include "../common/hash.h"
 #include "call.h"
+#include "compensate.h"
 #include "datatypes.h"
 #include "freed.h"
 #include "graph.h"
@@ -35,6 +36,7 @@ static const struct rt_hooks hooks = {
 	.resolve = pmpi_resolve_paths,
 	.sample = pmpi_cp_sample,
 	.tagged = pmpi_graph_sample,
+	.published = pmpi_comp_published,
 };
 
 /* The MPI region: set by the thread that calls MPI_Init, then MPI_Finalize;

@@ -373,6 +373,7 @@ static void check_all_fds(struct rt_state *rt)
  * all the time wakes this thread for each. */
 static void publish_costs(struct rt_state *rt, uint64_t *next)
 {
+	const struct rt_hooks *hooks;
 	uint64_t now = rt_now_ns();
 
 	if (now < *next)
@@ -380,9 +381,8 @@ static void publish_costs(struct rt_state *rt, uint64_t *next)
 	*next = now + 10000000ull;
 	atomic_store_explicit(&rt->drain_cpu, rt_clock_ns(CLOCK_THREAD_CPUTIME_ID), memory_order_relaxed);
 	atomic_store_explicit(&rt->drain_switches, sched_switches_now(), memory_order_relaxed);
-	atomic_store_explicit(&rt->drain_published,
-			      atomic_load_explicit(&rt->drain_published, memory_order_relaxed) + 1,
-			      memory_order_release);
+	if ((hooks = rt_hooks(rt)) && hooks->published)
+		hooks->published(rt);
 }
 
 static void *drain_main(void *arg)

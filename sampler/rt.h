@@ -57,6 +57,10 @@ struct rt_hooks {
 	 * told once the interval is logged, which may be a fold after
 	 * `sample`.  Drain thread only. */
 	void (*tagged)(uint32_t tag, uint32_t node, uint64_t w);
+	/* The drain thread's CPU time and switches (drain_cpu,
+	 * drain_switches) were stored anew, before the call.  Drain thread
+	 * only. */
+	void (*published)(struct rt_state *rt);
 };
 
 /* How far the process's end has come (rt_state.end): who claims it writes
@@ -171,9 +175,6 @@ struct rt_state {
 	atomic_bool stop;
 	atomic_uint_fast64_t drain_cpu;	/* the drain thread's CPU time so far, ns */
 	atomic_uint_fast64_t drain_switches;	/* and its context switches */
-	/* How often those two were published: one load tells a wrapper
-	 * whether they may have moved (bumped after them, release). */
-	atomic_uint_fast64_t drain_published;
 	atomic_uint_fast64_t sample_cost_ns;	/* charged a sample now (sample-cost.c) */
 	uint64_t ring_cost_ns;	/* what writing a sample into a ring adds, measured;
 				 * 0: the estimate (rt_ring_cost_ns) */
