@@ -275,7 +275,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
  * the test of their step: while each takes the latest record's step from
  * the same rank, their numbers have as many digits as the latest link's
  * (so their lines are as long), and the tail and the limit have room for
- * them.  What run_on would find, link by link, worked out once a record.
+ * them: what the tests would find link by link, worked out at once.
  */
 static uint64_t run_room(const struct cp_links *l)
 {
