@@ -47,7 +47,10 @@ struct site_slot {
 	uint32_t nmore;		/* checks after the first, */
 	const struct pmpi_check *more;	/* in the site's table (fixed once known) */
 	struct pmpi_check first;
+	uint64_t pad;		/* to 64 bytes: a slot's offset is a shift */
 };
+
+_Static_assert(sizeof(struct site_slot) == 64, "a site slot's offset is a shift");
 
 /* What a thread sent to one world rank. */
 struct peer_counts {
