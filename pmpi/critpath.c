@@ -173,6 +173,17 @@ static uint64_t slot(const uint64_t *v, uint64_t e)
 	return __atomic_load_n(&v[e % WINDOW], __ATOMIC_RELAXED);
 }
 
+/* Event e's exit, 0 while it is in its call.  An entry leaves the exit's
+ * slot as the event WINDOW before it left it, which ended before this one
+ * started: an exit before the entry is no exit yet (a store less on every
+ * call). */
+static uint64_t exit_of(uint64_t e)
+{
+	uint64_t x = slot(cp.t_exit, e);
+
+	return x >= slot(cp.t_entry, e) ? x : 0;
+}
+
 /* Half of the budget for each side; none for segments with --cp-trace. */
 static void set_budget(uint64_t budget, uint32_t nevents)
 {
@@ -232,8 +243,7 @@ static inline uint64_t enter_event(struct pmpi_call *c, bool watch)
 	c->event = cp.events;
 	cp.length += seg;
 	cp.entry_length = cp.length;
-	set_slot(cp.t_entry, c->event, c->t0);
-	set_slot(cp.t_exit, c->event, 0);	/* in the call */
+	set_slot(cp.t_entry, c->event, c->t0);	/* in the call: exit_of */
 	__atomic_store_n(&cp.events, c->event + 1, __ATOMIC_RELEASE);	/* after its slots */
 	return seg;
 }
@@ -457,11 +467,11 @@ void pmpi_cp_end(void)
  */
 static uint64_t segment_at(uint64_t t)
 {
-	uint64_t lo, hi, n = __atomic_load_n(&cp.events, __ATOMIC_ACQUIRE), seg;
+	uint64_t lo, hi, n = __atomic_load_n(&cp.events, __ATOMIC_ACQUIRE), seg, x;
 
 	if (n < 1 || t < cp.start)
 		return 0;
-	if (slot(cp.t_exit, n - 1) && t >= slot(cp.t_exit, n - 1))
+	if ((x = exit_of(n - 1)) && t >= x)
 		return n;	/* the open segment */
 	lo = n > WINDOW ? n - WINDOW + 1 : 1;
 	hi = n - 1;
@@ -480,7 +490,7 @@ static uint64_t segment_at(uint64_t t)
 	}
 	if (slot(cp.t_entry, lo) <= t)
 		return 0;	/* inside the last call */
-	seg = t >= slot(cp.t_exit, lo - 1) ? lo : 0;
+	seg = (x = exit_of(lo - 1)) && t >= x ? lo : 0;
 	if (__atomic_load_n(&cp.events, __ATOMIC_ACQUIRE) >= lo - 1 + WINDOW) {
 		samples.unplaced++;	/* its slots were reused meanwhile */
 		return 0;
