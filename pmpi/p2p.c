@@ -289,11 +289,7 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 /* The user's byte count in a status that counted the header too. */
 static inline uint64_t status_fix(MPI_Status *st)
 {
-	MPI_Count n = pmpi_status_count(st);
-
-	n = n > (MPI_Count)pmpi_wire.len ? n - (MPI_Count)pmpi_wire.len : 0;
-	pmpi_status_set_count(st, n);
-	return (uint64_t)n;
+	return (uint64_t)pmpi_status_take(st, (MPI_Count)pmpi_wire.len);
 }
 
 /* Did a message arrive with this status (not a cancelled receive, an

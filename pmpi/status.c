@@ -11,6 +11,15 @@
 
 bool pmpi_status_direct;
 
+MPI_Count pmpi_status_take_mpi(MPI_Status *st, MPI_Count n)
+{
+	MPI_Count left = pmpi_status_count(st);
+
+	left = left > n ? left - n : 0;
+	PMPI_Status_set_elements_x(st, MPI_BYTE, left);
+	return left;
+}
+
 #if STATUS_LAYOUT
 /* Does n with the cancelled flag cancel read and write alike both ways? */
 static bool agrees(MPI_Count n, int cancel)
