@@ -41,6 +41,16 @@ uint64_t pmpi_ring_head_now(void)
 	return t ? rt_thread_head(t) : 0;
 }
 
+unsigned pmpi_quick_parts;
+
+void pmpi_quick_part(unsigned part, bool holds)
+{
+	if (holds)
+		__atomic_fetch_or(&pmpi_quick_parts, part, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&pmpi_quick_parts, ~part, __ATOMIC_RELAXED);
+}
+
 void pmpi_calls_start(int world_size)
 {
 	int level = MPI_THREAD_MULTIPLE;
@@ -59,7 +69,7 @@ void pmpi_calls_stop(void)
 /* The entry's work for the analyses on the piggyback: the wrapper's own
  * work timed on some calls, the compensation's charge (before the call's
  * clock: tool time, not MPI time), the critical path's event. */
-static void enter_analyses(struct pmpi_call *c)
+static void enter_analyses(struct pmpi_call *c, bool quick)
 {
 	uint64_t t_in = 0, injected;
 
@@ -68,12 +78,12 @@ static void enter_analyses(struct pmpi_call *c)
 		t_in = rt_now_ns();
 	pmpi_look_up_site(c);
 	c->ring_head = pmpi_ring_head_now();
-	injected = pmpi_comp_enter(own_cost.est, c->ring_head);
+	injected = pmpi_comp_enter(own_cost.est, c->ring_head, quick);
 	c->t0 = rt_now_ns();
 	c->x0 = pmpi_comp_delay();
 	if (c->timed)	/* read only then */
 		c->own_ns = c->t0 - t_in - injected;
-	pmpi_cp_enter(c);
+	pmpi_cp_enter(c, quick);
 }
 
 /* The entry's clock of a call without the piggyback's analyses. */
@@ -85,11 +95,11 @@ static inline void open_clock(struct pmpi_call *c)
 	c->event = 0;	/* no path yet, or none */
 }
 
-void pmpi_open(struct pmpi_call *c)
+void pmpi_open(struct pmpi_call *c, bool quick)
 {
-	if (pmpi_pb_on) {
+	if (quick || pmpi_pb_on) {
 		c->flags |= PMPI_CALL_PB;
-		enter_analyses(c);
+		enter_analyses(c, quick);
 		return;
 	}
 	pmpi_look_up_site(c);
@@ -131,10 +141,10 @@ static void start_path(void)
  * entry did theirs: the compensation's
  * turns, the critical path's segment, and the wrapper's own work since
  * t_own when it is timed. */
-static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own)
+static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own, bool quick)
 {
-	pmpi_comp_leave(c->t0, t, c->flags & PMPI_CALL_COLL);
-	pmpi_cp_leave(c, t);
+	pmpi_comp_leave(c->t0, t, c->flags & PMPI_CALL_COLL, quick);
+	pmpi_cp_leave(c, t, quick);
 	if (c->timed)
 		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
 }
@@ -164,19 +174,20 @@ static bool leave_rare(struct pmpi_call *c, uint64_t dt, uint64_t *t)
 	return true;
 }
 
-void pmpi_leave(struct pmpi_call *c)
+void pmpi_leave(struct pmpi_call *c, bool quick)
 {
 	uint64_t t, t_own, dt;
 
 	pmpi_nesting--;
-	if (!atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed))
+	/* MPI_Finalize ends the calls, never a quick one */
+	if (!quick && !atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed))
 		return;
 	/* before the program looks at what they received: MPI's work, the
 	 * call's time */
 	pmpi_freed_poll();
 	/* the call ends when its data are in (a receive's completion read
 	 * the clock then) */
-	if (c->flags & PMPI_CALL_PB) {
+	if (quick || (c->flags & PMPI_CALL_PB)) {
 		t = c->t_done ? c->t_done : rt_now_ns();
 		/* a completion's piggyback work since t_done is charged apart */
 		t_own = c->timed && c->t_done ? rt_now_ns() : t;
@@ -194,6 +205,6 @@ void pmpi_leave(struct pmpi_call *c)
 	pmpi_stats_add(c, dt);
 	if (pmpi_waits_on)
 		pmpi_graph_leave(c, t);
-	if (c->flags & PMPI_CALL_PB)
-		leave_analyses(c, t, t_own);
+	if (quick || (c->flags & PMPI_CALL_PB))
+		leave_analyses(c, t, t_own, quick);
 }

@@ -217,6 +217,7 @@ void pmpi_comp_start(uint64_t t0)
 	comp.on = true;
 	__atomic_store_n(&comp.live, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&comp.quick, pmpi_one_thread && !comp.inject, __ATOMIC_RELAXED);
+	pmpi_quick_part(PMPI_QUICK_COMP, comp.quick && !comp.shared_cores);
 	rt_mutex_unlock(&comp.lock);
 }
 
@@ -274,9 +275,9 @@ static void comp_unlock(void)
  * live), as it is (comp.quick), or under the lock when one is needed. */
 enum comp_way { COMP_OFF, COMP_QUICK, COMP_LOCKED };
 
-static inline enum comp_way comp_open(void)
+static inline enum comp_way comp_open(bool quick)
 {
-	if (__builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))
+	if (quick || __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))
 		return COMP_QUICK;
 	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return COMP_OFF;
@@ -370,9 +371,9 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 }
 
 /* shared_cores first: clear on most hosts, it spares the other test */
-void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll)
+void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, bool quick)
 {
-	if (comp.shared_cores && __atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+	if (!quick && comp.shared_cores && __atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		charge_turns(t0, t, coll);
 }
 
@@ -457,9 +458,9 @@ static uint64_t enter_injecting(uint64_t call_ns, uint64_t ring_head)
 	return t;
 }
 
-uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head)
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, bool quick)
 {
-	if (__builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)) {
+	if (quick || __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)) {
 		enter_charge(call_ns, ring_head);
 		return 0;
 	}
@@ -479,9 +480,9 @@ struct cost_mark pmpi_cost_mark(void)
 }
 
 /* Charge ns of tool time to *source. */
-static void charge_source(uint64_t ns, uint64_t *source)
+static void charge_source(uint64_t ns, uint64_t *source, bool quick)
 {
-	enum comp_way w = comp_open();
+	enum comp_way w = comp_open(quick);
 
 	if (w == COMP_OFF)
 		return;
@@ -493,7 +494,7 @@ static void charge_source(uint64_t ns, uint64_t *source)
 /* Charge the tool time from m to t to *source. */
 static void charge_to(const struct cost_mark *m, uint64_t t, uint64_t *source)
 {
-	charge_source(t > m->t ? t - m->t : 0, source);
+	charge_source(t > m->t ? t - m->t : 0, source, false);
 }
 
 static void charge_since(const struct cost_mark *m, uint64_t *source)
@@ -511,9 +512,9 @@ void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
 	charge_to(m, t, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_cost_piggyback_ns(uint64_t ns)
+void pmpi_cost_piggyback_ns(uint64_t ns, bool quick)
 {
-	charge_source(ns, &comp.ovh.piggyback_ns);
+	charge_source(ns, &comp.ovh.piggyback_ns, quick);
 }
 
 void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m)
@@ -566,9 +567,9 @@ void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 	comp_unlock();
 }
 
-void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
 {
-	bool quick = __atomic_load_n(&comp.quick, __ATOMIC_RELAXED);
+	quick = quick || __atomic_load_n(&comp.quick, __ATOMIC_RELAXED);
 
 	if (!quick)
 		comp_lock();
@@ -593,9 +594,9 @@ void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
  * completed at t a receive or collective whose dependencies had the
  * (smallest) delay of pb; local when they all ran on this host. */
 static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t,
-		       bool local)
+		       bool local, bool quick)
 {
-	enum comp_way w = comp_open();
+	enum comp_way w = comp_open(quick);
 	struct comp_step r;
 	uint64_t head;
 
@@ -615,9 +616,9 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 
 /* A sender's free time is comparable with this rank's clock only when it
  * runs on this host. */
-void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 {
-	comp_merge(a->c, pb, a->t, pmpi_pb_same_host(pb->rank));
+	comp_merge(a->c, pb, a->t, pmpi_pb_same_host(pb->rank), quick);
 }
 
 void pb_comp_coll(const struct pb_arrival *a)
@@ -625,7 +626,7 @@ void pb_comp_coll(const struct pb_arrival *a)
 	const struct pmpi_pb *pb = &a->x->out;
 
 	pb_coll_turns(&a->x->out);
-	comp_merge(a->c, pb, a->t, pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS));
+	comp_merge(a->c, pb, a->t, pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS), false);
 }
 
 void pmpi_comp_end(uint64_t t)
@@ -637,6 +638,7 @@ void pmpi_comp_end(uint64_t t)
 		__atomic_store_n(&comp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&comp.live, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&comp.quick, false, __ATOMIC_RELAXED);
+		pmpi_quick_part(PMPI_QUICK_COMP, false);
 	}
 	rt_mutex_unlock(&comp.lock);
 }

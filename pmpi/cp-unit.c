@@ -18,9 +18,9 @@ void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 	pmpi_cp_stamp(c, pb);
 }
 
-void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
 {
-	pmpi_cp_stamp_core(c, k);
+	pmpi_cp_stamp_core(c, k, quick);
 }
 
 /* A blocking synchronising collective may be a fold point: the
@@ -33,9 +33,9 @@ void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 		pb->flags |= PMPI_PB_F_FOLD;
 }
 
-void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 {
-	pmpi_cp_merge(a->c, pb, true);
+	pmpi_cp_merge(a->c, pb, true, quick);
 }
 
 static int who_by_rank(const void *a, const void *b)
@@ -92,7 +92,7 @@ void pb_cp_coll(const struct pb_arrival *a)
 
 	if (x->who || (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)))
 		log_who(x, a->c);
-	pmpi_cp_merge(a->c, &x->out, false);
+	pmpi_cp_merge(a->c, &x->out, false, false);
 }
 
 /* The fold point that the merged piggyback may ask for. */

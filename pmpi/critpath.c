@@ -213,6 +213,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.features = cp.trace || cp.monitor || cpz_active();
 	cp.extras = !cp.solo || cp.features;
 	__atomic_store_n(&cp.quick, !cp.extras, __ATOMIC_RELAXED);
+	pmpi_quick_part(PMPI_QUICK_CP, !cp.extras);
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -276,10 +277,10 @@ static void enter_with_features(struct pmpi_call *c)
 		pmpi_cpmon_tick(c->t0, length);
 }
 
-void pmpi_cp_enter(struct pmpi_call *c)
+void pmpi_cp_enter(struct pmpi_call *c, bool quick)
 {
 	/* read unlocked by every call: set once, under the lock, at start and end */
-	if (__builtin_expect(__atomic_load_n(&cp.quick, __ATOMIC_RELAXED), 1)) {
+	if (quick || __builtin_expect(__atomic_load_n(&cp.quick, __ATOMIC_RELAXED), 1)) {
 		enter_event(c, false);
 		return;
 	}
@@ -340,11 +341,11 @@ static void leave_with_features(const struct pmpi_call *c, uint64_t t)
 	cp_unlock();
 }
 
-void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t)
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick)
 {
 	if (!c->event)
 		return;
-	if (__builtin_expect(!cp.extras, 1)) {
+	if (quick || __builtin_expect(!cp.extras, 1)) {
 		leave_event(c, t, false);
 	} else if (!cp.features) {
 		cp_lock();
@@ -364,9 +365,9 @@ void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
 	pb->event = c->event;
 }
 
-void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k)
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, bool quick)
 {
-	bool quick = __atomic_load_n(&cp.quick, __ATOMIC_RELAXED);
+	quick = quick || __atomic_load_n(&cp.quick, __ATOMIC_RELAXED);
 
 	if (!quick)
 		cp_lock();
@@ -420,11 +421,11 @@ static void merge_with_features(const struct pmpi_call *c, const struct pmpi_pb 
 	cp_unlock();
 }
 
-void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge)
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, bool quick)
 {
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
-	if (__builtin_expect(!cp.extras, 1)) {
+	if (quick || __builtin_expect(!cp.extras, 1)) {
 		merge_path(c, pb);
 	} else if (!cp.features) {
 		cp_lock();
@@ -444,6 +445,7 @@ void pmpi_cp_end(void)
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
+		pmpi_quick_part(PMPI_QUICK_CP, false);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
 		cpz_end();
@@ -868,6 +870,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		cp.ended = true;
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
+		pmpi_quick_part(PMPI_QUICK_CP, false);
 		cpz_end();
 	}
 	p->cp_events = cp.end_events;

@@ -30,19 +30,19 @@ struct pmpi_pb_core;
 struct rt_state;
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit);
 /* A wrapped call begins: its event number into c->event, and the length
- * grows by the segment that ended at c->t0. */
-void pmpi_cp_enter(struct pmpi_call *c);
+ * grows by the segment that ended at c->t0.  quick: as call.h says. */
+void pmpi_cp_enter(struct pmpi_call *c, bool quick);
 /* It ends at t. */
-void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t);
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick);
 /* The path length now and the call's event, for a piggyback being sent. */
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb);
 /* The same into a message's core (no zeroing then). */
-void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k);
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, bool quick);
 /* A piggyback arrived in call c (a message, or a collective's merged
  * piggyback): the remote path wins when strictly longer.  edge: also log
  * it as a dependency (--cp-trace); a collective logs its contributors
  * with pmpi_cp_edge instead. */
-void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge);
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, bool quick);
 void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event);
 /* Whether dependencies are logged (--cp-trace). */
 bool pmpi_cp_tracing(void);

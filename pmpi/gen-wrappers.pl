@@ -22,7 +22,7 @@ die "usage: $0 mpi-api.def OUT.c\n" unless @ARGV == 2;
 my ($def, $out) = @ARGV;
 
 my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
-	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran hot);
+	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran hot quick);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
 	outcount indices comm.free comm.new code nof addr str);
@@ -216,7 +216,7 @@ sub body {
 		push @post, $what . side_bytes($fn, 's', $fortran) . ', ' . side_bytes($fn, 'r', $fortran) . ');';
 	}
 	push @post, 'pmpi_init_done(&c_);' if $f{init};
-	push @pre, 'pmpi_leave(&c_);', 'pmpi_abort(' . $r->('code') . ');' if $f{abort};	# the call does not return
+	push @pre, 'pmpi_leave(&c_, false);', 'pmpi_abort(' . $r->('code') . ');' if $f{abort};	# the call does not return
 	return (\@pre, \@post, \@always, \@xpre, \@xalways);
 }
 
@@ -226,12 +226,17 @@ sub cflags {
 	return @c ? join(' | ', @c) : '0';
 }
 
-# The call's statements with C standing for the call ($cv) and P for its
-# collective's piggyback (none when the call is not profiled).
+# A wrapper's caller's return address, and whether its call is quick
+# (call.h): the quick wrappers' body functions take both as arguments.
+our ($ra, $quick) = ('__builtin_return_address(0)', 'false');
+
+# The call's statements with C standing for the call ($cv), P for its
+# collective's piggyback (none when the call is not profiled) and Q for
+# whether it is quick (call.h; $quick, false unless given).
 sub with_call {
 	my ($cv, @stmts) = @_;
 	my $pv = $cv eq 'NULL' ? 'NULL' : 'pb_';
-	return map { (my $t = $_) =~ s/\bC\b/$cv/g; $t =~ s/\bP\b/$pv/g; $t } @stmts;
+	return map { (my $t = $_) =~ s/\bC\b/$cv/g; $t =~ s/\bP\b/$pv/g; $t =~ s/\bQ\b/$quick/g; $t } @stmts;
 }
 
 # Fortran side of a transport call: declarations and conversions of the
@@ -302,7 +307,7 @@ sub emit_body {
 	print $o "\tstruct pmpi_call c_;\n";
 	print $o "\tint rc_;\n" unless $fortran;
 	print $o "\t$_\n" for @$decl;
-	print $o "\n\tif (!pmpi_enter(&c_, $idx, " . cflags($fn->{flags}) . ", __builtin_return_address(0))) {\n";
+	print $o "\n\tif (!pmpi_enter(&c_, $idx, " . cflags($fn->{flags}) . ", $ra, $quick)) {\n";
 	print $o "\t\t$_\n" for with_call('NULL', @$xpre, "$call;", @$out, @$xalways);
 	print $o $fortran ? "\t\treturn;\n" : "\t\treturn rc_;\n";
 	print $o "\t}\n\t{\n";
@@ -314,7 +319,7 @@ sub emit_body {
 	}
 	print $o "\t\t$_\n" for @$always, with_call('&c_', @$xalways);
 	print $o "\t}\n";
-	print $o "\tpmpi_leave(&c_);\n" unless $fn->{flags}{abort};
+	print $o "\tpmpi_leave(&c_, $quick);\n" unless $fn->{flags}{abort};
 	print $o "\treturn rc_;\n" unless $fortran;
 }
 
@@ -341,10 +346,25 @@ for my $fn (@fns) {
 	my @p = @{ $fn->{params} };
 	my $cparams = @p ? join(', ', map { $_->{decl} } @p) : 'void';
 	my $args = join(', ', map { $_->{name} } @p);
-	my $hot = $fn->{flags}{hot} ? "__attribute__((flatten)) " : "";
-	print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
-	emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
-	print $o "}\n";
+	my $hot = $fn->{flags}{hot} || $fn->{flags}{quick} ? "__attribute__((flatten)) " : "";
+	if ($fn->{flags}{quick}) {	# a copy for the common case, one for the others
+		print $o "\nstatic inline __attribute__((always_inline)) int " .
+			"body_$fn->{name}(const void *ra_, bool quick_, $cparams)\n{\n";
+		{
+			local ($ra, $quick) = ('ra_', 'quick_');
+			emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
+		}
+		print $o "}\n";
+		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
+		print $o "\tif (pmpi_quick())\n";
+		print $o "\t\treturn body_$fn->{name}(__builtin_return_address(0), true, $args);\n";
+		print $o "\treturn body_$fn->{name}(__builtin_return_address(0), false, $args);\n";
+		print $o "}\n";
+	} else {
+		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
+		emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
+		print $o "}\n";
+	}
 	unless ($fn->{flags}{nofortran}) {
 		my @fp = grep { !exists $_->{roles}{nof} } @p;
 		# a CHARACTER argument's length comes after the others, as

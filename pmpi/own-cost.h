@@ -55,18 +55,19 @@ void pmpi_cost_piggyback(const struct cost_mark *m);
 /* The same up to t, a time the caller read already. */
 void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t);
 /* ns of piggyback time. */
-void pmpi_cost_piggyback_ns(uint64_t ns);
+void pmpi_cost_piggyback_ns(uint64_t ns, bool quick);
 /* The step since m, timed: charged, and kept in s. */
 void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m);
 
 /* A small message's step since m, timed or estimated by s:
- * charged as piggyback time. */
-static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m)
+ * charged as piggyback time.  quick: as call.h says. */
+static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m,
+					       bool quick)
 {
 	if (pb_sampled_due(s))
 		pmpi_cost_piggyback_timed(s, m);
 	else
-		pmpi_cost_piggyback_ns(s->est);
+		pmpi_cost_piggyback_ns(s->est, quick);
 }
 /* Samples folded on the rank's thread since m. */
 void pmpi_cost_drain(const struct cost_mark *m);

@@ -73,12 +73,13 @@ static void stamp_full(unsigned char *hdr, const struct pmpi_call *c, int site, 
 	wire_encode(&pmpi_wire, &pb, hdr);
 }
 
-/* The same, straight into the header when it is the core alone. */
+/* The same, straight into the header when it is the core alone (always
+ * when quick, as call.h says). */
 static inline void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int tag,
-			 MPI_Comm comm, uint64_t bytes, uint64_t t)
+			 MPI_Comm comm, uint64_t bytes, uint64_t t, bool quick)
 {
-	if (c && pmpi_wire.len == WIRE_CORE)
-		pmpi_pb_stamp_core(hdr, c, site, t);
+	if (c && (quick || pmpi_wire.len == WIRE_CORE))
+		pmpi_pb_stamp_core(hdr, c, site, t, quick);
 	else
 		stamp_full(hdr, c, site, tag, comm, bytes, t);
 }
@@ -95,7 +96,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 	if (rc != MPI_SUCCESS)
 		return rc;
 	*t = c && layout_sampled(d) ? c->t0 + sent_cost.est : rt_now_ns();
-	stamp(d->hdr, c, site, tag, comm, d->bytes, *t);
+	stamp(d->hdr, c, site, tag, comm, d->bytes, *t, false);
 	return MPI_SUCCESS;
 }
 
@@ -121,7 +122,7 @@ static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, 
 	if (!c)
 		return;
 	if (layout_sampled(d))
-		pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
+		pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 }, false);
 	else
 		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t);
 }
@@ -176,15 +177,15 @@ static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
  * a function's frame less on every small send. */
 __attribute__((flatten))
 static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, int64_t bytes,
-		      int dest, int tag, MPI_Comm comm)
+		      int dest, int tag, MPI_Comm comm, bool quick)
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
-	unsigned len = pmpi_wire.len;
+	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
-	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est);
-	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 });
+	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est, quick);
+	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 }, quick);
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
@@ -209,14 +210,14 @@ static int send_sided(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 }
 
 int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		       MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick)
 {
 	int64_t small;
 
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
-		return send_small(c, how, buf, small, dest, tag, comm);
+		return send_small(c, how, buf, small, dest, tag, comm, quick);
 	return send_sided(c, how, buf, count, type, dest, tag, comm);
 }
 
@@ -244,7 +245,7 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	uint64_t t;
 	int rc;
 
-	if (!pmpi_p2p_headed(comm, dest, count, type))
+	if (!pmpi_p2p_headed(comm, dest, count, type, false))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
@@ -262,7 +263,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 	struct p2p_side d;
 	int rc;
 
-	if (!pmpi_p2p_headed(comm, dest, count, type)) {
+	if (!pmpi_p2p_headed(comm, dest, count, type, false)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
 		d = p2p_side_plain(buf, count, type);
 		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
@@ -287,9 +288,9 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 /* --- receiving */
 
 /* The user's byte count in a status that counted the header too. */
-static inline uint64_t status_fix(MPI_Status *st)
+static inline uint64_t status_fix(MPI_Status *st, bool quick)
 {
-	return (uint64_t)pmpi_status_take(st, (MPI_Count)pmpi_wire.len);
+	return (uint64_t)pmpi_status_take(st, quick ? WIRE_CORE : (MPI_Count)pmpi_wire.len, quick);
 }
 
 /* Did a message arrive with this status (not a cancelled receive, an
@@ -302,22 +303,23 @@ static bool status_has_message(const MPI_Status *st)
 
 /* Charge the work on a message that arrived at m and copied n bytes out
  * of the bounce buffer. */
-static void charge_taken(const struct cost_mark *m, uint64_t n)
+static void charge_taken(const struct cost_mark *m, uint64_t n, bool quick)
 {
 	if (n > P2P_SAMPLED_COPY)
 		pmpi_cost_piggyback(m);
 	else
-		pmpi_cost_piggyback_sampled(&taken_cost, m);
+		pmpi_cost_piggyback_sampled(&taken_cost, m, quick);
 }
 
 /* A message with a header arrived for call c (NULL: not profiled) with
  * status st: its wait ends now (*m), the status tells the user's bytes. */
-static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct cost_mark *m)
+static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct cost_mark *m,
+				     bool quick)
 {
 	*m = pmpi_cost_mark();	/* the user's receive completed: its wait ends */
 	if (c)
 		c->t_done = m->t;	/* and the call's, as far as its statistics go */
-	return status_fix(st);
+	return status_fix(st, quick);
 }
 
 /* The rest of its arrival, its n bytes given to the user (copied: those
@@ -329,19 +331,22 @@ static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct
  * places; every received message comes here. */
 __attribute__((flatten))
 static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const struct cost_mark *m,
-			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st)
+			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st,
+			bool quick)
 {
 	struct pmpi_pb pb;
 
-	if (wire_decode(&pmpi_wire, hdr, m->t, &pb) && c) {
+	if (wire_decode(quick ? &WIRE_CORE_LAYOUT : &pmpi_wire, hdr, m->t, &pb) && c) {
 		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m->t, .bytes = n, .t_post = t_post },
-			      &pb);
-		pmpi_pb_late(c, &pb);
-		if (pmpi_wire.check)
-			pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
+			      &pb, quick);
+		if (!quick) {	/* check mode */
+			pmpi_pb_late(c, &pb);
+			if (pmpi_wire.check)
+				pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
+		}
 	}
 	/* after the rule, which ends the wait at m */
-	charge_taken(m, copied);
+	charge_taken(m, copied, quick);
 }
 
 /* A message arrived on side d with status st: its data to the user, its
@@ -353,10 +358,10 @@ static void arrived(struct pmpi_call *c, const struct p2p_side *d, MPI_Status *s
 
 	if (!d->hdr || !wire_present(d->hdr))
 		return;
-	n = arrival_begin(c, st, &m);
+	n = arrival_begin(c, st, &m, false);
 	if (d->packed && !d->unpacked)
 		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
-	arrival_end(c, d->hdr, &m, n, d->packed ? n : 0, d->t_post, st);
+	arrival_end(c, d->hdr, &m, n, d->packed ? n : 0, d->t_post, st, false);
 }
 
 bool pmpi_p2p_delivered(int rc)
@@ -382,7 +387,7 @@ void pmpi_p2p_seen(struct p2p_side *d, MPI_Status *st)
 
 	if (!d->hdr || !wire_present(d->hdr) || !status_has_message(st))
 		return;
-	n = status_fix(st);
+	n = status_fix(st, false);
 	if (d->packed && !d->unpacked)
 		p2p_unpack(d, d->hdr + pmpi_wire.len, n);
 	d->unpacked = true;
@@ -438,10 +443,10 @@ static bool message_plain(MPI_Message msg)
  * flattened, as send_small, its arrival inline. */
 __attribute__((flatten))
 static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
-		      MPI_Comm comm, MPI_Status *st)
+		      MPI_Comm comm, MPI_Status *st, bool quick)
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
-	unsigned len = pmpi_wire.len;
+	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
 	struct cost_mark k;
 	uint64_t n;
 	int rc;
@@ -450,10 +455,10 @@ static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, in
 	rc = PMPI_Recv(m, (int)(len + (unsigned)bytes), MPI_BYTE, src, tag, comm, st);
 	if (!pmpi_p2p_delivered(rc) || !wire_present(m))
 		return rc;
-	n = arrival_begin(c, st, &k);
+	n = arrival_begin(c, st, &k, quick);
 	if (n && bytes)
 		pmpi_copy(buf, m + len, n < (uint64_t)bytes ? n : (uint64_t)bytes);
-	arrival_end(c, m, &k, n, n, c->t0, st);
+	arrival_end(c, m, &k, n, n, c->t0, st, quick);
 	return rc;
 }
 
@@ -481,7 +486,7 @@ static int recv_sided(struct pmpi_call *c, void *buf, int count, MPI_Datatype ty
 }
 
 int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
-		       int tag, MPI_Comm comm, MPI_Status *st)
+		       int tag, MPI_Comm comm, MPI_Status *st, bool quick)
 {
 	MPI_Status own;
 	int64_t small;
@@ -489,7 +494,7 @@ int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype t
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
-		return recv_small(c, buf, small, src, tag, comm, st);
+		return recv_small(c, buf, small, src, tag, comm, st, quick);
 	return recv_sided(c, buf, count, type, src, tag, comm, st);
 }
 
@@ -631,7 +636,7 @@ int pmpi_x_probe(int rc, const int *flag, MPI_Status *st, MPI_Comm comm, const M
 		return rc;
 	}
 	if (st != MPI_STATUS_IGNORE && st->MPI_SOURCE != MPI_PROC_NULL)
-		status_fix(st);
+		status_fix(st, false);
 	return rc;
 }
 

@@ -63,22 +63,26 @@ static inline bool pmpi_p2p_refused(int count, MPI_Datatype type)
 }
 
 /* Whether a message of count elements of type to or from peer on comm
- * carries a header. */
-static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datatype type)
+ * carries a header (every communicator does when quick, as call.h
+ * says). */
+static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datatype type,
+				   bool quick)
 {
-	return pmpi_pb_comm(comm) && peer != MPI_PROC_NULL && !pmpi_p2p_refused(count, type);
+	return (quick || pmpi_pb_comm(comm)) && peer != MPI_PROC_NULL &&
+	       !pmpi_p2p_refused(count, type);
 }
 
 /* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms.  The test
- * for a header in the wrapper: a call without one costs no other. */
+ * for a header in the wrapper: a call without one costs no other.
+ * quick: as call.h says. */
 int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		       MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick);
 static inline int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-			      MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+			      MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick)
 {
-	if (!pmpi_p2p_headed(comm, dest, count, type))
+	if (!pmpi_p2p_headed(comm, dest, count, type, quick))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
-	return pmpi_x_send_headed(c, how, buf, count, type, dest, tag, comm);
+	return pmpi_x_send_headed(c, how, buf, count, type, dest, tag, comm, quick);
 }
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
@@ -86,13 +90,13 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
 /* MPI_Recv, MPI_Mrecv; MPI_Irecv, Imrecv (msg) and Recv_init (persistent). */
 int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
-		       int tag, MPI_Comm comm, MPI_Status *st);
+		       int tag, MPI_Comm comm, MPI_Status *st, bool quick);
 static inline int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type,
-			      int src, int tag, MPI_Comm comm, MPI_Status *st)
+			      int src, int tag, MPI_Comm comm, MPI_Status *st, bool quick)
 {
-	if (!pmpi_p2p_headed(comm, src, count, type))
+	if (!pmpi_p2p_headed(comm, src, count, type, quick))
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);
-	return pmpi_x_recv_headed(c, buf, count, type, src, tag, comm, st);
+	return pmpi_x_recv_headed(c, buf, count, type, src, tag, comm, st, quick);
 }
 int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 		 MPI_Status *st);

@@ -26,10 +26,10 @@ void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
 	pb_comp_stamp(pb, c);
 }
 
-void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c)
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
 {
-	pb_cp_stamp_core(k, c);
-	pb_comp_stamp_core(k, c);
+	pb_cp_stamp_core(k, c, quick);
+	pb_comp_stamp_core(k, c, quick);
 }
 
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
@@ -41,12 +41,12 @@ void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 	pb_comp_stamp_coll(pb, c, x);
 }
 
-void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb)
+void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 {
-	pb_cp_recv(a, pb);
+	pb_cp_recv(a, pb, quick);
 	if (waits_on)
 		pb_waits_recv(a, pb);
-	pb_comp_recv(a, pb);
+	pb_comp_recv(a, pb, quick);
 }
 
 void pb_units_coll(const struct pb_arrival *a)

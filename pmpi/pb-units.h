@@ -40,10 +40,11 @@ struct rt_state;
  *               fields, rank, site and t_send, are set);
  *   stamp_core  the same for a message whose header is the core alone
  *               (k->t_send set): a unit with stamp has this too;
+ *               quick as call.h says;
  *   stamp_coll  a collective's contribution, after stamp (x->dir, x->heap
  *               set);
  *   recv        a message's piggyback pb arrived (a->c's site looked up,
- *               its path captured when the call ends);
+ *               its path captured when the call ends); quick likewise;
  *   coll        a collective's merged piggyback (a->x->out) arrived;
  *   coll_after  after the collective's merge and the charge of the
  *               transport's work: what may communicate (blocking
@@ -61,10 +62,10 @@ struct rt_state;
 
 /* The critical path, zeroing, fold points (cp-unit.c). */
 void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
-void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 		      const struct pmpi_pb_coll *x);
-void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
 void pb_cp_coll(const struct pb_arrival *a);
 void pb_cp_coll_after(const struct pb_arrival *a);
 bool pb_cp_wants_who(void);
@@ -78,10 +79,10 @@ void pb_waits_coll(const struct pb_arrival *a);
 
 /* Overhead compensation (compensate.c). */
 void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
-void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			const struct pmpi_pb_coll *x);
-void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
 void pb_comp_coll(const struct pb_arrival *a);
 
 /* At MPI_Init, once the options are known: the units that run. */
@@ -89,10 +90,10 @@ void pb_units_start(const struct rt_state *rt);
 
 /* The running units, in their order. */
 void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
-void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c);
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x);
-void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
+void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
 void pb_units_coll(const struct pb_arrival *a);
 void pb_units_coll_after(const struct pb_arrival *a);
 bool pb_units_want_who(void);

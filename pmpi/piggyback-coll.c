@@ -246,7 +246,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 	/* after the merges, which end the wait at m; a companion's wait is
 	 * timed every time */
 	if (x->fused && !x->who)
-		pmpi_cost_piggyback_sampled(&merged_cost, &m);
+		pmpi_cost_piggyback_sampled(&merged_cost, &m, false);
 	else
 		pmpi_cost_piggyback(&m);
 	pb_units_coll_after(&a);

@@ -19,6 +19,7 @@
 #include "critpath.h"
 #include "compensate.h"
 #include "clock-align.h"
+#include "status.h"
 
 bool pmpi_pb_on, pmpi_pb_checking;
 struct wire_layout pmpi_wire;
@@ -46,11 +47,11 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
  * optimizer, which would otherwise call it from both. */
 __attribute__((always_inline)) inline void pmpi_pb_stamp_core(unsigned char *hdr,
 							     const struct pmpi_call *c, int site,
-							     uint64_t t_send)
+							     uint64_t t_send, bool quick)
 {
 	struct pmpi_pb_core k = { .t_send = t_send, .cp = -1 };
 
-	pb_units_stamp_core(&k, c);
+	pb_units_stamp_core(&k, c, quick);
 	wire_put_core(hdr, c->flags & PMPI_CALL_SYNC ? WIRE_F_SYNC : 0, site, world_rank, &k);
 }
 
@@ -140,6 +141,7 @@ void pmpi_pb_comm_born(MPI_Comm comm)
 	    __atomic_load_n(&pmpi_wire.by_comm, __ATOMIC_RELAXED) || pmpi_comm_in_world(comm))
 		return;
 	__atomic_store_n(&pmpi_wire.by_comm, 1, __ATOMIC_RELEASE);
+	pmpi_quick_part(PMPI_QUICK_WIRE, false);
 }
 
 void pmpi_pb_comm_free(MPI_Comm comm)
@@ -258,6 +260,9 @@ void pmpi_pb_start(bool on, int rank, int size, const struct rt_state *rt)
 	find_host_peers(size);
 	pmpi_clock_start(rank, size);
 	pmpi_pb_on = true;
+	/* the common case's messages (call.h); statuses were checked before */
+	pmpi_quick_part(PMPI_QUICK_WIRE, pmpi_wire.len == WIRE_CORE && !pmpi_pb_checking &&
+					 pmpi_status_direct);
 	if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS)	/* spawned by another world */
 		pmpi_pb_comm_born(parent);
 }
@@ -267,6 +272,7 @@ void pmpi_pb_finalize(void)
 	pmpi_cp_end();
 	if (!pmpi_pb_on)
 		return;
+	pmpi_quick_part(PMPI_QUICK_WIRE, false);
 	pmpi_clock_finalize();
 	if (pmpi_pb_checking)
 		fprintf(stderr, "cpperf: rank %d piggyback check: %llu messages, %llu collectives, "

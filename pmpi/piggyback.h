@@ -177,8 +177,10 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
  * leave at t_send: the tool's work since the call's entry is delay. */
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send);
 /* The same written as a header at hdr, when the job's is the core alone
- * (pmpi_wire.len == WIRE_CORE): no struct pmpi_pb on the way. */
-void pmpi_pb_stamp_core(unsigned char *hdr, const struct pmpi_call *c, int site, uint64_t t_send);
+ * (pmpi_wire.len == WIRE_CORE): no struct pmpi_pb on the way.  quick: as
+ * call.h says. */
+void pmpi_pb_stamp_core(unsigned char *hdr, const struct pmpi_call *c, int site, uint64_t t_send,
+			bool quick);
 /* The piggyback of a call not profiled: this rank's, saying nothing else. */
 void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send);
 /* This rank in MPI_COMM_WORLD; whether a world rank runs on this host;

@@ -68,12 +68,13 @@ static inline MPI_Count pmpi_status_count(const MPI_Status *st)
 }
 
 /* Take n bytes off the status's count (none below 0); the count left.
- * One test of the layout: every received message takes its header off. */
+ * One test of the layout, none when the caller knows it (direct): every
+ * received message takes its header off. */
 MPI_Count pmpi_status_take_mpi(MPI_Status *st, MPI_Count n);
-static inline MPI_Count pmpi_status_take(MPI_Status *st, MPI_Count n)
+static inline MPI_Count pmpi_status_take(MPI_Status *st, MPI_Count n, bool direct)
 {
 #if STATUS_LAYOUT
-	if (pmpi_status_direct) {
+	if (direct || pmpi_status_direct) {
 		MPI_Count left = status_raw_count(st);
 
 		left = left > n ? left - n : 0;

@@ -32,6 +32,9 @@ struct wire_layout {
 };
 
 struct wire_layout wire_layout(int zero, int check);
+/* wire_layout(0, 0) as a constant: a decode of a job's common layout
+ * (the core alone) then tests no block. */
+#define WIRE_CORE_LAYOUT ((const struct wire_layout){ .len = WIRE_CORE, .head = WIRE_VERSION })
 
 /* The first word's flags */
 enum { WIRE_F_CPFN = 1, WIRE_F_CHECK = 2, WIRE_F_CP = 4, WIRE_F_SYNC = 8 };

@@ -28,7 +28,7 @@ static int mismatches(void)
 			bad += pmpi_status_count(&a) != counts[i] || pmpi_status_cancelled(&a) != cancel;
 			MPI_Status_set_elements_x(&b, MPI_BYTE, counts[i] + 40);
 			MPI_Status_set_cancelled(&b, cancel);
-			bad += pmpi_status_take(&b, 40) != counts[i];
+			bad += pmpi_status_take(&b, 40, false) != counts[i];
 			MPI_Get_elements_x(&b, MPI_BYTE, &n);
 			MPI_Test_cancelled(&b, &flag);
 			bad += n != counts[i] || flag != cancel;

@@ -34,6 +34,8 @@ static void test_layouts(void)
 	is_int(wire_layout(1, 0).len, 40 + PMPI_PB_SHARES * 24, "zeroing adds a share, net and name per function");
 	is_int(wire_layout(0, 1).len, 56, "check mode adds tag, size and source");
 	is_int(wire_layout(1, 1).len, WIRE_MAX, "both: the largest header");
+	ok(!memcmp(&(struct wire_layout){ wire_layout(0, 0) }, &WIRE_CORE_LAYOUT, sizeof(struct wire_layout)),
+	   "the constant core layout is wire_layout(0, 0)");
 }
 
 static void test_round_trip(void)
