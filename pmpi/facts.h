@@ -66,11 +66,11 @@ void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_
 }
 
 /* A blocking receive, which cannot have been cancelled: a message unless
- * from MPI_PROC_NULL. */
-static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st)
+ * from MPI_PROC_NULL.  quick: as call.h says (statuses read in place). */
+static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st, bool quick)
 {
 	if (st->MPI_SOURCE != MPI_PROC_NULL)
-		pmpi_count_received(c, (uint64_t)pmpi_status_count(st));
+		pmpi_count_received(c, (uint64_t)pmpi_status_count(st, quick));
 }
 /* Bytes of a received message from its status; 0 for MPI_PROC_NULL or a
  * cancelled request. *msg says whether there was a message at all. */

@@ -62,6 +62,10 @@ close $in;
 # `use mpi_f08` (the same arguments, ierror optional).
 use constant { C => 0, FORTRAN => 1, F08 => 2 };
 
+# A wrapper's caller's return address, and whether its call is quick
+# (call.h): the quick wrappers' body functions take both as arguments.
+our ($ra, $quick) = ('__builtin_return_address(0)', 'false');
+
 # --- helpers over one function's parameters
 sub with_role {
 	my ($fn, $role) = @_;
@@ -179,7 +183,7 @@ sub body {
 		}
 		my $stv = $fortran ? "pmpi_f_status($st, &st_c_)" : $st;
 		push @pre, "MPI_Status st_c_;" if $fortran;
-		push @post, "const MPI_Status *stc_ = $stv;", "pmpi_received(&c_, stc_);";
+		push @post, "const MPI_Status *stc_ = $stv;", "pmpi_received(&c_, stc_, $quick);";
 	}
 	pb_body($fn, $fortran, \@pre, \@post, \@always);
 	if ($f{send}) {
@@ -225,10 +229,6 @@ sub cflags {
 	my @c = map { "PMPI_CALL_" . uc } grep { $f->{$_} } qw(block testblock init);
 	return @c ? join(' | ', @c) : '0';
 }
-
-# A wrapper's caller's return address, and whether its call is quick
-# (call.h): the quick wrappers' body functions take both as arguments.
-our ($ra, $quick) = ('__builtin_return_address(0)', 'false');
 
 # The call's statements with C standing for the call ($cv), P for its
 # collective's piggyback (none when the call is not profiled) and Q for

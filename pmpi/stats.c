@@ -556,7 +556,7 @@ uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg)
 	       !pmpi_status_cancelled(st);
 	/* bytes whatever the receive's datatype (which the program may have
 	 * freed since a non-blocking receive started) */
-	return *msg ? (uint64_t)pmpi_status_count(st) : 0;
+	return *msg ? (uint64_t)pmpi_status_count(st, false) : 0;
 }
 
 void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv)

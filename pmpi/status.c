@@ -13,7 +13,7 @@ bool pmpi_status_direct;
 
 MPI_Count pmpi_status_take_mpi(MPI_Status *st, MPI_Count n)
 {
-	MPI_Count left = pmpi_status_count(st);
+	MPI_Count left = pmpi_status_count(st, false);
 
 	left = left > n ? left - n : 0;
 	PMPI_Status_set_elements_x(st, MPI_BYTE, left);

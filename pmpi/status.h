@@ -55,21 +55,22 @@ static inline bool status_raw_cancelled(const MPI_Status *st)
 #define STATUS_LAYOUT 0
 #endif
 
-/* Bytes the status counts (0 when MPI cannot tell). */
-static inline MPI_Count pmpi_status_count(const MPI_Status *st)
+/* Bytes the status counts (0 when MPI cannot tell); direct: the caller
+ * knows the layout holds (pmpi_status_direct). */
+static inline MPI_Count pmpi_status_count(const MPI_Status *st, bool direct)
 {
 	MPI_Count n = 0;
 
 #if STATUS_LAYOUT
-	if (pmpi_status_direct)
+	if (direct || pmpi_status_direct)
 		return status_raw_count(st);
 #endif
 	return PMPI_Get_elements_x(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0 ? n : 0;
 }
 
 /* Take n bytes off the status's count (none below 0); the count left.
- * One test of the layout, none when the caller knows it (direct): every
- * received message takes its header off. */
+ * One test of the layout, none when the caller knows it (direct, as
+ * above): every received message takes its header off. */
 MPI_Count pmpi_status_take_mpi(MPI_Status *st, MPI_Count n);
 static inline MPI_Count pmpi_status_take(MPI_Status *st, MPI_Count n, bool direct)
 {
