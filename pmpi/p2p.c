@@ -161,16 +161,17 @@ static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, i
  * side: the header and the data on the stack, one copy each way.
  */
 
-/* The bytes of count (not negative) elements of type at buf when they
- * take that path, else -1.  Data at MPI_BOTTOM (absolute addresses, or a
- * null buffer that MPI refuses) go the general way. */
+/* The bytes of count elements of type at buf when they take that path,
+ * else -1: a predefined datatype (never MPI_DATATYPE_NULL) and a count
+ * not negative, arguments MPI does not refuse (pmpi_p2p_refused).  Data
+ * at MPI_BOTTOM (absolute addresses, or a null buffer that MPI refuses)
+ * go the general way. */
 static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
 {
 	int64_t size = pmpi_type_named_size(type), bytes = (int64_t)count * size;
 
-	if (!count)
-		return 0;
-	return size && bytes <= P2P_SAMPLED_COPY && buf != MPI_BOTTOM ? bytes : -1;
+	return size && (uint64_t)bytes <= P2P_SAMPLED_COPY && (buf != MPI_BOTTOM || !count) ? bytes
+											     : -1;
 }
 
 /* Flattened, as arrival_end: the charge of its sampled cost is inline,
@@ -218,6 +219,8 @@ int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, 
 		c->flags |= PMPI_CALL_SYNC;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
 		return send_small(c, how, buf, small, dest, tag, comm, quick);
+	if (quick && pmpi_p2p_refused(count, type))	/* pmpi_p2p_headed left it */
+		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	return send_sided(c, how, buf, count, type, dest, tag, comm);
 }
 
@@ -495,6 +498,8 @@ int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype t
 		st = &own;
 	if (c && (small = small_bytes(buf, count, type)) >= 0)
 		return recv_small(c, buf, small, src, tag, comm, st, quick);
+	if (quick && pmpi_p2p_refused(count, type))	/* pmpi_p2p_headed left it */
+		return PMPI_Recv(buf, count, type, src, tag, comm, st);
 	return recv_sided(c, buf, count, type, src, tag, comm, st);
 }
 

@@ -63,13 +63,14 @@ static inline bool pmpi_p2p_refused(int count, MPI_Datatype type)
 }
 
 /* Whether a message of count elements of type to or from peer on comm
- * carries a header (every communicator does when quick, as call.h
- * says). */
+ * carries a header.  When quick (call.h) every communicator does, and
+ * the arguments are left to pmpi_x_send_headed and pmpi_x_recv_headed,
+ * which find most calls' small (so not refused) first. */
 static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datatype type,
 				   bool quick)
 {
-	return (quick || pmpi_pb_comm(comm)) && peer != MPI_PROC_NULL &&
-	       !pmpi_p2p_refused(count, type);
+	return peer != MPI_PROC_NULL &&
+	       (quick || (pmpi_pb_comm(comm) && !pmpi_p2p_refused(count, type)));
 }
 
 /* MPI_Send, Bsend, Ssend, Rsend; their I and _init forms.  The test
