@@ -36,6 +36,7 @@ extern const char *const pmpi_fn_names[];
 #define PMPI_CALL_COLL_WAITED 64u	/* its collective's wait is set (waits.c) */
 #define PMPI_CALL_PB 128u	/* its entry did the piggyback's analyses (call.c) */
 #define PMPI_CALL_COLL 256u	/* a collective, its comm_size and coll_bytes told (stats.c) */
+#define PMPI_CALL_SIZED 512u	/* its message's bytes are known (p2p.c) */
 
 /* A message's sender, its rank and site (slot of its table), as one key:
  * never UINT64_MAX, as both are at least 0. */
@@ -56,6 +57,7 @@ struct pmpi_call {
 	uint64_t event;		/* critical-path event number, 0 when none */
 	int64_t comm_size;	/* a collective's: the size of its communicator */
 	uint64_t coll_bytes;	/* and the bytes it sent and received */
+	uint64_t bytes;		/* a send's, with PMPI_CALL_SIZED */
 	bool timed;		/* its own work is timed (call.c; with PMPI_CALL_PB) */
 	uint64_t own_ns;	/* that work before t0 */
 	/* the compensation's delay at t0: its entry's compensated time is

@@ -53,14 +53,15 @@ void pmpi_count_sent(struct pmpi_call *c, uint64_t bytes, int64_t peer);
 void pmpi_count_received(struct pmpi_call *c, uint64_t bytes);
 
 /* A call sends at most one point-to-point message.  Inline, as the
- * receive's below: every such call tells it. */
+ * receive's below: every such call tells it; its size once (the
+ * transport's, when it worked it out). */
 static inline __attribute__((always_inline))
 void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm)
 {
 	if (dest == MPI_PROC_NULL)
 		return;
 	/* MPI_COMM_WORLD's ranks are the world's: most sends ask nothing */
-	pmpi_count_sent(c, pmpi_bytes(count, type),
+	pmpi_count_sent(c, c->flags & PMPI_CALL_SIZED ? c->bytes : pmpi_bytes(count, type),
 			comm == MPI_COMM_WORLD ? ((unsigned)dest < (unsigned)pmpi_world_size ? dest : -1)
 					       : pmpi_world_rank(comm, dest));
 }

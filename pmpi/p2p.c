@@ -217,8 +217,11 @@ int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, 
 
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
-	if (c && (small = small_bytes(buf, count, type)) >= 0)
+	if (c && (small = small_bytes(buf, count, type)) >= 0) {
+		c->bytes = (uint64_t)small;
+		c->flags |= PMPI_CALL_SIZED;
 		return send_small(c, how, buf, small, dest, tag, comm, quick);
+	}
 	if (quick && pmpi_p2p_refused(count, type))	/* pmpi_p2p_headed left it */
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
 	return send_sided(c, how, buf, count, type, dest, tag, comm);
