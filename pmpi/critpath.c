@@ -322,7 +322,8 @@ static inline void leave_event(const struct pmpi_call *c, uint64_t t, bool watch
 		cp.inside--;
 	if (t > cp.last_exit)
 		cp.last_exit = t;
-	if (cp.events - c->event <= WINDOW)
+	/* unwatched, calls do not overlap: c's is the latest event */
+	if (!watch || cp.events - c->event <= WINDOW)
 		set_slot(cp.t_exit, c->event, t);
 }
 
