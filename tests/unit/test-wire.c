@@ -30,12 +30,14 @@ static struct pmpi_pb sample(void)
 
 static void test_layouts(void)
 {
+	struct wire_layout core;
+
 	is_int(wire_layout(0, 0).len, 40, "the core alone is 40 bytes");
 	is_int(wire_layout(1, 0).len, 40 + PMPI_PB_SHARES * 24, "zeroing adds a share, net and name per function");
 	is_int(wire_layout(0, 1).len, 56, "check mode adds tag, size and source");
 	is_int(wire_layout(1, 1).len, WIRE_MAX, "both: the largest header");
-	ok(!memcmp(&(struct wire_layout){ wire_layout(0, 0) }, &WIRE_CORE_LAYOUT, sizeof(struct wire_layout)),
-	   "the constant core layout is wire_layout(0, 0)");
+	core = wire_layout(0, 0);
+	ok(!memcmp(&core, &WIRE_CORE_LAYOUT, sizeof(core)), "the constant core layout is wire_layout(0, 0)");
 }
 
 static void test_round_trip(void)
