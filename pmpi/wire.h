@@ -53,10 +53,12 @@ static inline void wire_put64(unsigned char *p, uint64_t v)
 static inline void wire_put_core(unsigned char *out, int flags, int32_t site, int32_t rank,
 				 const struct pmpi_pb_core *k)
 {
-	uint64_t s = site < 0 ? 0 : (uint64_t)site < WIRE_SITE_NONE ? (uint64_t)site + 1 : WIRE_SITE_NONE;
+	uint32_t s = (uint32_t)site + 1;	/* none (-1): 0 */
 
+	s = s < WIRE_SITE_NONE ? s : WIRE_SITE_NONE;	/* saturated */
 	flags |= k->event && k->cp >= 0 ? WIRE_F_CP : 0;
-	wire_put64(out, WIRE_VERSION | (uint64_t)flags << 8 | s << 16 | (uint64_t)(uint32_t)rank << 32);
+	wire_put64(out, WIRE_VERSION | (uint64_t)flags << 8 | (uint64_t)s << 16 |
+				(uint64_t)(uint32_t)rank << 32);
 	wire_put64(out + 8, k->t_send);
 	wire_put64(out + 16, flags & WIRE_F_CP ? k->event : 0);
 	wire_put64(out + 24, flags & WIRE_F_CP ? (uint64_t)k->cp : 0);
