@@ -170,8 +170,9 @@ static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
 {
 	int64_t size = pmpi_type_named_size(type), bytes = (int64_t)count * size;
 
-	return size && (uint64_t)bytes <= P2P_SAMPLED_COPY && (buf != MPI_BOTTOM || !count) ? bytes
-											     : -1;
+	if (!size || (uint64_t)bytes > P2P_SAMPLED_COPY)	/* a negative count too */
+		return -1;
+	return buf != MPI_BOTTOM || !count ? bytes : -1;
 }
 
 /* Flattened, as arrival_end: the charge of its sampled cost is inline,
