@@ -184,6 +184,14 @@ static uint64_t exit_of(uint64_t e)
 	return x >= slot(cp.t_entry, e) ? x : 0;
 }
 
+/* Whether a call's steps may take the unlocked way without extras,
+ * told to the quick parts (call.h) at once. */
+static void set_quick(bool quick)
+{
+	__atomic_store_n(&cp.quick, quick, __ATOMIC_RELAXED);
+	pmpi_quick_part(PMPI_QUICK_CP, quick);
+}
+
 /* Half of the budget for each side; none for segments with --cp-trace. */
 static void set_budget(uint64_t budget, uint32_t nevents)
 {
@@ -212,8 +220,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.solo = pmpi_one_thread && !cpz_active();
 	cp.features = cp.trace || cp.monitor || cpz_active();
 	cp.extras = !cp.solo || cp.features;
-	__atomic_store_n(&cp.quick, !cp.extras, __ATOMIC_RELAXED);
-	pmpi_quick_part(PMPI_QUICK_CP, !cp.extras);
+	set_quick(!cp.extras);
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -445,8 +452,7 @@ void pmpi_cp_end(void)
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
-		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
-		pmpi_quick_part(PMPI_QUICK_CP, false);
+		set_quick(false);
 		cp.end_events = cp.events;	/* the last is MPI_Finalize */
 		cp.end_length = cp.length;
 		cpz_end();
@@ -870,8 +876,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 		cp.end_time = now;
 		cp.ended = true;
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
-		__atomic_store_n(&cp.quick, false, __ATOMIC_RELAXED);
-		pmpi_quick_part(PMPI_QUICK_CP, false);
+		set_quick(false);
 		cpz_end();
 	}
 	p->cp_events = cp.end_events;
