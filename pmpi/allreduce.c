@@ -23,6 +23,7 @@
 #include "datatypes.h"
 #include "comms.h"
 #include "copy.h"
+#include "local-ops.h"
 #include "piggyback.h"
 #include "pb-units.h"
 #include "p2p.h"
@@ -35,6 +36,7 @@ struct fused {
 	bool contig;			/* the data lies in one piece */
 	MPI_Aint at;			/* from the buffer's address */
 	MPI_Op op;
+	pmpi_local_op *apply;		/* op on type by our loop, or NULL */
 	struct fused *next;
 };
 
@@ -43,7 +45,8 @@ static MPI_Op fused_op = MPI_OP_NULL;
 static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 
 /* The operator: the piggybacks merged, the data reduced as the program's
- * operator does (flattened: the merge inline). */
+ * operator does, by our loop where there is one (local-ops.h), else by
+ * MPI (flattened: the merge inline). */
 __attribute__((flatten))
 static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 {
@@ -59,7 +62,11 @@ static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 		unsigned char *a = (unsigned char *)in + i * unit, *b = (unsigned char *)inout + i * unit;
 
 		pmpi_pb_merge_into((const struct pmpi_pb *)(void *)a, (struct pmpi_pb *)(void *)b);
-		PMPI_Reduce_local(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->count, f->type, f->op);
+		if (f->apply)
+			f->apply(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->count);
+		else
+			PMPI_Reduce_local(a + pmpi_pb_bytes, b + pmpi_pb_bytes, f->count, f->type,
+					  f->op);
 	}
 }
 
@@ -89,7 +96,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	    (uint64_t)size * (uint64_t)count > PMPI_PB_FUSED_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
 	*f = (struct fused){ .type = type, .count = count, .op = op, .size = (int)size * count,
-			     .contig = contig, .at = at };
+			     .contig = contig, .at = at, .apply = pmpi_local_op_find(op, type) };
 	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
 		free(f);

@@ -14,13 +14,14 @@
  * different in- and out-neighbours, attribute copy callbacks counted,
  * communicators made by several threads at once, and the small blocking
  * collectives that carry the piggyback inside them laid out differently
- * on each rank.
+ * on each rank, and the predefined operators they apply.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
 #include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,6 +409,64 @@ static void inband_collectives(void)
 	MPI_Type_free(&vec);
 	MPI_Type_free(&swap);
 	MPI_Type_free(&abs);
+}
+
+/* The predefined operators that the fused allreduce applies itself, on
+ * every C type it does, with values that wrap: every bit as MPI's.  The
+ * floating values sum and multiply exactly in any order, which MPI's
+ * algorithm may change with the size of the message. */
+static void local_ops(void)
+{
+	const struct {
+		const char *name;
+		MPI_Datatype type;
+		size_t size;
+		bool floating;
+	} types[] = {
+		{ "int", MPI_INT, sizeof(int), false },
+		{ "long", MPI_LONG, sizeof(long), false },
+		{ "long long", MPI_LONG_LONG, sizeof(long long), false },
+		{ "unsigned", MPI_UNSIGNED, sizeof(unsigned), false },
+		{ "unsigned long", MPI_UNSIGNED_LONG, sizeof(unsigned long), false },
+		{ "unsigned long long", MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long), false },
+		{ "float", MPI_FLOAT, sizeof(float), true },
+		{ "double", MPI_DOUBLE, sizeof(double), true },
+	};
+	const struct {
+		const char *name;
+		MPI_Op op;
+	} ops[] = {
+		{ "sum", MPI_SUM }, { "prod", MPI_PROD }, { "max", MPI_MAX }, { "min", MPI_MIN },
+		{ "band", MPI_BAND }, { "bor", MPI_BOR }, { "bxor", MPI_BXOR },
+		{ "land", MPI_LAND }, { "lor", MPI_LOR }, { "lxor", MPI_LXOR },
+	};
+	const long long ints[3] = { LLONG_MAX - rank, -7LL * rank + 3, rank == 2 ? 0 : rank + 1 };
+	const double reals[3] = { 0.5 * (rank + 1), -3.0 + rank, rank == 1 ? 0.25 : 2.0 };
+
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		size_t sz = types[t].size;
+
+		say("local ops on %s:", types[t].name);
+		for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+			unsigned char in[3 * 8], out[3 * 8];
+
+			if (types[t].floating && o >= 2)
+				break;	/* MPI defines the rest on integers only */
+			for (int i = 0; i < 3; i++) {
+				float f = (float)reals[i];
+
+				if (!types[t].floating)	/* the low bytes: wrapped */
+					memcpy(in + i * sz, &ints[i], sz);
+				else
+					memcpy(in + i * sz, sz == sizeof(f) ? (void *)&f : (void *)&reals[i], sz);
+			}
+			MPI_Allreduce(in, out, 3, types[t].type, ops[o].op, MPI_COMM_WORLD);
+			say(" %s ", ops[o].name);
+			for (size_t b = 0; b < 3 * sz; b++)
+				say("%02x", out[b]);
+		}
+		say("\n");
+	}
 }
 
 /* non-blocking collectives, MPI_IN_PLACE, an error of a collective, an
@@ -798,6 +857,7 @@ int main(int argc, char **argv)
 	empty_statuses();
 	collectives();
 	inband_collectives();
+	local_ops();
 	dist_graph();
 	attribute_copies();
 	if (provided == MPI_THREAD_MULTIPLE)
