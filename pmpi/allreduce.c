@@ -77,14 +77,14 @@ static void make_op(void)
 
 /* The entry of (type, count, op) when its allreduce can carry the
  * piggyback, NULL when not. */
-static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm)
+static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm, bool quick)
 {
 	struct fused *f;
 	MPI_Aint at = 0;
 	int64_t size = 0;
 	bool contig = false;
 
-	if (!pmpi_pb_coll_fusable(comm) || count <= 0)
+	if (!pmpi_pb_coll_fusable(comm, quick) || count <= 0)
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
@@ -125,28 +125,30 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 }
 
 /* [piggyback | data] of every rank reduced to root, or to all when root
- * is -1, with entry f; x is NULL for a call not profiled. */
+ * is -1, with entry f; x is NULL for a call not profiled; quick: as
+ * call.h says (the piggyback's core alone). */
 static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
-			int count, MPI_Datatype type, int root, MPI_Comm comm)
+			int count, MPI_Datatype type, int root, MPI_Comm comm, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+	size_t pbb = quick ? PMPI_PB_CORE : pmpi_pb_bytes;
 	bool result = root < 0 || pmpi_comm_rank(comm) == root;
 	int pos = 0, rc = MPI_SUCCESS;
 
 	if (x) {
-		pmpi_copy_mostly(in, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);
+		pmpi_copy_mostly(in, &x->in, pbb, PMPI_PB_CORE);
 	} else {	/* a call not profiled: a piggyback that says nothing */
 		struct pmpi_pb pb;
 
 		pmpi_pb_fill_none(&pb, 0);
-		pmpi_copy_mostly(in, &pb, pmpi_pb_bytes, PMPI_PB_CORE);
+		pmpi_copy_mostly(in, &pb, pbb, PMPI_PB_CORE);
 	}
 	if (f->contig)
-		pmpi_copy(in + pmpi_pb_bytes, (const char *)data + f->at, (size_t)f->size);
+		pmpi_copy(in + pbb, (const char *)data + f->at, (size_t)f->size);
 	else
-		rc = PMPI_Pack(data, count, type, in + pmpi_pb_bytes, f->size, &pos, MPI_COMM_SELF);
+		rc = PMPI_Pack(data, count, type, in + pbb, f->size, &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
 		rc = root < 0 ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
 		     PMPI_Reduce(in, out, 1, f->bytes, fused_op, root, comm);
@@ -158,11 +160,11 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 		return rc;
 	pos = 0;
 	if (f->contig)
-		pmpi_copy((char *)rbuf + f->at, out + pmpi_pb_bytes, (size_t)f->size);
+		pmpi_copy((char *)rbuf + f->at, out + pbb, (size_t)f->size);
 	else
-		rc = PMPI_Unpack(out + pmpi_pb_bytes, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
+		rc = PMPI_Unpack(out + pbb, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
 	if (x)
-		pmpi_copy_mostly(&x->out, out, pmpi_pb_bytes, PMPI_PB_CORE);
+		pmpi_copy_mostly(&x->out, out, pbb, PMPI_PB_CORE);
 	return rc;
 }
 
@@ -170,24 +172,24 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
  * and the fused call inline, a frame each less on every call. */
 __attribute__((flatten))
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm);
+	struct fused *f = fusable(type, count, op, comm, quick);
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, -1, comm);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, -1, comm, quick);
 }
 
 __attribute__((flatten))
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
-	struct fused *f = fusable(type, count, op, comm);
+	struct fused *f = fusable(type, count, op, comm, false);
 
 	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
 		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm, false);
 }
 
 void pmpi_x_allreduce_stop(void)

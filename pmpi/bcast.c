@@ -46,7 +46,7 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	uint64_t bytes;
 	int rc;
 
-	if (!pmpi_pb_coll_fusable(comm) || count < 0 || size < 0 ||
+	if (!pmpi_pb_coll_fusable(comm, false) || count < 0 || size < 0 ||
 	    (bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
 	    pmpi_type_layout(type, count, &contig, &at) < 0)
 		return PMPI_Bcast(buf, count, type, root, comm);

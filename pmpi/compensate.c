@@ -558,13 +558,15 @@ static int64_t delay_at(uint64_t t_send, uint64_t t_free)
 	return t_send > t_free ? (int64_t)(t_send - t_free) : 0;
 }
 
-void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
 {
-	comp_lock();
+	if (!quick)
+		comp_lock();
 	pb->t_free = free_at(c);
 	pb->delay = delay_at(pb->t_send, pb->t_free);
 	pb->host = comp.host;
-	comp_unlock();
+	if (!quick)
+		comp_unlock();
 }
 
 void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
@@ -581,13 +583,15 @@ void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool 
 /* A collective's contribution: the turns charged at the rank's last
  * collective left out of its delay and carried apart (pb->turns). */
 void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			const struct pmpi_pb_coll *x)
+			const struct pmpi_pb_coll *x, bool quick)
 {
 	(void)c;
 	(void)x;
-	comp_lock();
+	if (!quick)
+		comp_lock();
 	pb_turns_apart(pb, comp.coll_turns);
-	comp_unlock();
+	if (!quick)
+		comp_unlock();
 }
 
 /* The rule at a completion (pb-rules.c, docs/compensation.md): call c
@@ -621,12 +625,12 @@ void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 	comp_merge(a->c, pb, a->t, pmpi_pb_same_host(pb->rank), quick);
 }
 
-void pb_comp_coll(const struct pb_arrival *a)
+void pb_comp_coll(const struct pb_arrival *a, bool quick)
 {
 	const struct pmpi_pb *pb = &a->x->out;
 
 	pb_coll_turns(&a->x->out);
-	comp_merge(a->c, pb, a->t, pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS), false);
+	comp_merge(a->c, pb, a->t, pb->host == comp.host && !(pb->flags & PMPI_PB_F_HOSTS), quick);
 }
 
 void pmpi_comp_end(uint64_t t)

@@ -57,9 +57,9 @@ void pmpi_cpfold_open(const struct rt_state *rt)
 	fold.comm = c;
 }
 
-bool pmpi_cpfold_wanted(void)
+bool pmpi_cpfold_wanted(bool quick)
 {
-	return fold.comm != MPI_COMM_NULL && !fold.off && pmpi_cp_fold_wanted();
+	return fold.comm != MPI_COMM_NULL && !fold.off && pmpi_cp_fold_wanted(quick);
 }
 
 /* Whether every rank takes the fold point of collective c on comm with

@@ -31,8 +31,9 @@ struct pmpi_pb;
  * computed): the ranks agree whether there may be fold points (a budget,
  * one thread at a time in MPI on every rank) and make the duplicate. */
 void pmpi_cpfold_open(const struct rt_state *rt);
-/* Whether this rank asks for a fold point in a collective's piggyback. */
-bool pmpi_cpfold_wanted(void);
+/* Whether this rank asks for a fold point in a collective's piggyback;
+ * quick: as call.h says. */
+bool pmpi_cpfold_wanted(bool quick);
 /* After blocking collective c on comm completed with the merged
  * piggyback pb (the same on every rank): the fold point, when pb asks for
  * one and comm spans MPI_COMM_WORLD.  A fold point that fails (a rank

@@ -13,9 +13,9 @@
 #include "critpath.h"
 #include "cp-fold.h"
 
-void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
 {
-	pmpi_cp_stamp(c, pb);
+	pmpi_cp_stamp(c, pb, quick);
 }
 
 void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
@@ -26,10 +26,11 @@ void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool qu
 /* A blocking synchronising collective may be a fold point: the
  * contribution asks for one when this rank wants it. */
 void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-		      const struct pmpi_pb_coll *x)
+		      const struct pmpi_pb_coll *x, bool quick)
 {
 	(void)c;
-	if (!x->heap && x->dir == PMPI_PB_ALL && pmpi_cpfold_wanted())
+	if (!pmpi_pb_coll_heap(x, quick) && pmpi_pb_coll_dir(x, quick) == PMPI_PB_ALL &&
+	    pmpi_cpfold_wanted(quick))
 		pb->flags |= PMPI_PB_F_FOLD;
 }
 
@@ -86,19 +87,21 @@ static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 		pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
 }
 
-void pb_cp_coll(const struct pb_arrival *a)
+void pb_cp_coll(const struct pb_arrival *a, bool quick)
 {
 	struct pmpi_pb_coll *x = a->x;
 
-	if (x->who || (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)))
+	/* quick: without --cp-trace (call.h) */
+	if (!quick &&
+	    (x->who || (pmpi_cp_tracing() && (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR))))
 		log_who(x, a->c);
-	pmpi_cp_merge(a->c, &x->out, false, false);
+	pmpi_cp_merge(a->c, &x->out, false, quick);
 }
 
 /* The fold point that the merged piggyback may ask for. */
-void pb_cp_coll_after(const struct pb_arrival *a)
+void pb_cp_coll_after(const struct pb_arrival *a, bool quick)
 {
-	if (!a->x->heap && a->x->dir == PMPI_PB_ALL)
+	if (!pmpi_pb_coll_heap(a->x, quick) && pmpi_pb_coll_dir(a->x, quick) == PMPI_PB_ALL)
 		pmpi_cpfold_at(a->c, a->x->comm, &a->x->out);
 }
 

@@ -364,12 +364,16 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick)
 	}
 }
 
-void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb)
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, bool quick)
 {
-	cp_lock();
-	pb->cp = (int64_t)cp.length;
-	cpz_stamp(pb);
-	cp_unlock();
+	if (quick) {	/* no lock, no zeroing */
+		pb->cp = (int64_t)cp.length;
+	} else {
+		cp_lock();
+		pb->cp = (int64_t)cp.length;
+		cpz_stamp(pb);
+		cp_unlock();
+	}
 	pb->event = c->event;
 }
 
@@ -674,15 +678,17 @@ uint64_t pmpi_cp_folds(void)
 	return n;
 }
 
-bool pmpi_cp_fold_wanted(void)
+bool pmpi_cp_fold_wanted(bool quick)
 {
 	bool links;
 
 	if (__atomic_load_n(&samples.fold_wanted, __ATOMIC_RELAXED))
 		return true;
-	cp_lock();
+	if (!quick)
+		cp_lock();
 	links = cp.on && !cp.ended && cp.links.max && cp.links.bytes >= cp.links.max / 4;
-	cp_unlock();
+	if (!quick)
+		cp_unlock();
 	return links;
 }
 

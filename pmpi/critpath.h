@@ -34,8 +34,9 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit);
 void pmpi_cp_enter(struct pmpi_call *c, bool quick);
 /* It ends at t. */
 void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick);
-/* The path length now and the call's event, for a piggyback being sent. */
-void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb);
+/* The path length now and the call's event, for a piggyback being sent;
+ * quick: as call.h says. */
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, bool quick);
 /* The same into a message's core (no zeroing then). */
 void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, bool quick);
 /* A piggyback arrived in call c (a message, or a collective's merged
@@ -60,7 +61,7 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
  * either half of its budget a quarter full (an eighth of the budget). */
 struct fold_state;
 struct fold_answer;
-bool pmpi_cp_fold_wanted(void);
+bool pmpi_cp_fold_wanted(bool quick);
 /* The fold points resolved so far. */
 uint64_t pmpi_cp_folds(void);
 /* The event of the path's end (MPI_Finalize), 0 before it or when the

@@ -62,7 +62,7 @@ static void stamp_full(unsigned char *hdr, const struct pmpi_call *c, int site, 
 	struct pmpi_pb pb;
 
 	if (c)
-		pmpi_pb_fill(&pb, c, site, t);
+		pmpi_pb_fill(&pb, c, site, t, false);
 	else
 		pmpi_pb_fill_none(&pb, t);
 	if (pmpi_wire.check) {

@@ -20,10 +20,10 @@ void pb_units_start(const struct rt_state *rt)
 	waits_on = pb_waits_wanted(rt);
 }
 
-void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c)
+void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
 {
-	pb_cp_stamp(pb, c);
-	pb_comp_stamp(pb, c);
+	pb_cp_stamp(pb, c, quick);
+	pb_comp_stamp(pb, c, quick);
 }
 
 void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
@@ -33,12 +33,12 @@ void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool
 }
 
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			 const struct pmpi_pb_coll *x)
+			 const struct pmpi_pb_coll *x, bool quick)
 {
-	pb_cp_stamp_coll(pb, c, x);
+	pb_cp_stamp_coll(pb, c, x, quick);
 	if (waits_on)
 		pb_waits_stamp_coll(pb, c, x);
-	pb_comp_stamp_coll(pb, c, x);
+	pb_comp_stamp_coll(pb, c, x, quick);
 }
 
 void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
@@ -49,17 +49,17 @@ void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 	pb_comp_recv(a, pb, quick);
 }
 
-void pb_units_coll(const struct pb_arrival *a)
+void pb_units_coll(const struct pb_arrival *a, bool quick)
 {
-	pb_cp_coll(a);
+	pb_cp_coll(a, quick);
 	if (waits_on)
-		pb_waits_coll(a);
-	pb_comp_coll(a);
+		pb_waits_coll(a, quick);
+	pb_comp_coll(a, quick);
 }
 
-void pb_units_coll_after(const struct pb_arrival *a)
+void pb_units_coll_after(const struct pb_arrival *a, bool quick)
 {
-	pb_cp_coll_after(a);
+	pb_cp_coll_after(a, quick);
 }
 
 bool pb_units_want_who(void)

@@ -37,14 +37,14 @@ struct rt_state;
  * What a unit does, each where it has something to do (pb_<unit>_<op>
  * below):
  *   stamp       its fields of pb, which leaves with call c (pb's transport
- *               fields, rank, site and t_send, are set);
+ *               fields, rank, site and t_send, are set); quick as call.h
+ *               says, where a unit has a use for it;
  *   stamp_core  the same for a message whose header is the core alone
  *               (k->t_send set): a unit with stamp has this too;
- *               quick as call.h says;
  *   stamp_coll  a collective's contribution, after stamp (x->dir, x->heap
- *               set);
+ *               set; a quick one's as piggyback.h says);
  *   recv        a message's piggyback pb arrived (a->c's site looked up,
- *               its path captured when the call ends); quick likewise;
+ *               its path captured when the call ends);
  *   coll        a collective's merged piggyback (a->x->out) arrived;
  *   coll_after  after the collective's merge and the charge of the
  *               transport's work: what may communicate (blocking
@@ -61,13 +61,13 @@ struct rt_state;
  */
 
 /* The critical path, zeroing, fold points (cp-unit.c). */
-void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
 void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-		      const struct pmpi_pb_coll *x);
+		      const struct pmpi_pb_coll *x, bool quick);
 void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_cp_coll(const struct pb_arrival *a);
-void pb_cp_coll_after(const struct pb_arrival *a);
+void pb_cp_coll(const struct pb_arrival *a, bool quick);
+void pb_cp_coll_after(const struct pb_arrival *a, bool quick);
 bool pb_cp_wants_who(void);
 
 /* Wait states, site pairs (waits.c). */
@@ -75,27 +75,27 @@ bool pb_waits_wanted(const struct rt_state *rt);
 void pb_waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x);
 void pb_waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
-void pb_waits_coll(const struct pb_arrival *a);
+void pb_waits_coll(const struct pb_arrival *a, bool quick);
 
 /* Overhead compensation (compensate.c). */
-void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
 void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			const struct pmpi_pb_coll *x);
+			const struct pmpi_pb_coll *x, bool quick);
 void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_comp_coll(const struct pb_arrival *a);
+void pb_comp_coll(const struct pb_arrival *a, bool quick);
 
 /* At MPI_Init, once the options are known: the units that run. */
 void pb_units_start(const struct rt_state *rt);
 
 /* The running units, in their order. */
-void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c);
+void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
 void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			 const struct pmpi_pb_coll *x);
+			 const struct pmpi_pb_coll *x, bool quick);
 void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_units_coll(const struct pb_arrival *a);
-void pb_units_coll_after(const struct pb_arrival *a);
+void pb_units_coll(const struct pb_arrival *a, bool quick);
+void pb_units_coll_after(const struct pb_arrival *a, bool quick);
 bool pb_units_want_who(void);
 
 #endif

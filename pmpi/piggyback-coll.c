@@ -50,12 +50,12 @@ int pmpi_pb_coll_start(void)
 
 /* A barrier is what the companion of a synchronising collective is: an
  * allreduce, which no rank leaves before every rank has entered it. */
-int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm)
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick)
 {
 	struct pmpi_pb none;
 	int rc;
 
-	if (!pmpi_pb_coll_fusable(comm))
+	if (!pmpi_pb_coll_fusable(comm, quick))
 		return PMPI_Barrier(comm);
 	if (!x) {
 		pmpi_pb_fill_none(&none, 0);
@@ -160,12 +160,12 @@ static bool start_all(struct pmpi_pb_coll *x)
 __attribute__((flatten))
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, MPI_Comm comm, int root,
-					enum pmpi_pb_dir dir)
+					enum pmpi_pb_dir dir, bool quick)
 {
 	struct pmpi_pb_coll *x;
 	uint64_t seq;
 
-	if (!pmpi_pb_coll_seq(comm, &seq))
+	if (!pmpi_pb_coll_seq(comm, &seq, quick))
 		return NULL;
 	x = nonblocking ? malloc(sizeof(*x)) : local;
 	if (!x)
@@ -180,8 +180,8 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 	x->comm = comm;
 	x->root = root;
 	x->req = x->who_req = MPI_REQUEST_NULL;
-	pmpi_pb_fill(&x->in, c, -1, c->t0);	/* a collective's data leave as it starts */
-	pb_units_stamp_coll(&x->in, c, x);
+	pmpi_pb_fill(&x->in, c, -1, c->t0, quick);	/* a collective's data leave as it starts */
+	pb_units_stamp_coll(&x->in, c, x, quick);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	/* what a rank keeps that receives nothing, or merges into; the
@@ -195,25 +195,26 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 	return x;
 }
 
-void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req)
+void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
+		      bool quick)
 {
 	if (!x)
 		return;
-	if (x->heap && rc == MPI_SUCCESS)
+	if (pmpi_pb_coll_heap(x, quick) && rc == MPI_SUCCESS)
 		pmpi_req_track_coll(c, *req, x);
 	else
-		pmpi_pb_coll_finish(x, c);
+		pmpi_pb_coll_finish(x, c, quick);
 }
 
 /* The merged piggyback a rank received, and whether it is consistent.  A
  * neighbour slot still zeroed (version 0) belongs to an MPI_PROC_NULL
  * neighbour (a non-periodic Cartesian edge), which sends nothing: merged,
  * it would zero the delay and mark a mismatch and another host. */
-static bool merged_ok(struct pmpi_pb_coll *x)
+static bool merged_ok(struct pmpi_pb_coll *x, bool quick)
 {
 	bool ok = !(x->out.flags & PMPI_PB_F_MISMATCH) && x->out.seq == x->seq;
 
-	for (int i = 0; i < x->nnbr; i++) {
+	for (int i = 0; pmpi_pb_coll_dir(x, quick) == PMPI_PB_NBR && i < x->nnbr; i++) {
 		if (x->nbr[i].version == 0)
 			continue;
 		pmpi_pb_merge_into(&x->nbr[i], &x->out);
@@ -222,7 +223,14 @@ static bool merged_ok(struct pmpi_pb_coll *x)
 	return ok;
 }
 
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
+/* x's gathering of every rank's (rank, event): none when quick (no
+ * --cp-trace, call.h). */
+static struct pmpi_pb_who *who_of(const struct pmpi_pb_coll *x, bool quick)
+{
+	return quick ? NULL : x->who;
+}
+
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick)
 {
 	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
 	struct pb_arrival a = { .c = c, .t = m.t, .x = x };
@@ -233,30 +241,30 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c)
 
 	/* every rank the result depends on has joined the user's collective:
 	 * what is left of the companion is the piggyback's own cost */
-	if (!x->started && (!x->fused || pb_units_want_who()) && !start_all(x))
+	if (!x->started && (!x->fused || (!quick && pb_units_want_who())) && !start_all(x))
 		goto out;
 	if (x->req != MPI_REQUEST_NULL)	/* none when fused */
 		PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
-	if (x->who)
+	if (who_of(x, quick))
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
-	ok = merged_ok(x);
-	pb_units_coll(&a);
+	ok = merged_ok(x, quick);
+	pb_units_coll(&a, quick);
 	/* after the merges, which end the wait at m; a companion's wait is
 	 * timed every time */
-	if (x->fused && !x->who)
-		pmpi_cost_piggyback_sampled(&merged_cost, &m, false);
+	if (x->fused && !who_of(x, quick))
+		pmpi_cost_piggyback_sampled(&merged_cost, &m, quick);
 	else
 		pmpi_cost_piggyback(&m);
-	pb_units_coll_after(&a);
-	if (pmpi_pb_checking)
+	pb_units_coll_after(&a, quick);
+	if (!quick && pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);
 out:
-	if (x->who)	/* rare: a call of free() is some twenty instructions */
+	if (who_of(x, quick))	/* rare: a call of free() is some twenty instructions */
 		free(x->who);
-	if (x->nbr)
+	if (pmpi_pb_coll_dir(x, quick) == PMPI_PB_NBR && x->nbr)
 		free(x->nbr);
-	if (x->heap)
+	if (pmpi_pb_coll_heap(x, quick))
 		free(x);
 }

@@ -30,17 +30,18 @@ static unsigned char *same_host;	/* a bit per world rank */
 static int same_host_n;
 static int host_ranks = 1;	/* world ranks on this host, this one included */
 
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send)
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send,
+		  bool quick)
 {
 	pmpi_pb_core_clear(pb);
-	if (pmpi_wire.zero)
+	if (!quick && pmpi_wire.zero)	/* quick: the core alone */
 		memset(pb->share, 0, sizeof(*pb) - PMPI_PB_CORE);
 	pb->version = PMPI_PB_VERSION;
 	pb->flags = c->flags & PMPI_CALL_SYNC ? PMPI_PB_F_SYNC : 0;
 	pb->rank = world_rank;
 	pb->site = site;
 	pb->t_send = t_send;
-	pb_units_stamp(pb, c);
+	pb_units_stamp(pb, c, quick);
 }
 
 /* Every message's header: inlined into the sends by the link-time
@@ -121,17 +122,20 @@ static struct comm_seq *comm_entry(MPI_Comm comm)
 	return free_slot;
 }
 
-bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq)
+bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick)
 {
 	struct comm_seq *e;
 
-	if (comm == MPI_COMM_NULL || !pmpi_pb_comm(comm))
+	/* quick: every communicator carries it, one thread counts */
+	if (comm == MPI_COMM_NULL || (!quick && !pmpi_pb_comm(comm)))
 		return false;
-	pmpi_lock(&comm_lock);
+	if (!quick)
+		pmpi_lock(&comm_lock);
 	e = comm_entry(comm);
 	if (e)
 		*seq = ++e->coll_seq;
-	pmpi_unlock(&comm_lock);
+	if (!quick)
+		pmpi_unlock(&comm_lock);
 	return e != NULL;
 }
 

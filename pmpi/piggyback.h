@@ -94,20 +94,33 @@ extern bool pmpi_pb_on;
  * companion starts now.  NULL when there is none (off, no shadow). */
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, MPI_Comm comm, int root,
-					enum pmpi_pb_dir dir);
+					enum pmpi_pb_dir dir, bool quick);
 static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
 						      struct pmpi_pb_coll *local,
 						      bool nonblocking, MPI_Comm comm, int root,
-						      enum pmpi_pb_dir dir)
+						      enum pmpi_pb_dir dir, bool quick)
 {
 	/* inline: without the piggyback a collective costs no call here */
-	return pmpi_pb_on ? pmpi_pb_coll_open(c, local, nonblocking, comm, root, dir) : NULL;
+	return quick || pmpi_pb_on ?
+	       pmpi_pb_coll_open(c, local, nonblocking, comm, root, dir, quick) : NULL;
 }
 /* After the user's call (rc): a blocking collective's companion completes
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
-void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req);
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c);
+void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
+		      bool quick);
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick);
+/* A quick collective (call.h; mpi-api.def's quick) is blocking and of
+ * every rank to every rank: x's shape as its steps read it, which the
+ * compiler then knows. */
+static inline enum pmpi_pb_dir pmpi_pb_coll_dir(const struct pmpi_pb_coll *x, bool quick)
+{
+	return quick ? PMPI_PB_ALL : x->dir;
+}
+static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
+{
+	return !quick && x->heap;
+}
 /* At MPI_Init, the piggyback on: make the companions' merge operator;
  * at MPI_Finalize: free it. */
 int pmpi_pb_coll_start(void);
@@ -152,19 +165,20 @@ void pmpi_pb_comm_born(MPI_Comm comm);
  * PMPI_PB_FUSED_MAX bytes of data.
  */
 #define PMPI_PB_FUSED_MAX 1024
-static inline bool pmpi_pb_coll_fusable(MPI_Comm comm)
+static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
 {
-	return pmpi_pb_on && pmpi_pb_comm(comm) && !pmpi_comm_inter(comm);
+	/* quick: on, on every communicator (call.h) */
+	return (quick || (pmpi_pb_on && pmpi_pb_comm(comm))) && !pmpi_comm_inter(comm);
 }
 /* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
-int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm);
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
 /* bcast.c: MPI_Bcast of [piggyback | data]. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm);
 /* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
  * operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 /* At MPI_Finalize: free its datatypes and operator. */
@@ -172,10 +186,11 @@ void pmpi_x_allreduce_stop(void);
 
 /* The next collective number on comm, the piggyback on; false when it
  * cannot be counted. */
-bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq);
+bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave at t_send: the tool's work since the call's entry is delay. */
-void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send);
+void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send,
+		  bool quick);
 /* The same written as a header at hdr, when the job's is the core alone
  * (pmpi_wire.len == WIRE_CORE): no struct pmpi_pb on the way.  quick: as
  * call.h says. */

@@ -247,22 +247,24 @@ static bool is_barrier(unsigned fn)
 	return fn == barrier_fn[0] || fn == barrier_fn[1];
 }
 
-/* Is this rank the root of x: a broadcast's merged piggyback is the
- * root's own; a reduce's root is asked of its communicator. */
-static bool is_root(const struct pmpi_pb_coll *x)
+/* Is this rank the root of x, of direction dir: a broadcast's merged
+ * piggyback is the root's own; a reduce's root is asked of its
+ * communicator. */
+static bool is_root(const struct pmpi_pb_coll *x, enum pmpi_pb_dir dir)
 {
-	if (x->dir == PMPI_PB_FROMROOT)
+	if (dir == PMPI_PB_FROMROOT)
 		return x->out.rank == x->in.rank;
-	return x->dir == PMPI_PB_TOROOT && pmpi_is_root(x->comm, x->root);
+	return dir == PMPI_PB_TOROOT && pmpi_is_root(x->comm, x->root);
 }
 
 /* A collective completed: the wait of its category for the partner it
  * needed (the latest entry, or the root's). */
-void pb_waits_coll(const struct pb_arrival *a)
+void pb_waits_coll(const struct pb_arrival *a, bool quick)
 {
 	struct pmpi_call *c = a->c;
 	const struct pmpi_pb_coll *x = a->x;
-	unsigned kind = wait_coll_kind(shape_of(x->dir), is_barrier(c->fn), is_root(x));
+	enum pmpi_pb_dir dir = pmpi_pb_coll_dir(x, quick);
+	unsigned kind = wait_coll_kind(shape_of(dir), is_barrier(c->fn), is_root(x, dir));
 	uint64_t entry, blocked;
 
 	if (kind == PROF_WAITS || !x->out.t_enter)
