@@ -1,7 +1,7 @@
 /*
  * test-cp-links.c - unit tests of the critical path's link log
  * (pmpi/cp-links.c): an empty log, a ping-pong's links over many chunks
- * and their size, a link replaced by a later winner of the same event
+ * and their size, a ping-pong whose pattern links missing break, a link replaced by a later winner of the same event
  * (across chunk boundaries too), values whose differences need the
  * widest varints or go backwards, runs of links that take one step again
  * (with winners replaced inside and at the end of a run, with and without
@@ -94,6 +94,36 @@ static void test_ping_pong(void)
 	is_int(l.lost, 0, "none lost");
 	cpl_free(&l);
 	ok(!l.head && !l.n, "freed and empty");
+	free(want);
+}
+
+/* A ping-pong whose receive now and then finds its message there (no
+ * link for that event): every link comes back, and the pattern resumes
+ * at the record that returns to its step, the links after it counted
+ * in the run without more records. */
+static void test_broken_pattern(void)
+{
+	enum { N = 20000 };
+	struct prof_cp_link *want = malloc(N * sizeof(*want));
+	struct cp_links l = { 0 };
+	uint64_t e = 3, resumed = 0, breaks = 0;
+
+	for (uint32_t i = 0; i < N; i++) {
+		bool skip = i % 7 == 3 || next() % 10 == 0;
+
+		e += skip ? 4 : 2;
+		breaks += skip;
+		want[i] = (struct prof_cp_link){ e, 1, e - 1 };
+		cpl_set(&l, want[i].event, want[i].rank, want[i].from);
+		/* the link after a broken step's: its record takes the step again */
+		if (i >= 2 && !skip && want[i - 1].event - want[i - 2].event == 4)
+			resumed += l.room > 0;
+	}
+	ok(holds(&l, want, N), "a ping-pong with links missing comes back in order");
+	ok(resumed > 0 && resumed + 1 >= breaks - breaks / 4,
+	   "the pattern resumes at the record that returns to its step");
+	ok(cpl_bytes(&l) < 10 * breaks, "a few bytes a break: the links between them in runs");
+	cpl_free(&l);
 	free(want);
 }
 
@@ -320,6 +350,7 @@ int main(void)
 {
 	test_empty();
 	test_ping_pong();
+	test_broken_pattern();
 	test_replace();
 	test_extremes();
 	test_bytes_follow_digits();
