@@ -208,12 +208,9 @@ static bool same_step(struct prof_cp_link a, struct prof_cp_link b)
 }
 
 /* Write link as a record (after the run before it), in tail or a new
- * chunk; NULL when memory is short.  *resumes: its step is the one of the
- * record before the latest (a link broke a pattern, which goes on). */
-static struct cpl_chunk *put_record(struct cp_links *l, struct prof_cp_link link, unsigned line,
-				    bool *resumes)
+ * chunk; NULL when memory is short. */
+static struct cpl_chunk *put_record(struct cp_links *l, struct prof_cp_link link, unsigned line)
 {
-	struct prof_cp_link step = step_of(link, l->last);
 	struct cpl_chunk *c;
 	unsigned char *p;
 
@@ -226,10 +223,7 @@ static struct cpl_chunk *put_record(struct cp_links *l, struct prof_cp_link link
 	p += varint_put(p, varint_zigzag((uint64_t)link.rank, (uint64_t)l->last.rank));
 	p += varint_put(p, varint_zigzag(link.from, l->last.from));
 	c->used = (uint32_t)(p - c->b);
-	*resumes = l->stepped_before && same_step(step, l->step_before);
-	l->step_before = l->step;
-	l->stepped_before = l->stepping;
-	l->step = step;
+	l->step = step_of(link, l->last);
 	l->stepping = true;
 	return c;
 }
@@ -335,7 +329,7 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 {
 	struct cpl_chunk *c;
 	unsigned line;
-	bool again = false, resumes = false;
+	bool again = false;
 
 	catch_up(l);
 	l->room = 0;
@@ -348,19 +342,16 @@ static void set_anew(struct cp_links *l, struct prof_cp_link link)
 		l->run++;
 		c = l->tail;
 		again = true;
-	} else if (!(c = put_record(l, link, line, &resumes))) {
+	} else if (!(c = put_record(l, link, line))) {
 		l->lost++;
 		return;
 	}
 	count_link(l, c, link, line);
 	if (!within_max(l, 0))
 		drop_oldest(l);
-	/* once the step is taken twice again, or at once when a pattern
-	 * resumes: links whose step changes every link or two (a
-	 * collective's winners) spare its divisions, and a pattern that one
-	 * link broke (a message that came early) costs two records, not
-	 * four calls of this */
-	if ((again && l->run >= 2) || resumes)
+	/* once the step is taken twice again: links whose step changes
+	 * every link or two (a collective's winners) spare its divisions */
+	if (again && l->run >= 2)
 		l->room = run_room(l);
 }
 

@@ -55,8 +55,6 @@ struct cp_links {
 	uint64_t run;
 	struct prof_cp_link step;	/* the latest record's step */
 	bool stepping;			/* step is known (not after a rewrite) */
-	struct prof_cp_link step_before;	/* the record's before it */
-	bool stepped_before;		/* step_before is known */
 	/* links that may take the step again, each counted in the run
 	 * with no other test (cp-links.c) */
 	uint64_t room;
