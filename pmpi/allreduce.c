@@ -183,13 +183,13 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 
 __attribute__((flatten))
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm, false);
+	struct fused *f = fusable(type, count, op, comm, quick);
 
 	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
 		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm, false);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm, quick);
 }
 
 void pmpi_x_allreduce_stop(void)

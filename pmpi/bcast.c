@@ -18,16 +18,16 @@
 #include "wrap-types.h"
 
 /* Broadcast the message at m: bytes of contiguous data behind the
- * piggyback, or count x type in place at buf (contig NULL). */
-static int bcast_message(unsigned char *m, void *contig, uint64_t bytes, void *buf, int count,
-			 MPI_Datatype type, int root, MPI_Comm comm)
+ * piggyback's pbb bytes, or count x type in place at buf (contig NULL). */
+static int bcast_message(unsigned char *m, size_t pbb, void *contig, uint64_t bytes, void *buf,
+			 int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
 	MPI_Datatype t;
 	int rc;
 
 	if (contig)
-		return PMPI_Bcast(m, (int)(pmpi_pb_bytes + bytes), MPI_BYTE, root, comm);
-	rc = pmpi_wrap_struct(m, (int)pmpi_pb_bytes, buf, count, type, &t);
+		return PMPI_Bcast(m, (int)(pbb + bytes), MPI_BYTE, root, comm);
+	rc = pmpi_wrap_struct(m, (int)pbb, buf, count, type, &t);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = PMPI_Bcast(MPI_BOTTOM, 1, t, root, comm);
@@ -36,7 +36,7 @@ static int bcast_message(unsigned char *m, void *contig, uint64_t bytes, void *b
 }
 
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
-		 MPI_Comm comm)
+		 MPI_Comm comm, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char m[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	int64_t size = pmpi_type_size(type);
@@ -44,9 +44,10 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	MPI_Aint at = 0;
 	void *data;
 	uint64_t bytes;
+	size_t pbb = quick ? PMPI_PB_CORE : pmpi_pb_bytes;	/* quick: the core alone */
 	int rc;
 
-	if (!pmpi_pb_coll_fusable(comm, false) || count < 0 || size < 0 ||
+	if (!pmpi_pb_coll_fusable(comm, quick) || count < 0 || size < 0 ||
 	    (bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
 	    pmpi_type_layout(type, count, &contig, &at) < 0)
 		return PMPI_Bcast(buf, count, type, root, comm);
@@ -57,20 +58,20 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	is_root = pmpi_comm_rank(comm) == root;
 	if (is_root) {
 		if (x)
-			pmpi_copy_mostly(m, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);
+			pmpi_copy_mostly(m, &x->in, pbb, PMPI_PB_CORE);
 		else
 			pmpi_pb_fill_none((struct pmpi_pb *)(void *)m, 0);
 		if (data && bytes)
-			pmpi_copy(m + pmpi_pb_bytes, data, bytes);
+			pmpi_copy(m + pbb, data, bytes);
 	}
-	rc = bcast_message(m, data, bytes, buf, count, type, root, comm);
+	rc = bcast_message(m, pbb, data, bytes, buf, count, type, root, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!is_root && data && bytes)
-		pmpi_copy(data, m + pmpi_pb_bytes, bytes);
+		pmpi_copy(data, m + pbb, bytes);
 	if (x) {
 		if (!is_root)
-			pmpi_copy_mostly(&x->out, m, pmpi_pb_bytes, PMPI_PB_CORE);
+			pmpi_copy_mostly(&x->out, m, pbb, PMPI_PB_CORE);
 		x->fused = true;
 	}
 	return rc;

@@ -29,8 +29,7 @@ void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 		      const struct pmpi_pb_coll *x, bool quick)
 {
 	(void)c;
-	if (!pmpi_pb_coll_heap(x, quick) && pmpi_pb_coll_dir(x, quick) == PMPI_PB_ALL &&
-	    pmpi_cpfold_wanted(quick))
+	if (!pmpi_pb_coll_heap(x, quick) && x->dir == PMPI_PB_ALL && pmpi_cpfold_wanted(quick))
 		pb->flags |= PMPI_PB_F_FOLD;
 }
 
@@ -101,7 +100,7 @@ void pb_cp_coll(const struct pb_arrival *a, bool quick)
 /* The fold point that the merged piggyback may ask for. */
 void pb_cp_coll_after(const struct pb_arrival *a, bool quick)
 {
-	if (!pmpi_pb_coll_heap(a->x, quick) && pmpi_pb_coll_dir(a->x, quick) == PMPI_PB_ALL)
+	if (!pmpi_pb_coll_heap(a->x, quick) && a->dir == PMPI_PB_ALL)
 		pmpi_cpfold_at(a->c, a->x->comm, &a->x->out);
 }
 

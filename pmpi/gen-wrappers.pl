@@ -115,14 +115,14 @@ sub pb_body {
 		my $dir = (grep { $f{$_} } qw(fromroot toroot prefix nbr))[0] // 'all';
 		my $req = with_role($fn, 'req');
 		my $root = with_role($fn, 'root');
-		# the collective code knows a quick collective's shape (piggyback.h)
-		die "$def:$fn->{line}: a quick collective is blocking, of every rank to every rank\n"
-			if $f{quick} && ($req || $dir ne 'all');
+		# the collective code takes a quick collective as blocking (piggyback.h)
+		die "$def:$fn->{line}: a quick collective is blocking\n" if $f{quick} && $req;
 		push @$pre, "struct pmpi_pb_coll pbl_, *pb_ = pmpi_pb_coll_begin(&c_, &pbl_, " .
 			($req ? 1 : 0) . ", $comm, " . ($root ? val($root, 'root', $fortran) : '0') .
 			", PMPI_PB_" . uc($dir) . ", $quick);";
 		my $rv = !$req ? 'NULL' : $fortran ? "&(MPI_Request){ PMPI_Request_f2c(*$req->{name}) }" : $req->{name};
-		push @$always, "pmpi_pb_coll_end(&c_, pb_, " . ($fortran ? '*ierr' : 'rc_') . ", $rv, $quick);";
+		push @$always, "pmpi_pb_coll_end(&c_, pb_, " . ($fortran ? '*ierr' : 'rc_') . ", $rv, PMPI_PB_" .
+			uc($dir) . ", $quick);";
 	}
 	return $comm;
 }

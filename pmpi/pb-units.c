@@ -53,7 +53,7 @@ void pb_units_coll(const struct pb_arrival *a, bool quick)
 {
 	pb_cp_coll(a, quick);
 	if (waits_on)
-		pb_waits_coll(a, quick);
+		pb_waits_coll(a);
 	pb_comp_coll(a, quick);
 }
 

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pb.h"
+
 struct pmpi_call;
 struct pmpi_pb;
 struct pmpi_pb_core;
@@ -29,6 +31,7 @@ struct pb_arrival {
 	uint64_t bytes;		/* a message's size; 0 for a collective */
 	uint64_t t_post;	/* when a message's receive was posted, 0 unknown */
 	struct pmpi_pb_coll *x;	/* a collective's companion, NULL for a message */
+	enum pmpi_pb_dir dir;	/* a collective's direction (x->dir) */
 };
 
 struct rt_state;
@@ -75,7 +78,7 @@ bool pb_waits_wanted(const struct rt_state *rt);
 void pb_waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x);
 void pb_waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
-void pb_waits_coll(const struct pb_arrival *a, bool quick);
+void pb_waits_coll(const struct pb_arrival *a);
 
 /* Overhead compensation (compensate.c). */
 void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);

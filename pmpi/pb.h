@@ -83,6 +83,15 @@ static inline void pmpi_pb_core_clear(struct pmpi_pb *pb)
 	pb->t_enter = pb->t_enter_free = 0;
 }
 
+/* How a collective's companion moves the piggyback (mpi-api.def flags). */
+enum pmpi_pb_dir {
+	PMPI_PB_ALL,		/* every output depends on every input: allreduce */
+	PMPI_PB_FROMROOT,	/* root to all: broadcast */
+	PMPI_PB_TOROOT,		/* all to the root: reduce */
+	PMPI_PB_PREFIX,		/* lower ranks to higher: scan */
+	PMPI_PB_NBR,		/* topology neighbours: neighbour allgather */
+};
+
 /* What the analyses stamp on a message whose header is the core alone
  * (wire.h: a job without zeroing and check mode), written straight into
  * the header: the fields of struct pmpi_pb that such a header carries

@@ -196,25 +196,25 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 }
 
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
-		      bool quick)
+		      enum pmpi_pb_dir dir, bool quick)
 {
 	if (!x)
 		return;
 	if (pmpi_pb_coll_heap(x, quick) && rc == MPI_SUCCESS)
 		pmpi_req_track_coll(c, *req, x);
 	else
-		pmpi_pb_coll_finish(x, c, quick);
+		pmpi_pb_coll_finish(x, c, dir, quick);
 }
 
 /* The merged piggyback a rank received, and whether it is consistent.  A
  * neighbour slot still zeroed (version 0) belongs to an MPI_PROC_NULL
  * neighbour (a non-periodic Cartesian edge), which sends nothing: merged,
  * it would zero the delay and mark a mismatch and another host. */
-static bool merged_ok(struct pmpi_pb_coll *x, bool quick)
+static bool merged_ok(struct pmpi_pb_coll *x, enum pmpi_pb_dir dir)
 {
 	bool ok = !(x->out.flags & PMPI_PB_F_MISMATCH) && x->out.seq == x->seq;
 
-	for (int i = 0; pmpi_pb_coll_dir(x, quick) == PMPI_PB_NBR && i < x->nnbr; i++) {
+	for (int i = 0; dir == PMPI_PB_NBR && i < x->nnbr; i++) {
 		if (x->nbr[i].version == 0)
 			continue;
 		pmpi_pb_merge_into(&x->nbr[i], &x->out);
@@ -230,10 +230,11 @@ static struct pmpi_pb_who *who_of(const struct pmpi_pb_coll *x, bool quick)
 	return quick ? NULL : x->who;
 }
 
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick)
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
+			 bool quick)
 {
 	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
-	struct pb_arrival a = { .c = c, .t = m.t, .x = x };
+	struct pb_arrival a = { .c = c, .t = m.t, .x = x, .dir = dir };
 	bool ok;
 
 	if (c)		/* and the call, as far as its statistics go */
@@ -249,7 +250,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
-	ok = merged_ok(x, quick);
+	ok = merged_ok(x, dir);
 	pb_units_coll(&a, quick);
 	/* after the merges, which end the wait at m; a companion's wait is
 	 * timed every time */
@@ -263,7 +264,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick
 out:
 	if (who_of(x, quick))	/* rare: a call of free() is some twenty instructions */
 		free(x->who);
-	if (pmpi_pb_coll_dir(x, quick) == PMPI_PB_NBR && x->nbr)
+	if (dir == PMPI_PB_NBR && x->nbr)
 		free(x->nbr);
 	if (pmpi_pb_coll_heap(x, quick))
 		free(x);

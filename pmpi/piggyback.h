@@ -33,15 +33,6 @@
 #include "comms.h"
 #include "wire.h"
 
-/* How a collective's companion moves the piggyback (mpi-api.def flags). */
-enum pmpi_pb_dir {
-	PMPI_PB_ALL,		/* every output depends on every input: allreduce */
-	PMPI_PB_FROMROOT,	/* root to all: broadcast */
-	PMPI_PB_TOROOT,		/* all to the root: reduce */
-	PMPI_PB_PREFIX,		/* lower ranks to higher: scan */
-	PMPI_PB_NBR,		/* topology neighbours: neighbour allgather */
-};
-
 /* --cp-trace: who took part in a collective, gathered beside the companion. */
 struct pmpi_pb_who {
 	int64_t rank;
@@ -108,15 +99,13 @@ static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
-		      bool quick);
-void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, bool quick);
-/* A quick collective (call.h; mpi-api.def's quick) is blocking and of
- * every rank to every rank: x's shape as its steps read it, which the
- * compiler then knows. */
-static inline enum pmpi_pb_dir pmpi_pb_coll_dir(const struct pmpi_pb_coll *x, bool quick)
-{
-	return quick ? PMPI_PB_ALL : x->dir;
-}
+		      enum pmpi_pb_dir dir, bool quick);
+/* The same for a collective x of direction dir (x->dir, which the
+ * wrapper's caller knows as a constant). */
+void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
+			 bool quick);
+/* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
+ * x is on the heap, as its steps read it, which the compiler then knows. */
 static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
 {
 	return !quick && x->heap;
@@ -174,13 +163,13 @@ static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
 /* bcast.c: MPI_Bcast of [piggyback | data]. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
-		 MPI_Comm comm);
+		 MPI_Comm comm, bool quick);
 /* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
  * operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 

@@ -143,7 +143,7 @@ void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_co
 	struct entry *e = entry_new();
 
 	if (!e) {	/* complete the companion now */
-		pmpi_pb_coll_finish(x, c, false);
+		pmpi_pb_coll_finish(x, c, x->dir, false);
 		return;
 	}
 	e->t = (struct pmpi_tracked){ .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
@@ -303,7 +303,7 @@ static uint64_t since_post(const struct pmpi_call *c, const struct pmpi_tracked 
 __attribute__((noinline))
 static void coll_complete(const struct pmpi_tracked *t, struct pmpi_call *c)
 {
-	pmpi_pb_coll_finish(t->coll, c, false);
+	pmpi_pb_coll_finish(t->coll, c, t->coll->dir, false);
 }
 
 /* The work of completed request t: a receive is unpacked into the user's

@@ -259,11 +259,11 @@ static bool is_root(const struct pmpi_pb_coll *x, enum pmpi_pb_dir dir)
 
 /* A collective completed: the wait of its category for the partner it
  * needed (the latest entry, or the root's). */
-void pb_waits_coll(const struct pb_arrival *a, bool quick)
+void pb_waits_coll(const struct pb_arrival *a)
 {
 	struct pmpi_call *c = a->c;
 	const struct pmpi_pb_coll *x = a->x;
-	enum pmpi_pb_dir dir = pmpi_pb_coll_dir(x, quick);
+	enum pmpi_pb_dir dir = a->dir;
 	unsigned kind = wait_coll_kind(shape_of(dir), is_barrier(c->fn), is_root(x, dir));
 	uint64_t entry, blocked;
 
