@@ -20,8 +20,6 @@
 #include "pb.h"
 
 struct pmpi_call;
-struct pmpi_pb;
-struct pmpi_pb_core;
 struct pmpi_pb_coll;
 
 /* A piggyback that arrived, as the transport knows it. */
@@ -31,7 +29,8 @@ struct pb_arrival {
 	uint64_t bytes;		/* a message's size; 0 for a collective */
 	uint64_t t_post;	/* when a message's receive was posted, 0 unknown */
 	struct pmpi_pb_coll *x;	/* a collective's companion, NULL for a message */
-	enum pmpi_pb_dir dir;	/* a collective's direction (x->dir) */
+	enum pmpi_pb_dir dir;	/* a collective's direction: x->dir, a constant
+				 * where the caller knows it */
 };
 
 struct rt_state;

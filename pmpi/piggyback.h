@@ -100,8 +100,10 @@ static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
 		      enum pmpi_pb_dir dir, bool quick);
-/* The same for a collective x of direction dir (x->dir, which the
- * wrapper's caller knows as a constant). */
+/* x completed, of direction dir (x->dir; a wrapper passes its own, a
+ * constant): its companion's end, the units' merges, x freed when on the
+ * heap.  From pmpi_pb_coll_end, or from the request of a non-blocking
+ * collective (requests.c). */
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
 			 bool quick);
 /* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
