@@ -366,11 +366,10 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick)
 
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, bool quick)
 {
-	if (quick) {	/* no lock, no zeroing */
-		pb->cp = (int64_t)cp.length;
-	} else {
+	if (!quick)	/* quick: no lock, no zeroing */
 		cp_lock();
-		pb->cp = (int64_t)cp.length;
+	pb->cp = (int64_t)cp.length;
+	if (!quick) {
 		cpz_stamp(pb);
 		cp_unlock();
 	}

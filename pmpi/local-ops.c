@@ -86,8 +86,8 @@ struct local_op {
 #define ENTRIES(OPS, ID, MT, T, W) OPS(ENTRY, ID, MT, T, W)
 
 /* The awkward values of a 4- and an 8-byte type, integer or floating:
- * zero, one, all ones, the largest and the smallest, 1.5, -2.25, two
- * NaNs, the infinities, -0, the largest finite. */
+ * zero, one, all ones (a NaN), the largest and the smallest integer (-0),
+ * 1.5, -2.25, two NaNs, the infinities, the largest finite. */
 static const uint32_t probe32[] = { 0, 1, UINT32_MAX, 0x7fffffff, 0x80000000, 0x3fc00000,
 				    0xc0100000, 0x7fc00001, 0x7fc00002, 0x7f800000, 0xff800000,
 				    0x7f7fffff };
