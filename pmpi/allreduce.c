@@ -133,7 +133,7 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-	size_t pbb = quick ? PMPI_PB_CORE : pmpi_pb_bytes;
+	size_t pbb = pmpi_pb_size(quick);
 	bool result = root < 0 || pmpi_comm_rank(comm) == root;
 	int pos = 0, rc = MPI_SUCCESS;
 

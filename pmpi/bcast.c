@@ -44,7 +44,7 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	MPI_Aint at = 0;
 	void *data;
 	uint64_t bytes;
-	size_t pbb = quick ? PMPI_PB_CORE : pmpi_pb_bytes;	/* quick: the core alone */
+	size_t pbb = pmpi_pb_size(quick);
 	int rc;
 
 	if (!pmpi_pb_coll_fusable(comm, quick) || count < 0 || size < 0 ||

@@ -126,6 +126,11 @@ extern struct wire_layout pmpi_wire;
  * struct's. */
 extern MPI_Datatype pmpi_pb_type;
 extern size_t pmpi_pb_bytes;
+/* The same, a constant when quick (call.h: the core alone). */
+static inline size_t pmpi_pb_size(bool quick)
+{
+	return quick ? PMPI_PB_CORE : pmpi_pb_bytes;
+}
 /* Does the piggyback travel on comm (its messages' headers, its
  * collectives' companions): on, and comm within MPI_COMM_WORLD.  Until a
  * communicator of this process spans worlds (pmpi_pb_comm_born), every
