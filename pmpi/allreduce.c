@@ -125,26 +125,16 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 }
 
 /* [piggyback | data] of every rank reduced to root, or to all when root
- * is -1, with entry f; x is NULL for a call not profiled; quick: as
- * call.h says (the piggyback's core alone). */
-static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
-			int count, MPI_Datatype type, int root, MPI_Comm comm, bool quick)
+ * is -1, with entry f, from in to out: the piggyback's pbb bytes at
+ * their start, the data behind them.  result: a result arrives here;
+ * *moved once the piggybacks have (off the root, out stays in). */
+static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out, size_t pbb,
+			  const void *sbuf, void *rbuf, int count, MPI_Datatype type, int root,
+			  MPI_Comm comm, bool result, bool *moved)
 {
-	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
-	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-	size_t pbb = pmpi_pb_size(quick);
-	bool result = root < 0 || pmpi_comm_rank(comm) == root;
 	int pos = 0, rc = MPI_SUCCESS;
 
-	if (x) {
-		pmpi_copy_mostly(in, &x->in, pbb, PMPI_PB_CORE);
-	} else {	/* a call not profiled: a piggyback that says nothing */
-		struct pmpi_pb pb;
-
-		pmpi_pb_fill_none(&pb, 0);
-		pmpi_copy_mostly(in, &pb, pbb, PMPI_PB_CORE);
-	}
 	if (f->contig)
 		pmpi_copy(in + pbb, (const char *)data + f->at, (size_t)f->size);
 	else
@@ -154,8 +144,7 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 		     PMPI_Reduce(in, out, 1, f->bytes, fused_op, root, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (x)
-		x->fused = true;	/* off the root, out stays in */
+	*moved = true;
 	if (!result)
 		return rc;
 	pos = 0;
@@ -163,9 +152,49 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 		pmpi_copy((char *)rbuf + f->at, out + pbb, (size_t)f->size);
 	else
 		rc = PMPI_Unpack(out + pbb, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
-	if (x)
-		pmpi_copy_mostly(&x->out, out, pbb, PMPI_PB_CORE);
 	return rc;
+}
+
+/* The same where the data do not fit behind x's piggybacks, or for a
+ * call not profiled (x NULL: a piggyback that says nothing): through
+ * buffers of ours, out of line with them. */
+__attribute__((noinline))
+static int reduce_copied(struct fused *f, struct pmpi_pb_coll *x, size_t pbb, const void *sbuf,
+			 void *rbuf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+			 bool result)
+{
+	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
+	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
+	bool moved = false;
+	int rc;
+
+	if (x)
+		memcpy(in, &x->in, pbb);
+	else
+		pmpi_pb_fill_none((struct pmpi_pb *)(void *)in, 0);
+	rc = reduce_message(f, in, out, pbb, sbuf, rbuf, count, type, root, comm, result, &moved);
+	if (x && moved) {
+		x->fused = true;
+		if (result)
+			memcpy(&x->out, out, pbb);
+	}
+	return rc;
+}
+
+/* The fused call with entry f; x is NULL for a call not profiled; quick:
+ * as call.h says (the piggyback's core alone).  The common case, data
+ * that fit behind the piggyback in its struct, moves x->in to x->out:
+ * no copy of the piggyback either way. */
+static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
+			int count, MPI_Datatype type, int root, MPI_Comm comm, bool quick)
+{
+	size_t pbb = pmpi_pb_size(quick);
+	bool result = root < 0 || pmpi_comm_rank(comm) == root;
+
+	if (!x || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
+		return reduce_copied(f, x, pbb, sbuf, rbuf, count, type, root, comm, result);
+	return reduce_message(f, (unsigned char *)&x->in, (unsigned char *)&x->out, pbb, sbuf,
+			      rbuf, count, type, root, comm, result, &x->fused);
 }
 
 /* Flattened, as the small sends and receives (p2p.c): the entry's lookup

@@ -161,6 +161,14 @@ void pmpi_pb_comm_born(MPI_Comm comm);
  * PMPI_PB_FUSED_MAX bytes of data.
  */
 #define PMPI_PB_FUSED_MAX 1024
+/* Whether data of `bytes` fit behind a piggyback of pbb bytes in its own
+ * struct, in the room of the fields it does not move (the zeroing block
+ * of a job that moves the core alone, pb.h): then x->in and x->out are
+ * the fused call's buffers, no copy of the piggyback either way. */
+static inline bool pmpi_pb_fits_behind(size_t pbb, uint64_t bytes)
+{
+	return pbb + bytes <= sizeof(struct pmpi_pb);
+}
 static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
 {
 	/* quick: on, on every communicator (call.h) */
