@@ -38,9 +38,10 @@ struct comm_info {
 /* Guards cache; held while a missing entry is filled (local MPI calls). */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct comm_info cache[CACHE];
-/* Entries filled or dropped so far; written under lock. */
-static uint64_t generation;
-/* This thread's copy of an entry (world NULL) and the generation it is of. */
+/* Entries filled or dropped so far, from 1; written under lock. */
+static uint64_t generation = 1;
+/* This thread's copy of an entry (world NULL) and the generation it is of,
+ * 0 (stale) before its first. */
 static __thread struct comm_info last __attribute__((tls_model("initial-exec")));
 static __thread uint64_t last_gen __attribute__((tls_model("initial-exec")));
 
@@ -147,8 +148,7 @@ static const struct comm_info *facts_anew(MPI_Comm comm)
  * the hit needs no frame (the refresh is out of line). */
 static inline const struct comm_info *facts(MPI_Comm comm)
 {
-	if (last.valid && last.comm == comm &&
-	    last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
+	if (last.comm == comm && last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
 		return &last;
 	return facts_anew(comm);
 }
