@@ -96,6 +96,10 @@ struct comm_seq {
 
 static pthread_mutex_t comm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct comm_seq comms[COMMS];
+/* The entry found last: a program's collectives mostly go to one
+ * communicator.  Entries stay where they are; a slot taken again holds
+ * another communicator, or the same one's new count. */
+static struct comm_seq *last_entry;
 
 static unsigned comm_home(MPI_Comm comm)
 {
@@ -109,9 +113,11 @@ static struct comm_seq *comm_entry(MPI_Comm comm)
 	struct comm_seq *free_slot = NULL;
 	unsigned i = comm_home(comm);
 
+	if (last_entry && last_entry->comm == comm && !last_entry->dead)
+		return last_entry;
 	for (unsigned n = 0; n < COMMS && comms[i].used; i = (i + 1) & (COMMS - 1), n++) {
 		if (!comms[i].dead && comms[i].comm == comm)
-			return &comms[i];
+			return last_entry = &comms[i];
 		if (comms[i].dead && !free_slot)
 			free_slot = &comms[i];
 	}
@@ -119,7 +125,7 @@ static struct comm_seq *comm_entry(MPI_Comm comm)
 		free_slot = &comms[i];
 	if (free_slot)
 		*free_slot = (struct comm_seq){ .used = true, .comm = comm };
-	return free_slot;
+	return free_slot ? last_entry = free_slot : NULL;
 }
 
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick)
