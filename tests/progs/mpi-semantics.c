@@ -345,13 +345,14 @@ static void completion(void)
 /* Small broadcasts and reductions whose ranks lay the data out in
  * different ways (a vector or a reordering indexed datatype against plain
  * ints, absolute addresses from MPI_BOTTOM, nothing), in place at the
- * root, a large one, and a barrier on a part of the world. */
+ * root, a large one, reductions of more data than fit in the piggyback's
+ * own room (docs/mpi.md), and a barrier on a part of the world. */
 static void inband_collectives(void)
 {
 	static int x[3];
 	static double y[2];
 	int v[3] = { -1, -1, -1 }, w[2] = { -1, -1 }, bl[2] = { 1, 1 }, dp[2] = { 1, 0 };
-	int lens[2] = { 3, 2 }, sum = rank + 1, big[2000];
+	int lens[2] = { 3, 2 }, sum = rank + 1, big[2000], mid[100];
 	MPI_Datatype vec, swap, abs, types[2] = { MPI_INT, MPI_DOUBLE };
 	MPI_Aint at[2];
 	MPI_Comm half;
@@ -403,6 +404,14 @@ static void inband_collectives(void)
 	else	/* the result's buffer means nothing off the root */
 		MPI_Reduce(&sum, &sum, 1, MPI_INT, MPI_MAX, 1, MPI_COMM_WORLD);
 	say("reduce, one buffer off the root: %d\n", rank == 1 ? w[0] : sum);
+	for (int i = 0; i < 100; i++)
+		mid[i] = 1000 * rank + i;
+	MPI_Allreduce(MPI_IN_PLACE, mid, 100, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	say("allreduce of 400 bytes: %d %d\n", mid[0], mid[99]);
+	for (int i = 0; i < 100; i++)
+		big[i] = 1000 * rank - i;
+	MPI_Reduce(big, mid, 100, MPI_INT, MPI_MIN, 2, MPI_COMM_WORLD);
+	say("reduce of 400 bytes: %d %d\n", rank == 2 ? mid[0] : -1, rank == 2 ? mid[99] : -1);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
 	MPI_Barrier(half);
 	MPI_Comm_free(&half);
