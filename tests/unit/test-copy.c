@@ -9,6 +9,7 @@
 #include <string.h>
 #include "tap.h"
 #include "../../pmpi/copy.h"
+#include "../../pmpi/pb.h"
 
 #define MAXN 130
 #define AROUND 32
@@ -71,16 +72,19 @@ static void by_zero(size_t to, size_t from, size_t n)
 	pmpi_zero_fixed(dst + AROUND + to, n);
 }
 
-/* pmpi_copy_mostly with usual 104 (the piggyback's core): both ways */
+/* pmpi_copy_mostly with the piggyback's core as the usual length: both ways */
 static void by_mostly(size_t to, size_t from, size_t n)
 {
-	pmpi_copy_mostly(dst + AROUND + to, src + AROUND + from, n, 104);
+	pmpi_copy_mostly(dst + AROUND + to, src + AROUND + from, n, PMPI_PB_CORE);
 }
 
 /* The piggyback's lengths as the callers give them: constants, which the
  * copies lay out as straight moves. */
 static void test_constants(void)
 {
+	fill();
+	pmpi_copy_fixed(dst + AROUND + 3, src + AROUND, PMPI_PB_CORE);
+	ok(exact(3, 0, PMPI_PB_CORE, 0), "the core's bytes, a constant: copied exactly");
 	fill();
 	pmpi_copy_fixed(dst + AROUND + 3, src + AROUND, 104);
 	ok(exact(3, 0, 104, 0), "104 bytes, a constant: copied exactly");
