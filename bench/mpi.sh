@@ -12,9 +12,9 @@
 # 6 and 36 frames deep, no message), and as half the 0-byte latency's
 # growth (a one-way trip passes a send and a receive wrapper), which
 # also counts what the wrappers change in the MPI library's polling; and
-# the latency's floor here: the header alone, measured without cpperf
-# (mpi-bench.c), plus the wrappers' timing and statistics
-# (--no-piggyback).  The micro-benchmarks run on 2 ranks.  With MPIP_LIB
+# the floors of the latency and of the allreduce here: the header alone,
+# measured without cpperf (mpi-bench.c), plus the wrappers' timing and
+# statistics (--no-piggyback).  The micro-benchmarks run on 2 ranks.  With MPIP_LIB
 # set to mpiP's libmpiP.so (mpiP is not a Debian package: build it by
 # hand), mpiP without its call-site stack walk (MPIP="-k 0"), preloaded,
 # runs beside them as the peer that wraps MPI and samples nothing.
@@ -100,14 +100,16 @@ echo "  64 KiB $(joined 65536), 1 MiB $(joined 1048576): what this MPI gives it 
 over_plain() { # CONFIG MEASUREMENT BASE -> CONFIG's median of MEASUREMENT over plain's of BASE
 	awk -v a="$(median_of "$W/$1" "$2")" -v b="$(median_of "$W/plain" "$3")" 'BEGIN { printf "%.3f", a / b }'
 }
-floor() { # BYTES -> "header alone/floor"
-	awk -v h="$(over_plain plain "latency_joined_$1" "latency_$1")" \
-		-v w="$(over_plain no-piggyback "latency_$1" "latency_$1")" \
+floor() { # KIND BYTES -> "header alone/floor" of KIND_BYTES
+	awk -v h="$(over_plain plain "$1_joined_$2" "$1_$2")" \
+		-v w="$(over_plain no-piggyback "$1_$2" "$1_$2")" \
 		'BEGIN { printf "%.3f/%.3f", h, h + w - 1 }'
 }
 echo "a small message behind the piggyback's 40-byte header (packed before the data, copied out) without cpperf,"
 echo "  over plain / that plus no-piggyback's growth (the wrappers' timing and statistics): the floor of the"
-echo "  whole tool's latency before any piggyback work: 0 B $(floor 0), 8 B $(floor 8), 1 KiB $(floor 1024) (bench/mpi-cost.md)"
+echo "  whole tool's latency before any piggyback work: 0 B $(floor latency 0), 8 B $(floor latency 8), 1 KiB $(floor latency 1024) (bench/mpi-cost.md)"
+echo "an 8-byte allreduce behind a collective's 96-byte piggyback (one 104-byte type, an operator that takes the"
+echo "  header's maxima and sums the data) without cpperf, the same way: $(floor allreduce 8) (bench/mpi-cost.md)"
 wrapper_cost() { # CONFIG MEASUREMENT [HALF] -> ns over the plain run
 	awk -v a="$(median_of "$W/$1" "$2")" -v b="$(median_of "$W/plain" "$2")" -v k="${3:-1}" \
 		'BEGIN { printf "%.0f", (a - b) * k }'
