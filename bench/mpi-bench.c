@@ -183,18 +183,22 @@ static void joined_sum(void *in, void *inout, int *len, MPI_Datatype *type)
 static MPI_Datatype joined_type;
 static MPI_Op joined_op;
 
+static void allreduce_joined(const double *in, double *out)
+{
+	struct joined jin = { .hdr[0] = (uint64_t)*in, .data = *in }, jout;
+
+	MPI_Allreduce(&jin, &jout, 1, joined_type, joined_op, MPI_COMM_WORLD);
+	*out = jout.data;
+}
+
 static void one_coll(enum coll k, double *in, double *out)
 {
-	struct joined jin = { .data = *in }, jout;
-
 	switch (k) {
 	case ALLREDUCE:
 		MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		break;
 	case ALLREDUCE_JOINED:
-		jin.hdr[0] = (uint64_t)*in;
-		MPI_Allreduce(&jin, &jout, 1, joined_type, joined_op, MPI_COMM_WORLD);
-		*out = jout.data;
+		allreduce_joined(in, out);
 		break;
 	case REDUCE:
 		MPI_Reduce(in, out, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
