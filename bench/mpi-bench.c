@@ -1,8 +1,9 @@
 /*
  * mpi-bench.c - the MPI micro-benchmarks of `make bench`: ping-pong latency
  * (0, 8, 1024 bytes) and streaming bandwidth (64 KiB, 1 MiB) between ranks
- * 0 and 1, and loops of an 8-byte MPI_Allreduce, MPI_Reduce and MPI_Bcast
- * and of MPI_Barrier over all ranks.  Rank 0 prints
+ * 0 and 1, and loops of an 8-byte MPI_Allreduce, MPI_Reduce and MPI_Bcast,
+ * of MPI_Barrier, and of MPI_Allgather, MPI_Alltoall, MPI_Gather and
+ * MPI_Scatter of 8 bytes a rank over all ranks.  Rank 0 prints
  * one "name value unit" line per measurement; bench/mpi.sh compares runs.
  * The bandwidth is measured twice: with the data as they are, and with
  * each message laid out as the piggyback lays out a large one, a struct
@@ -154,9 +155,12 @@ static void bandwidth(int rank, int bytes, int reps, char *buf, char (*hdrs)[64]
 		       (double)bytes * WINDOW * reps / (MPI_Wtime() - t0) / 1e6);
 }
 
-enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLREDUCE_JOINED };
+enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, GATHER, SCATTER,
+	    ALLREDUCE_JOINED };
 static const char *const coll_names[] = { "allreduce_8", "reduce_8", "bcast_8", "barrier",
+					   "allgather_8", "alltoall_8", "gather_8", "scatter_8",
 					   "allreduce_joined_8" };
+#define MAXRANKS 64	/* the gathers' and scatters' buffers */
 
 /* [header | a double]: the maxima of the headers' words, the sum of the
  * data (as uint64_t words and a double, copied: no aliasing). */
@@ -193,6 +197,8 @@ static void allreduce_joined(const double *in, double *out)
 
 static void one_coll(enum coll k, double *in, double *out)
 {
+	static double many_in[MAXRANKS], many_out[MAXRANKS];
+
 	switch (k) {
 	case ALLREDUCE:
 		MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -208,6 +214,18 @@ static void one_coll(enum coll k, double *in, double *out)
 		break;
 	case BARRIER:
 		MPI_Barrier(MPI_COMM_WORLD);
+		break;
+	case ALLGATHER:
+		MPI_Allgather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+		break;
+	case ALLTOALL:
+		MPI_Alltoall(many_in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+		break;
+	case GATHER:
+		MPI_Gather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case SCATTER:
+		MPI_Scatter(many_in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 		break;
 	}
 }
@@ -237,9 +255,9 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	scale = argc > 1 ? atoi(argv[1]) : 1;
-	if (size < 2) {
+	if (size < 2 || size > MAXRANKS) {
 		if (rank == 0)
-			fprintf(stderr, "mpi-bench: needs at least 2 ranks\n");
+			fprintf(stderr, "mpi-bench: needs 2 to %d ranks\n", MAXRANKS);
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (!buf) {

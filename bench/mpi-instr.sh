@@ -8,7 +8,8 @@
 # depends on time: calibration, the profile's writing), on each of 2
 # ranks, for an 8-byte ping-pong (MPI_Send/MPI_Recv), an 8-byte exchange
 # (MPI_Irecv, MPI_Isend, MPI_Waitall) and loops of an 8-byte
-# MPI_Allreduce, MPI_Reduce, MPI_Bcast and of MPI_Barrier, each run with
+# MPI_Allreduce, MPI_Reduce, MPI_Bcast, of MPI_Barrier and of an 8-byte-a-rank
+# MPI_Allgather, MPI_Alltoall, MPI_Gather and MPI_Scatter, each run with
 # N and 2N iterations so that a call site's first call (its call path
 # unwound) cancels out: (count(2N) - count(N)) / N per round trip or
 # call per rank, the mean of the two ranks.  Configurations:
@@ -84,7 +85,7 @@ per_iteration() {
 	paste "$W/short" "$W/long" | awk -v n="$N" '{ s += ($2 - $1) / n } END { printf "%.0f", s / NR }'
 }
 
-loops=(pingpong exchange allreduce reduce bcast barrier)
+loops=(pingpong exchange allreduce reduce bcast barrier allgather alltoall gather scatter)
 row() { # NAME CONFIG
 	printf "%-14s" "$1"
 	for l in "${loops[@]}"; do printf " %10s" "$(per_iteration "$2" "$l")"; done

@@ -77,7 +77,7 @@ printf "%-20s %12s %6s" measurement plain spread
 for c in "${configs[@]:1}"; do printf " %12s %8s" "$c" ratio; done
 printf "   target\n"
 for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allreduce_8 reduce_8 \
-	bcast_8 barrier; do
+	bcast_8 barrier allgather_8 alltoall_8 gather_8 scatter_8; do
 	base=$(median_of "$W/plain" "$m")
 	printf "%-20s %12s %6s" "$m" "$base" "$(spread_of "$W/plain" "$m")"
 	for c in "${configs[@]:1}"; do
