@@ -14,7 +14,8 @@
  * different in- and out-neighbours, attribute copy callbacks counted,
  * communicators made by several threads at once, and the small blocking
  * collectives that carry the piggyback inside them laid out differently
- * on each rank, and the predefined operators they apply.
+ * on each rank (broadcasts, reductions, gathers, scatters, all-to-alls),
+ * and the predefined operators they apply.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -418,6 +419,83 @@ static void inband_collectives(void)
 	MPI_Type_free(&vec);
 	MPI_Type_free(&swap);
 	MPI_Type_free(&abs);
+}
+
+/* The gathers, scatters and all-to-alls that carry the piggyback inside
+ * them: a vector (two ints a slot of three) on one side and contiguous
+ * data on the other, MPI_IN_PLACE, no data, a communicator of three, and
+ * one too large to carry it (every rank's 1200 bytes). */
+static void inband_gathers(void)
+{
+	static int big[4 * 300], mine[300];
+	int v[12], w[12], r3;
+	MPI_Datatype vec;
+	MPI_Comm three;
+
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	for (int i = 0; i < 12; i++) {
+		v[i] = 10 * rank + i;
+		w[i] = -1;
+	}
+	MPI_Gather(v, 2, MPI_INT, w, 1, vec, 1, MPI_COMM_WORLD);
+	say("gather into vectors:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", rank == 1 ? w[i] : 0);
+	for (int i = 0; i < 12; i++)
+		w[i] = rank == 2 ? 20 + i : -1;
+	if (rank == 2)
+		MPI_Gather(MPI_IN_PLACE, 2, MPI_INT, w, 2, MPI_INT, 2, MPI_COMM_WORLD);
+	else
+		MPI_Gather(v, 1, vec, NULL, 0, MPI_DATATYPE_NULL, 2, MPI_COMM_WORLD);
+	say("\ngather in place of vectors:");
+	for (int i = 0; i < 8; i++)
+		say(" %d", rank == 2 ? w[i] : 0);
+	for (int i = 0; i < 12; i++)
+		w[i] = -1;
+	MPI_Scatter(v, 1, vec, w, 2, MPI_INT, 3, MPI_COMM_WORLD);
+	say("\nscatter of vectors: %d %d %d", w[0], w[1], w[2]);
+	w[0] = 50 + rank;
+	if (rank == 0)
+		MPI_Scatter(v, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	else
+		MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, w, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	say("\nscatter in place: %d", w[0]);
+	MPI_Allgather(&v[1], 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_WORLD);
+	say("\nallgather: %d %d %d %d", w[0], w[1], w[2], w[3]);
+	for (int i = 0; i < 12; i++)
+		w[i] = i / 3 == rank ? 70 + i : -1;
+	MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w, 1, vec, MPI_COMM_WORLD);
+	say("\nallgather in place of vectors:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", w[i]);
+	MPI_Allgather(v, 0, MPI_INT, w, 0, MPI_INT, MPI_COMM_WORLD);
+	for (int i = 0; i < 4; i++)
+		v[i] = 100 * rank + i;
+	MPI_Alltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_WORLD);
+	say("\nalltoall: %d %d %d %d", w[0], w[1], w[2], w[3]);
+	for (int i = 0; i < 4; i++)
+		w[i] = 1000 * rank + i;
+	MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w, 1, MPI_INT, MPI_COMM_WORLD);
+	say("\nalltoall in place: %d %d %d %d", w[0], w[1], w[2], w[3]);
+	for (int i = 0; i < 12; i++)
+		v[i] = 10 * rank + i;
+	MPI_Alltoall(v, 1, vec, w, 2, MPI_INT, MPI_COMM_WORLD);
+	say("\nalltoall of vectors:");
+	for (int i = 0; i < 8; i++)
+		say(" %d", w[i]);
+	MPI_Comm_split(MPI_COMM_WORLD, rank < 3 ? 0 : MPI_UNDEFINED, rank, &three);
+	if (three != MPI_COMM_NULL) {
+		MPI_Comm_rank(three, &r3);
+		MPI_Allgather(&r3, 1, MPI_INT, w, 1, MPI_INT, three);
+		say("\nallgather of three: %d %d %d", w[0], w[1], w[2]);
+		MPI_Comm_free(&three);
+	}
+	for (int i = 0; i < 300; i++)
+		mine[i] = 1000 * rank + i;
+	MPI_Allgather(mine, 300, MPI_INT, big, 300, MPI_INT, MPI_COMM_WORLD);
+	say("\nlarge allgather: %d %d %d\n", big[1], big[300], big[1199]);
+	MPI_Type_free(&vec);
 }
 
 /* The predefined operators that the fused allreduce applies itself, on
@@ -866,6 +944,7 @@ int main(int argc, char **argv)
 	empty_statuses();
 	collectives();
 	inband_collectives();
+	inband_gathers();
 	local_ops();
 	dist_graph();
 	attribute_copies();

@@ -1,0 +1,281 @@
+/*
+ * gather.c - the piggyback of a small MPI_Gather, MPI_Scatter,
+ * MPI_Allgather or MPI_Alltoall carried inside it (docs/mpi.md
+ * "Piggyback"): every block the call moves becomes [piggyback | data],
+ * moved as bytes through buffers of ours, instead of the user's call and
+ * a companion collective after it.  A gather's root and every rank of an
+ * allgather or all-to-all merge the piggybacks they received; a
+ * scatter's ranks take the root's.
+ *
+ * Every rank decides alike from what MPI makes the same on all of them:
+ * the communicator, its size and the size of a block (the type
+ * signatures of the two sides match).  All the blocks of a call fit in
+ * a buffer on the stack (PMPI_PB_GATHER_ROOM: 2 ranks
+ * with 1 KiB each and a job's whole piggyback, 39 with 8 bytes each and
+ * the core alone), so that no rank can fail to make
+ * a call the others make.  A block's data are copied (contiguous) or
+ * packed behind its piggyback and copied or unpacked out of it, in the
+ * layout each rank gives its own buffers.
+ */
+#include <string.h>
+
+#include "comms.h"
+#include "copy.h"
+#include "datatypes.h"
+#include "piggyback.h"
+
+/* One side of the call: count x type per rank, rank i's at buf + i x
+ * stride; bytes of data, laid out in one piece at `at` from each rank's
+ * address when contig. */
+struct side {
+	char *buf;
+	int count;
+	MPI_Datatype type;
+	MPI_Aint stride, at;
+	bool contig;
+	size_t bytes;
+};
+
+/* The side of count x type at buf; false when MPI refuses it (its call
+ * then returns MPI's error): a count or datatype MPI refuses, data read
+ * or written through a null pointer, or MPI_IN_PLACE where the call
+ * takes none. */
+static bool side_of(struct side *s, const void *buf, int count, MPI_Datatype type)
+{
+	const struct pmpi_named *n = pmpi_named_find(type);
+	MPI_Aint lb, extent;
+	int64_t size;
+
+	if (buf == MPI_IN_PLACE || count < 0)
+		return false;
+	if (n) {	/* its elements lie end to end */
+		s->contig = true;
+		s->at = 0;
+		size = extent = n->size;
+	} else if ((size = pmpi_type_layout_asked(type, count, &s->contig, &s->at)) < 0 ||
+		   PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS) {
+		return false;
+	}
+	s->buf = (char *)buf;
+	s->count = count;
+	s->type = type;
+	s->stride = extent * count;
+	s->bytes = (size_t)size * (size_t)count;
+	return !(s->bytes && !buf && s->contig && !s->at);
+}
+
+/* Rank i's data from s into the block's data at d. */
+static int put(const struct side *s, int i, unsigned char *d)
+{
+	char *from = s->buf + (MPI_Aint)i * s->stride;
+	int pos = 0;
+
+	if (!s->contig)
+		return PMPI_Pack(from, s->count, s->type, d, (int)s->bytes, &pos, MPI_COMM_SELF);
+	pmpi_copy(d, from + s->at, s->bytes);
+	return MPI_SUCCESS;
+}
+
+/* The block's data at d into rank i's place in s. */
+static int take(const struct side *s, int i, const unsigned char *d)
+{
+	char *to = s->buf + (MPI_Aint)i * s->stride;
+	int pos = 0;
+
+	if (!s->contig)
+		return PMPI_Unpack(d, (int)s->bytes, &pos, to, s->count, s->type, MPI_COMM_SELF);
+	pmpi_copy(to + s->at, d, s->bytes);
+	return MPI_SUCCESS;
+}
+
+/* The size of one block of bytes of data behind a piggyback of pbb
+ * bytes, aligned for the next block's piggyback; 0 when the n blocks
+ * do not fit in the call's buffers (or n is no size). */
+static size_t block_size(size_t pbb, size_t bytes, int n)
+{
+	size_t b = pbb + ((bytes + 7) & ~(size_t)7);
+
+	return n > 0 && bytes <= PMPI_PB_FUSED_MAX && b * (size_t)n <= PMPI_PB_GATHER_ROOM ? b : 0;
+}
+
+/* This rank's piggyback at d: x's, or one that says nothing for a call
+ * not profiled. */
+static void put_pb(unsigned char *d, const struct pmpi_pb_coll *x, size_t pbb)
+{
+	struct pmpi_pb none;
+
+	if (x) {
+		pmpi_copy_mostly(d, &x->in, pbb, PMPI_PB_CORE);
+		return;
+	}
+	pmpi_pb_fill_none(&none, 0);	/* a whole struct: more than a block may hold */
+	memcpy(d, &none, pbb);
+}
+
+/* Every rank's piggyback in the n blocks at m merged into x's, but this
+ * rank's (me), which x's holds already. */
+static void merge_blocks(struct pmpi_pb_coll *x, const unsigned char *m, size_t b, int n, int me)
+{
+	for (int i = 0; i < n; i++)
+		if (i != me)
+			pmpi_pb_merge_into((const struct pmpi_pb *)(const void *)(m + i * b), &x->out);
+}
+
+/* Each block's data into its rank's place in s, but this rank's (me)
+ * when it is there already (-1: none is). */
+static int take_all(const struct side *s, const unsigned char *m, size_t b, size_t pbb, int n,
+		    int me)
+{
+	int rc = MPI_SUCCESS;
+
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+		if (i != me)
+			rc = take(s, i, m + i * b + pbb);
+	return rc;
+}
+
+/* x's received piggyback is its own merged with the n blocks' at m. */
+static void fuse_all(struct pmpi_pb_coll *x, const unsigned char *m, size_t b, size_t pbb, int n,
+		     int me)
+{
+	if (!x)
+		return;
+	pmpi_copy_mostly(&x->out, &x->in, pbb, PMPI_PB_CORE);
+	merge_blocks(x, m, b, n, me);
+	x->fused = true;
+}
+
+int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char m[PMPI_PB_GATHER_ROOM];
+	size_t pbb = pmpi_pb_size(quick), b;
+	int me, n, rc;
+	bool in_place;
+	struct side s, r;
+
+	if (!pmpi_pb_coll_fusable(comm, quick))
+		return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+	me = pmpi_comm_rank(comm);
+	n = pmpi_comm_size(comm);
+	in_place = me == root && sbuf == MPI_IN_PLACE;
+	if ((me == root ? !side_of(&r, rbuf, rcount, rtype) : !side_of(&s, sbuf, scount, stype)) ||
+	    (me == root && !in_place && !side_of(&s, sbuf, scount, stype)) ||
+	    !(b = block_size(pbb, me == root ? r.bytes : s.bytes, n)))
+		return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+	if (me != root) {
+		put_pb(m, x, pbb);
+		rc = put(&s, 0, m + pbb);
+		if (rc == MPI_SUCCESS)
+			rc = PMPI_Gather(m, (int)b, MPI_BYTE, NULL, 0, MPI_BYTE, root, comm);
+		if (rc == MPI_SUCCESS && x)
+			x->fused = true;	/* x->out stays its own */
+		return rc;
+	}
+	put_pb(m + (size_t)me * b, x, pbb);
+	rc = in_place ? MPI_SUCCESS : put(&s, 0, m + (size_t)me * b + pbb);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Gather(MPI_IN_PLACE, 0, MPI_BYTE, m, (int)b, MPI_BYTE, root, comm);
+	if (rc == MPI_SUCCESS)
+		rc = take_all(&r, m, b, pbb, n, in_place ? me : -1);
+	if (rc == MPI_SUCCESS)
+		fuse_all(x, m, b, pbb, n, me);
+	return rc;
+}
+
+int pmpi_x_scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char m[PMPI_PB_GATHER_ROOM];
+	size_t pbb = pmpi_pb_size(quick), b;
+	int me, n, rc = MPI_SUCCESS;
+	bool in_place;
+	struct side s, r;
+
+	if (!pmpi_pb_coll_fusable(comm, quick))
+		return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+	me = pmpi_comm_rank(comm);
+	n = pmpi_comm_size(comm);
+	in_place = me == root && rbuf == MPI_IN_PLACE;
+	if ((me == root ? !side_of(&s, sbuf, scount, stype) : !side_of(&r, rbuf, rcount, rtype)) ||
+	    (me == root && !in_place && !side_of(&r, rbuf, rcount, rtype)) ||
+	    !(b = block_size(pbb, me == root ? s.bytes : r.bytes, n)))
+		return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+	if (me != root) {
+		rc = PMPI_Scatter(NULL, 0, MPI_BYTE, m, (int)b, MPI_BYTE, root, comm);
+		if (rc == MPI_SUCCESS)
+			rc = take(&r, 0, m + pbb);
+		if (rc == MPI_SUCCESS && x) {
+			pmpi_copy_mostly(&x->out, m, pbb, PMPI_PB_CORE);
+			x->fused = true;
+		}
+		return rc;
+	}
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+		put_pb(m + (size_t)i * b, x, pbb);
+		rc = put(&s, i, m + (size_t)i * b + pbb);
+	}
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Scatter(m, (int)b, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root, comm);
+	if (rc == MPI_SUCCESS && !in_place)
+		rc = take(&r, 0, m + (size_t)me * b + pbb);
+	if (rc == MPI_SUCCESS && x)
+		x->fused = true;	/* x->out stays its own */
+	return rc;
+}
+
+int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char m[PMPI_PB_GATHER_ROOM];
+	size_t pbb = pmpi_pb_size(quick), b;
+	int me, n, rc;
+	bool in_place = sbuf == MPI_IN_PLACE;
+	struct side s, r;
+
+	if (!pmpi_pb_coll_fusable(comm, quick))
+		return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	me = pmpi_comm_rank(comm);
+	n = pmpi_comm_size(comm);
+	if (!side_of(&r, rbuf, rcount, rtype) || (!in_place && !side_of(&s, sbuf, scount, stype)) ||
+	    !(b = block_size(pbb, r.bytes, n)))
+		return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	put_pb(m + (size_t)me * b, x, pbb);
+	rc = in_place ? put(&r, me, m + (size_t)me * b + pbb) : put(&s, 0, m + (size_t)me * b + pbb);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, m, (int)b, MPI_BYTE, comm);
+	if (rc == MPI_SUCCESS)
+		rc = take_all(&r, m, b, pbb, n, in_place ? me : -1);
+	if (rc == MPI_SUCCESS)
+		fuse_all(x, m, b, pbb, n, me);
+	return rc;
+}
+
+int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char out[PMPI_PB_GATHER_ROOM], in[PMPI_PB_GATHER_ROOM];
+	size_t pbb = pmpi_pb_size(quick), b;
+	int me, n, rc = MPI_SUCCESS;
+	struct side s, r;
+
+	if (!pmpi_pb_coll_fusable(comm, quick))
+		return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	me = pmpi_comm_rank(comm);
+	n = pmpi_comm_size(comm);
+	if (!side_of(&r, rbuf, rcount, rtype) ||
+	    (sbuf != MPI_IN_PLACE && !side_of(&s, sbuf, scount, stype)) ||
+	    !(b = block_size(pbb, r.bytes, n)))
+		return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+		put_pb(out + (size_t)i * b, x, pbb);
+		rc = put(sbuf == MPI_IN_PLACE ? &r : &s, i, out + (size_t)i * b + pbb);
+	}
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Alltoall(out, (int)b, MPI_BYTE, in, (int)b, MPI_BYTE, comm);
+	if (rc == MPI_SUCCESS)
+		rc = take_all(&r, in, b, pbb, n, -1);
+	if (rc == MPI_SUCCESS)
+		fuse_all(x, in, b, pbb, n, me);
+	return rc;
+}
