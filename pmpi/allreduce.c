@@ -1,9 +1,10 @@
 /*
- * allreduce.c - the piggyback of a small MPI_Allreduce or MPI_Reduce
- * carried inside it (docs/mpi.md "Piggyback"): one allreduce (reduce) of
- * [piggyback | data] with an operator of ours, which merges the
- * piggybacks and applies the program's operator to the data with
- * MPI_Reduce_local, instead of the user's call and a companion after it.
+ * allreduce.c - the piggyback of a small MPI_Allreduce, MPI_Reduce or
+ * MPI_Scan carried inside it (docs/mpi.md "Piggyback"): one allreduce
+ * (reduce, scan) of [piggyback | data] with an operator of ours, which
+ * merges the piggybacks and applies the program's operator to the data
+ * with MPI_Reduce_local, instead of the user's call and a companion
+ * after it.
  *
  * Every rank must decide alike, from what MPI makes the same on all of
  * them: a communicator the piggyback travels on (its groups), a
@@ -41,6 +42,9 @@ struct fused {
 };
 
 static struct fused *known;	/* pushed with release, never removed */
+
+/* Where a fused call's result goes: a reduce's root (>= 0), or */
+enum { TO_ALL = -1, TO_PREFIX = -2 };
 static MPI_Op fused_op = MPI_OP_NULL;
 static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 
@@ -124,8 +128,9 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 	return !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE;
 }
 
-/* [piggyback | data] of every rank reduced to root, or to all when root
- * is -1, with entry f, from in to out: the piggyback's pbb bytes at
+/* [piggyback | data] of every rank reduced to root (TO_ALL: to all,
+ * TO_PREFIX: each rank's of the ranks up to it), with entry f, from in
+ * to out: the piggyback's pbb bytes at
  * their start, the data behind them.  result: a result arrives here;
  * *moved once the piggybacks have (off the root, out stays in). */
 static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out, size_t pbb,
@@ -140,7 +145,8 @@ static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out
 	else
 		rc = PMPI_Pack(data, count, type, in + pbb, f->size, &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
-		rc = root < 0 ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
+		rc = root == TO_ALL ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
+		     root == TO_PREFIX ? PMPI_Scan(in, out, 1, f->bytes, fused_op, comm) :
 		     PMPI_Reduce(in, out, 1, f->bytes, fused_op, root, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -207,7 +213,7 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, -1, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, TO_ALL, comm, quick);
 }
 
 __attribute__((flatten))
@@ -219,6 +225,17 @@ int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
 		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
 	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm, quick);
+}
+
+__attribute__((flatten))
+int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	struct fused *f = fusable(type, count, op, comm, quick);
+
+	if (!f || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
+	return fused_reduce(f, x, sbuf, rbuf, count, type, TO_PREFIX, comm, quick);
 }
 
 void pmpi_x_allreduce_stop(void)

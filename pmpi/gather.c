@@ -31,7 +31,7 @@ struct side {
 	char *buf;
 	int count;
 	MPI_Datatype type;
-	MPI_Aint stride, at;
+	MPI_Aint extent, stride, at;
 	bool contig;
 	size_t bytes;
 };
@@ -59,6 +59,7 @@ static bool side_of(struct side *s, const void *buf, int count, MPI_Datatype typ
 	s->buf = (char *)buf;
 	s->count = count;
 	s->type = type;
+	s->extent = extent;
 	s->stride = extent * count;
 	s->bytes = (size_t)size * (size_t)count;
 	return !(s->bytes && !buf && s->contig && !s->at);
@@ -89,13 +90,25 @@ static int take(const struct side *s, int i, const unsigned char *d)
 }
 
 /* The size of one block of bytes of data behind a piggyback of pbb
- * bytes, aligned for the next block's piggyback; 0 when the n blocks
- * do not fit in the call's buffers (or n is no size). */
-static size_t block_size(size_t pbb, size_t bytes, int n)
+ * bytes, aligned for the next block's piggyback; 0 when it holds more
+ * than PMPI_PB_FUSED_MAX bytes of data. */
+static size_t block_size(size_t pbb, size_t bytes)
 {
-	size_t b = pbb + ((bytes + 7) & ~(size_t)7);
+	return bytes <= PMPI_PB_FUSED_MAX ? pbb + ((bytes + 7) & ~(size_t)7) : 0;
+}
 
-	return n > 0 && bytes <= PMPI_PB_FUSED_MAX && b * (size_t)n <= PMPI_PB_GATHER_ROOM ? b : 0;
+/* The size of each of n blocks of the data this rank reads (s) or
+ * writes (r), NULL where it has none; 0 when they do not all fit in the
+ * call's buffers, or when the two sides differ in size (MPI's error
+ * then, not a copy of ours past a block). */
+static size_t blocks_of(const struct side *s, const struct side *r, size_t pbb, int n)
+{
+	size_t b;
+
+	if (s && r && s->bytes != r->bytes)
+		return 0;
+	b = block_size(pbb, (s ? s : r)->bytes);
+	return n > 0 && b * (size_t)n <= PMPI_PB_GATHER_ROOM ? b : 0;
 }
 
 /* This rank's piggyback at d: x's, or one that says nothing for a call
@@ -159,9 +172,9 @@ int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Data
 	me = pmpi_comm_rank(comm);
 	n = pmpi_comm_size(comm);
 	in_place = me == root && sbuf == MPI_IN_PLACE;
-	if ((me == root ? !side_of(&r, rbuf, rcount, rtype) : !side_of(&s, sbuf, scount, stype)) ||
-	    (me == root && !in_place && !side_of(&s, sbuf, scount, stype)) ||
-	    !(b = block_size(pbb, me == root ? r.bytes : s.bytes, n)))
+	if ((!in_place && !side_of(&s, sbuf, scount, stype)) ||
+	    (me == root && !side_of(&r, rbuf, rcount, rtype)) ||
+	    !(b = blocks_of(in_place ? NULL : &s, me == root ? &r : NULL, pbb, n)))
 		return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 	if (me != root) {
 		put_pb(m, x, pbb);
@@ -197,9 +210,9 @@ int pmpi_x_scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Dat
 	me = pmpi_comm_rank(comm);
 	n = pmpi_comm_size(comm);
 	in_place = me == root && rbuf == MPI_IN_PLACE;
-	if ((me == root ? !side_of(&s, sbuf, scount, stype) : !side_of(&r, rbuf, rcount, rtype)) ||
-	    (me == root && !in_place && !side_of(&r, rbuf, rcount, rtype)) ||
-	    !(b = block_size(pbb, me == root ? s.bytes : r.bytes, n)))
+	if ((me == root && !side_of(&s, sbuf, scount, stype)) ||
+	    (!in_place && !side_of(&r, rbuf, rcount, rtype)) ||
+	    !(b = blocks_of(me == root ? &s : NULL, in_place ? NULL : &r, pbb, n)))
 		return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 	if (me != root) {
 		rc = PMPI_Scatter(NULL, 0, MPI_BYTE, m, (int)b, MPI_BYTE, root, comm);
@@ -238,7 +251,7 @@ int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_D
 	me = pmpi_comm_rank(comm);
 	n = pmpi_comm_size(comm);
 	if (!side_of(&r, rbuf, rcount, rtype) || (!in_place && !side_of(&s, sbuf, scount, stype)) ||
-	    !(b = block_size(pbb, r.bytes, n)))
+	    !(b = blocks_of(in_place ? NULL : &s, &r, pbb, n)))
 		return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 	put_pb(m + (size_t)me * b, x, pbb);
 	rc = in_place ? put(&r, me, m + (size_t)me * b + pbb) : put(&s, 0, m + (size_t)me * b + pbb);
@@ -265,7 +278,7 @@ int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 	n = pmpi_comm_size(comm);
 	if (!side_of(&r, rbuf, rcount, rtype) ||
 	    (sbuf != MPI_IN_PLACE && !side_of(&s, sbuf, scount, stype)) ||
-	    !(b = block_size(pbb, r.bytes, n)))
+	    !(b = blocks_of(sbuf == MPI_IN_PLACE ? NULL : &s, &r, pbb, n)))
 		return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
 		put_pb(out + (size_t)i * b, x, pbb);
@@ -277,5 +290,61 @@ int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 		rc = take_all(&r, in, b, pbb, n, -1);
 	if (rc == MPI_SUCCESS)
 		fuse_all(x, in, b, pbb, n, me);
+	return rc;
+}
+
+/* The n blocks of an allgatherv's result, each rank's count x type at
+ * its displacement in extents from r's buffer: their sizes bc and
+ * places bd in the call's buffer, and each one's side in v; false
+ * when they do not all fit in it. */
+static bool slots_of(const struct side *r, const int *counts, const int *displs, size_t pbb, int n,
+		     int *bc, int *bd, struct side *v)
+{
+	size_t total = 0, b;
+
+	if (!counts || !displs || n <= 0 || (size_t)n > PMPI_PB_GATHER_ROOM / pbb)
+		return false;
+	for (int i = 0; i < n; i++) {
+		if (!side_of(&v[i], r->buf + (MPI_Aint)displs[i] * r->extent, counts[i], r->type) ||
+		    !(b = block_size(pbb, v[i].bytes)) || (total += b) > PMPI_PB_GATHER_ROOM)
+			return false;
+		bc[i] = (int)b;
+		bd[i] = (int)(total - b);
+	}
+	return true;
+}
+
+int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+		      MPI_Comm comm, bool quick)
+{
+	enum { MOST = PMPI_PB_GATHER_ROOM / PMPI_PB_CORE };
+	_Alignas(struct pmpi_pb) unsigned char m[PMPI_PB_GATHER_ROOM];
+	int bc[MOST], bd[MOST], me, n, rc;
+	size_t pbb = pmpi_pb_size(quick);
+	bool in_place = sbuf == MPI_IN_PLACE;
+	struct side s, r, v[MOST];
+
+	if (!pmpi_pb_coll_fusable(comm, quick))
+		return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+	me = pmpi_comm_rank(comm);
+	n = pmpi_comm_size(comm);
+	if (!side_of(&r, rbuf, 0, rtype) || !slots_of(&r, rcounts, displs, pbb, n, bc, bd, v) ||
+	    (!in_place && (!side_of(&s, sbuf, scount, stype) || s.bytes != v[me].bytes)))
+		return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+	put_pb(m + bd[me], x, pbb);
+	rc = put(in_place ? &v[me] : &s, 0, m + bd[me] + pbb);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, m, bc, bd, MPI_BYTE, comm);
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+		if (i != me || !in_place)
+			rc = take(&v[i], 0, m + bd[i] + pbb);
+	if (rc != MPI_SUCCESS || !x)
+		return rc;
+	pmpi_copy_mostly(&x->out, &x->in, pbb, PMPI_PB_CORE);
+	for (int i = 0; i < n; i++)
+		if (i != me)
+			pmpi_pb_merge_into((const struct pmpi_pb *)(const void *)(m + bd[i]), &x->out);
+	x->fused = true;
 	return rc;
 }

@@ -266,6 +266,8 @@ sub fortran_xport {
 			$arg{$n} = "PMPI_Op_f2c(*$n)";
 		} elsif ($t eq 'MPI_Request') {
 			$arg{$n} = "PMPI_Request_f2c(*$n)";
+		} elsif ($p->{arr} && $t =~ /\bint$/) {
+			$arg{$n} = "(const int *)$n";
 		} elsif ($t eq 'int') {
 			$arg{$n} = "(int)*$n";
 		} elsif ($t eq 'int *') {

@@ -179,17 +179,20 @@ int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
 /* bcast.c: MPI_Bcast of [piggyback | data]. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm, bool quick);
-/* allreduce.c: MPI_Allreduce and MPI_Reduce of [piggyback | data] with an
- * operator of ours. */
+/* allreduce.c: MPI_Allreduce, MPI_Reduce and MPI_Scan of [piggyback |
+ * data] with an operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick);
+int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
-/* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather and MPI_Alltoall of
- * [piggyback | data] blocks of up to PMPI_PB_FUSED_MAX bytes of data,
- * all of a call's within PMPI_PB_GATHER_ROOM bytes (on the stack). */
+/* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and
+ * MPI_Allgatherv of [piggyback | data] blocks of up to PMPI_PB_FUSED_MAX
+ * bytes of data, all of a call's within PMPI_PB_GATHER_ROOM bytes (on
+ * the stack). */
 #define PMPI_PB_GATHER_ROOM 4096
 int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick);
@@ -199,6 +202,9 @@ int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_D
 		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick);
 int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick);
+int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+		      MPI_Comm comm, bool quick);
 
 /* The next collective number on comm, the piggyback on; false when it
  * cannot be counted. */

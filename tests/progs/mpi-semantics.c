@@ -413,6 +413,10 @@ static void inband_collectives(void)
 		big[i] = 1000 * rank - i;
 	MPI_Reduce(big, mid, 100, MPI_INT, MPI_MIN, 2, MPI_COMM_WORLD);
 	say("reduce of 400 bytes: %d %d\n", rank == 2 ? mid[0] : -1, rank == 2 ? mid[99] : -1);
+	MPI_Scan(&big[1], w, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	mid[0] = 10 - rank * rank;
+	MPI_Scan(MPI_IN_PLACE, mid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	say("scan: %d %d, in place %d\n", w[0], w[1], mid[0]);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
 	MPI_Barrier(half);
 	MPI_Comm_free(&half);
@@ -423,11 +427,14 @@ static void inband_collectives(void)
 
 /* The gathers, scatters and all-to-alls that carry the piggyback inside
  * them: a vector (two ints a slot of three) on one side and contiguous
- * data on the other, MPI_IN_PLACE, no data, a communicator of three, and
- * one too large to carry it (every rank's 1200 bytes). */
+ * data on the other, MPI_IN_PLACE, no data, counts that differ by rank
+ * at displacements out of order, a communicator of three, and one too
+ * large to carry it (every rank's 1200 bytes). */
 static void inband_gathers(void)
 {
 	static int big[4 * 300], mine[300];
+	const int counts[4] = { 1, 2, 0, 3 }, displs[4] = { 9, 0, 5, 2 };
+	const int vcounts[4] = { 1, 1, 0, 2 }, vdispls[4] = { 3, 0, 0, 1 };
 	int v[12], w[12], r3;
 	MPI_Datatype vec;
 	MPI_Comm three;
@@ -483,6 +490,18 @@ static void inband_gathers(void)
 	MPI_Alltoall(v, 1, vec, w, 2, MPI_INT, MPI_COMM_WORLD);
 	say("\nalltoall of vectors:");
 	for (int i = 0; i < 8; i++)
+		say(" %d", w[i]);
+	for (int i = 0; i < 12; i++)
+		w[i] = -1;
+	MPI_Allgatherv(v, counts[rank], MPI_INT, w, counts, displs, MPI_INT, MPI_COMM_WORLD);
+	say("\nallgatherv:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", w[i]);
+	for (int i = 0; i < 12; i++)
+		w[i] = 200 + 10 * rank + i;
+	MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w, vcounts, vdispls, vec, MPI_COMM_WORLD);
+	say("\nallgatherv in place of vectors:");
+	for (int i = 0; i < 12; i++)
 		say(" %d", w[i]);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3 ? 0 : MPI_UNDEFINED, rank, &three);
 	if (three != MPI_COMM_NULL) {
