@@ -12,7 +12,10 @@
  * in between, Sendrecv); a fan-in to one receiver through MPI_ANY_SOURCE
  * where each sender has its own tag, so the match is unique; collectives
  * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
- * Alltoall, Iallreduce + spin + Wait).  Messages are 0-64 KiB.
+ * Alltoall, Iallreduce + spin + Wait, Gather and Scatter from a random
+ * root, Allgatherv, Scan).  Messages are 0-64 KiB, a collective's half
+ * of the time at most 64 bytes a rank (those carry the piggyback inside
+ * them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
  * one receiver (fan-in), a blocking send is always matched by a receive the
@@ -136,10 +139,11 @@ static void fill_contrib(int *v, int n, int step)
 		v[i] = contrib(rank, step, i);
 }
 
-static void check_sum(const int *v, int n, int step, const char *what)
+/* check_sum: v holds the sums of ranks 0 to upto - 1's contributions */
+static void check_sum(const int *v, int n, int step, int upto, const char *what)
 {
 	for (int i = 0; i < n; i++) {
-		int want = nranks * (nranks + 1) / 2 * ((i + step) % 1000 + 1);
+		int want = upto * (upto + 1) / 2 * ((i + step) % 1000 + 1);
 
 		if (v[i] != want) {
 			bad(step, what, v[i], want);
@@ -279,14 +283,29 @@ static void step_any_source(int step, int tag)
 	}
 }
 
-enum { C_BARRIER, C_ALLREDUCE, C_BCAST, C_REDUCE, C_ALLGATHER, C_ALLTOALL, C_IALLREDUCE, C_KINDS };
+enum { C_BARRIER, C_ALLREDUCE, C_BCAST, C_REDUCE, C_ALLGATHER, C_ALLTOALL, C_IALLREDUCE, C_GATHER,
+       C_SCATTER, C_ALLGATHERV, C_SCAN, C_KINDS };
+
+/* Rank r's part of an allgatherv of block bytes a rank at most: each
+ * its own size, the parts laid out in reverse rank order. */
+static void allgatherv_parts(int block, int *counts, int *displs)
+{
+	int at = 0;
+
+	for (int r = nranks - 1; r >= 0; r--) {
+		counts[r] = block / (r + 1);
+		displs[r] = at;
+		at += counts[r];
+	}
+}
 
 static void step_collective(int step)
 {
-	int kind = draw_below(C_KINDS), root = draw_below(nranks);
-	int ints = draw_below(MAXMSG / (int)sizeof(int) + 1);
-	int bytes = draw_below(MAXMSG + 1), block = bytes / nranks;
-	int spin[MAXRANKS];
+	int kind = draw_below(C_KINDS), root = draw_below(nranks), small = draw_below(2);
+	/* half of them small: those carry the piggyback inside them */
+	int ints = draw_below((small ? 32 : MAXMSG) / (int)sizeof(int) + 1);
+	int bytes = draw_below((small ? 64 * nranks : MAXMSG) + 1), block = bytes / nranks;
+	int spin[MAXRANKS], counts[MAXRANKS], displs[MAXRANKS];
 	int *iv = (int *)sbuf, *ov = (int *)rbuf;
 	MPI_Request rq;
 
@@ -299,7 +318,7 @@ static void step_collective(int step)
 	case C_ALLREDUCE:
 		fill_contrib(iv, ints, step);
 		MPI_Allreduce(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-		check_sum(ov, ints, step, "Allreduce");
+		check_sum(ov, ints, step, nranks, "Allreduce");
 		break;
 	case C_BCAST:
 		if (rank == root)
@@ -311,7 +330,7 @@ static void step_collective(int step)
 		fill_contrib(iv, ints, step);
 		MPI_Reduce(iv, ov, ints, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
 		if (rank == root)
-			check_sum(ov, ints, step, "Reduce");
+			check_sum(ov, ints, step, nranks, "Reduce");
 		break;
 	case C_ALLGATHER:
 		fill(sbuf, (size_t)block, step, rank);
@@ -331,7 +350,32 @@ static void step_collective(int step)
 		MPI_Iallreduce(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
 		compute_b(spin[rank]);
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
-		check_sum(ov, ints, step, "Iallreduce");
+		check_sum(ov, ints, step, nranks, "Iallreduce");
+		break;
+	case C_GATHER:
+		fill(sbuf, (size_t)block, step, rank);
+		MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		for (int r = 0; rank == root && r < nranks; r++)
+			check_bytes(rbuf + (size_t)r * block, (size_t)block, step, r, "Gather");
+		break;
+	case C_SCATTER:
+		for (int d = 0; rank == root && d < nranks; d++)
+			fill(sbuf + (size_t)d * block, (size_t)block, step, root * MAXRANKS + d);
+		MPI_Scatter(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		check_bytes(rbuf, (size_t)block, step, root * MAXRANKS + rank, "Scatter");
+		break;
+	case C_ALLGATHERV:
+		allgatherv_parts(block, counts, displs);
+		fill(sbuf, (size_t)counts[rank], step, rank);
+		MPI_Allgatherv(sbuf, counts[rank], MPI_BYTE, rbuf, counts, displs, MPI_BYTE,
+			       MPI_COMM_WORLD);
+		for (int r = 0; r < nranks; r++)
+			check_bytes(rbuf + displs[r], (size_t)counts[r], step, r, "Allgatherv");
+		break;
+	case C_SCAN:
+		fill_contrib(iv, ints, step);
+		MPI_Scan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		check_sum(ov, ints, step, rank + 1, "Scan");
 		break;
 	}
 }
