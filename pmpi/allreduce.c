@@ -1,7 +1,8 @@
 /*
- * allreduce.c - the piggyback of a small MPI_Allreduce, MPI_Reduce or
- * MPI_Scan carried inside it (docs/mpi.md "Piggyback"): one allreduce
- * (reduce, scan) of [piggyback | data] with an operator of ours, which
+ * allreduce.c - the piggyback of a small MPI_Allreduce, MPI_Reduce,
+ * MPI_Scan, MPI_Exscan or MPI_Reduce_scatter_block carried inside it
+ * (docs/mpi.md "Piggyback"): one allreduce (reduce, scan, ...) of
+ * [piggyback | data] blocks with an operator of ours, which
  * merges the piggybacks and applies the program's operator to the data
  * with MPI_Reduce_local, instead of the user's call and a companion
  * after it.
@@ -44,7 +45,7 @@ struct fused {
 static struct fused *known;	/* pushed with release, never removed */
 
 /* Where a fused call's result goes: a reduce's root (>= 0), or */
-enum { TO_ALL = -1, TO_PREFIX = -2 };
+enum { TO_ALL = -1, TO_PREFIX = -2, TO_EXPREFIX = -3 };
 static MPI_Op fused_op = MPI_OP_NULL;
 static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 
@@ -129,8 +130,8 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 }
 
 /* [piggyback | data] of every rank reduced to root (TO_ALL: to all,
- * TO_PREFIX: each rank's of the ranks up to it), with entry f, from in
- * to out: the piggyback's pbb bytes at
+ * TO_PREFIX: each rank's of the ranks up to it, TO_EXPREFIX: of those
+ * before it), with entry f, from in to out: the piggyback's pbb bytes at
  * their start, the data behind them.  result: a result arrives here;
  * *moved once the piggybacks have (off the root, out stays in). */
 static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out, size_t pbb,
@@ -147,6 +148,7 @@ static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out
 	if (rc == MPI_SUCCESS)
 		rc = root == TO_ALL ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
 		     root == TO_PREFIX ? PMPI_Scan(in, out, 1, f->bytes, fused_op, comm) :
+		     root == TO_EXPREFIX ? PMPI_Exscan(in, out, 1, f->bytes, fused_op, comm) :
 		     PMPI_Reduce(in, out, 1, f->bytes, fused_op, root, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -195,7 +197,8 @@ static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbu
 			int count, MPI_Datatype type, int root, MPI_Comm comm, bool quick)
 {
 	size_t pbb = pmpi_pb_size(quick);
-	bool result = root < 0 || pmpi_comm_rank(comm) == root;
+	bool result = root == TO_EXPREFIX ? pmpi_comm_rank(comm) > 0 :	/* rank 0's: none */
+		      root < 0 || pmpi_comm_rank(comm) == root;
 
 	if (!x || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
 		return reduce_copied(f, x, pbb, sbuf, rbuf, count, type, root, comm, result);
@@ -236,6 +239,63 @@ int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
 	return fused_reduce(f, x, sbuf, rbuf, count, type, TO_PREFIX, comm, quick);
+}
+
+int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	struct fused *f = fusable(type, count, op, comm, quick);
+	int rc;
+
+	if (!f || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
+	rc = fused_reduce(f, x, sbuf, rbuf, count, type, TO_EXPREFIX, comm, quick);
+	if (!x || !x->fused)
+		return rc;
+	/* what the ranks before it sent, and its own, as a scan's */
+	if (pmpi_comm_rank(comm) == 0)
+		pmpi_copy_mostly(&x->out, &x->in, pmpi_pb_size(quick), PMPI_PB_CORE);
+	else
+		pmpi_pb_merge_into(&x->in, &x->out);
+	return rc;
+}
+
+/*
+ * A reduce-scatter of n blocks of count x type: n [piggyback | data]
+ * blocks reduced and scattered, one to each rank, all of them within
+ * PMPI_PB_GATHER_ROOM bytes on the stack.  Open MPI applies the operator
+ * to runs of blocks, so each block's piggyback must stay aligned: data
+ * of a multiple of 8 bytes only.
+ */
+int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
+	struct fused *f = fusable(type, count, op, comm, quick);
+	size_t pbb = pmpi_pb_size(quick), unit = pbb + (f ? (size_t)f->size : 0);
+	const char *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+	int n = pmpi_comm_size(comm), rc;
+	struct pmpi_pb none;
+	const struct pmpi_pb *mine = x ? &x->in : &none;
+
+	if (!f || f->size % 8 || !f->contig || n <= 0 || unit * (size_t)n > sizeof(in) ||
+	    buffers_refused(sbuf, rbuf, true))
+		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
+	if (!x)
+		pmpi_pb_fill_none(&none, 0);
+	for (int j = 0; j < n; j++) {
+		pmpi_copy_mostly(in + j * unit, mine, pbb, PMPI_PB_CORE);
+		pmpi_copy(in + j * unit + pbb, data + f->at + (size_t)j * f->size, (size_t)f->size);
+	}
+	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	pmpi_copy((char *)rbuf + f->at, out + pbb, (size_t)f->size);
+	if (x) {
+		pmpi_copy_mostly(&x->out, out, pbb, PMPI_PB_CORE);
+		x->fused = true;
+	}
+	return rc;
 }
 
 void pmpi_x_allreduce_stop(void)

@@ -179,14 +179,19 @@ int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
 /* bcast.c: MPI_Bcast of [piggyback | data]. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm, bool quick);
-/* allreduce.c: MPI_Allreduce, MPI_Reduce and MPI_Scan of [piggyback |
- * data] with an operator of ours. */
+/* allreduce.c: MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan and
+ * MPI_Reduce_scatter_block of [piggyback | data] with an operator of
+ * ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick);
 int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

@@ -354,6 +354,7 @@ static void inband_collectives(void)
 	static double y[2];
 	int v[3] = { -1, -1, -1 }, w[2] = { -1, -1 }, bl[2] = { 1, 1 }, dp[2] = { 1, 0 };
 	int lens[2] = { 3, 2 }, sum = rank + 1, big[2000], mid[100];
+	double y4[4];
 	MPI_Datatype vec, swap, abs, types[2] = { MPI_INT, MPI_DOUBLE };
 	MPI_Aint at[2];
 	MPI_Comm half;
@@ -417,6 +418,18 @@ static void inband_collectives(void)
 	mid[0] = 10 - rank * rank;
 	MPI_Scan(MPI_IN_PLACE, mid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	say("scan: %d %d, in place %d\n", w[0], w[1], mid[0]);
+	w[0] = w[1] = -1;
+	MPI_Exscan(&big[1], w, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	mid[0] = 10 - rank * rank;
+	MPI_Exscan(MPI_IN_PLACE, mid, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	say("exscan: %d %d, in place %d\n", rank ? w[0] : 0, rank ? w[1] : 0, rank ? mid[0] : 0);
+	for (int i = 0; i < 4; i++)
+		y4[i] = 0.5 * rank + i;
+	MPI_Reduce_scatter_block(y4, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	for (int i = 0; i < 4; i++)
+		mid[i] = rank - 10 * i;
+	MPI_Reduce_scatter_block(MPI_IN_PLACE, mid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	say("reduce_scatter_block: %g, in place %d\n", y[0], mid[0]);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
 	MPI_Barrier(half);
 	MPI_Comm_free(&half);
