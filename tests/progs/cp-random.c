@@ -13,9 +13,9 @@
  * where each sender has its own tag, so the match is unique; collectives
  * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
  * Alltoall, Iallreduce + spin + Wait, Gather and Scatter from a random
- * root, Allgatherv, Scan).  Messages are 0-64 KiB, a collective's half
- * of the time at most 64 bytes a rank (those carry the piggyback inside
- * them).
+ * root, Allgatherv, Scan, Exscan, Reduce_scatter_block).  Messages are
+ * 0-64 KiB, a collective's half of the time at most 64 bytes a rank
+ * (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
  * one receiver (fan-in), a blocking send is always matched by a receive the
@@ -284,7 +284,7 @@ static void step_any_source(int step, int tag)
 }
 
 enum { C_BARRIER, C_ALLREDUCE, C_BCAST, C_REDUCE, C_ALLGATHER, C_ALLTOALL, C_IALLREDUCE, C_GATHER,
-       C_SCATTER, C_ALLGATHERV, C_SCAN, C_KINDS };
+       C_SCATTER, C_ALLGATHERV, C_SCAN, C_EXSCAN, C_REDUCE_SCATTER, C_KINDS };
 
 /* Rank r's part of an allgatherv of block bytes a rank at most: each
  * its own size, the parts laid out in reverse rank order. */
@@ -376,6 +376,19 @@ static void step_collective(int step)
 		fill_contrib(iv, ints, step);
 		MPI_Scan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 		check_sum(ov, ints, step, rank + 1, "Scan");
+		break;
+	case C_EXSCAN:
+		fill_contrib(iv, ints, step);
+		MPI_Exscan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		if (rank > 0)
+			check_sum(ov, ints, step, rank, "Exscan");
+		break;
+	case C_REDUCE_SCATTER:	/* blocks of an even number of ints, as each rank's */
+		ints = ints / nranks / 2 * 2;
+		for (int d = 0; d < nranks; d++)
+			fill_contrib(iv + d * ints, ints, step);
+		MPI_Reduce_scatter_block(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		check_sum(ov, ints, step, nranks, "Reduce_scatter_block");
 		break;
 	}
 }
