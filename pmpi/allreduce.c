@@ -32,17 +32,17 @@
 
 /* A (datatype, count, operator) seen before: the datatype of its fused
  * allreduce.  Found again by the operator from the datatype. */
-struct fused {
+struct pmpi_fused {
 	MPI_Datatype type, bytes;	/* the program's, ours */
 	int count, size;		/* the program's count; bytes */
 	bool contig;			/* the data lies in one piece */
 	MPI_Aint at;			/* from the buffer's address */
 	MPI_Op op;
 	pmpi_local_op *apply;		/* op on type by our loop, or NULL */
-	struct fused *next;
+	struct pmpi_fused *next;
 };
 
-static struct fused *known;	/* pushed with release, never removed */
+static struct pmpi_fused *known;	/* pushed with release, never removed */
 
 /* Where a fused call's result goes: a reduce's root (>= 0), or */
 enum { TO_ALL = -1, TO_PREFIX = -2, TO_EXPREFIX = -3 };
@@ -55,7 +55,7 @@ static pthread_once_t op_once = PTHREAD_ONCE_INIT;
 __attribute__((flatten))
 static void reduce(void *in, void *inout, int *len, MPI_Datatype *type)
 {
-	struct fused *f;
+	struct pmpi_fused *f;
 	size_t unit;
 
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE); f && f->bytes != *type; f = f->next)
@@ -82,9 +82,9 @@ static void make_op(void)
 
 /* The entry of (type, count, op) when its allreduce can carry the
  * piggyback, NULL when not. */
-static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm, bool quick)
+static struct pmpi_fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct fused *f;
+	struct pmpi_fused *f;
 	MPI_Aint at = 0;
 	int64_t size = 0;
 	bool contig = false;
@@ -100,7 +100,7 @@ static struct fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm c
 	    (size = pmpi_type_layout(type, count, &contig, &at)) <= 0 ||
 	    (uint64_t)size * (uint64_t)count > PMPI_PB_FUSED_MAX || !(f = calloc(1, sizeof(*f))))
 		return NULL;
-	*f = (struct fused){ .type = type, .count = count, .op = op, .size = (int)size * count,
+	*f = (struct pmpi_fused){ .type = type, .count = count, .op = op, .size = (int)size * count,
 			     .contig = contig, .at = at, .apply = pmpi_local_op_find(op, type) };
 	if (PMPI_Type_contiguous((int)pmpi_pb_bytes + f->size, MPI_BYTE, &f->bytes) != MPI_SUCCESS ||
 	    PMPI_Type_commit(&f->bytes) != MPI_SUCCESS) {
@@ -129,22 +129,39 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 	return !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE;
 }
 
+/* The program's data at buf (f's count x datatype) copied or packed to
+ * `to`, and back from `from`. */
+static int data_in(const struct pmpi_fused *f, unsigned char *to, const void *buf)
+{
+	int pos = 0;
+
+	if (!f->contig)
+		return PMPI_Pack(buf, f->count, f->type, to, f->size, &pos, MPI_COMM_SELF);
+	pmpi_copy(to, (const char *)buf + f->at, (size_t)f->size);
+	return MPI_SUCCESS;
+}
+
+static int data_out(const struct pmpi_fused *f, const unsigned char *from, void *buf)
+{
+	int pos = 0;
+
+	if (!f->contig)
+		return PMPI_Unpack(from, f->size, &pos, buf, f->count, f->type, MPI_COMM_SELF);
+	pmpi_copy((char *)buf + f->at, from, (size_t)f->size);
+	return MPI_SUCCESS;
+}
+
 /* [piggyback | data] of every rank reduced to root (TO_ALL: to all,
  * TO_PREFIX: each rank's of the ranks up to it, TO_EXPREFIX: of those
  * before it), with entry f, from in to out: the piggyback's pbb bytes at
  * their start, the data behind them.  result: a result arrives here;
  * *moved once the piggybacks have (off the root, out stays in). */
-static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out, size_t pbb,
-			  const void *sbuf, void *rbuf, int count, MPI_Datatype type, int root,
-			  MPI_Comm comm, bool result, bool *moved)
+static int reduce_message(struct pmpi_fused *f, unsigned char *in, unsigned char *out, size_t pbb,
+			  const void *sbuf, void *rbuf, int root, MPI_Comm comm, bool result,
+			  bool *moved)
 {
-	const void *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-	int pos = 0, rc = MPI_SUCCESS;
+	int rc = data_in(f, in + pbb, sbuf == MPI_IN_PLACE ? rbuf : sbuf);
 
-	if (f->contig)
-		pmpi_copy(in + pbb, (const char *)data + f->at, (size_t)f->size);
-	else
-		rc = PMPI_Pack(data, count, type, in + pbb, f->size, &pos, MPI_COMM_SELF);
 	if (rc == MPI_SUCCESS)
 		rc = root == TO_ALL ? PMPI_Allreduce(in, out, 1, f->bytes, fused_op, comm) :
 		     root == TO_PREFIX ? PMPI_Scan(in, out, 1, f->bytes, fused_op, comm) :
@@ -153,23 +170,15 @@ static int reduce_message(struct fused *f, unsigned char *in, unsigned char *out
 	if (rc != MPI_SUCCESS)
 		return rc;
 	*moved = true;
-	if (!result)
-		return rc;
-	pos = 0;
-	if (f->contig)
-		pmpi_copy((char *)rbuf + f->at, out + pbb, (size_t)f->size);
-	else
-		rc = PMPI_Unpack(out + pbb, f->size, &pos, rbuf, count, type, MPI_COMM_SELF);
-	return rc;
+	return result ? data_out(f, out + pbb, rbuf) : rc;
 }
 
 /* The same where the data do not fit behind x's piggybacks, or for a
  * call not profiled (x NULL: a piggyback that says nothing): through
  * buffers of ours, out of line with them. */
 __attribute__((noinline))
-static int reduce_copied(struct fused *f, struct pmpi_pb_coll *x, size_t pbb, const void *sbuf,
-			 void *rbuf, int count, MPI_Datatype type, int root, MPI_Comm comm,
-			 bool result)
+static int reduce_copied(struct pmpi_fused *f, struct pmpi_pb_coll *x, size_t pbb, const void *sbuf,
+			 void *rbuf, int root, MPI_Comm comm, bool result)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	_Alignas(struct pmpi_pb) unsigned char out[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
@@ -180,7 +189,7 @@ static int reduce_copied(struct fused *f, struct pmpi_pb_coll *x, size_t pbb, co
 		memcpy(in, &x->in, pbb);
 	else
 		pmpi_pb_fill_none((struct pmpi_pb *)(void *)in, 0);
-	rc = reduce_message(f, in, out, pbb, sbuf, rbuf, count, type, root, comm, result, &moved);
+	rc = reduce_message(f, in, out, pbb, sbuf, rbuf, root, comm, result, &moved);
 	if (x && moved) {
 		x->fused = true;
 		if (result)
@@ -193,17 +202,17 @@ static int reduce_copied(struct fused *f, struct pmpi_pb_coll *x, size_t pbb, co
  * as call.h says (the piggyback's core alone).  The common case, data
  * that fit behind the piggyback in its struct, moves x->in to x->out:
  * no copy of the piggyback either way. */
-static int fused_reduce(struct fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
-			int count, MPI_Datatype type, int root, MPI_Comm comm, bool quick)
+static int fused_reduce(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
+			int root, MPI_Comm comm, bool quick)
 {
 	size_t pbb = pmpi_pb_size(quick);
 	bool result = root == TO_EXPREFIX ? pmpi_comm_rank(comm) > 0 :	/* rank 0's: none */
 		      root < 0 || pmpi_comm_rank(comm) == root;
 
 	if (!x || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
-		return reduce_copied(f, x, pbb, sbuf, rbuf, count, type, root, comm, result);
+		return reduce_copied(f, x, pbb, sbuf, rbuf, root, comm, result);
 	return reduce_message(f, (unsigned char *)&x->in, (unsigned char *)&x->out, pbb, sbuf,
-			      rbuf, count, type, root, comm, result, &x->fused);
+			      rbuf, root, comm, result, &x->fused);
 }
 
 /* Flattened, as the small sends and receives (p2p.c): the entry's lookup
@@ -212,44 +221,44 @@ __attribute__((flatten))
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, TO_ALL, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, TO_ALL, comm, quick);
 }
 
 __attribute__((flatten))
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 
 	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
 		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, root, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, root, comm, quick);
 }
 
 __attribute__((flatten))
 int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, count, type, TO_PREFIX, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, TO_PREFIX, comm, quick);
 }
 
 int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 	int rc;
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-	rc = fused_reduce(f, x, sbuf, rbuf, count, type, TO_EXPREFIX, comm, quick);
+	rc = fused_reduce(f, x, sbuf, rbuf, TO_EXPREFIX, comm, quick);
 	if (!x || !x->fused)
 		return rc;
 	/* what the ranks before it sent, and its own, as a scan's */
@@ -271,7 +280,7 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
-	struct fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 	size_t pbb = pmpi_pb_size(quick), unit = pbb + (f ? (size_t)f->size : 0);
 	const char *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 	int n = pmpi_comm_size(comm), rc;
@@ -298,10 +307,44 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 	return rc;
 }
 
+/*
+ * A profiled MPI_Iallreduce (x on the heap until its request completes)
+ * whose data fit behind the piggyback in x's own struct: x->in to
+ * x->out, and the data to the program's buffer once the request has
+ * completed (pmpi_x_iallreduce_out, before the program sees them).  A
+ * call not profiled (x NULL) goes plain, as on every rank: nested calls,
+ * and those outside MPI_Init and MPI_Finalize.
+ */
+int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	struct pmpi_fused *f = x ? fusable(type, count, op, comm, false) : NULL;
+	size_t pbb = pmpi_pb_size(false);
+	int rc;
+
+	if (!f || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
+	rc = data_in(f, (unsigned char *)&x->in + pbb, sbuf == MPI_IN_PLACE ? rbuf : sbuf);
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Iallreduce(&x->in, &x->out, 1, f->bytes, fused_op, comm, req);
+	if (rc == MPI_SUCCESS) {
+		x->fused = true;
+		x->result = f;
+		x->result_buf = rbuf;
+	}
+	return rc;
+}
+
+int pmpi_x_iallreduce_out(struct pmpi_pb_coll *x)
+{
+	return data_out(x->result, (const unsigned char *)&x->out + pmpi_pb_size(false),
+			x->result_buf);
+}
+
 void pmpi_x_allreduce_stop(void)
 {
 	while (known) {
-		struct fused *f = known;
+		struct pmpi_fused *f = known;
 
 		known = f->next;
 		PMPI_Type_free(&f->bytes);

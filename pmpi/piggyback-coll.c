@@ -4,8 +4,9 @@
  * collective's starts when the user's call has returned, so that all of it
  * is tool time after the call, which compensation can take out (started
  * before, it made the user's call slower by an amount nobody could time);
- * a non-blocking collective's starts beside the user's and completes when
- * Wait/Test completes the user's request.
+ * a non-blocking collective's starts right after the user's call, in its
+ * place among the collectives, and completes when Wait/Test completes the
+ * user's request.
  *
  * The companion follows the data: a synchronising collective reduces every
  * rank's piggyback with pmpi_pb_merge (an allreduce), a broadcast or
@@ -188,22 +189,29 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 	 * companions of the others write all of it */
 	if (dir != PMPI_PB_ALL && dir != PMPI_PB_PREFIX)
 		pmpi_copy_mostly(&x->out, &x->in, pmpi_pb_bytes, PMPI_PB_CORE);
-	if (nonblocking && !start_all(x)) {
-		free(x);
-		return NULL;
-	}
 	return x;
 }
 
-void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
+void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_Request *req,
 		      enum pmpi_pb_dir dir, bool quick)
 {
 	if (!x)
 		return;
-	if (pmpi_pb_coll_heap(x, quick) && rc == MPI_SUCCESS)
-		pmpi_req_track_coll(c, *req, x);
-	else
+	if (!pmpi_pb_coll_heap(x, quick) || rc != MPI_SUCCESS) {
 		pmpi_pb_coll_finish(x, c, dir, quick);
+		return;
+	}
+	/* the companion (or the gathering beside a call that carried the
+	 * piggyback) starts in the user's call's place among the
+	 * collectives: once, whether MPI takes it or not */
+	if (!x->started && !start_all(x)) {
+		if (!x->fused) {	/* MPI refused the companion: nothing to merge */
+			free(x);
+			return;
+		}
+		x->started = true;	/* no gathering beside it, nor later */
+	}
+	pmpi_req_track_coll(c, req, x);
 }
 
 /* The merged piggyback a rank received, and whether it is consistent.  A
@@ -248,6 +256,8 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 		PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (who_of(x, quick))
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
+	if (x->result)	/* a non-blocking call's data, before the program sees them */
+		pmpi_x_iallreduce_out(x);
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
 	ok = merged_ok(x, dir);

@@ -57,6 +57,10 @@ struct pmpi_pb_coll {
 	MPI_Request who_req;
 	bool inter, is_root;	/* intercommunicator; this rank is a reduce's root */
 	int myrank;		/* in the communicator, -1 for an intercommunicator */
+	/* a non-blocking call that carries it (fused): where its data go
+	 * from behind out when it completes (allreduce.c) */
+	const struct pmpi_fused *result;
+	void *result_buf;
 	/* last, for pmpi_pb_coll_begin: a job without zeroing sets and moves
 	 * only their first PMPI_PB_CORE bytes */
 	struct pmpi_pb in, out;
@@ -81,8 +85,10 @@ extern bool pmpi_pb_on;
 
 /* piggyback-coll.c: before a collective on comm, fill its piggyback; local
  * holds it for a blocking call, whose companion starts once the user's call
- * has returned; a non-blocking one (nonblocking) gets one allocated and its
- * companion starts now.  NULL when there is none (off, no shadow). */
+ * has returned; a non-blocking one (nonblocking) gets one allocated, whose
+ * companion starts right after the user's call (pmpi_pb_coll_end), unless
+ * the call carried the piggyback.  NULL when there is none (off, no
+ * shadow). */
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, MPI_Comm comm, int root,
 					enum pmpi_pb_dir dir, bool quick);
@@ -98,7 +104,7 @@ static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
 /* After the user's call (rc): a blocking collective's companion completes
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
-void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, const MPI_Request *req,
+void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_Request *req,
 		      enum pmpi_pb_dir dir, bool quick);
 /* x completed, of direction dir (x->dir; a wrapper passes its own, a
  * constant): its companion's end, the units' merges, x freed when on the
@@ -192,6 +198,12 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+/* MPI_Iallreduce of [piggyback | data] in x's own buffers when the data
+ * fit behind the piggyback, its companion's after it otherwise; and, when
+ * such a call completes, its data given to the program. */
+int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_iallreduce_out(struct pmpi_pb_coll *x);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

@@ -138,15 +138,17 @@ void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kin
 	insert(e);
 }
 
-void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x)
+void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request *req, struct pmpi_pb_coll *x)
 {
 	struct entry *e = entry_new();
 
-	if (!e) {	/* complete the companion now */
+	if (!e) {	/* complete the companion now, or the call that carries it */
+		if (x->fused)
+			PMPI_Wait(req, MPI_STATUS_IGNORE);
 		pmpi_pb_coll_finish(x, c, x->dir, false);
 		return;
 	}
-	e->t = (struct pmpi_tracked){ .kind = COLL, .req = req, .site = pmpi_site(c), .coll = x };
+	e->t = (struct pmpi_tracked){ .kind = COLL, .req = *req, .site = pmpi_site(c), .coll = x };
 	insert(e);
 }
 

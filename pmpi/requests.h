@@ -18,7 +18,10 @@
 void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
 			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag);
 struct pmpi_pb_coll;
-void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request req, struct pmpi_pb_coll *x);
+/* A non-blocking collective's request *req, x its piggyback's; without
+ * memory to track it, completed now (the call waited for, when it
+ * carries the piggyback inside it: *req is MPI_REQUEST_NULL then). */
+void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request *req, struct pmpi_pb_coll *x);
 void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs);
 /* MPI_Request_free: a request freed while active whose buffers MPI may
  * still use is kept (freed.c) and the program gets MPI_REQUEST_NULL. */

@@ -602,6 +602,17 @@ static void collectives(void)
 	MPI_Ibcast(&b, 1, MPI_INT, 2, MPI_COMM_WORLD, &r[1]);
 	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
 	say("iallreduce %d ibcast %d\n", sum, b);
+	/* two in flight, completed in the other order, one in place, one
+	 * by MPI_Test */
+	twosum[0] = 10 * rank;
+	MPI_Iallreduce(two, &x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[0]);
+	MPI_Iallreduce(MPI_IN_PLACE, twosum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	for (rc = 0; !rc;)
+		MPI_Test(&r[0], &rc, MPI_STATUS_IGNORE);
+	say("iallreduces in flight: %d %d, requests %d\n", x, twosum[0],
+	    r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all[rank] = rank * 3;
 	if (rank == 0)
