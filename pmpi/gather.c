@@ -1,21 +1,21 @@
 /*
  * gather.c - the piggyback of a small MPI_Gather, MPI_Scatter,
- * MPI_Allgather or MPI_Alltoall carried inside it (docs/mpi.md
- * "Piggyback"): every block the call moves becomes [piggyback | data],
- * moved as bytes through buffers of ours, instead of the user's call and
- * a companion collective after it.  A gather's root and every rank of an
- * allgather or all-to-all merge the piggybacks they received; a
+ * MPI_Allgather, MPI_Allgatherv or MPI_Alltoall carried inside it
+ * (docs/mpi.md "Piggyback"): every block the call moves becomes
+ * [piggyback | data], moved as bytes through buffers of ours, instead of
+ * the user's call and a companion collective after it.  A gather's root
+ * and every rank of the others merge the piggybacks they received; a
  * scatter's ranks take the root's.
  *
  * Every rank decides alike from what MPI makes the same on all of them:
- * the communicator, its size and the size of a block (the type
- * signatures of the two sides match).  All the blocks of a call fit in
- * a buffer on the stack (PMPI_PB_GATHER_ROOM: 2 ranks
- * with 1 KiB each and a job's whole piggyback, 39 with 8 bytes each and
- * the core alone), so that no rank can fail to make
- * a call the others make.  A block's data are copied (contiguous) or
- * packed behind its piggyback and copied or unpacked out of it, in the
- * layout each rank gives its own buffers.
+ * the communicator, its size and the sizes of the blocks (the type
+ * signatures of the two sides match; an allgatherv's counts are known to
+ * all).  All the blocks of a call fit in a buffer on the stack
+ * (PMPI_PB_GATHER_ROOM: 2 ranks with 1 KiB each and a job's whole
+ * piggyback, 39 with 8 bytes each and the core alone), so that no rank
+ * can fail to make a call the others make.  A block's data are copied
+ * (contiguous) or packed behind its piggyback and copied or unpacked out
+ * of it, in the layout each rank gives its own buffers.
  */
 #include <string.h>
 
@@ -125,13 +125,16 @@ static void put_pb(unsigned char *d, const struct pmpi_pb_coll *x, size_t pbb)
 	memcpy(d, &none, pbb);
 }
 
-/* Every rank's piggyback in the n blocks at m merged into x's, but this
- * rank's (me), which x's holds already. */
-static void merge_blocks(struct pmpi_pb_coll *x, const unsigned char *m, size_t b, int n, int me)
+/* Where rank i's block lies in a call's buffer: at i x size, or at at[i]
+ * when the blocks differ in size. */
+struct blocks {
+	size_t size;
+	const int *at;
+};
+
+static size_t block_at(const struct blocks *k, int i)
 {
-	for (int i = 0; i < n; i++)
-		if (i != me)
-			pmpi_pb_merge_into((const struct pmpi_pb *)(const void *)(m + i * b), &x->out);
+	return k->at ? (size_t)k->at[i] : (size_t)i * k->size;
 }
 
 /* Each block's data into its rank's place in s, but this rank's (me)
@@ -147,14 +150,18 @@ static int take_all(const struct side *s, const unsigned char *m, size_t b, size
 	return rc;
 }
 
-/* x's received piggyback is its own merged with the n blocks' at m. */
-static void fuse_all(struct pmpi_pb_coll *x, const unsigned char *m, size_t b, size_t pbb, int n,
-		     int me)
+/* x's received piggyback is its own merged with those of the n blocks k
+ * at m but this rank's (me), which is its own. */
+static void fuse_all(struct pmpi_pb_coll *x, const unsigned char *m, const struct blocks *k,
+		     size_t pbb, int n, int me)
 {
 	if (!x)
 		return;
 	pmpi_copy_mostly(&x->out, &x->in, pbb, PMPI_PB_CORE);
-	merge_blocks(x, m, b, n, me);
+	for (int i = 0; i < n; i++)
+		if (i != me)
+			pmpi_pb_merge_into((const struct pmpi_pb *)(const void *)(m + block_at(k, i)),
+					   &x->out);
 	x->fused = true;
 }
 
@@ -192,7 +199,7 @@ int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Data
 	if (rc == MPI_SUCCESS)
 		rc = take_all(&r, m, b, pbb, n, in_place ? me : -1);
 	if (rc == MPI_SUCCESS)
-		fuse_all(x, m, b, pbb, n, me);
+		fuse_all(x, m, &(struct blocks){ b, NULL }, pbb, n, me);
 	return rc;
 }
 
@@ -260,7 +267,7 @@ int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_D
 	if (rc == MPI_SUCCESS)
 		rc = take_all(&r, m, b, pbb, n, in_place ? me : -1);
 	if (rc == MPI_SUCCESS)
-		fuse_all(x, m, b, pbb, n, me);
+		fuse_all(x, m, &(struct blocks){ b, NULL }, pbb, n, me);
 	return rc;
 }
 
@@ -289,7 +296,7 @@ int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 	if (rc == MPI_SUCCESS)
 		rc = take_all(&r, in, b, pbb, n, -1);
 	if (rc == MPI_SUCCESS)
-		fuse_all(x, in, b, pbb, n, me);
+		fuse_all(x, in, &(struct blocks){ b, NULL }, pbb, n, me);
 	return rc;
 }
 
@@ -339,12 +346,7 @@ int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
 		if (i != me || !in_place)
 			rc = take(&v[i], 0, m + bd[i] + pbb);
-	if (rc != MPI_SUCCESS || !x)
-		return rc;
-	pmpi_copy_mostly(&x->out, &x->in, pbb, PMPI_PB_CORE);
-	for (int i = 0; i < n; i++)
-		if (i != me)
-			pmpi_pb_merge_into((const struct pmpi_pb *)(const void *)(m + bd[i]), &x->out);
-	x->fused = true;
+	if (rc == MPI_SUCCESS)
+		fuse_all(x, m, &(struct blocks){ 0, bd }, pbb, n, me);
 	return rc;
 }
