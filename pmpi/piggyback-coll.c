@@ -256,8 +256,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 		PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (who_of(x, quick))
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
-	if (x->result)	/* a non-blocking call's data, before the program sees them */
-		pmpi_x_iallreduce_out(x);
+	pmpi_x_iallreduce_out(x);	/* a fused call's data, before the program sees them */
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
 	ok = merged_ok(x, dir);

@@ -199,11 +199,12 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 /* MPI_Iallreduce of [piggyback | data] in x's own buffers when the data
- * fit behind the piggyback, its companion's after it otherwise; and, when
- * such a call completes, its data given to the program. */
+ * fit behind the piggyback, its companion's after it otherwise; and, once
+ * such a call is seen complete (the first time only), its data given to
+ * the program. */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
-int pmpi_x_iallreduce_out(struct pmpi_pb_coll *x);
+void pmpi_x_iallreduce_out(struct pmpi_pb_coll *x);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

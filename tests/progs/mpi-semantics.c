@@ -612,6 +612,15 @@ static void collectives(void)
 		MPI_Test(&r[0], &rc, MPI_STATUS_IGNORE);
 	say("iallreduces in flight: %d %d, requests %d\n", x, twosum[0],
 	    r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL);
+	/* complete once MPI_Request_get_status says so: the buffer is the
+	 * program's then, which MPI_Wait leaves as the program made it */
+	MPI_Iallreduce(&s, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+	for (rc = 0; !rc;)
+		MPI_Request_get_status(r[0], &rc, MPI_STATUS_IGNORE);
+	sum = x;
+	x = 777;
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("iallreduce seen complete: %d, then %d\n", sum, x);
 	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all[rank] = rank * 3;
