@@ -185,10 +185,7 @@ static int reduce_copied(struct pmpi_fused *f, struct pmpi_pb_coll *x, size_t pb
 	bool moved = false;
 	int rc;
 
-	if (x)
-		memcpy(in, &x->in, pbb);
-	else
-		pmpi_pb_fill_none((struct pmpi_pb *)(void *)in, 0);
+	pmpi_pb_coll_put(in, x, pbb);
 	rc = reduce_message(f, in, out, pbb, sbuf, rbuf, root, comm, result, &moved);
 	if (x && moved) {
 		x->fused = true;
@@ -284,16 +281,12 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 	size_t pbb = pmpi_pb_size(quick), unit = pbb + (f ? (size_t)f->size : 0);
 	const char *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 	int n = pmpi_comm_size(comm), rc;
-	struct pmpi_pb none;
-	const struct pmpi_pb *mine = x ? &x->in : &none;
 
 	if (!f || f->size % 8 || !f->contig || n <= 0 || unit * (size_t)n > sizeof(in) ||
 	    buffers_refused(sbuf, rbuf, true))
 		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
-	if (!x)
-		pmpi_pb_fill_none(&none, 0);
 	for (int j = 0; j < n; j++) {
-		pmpi_copy_mostly(in + j * unit, mine, pbb, PMPI_PB_CORE);
+		pmpi_pb_coll_put(in + j * unit, x, pbb);
 		pmpi_copy(in + j * unit + pbb, data + f->at + (size_t)j * f->size, (size_t)f->size);
 	}
 	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, comm);

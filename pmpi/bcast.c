@@ -57,10 +57,7 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	data = contig ? (char *)buf + at : NULL;
 	is_root = pmpi_comm_rank(comm) == root;
 	if (is_root) {
-		if (x)
-			pmpi_copy_mostly(m, &x->in, pbb, PMPI_PB_CORE);
-		else
-			pmpi_pb_fill_none((struct pmpi_pb *)(void *)m, 0);
+		pmpi_pb_coll_put(m, x, pbb);
 		if (data && bytes)
 			pmpi_copy(m + pbb, data, bytes);
 	}

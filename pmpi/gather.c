@@ -17,8 +17,6 @@
  * (contiguous) or packed behind its piggyback and copied or unpacked out
  * of it, in the layout each rank gives its own buffers.
  */
-#include <string.h>
-
 #include "comms.h"
 #include "copy.h"
 #include "datatypes.h"
@@ -111,20 +109,6 @@ static size_t blocks_of(const struct side *s, const struct side *r, size_t pbb, 
 	return n > 0 && b * (size_t)n <= PMPI_PB_GATHER_ROOM ? b : 0;
 }
 
-/* This rank's piggyback at d: x's, or one that says nothing for a call
- * not profiled. */
-static void put_pb(unsigned char *d, const struct pmpi_pb_coll *x, size_t pbb)
-{
-	struct pmpi_pb none;
-
-	if (x) {
-		pmpi_copy_mostly(d, &x->in, pbb, PMPI_PB_CORE);
-		return;
-	}
-	pmpi_pb_fill_none(&none, 0);	/* a whole struct: more than a block may hold */
-	memcpy(d, &none, pbb);
-}
-
 /* Where rank i's block lies in a call's buffer: at i x size, or at at[i]
  * when the blocks differ in size. */
 struct blocks {
@@ -184,7 +168,7 @@ int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Data
 	    !(b = blocks_of(in_place ? NULL : &s, me == root ? &r : NULL, pbb, n)))
 		return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 	if (me != root) {
-		put_pb(m, x, pbb);
+		pmpi_pb_coll_put(m, x, pbb);
 		rc = put(&s, 0, m + pbb);
 		if (rc == MPI_SUCCESS)
 			rc = PMPI_Gather(m, (int)b, MPI_BYTE, NULL, 0, MPI_BYTE, root, comm);
@@ -192,7 +176,7 @@ int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Data
 			x->fused = true;	/* x->out stays its own */
 		return rc;
 	}
-	put_pb(m + (size_t)me * b, x, pbb);
+	pmpi_pb_coll_put(m + (size_t)me * b, x, pbb);
 	rc = in_place ? MPI_SUCCESS : put(&s, 0, m + (size_t)me * b + pbb);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Gather(MPI_IN_PLACE, 0, MPI_BYTE, m, (int)b, MPI_BYTE, root, comm);
@@ -232,7 +216,7 @@ int pmpi_x_scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Dat
 		return rc;
 	}
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-		put_pb(m + (size_t)i * b, x, pbb);
+		pmpi_pb_coll_put(m + (size_t)i * b, x, pbb);
 		rc = put(&s, i, m + (size_t)i * b + pbb);
 	}
 	if (rc == MPI_SUCCESS)
@@ -260,7 +244,7 @@ int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_D
 	if (!side_of(&r, rbuf, rcount, rtype) || (!in_place && !side_of(&s, sbuf, scount, stype)) ||
 	    !(b = blocks_of(in_place ? NULL : &s, &r, pbb, n)))
 		return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-	put_pb(m + (size_t)me * b, x, pbb);
+	pmpi_pb_coll_put(m + (size_t)me * b, x, pbb);
 	rc = in_place ? put(&r, me, m + (size_t)me * b + pbb) : put(&s, 0, m + (size_t)me * b + pbb);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, m, (int)b, MPI_BYTE, comm);
@@ -288,7 +272,7 @@ int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 	    !(b = blocks_of(sbuf == MPI_IN_PLACE ? NULL : &s, &r, pbb, n)))
 		return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-		put_pb(out + (size_t)i * b, x, pbb);
+		pmpi_pb_coll_put(out + (size_t)i * b, x, pbb);
 		rc = put(sbuf == MPI_IN_PLACE ? &r : &s, i, out + (size_t)i * b + pbb);
 	}
 	if (rc == MPI_SUCCESS)
@@ -339,7 +323,7 @@ int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_
 	if (!side_of(&r, rbuf, 0, rtype) || !slots_of(&r, rcounts, displs, pbb, n, bc, bd, v) ||
 	    (!in_place && (!side_of(&s, sbuf, scount, stype) || s.bytes != v[me].bytes)))
 		return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-	put_pb(m + bd[me], x, pbb);
+	pmpi_pb_coll_put(m + bd[me], x, pbb);
 	rc = put(in_place ? &v[me] : &s, 0, m + bd[me] + pbb);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, m, bc, bd, MPI_BYTE, comm);

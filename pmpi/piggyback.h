@@ -27,7 +27,9 @@
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "copy.h"
 #include "pb.h"
 #include "pb-rules.h"
 #include "comms.h"
@@ -238,6 +240,20 @@ void pmpi_pb_stamp_core(unsigned char *hdr, const struct pmpi_call *c, int site,
 			bool quick);
 /* The piggyback of a call not profiled: this rank's, saying nothing else. */
 void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send);
+/* The first pbb bytes of this rank's piggyback for a collective that
+ * carries it inside, at d: x's, or one that says nothing for a call not
+ * profiled (x NULL). */
+static inline void pmpi_pb_coll_put(unsigned char *d, const struct pmpi_pb_coll *x, size_t pbb)
+{
+	struct pmpi_pb none;
+
+	if (x) {
+		pmpi_copy_mostly(d, &x->in, pbb, PMPI_PB_CORE);
+		return;
+	}
+	pmpi_pb_fill_none(&none, 0);	/* a whole struct: more than d may hold */
+	memcpy(d, &none, pbb);
+}
 /* This rank in MPI_COMM_WORLD; whether a world rank runs on this host;
  * how many do (1 when the piggyback is off). */
 int pmpi_pb_rank(void);
