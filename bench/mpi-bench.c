@@ -2,8 +2,11 @@
  * mpi-bench.c - the MPI micro-benchmarks of `make bench`: ping-pong latency
  * (0, 8, 1024 bytes) and streaming bandwidth (64 KiB, 1 MiB) between ranks
  * 0 and 1, and loops of an 8-byte MPI_Allreduce, MPI_Reduce and MPI_Bcast,
- * of MPI_Barrier, and of MPI_Allgather, MPI_Alltoall, MPI_Gather and
- * MPI_Scatter of 8 bytes a rank over all ranks.  Rank 0 prints
+ * of MPI_Barrier, of MPI_Allgather, MPI_Alltoall, MPI_Gather and
+ * MPI_Scatter of 8 bytes a rank, and of an 8-byte MPI_Allgatherv, MPI_Scan,
+ * MPI_Exscan, MPI_Reduce_scatter_block, MPI_Gatherv, MPI_Scatterv,
+ * MPI_Alltoallv, and MPI_Iallreduce, MPI_Ibcast and MPI_Iallgather
+ * completed by MPI_Wait, over all ranks.  Rank 0 prints
  * one "name value unit" line per measurement; bench/mpi.sh compares runs.
  * The bandwidth is measured twice: with the data as they are, and with
  * each message laid out as the piggyback lays out a large one, a struct
@@ -155,10 +158,14 @@ static void bandwidth(int rank, int bytes, int reps, char *buf, char (*hdrs)[64]
 		       (double)bytes * WINDOW * reps / (MPI_Wtime() - t0) / 1e6);
 }
 
-enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, GATHER, SCATTER,
-	    ALLREDUCE_JOINED };
+enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, GATHER, SCATTER, ALLGATHERV,
+	    SCAN, EXSCAN, REDUCE_SCATTER, GATHERV, SCATTERV, ALLTOALLV, IALLREDUCE, IBCAST,
+	    IALLGATHER, ALLREDUCE_JOINED };
 static const char *const coll_names[] = { "allreduce_8", "reduce_8", "bcast_8", "barrier",
 					   "allgather_8", "alltoall_8", "gather_8", "scatter_8",
+					   "allgatherv_8", "scan_8", "exscan_8",
+					   "reduce_scatter_block_8", "gatherv_8", "scatterv_8",
+					   "alltoallv_8", "iallreduce_8", "ibcast_8", "iallgather_8",
 					   "allreduce_joined_8" };
 #define MAXRANKS 64	/* the gathers' and scatters' buffers */
 
@@ -198,7 +205,16 @@ static void allreduce_joined(const double *in, double *out)
 static void one_coll(enum coll k, double *in, double *out)
 {
 	static double many_in[MAXRANKS], many_out[MAXRANKS];
+	static int ones[MAXRANKS], places[MAXRANKS], nranks;
+	MPI_Request req;
 
+	if (!nranks) {	/* the v forms: one double a rank */
+		MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+		for (int r = 0; r < nranks; r++) {
+			ones[r] = 1;
+			places[r] = r;
+		}
+	}
 	switch (k) {
 	case ALLREDUCE:
 		MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -226,6 +242,40 @@ static void one_coll(enum coll k, double *in, double *out)
 		break;
 	case SCATTER:
 		MPI_Scatter(many_in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case ALLGATHERV:
+		MPI_Allgatherv(in, 1, MPI_DOUBLE, many_out, ones, places, MPI_DOUBLE, MPI_COMM_WORLD);
+		break;
+	case SCAN:
+		MPI_Scan(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case EXSCAN:
+		MPI_Exscan(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case REDUCE_SCATTER:
+		MPI_Reduce_scatter_block(many_in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		break;
+	case GATHERV:
+		MPI_Gatherv(in, 1, MPI_DOUBLE, many_out, ones, places, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case SCATTERV:
+		MPI_Scatterv(many_in, ones, places, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		break;
+	case ALLTOALLV:
+		MPI_Alltoallv(many_in, ones, places, MPI_DOUBLE, many_out, ones, places, MPI_DOUBLE,
+			      MPI_COMM_WORLD);
+		break;
+	case IALLREDUCE:
+		MPI_Iallreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		break;
+	case IBCAST:
+		MPI_Ibcast(in, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		break;
+	case IALLGATHER:
+		MPI_Iallgather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		break;
 	}
 }
