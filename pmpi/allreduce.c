@@ -302,11 +302,12 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 
 /*
  * A profiled MPI_Iallreduce (x on the heap until its request completes)
- * whose data fit behind the piggyback in x's own struct: x->in to
- * x->out, and the data to the program's buffer once the request has
- * completed (pmpi_x_iallreduce_out, before the program sees them).  A
- * call not profiled (x NULL) goes plain, as on every rank: nested calls,
- * and those outside MPI_Init and MPI_Finalize.
+ * whose contiguous data fit behind the piggyback in x's own struct: x->in
+ * to x->out, and the data to the program's buffer once the request has
+ * completed (pmpi_pb_coll_data_out, before the program sees them).  Every
+ * rank passes the same predefined datatype, so all decide alike.  A call
+ * not profiled (x NULL) goes plain, as on every rank: nested calls, and
+ * those outside MPI_Init and MPI_Finalize.
  */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
@@ -315,27 +316,19 @@ int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int 
 	size_t pbb = pmpi_pb_size(false);
 	int rc;
 
-	if (!f || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) || buffers_refused(sbuf, rbuf, true))
+	if (!f || !f->contig || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) ||
+	    buffers_refused(sbuf, rbuf, true))
 		return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
 	rc = data_in(f, (unsigned char *)&x->in + pbb, sbuf == MPI_IN_PLACE ? rbuf : sbuf);
 	if (rc == MPI_SUCCESS)
 		rc = PMPI_Iallreduce(&x->in, &x->out, 1, f->bytes, fused_op, comm, req);
 	if (rc == MPI_SUCCESS) {
 		x->fused = true;
-		x->result = f;
-		x->result_buf = rbuf;
+		x->out_to = (char *)rbuf + f->at;
+		x->out_at = (uint32_t)pbb;
+		x->out_bytes = (uint32_t)f->size;
 	}
 	return rc;
-}
-
-void pmpi_x_iallreduce_out(struct pmpi_pb_coll *x)
-{
-	/* once: the program owns its buffer from the first look that found
-	 * the request complete; an unpack of what MPI_Pack made does not fail */
-	if (!x->result)
-		return;
-	data_out(x->result, (const unsigned char *)&x->out + pmpi_pb_size(false), x->result_buf);
-	x->result = NULL;
 }
 
 void pmpi_x_allreduce_stop(void)

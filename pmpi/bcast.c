@@ -8,7 +8,8 @@
  * its own way, all giving the same bytes: contiguous data is copied behind
  * the piggyback, other data travels in place through a struct datatype
  * (the piggyback's bytes, then the user's count x datatype), which also
- * serves data at MPI_BOTTOM.
+ * serves data at MPI_BOTTOM.  MPI_Ibcast does the same in the buffers
+ * that its piggyback keeps until it completes, when the data fit there.
  */
 
 #include "comms.h"
@@ -35,26 +36,38 @@ static int bcast_message(unsigned char *m, size_t pbb, void *contig, uint64_t by
 	return rc;
 }
 
+/* Whether a broadcast of count x type at buf carries the piggyback:
+ * its bytes, and where contiguous data lie (*data, else NULL). */
+static bool fusable(void *buf, int count, MPI_Datatype type, MPI_Comm comm, bool quick,
+		    uint64_t *bytes, void **data)
+{
+	int64_t size = pmpi_type_size(type);
+	bool contig;
+	MPI_Aint at = 0;
+
+	if (!pmpi_pb_coll_fusable(comm, quick) || count < 0 || size < 0 ||
+	    (*bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
+	    pmpi_type_layout(type, count, &contig, &at) < 0)
+		return false;
+	/* a null buffer that MPI refuses: its error, not our copy of it */
+	if (*bytes && !buf && contig && !at)
+		return false;
+	*data = contig ? (char *)buf + at : NULL;
+	return true;
+}
+
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char m[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
-	int64_t size = pmpi_type_size(type);
-	bool contig, is_root;
-	MPI_Aint at = 0;
-	void *data;
-	uint64_t bytes;
 	size_t pbb = pmpi_pb_size(quick);
+	uint64_t bytes;
+	void *data;
+	bool is_root;
 	int rc;
 
-	if (!pmpi_pb_coll_fusable(comm, quick) || count < 0 || size < 0 ||
-	    (bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
-	    pmpi_type_layout(type, count, &contig, &at) < 0)
+	if (!fusable(buf, count, type, comm, quick, &bytes, &data))
 		return PMPI_Bcast(buf, count, type, root, comm);
-	/* a null buffer that MPI refuses: its error, not our copy of it */
-	if (bytes && !buf && contig && !at)
-		return PMPI_Bcast(buf, count, type, root, comm);
-	data = contig ? (char *)buf + at : NULL;
 	is_root = pmpi_comm_rank(comm) == root;
 	if (is_root) {
 		pmpi_pb_coll_put(m, x, pbb);
@@ -70,6 +83,52 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 		if (!is_root)
 			pmpi_copy_mostly(&x->out, m, pbb, PMPI_PB_CORE);
 		x->fused = true;
+	}
+	return rc;
+}
+
+/*
+ * A profiled MPI_Ibcast (x on the heap until its request completes)
+ * whose data fit behind the piggyback in x's own struct: the root's
+ * x->in to the others' x->out, contiguous data copied in at the root and
+ * out at the others once the request has completed
+ * (pmpi_pb_coll_data_out), other layouts in place through a struct
+ * datatype.  A call not profiled (x NULL) goes plain, as on every rank.
+ */
+int pmpi_x_ibcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
+		  MPI_Comm comm, MPI_Request *req)
+{
+	size_t pbb = pmpi_pb_size(false);
+	uint64_t bytes;
+	void *data;
+	unsigned char *m;
+	MPI_Datatype t;
+	bool is_root;
+	int rc;
+
+	if (!x || !fusable(buf, count, type, comm, false, &bytes, &data) ||
+	    !pmpi_pb_fits_behind(pbb, bytes))
+		return PMPI_Ibcast(buf, count, type, root, comm, req);
+	is_root = pmpi_comm_rank(comm) == root;
+	m = is_root ? (unsigned char *)&x->in : (unsigned char *)&x->out;
+	if (data) {
+		if (is_root && bytes)
+			pmpi_copy(m + pbb, data, bytes);
+		rc = PMPI_Ibcast(m, (int)(pbb + bytes), MPI_BYTE, root, comm, req);
+	} else {
+		rc = pmpi_wrap_struct(m, (int)pbb, buf, count, type, &t);
+		if (rc != MPI_SUCCESS)
+			return rc;
+		rc = PMPI_Ibcast(MPI_BOTTOM, 1, t, root, comm, req);
+		PMPI_Type_free(&t);	/* MPI keeps it until the call completes */
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	x->fused = true;
+	if (!is_root && data && bytes) {
+		x->out_to = data;
+		x->out_at = (uint32_t)pbb;
+		x->out_bytes = (uint32_t)bytes;
 	}
 	return rc;
 }

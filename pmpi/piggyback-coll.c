@@ -214,6 +214,14 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_R
 	pmpi_req_track_coll(c, req, x);
 }
 
+void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x)
+{
+	if (!x->out_to)
+		return;
+	pmpi_copy(x->out_to, (const unsigned char *)&x->out + x->out_at, x->out_bytes);
+	x->out_to = NULL;
+}
+
 /* The merged piggyback a rank received, and whether it is consistent.  A
  * neighbour slot still zeroed (version 0) belongs to an MPI_PROC_NULL
  * neighbour (a non-periodic Cartesian edge), which sends nothing: merged,
@@ -256,7 +264,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 		PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
 	if (who_of(x, quick))
 		PMPI_Wait(&x->who_req, MPI_STATUS_IGNORE);
-	pmpi_x_iallreduce_out(x);	/* a fused call's data, before the program sees them */
+	pmpi_pb_coll_data_out(x);	/* a fused call's data, before the program sees them */
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
 	ok = merged_ok(x, dir);

@@ -59,10 +59,10 @@ struct pmpi_pb_coll {
 	MPI_Request who_req;
 	bool inter, is_root;	/* intercommunicator; this rank is a reduce's root */
 	int myrank;		/* in the communicator, -1 for an intercommunicator */
-	/* a non-blocking call that carries it (fused): where its data go
-	 * from behind out when it completes (allreduce.c) */
-	const struct pmpi_fused *result;
-	void *result_buf;
+	/* a non-blocking call that carries it (fused): out_bytes of data
+	 * at out_at in out go to out_to when it completes, once */
+	void *out_to;
+	uint32_t out_at, out_bytes;
 	/* last, for pmpi_pb_coll_begin: a job without zeroing sets and moves
 	 * only their first PMPI_PB_CORE bytes */
 	struct pmpi_pb in, out;
@@ -114,6 +114,10 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_R
  * collective (requests.c). */
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
 			 bool quick);
+/* A non-blocking call that carried the piggyback, seen complete: its data
+ * given to the program, the first time only (the buffer is the
+ * program's from then on). */
+void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x);
 /* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
  * x is on the heap, as its steps read it, which the compiler then knows. */
 static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
@@ -184,9 +188,13 @@ static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
 }
 /* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
-/* bcast.c: MPI_Bcast of [piggyback | data]. */
+/* bcast.c: MPI_Bcast of [piggyback | data]; MPI_Ibcast of it in x's
+ * own buffers when the data fit behind the piggyback, with its
+ * companion's after it otherwise. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm, bool quick);
+int pmpi_x_ibcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
+		  MPI_Comm comm, MPI_Request *req);
 /* allreduce.c: MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan and
  * MPI_Reduce_scatter_block of [piggyback | data] with an operator of
  * ours. */
@@ -201,12 +209,9 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 /* MPI_Iallreduce of [piggyback | data] in x's own buffers when the data
- * fit behind the piggyback, its companion's after it otherwise; and, once
- * such a call is seen complete (the first time only), its data given to
- * the program. */
+ * fit behind the piggyback, its companion's after it otherwise. */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
-void pmpi_x_iallreduce_out(struct pmpi_pb_coll *x);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

@@ -199,7 +199,7 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 	if (e && (e->t.kind == P2P_RECV || e->t.kind == P2P_PRECV))
 		pmpi_p2p_seen(&e->t.side, st);
 	else if (e && e->t.kind == COLL)	/* as a collective's that carried the piggyback */
-		pmpi_x_iallreduce_out(e->t.coll);
+		pmpi_pb_coll_data_out(e->t.coll);
 	pmpi_unlock(lock_of(b));
 	return rc;
 }

@@ -13,7 +13,8 @@
  * where each sender has its own tag, so the match is unique; collectives
  * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
  * Alltoall, Iallreduce + spin + Wait, Gather and Scatter from a random
- * root, Allgatherv, Scan, Exscan, Reduce_scatter_block).  Messages are
+ * root, Allgatherv, Scan, Exscan, Reduce_scatter_block, Ibcast from a
+ * random root + spin + Wait).  Messages are
  * 0-64 KiB, a collective's half of the time at most 64 bytes a rank
  * (those carry the piggyback inside them).
  *
@@ -284,7 +285,7 @@ static void step_any_source(int step, int tag)
 }
 
 enum { C_BARRIER, C_ALLREDUCE, C_BCAST, C_REDUCE, C_ALLGATHER, C_ALLTOALL, C_IALLREDUCE, C_GATHER,
-       C_SCATTER, C_ALLGATHERV, C_SCAN, C_EXSCAN, C_REDUCE_SCATTER, C_KINDS };
+       C_SCATTER, C_ALLGATHERV, C_SCAN, C_EXSCAN, C_REDUCE_SCATTER, C_IBCAST, C_KINDS };
 
 /* Rank r's part of an allgatherv of block bytes a rank at most: each
  * its own size, the parts laid out in reverse rank order. */
@@ -325,6 +326,14 @@ static void step_collective(int step)
 			fill(rbuf, (size_t)bytes, step, root);
 		MPI_Bcast(rbuf, bytes, MPI_BYTE, root, MPI_COMM_WORLD);
 		check_bytes(rbuf, (size_t)bytes, step, root, "Bcast");
+		break;
+	case C_IBCAST:
+		if (rank == root)
+			fill(rbuf, (size_t)bytes, step, root);
+		MPI_Ibcast(rbuf, bytes, MPI_BYTE, root, MPI_COMM_WORLD, &rq);
+		compute_b(spin[rank]);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		check_bytes(rbuf, (size_t)bytes, step, root, "Ibcast");
 		break;
 	case C_REDUCE:
 		fill_contrib(iv, ints, step);

@@ -15,7 +15,8 @@
  * communicators made by several threads at once, and the small blocking
  * collectives that carry the piggyback inside them laid out differently
  * on each rank (broadcasts, reductions, gathers, scatters, all-to-alls),
- * and the predefined operators they apply.
+ * the predefined operators they apply, and the non-blocking allreduces and
+ * broadcasts that carry it in flight.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -590,6 +591,53 @@ static void local_ops(void)
 
 /* non-blocking collectives, MPI_IN_PLACE, an error of a collective, an
  * intercommunicator */
+/* Broadcasts in flight: two from different roots completed in the other
+ * order, one by MPI_Test; into every other int (a vector) at the ranks
+ * but the root, which sends contiguous ints; one seen complete by
+ * MPI_Request_get_status, then written before MPI_Wait; none; one too
+ * large to go in the piggyback's buffers. */
+static void ibcasts(void)
+{
+	int a[3], b[3], v[6] = { 0 }, big[400], n = 0, flag;
+	MPI_Datatype every_other;
+	MPI_Request r[2];
+
+	for (int i = 0; i < 3; i++) {
+		a[i] = rank == 1 ? 100 + i : -1;
+		b[i] = rank == 3 ? 200 + i : -1;
+		v[i] = rank == 0 ? 300 + i : 0;
+	}
+	MPI_Ibcast(a, 3, MPI_INT, 1, MPI_COMM_WORLD, &r[0]);
+	MPI_Ibcast(b, 3, MPI_INT, 3, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	for (flag = 0; !flag;)
+		MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
+	say("ibcasts in flight: %d %d %d, %d %d %d\n", a[0], a[1], a[2], b[0], b[1], b[2]);
+	MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+	MPI_Type_commit(&every_other);
+	if (rank == 0)
+		MPI_Ibcast(v, 3, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+	else
+		MPI_Ibcast(v, 1, every_other, 0, MPI_COMM_WORLD, &r[0]);
+	MPI_Type_free(&every_other);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("ibcast of a vector: %d %d %d %d %d %d\n", v[0], v[1], v[2], v[3], v[4], v[5]);
+	a[0] = rank == 2 ? 55 : -1;
+	MPI_Ibcast(a, 1, MPI_INT, 2, MPI_COMM_WORLD, &r[0]);
+	for (flag = 0; !flag;)
+		MPI_Request_get_status(r[0], &flag, MPI_STATUS_IGNORE);
+	n = a[0];
+	a[0] = 777;
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("ibcast seen complete: %d, then %d\n", n, a[0]);
+	MPI_Ibcast(NULL, 0, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+	for (int i = 0; i < 400; i++)
+		big[i] = rank == 1 ? i * 7 : -1;
+	MPI_Ibcast(big, 400, MPI_INT, 1, MPI_COMM_WORLD, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("ibcast none, large: %d %d\n", big[1], big[399]);
+}
+
 static void collectives(void)
 {
 	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x, rc, cls;
@@ -621,6 +669,7 @@ static void collectives(void)
 	x = 777;
 	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
 	say("iallreduce seen complete: %d, then %d\n", sum, x);
+	ibcasts();
 	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all[rank] = rank * 3;
