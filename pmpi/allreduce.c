@@ -1,7 +1,7 @@
 /*
  * allreduce.c - the piggyback of a small MPI_Allreduce, MPI_Reduce,
- * MPI_Scan, MPI_Exscan or MPI_Reduce_scatter_block carried inside it
- * (docs/mpi.md "Piggyback"): one allreduce (reduce, scan, ...) of
+ * MPI_Scan, MPI_Exscan, MPI_Reduce_scatter_block or MPI_Reduce_scatter
+ * carried inside it (docs/mpi.md "Piggyback"): one allreduce (reduce, scan, ...) of
  * [piggyback | data] blocks with an operator of ours, which
  * merges the piggybacks and applies the program's operator to the data
  * with MPI_Reduce_local, instead of the user's call and a companion
@@ -266,38 +266,96 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 	return rc;
 }
 
+/* The smallest count from `count` on whose data are a multiple of 8
+ * bytes for elements of esize bytes: a reduce-scatter's blocks padded
+ * to it keep each block's piggyback aligned where Open MPI applies the
+ * operator to runs of blocks. */
+static int aligned_count(int count, int64_t esize)
+{
+	while ((uint64_t)count * (uint64_t)esize % 8)
+		count++;
+	return count;
+}
+
+/* Whether a reduce-scatter of n blocks of up to most x type fits in
+ * PMPI_PB_GATHER_ROOM bytes of [piggyback | data] blocks: the entry of
+ * its padded blocks, or NULL. */
+static struct pmpi_fused *scatter_fusable(MPI_Datatype type, int most, MPI_Op op, MPI_Comm comm,
+					   bool quick)
+{
+	int64_t esize = pmpi_type_size(type);
+	int n = pmpi_comm_size(comm);
+	struct pmpi_fused *f;
+
+	if (most <= 0 || esize <= 0 || n <= 0 || (uint64_t)most * (uint64_t)esize > PMPI_PB_FUSED_MAX ||
+	    !(f = fusable(type, aligned_count(most, esize), op, comm, quick)) || !f->contig ||
+	    (pmpi_pb_size(quick) + (size_t)f->size) * (size_t)n > PMPI_PB_GATHER_ROOM)
+		return NULL;
+	return f;
+}
+
 /*
- * A reduce-scatter of n blocks of count x type: n [piggyback | data]
- * blocks reduced and scattered, one to each rank, all of them within
- * PMPI_PB_GATHER_ROOM bytes on the stack.  Open MPI applies the operator
- * to runs of blocks, so each block's piggyback must stay aligned: data
- * of a multiple of 8 bytes only.
+ * A reduce-scatter of n blocks of counts[j] (or, counts NULL, each of
+ * count) x type, f's count the largest padded (aligned_count): n
+ * [piggyback | data | zeros] blocks reduced and scattered, one to each
+ * rank, all of them on the stack.  The zeros are reduced with the rest
+ * and dropped.
  */
-int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
+				void *rbuf, const int *counts, int count, MPI_Comm comm, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
-	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
-	size_t pbb = pmpi_pb_size(quick), unit = pbb + (f ? (size_t)f->size : 0);
-	const char *data = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+	size_t pbb = pmpi_pb_size(quick), unit = pbb + (size_t)f->size, at = 0, bytes;
+	size_t esize = (size_t)f->size / (size_t)f->count;
+	const char *data = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at;
 	int n = pmpi_comm_size(comm), rc;
 
-	if (!f || f->size % 8 || !f->contig || n <= 0 || unit * (size_t)n > sizeof(in) ||
-	    buffers_refused(sbuf, rbuf, true))
-		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
-	for (int j = 0; j < n; j++) {
+	for (int j = 0; j < n; j++, at += bytes) {
+		bytes = (size_t)(counts ? counts[j] : count) * esize;
 		pmpi_pb_coll_put(in + j * unit, x, pbb);
-		pmpi_copy(in + j * unit + pbb, data + f->at + (size_t)j * f->size, (size_t)f->size);
+		pmpi_copy(in + j * unit + pbb, data + at, bytes);
+		memset(in + j * unit + pbb + bytes, 0, (size_t)f->size - bytes);
 	}
 	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	pmpi_copy((char *)rbuf + f->at, out + pbb, (size_t)f->size);
+	bytes = (size_t)(counts ? counts[pmpi_comm_rank(comm)] : count) * esize;
+	pmpi_copy((char *)rbuf + f->at, out + pbb, bytes);
 	if (x) {
 		pmpi_copy_mostly(&x->out, out, pbb, PMPI_PB_CORE);
 		x->fused = true;
 	}
 	return rc;
+}
+
+int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	struct pmpi_fused *f = scatter_fusable(type, count, op, comm, quick);
+
+	if (!f || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
+	return reduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, quick);
+}
+
+/* Every rank passes the same counts (MPI's rule), so all find the same
+ * largest one and decide alike. */
+int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	int n = pmpi_pb_coll_fusable(comm, quick) ? pmpi_comm_size(comm) : 0, most = 0;
+	struct pmpi_fused *f = NULL;
+
+	/* a count MPI refuses gives its error; a call too wide for the
+	 * stack's blocks is not read through */
+	for (int j = 0; counts && n > 0 && (size_t)n * (pmpi_pb_size(quick) + 8) <=
+	     PMPI_PB_GATHER_ROOM && j < n && most >= 0; j++)
+		most = counts[j] < 0 ? -1 : counts[j] > most ? counts[j] : most;
+	if (most > 0)
+		f = scatter_fusable(type, most, op, comm, quick);
+	if (!f || buffers_refused(sbuf, rbuf, true))
+		return PMPI_Reduce_scatter(sbuf, rbuf, counts, type, op, comm);
+	return reduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, quick);
 }
 
 /*

@@ -195,9 +195,9 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 		 MPI_Comm comm, bool quick);
 int pmpi_x_ibcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		  MPI_Comm comm, MPI_Request *req);
-/* allreduce.c: MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan and
- * MPI_Reduce_scatter_block of [piggyback | data] with an operator of
- * ours. */
+/* allreduce.c: MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan,
+ * MPI_Reduce_scatter_block and MPI_Reduce_scatter of [piggyback | data]
+ * with an operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
@@ -208,6 +208,8 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 /* MPI_Iallreduce of [piggyback | data] in x's own buffers when the data
  * fit behind the piggyback, its companion's after it otherwise. */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,

@@ -13,10 +13,10 @@
  * where each sender has its own tag, so the match is unique; collectives
  * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
  * Alltoall, Iallreduce + spin + Wait, Gather and Scatter from a random
- * root, Allgatherv, Scan, Exscan, Reduce_scatter_block, Ibcast from a
- * random root + spin + Wait).  Messages are
- * 0-64 KiB, a collective's half of the time at most 64 bytes a rank
- * (those carry the piggyback inside them).
+ * root, Allgatherv, Scan, Exscan, Reduce_scatter_block or Reduce_scatter,
+ * Ibcast from a random root + spin + Wait).  Messages are 0-64 KiB, a
+ * collective's half of the time at most 64 bytes a rank (those carry the
+ * piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
  * one receiver (fan-in), a blocking send is always matched by a receive the
@@ -392,12 +392,17 @@ static void step_collective(int step)
 		if (rank > 0)
 			check_sum(ov, ints, step, rank, "Exscan");
 		break;
-	case C_REDUCE_SCATTER:	/* blocks of an even number of ints, as each rank's */
-		ints = ints / nranks / 2 * 2;
-		for (int d = 0; d < nranks; d++)
-			fill_contrib(iv + d * ints, ints, step);
-		MPI_Reduce_scatter_block(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-		check_sum(ov, ints, step, nranks, "Reduce_scatter_block");
+	case C_REDUCE_SCATTER:	/* by the root's parity: blocks alike, or half or whole */
+		ints /= nranks;
+		for (int d = 0, at = 0; d < nranks; at += counts[d], d++) {
+			counts[d] = root % 2 ? ints * (d % 2 + 1) / 2 : ints;
+			fill_contrib(iv + at, counts[d], step);
+		}
+		if (root % 2)
+			MPI_Reduce_scatter(iv, ov, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		else
+			MPI_Reduce_scatter_block(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		check_sum(ov, counts[rank], step, nranks, "Reduce_scatter");
 		break;
 	}
 }

@@ -349,6 +349,31 @@ static void completion(void)
  * ints, absolute addresses from MPI_BOTTOM, nothing), in place at the
  * root, a large one, reductions of more data than fit in the piggyback's
  * own room (docs/mpi.md), and a barrier on a part of the world. */
+/* Reduce-scatters that carry the piggyback in blocks padded alike:
+ * counts that differ by rank (one of them none), in place, three ints a
+ * rank (12 bytes); and one too large to carry it.  a holds 1200 ints. */
+static void reduce_scatters(int *a)
+{
+	int counts[4] = { 1, 3, 0, 2 }, two[4] = { 2, 1, 1, 2 }, big[4] = { 300, 0, 0, 0 }, b[300];
+	int first = rank == 0 ? 0 : rank == 1 ? 1 : 4;
+	double d[6];
+
+	for (int i = 0; i < 1200; i++)
+		a[i] = rank * 10 + i;
+	for (int i = 0; i < 300; i++)
+		b[i] = -1;
+	MPI_Reduce_scatter(a, b, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	say("reduce_scatter from %d: %d %d %d %d\n", first, b[0], b[1], b[2], b[3]);
+	for (int i = 0; i < 6; i++)
+		d[i] = i % 2 ? rank * 1.5 : -rank;
+	MPI_Reduce_scatter(MPI_IN_PLACE, d, two, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	say("reduce_scatter in place: %g %g\n", d[0], two[rank] > 1 ? d[1] : 0.0);
+	MPI_Reduce_scatter_block(a, b, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	say("reduce_scatter_block of 12 bytes: %d %d %d %d\n", b[0], b[1], b[2], b[3]);
+	MPI_Reduce_scatter(a, b, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	say("reduce_scatter too large: %d %d\n", b[0], rank == 0 ? b[299] : b[1]);
+}
+
 static void inband_collectives(void)
 {
 	static int x[3];
@@ -431,6 +456,7 @@ static void inband_collectives(void)
 		mid[i] = rank - 10 * i;
 	MPI_Reduce_scatter_block(MPI_IN_PLACE, mid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	say("reduce_scatter_block: %g, in place %d\n", y[0], mid[0]);
+	reduce_scatters(big);
 	MPI_Comm_split(MPI_COMM_WORLD, rank < 3, rank, &half);
 	MPI_Barrier(half);
 	MPI_Comm_free(&half);
