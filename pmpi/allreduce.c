@@ -359,34 +359,62 @@ int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, 
 }
 
 /*
- * A profiled MPI_Iallreduce (x on the heap until its request completes)
- * whose contiguous data fit behind the piggyback in x's own struct: x->in
- * to x->out, and the data to the program's buffer once the request has
- * completed (pmpi_pb_coll_data_out, before the program sees them).  Every
- * rank passes the same predefined datatype, so all decide alike.  A call
- * not profiled (x NULL) goes plain, as on every rank: nested calls, and
- * those outside MPI_Init and MPI_Finalize.
+ * A profiled MPI_Iallreduce, MPI_Ireduce or MPI_Iscan (x on the heap
+ * until its request completes) whose contiguous data fit behind the
+ * piggyback in x's own struct: x->in to x->out, and the data to the
+ * program's buffer where a result arrives, once the request has completed
+ * (pmpi_pb_coll_data_out, before the program sees them).  Every rank
+ * passes the same predefined datatype, so all decide alike.  A call not
+ * profiled (x NULL) goes plain, as on every rank: nested calls, and those
+ * outside MPI_Init and MPI_Finalize.  -1: not for this call.
  */
-int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+static int ireduce_fused(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+			 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
 	struct pmpi_fused *f = x ? fusable(type, count, op, comm, false) : NULL;
 	size_t pbb = pmpi_pb_size(false);
+	bool result = root < 0 || pmpi_comm_rank(comm) == root;
 	int rc;
 
 	if (!f || !f->contig || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) ||
-	    buffers_refused(sbuf, rbuf, true))
-		return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
+	    buffers_refused(sbuf, rbuf, result))
+		return -1;
 	rc = data_in(f, (unsigned char *)&x->in + pbb, sbuf == MPI_IN_PLACE ? rbuf : sbuf);
 	if (rc == MPI_SUCCESS)
-		rc = PMPI_Iallreduce(&x->in, &x->out, 1, f->bytes, fused_op, comm, req);
+		rc = root == TO_ALL ? PMPI_Iallreduce(&x->in, &x->out, 1, f->bytes, fused_op, comm, req) :
+		     root == TO_PREFIX ? PMPI_Iscan(&x->in, &x->out, 1, f->bytes, fused_op, comm, req) :
+		     PMPI_Ireduce(&x->in, &x->out, 1, f->bytes, fused_op, root, comm, req);
 	if (rc == MPI_SUCCESS) {
 		x->fused = true;
-		x->out_to = (char *)rbuf + f->at;
+		x->out_to = result ? (char *)rbuf + f->at : NULL;
 		x->out_at = (uint32_t)pbb;
 		x->out_bytes = (uint32_t)f->size;
 	}
 	return rc;
+}
+
+int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int rc = ireduce_fused(x, sbuf, rbuf, count, type, op, TO_ALL, comm, req);
+
+	return rc >= 0 ? rc : PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
+}
+
+int pmpi_x_ireduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		   MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int rc = root >= 0 ? ireduce_fused(x, sbuf, rbuf, count, type, op, root, comm, req) : -1;
+
+	return rc >= 0 ? rc : PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
+}
+
+int pmpi_x_iscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int rc = ireduce_fused(x, sbuf, rbuf, count, type, op, TO_PREFIX, comm, req);
+
+	return rc >= 0 ? rc : PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req);
 }
 
 void pmpi_x_allreduce_stop(void)

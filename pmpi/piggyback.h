@@ -210,10 +210,15 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
 			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
-/* MPI_Iallreduce of [piggyback | data] in x's own buffers when the data
- * fit behind the piggyback, its companion's after it otherwise. */
+/* MPI_Iallreduce, MPI_Ireduce and MPI_Iscan of [piggyback | data] in
+ * x's own buffers when the data fit behind the piggyback, with their
+ * companion's after them otherwise. */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_ireduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		   MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_iscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

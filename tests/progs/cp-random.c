@@ -12,11 +12,11 @@
  * in between, Sendrecv); a fan-in to one receiver through MPI_ANY_SOURCE
  * where each sender has its own tag, so the match is unique; collectives
  * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
- * Alltoall, Iallreduce + spin + Wait, Gather and Scatter from a random
- * root, Allgatherv, Scan, Exscan, Reduce_scatter_block or Reduce_scatter,
- * Ibcast from a random root + spin + Wait).  Messages are 0-64 KiB, a
- * collective's half of the time at most 64 bytes a rank (those carry the
- * piggyback inside them).
+ * Alltoall, Iallreduce or Ireduce + spin + Wait, Gather and Scatter from
+ * a random root, Allgatherv, Scan or Iscan + spin + Wait, Exscan,
+ * Reduce_scatter_block or Reduce_scatter, Ibcast from a random root +
+ * spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
+ * at most 64 bytes a rank (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
  * one receiver (fan-in), a blocking send is always matched by a receive the
@@ -354,12 +354,16 @@ static void step_collective(int step)
 		for (int r = 0; r < nranks; r++)
 			check_bytes(rbuf + (size_t)r * block, (size_t)block, step, r * MAXRANKS + rank, "Alltoall");
 		break;
-	case C_IALLREDUCE:
+	case C_IALLREDUCE:	/* by the root's parity: to all ranks, or to the root */
 		fill_contrib(iv, ints, step);
-		MPI_Iallreduce(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+		if (root % 2)
+			MPI_Ireduce(iv, ov, ints, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Iallreduce(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
 		compute_b(spin[rank]);
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
-		check_sum(ov, ints, step, nranks, "Iallreduce");
+		if (root % 2 == 0 || rank == root)
+			check_sum(ov, ints, step, nranks, "Iallreduce");
 		break;
 	case C_GATHER:
 		fill(sbuf, (size_t)block, step, rank);
@@ -381,9 +385,15 @@ static void step_collective(int step)
 		for (int r = 0; r < nranks; r++)
 			check_bytes(rbuf + displs[r], (size_t)counts[r], step, r, "Allgatherv");
 		break;
-	case C_SCAN:
+	case C_SCAN:	/* by the root's parity: blocking, or + spin + Wait */
 		fill_contrib(iv, ints, step);
-		MPI_Scan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		if (root % 2) {
+			MPI_Iscan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+			compute_b(spin[rank]);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		} else {
+			MPI_Scan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		}
 		check_sum(ov, ints, step, rank + 1, "Scan");
 		break;
 	case C_EXSCAN:

@@ -15,8 +15,8 @@
  * communicators made by several threads at once, and the small blocking
  * collectives that carry the piggyback inside them laid out differently
  * on each rank (broadcasts, reductions, gathers, scatters, all-to-alls),
- * the predefined operators they apply, and the non-blocking allreduces and
- * broadcasts that carry it in flight.
+ * the predefined operators they apply, and the non-blocking reductions,
+ * scans and broadcasts that carry it in flight.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -664,6 +664,30 @@ static void ibcasts(void)
 	say("ibcast none, large: %d %d\n", big[1], big[399]);
 }
 
+/* Reductions to a root and scans in flight: two completed in the other
+ * order, in place at the root and in a scan. */
+static void ireductions(void)
+{
+	int v[2] = { rank + 1, 10 * rank }, m[2] = { -1, -1 }, p[2] = { rank, -rank }, q = rank * 3;
+	MPI_Request r[2];
+
+	if (rank == 2) {
+		m[0] = v[0];
+		m[1] = v[1];
+		MPI_Ireduce(MPI_IN_PLACE, m, 2, MPI_INT, MPI_SUM, 2, MPI_COMM_WORLD, &r[0]);
+	} else {
+		MPI_Ireduce(v, NULL, 2, MPI_INT, MPI_SUM, 2, MPI_COMM_WORLD, &r[0]);
+	}
+	MPI_Iscan(MPI_IN_PLACE, p, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("ireduce in place %d %d, iscan in place %d %d\n", m[0], m[1], p[0], p[1]);
+	MPI_Iscan(&q, &v[0], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+	MPI_Ireduce(&q, &v[1], 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("iscan %d, ireduce %d\n", v[0], rank == 0 ? v[1] : -1);
+}
+
 static void collectives(void)
 {
 	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x, rc, cls;
@@ -696,6 +720,7 @@ static void collectives(void)
 	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
 	say("iallreduce seen complete: %d, then %d\n", sum, x);
 	ibcasts();
+	ireductions();
 	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all[rank] = rank * 3;
