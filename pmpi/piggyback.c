@@ -86,7 +86,7 @@ bool pmpi_pb_same_host(int rank)
 /* --- collective numbers per communicator: open addressing by handle,
  * tombstones on free */
 
-#define COMMS 1024		/* communicators alive at once (power of 2) */
+#define COMMS 16384		/* communicators alive at once (power of 2) */
 
 struct comm_seq {
 	bool used, dead;
@@ -137,12 +137,14 @@ bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick)
 		return false;
 	if (!quick)
 		pmpi_lock(&comm_lock);
+	/* past the table's room the collective is numbered 0, which check
+	 * mode reports, rather than skipped by this rank alone: its members
+	 * may have fewer communicators alive */
 	e = comm_entry(comm);
-	if (e)
-		*seq = ++e->coll_seq;
+	*seq = e ? ++e->coll_seq : 0;
 	if (!quick)
 		pmpi_unlock(&comm_lock);
-	return e != NULL;
+	return true;
 }
 
 void pmpi_pb_comm_born(MPI_Comm comm)

@@ -238,8 +238,8 @@ int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_
 		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
 		      MPI_Comm comm, bool quick);
 
-/* The next collective number on comm, the piggyback on; false when it
- * cannot be counted. */
+/* The next collective number on comm, the piggyback on; false when the
+ * piggyback does not travel on comm (the same on every member). */
 bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave at t_send: the tool's work since the call's entry is delay. */
