@@ -6,7 +6,8 @@
  * MPI_Scatter of 8 bytes a rank, and of an 8-byte MPI_Allgatherv, MPI_Scan,
  * MPI_Exscan, MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Gatherv,
  * MPI_Scatterv, MPI_Alltoallv, and MPI_Iallreduce, MPI_Ireduce, MPI_Iscan,
- * MPI_Ibcast and MPI_Iallgather completed by MPI_Wait, over all ranks.
+ * MPI_Ibcast, MPI_Iallgather and MPI_Ibarrier completed by MPI_Wait, over
+ * all ranks.
  * Rank 0 prints one "name value unit" line per measurement; bench/mpi.sh
  * compares runs.
  * The bandwidth is measured twice: with the data as they are, and with
@@ -161,14 +162,14 @@ static void bandwidth(int rank, int bytes, int reps, char *buf, char (*hdrs)[64]
 
 enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, GATHER, SCATTER, ALLGATHERV,
 	    SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER, GATHERV, SCATTERV, ALLTOALLV,
-	    IALLREDUCE, IREDUCE, ISCAN, IBCAST, IALLGATHER, ALLREDUCE_JOINED };
+	    IALLREDUCE, IREDUCE, ISCAN, IBCAST, IALLGATHER, IBARRIER, ALLREDUCE_JOINED };
 static const char *const coll_names[] = { "allreduce_8", "reduce_8", "bcast_8", "barrier",
 					   "allgather_8", "alltoall_8", "gather_8", "scatter_8",
 					   "allgatherv_8", "scan_8", "exscan_8",
 					   "reduce_scatter_block_8", "reduce_scatter_8",
 					   "gatherv_8", "scatterv_8",
 					   "alltoallv_8", "iallreduce_8", "ireduce_8", "iscan_8",
-					   "ibcast_8", "iallgather_8",
+					   "ibcast_8", "iallgather_8", "ibarrier",
 					   "allreduce_joined_8" };
 #define MAXRANKS 64	/* the gathers' and scatters' buffers */
 
@@ -289,6 +290,10 @@ static void one_coll(enum coll k, double *in, double *out)
 		break;
 	case IALLGATHER:
 		MPI_Iallgather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		break;
+	case IBARRIER:
+		MPI_Ibarrier(MPI_COMM_WORLD, &req);
 		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		break;
 	}

@@ -67,6 +67,20 @@ int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick)
 	return rc;
 }
 
+/* MPI_Ibarrier likewise, the companion's non-blocking allreduce alone in
+ * x's own buffers; a call not profiled (x NULL) goes plain, as on every
+ * rank. */
+int pmpi_x_ibarrier(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+
+	if (!x || !pmpi_pb_coll_fusable(comm, false))
+		return PMPI_Ibarrier(comm, req);
+	rc = PMPI_Iallreduce(&x->in, &x->out, 1, pmpi_pb_type, merge_op, comm, req);
+	x->fused = rc == MPI_SUCCESS;
+	return rc;
+}
+
 void pmpi_pb_coll_stop(void)
 {
 	if (merge_op != MPI_OP_NULL)

@@ -186,8 +186,10 @@ static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
 	/* quick: on, on every communicator (call.h) */
 	return (quick || (pmpi_pb_on && pmpi_pb_comm(comm))) && !pmpi_comm_inter(comm);
 }
-/* piggyback-coll.c: MPI_Barrier, as the companion's allreduce alone. */
+/* piggyback-coll.c: MPI_Barrier and MPI_Ibarrier, as the companion's
+ * allreduce alone. */
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
+int pmpi_x_ibarrier(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Request *req);
 /* bcast.c: MPI_Bcast of [piggyback | data]; MPI_Ibcast of it in x's
  * own buffers when the data fit behind the piggyback, with its
  * companion's after it otherwise. */

@@ -11,11 +11,11 @@
  * way or both ways in matched order, Isend/Irecv + Wait/Waitall with a spin
  * in between, Sendrecv); a fan-in to one receiver through MPI_ANY_SOURCE
  * where each sender has its own tag, so the match is unique; collectives
- * (Barrier, Allreduce, Bcast and Reduce from a random root, Allgather,
- * Alltoall, Iallreduce or Ireduce + spin + Wait, Gather and Scatter from
- * a random root, Allgatherv, Scan or Iscan + spin + Wait, Exscan,
- * Reduce_scatter_block or Reduce_scatter, Ibcast from a random root +
- * spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
+ * (Barrier or Ibarrier + spin + Wait, Allreduce, Bcast and Reduce from a
+ * random root, Allgather, Alltoall, Iallreduce or Ireduce + spin + Wait,
+ * Gather and Scatter from a random root, Allgatherv, Scan or Iscan + spin
+ * + Wait, Exscan, Reduce_scatter_block or Reduce_scatter, Ibcast from a
+ * random root + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
  * at most 64 bytes a rank (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
@@ -313,8 +313,14 @@ static void step_collective(int step)
 	for (int r = 0; r < nranks; r++)
 		spin[r] = draw_below(MAXSPIN_US + 1);
 	switch (kind) {
-	case C_BARRIER:
-		MPI_Barrier(MPI_COMM_WORLD);
+	case C_BARRIER:	/* by the root's parity: blocking, or + spin + Wait */
+		if (root % 2) {
+			MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+			compute_b(spin[rank]);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		} else {
+			MPI_Barrier(MPI_COMM_WORLD);
+		}
 		break;
 	case C_ALLREDUCE:
 		fill_contrib(iv, ints, step);

@@ -16,7 +16,7 @@
  * collectives that carry the piggyback inside them laid out differently
  * on each rank (broadcasts, reductions, gathers, scatters, all-to-alls),
  * the predefined operators they apply, and the non-blocking reductions,
- * scans and broadcasts that carry it in flight.
+ * scans, broadcasts and barriers that carry it in flight.
  * mpi-semantics.t diffs the output with and without cpperf-record.
  */
 #include <mpi.h>
@@ -688,6 +688,37 @@ static void ireductions(void)
 	say("iscan %d, ireduce %d\n", v[0], rank == 0 ? v[1] : -1);
 }
 
+/* A sparse exchange ended by MPI_Ibarrier, as the NBX algorithm does:
+ * each rank's synchronous send to the next rank, the messages probed
+ * for and received until the barrier, entered once the send completed,
+ * is seen complete by MPI_Test. */
+static void sparse_exchange(void)
+{
+	int out = 500 + rank, in = -1, from = -1, sent = 0, entered = 0, done = 0, flag;
+	MPI_Request send, barrier;
+	MPI_Status st;
+
+	MPI_Issend(&out, 1, MPI_INT, (rank + 1) % 4, 77, MPI_COMM_WORLD, &send);
+	while (!done) {
+		MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, &st);
+		if (flag) {
+			MPI_Recv(&in, 1, MPI_INT, st.MPI_SOURCE, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			from = st.MPI_SOURCE;
+		}
+		if (!entered) {
+			MPI_Test(&send, &sent, MPI_STATUS_IGNORE);
+			if (sent) {
+				MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+				entered = 1;
+			}
+		} else {
+			MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+		}
+	}
+	say("sparse exchange: %d from %d, barrier request %d\n", in, from,
+	    barrier == MPI_REQUEST_NULL);
+}
+
 static void collectives(void)
 {
 	int s = rank + 1, sum = 0, b = rank == 2 ? 42 : 0, all[4] = { 0 }, x, rc, cls;
@@ -721,6 +752,7 @@ static void collectives(void)
 	say("iallreduce seen complete: %d, then %d\n", sum, x);
 	ibcasts();
 	ireductions();
+	sparse_exchange();
 	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all[rank] = rank * 3;
