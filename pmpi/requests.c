@@ -97,7 +97,11 @@ static struct entry *entry_new(void)
 }
 
 /* Add entry e, its request filled in, dropping a stale unclaimed one of
- * the same handle (its request completed where we did not see it). */
+ * the same handle: its request completed where we did not see it.  MPIs
+ * give one completed request for every collective on a communicator of
+ * one rank (Open MPI its empty request, MPICH a complete one): a
+ * collective that carried the piggyback is finished then, which gives
+ * the program its data. */
 static void insert(struct entry *e)
 {
 	unsigned b = home(e->t.req);
@@ -112,7 +116,9 @@ static void insert(struct entry *e)
 	bucket[b] = e;
 	pmpi_add(&ntracked, 1);
 	pmpi_unlock(lock_of(b));
-	pmpi_block_put(PMPI_BLOCK_REQUEST, stale);	/* its buffers stay: MPI may still use them */
+	if (stale && stale->t.kind == COLL && stale->t.coll->fused)
+		pmpi_pb_coll_finish(stale->t.coll, NULL, stale->t.coll->dir, false);
+	pmpi_block_put(PMPI_BLOCK_REQUEST, stale);	/* other buffers stay: MPI may still use them */
 }
 
 void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,

@@ -621,7 +621,7 @@ static void local_ops(void)
  * order, one by MPI_Test; into every other int (a vector) at the ranks
  * but the root, which sends contiguous ints; one seen complete by
  * MPI_Request_get_status, then written before MPI_Wait; none; one too
- * large to go in the piggyback's buffers. */
+ * large to go in the piggyback's buffers; some on MPI_COMM_SELF. */
 static void ibcasts(void)
 {
 	int a[3], b[3], v[6] = { 0 }, big[400], n = 0, flag;
@@ -662,6 +662,16 @@ static void ibcasts(void)
 	MPI_Ibcast(big, 400, MPI_INT, 1, MPI_COMM_WORLD, &r[1]);
 	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
 	say("ibcast none, large: %d %d\n", big[1], big[399]);
+	/* on one rank, where MPIs give one completed request for them all */
+	a[0] = 10 + rank;
+	a[1] = a[2] = -1;
+	MPI_Ibcast(&a[0], 1, MPI_INT, 0, MPI_COMM_SELF, &r[0]);
+	MPI_Iallreduce(&a[0], &a[1], 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	MPI_Iscan(&a[0], &a[2], 1, MPI_INT, MPI_MAX, MPI_COMM_SELF, &r[0]);
+	MPI_Ibarrier(MPI_COMM_SELF, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("on one rank: %d %d %d\n", a[0], a[1], a[2]);
 }
 
 /* Reductions to a root and scans in flight: two completed in the other
