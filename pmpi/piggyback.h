@@ -89,8 +89,8 @@ extern bool pmpi_pb_on;
  * holds it for a blocking call, whose companion starts once the user's call
  * has returned; a non-blocking one (nonblocking) gets one allocated, whose
  * companion starts right after the user's call (pmpi_pb_coll_end), unless
- * the call carried the piggyback.  NULL when there is none (off, no
- * shadow). */
+ * the call carried the piggyback.  NULL when the piggyback does not
+ * travel on comm. */
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, MPI_Comm comm, int root,
 					enum pmpi_pb_dir dir, bool quick);
