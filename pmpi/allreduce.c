@@ -1,7 +1,8 @@
 /*
  * allreduce.c - the piggyback of a small MPI_Allreduce, MPI_Reduce,
- * MPI_Scan, MPI_Exscan, MPI_Reduce_scatter_block or MPI_Reduce_scatter
- * carried inside it (docs/mpi.md "Piggyback"): one allreduce (reduce, scan, ...) of
+ * MPI_Scan, MPI_Exscan, MPI_Reduce_scatter_block or MPI_Reduce_scatter,
+ * and of MPI_Iallreduce, MPI_Ireduce or MPI_Iscan, carried inside it
+ * (docs/mpi.md "Piggyback"): one allreduce (reduce, scan, ...) of
  * [piggyback | data] blocks with an operator of ours, which
  * merges the piggybacks and applies the program's operator to the data
  * with MPI_Reduce_local, instead of the user's call and a companion
@@ -129,6 +130,16 @@ static bool buffers_refused(const void *sbuf, const void *rbuf, bool result)
 	return !rbuf || sbuf == rbuf || rbuf == MPI_IN_PLACE;
 }
 
+/* The same for a rank that gives data and gets no result, where
+ * MPI_IN_PLACE still names its data (at rbuf): MPI_Exscan's rank 0, a
+ * reduce-scatter's rank that receives nothing.  Such a rank may pass
+ * no result buffer (Open MPI takes it), and must then decide as the
+ * others do. */
+static bool input_refused(const void *sbuf, const void *rbuf)
+{
+	return !sbuf || (sbuf == MPI_IN_PLACE && !rbuf);
+}
+
 /* The program's data at buf (f's count x datatype) copied or packed to
  * `to`, and back from `from`. */
 static int data_in(const struct pmpi_fused *f, unsigned char *to, const void *buf)
@@ -253,7 +264,8 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
 	int rc;
 
-	if (!f || buffers_refused(sbuf, rbuf, true))
+	if (!f || (pmpi_comm_rank(comm) ? buffers_refused(sbuf, rbuf, true) :
+		   input_refused(sbuf, rbuf)))
 		return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
 	rc = fused_reduce(f, x, sbuf, rbuf, TO_EXPREFIX, comm, quick);
 	if (!x || !x->fused)
@@ -338,22 +350,34 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 	return reduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, quick);
 }
 
+/* The largest of a reduce-scatter's n counts, -1 when one is negative
+ * (MPI's error then) or when n blocks would not fit in the stack's room
+ * with any piggyback (their counts are not read through then). */
+static int largest_count(const int *counts, int n, bool quick)
+{
+	int most = 0;
+
+	if (!counts || n <= 0 || (size_t)n * (pmpi_pb_size(quick) + 8) > PMPI_PB_GATHER_ROOM)
+		return -1;
+	for (int j = 0; j < n; j++) {
+		if (counts[j] < 0)
+			return -1;
+		most = counts[j] > most ? counts[j] : most;
+	}
+	return most;
+}
+
 /* Every rank passes the same counts (MPI's rule), so all find the same
  * largest one and decide alike. */
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
 			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	int n = pmpi_pb_coll_fusable(comm, quick) ? pmpi_comm_size(comm) : 0, most = 0;
-	struct pmpi_fused *f = NULL;
+	int most = pmpi_pb_coll_fusable(comm, quick) ?
+		   largest_count(counts, pmpi_comm_size(comm), quick) : -1;
+	struct pmpi_fused *f = most > 0 ? scatter_fusable(type, most, op, comm, quick) : NULL;
 
-	/* a count MPI refuses gives its error; a call too wide for the
-	 * stack's blocks is not read through */
-	for (int j = 0; counts && n > 0 && (size_t)n * (pmpi_pb_size(quick) + 8) <=
-	     PMPI_PB_GATHER_ROOM && j < n && most >= 0; j++)
-		most = counts[j] < 0 ? -1 : counts[j] > most ? counts[j] : most;
-	if (most > 0)
-		f = scatter_fusable(type, most, op, comm, quick);
-	if (!f || buffers_refused(sbuf, rbuf, true))
+	if (!f || (counts[pmpi_comm_rank(comm)] ? buffers_refused(sbuf, rbuf, true) :
+		   input_refused(sbuf, rbuf)))
 		return PMPI_Reduce_scatter(sbuf, rbuf, counts, type, op, comm);
 	return reduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, quick);
 }
