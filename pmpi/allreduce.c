@@ -332,7 +332,8 @@ static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, co
 	if (rc != MPI_SUCCESS)
 		return rc;
 	bytes = (size_t)(counts ? counts[pmpi_comm_rank(comm)] : count) * esize;
-	pmpi_copy((char *)rbuf + f->at, out + pbb, bytes);
+	if (bytes)	/* a rank that gets nothing may have no buffer for it */
+		pmpi_copy((char *)rbuf + f->at, out + pbb, bytes);
 	if (x) {
 		pmpi_copy_mostly(&x->out, out, pbb, PMPI_PB_CORE);
 		x->fused = true;
