@@ -17,7 +17,6 @@
  * it with each rank's collective number on the communicator.  What the
  * merged piggyback means is the units' business (pb-units.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +27,7 @@
 #include "piggyback.h"
 #include "pb-units.h"
 #include "own-cost.h"
+#include "reserve.h"
 
 static MPI_Op merge_op = MPI_OP_NULL;
 
@@ -172,43 +172,12 @@ static bool start_all(struct pmpi_pb_coll *x)
 	return true;
 }
 
-/*
- * A non-blocking collective's piggyback lives on the heap until its
- * request completes.  Where malloc fails, one of a few kept aside serves:
- * a rank without one would part from the others (a companion, or a call
- * that carries the piggyback, on their side alone).  Past those the job
- * cannot go on consistently, and is stopped with a message.
- */
-#define SPARES 16
-static struct pmpi_pb_coll spares[SPARES];
-static unsigned spares_used;	/* a bit each */
-
-static __attribute__((noinline)) struct pmpi_pb_coll *spare_coll(void)
-{
-	for (unsigned i = 0; i < SPARES; i++)
-		if (!(__atomic_fetch_or(&spares_used, 1u << i, __ATOMIC_ACQUIRE) & 1u << i))
-			return &spares[i];
-	fprintf(stderr, "cpperf: rank %d: out of memory for the piggyback of a non-blocking "
-		"collective (%d in flight on spares); stopping the job, whose ranks would "
-		"otherwise disagree on their collectives\n", pmpi_pb_rank(), SPARES);
-	PMPI_Abort(MPI_COMM_WORLD, 1);
-	abort();	/* PMPI_Abort does not return */
-}
-
-static struct pmpi_pb_coll *heap_coll(void)
-{
-	struct pmpi_pb_coll *x = malloc(sizeof(*x));
-
-	return x ? x : spare_coll();
-}
-
-static void free_coll(struct pmpi_pb_coll *x)
-{
-	if (x >= spares && x < spares + SPARES)
-		__atomic_fetch_and(&spares_used, ~(1u << (x - spares)), __ATOMIC_RELEASE);
-	else
-		free(x);
-}
+/* A non-blocking collective's piggyback lives on the heap until its
+ * request completes, or on one of a few kept aside (reserve.h). */
+#define COLLS_KEPT 16
+static struct pmpi_pb_coll kept_colls[COLLS_KEPT];
+static struct pmpi_reserve colls = { (unsigned char *)kept_colls, sizeof(kept_colls[0]), COLLS_KEPT,
+				     0, "the piggyback of a non-blocking collective" };
 
 /* Flattened: the fill of its contribution inline (every collective). */
 __attribute__((flatten))
@@ -221,7 +190,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 
 	if (!pmpi_pb_coll_seq(comm, &seq, quick))
 		return NULL;
-	x = nonblocking ? heap_coll() : local;
+	x = nonblocking ? pmpi_reserve_alloc(&colls, sizeof(*x)) : local;
 	/* every collective begins here: its 608 bytes of piggybacks are
 	 * not cleared twice */
 	pmpi_zero_fixed(x, offsetof(struct pmpi_pb_coll, in));
@@ -257,7 +226,7 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_R
 	 * collectives: once, whether MPI takes it or not */
 	if (!x->started && !start_all(x)) {
 		if (!x->fused) {	/* MPI refused the companion: nothing to merge */
-			free_coll(x);
+			pmpi_reserve_free(&colls, x);
 			return;
 		}
 		x->started = true;	/* no gathering beside it, nor later */
@@ -335,5 +304,5 @@ out:
 	if (dir == PMPI_PB_NBR && x->nbr)
 		free(x->nbr);
 	if (pmpi_pb_coll_heap(x, quick))
-		free_coll(x);
+		pmpi_reserve_free(&colls, x);
 }

@@ -25,7 +25,10 @@
  * completed by freed.c.  The buffers of a request we lose sight of while
  * MPI may still use them (its handle seen again before we saw it
  * complete, a request kept with no memory left) are left allocated:
- * nothing tells when MPI is done with them.
+ * nothing tells when MPI is done with them.  Entries come from the
+ * thread's spare blocks or malloc, and where memory is short from a few
+ * kept aside (reserve.h): an untracked receive would never give the
+ * program its data.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -39,6 +42,7 @@
 #include "freed.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "reserve.h"
 #include "wire.h"
 #include "graph.h"
 #include "waits.h"
@@ -91,9 +95,22 @@ static void unlink_entry(unsigned b, struct entry *e)
 
 /* A new entry, for the caller to fill and insert; NULL when memory is
  * short (the request then goes untracked and its buffers stay). */
+#define ENTRIES_KEPT 32
+static struct entry kept_entries[ENTRIES_KEPT];
+static struct pmpi_reserve entries = { (unsigned char *)kept_entries, sizeof(kept_entries[0]),
+				       ENTRIES_KEPT, 0, "the table of requests in flight" };
+
 static struct entry *entry_new(void)
 {
-	return pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(struct entry));
+	struct entry *e = pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(struct entry));
+
+	return e ? e : pmpi_reserve_take(&entries);
+}
+
+static void entry_free(struct entry *e)
+{
+	if (!pmpi_reserve_give(&entries, e))
+		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
 }
 
 /* Add entry e, its request filled in, dropping a stale unclaimed one of
@@ -118,7 +135,7 @@ static void insert(struct entry *e)
 	pmpi_unlock(lock_of(b));
 	if (stale && stale->t.kind == COLL && stale->t.coll->fused)
 		pmpi_pb_coll_finish(stale->t.coll, NULL, stale->t.coll->dir, false);
-	pmpi_block_put(PMPI_BLOCK_REQUEST, stale);	/* other buffers stay: MPI may still use them */
+	entry_free(stale);	/* other buffers stay: MPI may still use them */
 }
 
 void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
@@ -127,8 +144,6 @@ void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kin
 	struct entry *e = entry_new();
 	struct pmpi_tracked *t;
 
-	if (!e)
-		return;
 	/* every field, without a temporary: this is every request's cost */
 	t = &e->t;
 	t->persistent = kind == P2P_PSEND || kind == P2P_PRECV;
@@ -148,12 +163,6 @@ void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request *req, struct pmpi_pb_c
 {
 	struct entry *e = entry_new();
 
-	if (!e) {	/* complete the companion now, or the call that carries it */
-		if (x->fused)
-			PMPI_Wait(req, MPI_STATUS_IGNORE);
-		pmpi_pb_coll_finish(x, c, x->dir, false);
-		return;
-	}
 	e->t = (struct pmpi_tracked){ .kind = COLL, .req = *req, .site = pmpi_site(c), .coll = x };
 	insert(e);
 }
@@ -227,13 +236,13 @@ int pmpi_x_request_free(MPI_Request *req)
 	/* active: MPI may still use its buffers, and a receive's data are
 	 * still to be unpacked and counted (freed.c) */
 	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && pmpi_freed_keep(&e->t)) {
-		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
+		entry_free(e);
 		*req = MPI_REQUEST_NULL;
 		return MPI_SUCCESS;
 	}
 	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
 		pmpi_p2p_release(&e->t.side);
-	pmpi_block_put(PMPI_BLOCK_REQUEST, e);
+	entry_free(e);
 	return PMPI_Request_free(req);
 }
 
@@ -365,7 +374,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 	if (completed)
 		complete(c, t, count, truncated, st);
 	if (gone)
-		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
+		entry_free(e);
 }
 
 /* How many requests the call completed, from its results (a truncated
