@@ -236,6 +236,8 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_R
 
 void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x)
 {
+	if (x->room)
+		pmpi_pb_room_out(x);
 	if (!x->out_to)
 		return;
 	pmpi_copy(x->out_to, (const unsigned char *)&x->out + x->out_at, x->out_bytes);
@@ -303,6 +305,8 @@ out:
 		free(x->who);
 	if (dir == PMPI_PB_NBR && x->nbr)
 		free(x->nbr);
+	if (pmpi_pb_coll_heap(x, quick) && x->room)
+		pmpi_pb_room_free(x);
 	if (pmpi_pb_coll_heap(x, quick))
 		pmpi_reserve_free(&colls, x);
 }

@@ -63,6 +63,9 @@ struct pmpi_pb_coll {
 	 * at out_at in out go to out_to when it completes, once */
 	void *out_to;
 	uint32_t out_at, out_bytes;
+	/* a non-blocking call that carries it in blocks of ours (gather.c):
+	 * they and what becomes of them at completion */
+	struct pmpi_pb_room *room;
 	/* last, for pmpi_pb_coll_begin: a job without zeroing sets and moves
 	 * only their first PMPI_PB_CORE bytes */
 	struct pmpi_pb in, out;
@@ -118,6 +121,11 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
  * given to the program, the first time only (the buffer is the
  * program's from then on). */
 void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x);
+/* gather.c: a non-blocking call's blocks seen complete: their data to
+ * the program and their piggybacks to x->out, the first time only; and
+ * freed, when x is. */
+void pmpi_pb_room_out(struct pmpi_pb_coll *x);
+void pmpi_pb_room_free(struct pmpi_pb_coll *x);
 /* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
  * x is on the heap, as its steps read it, which the compiler then knows. */
 static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
@@ -226,7 +234,7 @@ void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and
  * MPI_Allgatherv of [piggyback | data] blocks of up to PMPI_PB_FUSED_MAX
  * bytes of data, all of a call's within PMPI_PB_GATHER_ROOM bytes (on
- * the stack). */
+ * the stack; their non-blocking forms' on the heap, x->room). */
 #define PMPI_PB_GATHER_ROOM 4096
 int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick);
@@ -239,6 +247,19 @@ int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
 		      MPI_Comm comm, bool quick);
+int pmpi_x_igather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+		   MPI_Request *req);
+int pmpi_x_iscatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		    void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+		    MPI_Request *req);
+int pmpi_x_iallgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		      void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_ialltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_iallgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
+		       void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+		       MPI_Comm comm, MPI_Request *req);
 
 /* The next collective number on comm, the piggyback on; false when the
  * piggyback does not travel on comm (the same on every member). */

@@ -15,7 +15,8 @@
  * random root, Allgather, Alltoall, Iallreduce or Ireduce + spin + Wait,
  * Gather and Scatter from a random root, Allgatherv, Scan or Iscan + spin
  * + Wait, Exscan, Reduce_scatter_block or Reduce_scatter, Ibcast from a
- * random root + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
+ * random root + spin + Wait; the gathers, scatters and all-to-alls half
+ * of the time in their non-blocking forms + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
  * at most 64 bytes a rank (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
@@ -30,6 +31,7 @@
  * "cp-random seed=S ranks=N steps=K ok".
  */
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +302,13 @@ static void allgatherv_parts(int block, int *counts, int *displs)
 	}
 }
 
+/* A non-blocking collective's request completed after us of work. */
+static void wait_after(MPI_Request *rq, int us)
+{
+	compute_b(us);
+	MPI_Wait(rq, MPI_STATUS_IGNORE);
+}
+
 static void step_collective(int step)
 {
 	int kind = draw_below(C_KINDS), root = draw_below(nranks), small = draw_below(2);
@@ -308,6 +317,7 @@ static void step_collective(int step)
 	int bytes = draw_below((small ? 64 * nranks : MAXMSG) + 1), block = bytes / nranks;
 	int spin[MAXRANKS], counts[MAXRANKS], displs[MAXRANKS];
 	int *iv = (int *)sbuf, *ov = (int *)rbuf;
+	bool nb = (root + step) % 2;	/* some: non-blocking + spin + Wait */
 	MPI_Request rq;
 
 	for (int r = 0; r < nranks; r++)
@@ -349,14 +359,24 @@ static void step_collective(int step)
 		break;
 	case C_ALLGATHER:
 		fill(sbuf, (size_t)block, step, rank);
-		MPI_Allgather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Iallgather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD, &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Allgather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD);
+		}
 		for (int r = 0; r < nranks; r++)
 			check_bytes(rbuf + (size_t)r * block, (size_t)block, step, r, "Allgather");
 		break;
 	case C_ALLTOALL:
 		for (int d = 0; d < nranks; d++)
 			fill(sbuf + (size_t)d * block, (size_t)block, step, rank * MAXRANKS + d);
-		MPI_Alltoall(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Ialltoall(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD, &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Alltoall(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, MPI_COMM_WORLD);
+		}
 		for (int r = 0; r < nranks; r++)
 			check_bytes(rbuf + (size_t)r * block, (size_t)block, step, r * MAXRANKS + rank, "Alltoall");
 		break;
@@ -373,21 +393,39 @@ static void step_collective(int step)
 		break;
 	case C_GATHER:
 		fill(sbuf, (size_t)block, step, rank);
-		MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Igather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD,
+				    &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		}
 		for (int r = 0; rank == root && r < nranks; r++)
 			check_bytes(rbuf + (size_t)r * block, (size_t)block, step, r, "Gather");
 		break;
 	case C_SCATTER:
 		for (int d = 0; rank == root && d < nranks; d++)
 			fill(sbuf + (size_t)d * block, (size_t)block, step, root * MAXRANKS + d);
-		MPI_Scatter(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Iscatter(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD,
+				     &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Scatter(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, root, MPI_COMM_WORLD);
+		}
 		check_bytes(rbuf, (size_t)block, step, root * MAXRANKS + rank, "Scatter");
 		break;
 	case C_ALLGATHERV:
 		allgatherv_parts(block, counts, displs);
 		fill(sbuf, (size_t)counts[rank], step, rank);
-		MPI_Allgatherv(sbuf, counts[rank], MPI_BYTE, rbuf, counts, displs, MPI_BYTE,
-			       MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Iallgatherv(sbuf, counts[rank], MPI_BYTE, rbuf, counts, displs, MPI_BYTE,
+					MPI_COMM_WORLD, &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Allgatherv(sbuf, counts[rank], MPI_BYTE, rbuf, counts, displs, MPI_BYTE,
+				       MPI_COMM_WORLD);
+		}
 		for (int r = 0; r < nranks; r++)
 			check_bytes(rbuf + displs[r], (size_t)counts[r], step, r, "Allgatherv");
 		break;

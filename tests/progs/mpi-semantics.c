@@ -711,6 +711,111 @@ static void ireductions(void)
 	say("iscan %d, ireduce %d\n", v[0], rank == 0 ? v[1] : -1);
 }
 
+/* Gathers, scatters and all-to-alls in flight: into a vector type freed
+ * before the wait, in place, two completed in the other order, one seen
+ * complete by MPI_Request_get_status then written before its wait, a
+ * large one, and on one rank. */
+static void igathers(void)
+{
+	const int counts[4] = { 1, 2, 0, 3 }, displs[4] = { 9, 0, 5, 2 };
+	const int vcounts[4] = { 1, 1, 0, 2 }, vdispls[4] = { 3, 0, 0, 1 };
+	static int big[4 * 300], mine[300];
+	int v[12], w[12], u[12], a = -1, n, flag;
+	MPI_Datatype vec;
+	MPI_Request r[2];
+
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	for (int i = 0; i < 12; i++) {
+		v[i] = 10 * rank + i;
+		w[i] = u[i] = -1;
+	}
+	MPI_Igather(v, 2, MPI_INT, w, 1, vec, 1, MPI_COMM_WORLD, &r[0]);
+	MPI_Type_free(&vec);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("igather into vectors freed:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", rank == 1 ? w[i] : 0);
+	MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	for (int i = 0; i < 12; i++)
+		w[i] = rank == 2 ? 20 + i : -1;
+	if (rank == 2)
+		MPI_Igather(MPI_IN_PLACE, 2, MPI_INT, w, 2, MPI_INT, 2, MPI_COMM_WORLD, &r[0]);
+	else
+		MPI_Igather(v, 1, vec, NULL, 0, MPI_DATATYPE_NULL, 2, MPI_COMM_WORLD, &r[0]);
+	MPI_Iscatter(v, 1, vec, u, 2, MPI_INT, 3, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("\nigather in place, iscatter of vectors:");
+	for (int i = 0; i < 8; i++)
+		say(" %d", rank == 2 ? w[i] : 0);
+	say(", %d %d %d", u[0], u[1], u[2]);
+	w[0] = 50 + rank;
+	if (rank == 0)
+		MPI_Iscatter(v, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+	else
+		MPI_Iscatter(NULL, 0, MPI_DATATYPE_NULL, w, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+	for (flag = 0; !flag;)
+		MPI_Request_get_status(r[0], &flag, MPI_STATUS_IGNORE);
+	n = w[0];
+	w[0] = 777;
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("\niscatter in place seen complete: %d, then %d", n, w[0]);
+	for (int i = 0; i < 12; i++)
+		u[i] = i / 3 == rank ? 70 + i : -1;
+	MPI_Iallgather(&v[1], 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_WORLD, &r[0]);
+	MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, u, 1, vec, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	for (flag = 0; !flag;)
+		MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
+	say("\niallgather: %d %d %d %d, in place of vectors:", w[0], w[1], w[2], w[3]);
+	for (int i = 0; i < 12; i++)
+		say(" %d", u[i]);
+	for (int i = 0; i < 4; i++) {
+		v[i] = 100 * rank + i;
+		u[i] = 1000 * rank + i;
+	}
+	MPI_Ialltoall(v, 1, MPI_INT, w, 1, MPI_INT, MPI_COMM_WORLD, &r[0]);
+	MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, u, 1, MPI_INT, MPI_COMM_WORLD, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("\nialltoall: %d %d %d %d, in place: %d %d %d %d", w[0], w[1], w[2], w[3], u[0], u[1],
+	    u[2], u[3]);
+	for (int i = 0; i < 12; i++) {
+		v[i] = 10 * rank + i;
+		w[i] = -1;
+		u[i] = 200 + 10 * rank + i;
+	}
+	MPI_Ialltoall(v, 1, vec, w, 2, MPI_INT, MPI_COMM_WORLD, &r[0]);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("\nialltoall of vectors:");
+	for (int i = 0; i < 8; i++)
+		say(" %d", w[i]);
+	for (int i = 0; i < 12; i++)
+		w[i] = -1;
+	MPI_Iallgatherv(v, counts[rank], MPI_INT, w, counts, displs, MPI_INT, MPI_COMM_WORLD, &r[0]);
+	MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, u, vcounts, vdispls, vec, MPI_COMM_WORLD,
+			&r[1]);
+	MPI_Type_free(&vec);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("\niallgatherv:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", w[i]);
+	say(", in place of vectors:");
+	for (int i = 0; i < 12; i++)
+		say(" %d", u[i]);
+	for (int i = 0; i < 300; i++)
+		mine[i] = 1000 * rank + i;
+	MPI_Iallgather(mine, 300, MPI_INT, big, 300, MPI_INT, MPI_COMM_WORLD, &r[0]);
+	MPI_Igather(&rank, 1, MPI_INT, &a, 1, MPI_INT, 0, MPI_COMM_SELF, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	MPI_Iallgather(&rank, 1, MPI_INT, &v[0], 1, MPI_INT, MPI_COMM_SELF, &r[0]);
+	MPI_Ialltoall(&rank, 1, MPI_INT, &v[1], 1, MPI_INT, MPI_COMM_SELF, &r[1]);
+	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+	say("\nlarge iallgather: %d %d %d, on one rank: %d %d %d\n", big[1], big[300], big[1199], a,
+	    v[0], v[1]);
+}
+
 /* A sparse exchange ended by MPI_Ibarrier, as the NBX algorithm does:
  * each rank's synchronous send to the next rank, the messages probed
  * for and received until the barrier, entered once the send completed,
@@ -775,6 +880,7 @@ static void collectives(void)
 	say("iallreduce seen complete: %d, then %d\n", sum, x);
 	ibcasts();
 	ireductions();
+	igathers();
 	sparse_exchange();
 	twosum[0] = twosum[1] = -1;
 	MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
