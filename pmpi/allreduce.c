@@ -268,13 +268,8 @@ int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 		   input_refused(sbuf, rbuf)))
 		return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
 	rc = fused_reduce(f, x, sbuf, rbuf, TO_EXPREFIX, comm, quick);
-	if (!x || !x->fused)
-		return rc;
-	/* what the ranks before it sent, and its own, as a scan's */
-	if (pmpi_comm_rank(comm) == 0)
-		pmpi_copy_mostly(&x->out, &x->in, pmpi_pb_size(quick), PMPI_PB_CORE);
-	else
-		pmpi_pb_merge_into(&x->in, &x->out);
+	if (x && x->fused)
+		pmpi_pb_coll_exclusive(x, pmpi_comm_rank(comm) == 0, pmpi_pb_size(quick));
 	return rc;
 }
 
@@ -384,33 +379,38 @@ int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, 
 }
 
 /*
- * A profiled MPI_Iallreduce, MPI_Ireduce or MPI_Iscan (x on the heap
- * until its request completes) whose contiguous data fit behind the
- * piggyback in x's own struct: x->in to x->out, and the data to the
- * program's buffer where a result arrives, once the request has completed
- * (pmpi_pb_coll_data_out, before the program sees them).  Every rank
- * passes the same predefined datatype, so all decide alike.  A call not
- * profiled (x NULL) goes plain, as on every rank: nested calls, and those
- * outside MPI_Init and MPI_Finalize.  -1: not for this call.
+ * A profiled MPI_Iallreduce, MPI_Ireduce, MPI_Iscan or MPI_Iexscan (x
+ * on the heap until its request completes) whose contiguous data fit
+ * behind the piggyback in x's own struct: x->in to x->out, and the data
+ * to the program's buffer where a result arrives, once the request has
+ * completed (pmpi_pb_coll_data_out, before the program sees them; an
+ * exclusive scan's piggyback is finished then, as the blocking one's).
+ * Every rank passes the same predefined datatype, so all decide alike.
+ * A call not profiled (x NULL) goes plain, as on every rank: nested
+ * calls, and those outside MPI_Init and MPI_Finalize.  -1: not for this
+ * call.
  */
 static int ireduce_fused(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 			 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
 	struct pmpi_fused *f = x ? fusable(type, count, op, comm, false) : NULL;
 	size_t pbb = pmpi_pb_size(false);
-	bool result = root < 0 || pmpi_comm_rank(comm) == root;
-	int rc;
+	int me = pmpi_comm_rank(comm), rc;
+	bool result = root == TO_EXPREFIX ? me > 0 : root < 0 || me == root;
 
 	if (!f || !f->contig || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) ||
-	    buffers_refused(sbuf, rbuf, result))
+	    (result ? buffers_refused(sbuf, rbuf, true) : input_refused(sbuf, rbuf)))
 		return -1;
 	rc = data_in(f, (unsigned char *)&x->in + pbb, sbuf == MPI_IN_PLACE ? rbuf : sbuf);
 	if (rc == MPI_SUCCESS)
 		rc = root == TO_ALL ? PMPI_Iallreduce(&x->in, &x->out, 1, f->bytes, fused_op, comm, req) :
 		     root == TO_PREFIX ? PMPI_Iscan(&x->in, &x->out, 1, f->bytes, fused_op, comm, req) :
+		     root == TO_EXPREFIX ? PMPI_Iexscan(&x->in, &x->out, 1, f->bytes, fused_op, comm, req) :
 		     PMPI_Ireduce(&x->in, &x->out, 1, f->bytes, fused_op, root, comm, req);
 	if (rc == MPI_SUCCESS) {
 		x->fused = true;
+		x->exclusive = root == TO_EXPREFIX;
+		x->first = me == 0;
 		x->out_to = result ? (char *)rbuf + f->at : NULL;
 		x->out_at = (uint32_t)pbb;
 		x->out_bytes = (uint32_t)f->size;
@@ -440,6 +440,14 @@ int pmpi_x_iscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count
 	int rc = ireduce_fused(x, sbuf, rbuf, count, type, op, TO_PREFIX, comm, req);
 
 	return rc >= 0 ? rc : PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req);
+}
+
+int pmpi_x_iexscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		   MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int rc = ireduce_fused(x, sbuf, rbuf, count, type, op, TO_EXPREFIX, comm, req);
+
+	return rc >= 0 ? rc : PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req);
 }
 
 void pmpi_x_allreduce_stop(void)

@@ -234,10 +234,22 @@ void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_R
 	pmpi_req_track_coll(c, req, x);
 }
 
+void pmpi_pb_coll_exclusive(struct pmpi_pb_coll *x, bool first, size_t pbb)
+{
+	if (first)
+		pmpi_copy_mostly(&x->out, &x->in, pbb, PMPI_PB_CORE);
+	else
+		pmpi_pb_merge_into(&x->in, &x->out);
+}
+
 void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x)
 {
 	if (x->room)
 		pmpi_pb_room_out(x);
+	if (x->exclusive) {
+		pmpi_pb_coll_exclusive(x, x->first, pmpi_pb_bytes);
+		x->exclusive = false;
+	}
 	if (!x->out_to)
 		return;
 	pmpi_copy(x->out_to, (const unsigned char *)&x->out + x->out_at, x->out_bytes);

@@ -66,6 +66,9 @@ struct pmpi_pb_coll {
 	/* a non-blocking call that carries it in blocks of ours (gather.c):
 	 * they and what becomes of them at completion */
 	struct pmpi_pb_room *room;
+	/* a non-blocking exclusive scan that carries it: its own joins out
+	 * at completion (pmpi_pb_coll_exclusive), once; first: rank 0's */
+	bool exclusive, first;
 	/* last, for pmpi_pb_coll_begin: a job without zeroing sets and moves
 	 * only their first PMPI_PB_CORE bytes */
 	struct pmpi_pb in, out;
@@ -121,6 +124,10 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
  * given to the program, the first time only (the buffer is the
  * program's from then on). */
 void pmpi_pb_coll_data_out(struct pmpi_pb_coll *x);
+/* An exclusive scan that carried the piggyback: x->out made what the
+ * ranks before it sent and its own, as a scan's (the first rank receives
+ * none: its own alone); pbb bytes of it. */
+void pmpi_pb_coll_exclusive(struct pmpi_pb_coll *x, bool first, size_t pbb);
 /* gather.c: a non-blocking call's blocks seen complete: their data to
  * the program and their piggybacks to x->out, the first time only; and
  * freed, when x is. */
@@ -220,15 +227,17 @@ int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
 			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
-/* MPI_Iallreduce, MPI_Ireduce and MPI_Iscan of [piggyback | data] in
- * x's own buffers when the data fit behind the piggyback, with their
- * companion's after them otherwise. */
+/* MPI_Iallreduce, MPI_Ireduce, MPI_Iscan and MPI_Iexscan of [piggyback |
+ * data] in x's own buffers when the data fit behind the piggyback, with
+ * their companion's after them otherwise. */
 int pmpi_x_iallreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		      MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
 int pmpi_x_ireduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		   MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req);
 int pmpi_x_iscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_iexscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+		   MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

@@ -15,8 +15,8 @@
  * random root, Allgather, Alltoall, Iallreduce or Ireduce + spin + Wait,
  * Gather and Scatter from a random root, Allgatherv, Scan or Iscan + spin
  * + Wait, Exscan, Reduce_scatter_block or Reduce_scatter, Ibcast from a
- * random root + spin + Wait; the gathers, scatters and all-to-alls half
- * of the time in their non-blocking forms + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
+ * random root + spin + Wait; the gathers, scatters, all-to-alls and
+ * Exscan half of the time in their non-blocking forms + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
  * at most 64 bytes a rank (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
@@ -442,7 +442,12 @@ static void step_collective(int step)
 		break;
 	case C_EXSCAN:
 		fill_contrib(iv, ints, step);
-		MPI_Exscan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		if (nb) {
+			MPI_Iexscan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+			wait_after(&rq, spin[rank]);
+		} else {
+			MPI_Exscan(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		}
 		if (rank > 0)
 			check_sum(ov, ints, step, rank, "Exscan");
 		break;

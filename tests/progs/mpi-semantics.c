@@ -688,7 +688,8 @@ static void ibcasts(void)
 }
 
 /* Reductions to a root and scans in flight: two completed in the other
- * order, in place at the root and in a scan. */
+ * order, in place at the root and in a scan; exclusive scans (rank 0
+ * gets no result). */
 static void ireductions(void)
 {
 	int v[2] = { rank + 1, 10 * rank }, m[2] = { -1, -1 }, p[2] = { rank, -rank }, q = rank * 3;
@@ -709,6 +710,13 @@ static void ireductions(void)
 	MPI_Ireduce(&q, &v[1], 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD, &r[1]);
 	MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
 	say("iscan %d, ireduce %d\n", v[0], rank == 0 ? v[1] : -1);
+	p[0] = 7 * rank;
+	p[1] = -rank;
+	MPI_Iexscan(&q, &v[0], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+	MPI_Iexscan(MPI_IN_PLACE, p, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("iexscan %d, in place %d %d\n", rank ? v[0] : 0, rank ? p[0] : 0, rank ? p[1] : 0);
 }
 
 /* Gathers, scatters and all-to-alls in flight: into a vector type freed
