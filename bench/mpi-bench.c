@@ -162,14 +162,16 @@ static void bandwidth(int rank, int bytes, int reps, char *buf, char (*hdrs)[64]
 
 enum coll { ALLREDUCE, REDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, GATHER, SCATTER, ALLGATHERV,
 	    SCAN, EXSCAN, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER, GATHERV, SCATTERV, ALLTOALLV,
-	    IALLREDUCE, IREDUCE, ISCAN, IBCAST, IALLGATHER, IBARRIER, ALLREDUCE_JOINED };
+	    IALLREDUCE, IREDUCE, ISCAN, IBCAST, IALLGATHER, IALLTOALL, IGATHER, IBARRIER,
+	    ALLREDUCE_JOINED };
 static const char *const coll_names[] = { "allreduce_8", "reduce_8", "bcast_8", "barrier",
 					   "allgather_8", "alltoall_8", "gather_8", "scatter_8",
 					   "allgatherv_8", "scan_8", "exscan_8",
 					   "reduce_scatter_block_8", "reduce_scatter_8",
 					   "gatherv_8", "scatterv_8",
 					   "alltoallv_8", "iallreduce_8", "ireduce_8", "iscan_8",
-					   "ibcast_8", "iallgather_8", "ibarrier",
+					   "ibcast_8", "iallgather_8", "ialltoall_8", "igather_8",
+					   "ibarrier",
 					   "allreduce_joined_8" };
 #define MAXRANKS 64	/* the gathers' and scatters' buffers */
 
@@ -290,6 +292,14 @@ static void one_coll(enum coll k, double *in, double *out)
 		break;
 	case IALLGATHER:
 		MPI_Iallgather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		break;
+	case IALLTOALL:
+		MPI_Ialltoall(many_in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, MPI_COMM_WORLD, &req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		break;
+	case IGATHER:
+		MPI_Igather(in, 1, MPI_DOUBLE, many_out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
 		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		break;
 	case IBARRIER:

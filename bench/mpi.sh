@@ -79,7 +79,7 @@ printf "   target\n"
 for m in latency_0 latency_8 latency_1024 bandwidth_65536 bandwidth_1048576 allreduce_8 reduce_8 \
 	bcast_8 barrier allgather_8 alltoall_8 gather_8 scatter_8 allgatherv_8 scan_8 exscan_8 \
 	reduce_scatter_block_8 reduce_scatter_8 gatherv_8 scatterv_8 alltoallv_8 iallreduce_8 \
-	ireduce_8 iscan_8 ibcast_8 iallgather_8 ibarrier; do
+	ireduce_8 iscan_8 ibcast_8 iallgather_8 ialltoall_8 igather_8 ibarrier; do
 	base=$(median_of "$W/plain" "$m")
 	printf "%-24s %12s %6s" "$m" "$base" "$(spread_of "$W/plain" "$m")"
 	for c in "${configs[@]:1}"; do
