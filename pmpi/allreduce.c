@@ -305,17 +305,14 @@ static struct pmpi_fused *scatter_fusable(MPI_Datatype type, int most, MPI_Op op
  * A reduce-scatter of n blocks of counts[j] (or, counts NULL, each of
  * count) x type, f's count the largest padded (aligned_count): n
  * [piggyback | data | zeros] blocks reduced and scattered, one to each
- * rank, all of them on the stack.  The zeros are reduced with the rest
- * and dropped.
+ * rank.  The zeros are reduced with the rest and dropped.
  */
-static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
-				void *rbuf, const int *counts, int count, MPI_Comm comm, bool quick)
+static void scatter_blocks(unsigned char *in, struct pmpi_fused *f, struct pmpi_pb_coll *x,
+			   size_t pbb, const void *sbuf, void *rbuf, const int *counts, int count,
+			   int n)
 {
-	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
-	size_t pbb = pmpi_pb_size(quick), unit = pbb + (size_t)f->size, at = 0, bytes;
-	size_t esize = (size_t)f->size / (size_t)f->count;
+	size_t unit = pbb + (size_t)f->size, esize = (size_t)f->size / (size_t)f->count, at = 0, bytes;
 	const char *data = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + f->at;
-	int n = pmpi_comm_size(comm), rc;
 
 	for (int j = 0; j < n; j++, at += bytes) {
 		bytes = (size_t)(counts ? counts[j] : count) * esize;
@@ -323,10 +320,30 @@ static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, co
 		pmpi_copy(in + j * unit + pbb, data + at, bytes);
 		memset(in + j * unit + pbb + bytes, 0, (size_t)f->size - bytes);
 	}
+}
+
+/* The bytes of data this rank's block of a reduce-scatter holds. */
+static size_t scattered_bytes(const struct pmpi_fused *f, const int *counts, int count,
+			      MPI_Comm comm)
+{
+	int c = counts ? counts[pmpi_comm_rank(comm)] : count;
+
+	return (size_t)c * ((size_t)f->size / (size_t)f->count);
+}
+
+/* Blocking, all the blocks on the stack. */
+static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
+				void *rbuf, const int *counts, int count, MPI_Comm comm, bool quick)
+{
+	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
+	size_t pbb = pmpi_pb_size(quick), bytes;
+	int rc;
+
+	scatter_blocks(in, f, x, pbb, sbuf, rbuf, counts, count, pmpi_comm_size(comm));
 	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	bytes = (size_t)(counts ? counts[pmpi_comm_rank(comm)] : count) * esize;
+	bytes = scattered_bytes(f, counts, count, comm);
 	if (bytes)	/* a rank that gets nothing may have no buffer for it */
 		pmpi_copy((char *)rbuf + f->at, out + pbb, bytes);
 	if (x) {
@@ -336,14 +353,61 @@ static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, co
 	return rc;
 }
 
-int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+/* Non-blocking (x profiled, on the heap): the blocks kept until the
+ * request completes, this rank's result in x->out when it fits behind
+ * the piggyback there (the same on every rank: f's size is), its data
+ * copied out once the request has completed; -1: not for this call. */
+static int ireduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
+				 void *rbuf, const int *counts, int count, MPI_Comm comm,
+				 MPI_Request *req)
+{
+	size_t pbb = pmpi_pb_size(false), bytes;
+	int n = pmpi_comm_size(comm), rc;
+	unsigned char *in;
+
+	if (!pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
+		return -1;
+	in = pmpi_pb_room_keep(x, (size_t)n * (pbb + (size_t)f->size));
+	scatter_blocks(in, f, x, pbb, sbuf, rbuf, counts, count, n);
+	rc = PMPI_Ireduce_scatter_block(in, &x->out, 1, f->bytes, fused_op, comm, req);
+	if (rc != MPI_SUCCESS) {
+		pmpi_pb_room_free(x);
+		return rc;
+	}
+	bytes = scattered_bytes(f, counts, count, comm);
+	x->fused = true;
+	x->out_to = bytes ? (char *)rbuf + f->at : NULL;
+	x->out_at = (uint32_t)pbb;
+	x->out_bytes = (uint32_t)bytes;
+	return rc;
+}
+
+/* A reduce-scatter-block's entry, NULL when it goes its own way. */
+static struct pmpi_fused *block_fusable(const void *sbuf, const void *rbuf, int count,
+					MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
 	struct pmpi_fused *f = scatter_fusable(type, count, op, comm, quick);
 
-	if (!f || buffers_refused(sbuf, rbuf, true))
+	return f && !buffers_refused(sbuf, rbuf, true) ? f : NULL;
+}
+
+int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	struct pmpi_fused *f = block_fusable(sbuf, rbuf, count, type, op, comm, quick);
+
+	if (!f)
 		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
 	return reduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, quick);
+}
+
+int pmpi_x_ireduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	struct pmpi_fused *f = x ? block_fusable(sbuf, rbuf, count, type, op, comm, false) : NULL;
+	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, req) : -1;
+
+	return rc >= 0 ? rc : PMPI_Ireduce_scatter_block(sbuf, rbuf, count, type, op, comm, req);
 }
 
 /* The largest of a reduce-scatter's n counts, -1 when one is negative
@@ -363,10 +427,11 @@ static int largest_count(const int *counts, int n, bool quick)
 	return most;
 }
 
-/* Every rank passes the same counts (MPI's rule), so all find the same
- * largest one and decide alike. */
-int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
-			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+/* A reduce-scatter's entry, NULL when it goes its own way.  Every rank
+ * passes the same counts (MPI's rule), so all find the same largest one
+ * and decide alike. */
+static struct pmpi_fused *counts_fusable(const void *sbuf, const void *rbuf, const int *counts,
+					 MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
 	int most = pmpi_pb_coll_fusable(comm, quick) ?
 		   largest_count(counts, pmpi_comm_size(comm), quick) : -1;
@@ -374,8 +439,28 @@ int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, 
 
 	if (!f || (counts[pmpi_comm_rank(comm)] ? buffers_refused(sbuf, rbuf, true) :
 		   input_refused(sbuf, rbuf)))
+		return NULL;
+	return f;
+}
+
+int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+{
+	struct pmpi_fused *f = counts_fusable(sbuf, rbuf, counts, type, op, comm, quick);
+
+	if (!f)
 		return PMPI_Reduce_scatter(sbuf, rbuf, counts, type, op, comm);
 	return reduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, quick);
+}
+
+int pmpi_x_ireduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
+			   const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+			   MPI_Request *req)
+{
+	struct pmpi_fused *f = x ? counts_fusable(sbuf, rbuf, counts, type, op, comm, false) : NULL;
+	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, req) : -1;
+
+	return rc >= 0 ? rc : PMPI_Ireduce_scatter(sbuf, rbuf, counts, type, op, comm, req);
 }
 
 /*

@@ -206,7 +206,7 @@ static struct pmpi_reserve rooms = { (unsigned char *)kept_rooms, ROOM_MOST, ROO
  * with local's receive side (r): local with the stack's buffer for a
  * blocking call (req NULL), else on the heap. */
 static inline struct pmpi_pb_room *room_open(struct pmpi_pb_room *local, unsigned char *stack,
-				      size_t bytes, size_t pbb, MPI_Request *req)
+					     size_t bytes, size_t pbb, const MPI_Request *req)
 {
 	struct pmpi_pb_room *k = local;
 
@@ -290,6 +290,14 @@ void pmpi_pb_room_out(struct pmpi_pb_coll *x)
 	if (!x->room->done)
 		room_out(x->room, x);
 	x->room->done = true;
+}
+
+unsigned char *pmpi_pb_room_keep(struct pmpi_pb_coll *x, size_t bytes)
+{
+	struct pmpi_pb_room none = { .skip = -1 };
+
+	x->room = room_open(&none, NULL, bytes, 0, &(MPI_Request){ MPI_REQUEST_NULL });
+	return x->room->mem;
 }
 
 void pmpi_pb_room_free(struct pmpi_pb_coll *x)

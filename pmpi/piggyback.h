@@ -133,6 +133,10 @@ void pmpi_pb_coll_exclusive(struct pmpi_pb_coll *x, bool first, size_t pbb);
  * freed, when x is. */
 void pmpi_pb_room_out(struct pmpi_pb_coll *x);
 void pmpi_pb_room_free(struct pmpi_pb_coll *x);
+/* A room of bytes for x that MPI reads until x's request completes,
+ * freed with x: nothing becomes of its blocks (a reduce-scatter's, whose
+ * result arrives in x's own buffers). */
+unsigned char *pmpi_pb_room_keep(struct pmpi_pb_coll *x, size_t bytes);
 /* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
  * x is on the heap, as its steps read it, which the compiler then knows. */
 static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
@@ -238,6 +242,14 @@ int pmpi_x_iscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count
 		 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
 int pmpi_x_iexscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		   MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
+/* MPI_Ireduce_scatter_block and MPI_Ireduce_scatter of [piggyback | data]
+ * blocks kept until completion, the result in x's own buffers when it
+ * fits behind the piggyback. */
+int pmpi_x_ireduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
+				 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int pmpi_x_ireduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
+			   const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+			   MPI_Request *req);
 /* At MPI_Finalize: free its datatypes and operator. */
 void pmpi_x_allreduce_stop(void);
 /* gather.c: MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall and

@@ -15,8 +15,9 @@
  * random root, Allgather, Alltoall, Iallreduce or Ireduce + spin + Wait,
  * Gather and Scatter from a random root, Allgatherv, Scan or Iscan + spin
  * + Wait, Exscan, Reduce_scatter_block or Reduce_scatter, Ibcast from a
- * random root + spin + Wait; the gathers, scatters, all-to-alls and
- * Exscan half of the time in their non-blocking forms + spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
+ * random root + spin + Wait; the gathers, scatters, all-to-alls, Exscan
+ * and the reduce-scatters half of the time in their non-blocking forms +
+ * spin + Wait).  Messages are 0-64 KiB, a collective's half of the time
  * at most 64 bytes a rank (those carry the piggyback inside them).
  *
  * No deadlock: in a step a rank talks to at most one partner (p2p) or
@@ -457,10 +458,16 @@ static void step_collective(int step)
 			counts[d] = root % 2 ? ints * (d % 2 + 1) / 2 : ints;
 			fill_contrib(iv + at, counts[d], step);
 		}
-		if (root % 2)
+		if (root % 2 && nb)
+			MPI_Ireduce_scatter(iv, ov, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+		else if (root % 2)
 			MPI_Reduce_scatter(iv, ov, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		else if (nb)
+			MPI_Ireduce_scatter_block(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
 		else
 			MPI_Reduce_scatter_block(iv, ov, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		if (nb)
+			wait_after(&rq, spin[rank]);
 		check_sum(ov, counts[rank], step, nranks, "Reduce_scatter");
 		break;
 	}

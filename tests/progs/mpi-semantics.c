@@ -369,6 +369,7 @@ static void reduce_scatters(int *a)
 	int counts[4] = { 1, 3, 0, 2 }, two[4] = { 2, 1, 1, 2 }, big[4] = { 300, 0, 0, 0 }, b[300];
 	int first = rank == 0 ? 0 : rank == 1 ? 1 : 4;
 	double d[6];
+	MPI_Request r[2];
 
 	for (int i = 0; i < 1200; i++)
 		a[i] = rank * 10 + i;
@@ -385,6 +386,17 @@ static void reduce_scatters(int *a)
 	say("reduce_scatter_block of 12 bytes: %d %d %d %d\n", b[0], b[1], b[2], b[3]);
 	MPI_Reduce_scatter(a, b, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	say("reduce_scatter too large: %d %d\n", b[0], rank == 0 ? b[299] : b[1]);
+	/* in flight: completed in the other order, one in place */
+	for (int i = 0; i < 6; i++)
+		d[i] = i % 2 ? rank * 2.5 : rank;
+	for (int i = 0; i < 4; i++)
+		b[i] = -1;
+	MPI_Ireduce_scatter(a, rank == 2 ? NULL : b, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+	MPI_Ireduce_scatter_block(MPI_IN_PLACE, d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r[1]);
+	MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+	MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	say("ireduce_scatter from %d: %d %d %d %d, block in place %g\n", first, b[0], b[1], b[2],
+	    b[3], d[0]);
 }
 
 static void inband_collectives(void)
