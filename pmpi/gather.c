@@ -21,8 +21,6 @@
  * its own copy of a datatype that is not contiguous (the program may
  * free its own meanwhile).
  */
-#include <stdlib.h>
-
 #include "comms.h"
 #include "copy.h"
 #include "datatypes.h"
@@ -204,13 +202,13 @@ static struct pmpi_reserve rooms = { (unsigned char *)kept_rooms, ROOM_MOST, ROO
 
 /* A room for a call of pbb-byte piggybacks whose blocks take `bytes`,
  * with local's receive side (r): local with the stack's buffer for a
- * blocking call (req NULL), else on the heap. */
+ * blocking call, else on the heap. */
 static inline struct pmpi_pb_room *room_open(struct pmpi_pb_room *local, unsigned char *stack,
-					     size_t bytes, size_t pbb, const MPI_Request *req)
+					     size_t bytes, size_t pbb, bool heap)
 {
 	struct pmpi_pb_room *k = local;
 
-	if (req) {
+	if (heap) {
 		k = pmpi_reserve_alloc(&rooms, sizeof(*k) + bytes);
 		*k = *local;	/* its receive side */
 		stack = (unsigned char *)(k + 1);
@@ -223,7 +221,7 @@ static inline struct pmpi_pb_room *room_open(struct pmpi_pb_room *local, unsigne
 	k->skip = -1;
 	k->merge = MERGE_NONE;
 	k->kept = MPI_DATATYPE_NULL;
-	k->heap = req != NULL;
+	k->heap = heap;
 	k->done = false;
 	return k;
 }
@@ -296,7 +294,7 @@ unsigned char *pmpi_pb_room_keep(struct pmpi_pb_coll *x, size_t bytes)
 {
 	struct pmpi_pb_room none = { .skip = -1 };
 
-	x->room = room_open(&none, NULL, bytes, 0, &(MPI_Request){ MPI_REQUEST_NULL });
+	x->room = room_open(&none, NULL, bytes, 0, true);
 	return x->room->mem;
 }
 
@@ -333,7 +331,7 @@ static inline int gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, M
 	    (me == root && !side_of(&local.r, rbuf, rcount, rtype)) ||
 	    !(b = blocks_of(in_place ? NULL : &s, me == root ? &local.r : NULL, pbb, n)))
 		return -1;
-	k = room_open(&local, stack, me == root ? (size_t)n * b : b, pbb, req);
+	k = room_open(&local, stack, me == root ? (size_t)n * b : b, pbb, req != NULL);
 	if (me == root) {
 		k->b = b;
 		k->count = n;
@@ -374,7 +372,7 @@ static inline int scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, 
 	    (!in_place && !side_of(&local.r, rbuf, rcount, rtype)) ||
 	    !(b = blocks_of(me == root ? &s : NULL, in_place ? NULL : &local.r, pbb, n)))
 		return -1;
-	k = room_open(&local, stack, me == root ? (size_t)n * b : b, pbb, req);
+	k = room_open(&local, stack, me == root ? (size_t)n * b : b, pbb, req != NULL);
 	if (!in_place) {	/* the root's own block, or the one received */
 		k->b = b;
 		k->first = me == root ? me : 0;
@@ -427,7 +425,7 @@ static inline int allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount
 	if (!side_of(&local.r, rbuf, rcount, rtype) || (!in_place && !side_of(&s, sbuf, scount, stype)) ||
 	    !(b = blocks_of(in_place ? NULL : &s, &local.r, pbb, n)))
 		return -1;
-	k = room_open(&local, stack, (size_t)n * b, pbb, req);
+	k = room_open(&local, stack, (size_t)n * b, pbb, req != NULL);
 	gathered(k, b, n, me, in_place);
 	room_ready(k);
 	pmpi_pb_coll_put(k->mem + (size_t)me * b, x, pbb);
@@ -459,7 +457,7 @@ static inline int alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount,
 	    (sbuf != MPI_IN_PLACE && !side_of(&s, sbuf, scount, stype)) ||
 	    !(b = blocks_of(sbuf == MPI_IN_PLACE ? NULL : &s, &local.r, pbb, n)))
 		return -1;
-	k = room_open(&local, stack, 2 * (size_t)n * b, pbb, req);
+	k = room_open(&local, stack, 2 * (size_t)n * b, pbb, req != NULL);
 	gathered(k, b, n, me, false);
 	room_ready(k);
 	out = k->mem + (size_t)n * b;
@@ -512,7 +510,7 @@ static inline int allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scoun
 		return -1;
 	me = pmpi_comm_rank(comm);
 	n = pmpi_comm_size(comm);
-	k = room_open(&local, stack, PMPI_PB_GATHER_ROOM + sizeof(*sl), pbb, req);
+	k = room_open(&local, stack, PMPI_PB_GATHER_ROOM + sizeof(*sl), pbb, req != NULL);
 	sl = req ? (struct slots *)(void *)(k->mem + PMPI_PB_GATHER_ROOM) : &local_slots;
 	if (!side_of(&k->r, rbuf, 0, rtype) || !slots_of(&k->r, rcounts, displs, pbb, n, sl) ||
 	    (!in_place && (!side_of(&s, sbuf, scount, stype) || s.bytes != sl->v[me].bytes))) {
