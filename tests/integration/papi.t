@@ -55,7 +55,9 @@ else
 fi
 
 rm -rf "$WORK/exp"
-"$RECORD" --backend=papi "${rate[@]}" -o "$WORK/exp" "$WORK/split" 2 > "$WORK/truth" 2> "$WORK/err"; st=$?
+# 4 s, as accuracy.t: with 2 (some 2 000 samples) a share's sampling noise
+# (about 1.1 points for f60) crossed the 3-point bound once in a while
+"$RECORD" --backend=papi "${rate[@]}" -o "$WORK/exp" "$WORK/split" 4 > "$WORK/truth" 2> "$WORK/err"; st=$?
 if [ "$st" != 0 ]; then
 	skip "papi sampling" "$(head -1 "$WORK/err")"
 	done_testing; exit
