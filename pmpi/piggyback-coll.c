@@ -317,8 +317,9 @@ out:
 		free(x->who);
 	if (dir == PMPI_PB_NBR && x->nbr)
 		free(x->nbr);
-	if (pmpi_pb_coll_heap(x, quick) && x->room)
+	if (!pmpi_pb_coll_heap(x, quick))
+		return;
+	if (x->room)
 		pmpi_pb_room_free(x);
-	if (pmpi_pb_coll_heap(x, quick))
-		pmpi_reserve_free(&colls, x);
+	pmpi_reserve_free(&colls, x);
 }

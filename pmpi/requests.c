@@ -93,13 +93,13 @@ static void unlink_entry(unsigned b, struct entry *e)
 	pmpi_add(&ntracked, -1);
 }
 
-/* A new entry, for the caller to fill and insert; NULL when memory is
- * short (the request then goes untracked and its buffers stay). */
 #define ENTRIES_KEPT 32
 static struct entry kept_entries[ENTRIES_KEPT];
 static struct pmpi_reserve entries = { (unsigned char *)kept_entries, sizeof(kept_entries[0]),
 				       ENTRIES_KEPT, 0, "the table of requests in flight" };
 
+/* A new entry, for the caller to fill and insert: a spare block of the
+ * thread's, malloc's, or one kept aside (past those the job stops). */
 static struct entry *entry_new(void)
 {
 	struct entry *e = pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(struct entry));
