@@ -16,7 +16,9 @@
  * COST_SAMPLED_EVERY, and estimated for the others by the median of the
  * last COST_SAMPLED_KEEP timings: a clock read less, and a timing that a
  * preemption, a sample or a page touched for the first time stretched is
- * not charged over and over.  Zeroed memory is a thread's first state. */
+ * not charged over and over.  A step of a profiled call is timed when the
+ * call's own work is (the wrappers' countdown, call.c), the others by
+ * their own countdown.  Zeroed memory is a thread's first state. */
 #define COST_SAMPLED_EVERY 64u
 #define COST_SAMPLED_KEEP 5u
 struct cost_sampled {
@@ -59,15 +61,24 @@ void pmpi_cost_piggyback_ns(uint64_t ns, bool quick);
 /* The step since m, timed: charged, and kept in s. */
 void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m);
 
-/* A small message's step since m, timed or estimated by s:
- * charged as piggyback time.  quick: as call.h says. */
-static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m,
-					       bool quick)
+/* A small message's step since m, timed when `timed` (the draw of the
+ * call it belongs to, whose own work is timed then: one countdown a call
+ * for both) or estimated by s: charged as piggyback time.  quick: as
+ * call.h says. */
+static inline void pmpi_cost_piggyback_drawn(struct cost_sampled *s, const struct cost_mark *m,
+					     bool timed, bool quick)
 {
-	if (pb_sampled_due(s))
+	if (timed)
 		pmpi_cost_piggyback_timed(s, m);
 	else
 		pmpi_cost_piggyback_ns(s->est, quick);
+}
+
+/* The same, drawn by s's own countdown. */
+static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m,
+					       bool quick)
+{
+	pmpi_cost_piggyback_drawn(s, m, pb_sampled_due(s), quick);
 }
 /* Samples folded on the rank's thread since m. */
 void pmpi_cost_drain(const struct cost_mark *m);

@@ -122,7 +122,7 @@ static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, 
 	if (!c)
 		return;
 	if (layout_sampled(d))
-		pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 }, false);
+		pmpi_cost_piggyback_drawn(&sent_cost, &(struct cost_mark){ c->t0 }, c->timed, false);
 	else
 		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t);
 }
@@ -187,7 +187,7 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
 	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est, quick);
-	pmpi_cost_piggyback_sampled(&sent_cost, &(struct cost_mark){ c->t0 }, quick);
+	pmpi_cost_piggyback_drawn(&sent_cost, &(struct cost_mark){ c->t0 }, c->timed, quick);
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
@@ -308,12 +308,15 @@ static bool status_has_message(const MPI_Status *st)
 	       !pmpi_status_cancelled(st);
 }
 
-/* Charge the work on a message that arrived at m and copied n bytes out
- * of the bounce buffer. */
-static void charge_taken(const struct cost_mark *m, uint64_t n, bool quick)
+/* Charge the work on a message that arrived at m for call c (NULL: not
+ * profiled) and copied n bytes out of the bounce buffer. */
+static void charge_taken(const struct pmpi_call *c, const struct cost_mark *m, uint64_t n,
+			 bool quick)
 {
 	if (n > P2P_SAMPLED_COPY)
 		pmpi_cost_piggyback(m);
+	else if (c)
+		pmpi_cost_piggyback_drawn(&taken_cost, m, c->timed, quick);
 	else
 		pmpi_cost_piggyback_sampled(&taken_cost, m, quick);
 }
@@ -353,7 +356,7 @@ static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const str
 		}
 	}
 	/* after the rule, which ends the wait at m */
-	charge_taken(m, copied, quick);
+	charge_taken(c, m, copied, quick);
 }
 
 /* A message arrived on side d with status st: its data to the user, its
