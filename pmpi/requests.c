@@ -396,6 +396,11 @@ static int ncompleted(int rc, const int *index, const int *flag, const int *outc
 static void status_index(const struct pmpi_snap *s, int done, const int *index, const int *outcount,
 			 const int *indices, int base, int *at)
 {
+	if (done && !outcount && !index) {	/* Wait, Waitall, Test, Testall: all of them */
+		for (int i = 0; i < s->n; i++)
+			at[i] = s->many ? i : 0;
+		return;
+	}
 	for (int i = 0; i < s->n; i++)
 		at[i] = -1;
 	if (!done)
@@ -404,12 +409,8 @@ static void status_index(const struct pmpi_snap *s, int done, const int *index, 
 		for (int k = 0; k < done; k++)
 			if (indices[k] - base >= 0 && indices[k] - base < s->n)
 				at[indices[k] - base] = k;
-	} else if (index) {
-		if (*index - base >= 0 && *index - base < s->n)
-			at[*index - base] = 0;
-	} else {
-		for (int i = 0; i < s->n; i++)
-			at[i] = s->many ? i : 0;
+	} else if (*index - base >= 0 && *index - base < s->n) {
+		at[*index - base] = 0;
 	}
 }
 
