@@ -163,7 +163,7 @@ int p2p_side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype t
  * for operations in flight). */
 void p2p_side_untype(struct p2p_side *d)
 {
-	if (d->hdr && d->own_type && d->mtype != MPI_DATATYPE_NULL)
+	if (d->own_type && d->hdr && d->mtype != MPI_DATATYPE_NULL)
 		PMPI_Type_free(&d->mtype);
 	d->mtype = MPI_DATATYPE_NULL;
 }

@@ -68,9 +68,18 @@ static unsigned home(MPI_Request r)
 	return (unsigned)((PMPI_HKEY(r) * 0x9e3779b97f4a7c15ull) >> 40) & (BUCKETS - 1);
 }
 
-static pthread_mutex_t *lock_of(unsigned b)
+/* Take and let go of bucket b's stripe; the stripe is found only where
+ * threads call MPI (pmpi_lock). */
+static void lock_bucket(unsigned b)
 {
-	return &stripe[b & (STRIPES - 1)];
+	if (!pmpi_one_thread)
+		pthread_mutex_lock(&stripe[b & (STRIPES - 1)]);
+}
+
+static void unlock_bucket(unsigned b)
+{
+	if (!pmpi_one_thread)
+		pthread_mutex_unlock(&stripe[b & (STRIPES - 1)]);
 }
 
 /* r's entry that no completion call holds, or NULL.  Caller holds its lock. */
@@ -125,14 +134,14 @@ static void insert(struct entry *e)
 	struct entry *stale;
 
 	e->t.claimed = false;
-	pmpi_lock(lock_of(b));
+	lock_bucket(b);
 	stale = lookup(b, e->t.req);
 	if (stale)
 		unlink_entry(b, stale);
 	e->next = bucket[b];
 	bucket[b] = e;
 	pmpi_add(&ntracked, 1);
-	pmpi_unlock(lock_of(b));
+	unlock_bucket(b);
 	if (stale && stale->t.kind == COLL && stale->t.coll->fused)
 		pmpi_pb_coll_finish(stale->t.coll, NULL, stale->t.coll->dir, false);
 	entry_free(stale);	/* other buffers stay: MPI may still use them */
@@ -178,7 +187,7 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 		struct pmpi_tracked t;
 		struct entry *e;
 
-		pmpi_lock(lock_of(b));
+		lock_bucket(b);
 		e = lookup(b, reqs[i]);
 		if (e) {
 			e->t.active = true;
@@ -187,7 +196,7 @@ void pmpi_req_start(struct pmpi_call *c, int n, const MPI_Request *reqs)
 				wire_clear(e->t.side.hdr);
 			t = e->t;
 		}
-		pmpi_unlock(lock_of(b));
+		unlock_bucket(b);
 		if (!e || t.kind != P2P_PSEND)
 			continue;
 		/* one request is started by one thread at a time: its header is ours */
@@ -209,13 +218,13 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 	rc = PMPI_Request_get_status(req, flag, st);
 	if (rc != MPI_SUCCESS || !*flag || !__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
 		return rc;
-	pmpi_lock(lock_of(b));
+	lock_bucket(b);
 	e = lookup(b, req);
 	if (e && (e->t.kind == P2P_RECV || e->t.kind == P2P_PRECV))
 		pmpi_p2p_seen(&e->t.side, st);
 	else if (e && e->t.kind == COLL)	/* as a collective's that carried the piggyback */
 		pmpi_pb_coll_data_out(e->t.coll);
-	pmpi_unlock(lock_of(b));
+	unlock_bucket(b);
 	return rc;
 }
 
@@ -226,11 +235,11 @@ int pmpi_x_request_free(MPI_Request *req)
 
 	if (!__atomic_load_n(&ntracked, __ATOMIC_RELAXED))
 		return PMPI_Request_free(req);
-	pmpi_lock(lock_of(b));
+	lock_bucket(b);
 	e = lookup(b, *req);
 	if (e)
 		unlink_entry(b, e);
-	pmpi_unlock(lock_of(b));
+	unlock_bucket(b);
 	if (!e)
 		return PMPI_Request_free(req);
 	/* active: MPI may still use its buffers, and a receive's data are
@@ -259,14 +268,14 @@ static int claim(int n, const MPI_Request *reqs, struct pmpi_tracked **ent)
 		ent[i] = NULL;
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		pmpi_lock(lock_of(b));
+		lock_bucket(b);
 		e = lookup(b, reqs[i]);
 		if (e) {
 			e->t.claimed = true;
 			ent[i] = &e->t;
 			got++;
 		}
-		pmpi_unlock(lock_of(b));
+		unlock_bucket(b);
 	}
 	return got;
 }
@@ -361,7 +370,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 	bool gone = completed && !t->persistent;
 	struct pmpi_tracked kept;
 
-	pmpi_lock(lock_of(b));
+	lock_bucket(b);
 	if (gone) {
 		unlink_entry(b, e);
 	} else {
@@ -370,7 +379,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		e->t.claimed = false;
 		e->t.active = e->t.active && !completed;
 	}
-	pmpi_unlock(lock_of(b));
+	unlock_bucket(b);
 	if (completed)
 		complete(c, t, count, truncated, st);
 	if (gone)

@@ -24,14 +24,9 @@ void *pmpi_reserve_take(struct pmpi_reserve *r)
 	pmpi_stop_job(r->what);
 }
 
-bool pmpi_reserve_give(struct pmpi_reserve *r, void *p)
+void pmpi_reserve_put(struct pmpi_reserve *r, unsigned char *q)
 {
-	unsigned char *q = p;
-
-	if (q < r->mem || q >= r->mem + r->n * r->size)
-		return false;
 	__atomic_fetch_and(&r->used, ~(1u << (q - r->mem) / r->size), __ATOMIC_RELEASE);
-	return true;
 }
 
 void *pmpi_reserve_alloc(struct pmpi_reserve *r, size_t bytes)

@@ -23,8 +23,19 @@ struct pmpi_reserve {
 
 /* One of r's blocks, or the job stopped. */
 void *pmpi_reserve_take(struct pmpi_reserve *r);
-/* Give p back to r; false when it is not one of r's. */
-bool pmpi_reserve_give(struct pmpi_reserve *r, void *p);
+/* Give back q, one of r's blocks. */
+void pmpi_reserve_put(struct pmpi_reserve *r, unsigned char *q);
+/* Give p back to r; false when it is not one of r's: inline, every
+ * request's entry is asked at its end. */
+static inline bool pmpi_reserve_give(struct pmpi_reserve *r, void *p)
+{
+	unsigned char *q = p;
+
+	if (q < r->mem || q >= r->mem + r->n * r->size)
+		return false;
+	pmpi_reserve_put(r, q);
+	return true;
+}
 /* bytes (at most r->size) from malloc, else from r; and back. */
 void *pmpi_reserve_alloc(struct pmpi_reserve *r, size_t bytes);
 void pmpi_reserve_free(struct pmpi_reserve *r, void *p);
