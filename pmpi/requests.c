@@ -68,8 +68,10 @@ static unsigned home(MPI_Request r)
 	return (unsigned)((PMPI_HKEY(r) * 0x9e3779b97f4a7c15ull) >> 40) & (BUCKETS - 1);
 }
 
-/* Take and let go of bucket b's stripe; the stripe is found only where
- * threads call MPI (pmpi_lock). */
+/* Take and let go of bucket b's stripe, where threads call MPI
+ * (pmpi_lock's test): the stripe's address found inside the test, which
+ * the compiler did not do for pmpi_lock's argument (a dozen times a
+ * round of an exchange). */
 static void lock_bucket(unsigned b)
 {
 	if (!pmpi_one_thread)
