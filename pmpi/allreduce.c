@@ -82,15 +82,17 @@ static void make_op(void)
 }
 
 /* The entry of (type, count, op) when its allreduce can carry the
- * piggyback, NULL when not. */
-static struct pmpi_fused *fusable(MPI_Datatype type, int count, MPI_Op op, MPI_Comm comm, bool quick)
+ * piggyback, NULL when not: cf is its communicator's facts when the
+ * piggyback may ride on it (pmpi_pb_coll_fusable), else NULL. */
+static struct pmpi_fused *fusable(MPI_Datatype type, int count, MPI_Op op,
+				  const struct pmpi_comm_facts *cf)
 {
 	struct pmpi_fused *f;
 	MPI_Aint at = 0;
 	int64_t size = 0;
 	bool contig = false;
 
-	if (!pmpi_pb_coll_fusable(comm, quick) || count <= 0)
+	if (!cf || count <= 0)
 		return NULL;
 	for (f = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
 	     f && !(f->type == type && f->count == count && f->op == op); f = f->next)
@@ -206,16 +208,18 @@ static int reduce_copied(struct pmpi_fused *f, struct pmpi_pb_coll *x, size_t pb
 	return rc;
 }
 
-/* The fused call with entry f; x is NULL for a call not profiled; quick:
- * as call.h says (the piggyback's core alone).  The common case, data
- * that fit behind the piggyback in its struct, moves x->in to x->out:
- * no copy of the piggyback either way. */
+/* The fused call with entry f on the communicator of facts cf; x is
+ * NULL for a call not profiled; quick: as call.h says (the piggyback's
+ * core alone).  The common case, data that fit behind the piggyback in
+ * its struct, moves x->in to x->out: no copy of the piggyback either
+ * way. */
 static int fused_reduce(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
-			int root, MPI_Comm comm, bool quick)
+			int root, const struct pmpi_comm_facts *cf, bool quick)
 {
 	size_t pbb = pmpi_pb_size(quick);
-	bool result = root == TO_EXPREFIX ? pmpi_comm_rank(comm) > 0 :	/* rank 0's: none */
-		      root < 0 || pmpi_comm_rank(comm) == root;
+	bool result = root == TO_EXPREFIX ? cf->rank > 0 :	/* rank 0's: none */
+		      root < 0 || cf->rank == root;
+	MPI_Comm comm = cf->comm;
 
 	if (!x || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
 		return reduce_copied(f, x, pbb, sbuf, rbuf, root, comm, result);
@@ -229,47 +233,54 @@ __attribute__((flatten))
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = fusable(type, count, op, cf);
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, TO_ALL, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, TO_ALL, cf, quick);
 }
 
 __attribute__((flatten))
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = fusable(type, count, op, cf);
 
-	if (!f || root < 0 || buffers_refused(sbuf, rbuf, pmpi_comm_rank(comm) == root))
+	if (!f || root < 0 || buffers_refused(sbuf, rbuf, cf->rank == root))
 		return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-	return fused_reduce(f, x, sbuf, rbuf, root, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, root, cf, quick);
 }
 
 __attribute__((flatten))
 int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = fusable(type, count, op, cf);
 
 	if (!f || buffers_refused(sbuf, rbuf, true))
 		return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-	return fused_reduce(f, x, sbuf, rbuf, TO_PREFIX, comm, quick);
+	return fused_reduce(f, x, sbuf, rbuf, TO_PREFIX, cf, quick);
 }
 
 int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = fusable(type, count, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = fusable(type, count, op, cf);
 	int rc;
 
-	if (!f || (pmpi_comm_rank(comm) ? buffers_refused(sbuf, rbuf, true) :
-		   input_refused(sbuf, rbuf)))
+	if (!f || (cf->rank ? buffers_refused(sbuf, rbuf, true) : input_refused(sbuf, rbuf)))
 		return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-	rc = fused_reduce(f, x, sbuf, rbuf, TO_EXPREFIX, comm, quick);
+	rc = fused_reduce(f, x, sbuf, rbuf, TO_EXPREFIX, cf, quick);
 	if (x && x->fused)
-		pmpi_pb_coll_exclusive(x, pmpi_comm_rank(comm) == 0, pmpi_pb_size(quick));
+		pmpi_pb_coll_exclusive(x, cf->rank == 0, pmpi_pb_size(quick));
 	return rc;
 }
 
@@ -284,18 +295,19 @@ static int aligned_count(int count, int64_t esize)
 	return count;
 }
 
-/* Whether a reduce-scatter of n blocks of up to most x type fits in
- * PMPI_PB_GATHER_ROOM bytes of [piggyback | data] blocks: the entry of
- * its padded blocks, or NULL. */
-static struct pmpi_fused *scatter_fusable(MPI_Datatype type, int most, MPI_Op op, MPI_Comm comm,
-					   bool quick)
+/* Whether a reduce-scatter of n blocks (one a rank of the communicator
+ * of facts cf, NULL when the piggyback does not ride on it) of up to most
+ * x type fits in PMPI_PB_GATHER_ROOM bytes of [piggyback | data] blocks:
+ * the entry of its padded blocks, or NULL. */
+static struct pmpi_fused *scatter_fusable(MPI_Datatype type, int most, MPI_Op op,
+					   const struct pmpi_comm_facts *cf, bool quick)
 {
 	int64_t esize = pmpi_type_size(type);
-	int n = pmpi_comm_size(comm);
+	int n = cf ? cf->size : 0;
 	struct pmpi_fused *f;
 
 	if (most <= 0 || esize <= 0 || n <= 0 || (uint64_t)most * (uint64_t)esize > PMPI_PB_FUSED_MAX ||
-	    !(f = fusable(type, aligned_count(most, esize), op, comm, quick)) || !f->contig ||
+	    !(f = fusable(type, aligned_count(most, esize), op, cf)) || !f->contig ||
 	    (pmpi_pb_size(quick) + (size_t)f->size) * (size_t)n > PMPI_PB_GATHER_ROOM)
 		return NULL;
 	return f;
@@ -322,28 +334,28 @@ static void scatter_blocks(unsigned char *in, struct pmpi_fused *f, struct pmpi_
 	}
 }
 
-/* The bytes of data this rank's block of a reduce-scatter holds. */
-static size_t scattered_bytes(const struct pmpi_fused *f, const int *counts, int count,
-			      MPI_Comm comm)
+/* The bytes of data the block of rank me of a reduce-scatter holds. */
+static size_t scattered_bytes(const struct pmpi_fused *f, const int *counts, int count, int me)
 {
-	int c = counts ? counts[pmpi_comm_rank(comm)] : count;
+	int c = counts ? counts[me] : count;
 
 	return (size_t)c * ((size_t)f->size / (size_t)f->count);
 }
 
 /* Blocking, all the blocks on the stack. */
 static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
-				void *rbuf, const int *counts, int count, MPI_Comm comm, bool quick)
+				void *rbuf, const int *counts, int count,
+				const struct pmpi_comm_facts *cf, bool quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
 	size_t pbb = pmpi_pb_size(quick), bytes;
 	int rc;
 
-	scatter_blocks(in, f, x, pbb, sbuf, rbuf, counts, count, pmpi_comm_size(comm));
-	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, comm);
+	scatter_blocks(in, f, x, pbb, sbuf, rbuf, counts, count, cf->size);
+	rc = PMPI_Reduce_scatter_block(in, out, 1, f->bytes, fused_op, cf->comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	bytes = scattered_bytes(f, counts, count, comm);
+	bytes = scattered_bytes(f, counts, count, cf->rank);
 	if (bytes)	/* a rank that gets nothing may have no buffer for it */
 		pmpi_copy((char *)rbuf + f->at, out + pbb, bytes);
 	if (x) {
@@ -358,23 +370,22 @@ static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, co
  * the piggyback there (the same on every rank: f's size is), its data
  * copied out once the request has completed; -1: not for this call. */
 static int ireduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
-				 void *rbuf, const int *counts, int count, MPI_Comm comm,
-				 MPI_Request *req)
+				 void *rbuf, const int *counts, int count, MPI_Request *req)
 {
 	size_t pbb = pmpi_pb_size(false), bytes;
-	int n = pmpi_comm_size(comm), rc;
+	int n = x->cf.size, rc;
 	unsigned char *in;
 
 	if (!pmpi_pb_fits_behind(pbb, (uint64_t)f->size))
 		return -1;
 	in = pmpi_pb_room_keep(x, (size_t)n * (pbb + (size_t)f->size));
 	scatter_blocks(in, f, x, pbb, sbuf, rbuf, counts, count, n);
-	rc = PMPI_Ireduce_scatter_block(in, &x->out, 1, f->bytes, fused_op, comm, req);
+	rc = PMPI_Ireduce_scatter_block(in, &x->out, 1, f->bytes, fused_op, x->cf.comm, req);
 	if (rc != MPI_SUCCESS) {
 		pmpi_pb_room_free(x);
 		return rc;
 	}
-	bytes = scattered_bytes(f, counts, count, comm);
+	bytes = scattered_bytes(f, counts, count, x->cf.rank);
 	x->fused = true;
 	x->out_to = bytes ? (char *)rbuf + f->at : NULL;
 	x->out_at = (uint32_t)pbb;
@@ -384,9 +395,10 @@ static int ireduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, c
 
 /* A reduce-scatter-block's entry, NULL when it goes its own way. */
 static struct pmpi_fused *block_fusable(const void *sbuf, const void *rbuf, int count,
-					MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+					MPI_Datatype type, MPI_Op op,
+					const struct pmpi_comm_facts *cf, bool quick)
 {
-	struct pmpi_fused *f = scatter_fusable(type, count, op, comm, quick);
+	struct pmpi_fused *f = scatter_fusable(type, count, op, cf, quick);
 
 	return f && !buffers_refused(sbuf, rbuf, true) ? f : NULL;
 }
@@ -394,18 +406,21 @@ static struct pmpi_fused *block_fusable(const void *sbuf, const void *rbuf, int 
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = block_fusable(sbuf, rbuf, count, type, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = block_fusable(sbuf, rbuf, count, type, op, cf, quick);
 
 	if (!f)
 		return PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
-	return reduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, quick);
+	return reduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, cf, quick);
 }
 
 int pmpi_x_ireduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 				 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-	struct pmpi_fused *f = x ? block_fusable(sbuf, rbuf, count, type, op, comm, false) : NULL;
-	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, comm, req) : -1;
+	struct pmpi_fused *f = block_fusable(sbuf, rbuf, count, type, op,
+					     pmpi_pb_coll_fusable(x, comm, false, NULL), false);
+	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, NULL, count, req) : -1;
 
 	return rc >= 0 ? rc : PMPI_Ireduce_scatter_block(sbuf, rbuf, count, type, op, comm, req);
 }
@@ -431,13 +446,13 @@ static int largest_count(const int *counts, int n, bool quick)
  * passes the same counts (MPI's rule), so all find the same largest one
  * and decide alike. */
 static struct pmpi_fused *counts_fusable(const void *sbuf, const void *rbuf, const int *counts,
-					 MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+					 MPI_Datatype type, MPI_Op op,
+					 const struct pmpi_comm_facts *cf, bool quick)
 {
-	int most = pmpi_pb_coll_fusable(comm, quick) ?
-		   largest_count(counts, pmpi_comm_size(comm), quick) : -1;
-	struct pmpi_fused *f = most > 0 ? scatter_fusable(type, most, op, comm, quick) : NULL;
+	int most = cf ? largest_count(counts, cf->size, quick) : -1;
+	struct pmpi_fused *f = most > 0 ? scatter_fusable(type, most, op, cf, quick) : NULL;
 
-	if (!f || (counts[pmpi_comm_rank(comm)] ? buffers_refused(sbuf, rbuf, true) :
+	if (!f || (counts[cf->rank] ? buffers_refused(sbuf, rbuf, true) :
 		   input_refused(sbuf, rbuf)))
 		return NULL;
 	return f;
@@ -446,19 +461,22 @@ static struct pmpi_fused *counts_fusable(const void *sbuf, const void *rbuf, con
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
 			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
 {
-	struct pmpi_fused *f = counts_fusable(sbuf, rbuf, counts, type, op, comm, quick);
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
+	struct pmpi_fused *f = counts_fusable(sbuf, rbuf, counts, type, op, cf, quick);
 
 	if (!f)
 		return PMPI_Reduce_scatter(sbuf, rbuf, counts, type, op, comm);
-	return reduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, quick);
+	return reduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, cf, quick);
 }
 
 int pmpi_x_ireduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
 			   const int *counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
 			   MPI_Request *req)
 {
-	struct pmpi_fused *f = x ? counts_fusable(sbuf, rbuf, counts, type, op, comm, false) : NULL;
-	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, comm, req) : -1;
+	struct pmpi_fused *f = counts_fusable(sbuf, rbuf, counts, type, op,
+					      pmpi_pb_coll_fusable(x, comm, false, NULL), false);
+	int rc = f ? ireduce_scatter_fused(f, x, sbuf, rbuf, counts, 0, req) : -1;
 
 	return rc >= 0 ? rc : PMPI_Ireduce_scatter(sbuf, rbuf, counts, type, op, comm, req);
 }
@@ -478,9 +496,9 @@ int pmpi_x_ireduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
 static int ireduce_fused(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 			 MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
-	struct pmpi_fused *f = x ? fusable(type, count, op, comm, false) : NULL;
+	struct pmpi_fused *f = fusable(type, count, op, pmpi_pb_coll_fusable(x, comm, false, NULL));
 	size_t pbb = pmpi_pb_size(false);
-	int me = pmpi_comm_rank(comm), rc;
+	int me = x ? x->cf.rank : 0, rc;
 	bool result = root == TO_EXPREFIX ? me > 0 : root < 0 || me == root;
 
 	if (!f || !f->contig || !pmpi_pb_fits_behind(pbb, (uint64_t)f->size) ||

@@ -36,16 +36,20 @@ static int bcast_message(unsigned char *m, size_t pbb, void *contig, uint64_t by
 	return rc;
 }
 
-/* Whether a broadcast of count x type at buf carries the piggyback:
- * its bytes, and where contiguous data lie (*data, else NULL). */
-static bool fusable(void *buf, int count, MPI_Datatype type, MPI_Comm comm, bool quick,
-		    uint64_t *bytes, void **data)
+/* Whether a broadcast of count x type at buf from root carries the
+ * piggyback (x's, NULL when not profiled): its bytes, where contiguous
+ * data lie (*data, else NULL), whether this rank is the root. */
+static bool fusable(const struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type,
+		    int root, MPI_Comm comm, bool quick, uint64_t *bytes, void **data,
+		    bool *is_root)
 {
 	int64_t size = pmpi_type_size(type);
 	bool contig;
 	MPI_Aint at = 0;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f = pmpi_pb_coll_fusable(x, comm, quick, &own);
 
-	if (!pmpi_pb_coll_fusable(comm, quick) || count < 0 || size < 0 ||
+	if (!f || count < 0 || size < 0 ||
 	    (*bytes = (uint64_t)size * (uint64_t)count) > PMPI_PB_FUSED_MAX ||
 	    pmpi_type_layout(type, count, &contig, &at) < 0)
 		return false;
@@ -53,6 +57,7 @@ static bool fusable(void *buf, int count, MPI_Datatype type, MPI_Comm comm, bool
 	if (*bytes && !buf && contig && !at)
 		return false;
 	*data = contig ? (char *)buf + at : NULL;
+	*is_root = f->rank == root;
 	return true;
 }
 
@@ -66,9 +71,8 @@ int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type
 	bool is_root;
 	int rc;
 
-	if (!fusable(buf, count, type, comm, quick, &bytes, &data))
+	if (!fusable(x, buf, count, type, root, comm, quick, &bytes, &data, &is_root))
 		return PMPI_Bcast(buf, count, type, root, comm);
-	is_root = pmpi_comm_rank(comm) == root;
 	if (is_root) {
 		pmpi_pb_coll_put(m, x, pbb);
 		if (data && bytes)
@@ -106,10 +110,9 @@ int pmpi_x_ibcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype typ
 	bool is_root;
 	int rc;
 
-	if (!x || !fusable(buf, count, type, comm, false, &bytes, &data) ||
+	if (!x || !fusable(x, buf, count, type, root, comm, false, &bytes, &data, &is_root) ||
 	    !pmpi_pb_fits_behind(pbb, bytes))
 		return PMPI_Ibcast(buf, count, type, root, comm, req);
-	is_root = pmpi_comm_rank(comm) == root;
 	m = is_root ? (unsigned char *)&x->in : (unsigned char *)&x->out;
 	if (data) {
 		if (is_root && bytes)

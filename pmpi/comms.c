@@ -24,11 +24,7 @@
 
 struct comm_info {
 	bool valid;
-	MPI_Comm comm;
-	int rank, size;		/* in the local group */
-	bool inter;
-	int npeers;		/* size, or remote size of an intercommunicator */
-	int nin, nout;		/* neighbours of a topology, else npeers */
+	struct pmpi_comm_facts f;
 	bool same;		/* peer i is world rank i (MPI_COMM_WORLD, its copies) */
 	int *world;		/* [npeers] world rank of each peer, -1 when none */
 	int cap;		/* entries world has room for */
@@ -55,15 +51,16 @@ static void degrees(struct comm_info *e)
 {
 	int topo = MPI_UNDEFINED, n, w;
 
-	e->nin = e->nout = e->npeers;
-	if (PMPI_Topo_test(e->comm, &topo) != MPI_SUCCESS)
+	e->f.nin = e->f.nout = e->f.npeers;
+	if (PMPI_Topo_test(e->f.comm, &topo) != MPI_SUCCESS)
 		return;
-	if (topo == MPI_CART && PMPI_Cartdim_get(e->comm, &n) == MPI_SUCCESS)
-		e->nin = e->nout = 2 * n;
-	else if (topo == MPI_GRAPH && PMPI_Graph_neighbors_count(e->comm, e->rank, &n) == MPI_SUCCESS)
-		e->nin = e->nout = n;
+	if (topo == MPI_CART && PMPI_Cartdim_get(e->f.comm, &n) == MPI_SUCCESS)
+		e->f.nin = e->f.nout = 2 * n;
+	else if (topo == MPI_GRAPH &&
+		 PMPI_Graph_neighbors_count(e->f.comm, e->f.rank, &n) == MPI_SUCCESS)
+		e->f.nin = e->f.nout = n;
 	else if (topo == MPI_DIST_GRAPH)
-		PMPI_Dist_graph_neighbors_count(e->comm, &e->nin, &e->nout, &w);
+		PMPI_Dist_graph_neighbors_count(e->f.comm, &e->f.nin, &e->f.nout, &w);
 }
 
 /* World ranks of the peer group; entries stay -1 when memory is short. */
@@ -72,32 +69,33 @@ static void translate(struct comm_info *e)
 	MPI_Group g, wg;
 	int *ranks;
 
-	if (e->cap < e->npeers) {
-		int *w = realloc(e->world, (size_t)e->npeers * sizeof(int));
+	if (e->cap < e->f.npeers) {
+		int *w = realloc(e->world, (size_t)e->f.npeers * sizeof(int));
 
 		if (!w) {
-			e->npeers = e->cap;
+			e->f.npeers = e->cap;
 			return;
 		}
 		e->world = w;
-		e->cap = e->npeers;
+		e->cap = e->f.npeers;
 	}
-	ranks = malloc((size_t)e->npeers * sizeof(int));
-	for (int i = 0; i < e->npeers; i++)
+	ranks = malloc((size_t)e->f.npeers * sizeof(int));
+	for (int i = 0; i < e->f.npeers; i++)
 		e->world[i] = -1;
 	if (!ranks)
 		return;
-	for (int i = 0; i < e->npeers; i++)
+	for (int i = 0; i < e->f.npeers; i++)
 		ranks[i] = i;
-	if ((e->inter ? PMPI_Comm_remote_group(e->comm, &g) : PMPI_Comm_group(e->comm, &g)) == MPI_SUCCESS) {
+	if ((e->f.inter ? PMPI_Comm_remote_group(e->f.comm, &g) :
+			  PMPI_Comm_group(e->f.comm, &g)) == MPI_SUCCESS) {
 		if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
-			PMPI_Group_translate_ranks(g, e->npeers, ranks, wg, e->world);
+			PMPI_Group_translate_ranks(g, e->f.npeers, ranks, wg, e->world);
 			PMPI_Group_free(&wg);
 		}
 		PMPI_Group_free(&g);
 	}
 	e->same = true;
-	for (int i = 0; i < e->npeers; i++) {
+	for (int i = 0; i < e->f.npeers; i++) {
 		if (e->world[i] == MPI_UNDEFINED)
 			e->world[i] = -1;
 		e->same = e->same && e->world[i] == i;
@@ -111,20 +109,20 @@ static struct comm_info *info(MPI_Comm comm)
 	struct comm_info *e = &cache[slot_of(comm)];
 	int flag = 0;
 
-	if (e->valid && e->comm == comm)
+	if (e->valid && e->f.comm == comm)
 		return e;
 	__atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
 	e->valid = true;
 	e->same = false;
 	e->in_world = IN_WORLD_UNKNOWN;
-	e->comm = comm;
-	PMPI_Comm_rank(comm, &e->rank);
-	PMPI_Comm_size(comm, &e->size);
+	e->f.comm = comm;
+	PMPI_Comm_rank(comm, &e->f.rank);
+	PMPI_Comm_size(comm, &e->f.size);
 	PMPI_Comm_test_inter(comm, &flag);
-	e->inter = flag;
-	e->npeers = e->size;
-	if (e->inter)
-		PMPI_Comm_remote_size(comm, &e->npeers);
+	e->f.inter = flag;
+	e->f.npeers = e->f.size;
+	if (e->f.inter)
+		PMPI_Comm_remote_size(comm, &e->f.npeers);
 	degrees(e);
 	translate(e);
 	return e;
@@ -148,31 +146,19 @@ static const struct comm_info *facts_anew(MPI_Comm comm)
  * the hit needs no frame (the refresh is out of line). */
 static inline const struct comm_info *facts(MPI_Comm comm)
 {
-	if (last.comm == comm && last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
+	if (last.f.comm == comm && last_gen == __atomic_load_n(&generation, __ATOMIC_RELAXED))
 		return &last;
 	return facts_anew(comm);
 }
 
-int pmpi_npeers(MPI_Comm comm, enum pmpi_peers kind)
+struct pmpi_comm_facts pmpi_comm_facts(MPI_Comm comm)
 {
-	const struct comm_info *e = facts(comm);
-
-	return kind == PMPI_PEERS_NIN ? e->nin : kind == PMPI_PEERS_NOUT ? e->nout : e->npeers;
+	return facts(comm)->f;
 }
 
 int pmpi_comm_rank(MPI_Comm comm)
 {
-	return facts(comm)->rank;
-}
-
-int pmpi_comm_size(MPI_Comm comm)
-{
-	return facts(comm)->size;
-}
-
-bool pmpi_comm_inter(MPI_Comm comm)
-{
-	return facts(comm)->inter;
+	return facts(comm)->f.rank;
 }
 
 /* Is every process of group g in MPI_COMM_WORLD (false when MPI cannot
@@ -199,15 +185,15 @@ static bool all_in_world(const struct comm_info *e)
 	MPI_Group g;
 	bool in;
 
-	if (!e->inter && e->same)	/* MPI_COMM_WORLD and its copies */
+	if (!e->f.inter && e->same)	/* MPI_COMM_WORLD and its copies */
 		return true;
-	if (PMPI_Comm_group(e->comm, &g) != MPI_SUCCESS)
+	if (PMPI_Comm_group(e->f.comm, &g) != MPI_SUCCESS)
 		return false;
 	in = group_in_world(g);
 	PMPI_Group_free(&g);
-	if (!in || !e->inter)
+	if (!in || !e->f.inter)
 		return in;
-	if (PMPI_Comm_remote_group(e->comm, &g) != MPI_SUCCESS)
+	if (PMPI_Comm_remote_group(e->f.comm, &g) != MPI_SUCCESS)
 		return false;
 	in = group_in_world(g);
 	PMPI_Group_free(&g);
@@ -255,7 +241,7 @@ static int64_t world_rank_looked_up(MPI_Comm comm, int r)
 
 	pthread_mutex_lock(&lock);
 	e = info(comm);
-	if (r < e->npeers && e->world)
+	if (r < e->f.npeers && e->world)
 		w = e->world[r];
 	pthread_mutex_unlock(&lock);
 	return w;
@@ -269,30 +255,8 @@ int64_t pmpi_world_rank(MPI_Comm comm, int r)
 		return -1;
 	f = facts(comm);
 	if (f->same)
-		return r < f->npeers ? r : -1;
+		return r < f->f.npeers ? r : -1;
 	return world_rank_looked_up(comm, r);
-}
-
-/* Root significance: an intracommunicator's root is rank root; in an
- * intercommunicator the root passes MPI_ROOT, the rest of its group
- * MPI_PROC_NULL, and the other group the root's rank. */
-bool pmpi_is_root(MPI_Comm comm, int root)
-{
-	const struct comm_info *e = facts(comm);
-
-	return e->inter ? root == MPI_ROOT : e->rank == root;
-}
-
-bool pmpi_is_leaf(MPI_Comm comm, int root)
-{
-	return facts(comm)->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : true;
-}
-
-bool pmpi_is_nonroot(MPI_Comm comm, int root)
-{
-	const struct comm_info *e = facts(comm);
-
-	return e->inter ? root != MPI_ROOT && root != MPI_PROC_NULL : e->rank != root;
 }
 
 void pmpi_comm_forget(MPI_Comm comm)
@@ -300,7 +264,7 @@ void pmpi_comm_forget(MPI_Comm comm)
 	struct comm_info *e = &cache[slot_of(comm)];
 
 	pthread_mutex_lock(&lock);
-	if (e->valid && e->comm == comm) {
+	if (e->valid && e->f.comm == comm) {
 		e->valid = false;
 		__atomic_store_n(&generation, generation + 1, __ATOMIC_RELAXED);
 	}

@@ -62,13 +62,14 @@ bool pmpi_cpfold_wanted(bool quick)
 	return fold.comm != MPI_COMM_NULL && !fold.off && pmpi_cp_fold_wanted(quick);
 }
 
-/* Whether every rank takes the fold point of collective c on comm with
- * merged piggyback pb: the same answer on all of them. */
-static bool at_fold_point(MPI_Comm comm, const struct pmpi_pb *pb)
+/* Whether every rank takes the fold point of collective c on the
+ * communicator of facts cf with merged piggyback pb: the same answer on
+ * all of them. */
+static bool at_fold_point(const struct pmpi_comm_facts *cf, const struct pmpi_pb *pb)
 {
 	return fold.comm != MPI_COMM_NULL && !fold.off && (pb->flags & PMPI_PB_F_FOLD) &&
 	       !(pb->flags & PMPI_PB_F_MISMATCH) && pb->event && pb->cp >= 0 &&
-	       !pmpi_comm_inter(comm) && pmpi_comm_size(comm) == fold.size;
+	       !cf->inter && cf->size == fold.size;
 }
 
 /* Rank 0 gathers every rank's message (len bytes at msg) into *all, at
@@ -208,9 +209,10 @@ static void fold_at(struct fold_start start, uint64_t event)
 	pmpi_cost_piggyback(&m);
 }
 
-void pmpi_cpfold_at(const struct pmpi_call *c, MPI_Comm comm, const struct pmpi_pb *pb)
+void pmpi_cpfold_at(const struct pmpi_call *c, const struct pmpi_comm_facts *cf,
+		    const struct pmpi_pb *pb)
 {
-	if (at_fold_point(comm, pb))
+	if (at_fold_point(cf, pb))
 		fold_at((struct fold_start){ pb->rank, pb->event, (uint64_t)pb->cp }, c->event);
 }
 

@@ -25,6 +25,7 @@
 
 struct rt_state;
 struct pmpi_call;
+struct pmpi_comm_facts;
 struct pmpi_pb;
 
 /* Inside MPI_Init, collective over MPI_COMM_WORLD (when the path is
@@ -34,12 +35,13 @@ void pmpi_cpfold_open(const struct rt_state *rt);
 /* Whether this rank asks for a fold point in a collective's piggyback;
  * quick: as call.h says. */
 bool pmpi_cpfold_wanted(bool quick);
-/* After blocking collective c on comm completed with the merged
- * piggyback pb (the same on every rank): the fold point, when pb asks for
- * one and comm spans MPI_COMM_WORLD.  A fold point that fails (a rank
+/* After blocking collective c on the communicator of facts cf completed
+ * with the merged piggyback pb (the same on every rank): the fold point,
+ * when pb asks for one and the communicator spans MPI_COMM_WORLD.  A fold point that fails (a rank
  * without a path, memory short) is said by rank 0 and ends them: the
  * budget's latest part applies from then on. */
-void pmpi_cpfold_at(const struct pmpi_call *c, MPI_Comm comm, const struct pmpi_pb *pb);
+void pmpi_cpfold_at(const struct pmpi_call *c, const struct pmpi_comm_facts *cf,
+		    const struct pmpi_pb *pb);
 /* At the entry of MPI_Finalize, after the path's end, on every rank: when
  * the run had fold points, the last one, from the path's end (its records
  * then hold nothing the report would walk). */

@@ -79,7 +79,8 @@ static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 		break;
 	}
 	for (int i = 0; i < x->nwho; i++)
-		if (x->inter || (i != x->myrank && (x->dir != PMPI_PB_PREFIX || i < x->myrank)))
+		if (x->cf.inter ||
+		    (i != x->cf.rank && (x->dir != PMPI_PB_PREFIX || i < x->cf.rank)))
 			x->who[n++] = x->who[i];
 	qsort(x->who, (size_t)n, sizeof(*x->who), who_by_rank);
 	for (int i = 0; i < n; i++)
@@ -101,7 +102,7 @@ void pb_cp_coll(const struct pb_arrival *a, bool quick)
 void pb_cp_coll_after(const struct pb_arrival *a, bool quick)
 {
 	if (!pmpi_pb_coll_heap(a->x, quick) && a->dir == PMPI_PB_ALL)
-		pmpi_cpfold_at(a->c, a->x->comm, &a->x->out);
+		pmpi_cpfold_at(a->c, &a->x->cf, &a->x->out);
 }
 
 bool pb_cp_wants_who(void)

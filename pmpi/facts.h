@@ -76,7 +76,8 @@ static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st, bool
 /* Bytes of a received message from its status; 0 for MPI_PROC_NULL or a
  * cancelled request. *msg says whether there was a message at all. */
 uint64_t pmpi_status_bytes(const MPI_Status *st, bool *msg);
-void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv);
+/* A collective's bytes sent and received, on the communicator of facts cf. */
+void pmpi_coll(struct pmpi_call *c, const struct pmpi_comm_facts *cf, uint64_t sent, uint64_t recv);
 void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv);
 
 #endif

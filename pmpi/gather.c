@@ -321,11 +321,13 @@ static inline int gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, M
 	bool in_place;
 	struct side s;
 	struct pmpi_pb_room local, *k;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!(f = pmpi_pb_coll_fusable(x, comm, quick, &own)))
 		return -1;
-	me = pmpi_comm_rank(comm);
-	n = pmpi_comm_size(comm);
+	me = f->rank;
+	n = f->size;
 	in_place = me == root && sbuf == MPI_IN_PLACE;
 	if ((!in_place && !side_of(&s, sbuf, scount, stype)) ||
 	    (me == root && !side_of(&local.r, rbuf, rcount, rtype)) ||
@@ -362,11 +364,13 @@ static inline int scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, 
 	bool in_place;
 	struct side s;
 	struct pmpi_pb_room local, *k;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!(f = pmpi_pb_coll_fusable(x, comm, quick, &own)))
 		return -1;
-	me = pmpi_comm_rank(comm);
-	n = pmpi_comm_size(comm);
+	me = f->rank;
+	n = f->size;
 	in_place = me == root && rbuf == MPI_IN_PLACE;
 	if ((me == root && !side_of(&s, sbuf, scount, stype)) ||
 	    (!in_place && !side_of(&local.r, rbuf, rcount, rtype)) ||
@@ -417,11 +421,13 @@ static inline int allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount
 	bool in_place = sbuf == MPI_IN_PLACE;
 	struct side s;
 	struct pmpi_pb_room local, *k;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!(f = pmpi_pb_coll_fusable(x, comm, quick, &own)))
 		return -1;
-	me = pmpi_comm_rank(comm);
-	n = pmpi_comm_size(comm);
+	me = f->rank;
+	n = f->size;
 	if (!side_of(&local.r, rbuf, rcount, rtype) || (!in_place && !side_of(&s, sbuf, scount, stype)) ||
 	    !(b = blocks_of(in_place ? NULL : &s, &local.r, pbb, n)))
 		return -1;
@@ -447,12 +453,14 @@ static inline int alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount,
 	int me, n, rc = MPI_SUCCESS;
 	struct side s;
 	struct pmpi_pb_room local, *k;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f;
 	unsigned char *out;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!(f = pmpi_pb_coll_fusable(x, comm, quick, &own)))
 		return -1;
-	me = pmpi_comm_rank(comm);
-	n = pmpi_comm_size(comm);
+	me = f->rank;
+	n = f->size;
 	if (!side_of(&local.r, rbuf, rcount, rtype) ||
 	    (sbuf != MPI_IN_PLACE && !side_of(&s, sbuf, scount, stype)) ||
 	    !(b = blocks_of(sbuf == MPI_IN_PLACE ? NULL : &s, &local.r, pbb, n)))
@@ -504,12 +512,14 @@ static inline int allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scoun
 	struct side s;
 	struct slots local_slots, *sl;
 	struct pmpi_pb_room local, *k;
+	struct pmpi_comm_facts own;
+	const struct pmpi_comm_facts *f;
 	int me, n, rc;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!(f = pmpi_pb_coll_fusable(x, comm, quick, &own)))
 		return -1;
-	me = pmpi_comm_rank(comm);
-	n = pmpi_comm_size(comm);
+	me = f->rank;
+	n = f->size;
 	k = room_open(&local, stack, PMPI_PB_GATHER_ROOM + sizeof(*sl), pbb, req != NULL);
 	sl = req ? (struct slots *)(void *)(k->mem + PMPI_PB_GATHER_ROOM) : &local_slots;
 	if (!side_of(&k->r, rbuf, 0, rtype) || !slots_of(&k->r, rcounts, displs, pbb, n, sl) ||

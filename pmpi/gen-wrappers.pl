@@ -117,8 +117,10 @@ sub pb_body {
 		my $root = with_role($fn, 'root');
 		# the collective code takes a quick collective as blocking (piggyback.h)
 		die "$def:$fn->{line}: a quick collective is blocking\n" if $f{quick} && $req;
+		# the communicator's facts, looked up once for every step below
+		push @$pre, "const struct pmpi_comm_facts cf_ = pmpi_comm_facts($comm);";
 		push @$pre, "struct pmpi_pb_coll pbl_, *pb_ = pmpi_pb_coll_begin(&c_, &pbl_, " .
-			($req ? 1 : 0) . ", $comm, " . ($root ? val($root, 'root', $fortran) : '0') .
+			($req ? 1 : 0) . ", &cf_, " . ($root ? val($root, 'root', $fortran) : '0') .
 			", PMPI_PB_" . uc($dir) . ", $quick);";
 		my $rv = !$req ? 'NULL' : $fortran ? "&(MPI_Request){ PMPI_Request_f2c(*$req->{name}) }" : $req->{name};
 		push @$always, "pmpi_pb_coll_end(&c_, pb_, " . ($fortran ? '*ierr' : 'rc_') . ", $rv, PMPI_PB_" .
@@ -128,13 +130,12 @@ sub pb_body {
 }
 
 # Bytes of one side ('s' or 'r') of a collective or one-sided call: a C
-# expression that reads counts and types only where they are significant.
+# expression that reads counts and types only where they are significant
+# (a collective's communicator in its facts, cf_).
 sub side_bytes {
 	my ($fn, $s, $fortran) = @_;
 	my ($type, $types) = (with_role($fn, "${s}type"), with_role($fn, "${s}types"));
 	return '0' unless $type || $types;
-	my $comm = with_role($fn, 'comm');
-	my $cv = $comm ? val($comm, 'comm', $fortran) : undef;
 	my ($cnt, $role);
 	for my $r ("${s}count", "${s}counts", "${s}counts.self") {
 		$cnt = with_role($fn, $r) and ($role = $r, last);
@@ -146,9 +147,9 @@ sub side_bytes {
 	} else {
 		($mul, $sig) = @{ $cnt->{roles}{$role} }{qw(mul sig)};
 		my $c = val($cnt, $role, $fortran);
-		my $np = $mul ? "pmpi_npeers($cv, PMPI_PEERS_" . uc($mul) . ')' : undef;
+		my $np = $mul ? "pmpi_npeers(&cf_, PMPI_PEERS_" . uc($mul) . ')' : undef;
 		if ($role eq "${s}counts.self") {
-			$expr = "pmpi_bytes(($c)\[pmpi_comm_rank($cv)], $tv)";
+			$expr = "pmpi_bytes(($c)\[cf_.rank], $tv)";
 		} elsif ($role eq "${s}counts") {
 			die "$def:$fn->{line}: $role needs a multiplier\n" unless $np;
 			$expr = $types ? "pmpi_bytes_w($c, $types->{name}, $np)" : "pmpi_bytes_v($c, $tv, $np)";
@@ -162,7 +163,7 @@ sub side_bytes {
 	push @guard, val($buf, "${s}buf", $fortran) . ' != MPI_IN_PLACE' if $buf;
 	if ($sig) {
 		my $root = with_role($fn, 'root') or die "$def:$fn->{line}: \@$sig without a root\n";
-		push @guard, "pmpi_is_$sig($cv, " . val($root, 'root', $fortran) . ')';
+		push @guard, "pmpi_is_$sig(&cf_, " . val($root, 'root', $fortran) . ')';
 	}
 	return @guard ? '(' . join(' && ', @guard) . " ? $expr : 0)" : $expr;
 }
@@ -219,7 +220,7 @@ sub body {
 			     $fortran ? ($fortran == F08 ? 'PMPI_F08_INDEX_BASE' : '1') : ()) . ");";
 	}
 	if ($f{coll} || $f{rma}) {
-		my $what = $f{coll} ? 'pmpi_coll(&c_, ' . $r->('comm') . ', ' : 'pmpi_rma(&c_, ';
+		my $what = $f{coll} ? 'pmpi_coll(&c_, &cf_, ' : 'pmpi_rma(&c_, ';
 		push @post, $what . side_bytes($fn, 's', $fortran) . ', ' . side_bytes($fn, 'r', $fortran) . ');';
 	}
 	push @post, 'pmpi_init_done(&c_);' if $f{init};

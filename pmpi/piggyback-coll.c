@@ -55,9 +55,10 @@ int pmpi_pb_coll_start(void)
 int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick)
 {
 	struct pmpi_pb none;
+	struct pmpi_comm_facts own;
 	int rc;
 
-	if (!pmpi_pb_coll_fusable(comm, quick))
+	if (!pmpi_pb_coll_fusable(x, comm, quick, &own))
 		return PMPI_Barrier(comm);
 	if (!x) {
 		pmpi_pb_fill_none(&none, 0);
@@ -75,7 +76,7 @@ int pmpi_x_ibarrier(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Request *req)
 {
 	int rc;
 
-	if (!x || !pmpi_pb_coll_fusable(comm, false))
+	if (!x || !pmpi_pb_coll_fusable(x, comm, false, NULL))
 		return PMPI_Ibarrier(comm, req);
 	rc = PMPI_Iallreduce(&x->in, &x->out, 1, pmpi_pb_type, merge_op, comm, req);
 	x->fused = rc == MPI_SUCCESS;
@@ -88,14 +89,14 @@ void pmpi_pb_coll_stop(void)
 		PMPI_Op_free(&merge_op);
 }
 
-/* Start the companion on x->comm: a non-blocking collective's beside the
+/* Start the companion on x's communicator: a non-blocking collective's beside the
  * user's, a blocking one's run to its end at once (MPI's blocking
  * collectives are much cheaper than the non-blocking ones); false when MPI
  * refused (no companion then). */
 static bool start(struct pmpi_pb_coll *x)
 {
 	MPI_Datatype t = pmpi_pb_type;
-	MPI_Comm comm = x->comm;
+	MPI_Comm comm = x->cf.comm;
 	MPI_Request *r = x->heap ? &x->req : NULL;
 	int root = x->root, rc;
 
@@ -113,7 +114,7 @@ static bool start(struct pmpi_pb_coll *x)
 		     PMPI_Scan(&x->in, &x->out, 1, t, merge_op, comm);
 		break;
 	case PMPI_PB_NBR:
-		x->nnbr = pmpi_npeers(x->comm, PMPI_PEERS_NIN);
+		x->nnbr = pmpi_npeers(&x->cf, PMPI_PEERS_NIN);
 		x->nbr = calloc(x->nnbr > 0 ? (size_t)x->nnbr : 1, sizeof(*x->nbr));
 		if (!x->nbr)
 			return false;
@@ -137,20 +138,14 @@ static bool start(struct pmpi_pb_coll *x)
  */
 static bool start_who(struct pmpi_pb_coll *x)
 {
-	MPI_Comm comm = x->comm;
-	int inter = 0;
-
 	x->me = (struct pmpi_pb_who){ x->in.rank, x->in.event };
 	if (x->dir == PMPI_PB_FROMROOT || x->dir == PMPI_PB_NBR)
 		return true;
-	PMPI_Comm_test_inter(comm, &inter);
-	x->inter = inter;
-	x->myrank = inter ? -1 : pmpi_comm_rank(comm);
-	x->is_root = x->dir == PMPI_PB_TOROOT && pmpi_is_root(comm, x->root);
-	x->nwho = pmpi_npeers(comm, PMPI_PEERS_N);
+	x->nwho = pmpi_npeers(&x->cf, PMPI_PEERS_N);
 	x->who = calloc(x->nwho > 0 ? (size_t)x->nwho : 1, sizeof(*x->who));
 	return x->who && PMPI_Iallgather(&x->me, (int)sizeof(x->me), MPI_BYTE, x->who,
-					 (int)sizeof(x->me), MPI_BYTE, x->comm, &x->who_req) == MPI_SUCCESS;
+					 (int)sizeof(x->me), MPI_BYTE, x->cf.comm,
+					 &x->who_req) == MPI_SUCCESS;
 }
 
 /* Start x's companion, unless the user's call carried the piggyback, and
@@ -182,13 +177,13 @@ static struct pmpi_reserve colls = { (unsigned char *)kept_colls, sizeof(kept_co
 /* Flattened: the fill of its contribution inline (every collective). */
 __attribute__((flatten))
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
-					bool nonblocking, MPI_Comm comm, int root,
-					enum pmpi_pb_dir dir, bool quick)
+					bool nonblocking, const struct pmpi_comm_facts *cf,
+					int root, enum pmpi_pb_dir dir, bool quick)
 {
 	struct pmpi_pb_coll *x;
 	uint64_t seq;
 
-	if (!pmpi_pb_coll_seq(comm, &seq, quick))
+	if (!pmpi_pb_coll_seq(cf->comm, &seq, quick))
 		return NULL;
 	x = nonblocking ? pmpi_reserve_alloc(&colls, sizeof(*x)) : local;
 	/* every collective begins here: its 608 bytes of piggybacks are
@@ -198,8 +193,9 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 	x->dir = dir;
 	x->t0 = c->t0;
 	x->seq = seq;
-	x->comm = comm;
+	x->cf = *cf;
 	x->root = root;
+	x->is_root = dir == PMPI_PB_TOROOT && pmpi_is_root(cf, root);
 	x->req = x->who_req = MPI_REQUEST_NULL;
 	pmpi_pb_fill(&x->in, c, -1, c->t0, quick);	/* a collective's data leave as it starts */
 	pb_units_stamp_coll(&x->in, c, x, quick);

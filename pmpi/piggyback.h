@@ -47,8 +47,9 @@ struct pmpi_pb_coll {
 	bool started;		/* the companion is under way */
 	bool fused;		/* carried inside the user's call (allreduce.c): out is in */
 	MPI_Request req;
-	MPI_Comm comm;		/* the user's communicator */
+	struct pmpi_comm_facts cf;	/* the user's communicator's */
 	int root;
+	bool is_root;		/* this rank is a reduce's or gather's root */
 	enum pmpi_pb_dir dir;
 	uint64_t t0;		/* entry of the user's call */
 	uint64_t seq;		/* this rank's number of the collective */
@@ -57,8 +58,6 @@ struct pmpi_pb_coll {
 	struct pmpi_pb_who me, *who;	/* --cp-trace: every rank's (rank, event) */
 	int nwho;
 	MPI_Request who_req;
-	bool inter, is_root;	/* intercommunicator; this rank is a reduce's root */
-	int myrank;		/* in the communicator, -1 for an intercommunicator */
 	/* a non-blocking call that carries it (fused): out_bytes of data
 	 * at out_at in out go to out_to when it completes, once */
 	void *out_to;
@@ -98,16 +97,17 @@ extern bool pmpi_pb_on;
  * the call carried the piggyback.  NULL when the piggyback does not
  * travel on comm. */
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
-					bool nonblocking, MPI_Comm comm, int root,
-					enum pmpi_pb_dir dir, bool quick);
+					bool nonblocking, const struct pmpi_comm_facts *cf,
+					int root, enum pmpi_pb_dir dir, bool quick);
 static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
 						      struct pmpi_pb_coll *local,
-						      bool nonblocking, MPI_Comm comm, int root,
+						      bool nonblocking,
+						      const struct pmpi_comm_facts *cf, int root,
 						      enum pmpi_pb_dir dir, bool quick)
 {
 	/* inline: without the piggyback a collective costs no call here */
 	return quick || pmpi_pb_on ?
-	       pmpi_pb_coll_open(c, local, nonblocking, comm, root, dir, quick) : NULL;
+	       pmpi_pb_coll_open(c, local, nonblocking, cf, root, dir, quick) : NULL;
 }
 /* After the user's call (rc): a blocking collective's companion completes
  * now; a non-blocking one is handed to requests.c with the user's request
@@ -200,10 +200,25 @@ static inline bool pmpi_pb_fits_behind(size_t pbb, uint64_t bytes)
 {
 	return pbb + bytes <= sizeof(struct pmpi_pb);
 }
-static inline bool pmpi_pb_coll_fusable(MPI_Comm comm, bool quick)
+/* comm's facts when a call on it may carry the piggyback (an
+ * intracommunicator it travels on), else NULL: x's when the call is
+ * profiled (x exists only where the piggyback travels), else looked up
+ * into own; with own NULL (a non-blocking call, which goes plain when
+ * not profiled) x's alone. */
+static inline const struct pmpi_comm_facts *
+pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, bool quick,
+		     struct pmpi_comm_facts *own)
 {
+	const struct pmpi_comm_facts *f = own;
+
 	/* quick: on, on every communicator (call.h) */
-	return (quick || (pmpi_pb_on && pmpi_pb_comm(comm))) && !pmpi_comm_inter(comm);
+	if (x)
+		f = &x->cf;
+	else if (own && (quick || (pmpi_pb_on && pmpi_pb_comm(comm))))
+		*own = pmpi_comm_facts(comm);
+	else
+		return NULL;
+	return f->inter ? NULL : f;
 }
 /* piggyback-coll.c: MPI_Barrier and MPI_Ibarrier, as the companion's
  * allreduce alone. */

@@ -576,10 +576,10 @@ void pmpi_rma(struct pmpi_call *c, uint64_t sent, uint64_t recv)
 	pmpi_bump(&s->recv, recv);
 }
 
-void pmpi_coll(struct pmpi_call *c, MPI_Comm comm, uint64_t sent, uint64_t recv)
+void pmpi_coll(struct pmpi_call *c, const struct pmpi_comm_facts *cf, uint64_t sent, uint64_t recv)
 {
 	pmpi_rma(c, sent, recv);
 	c->coll_bytes = sent + recv;
-	c->comm_size = pmpi_comm_size(comm);
+	c->comm_size = cf->size;
 	c->flags |= PMPI_CALL_COLL;
 }

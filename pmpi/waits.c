@@ -248,13 +248,12 @@ static bool is_barrier(unsigned fn)
 }
 
 /* Is this rank the root of x, of direction dir: a broadcast's merged
- * piggyback is the root's own; a reduce's root is asked of its
- * communicator. */
+ * piggyback is the root's own; a reduce's root was told at its start. */
 static bool is_root(const struct pmpi_pb_coll *x, enum pmpi_pb_dir dir)
 {
 	if (dir == PMPI_PB_FROMROOT)
 		return x->out.rank == x->in.rank;
-	return dir == PMPI_PB_TOROOT && pmpi_is_root(x->comm, x->root);
+	return dir == PMPI_PB_TOROOT && x->is_root;
 }
 
 /* A collective completed: the wait of its category for the partner it
