@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # mpi-stats.t - exact MPI statistics: tests/progs/mpi-exact.{c,f90} on 4
 # ranks (rank r sends r+1 messages of 1000 bytes to rank r+1; 7 allreduces
-# and 3 barriers per rank) under Open MPI and MPICH, C and Fortran (and
+# and 3 barriers per rank; a broadcast, a gather, a scatter and a reduce,
+# each from or to another root, whose bytes count at the root, the
+# leaves or the others as docs/mpi.md says) under Open MPI and MPICH, C
+# and Fortran (and
 # the Fortran one with `use mpi_f08`); all
 # ranks in one experiment directory chosen without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
@@ -11,7 +14,7 @@ need_sampling
 # check_exact LABEL DIR ALLREDUCE_SENT: the report of one run of mpi-exact
 check_exact() {
 	local l=$1 dir=$2 sent=$3 ranks count bytes all pairs send_calls send_bytes send_1000 recv_bytes \
-		allreduce_calls allreduce_bytes barrier_calls collectives whole within in_program
+		allreduce_calls allreduce_bytes barrier_calls collectives whole within in_program rooted
 	site() { echo "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
 	report_json "$dir"
 	jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
@@ -26,7 +29,8 @@ check_exact() {
 		collectives '[.mpi.collectives[] | "\(.function)/\(.comm_size)/\(.calls)"] | sort | join(" ")' \
 		whole '"\(.experiment.ranks_missing | length) \(.experiment.partial | length)"' \
 		within '[.ranks[] | .mpi_time <= .wall and .wall <= .process_wall and .cpu <= .process_cpu] | all' \
-		in_program '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all'
+		in_program '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all' \
+		rooted '[("MPI_Bcast", "MPI_Gather", "MPI_Scatter", "MPI_Reduce") as $f | [.mpi.callsites[] | select(.function == $f)] | ((map(.bytes_sent) | add), (map(.bytes_recv) | add))] | map(tostring) | join(" ")'
 	is "$l: 4 ranks" "$ranks" 4
 	is "$l: messages r -> r+1" "$count" "1 2 3"
 	is "$l: bytes r -> r+1" "$bytes" "1000 2000 3000"
@@ -39,7 +43,12 @@ check_exact() {
 	is "$l: MPI_Allreduce calls" "$allreduce_calls" 28
 	is "$l: MPI_Allreduce bytes sent" "$allreduce_bytes" "$sent"
 	is "$l: MPI_Barrier calls" "$barrier_calls" 12
-	is "$l: collectives by size" "$collectives" "MPI_Allreduce/4/28 MPI_Barrier/4/12"
+	is "$l: collectives by size" "$collectives" \
+		"MPI_Allreduce/4/28 MPI_Barrier/4/12 MPI_Bcast/4/4 MPI_Gather/4/4 MPI_Reduce/4/4 MPI_Scatter/4/4"
+	# bytes sent, received: a broadcast's 20 from its root to the 3 others, a
+	# gather's 32 from every rank to its root, a scatter's 24 from its root
+	# to every rank, a reduce's 16 from every rank to its root
+	is "$l: rooted collectives' bytes" "$rooted" "20 60 128 128 96 96 64 16"
 	is "$l: a whole run: no rank missing, no profile partial" "$whole" "0 0"
 	is "$l: MPI time within the wall of every rank (the MPI region)" "$within" true
 	is "$l: the send site is in the program" "$in_program" true

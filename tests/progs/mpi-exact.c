@@ -2,7 +2,10 @@
  * mpi-exact.c - MPI traffic with known statistics, for mpi-stats.t.  Rank r
  * sends r+1 messages of exactly 1000 bytes (MPI_BYTE) to rank r+1 (the last
  * rank sends none) from one MPI_Send call site; every rank calls
- * MPI_Allreduce ALLREDUCES times and MPI_Barrier BARRIERS times.
+ * MPI_Allreduce ALLREDUCES times and MPI_Barrier BARRIERS times; then one
+ * rooted collective of each kind, a different root each (4 ranks): 5 ints
+ * broadcast from rank 0, 8 ints a rank gathered to rank 1, 3 doubles a
+ * rank scattered from rank 2, 2 doubles reduced to rank 3.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -14,7 +17,8 @@
 int main(int argc, char **argv)
 {
 	char buf[MSG] = { 0 };
-	int rank, size, sum = 0;
+	int rank, size, sum = 0, five[5] = { 0 }, eight[8] = { 0 }, gathered[4 * 8];
+	double three[4 * 3] = { 0 }, mine[3], two[2] = { 0 }, reduced[2];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -27,6 +31,10 @@ int main(int argc, char **argv)
 		MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	for (int i = 0; i < BARRIERS; i++)
 		MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Bcast(five, 5, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Gather(eight, 8, MPI_INT, gathered, 8, MPI_INT, 1, MPI_COMM_WORLD);
+	MPI_Scatter(three, 3, MPI_DOUBLE, mine, 3, MPI_DOUBLE, 2, MPI_COMM_WORLD);
+	MPI_Reduce(two, reduced, 2, MPI_DOUBLE, MPI_SUM, 3, MPI_COMM_WORLD);
 	if (rank == 0)
 		printf("sum %d\n", sum);
 	MPI_Finalize();

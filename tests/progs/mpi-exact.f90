@@ -1,15 +1,22 @@
 ! mpi-exact.f90 - mpi-exact.c in Fortran (use mpi), for mpi-stats.t: rank r
 ! sends r+1 messages of 1000 bytes to rank r+1 with MPI_SEND (the last rank
-! sends none), then 7 MPI_ALLREDUCE (one of them MPI_IN_PLACE) and 3
-! MPI_BARRIER; proves that Fortran calls are intercepted.
+! sends none), then 7 MPI_ALLREDUCE (one of them MPI_IN_PLACE), 3
+! MPI_BARRIER and the rooted collectives of mpi-exact.c; proves that Fortran
+! calls are intercepted.
 program mpi_exact
   use mpi
   implicit none
   character(len=1000) :: buf
   integer :: rank, nranks, ierr, i, val, total
+  integer :: five(5), eight(8), gathered(4 * 8)
+  double precision :: three(4 * 3), mine(3), two(2), reduced(2)
   integer :: status(MPI_STATUS_SIZE)
 
   buf = ' '
+  five = 0
+  eight = 0
+  three = 0
+  two = 0
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, nranks, ierr)
@@ -29,6 +36,11 @@ program mpi_exact
   do i = 1, 3
     call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   end do
+  call MPI_BCAST(five, 5, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call MPI_GATHER(eight, 8, MPI_INTEGER, gathered, 8, MPI_INTEGER, 1, MPI_COMM_WORLD, ierr)
+  call MPI_SCATTER(three, 3, MPI_DOUBLE_PRECISION, mine, 3, MPI_DOUBLE_PRECISION, 2, &
+                   MPI_COMM_WORLD, ierr)
+  call MPI_REDUCE(two, reduced, 2, MPI_DOUBLE_PRECISION, MPI_SUM, 3, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0)', 'sum ', total
   call MPI_FINALIZE(ierr)
 end program mpi_exact
