@@ -17,21 +17,18 @@
 #include "cp-walk.h"
 #include "order.h"
 
-long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
+long cp_walk_search(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
 {
-	size_t i;
-
-	/* every rank of a job: rank r at index r, without a search */
-	if (rank >= 0 && (uint64_t)rank < n && ranks[rank].rank == rank)
-		return (long)rank;
-	i = order_lower_i64(ranks, n, sizeof(*ranks), offsetof(struct cp_walk_rank, rank), rank);
+	size_t i = order_lower_i64(ranks, n, sizeof(*ranks), offsetof(struct cp_walk_rank, rank),
+				   rank);
 
 	return i < n && ranks[i].rank == rank ? (long)i : -1;
 }
 
 /* Where the walk is on a rank: a pack's cache of one decoded block (made
  * on the first lookup; without memory for it, each lookup decodes), or
- * an array's index of the last answer. */
+ * an array's index of the link it found last, where the next lookup,
+ * for an earlier event, begins. */
 struct cursor {
 	struct link_block_cache *cache;
 	uint32_t at;		/* UINT32_MAX before the first lookup */
@@ -92,9 +89,9 @@ static bool link_at_or_before(const struct cp_walk_rank *r, uint64_t event,
 		return cur->cache ? link_pack_find_last_cached(r->pack, event, out, cur->cache) :
 			link_pack_find_last(r->pack, event, out);
 	i = first_after(r->links, r->nlinks, event, cur->at);
-	cur->at = i;
 	if (i == 0)
 		return false;
+	cur->at = i - 1;
 	*out = r->links[i - 1];
 	return true;
 }

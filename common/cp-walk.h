@@ -51,7 +51,16 @@ struct cp_walk {
 
 /* Index of rank in ranks[0..n) (by increasing rank), or -1: a binary
  * search. */
-long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank);
+long cp_walk_search(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank);
+
+/* The same, inline where every rank of a job is there: rank r at index r
+ * (a walk looks a rank up at every link it follows). */
+static inline long cp_walk_find(const struct cp_walk_rank *ranks, uint32_t n, int64_t rank)
+{
+	if (rank >= 0 && (uint64_t)rank < n && ranks[rank].rank == rank)
+		return (long)rank;
+	return cp_walk_search(ranks, n, rank);
+}
 
 /*
  * Walk back from segment e of ranks[start] (on the path) into w, which
