@@ -1,6 +1,7 @@
 # lib.sh - TAP helpers for the integration tests (sourced by tests/integration/*.t).
 # Tests run real programs under bin/cpperf-record and check the JSON that the
-# ASan build of the report tool prints.  Every helper prints one TAP line.
+# ASan build of the report tool prints.  Every helper prints one TAP line; a
+# failure's diagnostic goes to stderr, where prove shows it without -v.
 
 TOP=${CPPERF_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 RECORD=$TOP/bin/cpperf-record
@@ -13,7 +14,7 @@ export XDG_CACHE_HOME=$WORK/cache
 _n=0 _failed=0
 
 ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }
-fail() { local _l; _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; for _l in "$@"; do echo "#   $_l"; done; }
+fail() { local _l; _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1"; shift; for _l in "$@"; do echo "#   $_l" >&2; done; }
 skip() { _n=$((_n+1)); echo "ok $_n - $1 # skip $2"; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
 

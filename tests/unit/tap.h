@@ -1,7 +1,9 @@
 /*
  * tap.h - a minimal TAP producer for the C unit tests, run by prove.
- * Each check prints "ok N - name" or "not ok N - name" plus a diagnostic;
- * tap_done() prints the plan and returns the exit status.
+ * Each check prints "ok N - name" or "not ok N - name"; a failure's
+ * diagnostic goes to stderr, where prove shows it without -v (a CI log
+ * then says what went wrong); tap_done() prints the plan and returns the
+ * exit status.
  */
 #ifndef CPPERF_TAP_H
 #define CPPERF_TAP_H
@@ -27,12 +29,12 @@ static inline int tap_ok(int cond, const char *name)
 #define is_int(got, want, name) do { \
 	long long g_ = (long long)(got), w_ = (long long)(want); \
 	if (!tap_ok(g_ == w_, (name))) \
-		printf("#   got %lld, want %lld\n", g_, w_); \
+		fprintf(stderr, "#   got %lld, want %lld\n", g_, w_); \
 } while (0)
 #define is_str(got, want, name) do { \
 	const char *g_ = (got), *w_ = (want); \
 	if (!tap_ok(g_ && w_ && !strcmp(g_, w_), (name))) \
-		printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
+		fprintf(stderr, "#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 } while (0)
 
 static inline void tap_skip(const char *name, const char *why)
