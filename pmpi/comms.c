@@ -129,10 +129,15 @@ static struct comm_info *info(MPI_Comm comm)
 }
 
 /* This thread's copy of comm's facts, refreshed (its world stays NULL:
- * that is only read under the lock). */
+ * that is only read under the lock).  MPI_COMM_NULL has none: asking MPI
+ * would raise an error before the program's call raises its own. */
 __attribute__((noinline))
 static const struct comm_info *facts_anew(MPI_Comm comm)
 {
+	static const struct comm_info none = { .f = { .comm = MPI_COMM_NULL, .rank = -1 } };
+
+	if (comm == MPI_COMM_NULL)
+		return &none;
 	pthread_mutex_lock(&lock);
 	last = *info(comm);
 	last_gen = generation;
@@ -251,7 +256,7 @@ int64_t pmpi_world_rank(MPI_Comm comm, int r)
 {
 	const struct comm_info *f;
 
-	if (r < 0)
+	if (r < 0 || comm == MPI_COMM_NULL)
 		return -1;
 	f = facts(comm);
 	if (f->same)

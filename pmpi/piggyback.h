@@ -204,7 +204,8 @@ static inline bool pmpi_pb_fits_behind(size_t pbb, uint64_t bytes)
  * intracommunicator it travels on), else NULL: x's when the call is
  * profiled (x exists only where the piggyback travels), else looked up
  * into own; with own NULL (a non-blocking call, which goes plain when
- * not profiled) x's alone. */
+ * not profiled) x's alone.  MPI_COMM_NULL goes plain: MPI's error then
+ * names the program's own arguments. */
 static inline const struct pmpi_comm_facts *
 pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, bool quick,
 		     struct pmpi_comm_facts *own)
@@ -214,7 +215,7 @@ pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, bool quick,
 	/* quick: on, on every communicator (call.h) */
 	if (x)
 		f = &x->cf;
-	else if (own && (quick || (pmpi_pb_on && pmpi_pb_comm(comm))))
+	else if (own && comm != MPI_COMM_NULL && (quick || (pmpi_pb_on && pmpi_pb_comm(comm))))
 		*own = pmpi_comm_facts(comm);
 	else
 		return NULL;

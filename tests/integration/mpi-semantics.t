@@ -11,6 +11,8 @@
 # datatypes freed while requests use them,
 # receives of one source and tag completing in another order than they
 # matched, MPI_Request_get_status, MPI_ERR_IN_STATUS from Waitall (MPICH),
+# MPI's error text for a broadcast on MPI_COMM_NULL (MPICH's names the
+# program's arguments),
 # the empty statuses of null and inactive requests, non-blocking
 # collectives, MPI_IN_PLACE, an intercommunicator, 4 threads under
 # MPI_THREAD_MULTIPLE, each with a thousand Isend/Issend/Ibsend or Irecv

@@ -9,7 +9,8 @@
  * datatype of more than INT_MAX bytes, datatypes freed while requests use
  * them, receives completing in another order than they matched,
  * MPI_Request_get_status, the empty statuses of null and inactive
- * requests, MPI_ERR_IN_STATUS from Waitall, and threads
+ * requests, MPI_ERR_IN_STATUS from Waitall, MPI's own error text for a
+ * collective on MPI_COMM_NULL, and threads
  * with a thousand requests each in flight, a distributed graph with
  * different in- and out-neighbours, attribute copy callbacks counted,
  * communicators made by several threads at once, and the small blocking
@@ -21,6 +22,7 @@
  */
 #include <mpi.h>
 #include <pthread.h>
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -278,6 +280,39 @@ static void layouts(void)
 	MPI_Type_free(&swap);
 }
 
+/* s without the digits of its hexadecimal numbers (addresses, which
+ * differ from run to run), into out of n bytes. */
+static void without_addresses(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 1 < n; s++) {
+		out[k++] = *s;
+		if (s[0] == '0' && s[1] == 'x')
+			for (out[k++] = *++s; isxdigit((unsigned char)s[1]); s++)
+				;
+	}
+	out[k] = 0;
+}
+
+/* A collective on MPI_COMM_NULL: MPI's error, whose text (MPICH's names
+ * the call and its arguments) is the program's call's, not one of ours. */
+static void refused_null_comm(void)
+{
+	char text[MPI_MAX_ERROR_STRING], clean[MPI_MAX_ERROR_STRING];
+	int x = 1, rc, cls = 0, len = 0;
+
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	rc = MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_NULL);
+	MPI_Error_class(rc, &cls);
+	MPI_Error_string(rc, text, &len);
+	without_addresses(text, clean, sizeof(clean));
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	say("refused communicator: class %d, %s\n", cls, clean);
+}
+
 /* Arguments MPI refuses: its error comes back, and nothing is sent. */
 static void refused_args(void)
 {
@@ -305,6 +340,7 @@ static void refused_args(void)
 				      MPI_COMM_WORLD), &c2);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	say("refused allreduce buffers: classes %d %d, data %d %d\n", c1, c2, a[0], a[1]);
+	refused_null_comm();
 }
 
 /* Waitany, Waitsome, Testall, Sendrecv_replace (small and large) */
