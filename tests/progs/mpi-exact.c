@@ -3,9 +3,11 @@
  * sends r+1 messages of exactly 1000 bytes (MPI_BYTE) to rank r+1 (the last
  * rank sends none) from one MPI_Send call site; every rank calls
  * MPI_Allreduce ALLREDUCES times and MPI_Barrier BARRIERS times; then one
- * rooted collective of each kind, a different root each (4 ranks): 5 ints
+ * rooted collective of each kind, a different root each on 4 ranks (root k
+ * is rank k modulo the ranks, so that 2 or 3 ranks run it too): 5 ints
  * broadcast from rank 0, 8 ints a rank gathered to rank 1, 3 doubles a
- * rank scattered from rank 2, 2 doubles reduced to rank 3.
+ * rank scattered from rank 2, 2 doubles reduced to rank 3.  Up to MAXRANKS
+ * ranks: the gather's and the scatter's buffers hold that many blocks.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -13,16 +15,22 @@
 #define MSG 1000
 #define ALLREDUCES 7
 #define BARRIERS 3
+#define MAXRANKS 4
 
 int main(int argc, char **argv)
 {
 	char buf[MSG] = { 0 };
-	int rank, size, sum = 0, five[5] = { 0 }, eight[8] = { 0 }, gathered[4 * 8];
-	double three[4 * 3] = { 0 }, mine[3], two[2] = { 0 }, reduced[2];
+	int rank, size, sum = 0, five[5] = { 0 }, eight[8] = { 0 }, gathered[MAXRANKS * 8];
+	double three[MAXRANKS * 3] = { 0 }, mine[3], two[2] = { 0 }, reduced[2];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (size > MAXRANKS) {
+		if (rank == 0)
+			fprintf(stderr, "mpi-exact: %d ranks, at most %d\n", size, MAXRANKS);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
 	for (int i = 0; rank + 1 < size && i < rank + 1; i++)
 		MPI_Send(buf, MSG, MPI_BYTE, rank + 1, 0, MPI_COMM_WORLD);
 	for (int i = 0; rank > 0 && i < rank; i++)
@@ -32,9 +40,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < BARRIERS; i++)
 		MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Bcast(five, 5, MPI_INT, 0, MPI_COMM_WORLD);
-	MPI_Gather(eight, 8, MPI_INT, gathered, 8, MPI_INT, 1, MPI_COMM_WORLD);
-	MPI_Scatter(three, 3, MPI_DOUBLE, mine, 3, MPI_DOUBLE, 2, MPI_COMM_WORLD);
-	MPI_Reduce(two, reduced, 2, MPI_DOUBLE, MPI_SUM, 3, MPI_COMM_WORLD);
+	MPI_Gather(eight, 8, MPI_INT, gathered, 8, MPI_INT, 1 % size, MPI_COMM_WORLD);
+	MPI_Scatter(three, 3, MPI_DOUBLE, mine, 3, MPI_DOUBLE, 2 % size, MPI_COMM_WORLD);
+	MPI_Reduce(two, reduced, 2, MPI_DOUBLE, MPI_SUM, 3 % size, MPI_COMM_WORLD);
 	if (rank == 0)
 		printf("sum %d\n", sum);
 	MPI_Finalize();

@@ -1,10 +1,12 @@
 ! mpi-exact.f90 - mpi-exact.c in Fortran (use mpi), for mpi-stats.t: rank r
 ! sends r+1 messages of 1000 bytes to rank r+1 with MPI_SEND (the last rank
 ! sends none), then 7 MPI_ALLREDUCE (one of them MPI_IN_PLACE), 3
-! MPI_BARRIER and the rooted collectives of mpi-exact.c; proves that Fortran
-! calls are intercepted.
+! MPI_BARRIER and the rooted collectives of mpi-exact.c (root k: rank k
+! modulo the ranks; up to 4 ranks); proves that Fortran calls are
+! intercepted.
 program mpi_exact
   use mpi
+  use, intrinsic :: iso_fortran_env, only: error_unit
   implicit none
   character(len=1000) :: buf
   integer :: rank, nranks, ierr, i, val, total
@@ -20,6 +22,10 @@ program mpi_exact
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, nranks, ierr)
+  if (nranks > 4) then
+    if (rank == 0) write (error_unit, '(a,i0,a)') 'mpi-exact: ', nranks, ' ranks, at most 4'
+    call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
+  end if
   if (rank + 1 < nranks) then
     do i = 1, rank + 1
       call MPI_SEND(buf, 1000, MPI_BYTE, rank + 1, 0, MPI_COMM_WORLD, ierr)
@@ -37,10 +43,12 @@ program mpi_exact
     call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   end do
   call MPI_BCAST(five, 5, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
-  call MPI_GATHER(eight, 8, MPI_INTEGER, gathered, 8, MPI_INTEGER, 1, MPI_COMM_WORLD, ierr)
-  call MPI_SCATTER(three, 3, MPI_DOUBLE_PRECISION, mine, 3, MPI_DOUBLE_PRECISION, 2, &
-                   MPI_COMM_WORLD, ierr)
-  call MPI_REDUCE(two, reduced, 2, MPI_DOUBLE_PRECISION, MPI_SUM, 3, MPI_COMM_WORLD, ierr)
+  call MPI_GATHER(eight, 8, MPI_INTEGER, gathered, 8, MPI_INTEGER, mod(1, nranks), &
+                  MPI_COMM_WORLD, ierr)
+  call MPI_SCATTER(three, 3, MPI_DOUBLE_PRECISION, mine, 3, MPI_DOUBLE_PRECISION, &
+                   mod(2, nranks), MPI_COMM_WORLD, ierr)
+  call MPI_REDUCE(two, reduced, 2, MPI_DOUBLE_PRECISION, MPI_SUM, mod(3, nranks), &
+                  MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0)', 'sum ', total
   call MPI_FINALIZE(ierr)
 end program mpi_exact
