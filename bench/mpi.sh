@@ -109,7 +109,8 @@ floor() { # KIND BYTES -> "header alone/floor" of KIND_BYTES
 }
 echo "a small message behind the piggyback's 40-byte header (packed before the data, copied out) without cpperf,"
 echo "  over plain / that plus no-piggyback's growth (the wrappers' timing and statistics): the floor of the"
-echo "  whole tool's latency before any piggyback work: 0 B $(floor latency 0), 8 B $(floor latency 8), 1 KiB $(floor latency 1024) (bench/mpi-cost.md)"
+echo "  whole tool's latency before any piggyback work, as this program's ping-pong measures the header (a"
+echo "  ping-pong of two small functions measures it lower, bench/mpi-cost.md): 0 B $(floor latency 0), 8 B $(floor latency 8), 1 KiB $(floor latency 1024)"
 echo "an 8-byte allreduce behind a collective's 96-byte piggyback (one 104-byte type, an operator that takes the"
 echo "  header's maxima and sums the data) without cpperf, the same way: $(floor allreduce 8) (bench/mpi-cost.md)"
 wrapper_cost() { # CONFIG MEASUREMENT [HALF] -> ns over the plain run
