@@ -38,10 +38,12 @@ chown -R "$user" "$tree"
 chmod 700 "$tree"
 
 # Only what records depends on the user: tests that never start
-# cpperf-record (the report tool, its fuzzer, the package) and the report
-# page in a browser (CPPERF_SECOND_PASS, tests/integration/html.t) ran in
-# the first pass.
-FIRST_PASS_ONLY='deb|fuzz|report-cli|report-graph|report-hostile'
+# cpperf-record (the report tool, its fuzzer, the package), the report
+# page in a browser (CPPERF_SECOND_PASS, tests/integration/html.t) and
+# the check that the stress programs run at their rank counts (a test of
+# the programs, whose recording the other tests cover) ran in the first
+# pass.
+FIRST_PASS_ONLY='deb|fuzz|report-cli|report-graph|report-hostile|stress-programs'
 
 echo "as-user: the integration tests as $user (ulimit -l $MEMLOCK_KIB KiB," \
 	"kernel.perf_event_mlock_kb $(cat /proc/sys/kernel/perf_event_mlock_kb 2> /dev/null || echo '?'))"
