@@ -90,7 +90,7 @@ CPPERF_SRC := $(COMMON_SRC) $(REPORT_SRC) $(SYM_REPORT_SRC) $(SAMPLER_EVENTS_SRC
 # Everything a unit test may call; no constructors, no main.
 TESTLIB_SRC := $(sort $(COMMON_SRC) $(SYM_RT_SRC) $(SYM_REPORT_SRC) \
 	$(filter-out sampler/runtime.c,$(SAMPLER_RT_SRC)) $(SAMPLER_SHARED_SRC) $(SAMPLER_RECORD_SRC) \
-	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/wait-rules.c pmpi/key-table.c pmpi/cp-links.c pmpi/cp-prefix.c pmpi/cp-fold-msg.c \
+	$(REPORT_SRC) $(filter-out cli/main.c,$(CLI_CPPERF_SRC)) pmpi/wire.c pmpi/pb-rules.c pmpi/wait-rules.c pmpi/key-table.c pmpi/cp-links.c pmpi/cp-prefix.c pmpi/cp-segs.c pmpi/cp-fold-msg.c \
 	$(HTML_GEN))
 
 LIBS := $(DW_LIBS) -lz -lpthread -ldl

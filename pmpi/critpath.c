@@ -15,15 +15,16 @@
  * cp.events counts them (release), and it discards a placement whose
  * slots were reused while it searched.
  *
- * The rest grows with the run: one link per winning merge, one cp_seg per
- * (segment, tree node) with samples.  --cp-budget bounds both, half each,
- * counted as the records will be written (links exactly, segments at an
- * estimated size): past its half, a side drops its oldest records and
- * moves its cut, and the segments' side also drops those that the links'
- * cut has left unreachable.  The profile says from which event on links
- * and segments are whole (cp_cut), and the report walks the path back to
- * there (docs/critical-path.md "Budget").  With --cp-trace the segments
- * are kept whole: the offline reference needs them.
+ * The rest grows with the run: one link per winning merge (cp-links.h),
+ * one record per (segment, tree node) with samples (cp-segs.h).
+ * --cp-budget bounds both, half each, counted as the records will be
+ * written (links exactly, segments at an estimated size): past its half,
+ * a side drops its oldest records and moves its cut, and the segments'
+ * side also drops those that the links' cut has left unreachable.  The
+ * profile says from which event on links and segments are whole (cp_cut),
+ * and the report walks the path back to there (docs/critical-path.md
+ * "Budget").  With --cp-trace the segments are kept whole: the offline
+ * reference needs them.
  *
  * At a fold point (cp-fold.c) the rank hands its links since the last one
  * to the walk, and takes back the ranges of its segments on the path: their
@@ -35,13 +36,13 @@
 #include <string.h>
 #include <pthread.h>
 
-#include "../common/order.h"
 #include "../sampler/rt.h"
 #include "../sampler/rt-mutex.h"
 #include "call.h"
 #include "critpath.h"
 #include "cp-links.h"
 #include "cp-prefix.h"
+#include "cp-segs.h"
 #include "cp-fold-msg.h"
 #include "piggyback.h"
 #include "cp-zero.h"
@@ -49,7 +50,6 @@
 #include "compensate.h"
 
 #define WINDOW 65536u		/* events a sample can still be placed among */
-#define SEG_HASH0 1024u		/* initial (segment, node) hash slots */
 #define SEG_BYTES 16u		/* a cp_seg line without its counts, as --cp-budget counts it */
 #define COUNT_BYTES 8u		/* and per count */
 
@@ -98,15 +98,8 @@ static struct {
 static pthread_mutex_t samples_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cp_prefix prefix;
 static struct {
-	struct prof_cp_seg *segs;
-	uint32_t n, cap;
-	uint32_t *slot;		/* index + 1, 0 empty */
-	uint32_t nslot;
+	struct cp_segs t;	/* its cut: since the last fold point */
 	uint64_t unplaced;
-	uint32_t max;		/* records to keep at most, 0 no limit */
-	uint64_t cut;		/* segments before it were dropped past max since
-				 * the last fold point, 0 when none were */
-	uint64_t top;		/* the highest segment recorded */
 	uint64_t fold_event;	/* cp.fold_event: kept up to it with cp.trace only */
 	bool fold_wanted;	/* a quarter of max recorded: read unlocked at every
 				 * collective's start */
@@ -199,8 +192,8 @@ static void set_budget(uint64_t budget, uint32_t nevents)
 
 	cp.budget = budget;
 	cp.links.max = budget / 2;
-	samples.max = budget && !cp.trace ? (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ?
-						       segs : UINT32_MAX / 2) : 0;
+	samples.t.max = budget && !cp.trace ? (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ?
+							 segs : UINT32_MAX / 2) : 0;
 }
 
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
@@ -510,121 +503,6 @@ static uint64_t segment_at(uint64_t t)
 	return seg;
 }
 
-static uint64_t seg_key(uint64_t seg, uint32_t node)
-{
-	return (seg * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
-}
-
-/* A hash of n slots over the records, in the present array when it has
- * n slots; false when memory is short (the hash is then unchanged). */
-static bool reindex(uint32_t n)
-{
-	uint32_t *slot = n == samples.nslot ? samples.slot : calloc(n, sizeof(*slot));
-
-	if (!slot)
-		return false;
-	if (slot == samples.slot)
-		memset(slot, 0, (size_t)n * sizeof(*slot));
-	for (uint32_t i = 0; i < samples.n; i++) {
-		uint64_t k = seg_key(samples.segs[i].seg, samples.segs[i].node);
-		uint32_t at = (uint32_t)(k >> 32) & (n - 1);
-
-		while (slot[at])
-			at = (at + 1) & (n - 1);
-		slot[at] = i + 1;
-	}
-	if (slot != samples.slot)
-		free(samples.slot);
-	samples.slot = slot;
-	samples.nslot = n;
-	return true;
-}
-
-/* Keep the records of segments from cut on. */
-static void keep_from(uint64_t cut)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < samples.n; i++) {
-		if (samples.segs[i].seg >= cut)
-			samples.segs[k++] = samples.segs[i];
-		else
-			free(samples.segs[i].counts);
-	}
-	samples.n = k;
-	samples.cut = cut;
-	reindex(samples.nslot);	/* in place: cannot fail */
-}
-
-/* The segment of the k-th record (k < samples.n) in segment order into
- * *seg; false when memory for sorting is short. */
-static bool nth_seg(uint32_t k, uint64_t *seg)
-{
-	uint64_t *v = malloc((size_t)samples.n * sizeof(*v));
-
-	if (!v)
-		return false;
-	for (uint32_t i = 0; i < samples.n; i++)
-		v[i] = samples.segs[i].seg;
-	qsort(v, samples.n, sizeof(*v), cmp_u64);
-	*seg = v[k];
-	free(v);
-	return true;
-}
-
-/* At the limit: drop the oldest quarter of the segments.  False when
- * nothing could be dropped. */
-static bool drop_oldest_segs(void)
-{
-	uint64_t seg;
-
-	if (!nth_seg(samples.n / 4, &seg))
-		return false;
-	keep_from(seg + 1);
-	return true;
-}
-
-/* The cp_seg of (seg, node), created with nevents zero counts. */
-static struct prof_cp_seg *seg_entry(uint64_t seg, uint32_t node, uint32_t nevents)
-{
-	uint32_t at;
-	struct prof_cp_seg *s;
-
-	if (samples.max && samples.n >= samples.max && !drop_oldest_segs())
-		return NULL;
-	if ((samples.n + 1) * 2 > samples.nslot &&
-	    !reindex(samples.nslot ? samples.nslot * 2 : SEG_HASH0))
-		return NULL;
-	/* A sample in a segment past every recorded one (most, where MPI
-	 * calls are frequent) has no record yet: the slots are passed without
-	 * reading the records they point to, a cache miss each. */
-	at = (uint32_t)(seg_key(seg, node) >> 32) & (samples.nslot - 1);
-	for (; samples.slot[at]; at = (at + 1) & (samples.nslot - 1)) {
-		if (seg > samples.top)
-			continue;
-		s = &samples.segs[samples.slot[at] - 1];
-		if (s->seg == seg && s->node == node)
-			return s;
-	}
-	if (samples.n == samples.cap) {
-		uint32_t cap = samples.cap ? samples.cap * 2 : 256;
-		struct prof_cp_seg *v = realloc(samples.segs, (size_t)cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		samples.segs = v;
-		samples.cap = cap;
-	}
-	s = &samples.segs[samples.n];
-	*s = (struct prof_cp_seg){ seg, node, calloc(nevents, sizeof(uint64_t)) };
-	if (!s->counts)
-		return NULL;
-	samples.slot[at] = ++samples.n;
-	if (seg > samples.top)
-		samples.top = seg;
-	return s;
-}
-
 void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uint64_t *w)
 {
 	struct prof_cp_seg *s;
@@ -639,18 +517,19 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 		cpz_sample(rt, seg, node, w);
 	rt_mutex_unlock(&cp.lock);
 	rt_lock(&samples_lock);
-	if (samples.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.cut)
-		keep_from(__atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
+	if (samples.t.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.t.cut)
+		cps_keep_from(&samples.t, __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
 	if (seg && seg <= samples.fold_event) {	/* it reached us after its fold point */
 		if (cpp_on_path(&prefix, seg))
 			cpp_add(&prefix, node, w);
 		if (!cp.trace)
 			seg = 0;
 	}
-	if (seg >= samples.cut && seg && (s = seg_entry(seg, node, (uint32_t)rt->events.n)))
+	if (seg >= samples.t.cut && seg && (s = cps_entry(&samples.t, seg, node,
+							    (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
-	if (samples.max && samples.n >= samples.max / 4 && !samples.fold_wanted)
+	if (samples.t.max && samples.t.n >= samples.t.max / 4 && !samples.fold_wanted)
 		__atomic_store_n(&samples.fold_wanted, true, __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
@@ -702,7 +581,7 @@ int pmpi_cp_fold_message(unsigned char **msg, size_t *len)
 	path = cp.on && !cp.overlap && !cp.links.lost;
 	if (path) {
 		rt_lock(&samples_lock);
-		cut = samples.cut > cp.links.cut ? samples.cut : cp.links.cut;
+		cut = samples.t.cut > cp.links.cut ? samples.t.cut : cp.links.cut;
 		rt_unlock(&samples_lock);
 		after = cp.fold_event + 1;
 		st = (struct fold_state){ 1, cp.events, cp.length, cut > after ? cut : after,
@@ -711,27 +590,6 @@ int pmpi_cp_fold_message(unsigned char **msg, size_t *len)
 	rc = foldmsg_pack(&st, path ? &cp.links : NULL, msg, len);
 	cp_unlock();
 	return rc;
-}
-
-/* The segment records up to event into the prefix when a fold point's
- * walk found them on the path, and dropped unless the trace keeps them.
- * Caller holds samples_lock. */
-static void fold_segments(uint64_t event)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < samples.n; i++) {
-		struct prof_cp_seg *g = &samples.segs[i];
-
-		if (g->seg <= event && cpp_on_path(&prefix, g->seg))
-			cpp_add(&prefix, g->node, g->counts);
-		if (g->seg > event || cp.trace)
-			samples.segs[k++] = *g;
-		else
-			free(g->counts);
-	}
-	samples.n = k;
-	reindex(samples.nslot);	/* in place: cannot fail */
 }
 
 void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a)
@@ -753,10 +611,10 @@ void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a)
 	cp_unlock();
 	rt_lock(&samples_lock);
 	cpp_fold(&prefix, a->ranges, a->nranges, a->gap_event != 0);
-	fold_segments(event);
+	cps_fold(&samples.t, event, &prefix, cp.trace);
 	samples.fold_event = event;
-	samples.cut = 0;
-	__atomic_store_n(&samples.fold_wanted, samples.max && samples.n >= samples.max / 4,
+	samples.t.cut = 0;
+	__atomic_store_n(&samples.fold_wanted, samples.t.max && samples.t.n >= samples.t.max / 4,
 			 __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
@@ -798,8 +656,8 @@ static void take_links(struct rt_state *rt, struct profile *p)
  */
 static uint64_t final_cut(const struct profile *p, uint64_t link_max, uint64_t link_cut)
 {
-	uint64_t cut = link_cut > samples.cut ? link_cut : samples.cut;
-	uint64_t keep_bytes = link_max - link_max / 4, keep_segs = samples.max - samples.max / 4;
+	uint64_t cut = link_cut > samples.t.cut ? link_cut : samples.t.cut;
+	uint64_t keep_bytes = link_max - link_max / 4, keep_segs = samples.t.max - samples.t.max / 4;
 	uint64_t seg, bytes = 0;
 
 	if (!cut)
@@ -813,8 +671,8 @@ static uint64_t final_cut(const struct profile *p, uint64_t link_max, uint64_t l
 			break;
 		}
 	}
-	if (samples.max && samples.n > keep_segs &&
-	    nth_seg((uint32_t)(samples.n - keep_segs), &seg) && seg > cut)
+	if (samples.t.max && samples.t.n > keep_segs &&
+	    cps_nth(&samples.t, (uint32_t)(samples.t.n - keep_segs), &seg) && seg > cut)
 		cut = seg;
 	return cut;
 }
@@ -833,10 +691,7 @@ static void keep_links_from(struct profile *p, uint64_t cut)
 
 static void free_samples(void)
 {
-	for (uint32_t i = 0; i < samples.n; i++)
-		free(samples.segs[i].counts);
-	free(samples.segs);
-	free(samples.slot);
+	cps_free(&samples.t);
 	memset(&samples, 0, sizeof(samples));
 	cpp_free(&prefix);
 }
@@ -861,7 +716,6 @@ void pmpi_cp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
 	uint64_t link_max, link_cut;
-	uint32_t k = 0;
 
 	rt_mutex_lock(&cp.lock);
 	if (!cp.on || cp.overlap) {
@@ -912,17 +766,6 @@ void pmpi_cp_fill(struct rt_state *rt)
 		pmpi_cpmon_fill(p);
 	fill_folds(rt, p);
 	rt_mutex_unlock(&cp.lock);
-	for (uint32_t i = 0; i < samples.n; i++) {
-		const struct prof_cp_seg *g = &samples.segs[i];
-
-		if (g->seg < p->cp_events && (g->seg >= p->cp_cut || cp.trace))
-			samples.segs[k++] = samples.segs[i];
-		else
-			free(samples.segs[i].counts);
-	}
-	p->cp_segs = samples.segs;
-	p->ncp_segs = k;
-	samples.segs = NULL;
-	samples.n = 0;
+	cps_take(&samples.t, p->cp_events, p->cp_cut, cp.trace, &p->cp_segs, &p->ncp_segs);
 	free_samples();
 }
