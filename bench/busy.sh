@@ -33,7 +33,7 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 	echo "busy-core bench: needs mpicc and jq, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch busybench
 mpicc -O2 -g -o "$W/busy-mpi" bench/busy-mpi.c
 

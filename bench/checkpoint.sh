@@ -15,7 +15,7 @@ if ! command -v jq > /dev/null; then
 	echo "checkpoint bench: no jq, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch ckptbench
 cc -O2 -g -o "$W/recurse" tests/progs/recurse.c
 

@@ -6,7 +6,7 @@
 # BENCH_CLUSTER_RANKS changes the number of ranks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch cluster
 RANKS=${BENCH_CLUSTER_RANKS:-10240}
 cc -std=c17 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE -o "$W/cluster-bench" bench/cluster-bench.c \

@@ -23,7 +23,7 @@ if ! command -v mpicc > /dev/null || ! command -v jq > /dev/null; then
 	echo "comp bench: no mpicc or jq, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch compbench
 
 # name, ranks, arguments (about 2 s a run without the tool)

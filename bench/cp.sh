@@ -21,7 +21,7 @@ if ! command -v mpicc > /dev/null; then
 	echo "cp bench: no mpicc, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch cpbench
 mpicc -std=c17 -Wall -Wextra -Werror -O2 -g -o "$W/cp-bench" bench/cp-bench.c
 

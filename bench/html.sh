@@ -13,7 +13,7 @@ if ! command -v mpicc > /dev/null; then
 	echo "html bench: no mpicc, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch htmlbench
 demo_experiment "$W/src"
 /usr/bin/python3 bench/synth-ranks.py "$W/src" "$W/big" "$RANKS"

@@ -9,7 +9,7 @@
 # but the critical path, which stays in the ranks' files).
 set -e
 cd "$(dirname "$0")/.."
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch merge
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc -O2 -g -o "$W/demo-mpi" contrib/demo-mpi.c

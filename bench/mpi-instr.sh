@@ -36,7 +36,7 @@ for tool in mpicc valgrind python3; do
 		exit 0
 	fi
 done
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch mpiinstr
 mpicc -O2 -g -o "$W/mpi-loop" bench/mpi-loop.c
 

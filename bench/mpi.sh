@@ -27,7 +27,7 @@ if ! command -v mpicc > /dev/null; then
 	echo "mpi bench: no mpicc, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch mpibench
 mpicc -O2 -g -o "$W/mpi-bench" bench/mpi-bench.c
 mpicc -O2 -g -o "$W/mpi-calls" bench/mpi-calls.c

@@ -33,7 +33,7 @@ fi
 for t in mpirun jq; do
 	command -v $t > /dev/null || { echo "NAS bench: needs $t" >&2; exit 2; }
 done
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch nasbench
 perf_usable && have_perf=1 || have_perf=0
 irq_load_usable && have_irq=1 || have_irq=0

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FUNCS=${BENCH_RESOLVE_FUNCS:-2000}
 SECONDS_RUN=${BENCH_RESOLVE_SECONDS:-3}
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch resolve
 if ! command -v jq > /dev/null; then
 	echo "resolve bench: needs jq, skipped"

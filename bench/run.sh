@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${BENCH_ROUNDS:-6500}
 PAIRS=${BENCH_PAIRS:-3}
 FREQ=1000
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch bench
 cc -O2 -g -o "$W/cpu-bound" bench/cpu-bound.c
 

@@ -18,7 +18,7 @@ if ! command -v mpicc > /dev/null || [ ! -x /usr/bin/time ]; then
 	echo "scale bench: needs mpicc and /usr/bin/time, skipped"
 	exit 0
 fi
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch scalebench
 if [ -n "${NAS_BIN:-}" ] && [ -x "$NAS_BIN/lu.A.x" ]; then
 	src="NAS LU class A on 2 ranks"

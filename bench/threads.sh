@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 THREADS=${BENCH_THREADS:-2000}
 ROUNDS=${BENCH_THREAD_ROUNDS:-7}
-. bench/lib.sh
+. bench/bench-lib.sh
 scratch threads
 cc -O2 -g -pthread -o "$W/churn" bench/churn.c
 cc -O2 -g -o "$W/cpu-bound" bench/cpu-bound.c

@@ -25,7 +25,7 @@
 #include "model.h"
 #include "rank-runs.h"
 #include "show.h"
-#include "threads.h"
+#include "thread-view.h"
 #include "tree.h"
 #include "../common/order.h"
 

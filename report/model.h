@@ -18,7 +18,7 @@
 #include "data.h"
 #include "flat.h"
 #include "metric.h"
-#include "threads.h"
+#include "thread-view.h"
 #include "tree.h"
 
 enum rep_format { REP_TEXT, REP_JSON, REP_FOLDED, REP_HTML, REP_GRAPHML, REP_SPEEDSCOPE,

@@ -26,7 +26,7 @@
 #include "out-json.h"
 #include "model.h"
 #include "show.h"
-#include "threads.h"
+#include "thread-view.h"
 #include "tree.h"
 
 struct json_tree {

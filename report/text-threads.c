@@ -13,7 +13,7 @@
 #include "model.h"
 #include "show.h"
 #include "text.h"
-#include "threads.h"
+#include "thread-view.h"
 
 /* Seconds of thread time that v (PROF_ACT_UNIT) samples stand for. */
 static double secs(const struct rep_data *d, uint64_t v)

@@ -14,7 +14,7 @@
 #include "data.h"
 #include "flat.h"
 #include "model.h"
-#include "threads.h"
+#include "thread-view.h"
 #include "tree.h"
 
 /* The flat and call-path views of m's event, pruned below its threshold;

@@ -195,7 +195,7 @@ static void test_record_other_modes(void)
 	is_int(papi_record_build(&s, CG_FP, 512, (uint8_t *)rec, sizeof(rec)), 0, "fp: not built");
 }
 
-/* The real stack of this thread, with bounds as threads.c records them. */
+/* The real stack of this thread, with bounds as sampler/threads.c records them. */
 static void test_record_real_stack(void)
 {
 	static uint64_t rec[PAPI_RECORD_MAX / 8];

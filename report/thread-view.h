@@ -1,11 +1,11 @@
 /*
- * threads.h - the thread activity as the report shows it (threads.c,
+ * thread-view.h - the thread activity as the report shows it (thread-view.c,
  * docs/threads.md): its columns over the merged tree, inclusive per node
  * and per function (a sample counted once however often a function is on
  * its path), and the run's parallel efficiency.
  */
-#ifndef CPPERF_REPORT_THREADS_H
-#define CPPERF_REPORT_THREADS_H
+#ifndef CPPERF_REPORT_THREAD_VIEW_H
+#define CPPERF_REPORT_THREAD_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,15 +1,15 @@
 /*
- * threads.c - the thread activity's view (threads.h).  The columns become
- * the counts of a copy of the merged tree's shape, so that the tree's
- * totals and the flat profile's walk (recursion counted once) give them
- * per node and per function as they give samples.
+ * thread-view.c - the thread activity's view (thread-view.h).  The
+ * columns become the counts of a copy of the merged tree's shape, so that
+ * the tree's totals and the flat profile's walk (recursion counted once)
+ * give them per node and per function as they give samples.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "merge-act.h"
-#include "threads.h"
+#include "thread-view.h"
 
 static int by_location(const void *a, const void *b)
 {

@@ -1,4 +1,4 @@
-# lib.sh - what the benchmark scripts share; sourced from the top of the
+# bench-lib.sh - what the benchmark scripts share; sourced from the top of the
 # tree.
 
 # scratch NAME: a scratch directory in W, removed when the script exits
