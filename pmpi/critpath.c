@@ -98,7 +98,7 @@ static struct {
 static pthread_mutex_t samples_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cp_prefix prefix;
 static struct {
-	struct cp_segs t;	/* its cut: since the last fold point */
+	struct cp_segs segs;	/* its cut: since the last fold point */
 	uint64_t unplaced;
 	uint64_t fold_event;	/* cp.fold_event: kept up to it with cp.trace only */
 	bool fold_wanted;	/* a quarter of max recorded: read unlocked at every
@@ -192,8 +192,8 @@ static void set_budget(uint64_t budget, uint32_t nevents)
 
 	cp.budget = budget;
 	cp.links.max = budget / 2;
-	samples.t.max = budget && !cp.trace ? (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ?
-							 segs : UINT32_MAX / 2) : 0;
+	samples.segs.max = !budget || cp.trace ? 0 :
+			   (uint32_t)(segs < 4 ? 4 : segs < UINT32_MAX / 2 ? segs : UINT32_MAX / 2);
 }
 
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
@@ -517,19 +517,19 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 		cpz_sample(rt, seg, node, w);
 	rt_mutex_unlock(&cp.lock);
 	rt_lock(&samples_lock);
-	if (samples.t.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.t.cut)
-		cps_keep_from(&samples.t, __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
+	if (samples.segs.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.segs.cut)
+		cps_keep_from(&samples.segs, __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
 	if (seg && seg <= samples.fold_event) {	/* it reached us after its fold point */
 		if (cpp_on_path(&prefix, seg))
 			cpp_add(&prefix, node, w);
 		if (!cp.trace)
 			seg = 0;
 	}
-	if (seg >= samples.t.cut && seg && (s = cps_entry(&samples.t, seg, node,
+	if (seg >= samples.segs.cut && seg && (s = cps_entry(&samples.segs, seg, node,
 							    (uint32_t)rt->events.n)))
 		for (int e = 0; e < rt->events.n; e++)
 			s->counts[e] += w[e];
-	if (samples.t.max && samples.t.n >= samples.t.max / 4 && !samples.fold_wanted)
+	if (samples.segs.max && samples.segs.n >= samples.segs.max / 4 && !samples.fold_wanted)
 		__atomic_store_n(&samples.fold_wanted, true, __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
@@ -581,7 +581,7 @@ int pmpi_cp_fold_message(unsigned char **msg, size_t *len)
 	path = cp.on && !cp.overlap && !cp.links.lost;
 	if (path) {
 		rt_lock(&samples_lock);
-		cut = samples.t.cut > cp.links.cut ? samples.t.cut : cp.links.cut;
+		cut = samples.segs.cut > cp.links.cut ? samples.segs.cut : cp.links.cut;
 		rt_unlock(&samples_lock);
 		after = cp.fold_event + 1;
 		st = (struct fold_state){ 1, cp.events, cp.length, cut > after ? cut : after,
@@ -611,11 +611,11 @@ void pmpi_cp_fold_apply(uint64_t event, const struct fold_answer *a)
 	cp_unlock();
 	rt_lock(&samples_lock);
 	cpp_fold(&prefix, a->ranges, a->nranges, a->gap_event != 0);
-	cps_fold(&samples.t, event, &prefix, cp.trace);
+	cps_fold(&samples.segs, event, &prefix, cp.trace);
 	samples.fold_event = event;
-	samples.t.cut = 0;
-	__atomic_store_n(&samples.fold_wanted, samples.t.max && samples.t.n >= samples.t.max / 4,
-			 __ATOMIC_RELAXED);
+	samples.segs.cut = 0;
+	__atomic_store_n(&samples.fold_wanted,
+			 samples.segs.max && samples.segs.n >= samples.segs.max / 4, __ATOMIC_RELAXED);
 	rt_unlock(&samples_lock);
 }
 
@@ -656,8 +656,9 @@ static void take_links(struct rt_state *rt, struct profile *p)
  */
 static uint64_t final_cut(const struct profile *p, uint64_t link_max, uint64_t link_cut)
 {
-	uint64_t cut = link_cut > samples.t.cut ? link_cut : samples.t.cut;
-	uint64_t keep_bytes = link_max - link_max / 4, keep_segs = samples.t.max - samples.t.max / 4;
+	uint64_t cut = link_cut > samples.segs.cut ? link_cut : samples.segs.cut;
+	uint64_t keep_bytes = link_max - link_max / 4;
+	uint64_t keep_segs = samples.segs.max - samples.segs.max / 4;
 	uint64_t seg, bytes = 0;
 
 	if (!cut)
@@ -671,8 +672,8 @@ static uint64_t final_cut(const struct profile *p, uint64_t link_max, uint64_t l
 			break;
 		}
 	}
-	if (samples.t.max && samples.t.n > keep_segs &&
-	    cps_nth(&samples.t, (uint32_t)(samples.t.n - keep_segs), &seg) && seg > cut)
+	if (samples.segs.max && samples.segs.n > keep_segs &&
+	    cps_nth(&samples.segs, (uint32_t)(samples.segs.n - keep_segs), &seg) && seg > cut)
 		cut = seg;
 	return cut;
 }
@@ -691,7 +692,7 @@ static void keep_links_from(struct profile *p, uint64_t cut)
 
 static void free_samples(void)
 {
-	cps_free(&samples.t);
+	cps_free(&samples.segs);
 	memset(&samples, 0, sizeof(samples));
 	cpp_free(&prefix);
 }
@@ -766,6 +767,6 @@ void pmpi_cp_fill(struct rt_state *rt)
 		pmpi_cpmon_fill(p);
 	fill_folds(rt, p);
 	rt_mutex_unlock(&cp.lock);
-	cps_take(&samples.t, p->cp_events, p->cp_cut, cp.trace, &p->cp_segs, &p->ncp_segs);
+	cps_take(&samples.segs, p->cp_events, p->cp_cut, cp.trace, &p->cp_segs, &p->ncp_segs);
 	free_samples();
 }
