@@ -182,4 +182,9 @@ int prof_kept_merge(struct profile *d, const struct profile *s, const uint32_t *
  * NULL, or a description naming the record written into why. */
 const char *prof_comp_check(const struct profile *p, char *why, size_t n);
 
+/* Check p as the reader would: events' leaders, frames' modules, the
+ * tree, the thread activity, the scalars' bounds, then the records above.
+ * Returns NULL, or a description written into why. */
+const char *prof_check(const struct profile *p, char *why, size_t n);
+
 #endif

@@ -1,14 +1,15 @@
 /*
- * profile-write.c - profile_write(): check a struct profile for consistency,
- * serialise it in the text format of docs/format.md through a small
- * buffered writer that keeps the running length and CRC-32 for the
- * trailer, and publish it atomically: temporary file in the same directory,
- * fsync, rename, with the permissions asked for (0600 by default: a
- * profile holds the command line).  Every failing system call is reported and removes the
- * temporary, so no partial file ever appears under the final name.  Records
- * are written in the profile's order, except cp_seg records, which are
- * sorted by (segment, node) so that a file does not depend on the order in
- * which the runtime collected them.
+ * profile-write.c - profile_write(): serialise a struct profile in the
+ * text format of docs/format.md through a small buffered writer that
+ * keeps the running length and CRC-32 for the trailer, and publish it
+ * atomically: temporary file in the same directory, fsync, rename, with
+ * the permissions asked for (0600 by default: a profile holds the command
+ * line).  A profile the reader would reject fails first, named
+ * (profile-check.c).  Every failing system call is reported and removes
+ * the temporary, so no partial file ever appears under the final name.
+ * Records are written in the profile's order, except cp_seg records,
+ * which are sorted by (segment, node) so that a file does not depend on
+ * the order in which the runtime collected them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -592,64 +593,6 @@ static void pw_profile(struct pw *w, const struct profile *p)
 	pw_flush(w);
 }
 
-/* Check what the reader would reject, so a bad profile fails here, named,
- * rather than later as an unreadable file.  Returns NULL or a description
- * written into why. */
-static const char *pw_check(const struct profile *p, char *why, size_t n)
-{
-	const struct cct *t = &p->tree;
-
-	for (uint32_t i = 0; i < p->nevents; i++)
-		if (p->events[i].leader > i ||
-		    p->events[p->events[i].leader].leader != p->events[i].leader) {
-			snprintf(why, n, "event %" PRIu32 " has bad leader %" PRIu32, i,
-				 p->events[i].leader);
-			return why;
-		}
-	for (uint32_t i = 0; i < p->syms.nframes; i++)
-		if (p->syms.frames[i].module != SYMTAB_NO_MODULE &&
-		    p->syms.frames[i].module >= p->syms.nmodules) {
-			snprintf(why, n, "frame %" PRIu32 " has bad module", i);
-			return why;
-		}
-	if (t->nnodes && t->nevents != p->nevents) {
-		snprintf(why, n, "tree has %" PRIu32 " events, profile %" PRIu32,
-			 t->nevents, p->nevents);
-		return why;
-	}
-	for (uint32_t id = 1; id < t->nnodes; id++)
-		if (t->parent[id] >= id || t->frame[id] >= p->syms.nframes) {
-			snprintf(why, n, "node %" PRIu32 " has bad parent or frame", id);
-			return why;
-		}
-	if (p->act_on && (p->act_event >= p->nevents || !p->act_window_ns)) {
-		snprintf(why, n, "act event %" PRIu64 " or window 0 is bad", p->act_event);
-		return why;
-	}
-	for (uint32_t i = 0; i < p->nact_nodes; i++)
-		if (!p->act_on || p->act_nodes[i].node >= t->nnodes ||
-		    (i && p->act_nodes[i].node <= p->act_nodes[i - 1].node)) {
-			snprintf(why, n, "act_node %" PRIu32 " is out of order or range", i);
-			return why;
-		}
-	for (size_t i = 0; i < PROF_NSCALARS; i++) {
-		const struct prof_scalar *sc = &prof_scalars[i];
-		uint64_t v;
-
-		if (sc->kind != PK_U64)
-			continue;
-		memcpy(&v, (const char *)p + sc->offset, sizeof(v));
-		if (v > sc->max) {
-			snprintf(why, n, "%s %" PRIu64 " exceeds %" PRIu64, sc->key, v, sc->max);
-			return why;
-		}
-	}
-	if (prof_mpi_check(p, why, n) || prof_cp_check(p, why, n) ||
-	    prof_merged_check(p, why, n))
-		return why;
-	return prof_comp_check(p, why, n);
-}
-
 /* Create path for writing with permissions mode, whatever the umask (a
  * program may set umask 0777 before it exits), replacing a stale temporary
  * of a dead process that had our pid.  Returns the fd or -1 with errno
@@ -730,7 +673,7 @@ int profile_write_start(const struct profile *p, const char *dir, const char *na
 		return -1;
 	}
 	o->fd = -1;
-	if (pw_check(p, why, sizeof(why))) {
+	if (prof_check(p, why, sizeof(why))) {
 		snprintf(err, errlen, "cannot write %s: inconsistent profile: %s", o->path, why);
 		out_free(o);
 		return -1;
@@ -792,7 +735,7 @@ int profile_write_mem(const struct profile *p, char **buf, size_t *len, char *er
 		snprintf(err, errlen, "cannot serialise the profile: out of memory");
 		return -1;
 	}
-	if (pw_check(p, why, sizeof(why))) {
+	if (prof_check(p, why, sizeof(why))) {
 		snprintf(err, errlen, "cannot serialise the profile: inconsistent profile: %s", why);
 		e = -1;
 	} else {
