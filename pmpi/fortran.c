@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "call.h"
+#include "facts.h"
 #include "requests.h"
 #include "fortran.h"
 
@@ -42,6 +43,15 @@ const void *pmpi_f_buf(const void *buf)
 	if (mpich_in_place && buf && buf == *mpich_in_place)
 		return MPI_IN_PLACE;
 	return buf;
+}
+
+uint64_t pmpi_f_bytes_w(const int *counts, const MPI_Fint *types, int n)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < n; i++)
+		b += pmpi_bytes(counts[i], PMPI_Type_f2c(types[i]));
+	return b;
 }
 
 const MPI_Status *pmpi_f_status(const MPI_Fint *fst, MPI_Status *st)

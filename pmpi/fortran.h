@@ -52,6 +52,9 @@ void (*pmpi_f08_next(const char *name))(void);
 /* A Fortran buffer argument as C sees it: MPI_IN_PLACE for the library's
  * Fortran MPI_IN_PLACE sentinel, else buf. */
 const void *pmpi_f_buf(const void *buf);
+/* The bytes of n blocks of counts[i] x the Fortran datatype types[i]: a
+ * side of MPI_Alltoallw, whose datatypes come as an array of handles. */
+uint64_t pmpi_f_bytes_w(const int *counts, const MPI_Fint *types, int n);
 /* A Fortran status into st; returns st. */
 const MPI_Status *pmpi_f_status(const MPI_Fint *fst, MPI_Status *st);
 void pmpi_f_req_start(struct pmpi_call *c, MPI_Fint n, const MPI_Fint *freqs);

@@ -4,8 +4,8 @@
 #   perl pmpi/gen-wrappers.pl pmpi/mpi-api.def OUT.c
 #
 # OUT.c holds, per function of the table, the C wrapper MPI_Xxx (calling
-# PMPI_Xxx) and, unless the line says nofortran, the Fortran entry points
-# mpi_xxx_, mpi_xxx__, mpi_xxx and MPI_XXX (one function and its aliases,
+# PMPI_Xxx) and the Fortran entry points mpi_xxx_, mpi_xxx__, mpi_xxx
+# and MPI_XXX (one function and its aliases,
 # calling the MPI library's own Fortran binding pmpi_xxx_, so that
 # MPI_IN_PLACE, MPI_BOTTOM, status and LOGICAL conventions stay the
 # library's) and mpi_xxx_f08_ (`use mpi_f08`): for Open MPI, calling
@@ -22,7 +22,7 @@ die "usage: $0 mpi-api.def OUT.c\n" unless @ARGV == 2;
 my ($def, $out) = @ARGV;
 
 my %known_flag = map { $_ => 1 } qw(send recv irecv precv psend start complete
-	coll fromroot toroot prefix nbr rma block testblock init fini abort nofortran hot quick);
+	coll fromroot toroot prefix nbr rma block testblock init fini abort hot quick);
 my %known_role = map { $_ => 1 } qw(sbuf rbuf scount rcount scounts rcounts stype rtype
 	rcounts.self stypes rtypes dest src tag comm root status req reqin reqs nreq statuses index flag
 	outcount indices comm.free comm.new code nof addr str);
@@ -152,7 +152,9 @@ sub side_bytes {
 			$expr = "pmpi_bytes(($c)\[cf_.rank], $tv)";
 		} elsif ($role eq "${s}counts") {
 			die "$def:$fn->{line}: $role needs a multiplier\n" unless $np;
-			$expr = $types ? "pmpi_bytes_w($c, $types->{name}, $np)" : "pmpi_bytes_v($c, $tv, $np)";
+			$expr = !$types ? "pmpi_bytes_v($c, $tv, $np)" :
+				$fortran ? "pmpi_f_bytes_w($c, $types->{name}, $np)" :
+				"pmpi_bytes_w($c, $types->{name}, $np)";
 		} else {
 			$expr = "pmpi_bytes($c, $tv)";
 			$expr .= " * $np" if $np;
@@ -371,36 +373,34 @@ for my $fn (@fns) {
 		emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
 		print $o "}\n";
 	}
-	unless ($fn->{flags}{nofortran}) {
-		my @fp = grep { !exists $_->{roles}{nof} } @p;
-		# a CHARACTER argument's length comes after the others, as
-		# gfortran passes it
-		my @lens = map { "$_->{name}_len_" } grep { exists $_->{roles}{str} } @fp;
-		my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr', map { "size_t $_" } @lens);
-		my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr', @lens);
-		my $lc = lc "mpi_$fn->{name}";
-		print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n" unless $fn->{x};
-		print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
-		emit_body($o, $fn, $i, "p${lc}_($fargs)", FORTRAN);
-		print $o "}\n";
-		for my $alias ("${lc}__", $lc, uc $lc) {
-			print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
-		}
-		(my $f08params = $fparams) =~ s/\*ierr\b/*ierror/;
-		my $choice = grep { $_->{type} =~ /void/ && !exists $_->{roles}{addr} } @fp;
-		print $o "\n#if defined(OPEN_MPI)" . ($choice ? '' : ' || defined(MPICH)') . "\n";
-		unless ($fn->{x}) {
-			print $o "#ifdef OPEN_MPI\n";
-			print $o "extern void p${lc}_f08_($fparams) __attribute__((weak));\n";
-			print $o "#else\n";
-			print $o "PMPI_F08_NEXT(${lc}_f08_, ($fparams), ($fargs))\n";
-			print $o "#endif\n";
-		}
-		print $o "CPPERF_EXPORT void ${lc}_f08_($f08params)\n{\n";
-		print $o "\tMPI_Fint ierr_absent_ = MPI_SUCCESS, *ierr = ierror ? ierror : &ierr_absent_;\n";
-		emit_body($o, $fn, $i, "p${lc}_f08_($fargs)", F08);
-		print $o "}\n#endif\n";
+	my @fp = grep { !exists $_->{roles}{nof} } @p;
+	# a CHARACTER argument's length comes after the others, as
+	# gfortran passes it
+	my @lens = map { "$_->{name}_len_" } grep { exists $_->{roles}{str} } @fp;
+	my $fparams = join(', ', (map { fparam($_) } @fp), 'MPI_Fint *ierr', map { "size_t $_" } @lens);
+	my $fargs = join(', ', (map { $_->{name} } @fp), 'ierr', @lens);
+	my $lc = lc "mpi_$fn->{name}";
+	print $o "\nextern void p${lc}_($fparams) __attribute__((weak));\n" unless $fn->{x};
+	print $o "CPPERF_EXPORT void ${lc}_($fparams)\n{\n";
+	emit_body($o, $fn, $i, "p${lc}_($fargs)", FORTRAN);
+	print $o "}\n";
+	for my $alias ("${lc}__", $lc, uc $lc) {
+		print $o "CPPERF_EXPORT void $alias($fparams) __attribute__((alias(\"${lc}_\")));\n";
 	}
+	(my $f08params = $fparams) =~ s/\*ierr\b/*ierror/;
+	my $choice = grep { $_->{type} =~ /void/ && !exists $_->{roles}{addr} } @fp;
+	print $o "\n#if defined(OPEN_MPI)" . ($choice ? '' : ' || defined(MPICH)') . "\n";
+	unless ($fn->{x}) {
+		print $o "#ifdef OPEN_MPI\n";
+		print $o "extern void p${lc}_f08_($fparams) __attribute__((weak));\n";
+		print $o "#else\n";
+		print $o "PMPI_F08_NEXT(${lc}_f08_, ($fparams), ($fargs))\n";
+		print $o "#endif\n";
+	}
+	print $o "CPPERF_EXPORT void ${lc}_f08_($f08params)\n{\n";
+	print $o "\tMPI_Fint ierr_absent_ = MPI_SUCCESS, *ierr = ierror ? ierror : &ierr_absent_;\n";
+	emit_body($o, $fn, $i, "p${lc}_f08_($fargs)", F08);
+	print $o "}\n#endif\n";
 	$i++;
 }
 close $o or die "$out.tmp: $!\n";

@@ -3,7 +3,8 @@
 # ranks (rank r sends r+1 messages of 1000 bytes to rank r+1; 7 allreduces
 # and 3 barriers per rank; a broadcast, a gather, a scatter and a reduce,
 # each from or to another root, whose bytes count at the root, the
-# leaves or the others as docs/mpi.md says) under Open MPI and MPICH, C
+# leaves or the others as docs/mpi.md says; the all-to-alls with a
+# datatype per peer) under Open MPI and MPICH, C
 # and Fortran (and
 # the Fortran one with `use mpi_f08`); all
 # ranks in one experiment directory chosen without -o; one notice in all.
@@ -14,7 +15,8 @@ need_sampling
 # check_exact LABEL DIR ALLREDUCE_SENT: the report of one run of mpi-exact
 check_exact() {
 	local l=$1 dir=$2 sent=$3 ranks count bytes all pairs send_calls send_bytes send_1000 recv_bytes \
-		allreduce_calls allreduce_bytes barrier_calls collectives whole within in_program rooted
+		allreduce_calls allreduce_bytes barrier_calls collectives whole within in_program rooted \
+		alltoallw
 	site() { echo "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
 	report_json "$dir"
 	jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
@@ -30,7 +32,8 @@ check_exact() {
 		whole '"\(.experiment.ranks_missing | length) \(.experiment.partial | length)"' \
 		within '[.ranks[] | .mpi_time <= .wall and .wall <= .process_wall and .cpu <= .process_cpu] | all' \
 		in_program '[.mpi.callsites[] | select(.function == "MPI_Send") | .callpath[-1].module | test("exact-")] | all' \
-		rooted '[("MPI_Bcast", "MPI_Gather", "MPI_Scatter", "MPI_Reduce") as $f | [.mpi.callsites[] | select(.function == $f)] | ((map(.bytes_sent) | add), (map(.bytes_recv) | add))] | map(tostring) | join(" ")'
+		rooted '[("MPI_Bcast", "MPI_Gather", "MPI_Scatter", "MPI_Reduce") as $f | [.mpi.callsites[] | select(.function == $f)] | ((map(.bytes_sent) | add), (map(.bytes_recv) | add))] | map(tostring) | join(" ")' \
+		alltoallw '[("MPI_Alltoallw", "MPI_Ialltoallw", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw") as $f | [.mpi.callsites[] | select(.function == $f)] | ((map(.bytes_sent) | add), (map(.bytes_recv) | add))] | map(tostring) | join(" ")'
 	is "$l: 4 ranks" "$ranks" 4
 	is "$l: messages r -> r+1" "$count" "1 2 3"
 	is "$l: bytes r -> r+1" "$bytes" "1000 2000 3000"
@@ -44,11 +47,16 @@ check_exact() {
 	is "$l: MPI_Allreduce bytes sent" "$allreduce_bytes" "$sent"
 	is "$l: MPI_Barrier calls" "$barrier_calls" 12
 	is "$l: collectives by size" "$collectives" \
-		"MPI_Allreduce/4/28 MPI_Barrier/4/12 MPI_Bcast/4/4 MPI_Gather/4/4 MPI_Reduce/4/4 MPI_Scatter/4/4"
+		"MPI_Allreduce/4/28 MPI_Alltoallw/4/4 MPI_Barrier/4/12 MPI_Bcast/4/4 MPI_Gather/4/4 MPI_Ialltoallw/4/4 MPI_Ineighbor_alltoallw/4/4 MPI_Neighbor_alltoallw/4/4 MPI_Reduce/4/4 MPI_Scatter/4/4"
 	# bytes sent, received: a broadcast's 20 from its root to the 3 others, a
 	# gather's 32 from every rank to its root, a scatter's 24 from its root
 	# to every rank, a reduce's 16 from every rank to its root
 	is "$l: rooted collectives' bytes" "$rooted" "20 60 128 128 96 96 64 16"
+	# bytes sent, received: each rank sends an int (4 bytes) to ranks 0 and 2
+	# and a double (8) to 1 and 3, 24 a rank, and ranks 0 and 2 receive 4
+	# ints, 1 and 3 4 doubles, in MPI_Alltoallw and MPI_Ialltoallw; to the
+	# other ranks alone (the neighbour forms) 24 less each way
+	is "$l: all-to-alls' bytes, a datatype per peer" "$alltoallw" "96 96 96 96 72 72 72 72"
 	is "$l: a whole run: no rank missing, no profile partial" "$whole" "0 0"
 	is "$l: MPI time within the wall of every rank (the MPI region)" "$within" true
 	is "$l: the send site is in the program" "$in_program" true
@@ -75,7 +83,9 @@ for mpi in openmpi mpich; do
 		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null
 		# one of the 7 allreduces is MPI_IN_PLACE: 6 x 4 bytes sent per rank
 		check_exact "$mpi Fortran" "$WORK/f-$mpi" 96
-		if sed 's/^  use mpi$/  use mpi_f08/; s/integer :: status(MPI_STATUS_SIZE)/type(MPI_Status) :: status/' \
+		if sed 's/^  use mpi$/  use mpi_f08/; s/integer :: status(MPI_STATUS_SIZE)/type(MPI_Status) :: status/;
+				s/integer :: stypes(4), rtypes(4)/type(MPI_Datatype) :: stypes(4), rtypes(4)/;
+				s/integer :: req$/type(MPI_Request) :: req/; s/integer :: others$/type(MPI_Comm) :: others/' \
 				"$TOP/tests/progs/mpi-exact.f90" > "$WORK/exact-f08-$mpi.f90" &&
 			"$MPIFC" -g -O1 -o "$WORK/exact-f08-$mpi" "$WORK/exact-f08-$mpi.f90" 2> "$WORK/f08-build-$mpi"; then
 			mpi_run 4 "$RECORD" -q -o "$WORK/f08-$mpi" "$WORK/exact-f08-$mpi" > /dev/null
