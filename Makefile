@@ -65,7 +65,8 @@ SYM_REPORT_SRC := symbolize/demangle.c
 SAMPLER_EVENTS_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c sampler/lazy-libs.c
 SAMPLER_SHARED_SRC := $(SAMPLER_EVENTS_SRC) sampler/options.c
 # cpperf-record alone reads the program's ELF and launches it.
-SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/prog-check.c sampler/record-launch.c
+SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/loader-deps.c sampler/prog-check.c \
+	sampler/record-launch.c
 SAMPLER_RT_SRC := $(filter-out $(SAMPLER_RECORD_SRC),$(wildcard sampler/*.c))
 REPORT_SRC := $(wildcard report/*.c)
 # The commands, thin over the libraries: cpperf (report, list) and

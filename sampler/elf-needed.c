@@ -1,6 +1,7 @@
 /*
  * elf-needed.c - read a program's ELF headers without libelf: the class
- * and machine, PT_INTERP (whether the dynamic loader starts it), and of a
+ * and machine, PT_INTERP (whether the dynamic loader starts it; which
+ * loader starts cpperf-record itself), and of a
  * 64-bit little-endian file the dynamic segment's DT_NEEDED and DT_SONAME
  * names (the program headers, the dynamic segment and its string table).
  * cpperf-record only needs these, before the program runs; the same
@@ -8,6 +9,8 @@
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,7 @@ static uint64_t va_to_off(const Elf64_Phdr *ph, int n, uint64_t va)
 	return 0;
 }
 
-static enum elf_mpi classify(const char *lib)
+enum elf_mpi elf_mpi_of(const char *lib)
 {
 	/* C, mpif.h and `use mpi`, `use mpi_f08` (which needs only its own) */
 	if (!strcmp(lib, "libmpi.so.40") || !strcmp(lib, "libmpi_mpifh.so.40") ||
@@ -100,8 +103,56 @@ static void read_dynamic(const unsigned char *f, size_t len, const Elf64_Phdr *p
 
 		if (dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < strsz &&
 		    memchr(name, 0, strsz - dyn[i].d_un.d_val))
-			facts->mpi = classify(name);
+			facts->mpi = elf_mpi_of(name);
 	}
+}
+
+/* The 64-bit little-endian program headers of the file f of len bytes,
+ * *n of them, checked to lie within it; NULL for any other file. */
+static const Elf64_Phdr *program_headers(const unsigned char *f, size_t len, int *n)
+{
+	const Elf64_Ehdr *eh = (const void *)f;
+
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
+	    (len - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
+		return NULL;
+	*n = eh->e_phnum;
+	return (const void *)(f + eh->e_phoff);
+}
+
+/* PT_INTERP's path of the file f of len bytes, whose program headers ph
+ * are checked, or NULL when it has none within the file. */
+static const char *interp_of(const unsigned char *f, size_t len, const Elf64_Phdr *ph, int nph)
+{
+	for (int i = 0; i < nph; i++)
+		if (ph[i].p_type == PT_INTERP && ph[i].p_offset < len &&
+		    ph[i].p_filesz <= len - ph[i].p_offset &&
+		    memchr(f + ph[i].p_offset, 0, ph[i].p_filesz))
+			return (const char *)f + ph[i].p_offset;
+	return NULL;
+}
+
+const char *elf_own_loader(void)
+{
+	static char loader[PATH_MAX];
+	static bool read;
+	size_t len = 0;
+	unsigned char *f;
+	const Elf64_Phdr *ph;
+	const char *interp;
+	int nph;
+
+	if (read)
+		return loader;
+	read = true;
+	f = map_file("/proc/self/exe", &len);
+	if (!f)
+		return loader;
+	if ((ph = program_headers(f, len, &nph)) && (interp = interp_of(f, len, ph, nph)))
+		snprintf(loader, sizeof(loader), "%s", interp);
+	munmap(f, len);
+	return loader;
 }
 
 int elf_inspect(const char *path, struct elf_facts *facts)
@@ -110,6 +161,7 @@ int elf_inspect(const char *path, struct elf_facts *facts)
 	unsigned char *f = map_file(path, &len);
 	const Elf64_Ehdr *eh = (const void *)f;
 	const Elf64_Phdr *ph;
+	int nph;
 
 	memset(facts, 0, sizeof(*facts));
 	if (!f)
@@ -120,15 +172,12 @@ int elf_inspect(const char *path, struct elf_facts *facts)
 	facts->is32 = eh->e_ident[EI_CLASS] == ELFCLASS32;
 	facts->machine = eh->e_machine;	/* at the same offset in both classes */
 	facts->native = same_as_self(eh->e_ident, eh->e_machine);
-	if (!facts->native || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
-	    (len - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
+	if (!facts->native || !(ph = program_headers(f, len, &nph)))
 		goto out;
 	facts->exec_type = eh->e_type == ET_EXEC;
-	ph = (const void *)(f + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
+	for (int i = 0; i < nph; i++)
 		facts->interp |= ph[i].p_type == PT_INTERP;
-	read_dynamic(f, len, ph, eh->e_phnum, facts);
+	read_dynamic(f, len, ph, nph, facts);
 out:
 	munmap(f, len);
 	return 0;
@@ -137,12 +186,4 @@ out:
 bool elf_is_static(const struct elf_facts *f)
 {
 	return f->native && !f->interp && (f->exec_type || !f->soname);
-}
-
-enum elf_mpi elf_needed_mpi(const char *path)
-{
-	struct elf_facts f;
-
-	elf_inspect(path, &f);
-	return f.mpi;
 }

@@ -21,6 +21,7 @@
 #include "elf-needed.h"
 #include "events.h"
 #include "launcher.h"
+#include "loader-deps.h"
 #include "papi.h"
 #include "prog-check.h"
 #include "record-launch.h"
@@ -261,14 +262,17 @@ static int find_runtime_named(const char *name, const char *exe_dir, char *path,
 	return -1;
 }
 
-/* The MPI prog needs a runtime for: CPPERF_MPI's, else what prog links.
- * Returns 0, or -1 when CPPERF_MPI names none. */
+/* The MPI prog needs a runtime for: CPPERF_MPI's, else what prog links,
+ * itself or through its libraries.  Returns 0, or -1 when CPPERF_MPI
+ * names none. */
 static int runtime_mpi(const char *prog, enum elf_mpi *mpi, char *err, size_t errlen)
 {
 	const char *force = getenv("CPPERF_MPI");
+	struct elf_facts f;
 
 	if (!force || !*force) {
-		*mpi = elf_needed_mpi(prog);
+		elf_inspect(prog, &f);
+		*mpi = f.mpi != ELF_MPI_NONE ? f.mpi : loader_deps_mpi(prog, &f);
 		return 0;
 	}
 	for (int i = 0; i < NMPI; i++)

@@ -34,12 +34,16 @@ mpi_or_skip() {
 	return 1
 }
 
-# mpi_build NAME SRC: compile tests/progs/SRC with $MPICC (or $MPIFC for .f90);
-# MPICH's header makes GCC warn falsely about MPI_STATUSES_IGNORE.
+# mpi_build NAME SRC [FLAGS...]: compile tests/progs/SRC with $MPICC (or
+# $MPIFC for .f90) and FLAGS; MPICH's header makes GCC warn falsely about
+# MPI_STATUSES_IGNORE.
 mpi_build() {
-	case $2 in
-	*.f90) "$MPIFC" -g -O1 -o "$WORK/$1" "$TOP/tests/progs/$2" ;;
-	*) "$MPICC" -std=gnu17 -g -O1 -Wno-stringop-overflow -Wno-stringop-overread -o "$WORK/$1" "$TOP/tests/progs/$2" -lpthread ;;
+	local name=$1 src=$2
+	shift 2
+	case $src in
+	*.f90) "$MPIFC" -g -O1 -o "$WORK/$name" "$TOP/tests/progs/$src" "$@" ;;
+	*) "$MPICC" -std=gnu17 -g -O1 -Wno-stringop-overflow -Wno-stringop-overread -o "$WORK/$name" \
+		"$TOP/tests/progs/$src" "$@" -lpthread ;;
 	esac
 }
 

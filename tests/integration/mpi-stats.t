@@ -6,8 +6,9 @@
 # leaves or the others as docs/mpi.md says; the all-to-alls with a
 # datatype per peer) under Open MPI and MPICH, C
 # and Fortran (and
-# the Fortran one with `use mpi_f08`); all
-# ranks in one experiment directory chosen without -o; one notice in all.
+# the Fortran one with `use mpi_f08`), and the C one as a library that
+# the program run links; all ranks in one experiment directory chosen
+# without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -78,6 +79,15 @@ for mpi in openmpi mpich; do
 	atmost "$mpi: stderr lines for 4 ranks" "$(wc -l < err)" 2
 	check_exact "$mpi C" "$dirs" 112
 	cd "$TOP" || exit 1
+	# the same program as a library, which the program run links: libmpi
+	# is needed by the library, not by the program
+	mpi_build libexact-$mpi.so mpi-exact.c -shared -fPIC -Dmain=lib_main &&
+		cc -std=gnu17 -o "$WORK/via-$mpi" "$TOP/tests/progs/lib-main.c" -L"$WORK" -lexact-$mpi \
+			-Wl,-rpath,"$WORK"
+	is "$mpi: the program run needs libmpi only through its library" \
+		"$(readelf -d "$WORK/via-$mpi" | grep -c 'NEEDED.*libmpi'):$(readelf -d "$WORK/libexact-$mpi.so" | grep -c 'NEEDED.*libmpi')" 0:1
+	mpi_run 4 "$RECORD" -q -o "$WORK/via-$mpi-run" "$WORK/via-$mpi" > /dev/null
+	check_exact "$mpi C, libmpi through a library" "$WORK/via-$mpi-run" 112
 	if [ -n "$MPIFC" ]; then
 		mpi_build fexact-$mpi mpi-exact.f90
 		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null

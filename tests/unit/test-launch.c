@@ -3,7 +3,9 @@
  * steps before the exec: option parsing up to the program, the program's
  * lookup on a PATH made here, the checks of what the program is
  * (prog-check.c, elf-needed.c, on files made here: ELF headers, scripts,
- * a directory), the experiment directory's name and making,
+ * a directory), the MPI a program reaches through its libraries
+ * (loader-deps.c, on libraries and programs built here), the experiment
+ * directory's name and making,
  * the runtime's choice in fake build and install trees, the event checks'
  * default event, CPPERF_RUN and LD_PRELOAD.  Checks that open events pick
  * their expectation from the host (PMU or not, perf_event_paranoid).
@@ -18,6 +20,7 @@
 #include "../../sampler/elf-needed.h"
 #include "../../sampler/events.h"
 #include "../../sampler/launcher.h"
+#include "../../sampler/loader-deps.h"
 #include "../../sampler/prog-check.h"
 #include "../../sampler/record-launch.h"
 #include "files.h"
@@ -276,6 +279,69 @@ static void test_program_checks(void)
 	is_int(prog_access_error(at(path, "dir"), EACCES, err, sizeof(err)), PROG_NOT_EXECUTABLE,
 	       "a directory refused by the exec: 126");
 	ok(has(err, "a directory, not a program"), "a directory refused by the exec: says so");
+}
+
+/* A program `rel` that needs libdep-rel.so, which needs a library of
+ * soname `lib` (all made here, found by their run paths), built by the
+ * host's cc with `ldflags`; 0 when it could not be built. */
+static int build_via_library(const char *rel, const char *lib, const char *ldflags)
+{
+	char cmd[4 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && mkdir -p %s.d && echo 'int x;' > %s.d/x.c && echo 'int main(void) { return 0; }' > %s.d/m.c && "
+		 "cc -shared -fPIC -o %s.d/%s -Wl,-soname,%s %s.d/x.c && "
+		 "cc -shared -fPIC -o %s.d/libdep.so -Wl,--no-as-needed -L%s.d -l:%s %s.d/x.c -Wl,-rpath,'$ORIGIN' && "
+		 "cc -o %s -Wl,--no-as-needed %s.d/m.c -L%s.d -ldep -Wl,-rpath,%s/%s.d %s 2> /dev/null",
+		 tmp, rel, rel, rel, rel, lib, lib, rel, rel, rel, lib, rel, rel, rel, rel, tmp, rel, ldflags);
+	return system(cmd) == 0;
+}
+
+static void test_loader_deps(void)
+{
+	struct elf_facts f;
+	char path[PATH_MAX];
+	char long_line[600];
+
+	is_int(loader_list_mpi("\tlinux-vdso.so.1 (0x7ffd)\n\tlibdep.so => /x/libdep.so (0x7f00)\n"
+			       "\tlibmpi.so.40 => /usr/lib/libmpi.so.40 (0x7f01)\n"), ELF_MPI_OPENMPI,
+	       "a listing with libmpi.so.40 past the first lines: Open MPI");
+	is_int(loader_list_mpi("\tlibmpich.so.12 => not found\n"), ELF_MPI_MPICH,
+	       "a library not found is named still: MPICH");
+	is_int(loader_list_mpi("\t/opt/mpi/lib/libmpi.so.12 (0x7f00)"), ELF_MPI_MPICH,
+	       "a library named by its path, on a last line without a newline");
+	is_int(loader_list_mpi("\tlibc.so.6 => /lib/libc.so.6 (0x7f00)\n\t/lib64/ld-linux-x86-64.so.2\n"),
+	       ELF_MPI_NONE, "no MPI in the listing");
+	is_int(loader_list_mpi(""), ELF_MPI_NONE, "an empty listing");
+	memset(long_line, 'a', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = 0;
+	memcpy(long_line + sizeof(long_line) - 14, "libmpi.so.40\n", 13);
+	is_int(loader_list_mpi(long_line), ELF_MPI_NONE,
+	       "a name longer than a library's is cut, not matched on its tail");
+	is_int(loader_list_mpi("\tlibmpi.so.400 (0x1)\n\tlibmpi.so.4 (0x1)\n"), ELF_MPI_NONE,
+	       "only whole names match");
+
+	ok(elf_own_loader()[0] == '/', "this program's own loader is known");
+	elf_inspect("/bin/sh", &f);
+	is_int(loader_deps_mpi("/bin/sh", &f), ELF_MPI_NONE, "/bin/sh reaches no MPI");
+	mkelf("static-deps", ELFCLASS64, ET_EXEC, own_machine());
+	elf_inspect(at(path, "static-deps"), &f);
+	is_int(loader_deps_mpi(path, &f), ELF_MPI_NONE, "a static program: nothing asked");
+
+	if (!build_via_library("via-ompi", "libmpi.so.40", "") ||
+	    !build_via_library("via-mpich", "libmpich.so.12", "") ||
+	    !build_via_library("via-other", "libmpi.so.40", "-Wl,--dynamic-linker=/nowhere/ld.so")) {
+		tap_skip("programs reaching an MPI through a library", "cc could not build them here");
+		return;
+	}
+	elf_inspect(at(path, "via-ompi"), &f);
+	is_int(f.mpi, ELF_MPI_NONE, "the program itself needs no MPI");
+	is_int(loader_deps_mpi(path, &f), ELF_MPI_OPENMPI, "its library needs Open MPI's");
+	elf_inspect(at(path, "via-mpich"), &f);
+	is_int(loader_deps_mpi(path, &f), ELF_MPI_MPICH, "through a library: MPICH's");
+	elf_inspect(at(path, "via-other"), &f);
+	is_int(loader_deps_mpi(path, &f), ELF_MPI_OPENMPI,
+	       "a program that names another loader: listed by this one all the same");
 }
 
 static void test_output_name(void)
@@ -569,6 +635,7 @@ int main(void)
 	test_parse();
 	test_resolve();
 	test_program_checks();
+	test_loader_deps();
 	test_output_name();
 	test_make_output();
 	test_default_output();
