@@ -63,7 +63,7 @@ SYM_RT_SRC := $(filter-out symbolize/demangle.c,$(wildcard symbolize/*.c))
 SYM_REPORT_SRC := symbolize/demangle.c
 # The event tables: the runtime, cpperf-record and `cpperf list` use them.
 SAMPLER_EVENTS_SRC := sampler/events.c sampler/events-host.c sampler/events-list.c sampler/lazy-libs.c
-SAMPLER_SHARED_SRC := $(SAMPLER_EVENTS_SRC) sampler/options.c
+SAMPLER_SHARED_SRC := $(SAMPLER_EVENTS_SRC) sampler/options.c sampler/mpi-libs.c
 # cpperf-record alone reads the program's ELF and launches it.
 SAMPLER_RECORD_SRC := sampler/elf-needed.c sampler/loader-deps.c sampler/prog-check.c \
 	sampler/record-launch.c

@@ -29,18 +29,6 @@ static uint64_t va_to_off(const Elf64_Phdr *ph, int n, uint64_t va)
 	return 0;
 }
 
-enum elf_mpi elf_mpi_of(const char *lib)
-{
-	/* C, mpif.h and `use mpi`, `use mpi_f08` (which needs only its own) */
-	if (!strcmp(lib, "libmpi.so.40") || !strcmp(lib, "libmpi_mpifh.so.40") ||
-	    !strcmp(lib, "libmpi_usempif08.so.40"))
-		return ELF_MPI_OPENMPI;
-	if (!strcmp(lib, "libmpich.so.12") || !strcmp(lib, "libmpi.so.12") ||
-	    !strcmp(lib, "libmpichfort.so.12"))
-		return ELF_MPI_MPICH;
-	return ELF_MPI_NONE;
-}
-
 /* The whole file mapped (only the pages of the headers read are loaded),
  * or NULL for a file shorter than an ELF header or unreadable; release
  * with munmap(f, *len). */
@@ -98,12 +86,12 @@ static void read_dynamic(const unsigned char *f, size_t len, const Elf64_Phdr *p
 	}
 	if (!strtab || strtab >= len || strsz > len - strtab)
 		return;
-	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && facts->mpi == ELF_MPI_NONE; i++) {
+	for (uint64_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && facts->mpi == MPI_LIB_NONE; i++) {
 		const char *name = (const char *)f + strtab + dyn[i].d_un.d_val;
 
 		if (dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < strsz &&
 		    memchr(name, 0, strsz - dyn[i].d_un.d_val))
-			facts->mpi = elf_mpi_of(name);
+			facts->mpi = mpi_lib_of(name);
 	}
 }
 

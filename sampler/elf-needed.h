@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-enum elf_mpi { ELF_MPI_NONE, ELF_MPI_OPENMPI, ELF_MPI_MPICH };
+#include "mpi-libs.h"
 
-/* What the headers say.  Fields past elf are false (ELF_MPI_NONE) when
+/* What the headers say.  Fields past elf are false (MPI_LIB_NONE) when
  * the file is no ELF file, and past native when it is one of another
  * class, byte order or machine than cpperf-record's own. */
 struct elf_facts {
@@ -21,7 +21,7 @@ struct elf_facts {
 	bool interp;		/* has PT_INTERP: the dynamic loader starts it */
 	bool exec_type;		/* ET_EXEC, not ET_DYN */
 	bool soname;		/* DT_SONAME: a shared object run as a program (the loader itself) */
-	enum elf_mpi mpi;	/* the MPI among its DT_NEEDED, as elf_mpi_of names it */
+	enum mpi_lib mpi;	/* the MPI among its DT_NEEDED, as mpi_lib_of names it */
 };
 
 /* Read path's headers into *f.  Returns 0, or -1 when path cannot be read
@@ -33,12 +33,6 @@ int elf_inspect(const char *path, struct elf_facts *f);
  * what reads LD_PRELOAD.  A shared object without PT_INTERP but with a
  * DT_SONAME, such as the loader run as a program, is not. */
 bool elf_is_static(const struct elf_facts *f);
-
-/* The MPI whose library has the soname lib: libmpi.so.40 (and Open MPI's
- * Fortran libmpi_mpifh.so.40 and libmpi_usempif08.so.40) is Open MPI;
- * libmpich.so.12, libmpi.so.12 and libmpichfort.so.12 are MPICH;
- * ELF_MPI_NONE for any other. */
-enum elf_mpi elf_mpi_of(const char *lib);
 
 /* cpperf-record's own dynamic loader (its PT_INTERP), "" when unknown. */
 const char *elf_own_loader(void);

@@ -40,15 +40,15 @@ static void line_name(const char *l, char *name, size_t n)
 	name[len] = 0;
 }
 
-enum elf_mpi loader_list_mpi(const char *text)
+enum mpi_lib loader_list_mpi(const char *text)
 {
 	char name[256];
-	enum elf_mpi mpi = ELF_MPI_NONE;
+	enum mpi_lib mpi = MPI_LIB_NONE;
 	const char *l = text;
 
-	while (mpi == ELF_MPI_NONE && *l) {
+	while (mpi == MPI_LIB_NONE && *l) {
 		line_name(l, name, sizeof(name));
-		mpi = elf_mpi_of(name);
+		mpi = mpi_lib_of(name);
 		l += strcspn(l, "\n");
 		l += *l == '\n';
 	}
@@ -102,12 +102,12 @@ static bool list_libraries(const char *loader, const char *prog, char *buf, size
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-enum elf_mpi loader_deps_mpi(const char *prog, const struct elf_facts *f)
+enum mpi_lib loader_deps_mpi(const char *prog, const struct elf_facts *f)
 {
 	static char listing[LISTING_MAX];
 
 	if (!f->native || !f->interp || !*elf_own_loader() ||
 	    !list_libraries(elf_own_loader(), prog, listing, sizeof(listing)))
-		return ELF_MPI_NONE;
+		return MPI_LIB_NONE;
 	return loader_list_mpi(listing);
 }

@@ -9,13 +9,13 @@
 
 /* The MPI among the libraries prog (with headers f) would load, libmpi
  * needed by one of its libraries included: cpperf-record's own loader's
- * listing of them (`ld.so --list`, what ldd prints).  ELF_MPI_NONE for a
+ * listing of them (`ld.so --list`, what ldd prints).  MPI_LIB_NONE for a
  * program the loader does not start (static, a script, another
  * machine's), and when the loader cannot list them. */
-enum elf_mpi loader_deps_mpi(const char *prog, const struct elf_facts *f);
+enum mpi_lib loader_deps_mpi(const char *prog, const struct elf_facts *f);
 
 /* The MPI named first in such a listing (NUL-terminated text), by each
  * line's library name or the file name of its path. */
-enum elf_mpi loader_list_mpi(const char *text);
+enum mpi_lib loader_list_mpi(const char *text);
 
 #endif

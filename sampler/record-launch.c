@@ -26,14 +26,6 @@
 #include "prog-check.h"
 #include "record-launch.h"
 
-#define RUNTIME_NAME "libcpperf.so"
-#define NMPI 3
-
-/* The runtimes by MPI (elf-needed.h's order) and CPPERF_MPI's names. */
-static const char *const runtime_names[NMPI] = { RUNTIME_NAME, "libcpperf-openmpi.so",
-	"libcpperf-mpich.so" };
-static const char *const mpi_names[NMPI] = { "none", "openmpi", "mpich" };
-static const char *const mpi_titles[NMPI] = { "no MPI", "Open MPI", "MPICH" };
 
 bool launch_notices_on(const struct rt_options *o)
 {
@@ -265,19 +257,19 @@ static int find_runtime_named(const char *name, const char *exe_dir, char *path,
 /* The MPI prog needs a runtime for: CPPERF_MPI's, else what prog links,
  * itself or through its libraries.  Returns 0, or -1 when CPPERF_MPI
  * names none. */
-static int runtime_mpi(const char *prog, enum elf_mpi *mpi, char *err, size_t errlen)
+static int runtime_mpi(const char *prog, enum mpi_lib *mpi, char *err, size_t errlen)
 {
 	const char *force = getenv("CPPERF_MPI");
 	struct elf_facts f;
 
 	if (!force || !*force) {
 		elf_inspect(prog, &f);
-		*mpi = f.mpi != ELF_MPI_NONE ? f.mpi : loader_deps_mpi(prog, &f);
+		*mpi = f.mpi != MPI_LIB_NONE ? f.mpi : loader_deps_mpi(prog, &f);
 		return 0;
 	}
-	for (int i = 0; i < NMPI; i++)
-		if (!strcmp(mpi_names[i], force)) {
-			*mpi = (enum elf_mpi)i;
+	for (int i = 0; i < MPI_LIB_COUNT; i++)
+		if (!strcmp(mpi_libs[i].name, force)) {
+			*mpi = (enum mpi_lib)i;
 			return 0;
 		}
 	snprintf(err, errlen, "CPPERF_MPI=%s: not one of openmpi, mpich, none", force);
@@ -287,8 +279,8 @@ static int runtime_mpi(const char *prog, enum elf_mpi *mpi, char *err, size_t er
 int launch_find_runtime(const char *prog, const char *exe_dir, char *path, size_t len,
 			char *notice, size_t noticelen, char *err, size_t errlen)
 {
-	const char *env = getenv("CPPERF_RUNTIME");
-	enum elf_mpi mpi;
+	const char *env = getenv("CPPERF_RUNTIME"), *plain = mpi_libs[MPI_LIB_NONE].runtime;
+	enum mpi_lib mpi;
 
 	notice[0] = 0;
 	if (env) {
@@ -300,14 +292,14 @@ int launch_find_runtime(const char *prog, const char *exe_dir, char *path, size_
 	}
 	if (runtime_mpi(prog, &mpi, err, errlen))
 		return -1;
-	if (mpi != ELF_MPI_NONE && find_runtime_named(runtime_names[mpi], exe_dir, path, len) == 0)
+	if (mpi != MPI_LIB_NONE && find_runtime_named(mpi_libs[mpi].runtime, exe_dir, path, len) == 0)
 		return 0;
-	if (mpi != ELF_MPI_NONE)
+	if (mpi != MPI_LIB_NONE)
 		snprintf(notice, noticelen, "%s uses %s but %s was not built (make with that MPI's mpicc); "
-			 "profiling without MPI statistics", prog, mpi_titles[mpi], runtime_names[mpi]);
-	if (find_runtime_named(RUNTIME_NAME, exe_dir, path, len)) {
+			 "profiling without MPI statistics", prog, mpi_libs[mpi].title, mpi_libs[mpi].runtime);
+	if (find_runtime_named(plain, exe_dir, path, len)) {
 		snprintf(err, errlen, "cannot find %s next to this program; set CPPERF_RUNTIME to its path",
-			 RUNTIME_NAME);
+			 plain);
 		return -1;
 	}
 	return 0;

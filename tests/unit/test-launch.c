@@ -304,29 +304,29 @@ static void test_loader_deps(void)
 	char long_line[600];
 
 	is_int(loader_list_mpi("\tlinux-vdso.so.1 (0x7ffd)\n\tlibdep.so => /x/libdep.so (0x7f00)\n"
-			       "\tlibmpi.so.40 => /usr/lib/libmpi.so.40 (0x7f01)\n"), ELF_MPI_OPENMPI,
+			       "\tlibmpi.so.40 => /usr/lib/libmpi.so.40 (0x7f01)\n"), MPI_LIB_OPENMPI,
 	       "a listing with libmpi.so.40 past the first lines: Open MPI");
-	is_int(loader_list_mpi("\tlibmpich.so.12 => not found\n"), ELF_MPI_MPICH,
+	is_int(loader_list_mpi("\tlibmpich.so.12 => not found\n"), MPI_LIB_MPICH,
 	       "a library not found is named still: MPICH");
-	is_int(loader_list_mpi("\t/opt/mpi/lib/libmpi.so.12 (0x7f00)"), ELF_MPI_MPICH,
+	is_int(loader_list_mpi("\t/opt/mpi/lib/libmpi.so.12 (0x7f00)"), MPI_LIB_MPICH,
 	       "a library named by its path, on a last line without a newline");
 	is_int(loader_list_mpi("\tlibc.so.6 => /lib/libc.so.6 (0x7f00)\n\t/lib64/ld-linux-x86-64.so.2\n"),
-	       ELF_MPI_NONE, "no MPI in the listing");
-	is_int(loader_list_mpi(""), ELF_MPI_NONE, "an empty listing");
+	       MPI_LIB_NONE, "no MPI in the listing");
+	is_int(loader_list_mpi(""), MPI_LIB_NONE, "an empty listing");
 	memset(long_line, 'a', sizeof(long_line) - 1);
 	long_line[sizeof(long_line) - 1] = 0;
 	memcpy(long_line + sizeof(long_line) - 14, "libmpi.so.40\n", 13);
-	is_int(loader_list_mpi(long_line), ELF_MPI_NONE,
+	is_int(loader_list_mpi(long_line), MPI_LIB_NONE,
 	       "a name longer than a library's is cut, not matched on its tail");
-	is_int(loader_list_mpi("\tlibmpi.so.400 (0x1)\n\tlibmpi.so.4 (0x1)\n"), ELF_MPI_NONE,
+	is_int(loader_list_mpi("\tlibmpi.so.400 (0x1)\n\tlibmpi.so.4 (0x1)\n"), MPI_LIB_NONE,
 	       "only whole names match");
 
 	ok(elf_own_loader()[0] == '/', "this program's own loader is known");
 	elf_inspect("/bin/sh", &f);
-	is_int(loader_deps_mpi("/bin/sh", &f), ELF_MPI_NONE, "/bin/sh reaches no MPI");
+	is_int(loader_deps_mpi("/bin/sh", &f), MPI_LIB_NONE, "/bin/sh reaches no MPI");
 	mkelf("static-deps", ELFCLASS64, ET_EXEC, own_machine());
 	elf_inspect(at(path, "static-deps"), &f);
-	is_int(loader_deps_mpi(path, &f), ELF_MPI_NONE, "a static program: nothing asked");
+	is_int(loader_deps_mpi(path, &f), MPI_LIB_NONE, "a static program: nothing asked");
 
 	if (!build_via_library("via-ompi", "libmpi.so.40", "") ||
 	    !build_via_library("via-mpich", "libmpich.so.12", "") ||
@@ -335,12 +335,12 @@ static void test_loader_deps(void)
 		return;
 	}
 	elf_inspect(at(path, "via-ompi"), &f);
-	is_int(f.mpi, ELF_MPI_NONE, "the program itself needs no MPI");
-	is_int(loader_deps_mpi(path, &f), ELF_MPI_OPENMPI, "its library needs Open MPI's");
+	is_int(f.mpi, MPI_LIB_NONE, "the program itself needs no MPI");
+	is_int(loader_deps_mpi(path, &f), MPI_LIB_OPENMPI, "its library needs Open MPI's");
 	elf_inspect(at(path, "via-mpich"), &f);
-	is_int(loader_deps_mpi(path, &f), ELF_MPI_MPICH, "through a library: MPICH's");
+	is_int(loader_deps_mpi(path, &f), MPI_LIB_MPICH, "through a library: MPICH's");
 	elf_inspect(at(path, "via-other"), &f);
-	is_int(loader_deps_mpi(path, &f), ELF_MPI_OPENMPI,
+	is_int(loader_deps_mpi(path, &f), MPI_LIB_OPENMPI,
 	       "a program that names another loader: listed by this one all the same");
 }
 
