@@ -310,12 +310,16 @@ void rt_write_final(struct rt_state *rt, const char *reason)
 		 * its writer died */
 		rt_notice(rt, "profile lost%s: %s", rt->file[0] ? " (the last checkpoint stays)" : "", err);
 	} else {
-		if (rt->prof.rank <= 0)
+		if (rt->prof.rank <= 0) {
 			rt_notice(rt, "%s/%s: %llu samples, %llu lost%s%s%s", rt->opt.output, rt->file,
 				  (unsigned long long)rt->prof.samples, (unsigned long long)rt->prof.lost,
 				  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "",
 				  rt->prof.partial ? "; partial: " : "",
 				  rt->prof.partial ? rt->prof.partial : "");
+			/* not after a crash: the loader's lock may be the crashed thread's */
+			if (!rt->prof.partial)
+				rt_mpi_missed_notice(rt);
+		}
 		live_close(rt);
 	}
 }

@@ -414,6 +414,12 @@ void rt_altstack_end(void *stack);
 void rt_lock(pthread_mutex_t *m);
 void rt_unlock(pthread_mutex_t *m);
 
+/* mpi-missed.c: at the end of a complete run, a notice when the program
+ * loaded an MPI library that this runtime has no wrappers for
+ * (cpperf-record chose it from the libraries the program it started
+ * links). */
+void rt_mpi_missed_notice(const struct rt_state *rt);
+
 /* runtime.c: one "cpperf: " line on stderr unless quiet (never stdout). */
 void rt_notice(const struct rt_state *rt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -7,8 +7,8 @@
 # datatype per peer) under Open MPI and MPICH, C
 # and Fortran (and
 # the Fortran one with `use mpi_f08`), and the C one as a library that
-# the program run links; all ranks in one experiment directory chosen
-# without -o; one notice in all.
+# the program run links or loads with dlopen; all ranks in one experiment
+# directory chosen without -o; one notice in all.
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -88,6 +88,15 @@ for mpi in openmpi mpich; do
 		"$(readelf -d "$WORK/via-$mpi" | grep -c 'NEEDED.*libmpi'):$(readelf -d "$WORK/libexact-$mpi.so" | grep -c 'NEEDED.*libmpi')" 0:1
 	mpi_run 4 "$RECORD" -q -o "$WORK/via-$mpi-run" "$WORK/via-$mpi" > /dev/null
 	check_exact "$mpi C, libmpi through a library" "$WORK/via-$mpi-run" 112
+	# the library loaded with dlopen as the program starts: the plain
+	# runtime, which names the MPI at the end; with CPPERF_MPI, every call
+	cc -std=gnu17 -DLIB_PATH="\"$WORK/libexact-$mpi.so\"" -o "$WORK/dl-$mpi" \
+		"$TOP/tests/progs/lib-main.c" -ldl
+	mpi_run 4 "$RECORD" -o "$WORK/dl-$mpi-run" "$WORK/dl-$mpi" > /dev/null 2> "$WORK/dl-$mpi.err"
+	is "$mpi: an MPI loaded with dlopen is named at the end, once" \
+		"$(grep -c "the program loaded .*, which cpperf-record did not find among the libraries it links: its MPI calls were not profiled; run it with CPPERF_MPI=$mpi\$" "$WORK/dl-$mpi.err")" 1
+	CPPERF_MPI=$mpi mpi_run 4 "$RECORD" -q -o "$WORK/dl-$mpi-chosen" "$WORK/dl-$mpi" > /dev/null
+	check_exact "$mpi C, libmpi loaded with dlopen, CPPERF_MPI=$mpi" "$WORK/dl-$mpi-chosen" 112
 	if [ -n "$MPIFC" ]; then
 		mpi_build fexact-$mpi mpi-exact.f90
 		mpi_run 4 "$RECORD" -q -o "$WORK/f-$mpi" "$WORK/fexact-$mpi" > /dev/null
