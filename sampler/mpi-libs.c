@@ -4,6 +4,7 @@
  * `use mpi_f08` (which needs only its own); MPICH's under its two names
  * and its Fortran one.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "mpi-libs.h"
@@ -16,11 +17,19 @@ const struct mpi_lib_desc mpi_libs[MPI_LIB_COUNT] = {
 			    { "libmpich.so.12", "libmpi.so.12", "libmpichfort.so.12", NULL } },
 };
 
+/* lib is soname s, or its file with the rest of the version after it */
+static bool names(const char *lib, const char *s)
+{
+	size_t n = strlen(s);
+
+	return !strncmp(lib, s, n) && (lib[n] == 0 || lib[n] == '.');
+}
+
 enum mpi_lib mpi_lib_of(const char *lib)
 {
 	for (int m = 0; m < MPI_LIB_COUNT; m++)
 		for (const char *const *s = mpi_libs[m].sonames; *s; s++)
-			if (!strcmp(*s, lib))
+			if (names(lib, *s))
 				return (enum mpi_lib)m;
 	return MPI_LIB_NONE;
 }

@@ -19,7 +19,9 @@ struct mpi_lib_desc {
 /* By enum mpi_lib; MPI_LIB_NONE's runtime is the plain one. */
 extern const struct mpi_lib_desc mpi_libs[MPI_LIB_COUNT];
 
-/* The MPI whose library has the soname lib; MPI_LIB_NONE for any other. */
+/* The MPI whose library has the soname lib, or whose file lib is (the
+ * soname with the rest of its version: libmpi.so.40.30.4); MPI_LIB_NONE
+ * for any other. */
 enum mpi_lib mpi_lib_of(const char *lib);
 
 #endif

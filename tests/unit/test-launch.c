@@ -320,6 +320,9 @@ static void test_loader_deps(void)
 	       "a name longer than a library's is cut, not matched on its tail");
 	is_int(loader_list_mpi("\tlibmpi.so.400 (0x1)\n\tlibmpi.so.4 (0x1)\n"), MPI_LIB_NONE,
 	       "only whole names match");
+	is_int(mpi_lib_of("libmpi.so.40.30.4"), MPI_LIB_OPENMPI, "a library's file: its soname's MPI");
+	is_int(mpi_lib_of("libmpich.so.12.2"), MPI_LIB_MPICH, "the same for MPICH");
+	is_int(mpi_lib_of("libmpi.so.40x"), MPI_LIB_NONE, "a soname's prefix of another name: none");
 
 	ok(elf_own_loader()[0] == '/', "this program's own loader is known");
 	elf_inspect("/bin/sh", &f);
