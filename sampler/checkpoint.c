@@ -316,7 +316,7 @@ void rt_write_final(struct rt_state *rt, const char *reason)
 				  rt->prof.rank == 0 ? " (rank 0; the other ranks write beside it)" : "",
 				  rt->prof.partial ? "; partial: " : "",
 				  rt->prof.partial ? rt->prof.partial : "");
-			/* not after a crash: the loader's lock may be the crashed thread's */
+			/* not after a crash, when the write does no more than it must */
 			if (!rt->prof.partial)
 				rt_mpi_missed_notice(rt);
 		}
