@@ -2,7 +2,8 @@
  * split.c - three functions that take about 60, 30 and 10 % of the CPU.
  * Each function measures its own thread CPU time, and the program prints the
  * true shares ("truth f60 PCT" lines) so tests compare the profile with what
- * actually happened.  Usage: split SECONDS
+ * actually happened.  Usage: split SECONDS [UNIT] (work a round, on average
+ * 200000 steps of f10's)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +39,32 @@ TIMED_FUNCTION(f60, 0, 6)
 TIMED_FUNCTION(f30, 1, 3)
 TIMED_FUNCTION(f10, 2, 1)
 
+/* The next of a fixed pseudo-random sequence (xorshift64). */
+static unsigned long next_random(unsigned long *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3, start = cpu_now(), total;
-	long unit = 200000;
+	long unit = argc > 2 ? atol(argv[2]) : 200000;
+	unsigned long x = 88172645463325252ul;
 
+	/* Each round's work is scaled by a pseudo-random 0.5 to 1.5, the
+	 * same for the three functions.  A round of fixed length would be
+	 * sampled at the same few points of it whenever it lasted a multiple
+	 * of the sampling period (a round of 2 ms at 1 000 samples a second:
+	 * shares off by up to 5 points), and its length is the host's. */
 	while (cpu_now() - start < seconds) {
-		f60(unit);
-		f30(unit);
-		f10(unit);
+		long u = unit / 2 + (long)(next_random(&x) % (unsigned long)unit);
+
+		f60(u);
+		f30(u);
+		f10(u);
 	}
 	total = cpu_now() - start;
 	printf("truth f60 %.2f\ntruth f30 %.2f\ntruth f10 %.2f\n",
