@@ -144,7 +144,7 @@ for i in $(seq "${BENCH_MPI_PAIRED_RUNS:-3}"); do
 	for c in "${configs[@]}"; do
 		pre="prefix_${c//-/_}[@]"
 		rm -rf "$W/exp"
-		mpirun -np 2 "${!pre}" "$W/mpi-paired" |
+		mpirun --oversubscribe -np 2 "${!pre}" "$W/mpi-paired" |
 			awk -v c="$c" '$1 ~ /^(latency|allreduce|bandwidth)_/ { print c, $1, $2 "@" $4 }' >> "$W/paired"
 	done
 done
