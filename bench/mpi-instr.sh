@@ -22,10 +22,12 @@
 # default against --cp-budget=0 over 2N calls; the default's ping-pong
 # and allreduce with MPI initialised for MPI_THREAD_MULTIPLE, where the
 # analyses take their locks; and Open MPI's own instructions without a
-# tool, for scale.  Prints each figure and the top functions and source
-# files of the default's ping-pong.  BENCH_INSTR_N sets N (default 10000).  With MPIP_LIB set to
-# an mpiP library (libmpiP.so), mpiP's wrappers are counted the same way
-# beside them (preloaded, without cpperf): the figure to beat.
+# tool, for scale.  Prints each figure, the targets and whether they
+# hold, and the top functions and source files of the default's
+# ping-pong and allreduce.  BENCH_INSTR_N sets N (default 10000).  With
+# MPIP_LIB set to an mpiP library (libmpiP.so), mpiP's wrappers are
+# counted the same way beside them (preloaded, without cpperf): the
+# figure to beat.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${BENCH_INSTR_N:-10000}
@@ -86,10 +88,20 @@ per_iteration() {
 }
 
 loops=(pingpong exchange allreduce reduce bcast barrier allgather alltoall gather scatter)
+declare -A figure	# CONFIG:LOOP -> instructions per iteration
 row() { # NAME CONFIG
 	printf "%-14s" "$1"
-	for l in "${loops[@]}"; do printf " %10s" "$(per_iteration "$2" "$l")"; done
+	for l in "${loops[@]}"; do
+		figure[$2:$l]=$(per_iteration "$2" "$l")
+		printf " %10s" "${figure[$2:$l]}"
+	done
 	printf "\n"
+}
+# target DESCRIPTION VALUE OP LIMIT: one line, the value against its target
+target() {
+	awk -v d="$1" -v v="$2" -v op="$3" -v lim="$4" 'BEGIN {
+		ok = op == "<=" ? v <= lim : v >= lim
+		printf "  %-52s %8s  target %s %s: %s\n", d, v, op, lim, ok ? "met" : "NOT met" }'
 }
 printf "%-14s" configuration
 for l in "${loops[@]}"; do printf " %10s" "$l"; done
@@ -100,16 +112,24 @@ done
 echo "(instructions in the tool's MPI library and what it calls in the C library, per rank, per round trip or call, difference of $N and $((2 * N)) iterations)"
 row "Open MPI" plain
 echo "(Open MPI's own instructions per rank without a tool, the same way; with its polling while a rank waits, which on a busy host moves them by thousands from run to run, the tool's by some tens)"
+echo "the targets:"
+target "ping-pong, the default (per round trip)" "${figure[default:pingpong]}" "<=" 1000
+target "ping-pong, --no-piggyback (per round trip)" "${figure[no-piggyback:pingpong]}" "<=" 500
+target "allreduce 8 B, the default over --no-piggyback" \
+	"$(awk -v a="${figure[default:allreduce]}" -v b="${figure[no-piggyback:allreduce]}" \
+		'BEGIN { printf "%.2f", a / b }')" "<=" 1.5
 count bounded allreduce $((2 * N)) > "$W/bounded"
 count default allreduce $((2 * N)) > "$W/unbounded"
 paste "$W/bounded" "$W/unbounded" | awk -v n="$((2 * N))" '{ s += ($1 - $2) / n }
 	END { printf "the critical path'"'"'s fold points (records bounded, the default): %.0f more a call, allreduce, %d calls\n", s / NR, n }'
 printf "the default with MPI initialised for MPI_THREAD_MULTIPLE (its analyses' locks taken): ping-pong %s, allreduce %s\n" \
 	"$(per_iteration default pingpong multiple)" "$(per_iteration default allreduce multiple)"
-echo "the default's ping-pong of $((2 * N)) round trips (rank 0), per round trip: top functions, then top source files (the common calls inline their whole way, so a file is a part of it):"
-count default pingpong $((2 * N)) > /dev/null
-f=$(ls "$W"/cg.* | head -1)
-for by in "" --files; do
-	python3 bench/callgrind-sum.py --calls 'libc\.so' $by libcpperf "$f" 12 | tail -n +2 |
-		awk -v n="$((2 * N))" '{ c = $1; $1 = ""; printf "  %8.0f %s\n", c / n, $0 }'
+for l in pingpong allreduce; do
+	echo "the default's $l of $((2 * N)) round trips or calls (rank 0), per one: top functions, then top source files (the common calls inline their whole way, so a file is a part of it: an analysis, the piggyback's transport, the statistics):"
+	count default $l $((2 * N)) > /dev/null
+	f=$(ls "$W"/cg.* | head -1)
+	for by in "" --files; do
+		python3 bench/callgrind-sum.py --calls 'libc\.so' $by libcpperf "$f" 12 | tail -n +2 |
+			awk -v n="$((2 * N))" '{ c = $1; $1 = ""; printf "  %8.0f %s\n", c / n, $0 }'
+	done
 done
