@@ -97,10 +97,11 @@ row() { # NAME CONFIG
 	done
 	printf "\n"
 }
-# target DESCRIPTION VALUE OP LIMIT: one line, the value against its target
+# target DESCRIPTION VALUE OP LIMIT: one line, the value against its
+# target; a value that is no number (a count that failed) meets none
 target() {
 	awk -v d="$1" -v v="$2" -v op="$3" -v lim="$4" 'BEGIN {
-		ok = op == "<=" ? v <= lim : v >= lim
+		ok = v ~ /^[0-9.]+$/ && (op == "<=" ? v + 0 <= lim : v + 0 >= lim)
 		printf "  %-52s %8s  target %s %s: %s\n", d, v, op, lim, ok ? "met" : "NOT met" }'
 }
 printf "%-14s" configuration
