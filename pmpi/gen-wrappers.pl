@@ -363,10 +363,16 @@ for my $fn (@fns) {
 			emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
 		}
 		print $o "}\n";
+		# the other copy out of line: in one function with the
+		# common one, its registers spilled the common one's (20
+		# instructions a ping-pong round trip)
+		print $o "\nstatic __attribute__((noinline, flatten)) int " .
+			"other_$fn->{name}(const void *ra_, $cparams)\n{\n";
+		print $o "\treturn body_$fn->{name}(ra_, false, $args);\n}\n";
 		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
-		print $o "\tif (pmpi_quick())\n";
+		print $o "\tif (__builtin_expect(pmpi_quick(), 1))\n";
 		print $o "\t\treturn body_$fn->{name}(__builtin_return_address(0), true, $args);\n";
-		print $o "\treturn body_$fn->{name}(__builtin_return_address(0), false, $args);\n";
+		print $o "\treturn other_$fn->{name}(__builtin_return_address(0), $args);\n";
 		print $o "}\n";
 	} else {
 		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
