@@ -214,7 +214,7 @@ static int reduce_copied(struct pmpi_fused *f, struct pmpi_pb_coll *x, size_t pb
  * its struct, moves x->in to x->out: no copy of the piggyback either
  * way. */
 static int fused_reduce(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf, void *rbuf,
-			int root, const struct pmpi_comm_facts *cf, bool quick)
+			int root, const struct pmpi_comm_facts *cf, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick);
 	bool result = root == TO_EXPREFIX ? cf->rank > 0 :	/* rank 0's: none */
@@ -231,7 +231,7 @@ static int fused_reduce(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void
  * and the fused call inline, a frame each less on every call. */
 __attribute__((flatten))
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
@@ -244,7 +244,7 @@ int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int c
 
 __attribute__((flatten))
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick)
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
@@ -257,7 +257,7 @@ int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int coun
 
 __attribute__((flatten))
 int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+		MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
@@ -269,7 +269,7 @@ int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
 }
 
 int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
@@ -300,7 +300,7 @@ static int aligned_count(int count, int64_t esize)
  * x type fits in PMPI_PB_GATHER_ROOM bytes of [piggyback | data] blocks:
  * the entry of its padded blocks, or NULL. */
 static struct pmpi_fused *scatter_fusable(MPI_Datatype type, int most, MPI_Op op,
-					   const struct pmpi_comm_facts *cf, bool quick)
+					   const struct pmpi_comm_facts *cf, enum pmpi_way quick)
 {
 	int64_t esize = pmpi_type_size(type);
 	int n = cf ? cf->size : 0;
@@ -345,7 +345,7 @@ static size_t scattered_bytes(const struct pmpi_fused *f, const int *counts, int
 /* Blocking, all the blocks on the stack. */
 static int reduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, const void *sbuf,
 				void *rbuf, const int *counts, int count,
-				const struct pmpi_comm_facts *cf, bool quick)
+				const struct pmpi_comm_facts *cf, enum pmpi_way quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char in[PMPI_PB_GATHER_ROOM], out[PMPI_PB_GATHER_ROOM];
 	size_t pbb = pmpi_pb_size(quick), bytes;
@@ -396,7 +396,7 @@ static int ireduce_scatter_fused(struct pmpi_fused *f, struct pmpi_pb_coll *x, c
 /* A reduce-scatter-block's entry, NULL when it goes its own way. */
 static struct pmpi_fused *block_fusable(const void *sbuf, const void *rbuf, int count,
 					MPI_Datatype type, MPI_Op op,
-					const struct pmpi_comm_facts *cf, bool quick)
+					const struct pmpi_comm_facts *cf, enum pmpi_way quick)
 {
 	struct pmpi_fused *f = scatter_fusable(type, count, op, cf, quick);
 
@@ -404,7 +404,7 @@ static struct pmpi_fused *block_fusable(const void *sbuf, const void *rbuf, int 
 }
 
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);
@@ -428,7 +428,7 @@ int pmpi_x_ireduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void 
 /* The largest of a reduce-scatter's n counts, -1 when one is negative
  * (MPI's error then) or when n blocks would not fit in the stack's room
  * with any piggyback (their counts are not read through then). */
-static int largest_count(const int *counts, int n, bool quick)
+static int largest_count(const int *counts, int n, enum pmpi_way quick)
 {
 	int most = 0;
 
@@ -447,7 +447,7 @@ static int largest_count(const int *counts, int n, bool quick)
  * and decide alike. */
 static struct pmpi_fused *counts_fusable(const void *sbuf, const void *rbuf, const int *counts,
 					 MPI_Datatype type, MPI_Op op,
-					 const struct pmpi_comm_facts *cf, bool quick)
+					 const struct pmpi_comm_facts *cf, enum pmpi_way quick)
 {
 	int most = cf ? largest_count(counts, cf->size, quick) : -1;
 	struct pmpi_fused *f = most > 0 ? scatter_fusable(type, most, op, cf, quick) : NULL;
@@ -459,7 +459,7 @@ static struct pmpi_fused *counts_fusable(const void *sbuf, const void *rbuf, con
 }
 
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
-			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick)
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_comm_facts own;
 	const struct pmpi_comm_facts *cf = pmpi_pb_coll_fusable(x, comm, quick, &own);

@@ -40,7 +40,7 @@ static int bcast_message(unsigned char *m, size_t pbb, void *contig, uint64_t by
  * piggyback (x's, NULL when not profiled): its bytes, where contiguous
  * data lie (*data, else NULL), whether this rank is the root. */
 static bool fusable(const struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type,
-		    int root, MPI_Comm comm, bool quick, uint64_t *bytes, void **data,
+		    int root, MPI_Comm comm, enum pmpi_way quick, uint64_t *bytes, void **data,
 		    bool *is_root)
 {
 	int64_t size = pmpi_type_size(type);
@@ -62,7 +62,7 @@ static bool fusable(const struct pmpi_pb_coll *x, void *buf, int count, MPI_Data
 }
 
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
-		 MPI_Comm comm, bool quick)
+		 MPI_Comm comm, enum pmpi_way quick)
 {
 	_Alignas(struct pmpi_pb) unsigned char m[sizeof(struct pmpi_pb) + PMPI_PB_FUSED_MAX];
 	size_t pbb = pmpi_pb_size(quick);

@@ -27,6 +27,7 @@
 
 atomic_bool pmpi_calls_on;
 __thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
+__thread const void *pmpi_caller __attribute__((tls_model("initial-exec")));
 
 bool pmpi_one_thread;
 
@@ -57,6 +58,7 @@ void pmpi_calls_start(int world_size)
 
 	PMPI_Query_thread(&level);
 	pmpi_one_thread = level < MPI_THREAD_MULTIPLE;
+	pmpi_quick_part(PMPI_QUICK_ALONE, pmpi_one_thread);
 	pmpi_activate(world_size);
 	atomic_store(&pmpi_calls_on, true);
 }
@@ -69,7 +71,7 @@ void pmpi_calls_stop(void)
 /* The entry's work for the analyses on the piggyback: the wrapper's own
  * work timed on some calls, the compensation's charge (before the call's
  * clock: tool time, not MPI time), the critical path's event. */
-static void enter_analyses(struct pmpi_call *c, bool quick)
+static void enter_analyses(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t_in = 0, injected;
 
@@ -95,7 +97,7 @@ static inline void open_clock(struct pmpi_call *c)
 	c->event = 0;	/* no path yet, or none */
 }
 
-void pmpi_open(struct pmpi_call *c, bool quick)
+void pmpi_open(struct pmpi_call *c, enum pmpi_way quick)
 {
 	if (quick || pmpi_pb_on) {
 		c->flags |= PMPI_CALL_PB;
@@ -141,7 +143,7 @@ static void start_path(void)
  * entry did theirs: the compensation's
  * turns, the critical path's segment, and the wrapper's own work since
  * t_own when it is timed. */
-static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own, bool quick)
+static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own, enum pmpi_way quick)
 {
 	pmpi_comp_leave(c->t0, t, c->flags & PMPI_CALL_COLL, quick);
 	pmpi_cp_leave(c, t, quick);
@@ -174,7 +176,7 @@ static bool leave_rare(struct pmpi_call *c, uint64_t dt, uint64_t *t)
 	return true;
 }
 
-void pmpi_leave(struct pmpi_call *c, bool quick)
+void pmpi_leave(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t, t_own, dt;
 

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "way.h"
+
 /* A handle (a pointer in Open MPI, an int in MPICH) as a hash key. */
 #define PMPI_HKEY(h) ((uint64_t)(uintptr_t)(h))
 
@@ -78,38 +80,51 @@ extern atomic_bool pmpi_calls_on;
 
 /*
  * The common case, whose calls need not ask the analyses' state at each
- * step: one thread calls MPI; messages carry the core header alone on
- * every communicator, statuses read in place (PMPI_QUICK_WIRE);
- * compensation (PMPI_QUICK_COMP) and the critical path (PMPI_QUICK_CP)
- * run without lock, option or shared cores.  Each part says when it holds
- * (from MPI_Init's end at most to MPI_Finalize's entry); pmpi_quick()
- * when all do.  The wrappers of the hottest calls (mpi-api.def's quick)
- * ask once at their entry and pass `quick` down their steps, which then
- * test nothing that it covers: one copy of the call for the common case
- * and one for the others, by the compiler.  Only the calling thread's
- * own calls change a part while it holds (one thread), so it holds for
- * the whole call.
+ * step: messages carry the core header alone on every communicator,
+ * statuses read in place (PMPI_QUICK_WIRE); compensation
+ * (PMPI_QUICK_COMP) and the critical path (PMPI_QUICK_CP) run without
+ * option or shared cores; and one thread calls MPI (PMPI_QUICK_ALONE).
+ * Each part says when it holds (from MPI_Init's end at most to
+ * MPI_Finalize's entry).  The wrappers of the hottest calls (mpi-api.def's
+ * quick) ask once at their entry (pmpi_way) and pass the way down their
+ * steps, which then test nothing that it covers: one copy of the call for
+ * the common case, one for the same with several threads calling MPI,
+ * whose steps take the analyses' locks around what they share
+ * (PMPI_QUICK_LOCKED), and one for the others, by the compiler.  Only the
+ * calling thread's own calls change a part while it holds alone; with
+ * several threads another may clear the wire's part meanwhile (a
+ * communicator that carries no header is born), which leaves the call's
+ * own communicator as it was.
  */
-enum { PMPI_QUICK_WIRE = 1, PMPI_QUICK_COMP = 2, PMPI_QUICK_CP = 4, PMPI_QUICK_ALL = 7 };
+enum { PMPI_QUICK_WIRE = 1, PMPI_QUICK_COMP = 2, PMPI_QUICK_CP = 4, PMPI_QUICK_ALONE = 8,
+       PMPI_QUICK_ALL = 15 };
 extern unsigned pmpi_quick_parts;
 void pmpi_quick_part(unsigned part, bool holds);
-static inline bool pmpi_quick(void)
+static inline enum pmpi_way pmpi_way(void)
 {
-	return __atomic_load_n(&pmpi_quick_parts, __ATOMIC_RELAXED) == PMPI_QUICK_ALL;
+	unsigned parts = __atomic_load_n(&pmpi_quick_parts, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(parts == PMPI_QUICK_ALL, 1))
+		return PMPI_QUICK;
+	return parts == (PMPI_QUICK_ALL & ~PMPI_QUICK_ALONE) ? PMPI_QUICK_LOCKED : PMPI_SLOW;
 }
+/* The return address of the quick wrapper that this thread entered
+ * last, for its copy out of line (gen-wrappers.pl), which reads it before
+ * anything could enter another. */
+extern __thread const void *pmpi_caller __attribute__((tls_model("initial-exec")));
 /* Wrapper nesting of this thread: a wrapper entered from inside another
  * (the library's Fortran binding calling the C function) only passes on. */
 extern __thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
 /* call.c: the entry of a call that pmpi_enter records, its facts set:
  * its site, its clock; MPI_Init's (PMPI_CALL_INIT), before MPI is up. */
-void pmpi_open(struct pmpi_call *c, bool quick);
+void pmpi_open(struct pmpi_call *c, enum pmpi_way quick);
 void pmpi_open_init(struct pmpi_call *c);
 /* Begin a call; false means "just call PMPI" (not profiling, MPI
  * not initialised, or already inside a wrapper of this thread).  Cannot
  * fail.  Inline, with the wrapper's flags known: what the call is costs
  * the wrapper a few stores, and the entry a call less. */
 static inline bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra,
-			      bool quick)
+			      enum pmpi_way quick)
 {
 	if (pmpi_nesting ||
 	    (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed)))
@@ -130,7 +145,7 @@ static inline bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, 
  * was taken.  Read once at a call's entry for what looks at it then. */
 uint64_t pmpi_ring_head_now(void);
 /* End the call: time, blocked time, bytes, peers into its site. */
-void pmpi_leave(struct pmpi_call *c, bool quick);
+void pmpi_leave(struct pmpi_call *c, enum pmpi_way quick);
 /* Wrappers record from now on (at MPI_Init, when profiling). */
 void pmpi_calls_start(int world_size);
 /* Wrappers only pass on from now on (profiling ended at MPI_Finalize). */

@@ -217,7 +217,8 @@ void pmpi_comp_start(uint64_t t0)
 	comp.on = true;
 	__atomic_store_n(&comp.live, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&comp.quick, pmpi_one_thread && !comp.inject, __ATOMIC_RELAXED);
-	pmpi_quick_part(PMPI_QUICK_COMP, comp.quick && !comp.shared_cores);
+	/* the lock is the quick way's to take (way.h) */
+	pmpi_quick_part(PMPI_QUICK_COMP, !comp.inject && !comp.shared_cores);
 	rt_mutex_unlock(&comp.lock);
 }
 
@@ -272,13 +273,19 @@ static void comp_unlock(void)
 }
 
 /* How a wrapper's charge goes in: not at all (compensation is not
- * live), as it is (comp.quick), or under the lock when one is needed. */
+ * live), as it is (comp.quick, or the quick way without lock), or under
+ * the lock when one is needed (the locked quick way's, way.h). */
 enum comp_way { COMP_OFF, COMP_QUICK, COMP_LOCKED };
 
-static inline enum comp_way comp_open(bool quick)
+static inline enum comp_way comp_open(enum pmpi_way quick)
 {
-	if (quick || __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))
+	if (quick == PMPI_QUICK ||
+	    (!quick && __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)))
 		return COMP_QUICK;
+	if (quick) {	/* live, from the quick parts */
+		comp_lock();
+		return COMP_LOCKED;
+	}
 	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return COMP_OFF;
 	comp_lock();
@@ -371,7 +378,7 @@ static void charge_turns(uint64_t t0, uint64_t t, bool coll)
 }
 
 /* shared_cores first: clear on most hosts, it spares the other test */
-void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, bool quick)
+void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, enum pmpi_way quick)
 {
 	if (!quick && comp.shared_cores && __atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		charge_turns(t0, t, coll);
@@ -458,15 +465,17 @@ static uint64_t enter_injecting(uint64_t call_ns, uint64_t ring_head)
 	return t;
 }
 
-uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, bool quick)
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, enum pmpi_way quick)
 {
-	if (quick || __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)) {
+	if (quick == PMPI_QUICK ||
+	    (!quick && __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))) {
 		enter_charge(call_ns, ring_head);
 		return 0;
 	}
-	if (!__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
+	/* a quick way's: live, no injection (the quick parts) */
+	if (!quick && !__atomic_load_n(&comp.live, __ATOMIC_RELAXED))
 		return 0;
-	if (comp.inject)
+	if (!quick && comp.inject)
 		return enter_injecting(call_ns, ring_head);
 	comp_lock();
 	enter_charge(call_ns, ring_head);
@@ -480,7 +489,7 @@ struct cost_mark pmpi_cost_mark(void)
 }
 
 /* Charge ns of tool time to *source. */
-static void charge_source(uint64_t ns, uint64_t *source, bool quick)
+static void charge_source(uint64_t ns, uint64_t *source, enum pmpi_way quick)
 {
 	enum comp_way w = comp_open(quick);
 
@@ -512,7 +521,7 @@ void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
 	charge_to(m, t, &comp.ovh.piggyback_ns);
 }
 
-void pmpi_cost_piggyback_ns(uint64_t ns, bool quick)
+void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick)
 {
 	charge_source(ns, &comp.ovh.piggyback_ns, quick);
 }
@@ -558,39 +567,39 @@ static int64_t delay_at(uint64_t t_send, uint64_t t_free)
 	return t_send > t_free ? (int64_t)(t_send - t_free) : 0;
 }
 
-void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick)
 {
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		comp_lock();
 	pb->t_free = free_at(c);
 	pb->delay = delay_at(pb->t_send, pb->t_free);
 	pb->host = comp.host;
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		comp_unlock();
 }
 
-void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick)
 {
-	quick = quick || __atomic_load_n(&comp.quick, __ATOMIC_RELAXED);
-
-	if (!quick)
+	if (!quick && __atomic_load_n(&comp.quick, __ATOMIC_RELAXED))
+		quick = PMPI_QUICK;
+	if (quick != PMPI_QUICK)
 		comp_lock();
 	k->delay = delay_at(k->t_send, free_at(c));
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		comp_unlock();
 }
 
 /* A collective's contribution: the turns charged at the rank's last
  * collective left out of its delay and carried apart (pb->turns). */
 void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			const struct pmpi_pb_coll *x, bool quick)
+			const struct pmpi_pb_coll *x, enum pmpi_way quick)
 {
 	(void)c;
 	(void)x;
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		comp_lock();
 	pb_turns_apart(pb, comp.coll_turns);
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		comp_unlock();
 }
 
@@ -598,7 +607,7 @@ void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
  * completed at t a receive or collective whose dependencies had the
  * (smallest) delay of pb; local when they all ran on this host. */
 static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint64_t t,
-		       bool local, bool quick)
+		       bool local, enum pmpi_way quick)
 {
 	enum comp_way w = comp_open(quick);
 	struct comp_step r;
@@ -620,12 +629,12 @@ static void comp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, uint
 
 /* A sender's free time is comparable with this rank's clock only when it
  * runs on this host. */
-void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick)
 {
 	comp_merge(a->c, pb, a->t, pmpi_pb_same_host(pb->rank), quick);
 }
 
-void pb_comp_coll(const struct pb_arrival *a, bool quick)
+void pb_comp_coll(const struct pb_arrival *a, enum pmpi_way quick)
 {
 	const struct pmpi_pb *pb = &a->x->out;
 

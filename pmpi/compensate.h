@@ -33,11 +33,11 @@ void pmpi_comp_start(uint64_t t0);
  * sample ring's head then): charge the call's own work (call_ns,
  * estimated by call.c), the samples, context switches and drain-thread
  * time since the last one, inject busy time; the busy time it injected. */
-uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, bool quick);
+uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, enum pmpi_way quick);
 /* At the end of a wrapped call that entered at t0, a collective or not:
  * the switches of a wait that took turns with another thread on its core.
  * quick: as call.h says. */
-void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, bool quick);
+void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, enum pmpi_way quick);
 /* A sample of the rank's threads was folded; the drain thread published
  * its costs (rt_hooks.published). */
 void pmpi_comp_sample(void);

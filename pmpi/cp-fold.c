@@ -57,7 +57,7 @@ void pmpi_cpfold_open(const struct rt_state *rt)
 	fold.comm = c;
 }
 
-bool pmpi_cpfold_wanted(bool quick)
+bool pmpi_cpfold_wanted(enum pmpi_way quick)
 {
 	return fold.comm != MPI_COMM_NULL && !fold.off && pmpi_cp_fold_wanted(quick);
 }

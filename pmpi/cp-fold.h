@@ -23,6 +23,8 @@
 #include <mpi.h>
 #include <stdbool.h>
 
+#include "way.h"
+
 struct rt_state;
 struct pmpi_call;
 struct pmpi_comm_facts;
@@ -34,7 +36,7 @@ struct pmpi_pb;
 void pmpi_cpfold_open(const struct rt_state *rt);
 /* Whether this rank asks for a fold point in a collective's piggyback;
  * quick: as call.h says. */
-bool pmpi_cpfold_wanted(bool quick);
+bool pmpi_cpfold_wanted(enum pmpi_way quick);
 /* After blocking collective c on the communicator of facts cf completed
  * with the merged piggyback pb (the same on every rank): the fold point,
  * when pb asks for one and the communicator spans MPI_COMM_WORLD.  A fold point that fails (a rank

@@ -13,12 +13,12 @@
 #include "critpath.h"
 #include "cp-fold.h"
 
-void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick)
 {
 	pmpi_cp_stamp(c, pb, quick);
 }
 
-void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick)
 {
 	pmpi_cp_stamp_core(c, k, quick);
 }
@@ -26,14 +26,14 @@ void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool qu
 /* A blocking synchronising collective may be a fold point: the
  * contribution asks for one when this rank wants it. */
 void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-		      const struct pmpi_pb_coll *x, bool quick)
+		      const struct pmpi_pb_coll *x, enum pmpi_way quick)
 {
 	(void)c;
 	if (!pmpi_pb_coll_heap(x, quick) && x->dir == PMPI_PB_ALL && pmpi_cpfold_wanted(quick))
 		pb->flags |= PMPI_PB_F_FOLD;
 }
 
-void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick)
 {
 	pmpi_cp_merge(a->c, pb, true, quick);
 }
@@ -87,7 +87,7 @@ static void log_who(struct pmpi_pb_coll *x, const struct pmpi_call *c)
 		pmpi_cp_edge(c, x->who[i].rank, x->who[i].event);
 }
 
-void pb_cp_coll(const struct pb_arrival *a, bool quick)
+void pb_cp_coll(const struct pb_arrival *a, enum pmpi_way quick)
 {
 	struct pmpi_pb_coll *x = a->x;
 
@@ -99,7 +99,7 @@ void pb_cp_coll(const struct pb_arrival *a, bool quick)
 }
 
 /* The fold point that the merged piggyback may ask for. */
-void pb_cp_coll_after(const struct pb_arrival *a, bool quick)
+void pb_cp_coll_after(const struct pb_arrival *a, enum pmpi_way quick)
 {
 	if (!pmpi_pb_coll_heap(a->x, quick) && a->dir == PMPI_PB_ALL)
 		pmpi_cpfold_at(a->c, &a->x->cf, &a->x->out);

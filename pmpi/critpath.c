@@ -155,6 +155,20 @@ static void cp_unlock(void)
 		rt_mutex_unlock(&cp.lock);
 }
 
+/* The same for a step of a quick way (way.h): the lock only when
+ * several threads call MPI, known from the way. */
+static inline void cp_lock_way(enum pmpi_way quick)
+{
+	if (quick == PMPI_QUICK_LOCKED)
+		rt_mutex_lock(&cp.lock);
+}
+
+static inline void cp_unlock_way(enum pmpi_way quick)
+{
+	if (quick == PMPI_QUICK_LOCKED)
+		rt_mutex_unlock(&cp.lock);
+}
+
 /* A slot of the window, which the drain thread may be reading. */
 static void set_slot(uint64_t *v, uint64_t e, uint64_t t)
 {
@@ -177,12 +191,13 @@ static uint64_t exit_of(uint64_t e)
 	return x >= slot(cp.t_entry, e) ? x : 0;
 }
 
-/* Whether a call's steps may take the unlocked way without extras,
- * told to the quick parts (call.h) at once. */
+/* Whether a call's steps may take the unlocked way without extras; the
+ * quick parts (call.h) hear at once whether they may without features,
+ * the lock being the quick way's to take (way.h). */
 static void set_quick(bool quick)
 {
-	__atomic_store_n(&cp.quick, quick, __ATOMIC_RELAXED);
-	pmpi_quick_part(PMPI_QUICK_CP, quick);
+	__atomic_store_n(&cp.quick, quick && !cp.extras, __ATOMIC_RELAXED);
+	pmpi_quick_part(PMPI_QUICK_CP, quick && !cp.features);
 }
 
 /* Half of the budget for each side; none for segments with --cp-trace. */
@@ -213,7 +228,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.solo = pmpi_one_thread && !cpz_active();
 	cp.features = cp.trace || cp.monitor || cpz_active();
 	cp.extras = !cp.solo || cp.features;
-	set_quick(!cp.extras);
+	set_quick(true);
 	rt_mutex_unlock(&cp.lock);
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
@@ -277,11 +292,18 @@ static void enter_with_features(struct pmpi_call *c)
 		pmpi_cpmon_tick(c->t0, length);
 }
 
-void pmpi_cp_enter(struct pmpi_call *c, bool quick)
+void pmpi_cp_enter(struct pmpi_call *c, enum pmpi_way quick)
 {
 	/* read unlocked by every call: set once, under the lock, at start and end */
-	if (quick || __builtin_expect(__atomic_load_n(&cp.quick, __ATOMIC_RELAXED), 1)) {
+	if (quick == PMPI_QUICK ||
+	    (!quick && __builtin_expect(__atomic_load_n(&cp.quick, __ATOMIC_RELAXED), 1))) {
 		enter_event(c, false);
+		return;
+	}
+	if (quick) {
+		cp_lock_way(quick);
+		enter_event(c, true);
+		cp_unlock_way(quick);
 		return;
 	}
 	c->event = 0;
@@ -342,12 +364,16 @@ static void leave_with_features(const struct pmpi_call *c, uint64_t t)
 	cp_unlock();
 }
 
-void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick)
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, enum pmpi_way quick)
 {
 	if (!c->event)
 		return;
-	if (quick || __builtin_expect(!cp.extras, 1)) {
+	if (quick == PMPI_QUICK || (!quick && __builtin_expect(!cp.extras, 1))) {
 		leave_event(c, t, false);
+	} else if (quick) {
+		cp_lock_way(quick);
+		leave_event(c, t, true);
+		cp_unlock_way(quick);
 	} else if (!cp.features) {
 		cp_lock();
 		leave_event(c, t, true);
@@ -357,27 +383,34 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick)
 	}
 }
 
-void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, bool quick)
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, enum pmpi_way quick)
 {
-	if (!quick)	/* quick: no lock, no zeroing */
+	if (quick) {	/* no zeroing */
+		cp_lock_way(quick);
+		pb->cp = (int64_t)cp.length;
+		cp_unlock_way(quick);
+	} else {
 		cp_lock();
-	pb->cp = (int64_t)cp.length;
-	if (!quick) {
+		pb->cp = (int64_t)cp.length;
 		cpz_stamp(pb);
 		cp_unlock();
 	}
 	pb->event = c->event;
 }
 
-void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, bool quick)
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, enum pmpi_way quick)
 {
-	quick = quick || __atomic_load_n(&cp.quick, __ATOMIC_RELAXED);
-
-	if (!quick)
+	if (!quick && __atomic_load_n(&cp.quick, __ATOMIC_RELAXED))
+		quick = PMPI_QUICK;
+	if (quick) {
+		cp_lock_way(quick);
+		k->cp = (int64_t)cp.length;
+		cp_unlock_way(quick);
+	} else {
 		cp_lock();
-	k->cp = (int64_t)cp.length;
-	if (!quick)
+		k->cp = (int64_t)cp.length;
 		cp_unlock();
+	}
 	k->event = c->event;
 }
 
@@ -425,12 +458,16 @@ static void merge_with_features(const struct pmpi_call *c, const struct pmpi_pb 
 	cp_unlock();
 }
 
-void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, bool quick)
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, enum pmpi_way quick)
 {
 	if (!c->event || !pb->event || pb->cp < 0)
 		return;		/* not on a path: before MPI_Init's exit, or ended */
-	if (quick || __builtin_expect(!cp.extras, 1)) {
+	if (quick == PMPI_QUICK || (!quick && __builtin_expect(!cp.extras, 1))) {
 		merge_path(c, pb);
+	} else if (quick) {
+		cp_lock_way(quick);
+		merge_path(c, pb);
+		cp_unlock_way(quick);
 	} else if (!cp.features) {
 		cp_lock();
 		merge_path(c, pb);
@@ -556,16 +593,20 @@ uint64_t pmpi_cp_folds(void)
 	return n;
 }
 
-bool pmpi_cp_fold_wanted(bool quick)
+bool pmpi_cp_fold_wanted(enum pmpi_way quick)
 {
 	bool links;
 
 	if (__atomic_load_n(&samples.fold_wanted, __ATOMIC_RELAXED))
 		return true;
-	if (!quick)
+	if (quick)
+		cp_lock_way(quick);
+	else
 		cp_lock();
 	links = cp.on && !cp.ended && cp.links.max && cp.links.bytes >= cp.links.max / 4;
-	if (!quick)
+	if (quick)
+		cp_unlock_way(quick);
+	else
 		cp_unlock();
 	return links;
 }

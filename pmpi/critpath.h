@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../common/profile.h"
+#include "way.h"
 
 struct pmpi_call;
 struct pmpi_pb;
@@ -31,19 +32,19 @@ struct rt_state;
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit);
 /* A wrapped call begins: its event number into c->event, and the length
  * grows by the segment that ended at c->t0.  quick: as call.h says. */
-void pmpi_cp_enter(struct pmpi_call *c, bool quick);
+void pmpi_cp_enter(struct pmpi_call *c, enum pmpi_way quick);
 /* It ends at t. */
-void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, bool quick);
+void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, enum pmpi_way quick);
 /* The path length now and the call's event, for a piggyback being sent;
  * quick: as call.h says. */
-void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, bool quick);
+void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, enum pmpi_way quick);
 /* The same into a message's core (no zeroing then). */
-void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, bool quick);
+void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, enum pmpi_way quick);
 /* A piggyback arrived in call c (a message, or a collective's merged
  * piggyback): the remote path wins when strictly longer.  edge: also log
  * it as a dependency (--cp-trace); a collective logs its contributors
  * with pmpi_cp_edge instead. */
-void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, bool quick);
+void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edge, enum pmpi_way quick);
 void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event);
 /* Whether dependencies are logged (--cp-trace). */
 bool pmpi_cp_tracing(void);
@@ -61,7 +62,7 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
  * either half of its budget a quarter full (an eighth of the budget). */
 struct fold_state;
 struct fold_answer;
-bool pmpi_cp_fold_wanted(bool quick);
+bool pmpi_cp_fold_wanted(enum pmpi_way quick);
 /* The fold points resolved so far. */
 uint64_t pmpi_cp_folds(void);
 /* The event of the path's end (MPI_Finalize), 0 before it or when the

@@ -68,7 +68,7 @@ void pmpi_sent(struct pmpi_call *c, int count, MPI_Datatype type, int dest, MPI_
 
 /* A blocking receive, which cannot have been cancelled: a message unless
  * from MPI_PROC_NULL.  quick: as call.h says (statuses read in place). */
-static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st, bool quick)
+static inline void pmpi_received(struct pmpi_call *c, const MPI_Status *st, enum pmpi_way quick)
 {
 	if (st->MPI_SOURCE != MPI_PROC_NULL)
 		pmpi_count_received(c, (uint64_t)pmpi_status_count(st, quick));

@@ -314,7 +314,7 @@ void pmpi_pb_room_free(struct pmpi_pb_coll *x)
 __attribute__((always_inline))
 static inline int gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 			 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-			 MPI_Request *req, unsigned char *stack, bool quick)
+			 MPI_Request *req, unsigned char *stack, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick), b;
 	int me, n, rc;
@@ -357,7 +357,7 @@ static inline int gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, M
 __attribute__((always_inline))
 static inline int scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 			  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-			  MPI_Request *req, unsigned char *stack, bool quick)
+			  MPI_Request *req, unsigned char *stack, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick), b;
 	int me, n, rc = MPI_SUCCESS;
@@ -414,7 +414,7 @@ static void gathered(struct pmpi_pb_room *k, size_t b, int n, int me, bool in_pl
 __attribute__((always_inline))
 static inline int allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount,
 			    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-			    MPI_Comm comm, MPI_Request *req, unsigned char *stack, bool quick)
+			    MPI_Comm comm, MPI_Request *req, unsigned char *stack, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick), b;
 	int me, n, rc;
@@ -447,7 +447,7 @@ static inline int allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount
 __attribute__((always_inline))
 static inline int alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 			   void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-			   MPI_Request *req, unsigned char *stack, bool quick)
+			   MPI_Request *req, unsigned char *stack, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick), b;
 	int me, n, rc = MPI_SUCCESS;
@@ -505,7 +505,7 @@ __attribute__((always_inline))
 static inline int allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount,
 			     MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
 			     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req,
-			     unsigned char *stack, bool quick)
+			     unsigned char *stack, enum pmpi_way quick)
 {
 	size_t pbb = pmpi_pb_size(quick);
 	bool in_place = sbuf == MPI_IN_PLACE;
@@ -546,7 +546,7 @@ static inline int allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scoun
 #define STACK(name, size) _Alignas(struct pmpi_pb) unsigned char name[size]
 
 int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick)
+		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, enum pmpi_way quick)
 {
 	STACK(m, PMPI_PB_GATHER_ROOM);
 	int rc = gather(x, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL, m, quick);
@@ -565,7 +565,7 @@ int pmpi_x_igather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Dat
 }
 
 int pmpi_x_scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick)
+		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, enum pmpi_way quick)
 {
 	STACK(m, PMPI_PB_GATHER_ROOM);
 	int rc = scatter(x, sbuf, scount, stype, rbuf, rcount, rtype, root, comm, NULL, m, quick);
@@ -584,7 +584,7 @@ int pmpi_x_iscatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Da
 }
 
 int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick)
+		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, enum pmpi_way quick)
 {
 	STACK(m, PMPI_PB_GATHER_ROOM);
 	int rc = allgather(x, sbuf, scount, stype, rbuf, rcount, rtype, comm, NULL, m, quick);
@@ -601,7 +601,7 @@ int pmpi_x_iallgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_
 }
 
 int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick)
+		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, enum pmpi_way quick)
 {
 	STACK(m, 2 * PMPI_PB_GATHER_ROOM);
 	int rc = alltoall(x, sbuf, scount, stype, rbuf, rcount, rtype, comm, NULL, m, quick);
@@ -619,7 +619,7 @@ int pmpi_x_ialltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_D
 
 int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
-		      MPI_Comm comm, bool quick)
+		      MPI_Comm comm, enum pmpi_way quick)
 {
 	STACK(m, PMPI_PB_GATHER_ROOM);
 	int rc = allgatherv(x, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, NULL, m, quick);

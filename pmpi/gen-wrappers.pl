@@ -62,9 +62,9 @@ close $in;
 # `use mpi_f08` (the same arguments, ierror optional).
 use constant { C => 0, FORTRAN => 1, F08 => 2 };
 
-# A wrapper's caller's return address, and whether its call is quick
-# (call.h): the quick wrappers' body functions take both as arguments.
-our ($ra, $quick) = ('__builtin_return_address(0)', 'false');
+# A wrapper's caller's return address, and its call's way
+# (call.h: pmpi_way): the quick wrappers' body functions take both as arguments.
+our ($ra, $quick) = ('__builtin_return_address(0)', 'PMPI_SLOW');
 
 # --- helpers over one function's parameters
 sub with_role {
@@ -238,7 +238,7 @@ sub cflags {
 
 # The call's statements with C standing for the call ($cv), P for its
 # collective's piggyback (none when the call is not profiled) and Q for
-# whether it is quick (call.h; $quick, false unless given).
+# its way (call.h; $quick, PMPI_SLOW unless given).
 sub with_call {
 	my ($cv, @stmts) = @_;
 	my $pv = $cv eq 'NULL' ? 'NULL' : 'pb_';
@@ -355,24 +355,38 @@ for my $fn (@fns) {
 	my $cparams = @p ? join(', ', map { $_->{decl} } @p) : 'void';
 	my $args = join(', ', map { $_->{name} } @p);
 	my $hot = $fn->{flags}{hot} || $fn->{flags}{quick} ? "__attribute__((flatten)) " : "";
-	if ($fn->{flags}{quick}) {	# a copy for the common case, one for the others
+	if ($fn->{flags}{quick}) {	# a copy for each way (call.h)
 		print $o "\nstatic inline __attribute__((always_inline)) int " .
-			"body_$fn->{name}(const void *ra_, bool quick_, $cparams)\n{\n";
+			"body_$fn->{name}(const void *ra_, enum pmpi_way quick_, $cparams)\n{\n";
 		{
 			local ($ra, $quick) = ('ra_', 'quick_');
 			emit_body($o, $fn, $i, "PMPI_$fn->{name}($args)", C);
 		}
 		print $o "}\n";
-		# the other copy out of line: in one function with the
-		# common one, its registers spilled the common one's (20
-		# instructions a ping-pong round trip)
-		print $o "\nstatic __attribute__((noinline, flatten)) int " .
-			"other_$fn->{name}(const void *ra_, $cparams)\n{\n";
-		print $o "\treturn body_$fn->{name}(ra_, false, $args);\n}\n";
-		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
-		print $o "\tif (__builtin_expect(pmpi_quick(), 1))\n";
-		print $o "\t\treturn body_$fn->{name}(__builtin_return_address(0), true, $args);\n";
-		print $o "\treturn other_$fn->{name}(__builtin_return_address(0), $args);\n";
+		# each copy out of line, with the wrapper's own parameters and
+		# the caller's address handed over in pmpi_caller, so that the
+		# wrapper jumps to it without a frame of its own: with the
+		# common copy inline, the wrapper saved its registers before
+		# asking the way, which cost the other ways 30 instructions a
+		# call (35 where the address was one more argument); with the
+		# other copy inline too, its registers spilled the common
+		# one's (20 a ping-pong round trip)
+		# (named "MPI_Xxx.way", which the report shows as MPI_Xxx)
+		for my $way (['quick', 'PMPI_QUICK'], ['locked', 'PMPI_QUICK_LOCKED'],
+			     ['other', 'PMPI_SLOW']) {
+			print $o "\nstatic __attribute__((noinline, flatten)) int " .
+				"$way->[0]_$fn->{name}($cparams) __asm__(\"MPI_$fn->{name}.$way->[0]\");\n";
+			print $o "static int $way->[0]_$fn->{name}($cparams)\n{\n";
+			print $o "\treturn body_$fn->{name}(pmpi_caller, $way->[1], $args);\n}\n";
+		}
+		print $o "\nCPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
+		print $o "\tenum pmpi_way w_ = pmpi_way();\n\n";
+		print $o "\tpmpi_caller = __builtin_return_address(0);\n";
+		print $o "\tif (__builtin_expect(w_ == PMPI_QUICK, 1))\n";
+		print $o "\t\treturn quick_$fn->{name}($args);\n";
+		print $o "\tif (w_ == PMPI_QUICK_LOCKED)\n";
+		print $o "\t\treturn locked_$fn->{name}($args);\n";
+		print $o "\treturn other_$fn->{name}($args);\n";
 		print $o "}\n";
 	} else {
 		print $o "\n${hot}CPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";

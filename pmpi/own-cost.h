@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "way.h"
+
 /* A piggyback's step that costs about the same on every message (a small
  * message's layout, its header read), or a wrapper's own work: timed on
  * the first COST_SAMPLED_KEEP messages of a thread, then on one in
@@ -57,7 +59,7 @@ void pmpi_cost_piggyback(const struct cost_mark *m);
 /* The same up to t, a time the caller read already. */
 void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t);
 /* ns of piggyback time. */
-void pmpi_cost_piggyback_ns(uint64_t ns, bool quick);
+void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick);
 /* The step since m, timed: charged, and kept in s. */
 void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m);
 
@@ -66,7 +68,7 @@ void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m
  * for both) or estimated by s: charged as piggyback time.  quick: as
  * call.h says. */
 static inline void pmpi_cost_piggyback_drawn(struct cost_sampled *s, const struct cost_mark *m,
-					     bool timed, bool quick)
+					     bool timed, enum pmpi_way quick)
 {
 	if (timed)
 		pmpi_cost_piggyback_timed(s, m);
@@ -76,7 +78,7 @@ static inline void pmpi_cost_piggyback_drawn(struct cost_sampled *s, const struc
 
 /* The same, drawn by s's own countdown. */
 static inline void pmpi_cost_piggyback_sampled(struct cost_sampled *s, const struct cost_mark *m,
-					       bool quick)
+					       enum pmpi_way quick)
 {
 	pmpi_cost_piggyback_drawn(s, m, pb_sampled_due(s), quick);
 }

@@ -76,7 +76,7 @@ static void stamp_full(unsigned char *hdr, const struct pmpi_call *c, int site, 
 /* The same, straight into the header when it is the core alone (always
  * when quick, as call.h says). */
 static inline void stamp(unsigned char *hdr, const struct pmpi_call *c, int site, int tag,
-			 MPI_Comm comm, uint64_t bytes, uint64_t t, bool quick)
+			 MPI_Comm comm, uint64_t bytes, uint64_t t, enum pmpi_way quick)
 {
 	if (c && (quick || pmpi_wire.len == WIRE_CORE))
 		pmpi_pb_stamp_core(hdr, c, site, t, quick);
@@ -179,7 +179,7 @@ static int64_t small_bytes(const void *buf, int count, MPI_Datatype type)
  * a function's frame less on every small send. */
 __attribute__((flatten))
 static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, int64_t bytes,
-		      int dest, int tag, MPI_Comm comm, bool quick)
+		      int dest, int tag, MPI_Comm comm, enum pmpi_way quick)
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
@@ -212,7 +212,7 @@ static int send_sided(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 }
 
 int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick)
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, enum pmpi_way quick)
 {
 	int64_t small;
 
@@ -295,7 +295,7 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 /* --- receiving */
 
 /* The user's byte count in a status that counted the header too. */
-static inline uint64_t status_fix(MPI_Status *st, bool quick)
+static inline uint64_t status_fix(MPI_Status *st, enum pmpi_way quick)
 {
 	return (uint64_t)pmpi_status_take(st, quick ? WIRE_CORE : (MPI_Count)pmpi_wire.len, quick);
 }
@@ -311,7 +311,7 @@ static bool status_has_message(const MPI_Status *st)
 /* Charge the work on a message that arrived at m for call c (NULL: not
  * profiled) and copied n bytes out of the bounce buffer. */
 static void charge_taken(const struct pmpi_call *c, const struct cost_mark *m, uint64_t n,
-			 bool quick)
+			 enum pmpi_way quick)
 {
 	if (n > P2P_SAMPLED_COPY)
 		pmpi_cost_piggyback(m);
@@ -324,7 +324,7 @@ static void charge_taken(const struct pmpi_call *c, const struct cost_mark *m, u
 /* A message with a header arrived for call c (NULL: not profiled) with
  * status st: its wait ends now (*m), the status tells the user's bytes. */
 static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct cost_mark *m,
-				     bool quick)
+				     enum pmpi_way quick)
 {
 	*m = pmpi_cost_mark();	/* the user's receive completed: its wait ends */
 	if (c)
@@ -342,7 +342,7 @@ static inline uint64_t arrival_begin(struct pmpi_call *c, MPI_Status *st, struct
 __attribute__((flatten))
 static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const struct cost_mark *m,
 			uint64_t n, uint64_t copied, uint64_t t_post, const MPI_Status *st,
-			bool quick)
+			enum pmpi_way quick)
 {
 	struct pmpi_pb pb;
 
@@ -453,7 +453,7 @@ static bool message_plain(MPI_Message msg)
  * flattened, as send_small, its arrival inline. */
 __attribute__((flatten))
 static int recv_small(struct pmpi_call *c, void *buf, int64_t bytes, int src, int tag,
-		      MPI_Comm comm, MPI_Status *st, bool quick)
+		      MPI_Comm comm, MPI_Status *st, enum pmpi_way quick)
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
@@ -496,7 +496,7 @@ static int recv_sided(struct pmpi_call *c, void *buf, int count, MPI_Datatype ty
 }
 
 int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
-		       int tag, MPI_Comm comm, MPI_Status *st, bool quick)
+		       int tag, MPI_Comm comm, MPI_Status *st, enum pmpi_way quick)
 {
 	MPI_Status own;
 	int64_t small;

@@ -67,7 +67,7 @@ static inline bool pmpi_p2p_refused(int count, MPI_Datatype type)
  * the arguments are left to pmpi_x_send_headed and pmpi_x_recv_headed,
  * which find most calls' small (so not refused) first. */
 static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datatype type,
-				   bool quick)
+				   enum pmpi_way quick)
 {
 	return peer != MPI_PROC_NULL &&
 	       (quick || (pmpi_pb_comm(comm) && !pmpi_p2p_refused(count, type)));
@@ -77,9 +77,9 @@ static inline bool pmpi_p2p_headed(MPI_Comm comm, int peer, int count, MPI_Datat
  * for a header in the wrapper: a call without one costs no other.
  * quick: as call.h says. */
 int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick);
+		       MPI_Datatype type, int dest, int tag, MPI_Comm comm, enum pmpi_way quick);
 static inline int pmpi_x_send(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
-			      MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool quick)
+			      MPI_Datatype type, int dest, int tag, MPI_Comm comm, enum pmpi_way quick)
 {
 	if (!pmpi_p2p_headed(comm, dest, count, type, quick))
 		return pmpi_p2p_send_fn[how](buf, count, type, dest, tag, comm);
@@ -91,9 +91,9 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
 /* MPI_Recv, MPI_Mrecv; MPI_Irecv, Imrecv (msg) and Recv_init (persistent). */
 int pmpi_x_recv_headed(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src,
-		       int tag, MPI_Comm comm, MPI_Status *st, bool quick);
+		       int tag, MPI_Comm comm, MPI_Status *st, enum pmpi_way quick);
 static inline int pmpi_x_recv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type,
-			      int src, int tag, MPI_Comm comm, MPI_Status *st, bool quick)
+			      int src, int tag, MPI_Comm comm, MPI_Status *st, enum pmpi_way quick)
 {
 	if (!pmpi_p2p_headed(comm, src, count, type, quick))
 		return PMPI_Recv(buf, count, type, src, tag, comm, st);

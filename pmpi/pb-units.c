@@ -20,20 +20,20 @@ void pb_units_start(const struct rt_state *rt)
 	waits_on = pb_waits_wanted(rt);
 }
 
-void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick)
+void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick)
 {
 	pb_cp_stamp(pb, c, quick);
 	pb_comp_stamp(pb, c, quick);
 }
 
-void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick)
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick)
 {
 	pb_cp_stamp_core(k, c, quick);
 	pb_comp_stamp_core(k, c, quick);
 }
 
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			 const struct pmpi_pb_coll *x, bool quick)
+			 const struct pmpi_pb_coll *x, enum pmpi_way quick)
 {
 	pb_cp_stamp_coll(pb, c, x, quick);
 	if (waits_on)
@@ -41,7 +41,7 @@ void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 	pb_comp_stamp_coll(pb, c, x, quick);
 }
 
-void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
+void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick)
 {
 	pb_cp_recv(a, pb, quick);
 	if (waits_on)
@@ -49,7 +49,7 @@ void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick)
 	pb_comp_recv(a, pb, quick);
 }
 
-void pb_units_coll(const struct pb_arrival *a, bool quick)
+void pb_units_coll(const struct pb_arrival *a, enum pmpi_way quick)
 {
 	pb_cp_coll(a, quick);
 	if (waits_on)
@@ -57,7 +57,7 @@ void pb_units_coll(const struct pb_arrival *a, bool quick)
 	pb_comp_coll(a, quick);
 }
 
-void pb_units_coll_after(const struct pb_arrival *a, bool quick)
+void pb_units_coll_after(const struct pb_arrival *a, enum pmpi_way quick)
 {
 	pb_cp_coll_after(a, quick);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "pb.h"
+#include "way.h"
 
 struct pmpi_call;
 struct pmpi_pb_coll;
@@ -63,13 +64,13 @@ struct rt_state;
  */
 
 /* The critical path, zeroing, fold points (cp-unit.c). */
-void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
-void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
+void pb_cp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick);
+void pb_cp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick);
 void pb_cp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-		      const struct pmpi_pb_coll *x, bool quick);
-void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_cp_coll(const struct pb_arrival *a, bool quick);
-void pb_cp_coll_after(const struct pb_arrival *a, bool quick);
+		      const struct pmpi_pb_coll *x, enum pmpi_way quick);
+void pb_cp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick);
+void pb_cp_coll(const struct pb_arrival *a, enum pmpi_way quick);
+void pb_cp_coll_after(const struct pb_arrival *a, enum pmpi_way quick);
 bool pb_cp_wants_who(void);
 
 /* Wait states, site pairs (waits.c). */
@@ -80,24 +81,24 @@ void pb_waits_recv(const struct pb_arrival *a, struct pmpi_pb *pb);
 void pb_waits_coll(const struct pb_arrival *a);
 
 /* Overhead compensation (compensate.c). */
-void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
-void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
+void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick);
+void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick);
 void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			const struct pmpi_pb_coll *x, bool quick);
-void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_comp_coll(const struct pb_arrival *a, bool quick);
+			const struct pmpi_pb_coll *x, enum pmpi_way quick);
+void pb_comp_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick);
+void pb_comp_coll(const struct pb_arrival *a, enum pmpi_way quick);
 
 /* At MPI_Init, once the options are known: the units that run. */
 void pb_units_start(const struct rt_state *rt);
 
 /* The running units, in their order. */
-void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, bool quick);
-void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, bool quick);
+void pb_units_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick);
+void pb_units_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum pmpi_way quick);
 void pb_units_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
-			 const struct pmpi_pb_coll *x, bool quick);
-void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, bool quick);
-void pb_units_coll(const struct pb_arrival *a, bool quick);
-void pb_units_coll_after(const struct pb_arrival *a, bool quick);
+			 const struct pmpi_pb_coll *x, enum pmpi_way quick);
+void pb_units_recv(const struct pb_arrival *a, struct pmpi_pb *pb, enum pmpi_way quick);
+void pb_units_coll(const struct pb_arrival *a, enum pmpi_way quick);
+void pb_units_coll_after(const struct pb_arrival *a, enum pmpi_way quick);
 bool pb_units_want_who(void);
 
 #endif

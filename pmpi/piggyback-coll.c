@@ -52,7 +52,7 @@ int pmpi_pb_coll_start(void)
 
 /* A barrier is what the companion of a synchronising collective is: an
  * allreduce, which no rank leaves before every rank has entered it. */
-int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick)
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, enum pmpi_way quick)
 {
 	struct pmpi_pb none;
 	struct pmpi_comm_facts own;
@@ -178,7 +178,7 @@ static struct pmpi_reserve colls = { (unsigned char *)kept_colls, sizeof(kept_co
 __attribute__((flatten))
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, const struct pmpi_comm_facts *cf,
-					int root, enum pmpi_pb_dir dir, bool quick)
+					int root, enum pmpi_pb_dir dir, enum pmpi_way quick)
 {
 	struct pmpi_pb_coll *x;
 	uint64_t seq;
@@ -209,7 +209,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 }
 
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_Request *req,
-		      enum pmpi_pb_dir dir, bool quick)
+		      enum pmpi_pb_dir dir, enum pmpi_way quick)
 {
 	if (!x)
 		return;
@@ -271,13 +271,13 @@ static bool merged_ok(struct pmpi_pb_coll *x, enum pmpi_pb_dir dir)
 
 /* x's gathering of every rank's (rank, event): none when quick (no
  * --cp-trace, call.h). */
-static struct pmpi_pb_who *who_of(const struct pmpi_pb_coll *x, bool quick)
+static struct pmpi_pb_who *who_of(const struct pmpi_pb_coll *x, enum pmpi_way quick)
 {
 	return quick ? NULL : x->who;
 }
 
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
-			 bool quick)
+			 enum pmpi_way quick)
 {
 	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
 	struct pb_arrival a = { .c = c, .t = m.t, .x = x, .dir = dir };

@@ -31,7 +31,7 @@ static int same_host_n;
 static int host_ranks = 1;	/* world ranks on this host, this one included */
 
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send,
-		  bool quick)
+		  enum pmpi_way quick)
 {
 	pmpi_pb_core_clear(pb);
 	if (!quick && pmpi_wire.zero)	/* quick: the core alone */
@@ -48,7 +48,7 @@ void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint6
  * optimizer, which would otherwise call it from both. */
 __attribute__((always_inline)) inline void pmpi_pb_stamp_core(unsigned char *hdr,
 							     const struct pmpi_call *c, int site,
-							     uint64_t t_send, bool quick)
+							     uint64_t t_send, enum pmpi_way quick)
 {
 	struct pmpi_pb_core k = { .t_send = t_send, .cp = -1 };
 
@@ -128,21 +128,22 @@ static struct comm_seq *comm_entry(MPI_Comm comm)
 	return free_slot ? last_entry = free_slot : NULL;
 }
 
-bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick)
+bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, enum pmpi_way quick)
 {
 	struct comm_seq *e;
 
-	/* quick: every communicator carries it, one thread counts */
+	/* quick: every communicator carries it; one thread counts unless
+	 * the way is locked */
 	if (comm == MPI_COMM_NULL || (!quick && !pmpi_pb_comm(comm)))
 		return false;
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		pmpi_lock(&comm_lock);
 	/* past the table's room the collective is numbered 0, which check
 	 * mode reports, rather than skipped by this rank alone: its members
 	 * may have fewer communicators alive */
 	e = comm_entry(comm);
 	*seq = e ? ++e->coll_seq : 0;
-	if (!quick)
+	if (quick != PMPI_QUICK)
 		pmpi_unlock(&comm_lock);
 	return true;
 }

@@ -34,6 +34,7 @@
 #include "pb-rules.h"
 #include "comms.h"
 #include "wire.h"
+#include "way.h"
 
 /* --cp-trace: who took part in a collective, gathered beside the companion. */
 struct pmpi_pb_who {
@@ -98,12 +99,12 @@ extern bool pmpi_pb_on;
  * travel on comm. */
 struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll *local,
 					bool nonblocking, const struct pmpi_comm_facts *cf,
-					int root, enum pmpi_pb_dir dir, bool quick);
+					int root, enum pmpi_pb_dir dir, enum pmpi_way quick);
 static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
 						      struct pmpi_pb_coll *local,
 						      bool nonblocking,
 						      const struct pmpi_comm_facts *cf, int root,
-						      enum pmpi_pb_dir dir, bool quick)
+						      enum pmpi_pb_dir dir, enum pmpi_way quick)
 {
 	/* inline: without the piggyback a collective costs no call here */
 	return quick || pmpi_pb_on ?
@@ -113,13 +114,13 @@ static inline struct pmpi_pb_coll *pmpi_pb_coll_begin(struct pmpi_call *c,
  * now; a non-blocking one is handed to requests.c with the user's request
  * *req and completes with it (pmpi_pb_coll_finish). */
 void pmpi_pb_coll_end(struct pmpi_call *c, struct pmpi_pb_coll *x, int rc, MPI_Request *req,
-		      enum pmpi_pb_dir dir, bool quick);
+		      enum pmpi_pb_dir dir, enum pmpi_way quick);
 /* x completed, of direction dir (x->dir; a wrapper passes its own, a
  * constant): its companion's end, the units' merges, x freed when on the
  * heap.  From pmpi_pb_coll_end, or from the request of a non-blocking
  * collective (requests.c). */
 void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_pb_dir dir,
-			 bool quick);
+			 enum pmpi_way quick);
 /* A non-blocking call that carried the piggyback, seen complete: its data
  * given to the program, the first time only (the buffer is the
  * program's from then on). */
@@ -139,7 +140,7 @@ void pmpi_pb_room_free(struct pmpi_pb_coll *x);
 unsigned char *pmpi_pb_room_keep(struct pmpi_pb_coll *x, size_t bytes);
 /* A quick collective (call.h; mpi-api.def's quick) is blocking: whether
  * x is on the heap, as its steps read it, which the compiler then knows. */
-static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, bool quick)
+static inline bool pmpi_pb_coll_heap(const struct pmpi_pb_coll *x, enum pmpi_way quick)
 {
 	return !quick && x->heap;
 }
@@ -158,7 +159,7 @@ extern struct wire_layout pmpi_wire;
 extern MPI_Datatype pmpi_pb_type;
 extern size_t pmpi_pb_bytes;
 /* The same, a constant when quick (call.h: the core alone). */
-static inline size_t pmpi_pb_size(bool quick)
+static inline size_t pmpi_pb_size(enum pmpi_way quick)
 {
 	return quick ? PMPI_PB_CORE : pmpi_pb_bytes;
 }
@@ -207,7 +208,7 @@ static inline bool pmpi_pb_fits_behind(size_t pbb, uint64_t bytes)
  * not profiled) x's alone.  MPI_COMM_NULL goes plain: MPI's error then
  * names the program's own arguments. */
 static inline const struct pmpi_comm_facts *
-pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, bool quick,
+pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, enum pmpi_way quick,
 		     struct pmpi_comm_facts *own)
 {
 	const struct pmpi_comm_facts *f = own;
@@ -223,30 +224,30 @@ pmpi_pb_coll_fusable(const struct pmpi_pb_coll *x, MPI_Comm comm, bool quick,
 }
 /* piggyback-coll.c: MPI_Barrier and MPI_Ibarrier, as the companion's
  * allreduce alone. */
-int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, bool quick);
+int pmpi_x_barrier(struct pmpi_pb_coll *x, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_ibarrier(struct pmpi_pb_coll *x, MPI_Comm comm, MPI_Request *req);
 /* bcast.c: MPI_Bcast of [piggyback | data]; MPI_Ibcast of it in x's
  * own buffers when the data fit behind the piggyback, with its
  * companion's after it otherwise. */
 int pmpi_x_bcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
-		 MPI_Comm comm, bool quick);
+		 MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_ibcast(struct pmpi_pb_coll *x, void *buf, int count, MPI_Datatype type, int root,
 		  MPI_Comm comm, MPI_Request *req);
 /* allreduce.c: MPI_Allreduce, MPI_Reduce, MPI_Scan, MPI_Exscan,
  * MPI_Reduce_scatter_block and MPI_Reduce_scatter of [piggyback | data]
  * with an operator of ours. */
 int pmpi_x_allreduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+		     MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_reduce(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, bool quick);
+		  MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_scan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+		MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_exscan(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+		  MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_reduce_scatter_block(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, int count,
-				MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+				MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_reduce_scatter(struct pmpi_pb_coll *x, const void *sbuf, void *rbuf, const int *counts,
-			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool quick);
+			  MPI_Datatype type, MPI_Op op, MPI_Comm comm, enum pmpi_way quick);
 /* MPI_Iallreduce, MPI_Ireduce, MPI_Iscan and MPI_Iexscan of [piggyback |
  * data] in x's own buffers when the data fit behind the piggyback, with
  * their companion's after them otherwise. */
@@ -274,16 +275,16 @@ void pmpi_x_allreduce_stop(void);
  * the stack; their non-blocking forms' on the heap, x->room). */
 #define PMPI_PB_GATHER_ROOM 4096
 int pmpi_x_gather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick);
+		  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_scatter(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, bool quick);
+		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_allgather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick);
+		     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_alltoall(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
-		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, bool quick);
+		    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_allgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		      void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
-		      MPI_Comm comm, bool quick);
+		      MPI_Comm comm, enum pmpi_way quick);
 int pmpi_x_igather(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI_Datatype stype,
 		   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
 		   MPI_Request *req);
@@ -300,16 +301,16 @@ int pmpi_x_iallgatherv(struct pmpi_pb_coll *x, const void *sbuf, int scount, MPI
 
 /* The next collective number on comm, the piggyback on; false when the
  * piggyback does not travel on comm (the same on every member). */
-bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, bool quick);
+bool pmpi_pb_coll_seq(MPI_Comm comm, uint64_t *seq, enum pmpi_way quick);
 /* Fill a piggyback with this rank's current values for call c, whose data
  * leave at t_send: the tool's work since the call's entry is delay. */
 void pmpi_pb_fill(struct pmpi_pb *pb, const struct pmpi_call *c, int site, uint64_t t_send,
-		  bool quick);
+		  enum pmpi_way quick);
 /* The same written as a header at hdr, when the job's is the core alone
  * (pmpi_wire.len == WIRE_CORE): no struct pmpi_pb on the way.  quick: as
  * call.h says. */
 void pmpi_pb_stamp_core(unsigned char *hdr, const struct pmpi_call *c, int site, uint64_t t_send,
-			bool quick);
+			enum pmpi_way quick);
 /* The piggyback of a call not profiled: this rank's, saying nothing else. */
 void pmpi_pb_fill_none(struct pmpi_pb *pb, uint64_t t_send);
 /* The first pbb bytes of this rank's piggyback for a collective that

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# mpi-thread-calls.t - MPI_Send and MPI_Recv from 2 threads of each of 2
+# ranks under MPI_THREAD_MULTIPLE (tests/progs/thread-calls.c), where the
+# wrappers' common calls take the analyses' locks (docs/mpi.md "Threads"),
+# for each MPI where installed:
+#  a. Overlapping calls: the statistics exact (2 threads x ROUNDS round
+#     trips of an int a rank, both threads counted), and every rank says
+#     it has no critical path and records none (docs/critical-path.md).
+#  b. Calls that take turns: the path is whole, at least as long as the
+#     spins it serialises (rank 0's threads, 2 ms in work_0 and 4 ms in
+#     work_1 a round, 0.9 s in all) and no longer than the run, and
+#     work_1's share of it is twice work_0's (+- 15 %).
+. "$(dirname "$0")/../lib.sh"
+need_sampling
+. "$TOP/tests/mpi-lib.sh"
+
+ROUNDS=300	# overlapping round trips of each thread
+TURNS=150	# turns of each thread
+US=2000		# work_0's spin a turn, microseconds
+
+# run MPI NAME MODE ROUNDS US: thread-calls under cpperf-record into
+# $WORK/MPI-NAME, its stderr in $WORK/MPI-NAME.err
+run() {
+	local mpi=$1 d=$WORK/$1-$2
+	rm -rf "$d"
+	mpi_run 2 "$RECORD" --cp-budget=0 -o "$d" "$WORK/calls-$mpi" "$3" "$4" "$5" \
+		> "$d.out" 2> "$d.err"
+	is "$mpi $2: program output" "$?:$(cat "$d.out")" "0:thread-calls $3 multiple"
+}
+
+for mpi in openmpi mpich; do
+	mpi_or_skip $mpi "MPI calls of several threads" || continue
+	mpi_build calls-$mpi thread-calls.c
+
+	# --- a. overlapping calls
+	run $mpi overlap overlap $ROUNDS 0
+	d=$WORK/$mpi-overlap
+	report_json "$d"
+	site() { echo "[.mpi.callsites[] | select(.function == \"$1\") | .$2] | add"; }
+	jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
+		sends "$(site MPI_Send calls)" sent "$(site MPI_Send bytes_sent)" \
+		recvs "$(site MPI_Recv calls)" received "$(site MPI_Recv bytes_recv)" \
+		threads '[.mpi.callsites[] | select(.function | test("^MPI_(Send|Recv)$")) | .threads] | unique | join(" ")'
+	is "$mpi: 2 ranks" "$ranks" 2
+	is "$mpi: MPI_Send calls and bytes" "$sends $sent" "$((4 * ROUNDS)) $((16 * ROUNDS))"
+	is "$mpi: MPI_Recv calls and bytes" "$recvs $received" "$((4 * ROUNDS)) $((16 * ROUNDS))"
+	is "$mpi: both threads counted at each site" "$threads" 2
+	is "$mpi: every rank says its calls overlapped" \
+		"$(grep -c '^cpperf: rank [01]: no critical path: MPI calls of several threads overlapped' "$d.err")" 2
+	is "$mpi: and records no path" "$(cat "$d"/*.cpprof | grep -c '^cp_events 0$')" 2
+
+	# --- b. calls that take turns
+	run $mpi turns turns $TURNS $US
+	d=$WORK/$mpi-turns
+	cp_json "$d" "$d.cp"
+	jq_vars "$d.cp" form "$(cp_filter .form)" length "$(cp_filter .length)" \
+		work_0 "$(cp_share work_0)" work_1 "$(cp_share work_1)"
+	report_json "$d"
+	wall=$(jqr '[.ranks[].process_wall] | max')
+	is "$mpi: no rank's calls overlapped" "$(grep -c 'no critical path' "$d.err")" 0
+	is "$mpi: the path is whole" "$form" whole
+	atleast "$mpi: the path's length (s), the spins it serialises" "$length" \
+		"$(awk -v n=$TURNS -v us=$US 'BEGIN { print n * 3 * us / 1e6 * 0.97 }')"
+	atmost "$mpi: the path's length (s), the run's" "$length" "$wall"
+	within "$mpi: work_1's share of the path over work_0's" \
+		"$(awk -v a="$work_1" -v b="$work_0" 'BEGIN { if (b > 0) printf "%.3f", a / b }')" 2 0.3
+done
+done_testing

@@ -1,0 +1,98 @@
+/*
+ * thread-calls.c - MPI_Send and MPI_Recv from 2 threads of each of 2 ranks
+ * under MPI_THREAD_MULTIPLE, where the wrappers' analyses take their
+ * locks.  "overlap": both threads of a rank make ROUNDS round trips with
+ * the other rank at once, each on a tag of its own, so that their calls
+ * overlap.  "turns": the threads take turns, round i being thread i % 2's
+ * on both ranks, so that one call at a time is in MPI; before its send,
+ * rank 0's thread t spins in work_t for (t + 1) x US microseconds: work_0
+ * a third of the path, work_1 two thirds.  Prints "thread-calls MODE
+ * multiple" on rank 0 when MPI gave that level.
+ * Usage: thread-calls overlap|turns ROUNDS US
+ */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spin-leaf.h"
+
+static int rank, rounds, turns_mode;
+static double us;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
+static int turn;	/* the round under way, in "turns" */
+
+static NOINLINE void work_0(double t)
+{
+	SPIN(t);
+}
+
+static NOINLINE void work_1(double t)
+{
+	SPIN(t);
+	sink ^= 1;	/* not the same code as work_0 */
+}
+
+/* One round trip of thread t with the other rank, on tag t. */
+static void round_trip(int t)
+{
+	int v = t;
+
+	if (rank == 0) {
+		if (turns_mode)
+			(t ? work_1 : work_0)((t + 1) * us);
+		MPI_Send(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD);
+		MPI_Recv(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(&v, 1, MPI_INT, 0, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(&v, 1, MPI_INT, 0, t, MPI_COMM_WORLD);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	int t = (int)(long)arg;
+
+	for (int i = 0; i < rounds; i++) {
+		if (!turns_mode) {
+			round_trip(t);
+			continue;
+		}
+		pthread_mutex_lock(&lock);
+		while (turn % 2 != t)
+			pthread_cond_wait(&moved, &lock);
+		pthread_mutex_unlock(&lock);
+		round_trip(t);
+		pthread_mutex_lock(&lock);
+		turn++;
+		pthread_cond_broadcast(&moved);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[2];
+	int level;
+
+	if (argc != 4 || (strcmp(argv[1], "overlap") && strcmp(argv[1], "turns"))) {
+		fprintf(stderr, "usage: thread-calls overlap|turns ROUNDS US\n");
+		return 2;
+	}
+	turns_mode = !strcmp(argv[1], "turns");
+	rounds = atoi(argv[2]);
+	us = atof(argv[3]);
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	for (long t = 0; t < 2; t++)
+		pthread_create(&th[t], NULL, thread_main, (void *)t);
+	for (int t = 0; t < 2; t++)
+		pthread_join(th[t], NULL);
+	if (rank == 0)
+		printf("thread-calls %s%s\n", argv[1], level == MPI_THREAD_MULTIPLE ? " multiple" : "");
+	MPI_Finalize();
+	return 0;
+}
