@@ -3,13 +3,16 @@
 # ranks under MPI_THREAD_MULTIPLE (tests/progs/thread-calls.c), where the
 # wrappers' common calls take the analyses' locks (docs/mpi.md "Threads"),
 # for each MPI where installed:
-#  a. Overlapping calls: the statistics exact (2 threads x ROUNDS round
-#     trips of an int a rank, both threads counted), and every rank says
-#     it has no critical path and records none (docs/critical-path.md).
+#  a. Overlapping calls: the statistics exact (a send and a receive of an
+#     int a rank, then 2 threads x ROUNDS round trips, both threads
+#     counted), and every rank says it has no critical path and records
+#     none (docs/critical-path.md).
 #  b. Calls that take turns: the path is whole, at least as long as the
-#     spins it serialises (rank 0's threads, 2 ms in work_0 and 4 ms in
-#     work_1 a round, 0.9 s in all) and no longer than the run, and
-#     work_1's share of it is twice work_0's (+- 15 %).
+#     spins it serialises (rank 0's threads, 2 ms of CPU time in work_0 and
+#     4 ms in work_1 a round, 0.9 s in all) and no longer than the run,
+#     and work_1's share of it is twice work_0's (+- 15 %), when the spins
+#     got at least 90 % of a CPU (on a busy host a rank's delays take the
+#     path from the spins, the shorter more often).
 . "$(dirname "$0")/../lib.sh"
 need_sampling
 . "$TOP/tests/mpi-lib.sh"
@@ -25,7 +28,7 @@ run() {
 	rm -rf "$d"
 	mpi_run 2 "$RECORD" --cp-budget=0 -o "$d" "$WORK/calls-$mpi" "$3" "$4" "$5" \
 		> "$d.out" 2> "$d.err"
-	is "$mpi $2: program output" "$?:$(cat "$d.out")" "0:thread-calls $3 multiple"
+	is "$mpi $2: program output" "$?:$(head -1 "$d.out")" "0:thread-calls $3 multiple"
 }
 
 for mpi in openmpi mpich; do
@@ -40,11 +43,11 @@ for mpi in openmpi mpich; do
 	jq_vars "$WORK/report.json" ranks '.experiment.ranks' \
 		sends "$(site MPI_Send calls)" sent "$(site MPI_Send bytes_sent)" \
 		recvs "$(site MPI_Recv calls)" received "$(site MPI_Recv bytes_recv)" \
-		threads '[.mpi.callsites[] | select(.function | test("^MPI_(Send|Recv)$")) | .threads] | unique | join(" ")'
+		threads '[.mpi.callsites[] | select(.callpath[-1].function == "round_trip") | .threads] | unique | join(" ")'
 	is "$mpi: 2 ranks" "$ranks" 2
-	is "$mpi: MPI_Send calls and bytes" "$sends $sent" "$((4 * ROUNDS)) $((16 * ROUNDS))"
-	is "$mpi: MPI_Recv calls and bytes" "$recvs $received" "$((4 * ROUNDS)) $((16 * ROUNDS))"
-	is "$mpi: both threads counted at each site" "$threads" 2
+	is "$mpi: MPI_Send calls and bytes" "$sends $sent" "$((4 * ROUNDS + 2)) $((16 * ROUNDS + 8))"
+	is "$mpi: MPI_Recv calls and bytes" "$recvs $received" "$((4 * ROUNDS + 2)) $((16 * ROUNDS + 8))"
+	is "$mpi: both threads counted at each site of the round trips" "$threads" 2
 	is "$mpi: every rank says its calls overlapped" \
 		"$(grep -c '^cpperf: rank [01]: no critical path: MPI calls of several threads overlapped' "$d.err")" 2
 	is "$mpi: and records no path" "$(cat "$d"/*.cpprof | grep -c '^cp_events 0$')" 2
@@ -62,7 +65,12 @@ for mpi in openmpi mpich; do
 	atleast "$mpi: the path's length (s), the spins it serialises" "$length" \
 		"$(awk -v n=$TURNS -v us=$US 'BEGIN { print n * 3 * us / 1e6 * 0.97 }')"
 	atmost "$mpi: the path's length (s), the run's" "$length" "$wall"
-	within "$mpi: work_1's share of the path over work_0's" \
-		"$(awk -v a="$work_1" -v b="$work_0" 'BEGIN { if (b > 0) printf "%.3f", a / b }')" 2 0.3
+	share=$(awk '$1 == "cpu_share" { print $2 }' "$d.out")
+	if awk -v s="$share" 'BEGIN { exit !(s != "" && s < 0.9) }'; then
+		skip "$mpi: work_1's share of the path over work_0's" "host busy: the spins got $share of a CPU"
+	else
+		within "$mpi: work_1's share of the path over work_0's" \
+			"$(awk -v a="$work_1" -v b="$work_0" 'BEGIN { if (b > 0) printf "%.3f", a / b }')" 2 0.3
+	fi
 done
 done_testing

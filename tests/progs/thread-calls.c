@@ -1,13 +1,17 @@
 /*
  * thread-calls.c - MPI_Send and MPI_Recv from 2 threads of each of 2 ranks
  * under MPI_THREAD_MULTIPLE, where the wrappers' analyses take their
- * locks.  "overlap": both threads of a rank make ROUNDS round trips with
- * the other rank at once, each on a tag of its own, so that their calls
- * overlap.  "turns": the threads take turns, round i being thread i % 2's
+ * locks.  "overlap": the threads of each rank are in MPI at once (one
+ * waits in MPI_Recv while the other calls MPI_Send), then both make ROUNDS
+ * round trips with the other rank at once, each on a tag of its own.  "turns": the threads take turns, round i being thread i % 2's
  * on both ranks, so that one call at a time is in MPI; before its send,
- * rank 0's thread t spins in work_t for (t + 1) x US microseconds: work_0
- * a third of the path, work_1 two thirds.  Prints "thread-calls MODE
- * multiple" on rank 0 when MPI gave that level.
+ * rank 0's thread t spins in work_t for (t + 1) x US microseconds of its
+ * CPU time: work_0 a third of the path's samples, work_1 two thirds, as
+ * long as the path runs through the spins (the other rank, waiting for
+ * them, is not late).  Prints "thread-calls MODE multiple" on rank 0 when
+ * MPI gave that level, and in "turns" "cpu_share S", the CPU time the
+ * spins got over the wall time they took: below 0.9 the host was busy and
+ * its delays may have taken the path.
  * Usage: thread-calls overlap|turns ROUNDS US
  */
 #include <mpi.h>
@@ -24,15 +28,52 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
 static int turn;	/* the round under way, in "turns" */
 
+/* The calling thread's CPU time in microseconds. */
+static double cpu_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+/* Spin until the thread has run us microseconds more, however long a
+ * busy host keeps it waiting: its samples are as many either way.  The
+ * thread's CPU clock is a system call: read every some 10 us of work, so
+ * that the samples are the spin's own. */
+#define SPIN_CPU(us) \
+	do { \
+		double end_ = cpu_us() + (us); \
+		uint64_t x_ = sink; \
+		do { \
+			for (int i_ = 0; i_ < 8192; i_++) \
+				x_ = x_ * 6364136223846793005ULL + 1442695040888963407ULL; \
+		} while (cpu_us() < end_); \
+		sink = x_; \
+	} while (0)
+
 static NOINLINE void work_0(double t)
 {
-	SPIN(t);
+	SPIN_CPU(t);
 }
 
 static NOINLINE void work_1(double t)
 {
-	SPIN(t);
+	SPIN_CPU(t);
 	sink ^= 1;	/* not the same code as work_0 */
+}
+
+/* Rank 0's spins: the CPU time they asked for, the wall time they took,
+ * thread t's in [t]. */
+static double spun_cpu[2], spun_wall[2];
+
+static void spin(int t)
+{
+	double start = now_us(), want = (t + 1) * us;
+
+	(t ? work_1 : work_0)(want);
+	spun_cpu[t] += want;
+	spun_wall[t] += now_us() - start;
 }
 
 /* One round trip of thread t with the other rank, on tag t. */
@@ -42,7 +83,7 @@ static void round_trip(int t)
 
 	if (rank == 0) {
 		if (turns_mode)
-			(t ? work_1 : work_0)((t + 1) * us);
+			spin(t);
 		MPI_Send(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD);
 		MPI_Recv(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	} else {
@@ -51,10 +92,28 @@ static void round_trip(int t)
 	}
 }
 
+/* A call of each thread of the rank inside MPI at once, however the host
+ * schedules them: thread 0 waits in MPI_Recv for the other rank's thread
+ * 1, which sends once it has slept long enough for that, as this rank's
+ * thread 1 does. */
+static void overlap(int t)
+{
+	int v = t;
+
+	if (t == 0) {
+		MPI_Recv(&v, 1, MPI_INT, rank ^ 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else {
+		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+		MPI_Send(&v, 1, MPI_INT, rank ^ 1, 2, MPI_COMM_WORLD);
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	int t = (int)(long)arg;
 
+	if (!turns_mode)
+		overlap(t);
 	for (int i = 0; i < rounds; i++) {
 		if (!turns_mode) {
 			round_trip(t);
@@ -91,8 +150,12 @@ int main(int argc, char **argv)
 		pthread_create(&th[t], NULL, thread_main, (void *)t);
 	for (int t = 0; t < 2; t++)
 		pthread_join(th[t], NULL);
-	if (rank == 0)
+	if (rank == 0) {
+		double wall = spun_wall[0] + spun_wall[1];
+
 		printf("thread-calls %s%s\n", argv[1], level == MPI_THREAD_MULTIPLE ? " multiple" : "");
+		printf("cpu_share %.2f\n", wall > 0 ? (spun_cpu[0] + spun_cpu[1]) / wall : 1);
+	}
 	MPI_Finalize();
 	return 0;
 }
