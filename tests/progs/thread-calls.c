@@ -28,30 +28,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
 static int turn;	/* the round under way, in "turns" */
 
-/* The calling thread's CPU time in microseconds. */
-static double cpu_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-/* Spin until the thread has run us microseconds more, however long a
- * busy host keeps it waiting: its samples are as many either way.  The
- * thread's CPU clock is a system call: read every some 10 us of work, so
- * that the samples are the spin's own. */
-#define SPIN_CPU(us) \
-	do { \
-		double end_ = cpu_us() + (us); \
-		uint64_t x_ = sink; \
-		do { \
-			for (int i_ = 0; i_ < 8192; i_++) \
-				x_ = x_ * 6364136223846793005ULL + 1442695040888963407ULL; \
-		} while (cpu_us() < end_); \
-		sink = x_; \
-	} while (0)
-
 static NOINLINE void work_0(double t)
 {
 	SPIN_CPU(t);
