@@ -30,35 +30,32 @@ static int merge_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* ---- functions: the frames of one name in one module */
+/* ---- functions: the frames of one function (symtab.h) */
 
 struct fn_key_ctx {
 	const struct profile *p;
 	const struct prof_fn_spread *v;
 };
 
-/* A function's name as the report groups it: the frames of a module that
- * are named by their address ("[0x1cc40]") are one function, the
- * module's (docs/report.md "Frames without symbols"). */
-static const char *fn_name(const struct sym_frame *f)
-{
-	return strncmp(f->function, "[0x", 3) ? f->function : "[0x";
-}
-
 static uint64_t fn_hash(const struct profile *p, uint32_t frame)
 {
-	const char *name = fn_name(&p->syms.frames[frame]);
+	const struct sym_frame *f = &p->syms.frames[frame];
 
-	return hash_u64(hash_bytes(HASH_SEED, name, strlen(name)) ^ p->syms.frames[frame].module);
+	return hash_u64(hash_bytes(HASH_SEED, f->function, symtab_function_len(&p->syms, f)) ^
+			f->module);
 }
 
+/* Frames of one function (symtab.h): the report's spreads over the ranks
+ * are by function. */
 static bool fn_eq(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct fn_key_ctx *k = ctx;
 	const struct sym_frame *x = &k->p->syms.frames[k->v[a].frame];
 	const struct sym_frame *y = &k->p->syms.frames[k->v[b].frame];
+	size_t n = symtab_function_len(&k->p->syms, x);
 
-	return x->module == y->module && !strcmp(fn_name(x), fn_name(y));
+	return x->module == y->module && n == symtab_function_len(&k->p->syms, y) &&
+	       !memcmp(x->function, y->function, n);
 }
 
 /* Fold spread s of the function of frame (a frame of p) into p's list,

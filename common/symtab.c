@@ -3,7 +3,8 @@
  * (by module, function, file and line).  Each table is a growable array plus
  * an open-addressing index whose slots hold id + 1 (0 marks an empty slot);
  * both indexes share the probing code below and differ only in their hash
- * and equality callbacks.
+ * and equality callbacks.  Last, the rule that groups frames into the
+ * functions a report shows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -257,4 +258,24 @@ int symtab_import(struct symtab *to, const struct symtab *from, uint32_t *fmap, 
 	}
 	free(mmap);
 	return rc;
+}
+
+bool symtab_runtime_module(const struct symtab *st, uint32_t m)
+{
+	const char *path, *slash;
+
+	if (m >= st->nmodules || !st->modules[m].path)
+		return false;
+	path = st->modules[m].path;
+	slash = strrchr(path, '/');
+	return !strncmp(slash ? slash + 1 : path, SYMTAB_RUNTIME, strlen(SYMTAB_RUNTIME));
+}
+
+size_t symtab_function_len(const struct symtab *st, const struct sym_frame *f)
+{
+	if (!strncmp(f->function, "[0x", 3))
+		return 3;
+	if (symtab_runtime_module(st, f->module))
+		return strcspn(f->function, ".");
+	return strlen(f->function);
 }

@@ -12,9 +12,12 @@
 #ifndef CPPERF_SYMTAB_H
 #define CPPERF_SYMTAB_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SYMTAB_NO_MODULE UINT32_MAX
+#define SYMTAB_RUNTIME "libcpperf"	/* file name prefix of cpperf's runtime */
 
 struct sym_module {
 	char *path;		/* owns the block build_id is in */
@@ -60,5 +63,19 @@ uint32_t symtab_frame(struct symtab *st, uint32_t module, const char *function,
  * -1 when memory is short; -2 when a frame of from names a module from
  * lacks (its index then in *bad). */
 int symtab_import(struct symtab *to, const struct symtab *from, uint32_t *fmap, uint32_t *bad);
+
+/* Whether module m of st is cpperf's runtime (its file's name starts with
+ * SYMTAB_RUNTIME). */
+bool symtab_runtime_module(const struct symtab *st, uint32_t m);
+
+/*
+ * How much of frame f's function name names the function the report
+ * groups the frame into (docs/report.md): "[0x" for every frame of a
+ * module named by its address; a function of cpperf's runtime without the
+ * suffix of a GCC clone or of a wrapper's copy ("MPI_Recv.quick" is
+ * MPI_Recv); else the whole name.  Frames are of one function when they
+ * have its module and these prefixes are equal.
+ */
+size_t symtab_function_len(const struct symtab *st, const struct sym_frame *f);
 
 #endif

@@ -27,18 +27,6 @@ static int comp_oom(char *err, size_t errlen)
 	return -1;
 }
 
-/* Whether module m of p is cpperf's runtime (basename "libcpperf*"). */
-static bool tool_module(const struct profile *p, uint32_t m)
-{
-	const char *path, *slash;
-
-	if (m == SYMTAB_NO_MODULE || m >= p->syms.nmodules || !p->syms.modules[m].path)
-		return false;
-	path = p->syms.modules[m].path;
-	slash = strrchr(path, '/');
-	return !strncmp(slash ? slash + 1 : path, REP_TOOL_MODULE, strlen(REP_TOOL_MODULE));
-}
-
 /* Append node with p's self counts of node i (mapped through emap). */
 static int tool_add(struct rep_tool *t, uint32_t nevents, uint32_t node,
 		    const uint64_t *self, const uint32_t *emap, uint32_t pevents)
@@ -88,7 +76,7 @@ int comp_merge_add(struct rep_data *d, const struct profile *p, const uint32_t *
 		while (e < p->nevents && self[e] == 0)
 			e++;
 		/* Frames were checked by replay_tree. */
-		if (e == p->nevents || !tool_module(p, p->syms.frames[t->frame[i]].module))
+		if (e == p->nevents || !symtab_runtime_module(&p->syms, p->syms.frames[t->frame[i]].module))
 			continue;
 		if (tool_add(&d->tool, d->nevents, nmap[i], self, emap, p->nevents) < 0)
 			return comp_oom(err, errlen);

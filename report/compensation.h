@@ -14,12 +14,10 @@
 /* --compensate: the zero value is the default. */
 enum rep_comp { REP_COMP_PARALLEL, REP_COMP_LOCAL, REP_COMP_NONE };
 
-#define REP_TOOL_MODULE "libcpperf"	/* basename prefix of cpperf's runtime */
-
 /*
  * Keep the samples of cpperf's own runtime that p (a profile with comp_on)
  * took: every node of p's tree with self counts whose frame's module
- * basename starts with REP_TOOL_MODULE, node ids mapped through nmap and
+ * is cpperf's runtime (symtab_runtime_module), node ids mapped through nmap and
  * counts through emap into d->tool.  Nothing is kept when comp_on is 0.
  * Returns 0, or -1 when memory is short.
  */

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compensation.h"
 #include "debuginfod.h"
 #include "frame-names.h"
 #include "model.h"
@@ -24,15 +23,6 @@
 static bool is_address(const char *name)
 {
 	return !strncmp(name, "[0x", 3);
-}
-
-/* Whether frame f is a function of cpperf's runtime, which the report
- * names without the suffix of a GCC clone or of a copy: an MPI wrapper's
- * copies ("MPI_Recv.quick", pmpi/gen-wrappers.pl), which a sample inside
- * MPI is unwound through, are the wrapper. */
-static bool runtime_frame(const struct rep_data *d, const struct sym_frame *f)
-{
-	return !strncmp(rep_module_name(d, f->module), REP_TOOL_MODULE, strlen(REP_TOOL_MODULE));
 }
 
 /* The name debuginfod's debug file gives address frame f, or NULL. */
@@ -67,8 +57,8 @@ static char *frame_name(const struct rep_data *d, uint32_t i, struct dbgi *c)
 			snprintf(n, len, "[%s]", mod);
 		return n;
 	}
-	if (runtime_frame(d, f))
-		return strndup(f->function, strcspn(f->function, "."));
+	if (symtab_runtime_module(&d->syms, f->module))	/* its copies are one function */
+		return strndup(f->function, symtab_function_len(&d->syms, f));
 	n = sym_demangle(f->function);
 	return n ? n : strdup(f->function);
 }

@@ -9,10 +9,12 @@
 
 /* Rank r of a job of 3: main -> work (self 10 + r) on every rank, and
  * main -> only_r (self 5) on rank r alone; one MPI_Send site taking
- * 100 * (r + 1) ns; messages to rank 2; one thread. */
+ * 100 * (r + 1) ns; messages to rank 2; one thread.  In cpperf's runtime,
+ * main -> MPI_Send (self 1) and main -> MPI_Send.quick (self r), a copy of
+ * the same wrapper. */
 static void make_rank(struct profile *p, int64_t r)
 {
-	uint32_t m, fmain, fwork, fonly, nmain, nwork, nonly;
+	uint32_t m, rt, fmain, fwork, fonly, nmain, nwork, nonly;
 	char name[32];
 
 	profile_init(p);
@@ -40,6 +42,10 @@ static void make_rank(struct profile *p, int64_t r)
 	nwork = cct_child(&p->tree, nmain, fwork);
 	cct_self(&p->tree, nwork)[0] = 10 + (uint64_t)r;
 	cct_self(&p->tree, nonly)[0] = 5;
+	rt = symtab_module(&p->syms, "/lib/libcpperf-mpi.so", "");
+	cct_self(&p->tree, cct_child(&p->tree, nmain, symtab_frame(&p->syms, rt, "MPI_Send", "", 0)))[0] = 1;
+	cct_self(&p->tree, cct_child(&p->tree, nmain,
+				     symtab_frame(&p->syms, rt, "MPI_Send.quick", "", 0)))[0] = (uint64_t)r;
 	p->mpi_sites = calloc(1, sizeof(*p->mpi_sites));
 	p->nmpi_sites = 1;
 	p->mpi_sites[0].function = strdup("MPI_Send");
@@ -81,7 +87,7 @@ static void check_merged(const struct profile *p, const char *how)
 	char name[128];
 	uint32_t work = node_of(p, "work"), only = node_of(p, "only_1");
 	const struct prof_spread *sw = &p->node_spread[work], *so = &p->node_spread[only];
-	const struct prof_fn_spread *fw = fn_of(p, "work");
+	const struct prof_fn_spread *fw = fn_of(p, "work"), *fs = fn_of(p, "MPI_Send");
 
 #define NAME(s) (snprintf(name, sizeof(name), "%s: %s", how, s), name)
 	is_int(p->merged, 3, NAME("three ranks merged"));
@@ -91,7 +97,7 @@ static void check_merged(const struct profile *p, const char *how)
 	is_int(p->mranks[2].pid, 102, NAME("a row keeps its pid"));
 	is_int(p->mranks[1].mpi_ns, 200, NAME("a row's MPI time is its sites'"));
 	ok(work != CCT_NO_FRAME && only != CCT_NO_FRAME, NAME("nodes of every rank"));
-	is_int(p->tree.nnodes, 6, NAME("root, main, work and three only_ nodes"));
+	is_int(p->tree.nnodes, 8, NAME("root, main, work, three only_ and two MPI_Send nodes"));
 	is_int(cct_self(&p->tree, work)[0], 33, NAME("work's counts summed"));
 	ok(sw->ranks == 3 && sw->min == 10 && sw->max == 12 && sw->max_rank == 2,
 	   NAME("work's spread: min 10, max 12 on rank 2"));
@@ -103,6 +109,8 @@ static void check_merged(const struct profile *p, const char *how)
 	   p->site_spread[0].max_rank == 2, NAME("its time's spread"));
 	ok(fw && fw->sum == 33 && fw->s.ranks == 3 && fw->s.max_rank == 2,
 	   NAME("work's function spread"));
+	ok(fs && fs->sum == 6 && fs->s.ranks == 3 && fs->s.max == 3 && fs->s.max_rank == 2,
+	   NAME("a wrapper's copies are one function: its spread, max 3 on rank 2"));
 	is_int(p->nmpi_peers, 3, NAME("a pair per sender"));
 	ok(p->mpi_peers[0].peer == 2 && p->mpi_peers[2].src == 2 && p->mpi_peers[2].bytes == 24,
 	   NAME("pairs keep their sender"));
@@ -207,8 +215,8 @@ static void test_kept_rank(void)
 	}
 	ok(one.rank == 1 && one.size == 3 && one.pid == 101 && one.merged == 0 &&
 	   one.mpi_wall_ns == 3000 && !strcmp(one.host, "node"), "rank 1's identity and times");
-	ok(one.tree.nnodes == 4 && node_of(&one, "only_1") != CCT_NO_FRAME &&
-	   node_of(&one, "only_0") == CCT_NO_FRAME, "its tree: root, main, work, only_1");
+	ok(one.tree.nnodes == 6 && node_of(&one, "only_1") != CCT_NO_FRAME &&
+	   node_of(&one, "only_0") == CCT_NO_FRAME, "its tree: root, main, work, only_1, MPI_Send's two");
 	ok(cct_self(&one.tree, node_of(&one, "work"))[0] == 11 &&
 	   cct_self(&one.tree, node_of(&one, "only_1"))[0] == 5, "with its own counts");
 	ok(one.nevents == 1 && !strcmp(one.events[0].name, "task-clock"), "and the events");

@@ -1,7 +1,8 @@
 /*
  * test-symtab.c - unit tests for module and frame interning
  * (common/symtab.c): equal content gives equal ids, every field takes part
- * in the key, strings are copied, and the tables grow.
+ * in the key, strings are copied, and the tables grow; and the rule that
+ * groups frames into functions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,11 +112,37 @@ static void test_import(void)
 	symtab_release(&b);
 }
 
+/* How much of a frame's name names its function: a runtime's copies and
+ * clones are one function, an application's are not, every address frame
+ * of a module is one. */
+static void test_function_len(void)
+{
+	struct symtab st;
+	uint32_t rt, app, id[4];
+
+	symtab_init(&st);
+	rt = symtab_module(&st, "/opt/cpperf/lib/libcpperf-openmpi.so", "");
+	app = symtab_module(&st, "/home/u/libcpperf-like/app", "");
+	/* ids first: interning may move the frames */
+	id[0] = symtab_frame(&st, rt, "MPI_Recv.quick", "", 0);
+	id[1] = symtab_frame(&st, rt, "pmpi_calls_start", "", 0);
+	id[2] = symtab_frame(&st, app, "solve.cold", "", 0);
+	id[3] = symtab_frame(&st, app, "[0x1cc40]", "", 0);
+	ok(symtab_runtime_module(&st, rt) && !symtab_runtime_module(&st, app) &&
+	   !symtab_runtime_module(&st, SYMTAB_NO_MODULE), "the runtime is known by its file's name");
+	is_int(symtab_function_len(&st, &st.frames[id[0]]), 8, "a runtime wrapper's copy is the wrapper");
+	is_int(symtab_function_len(&st, &st.frames[id[1]]), 16, "a runtime function without a suffix, whole");
+	is_int(symtab_function_len(&st, &st.frames[id[2]]), 10, "an application's clone is a function of its own");
+	is_int(symtab_function_len(&st, &st.frames[id[3]]), 3, "an address frame: its module's one function");
+	symtab_release(&st);
+}
+
 int main(void)
 {
 	test_modules();
 	test_frames();
 	test_growth();
 	test_import();
+	test_function_len();
 	return tap_done();
 }
