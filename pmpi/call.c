@@ -26,12 +26,8 @@
 #include "graph.h"
 
 atomic_bool pmpi_calls_on;
-__thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
-__thread const void *pmpi_caller __attribute__((tls_model("initial-exec")));
 
 bool pmpi_one_thread;
-
-static __thread struct cost_sampled own_cost __attribute__((tls_model("initial-exec")));
 
 /* The runtime's record of the thread is asked each time, not kept: a
  * forked child's runtime gives its thread a new one. */
@@ -75,12 +71,12 @@ static void enter_analyses(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t_in = 0, injected;
 
-	c->timed = pb_sampled_due(&own_cost);
+	c->timed = pb_sampled_due(&pmpi_here.own_cost);
 	if (c->timed)
 		t_in = rt_now_ns();
 	pmpi_look_up_site(c);
 	c->ring_head = pmpi_ring_head_now();
-	injected = pmpi_comp_enter(own_cost.est, c->ring_head, quick);
+	injected = pmpi_comp_enter(pmpi_here.own_cost.est, c->ring_head, quick);
 	c->t0 = rt_now_ns();
 	c->x0 = pmpi_comp_delay();
 	if (c->timed)	/* read only then */
@@ -148,7 +144,7 @@ static void leave_analyses(struct pmpi_call *c, uint64_t t, uint64_t t_own, enum
 	pmpi_comp_leave(c->t0, t, c->flags & PMPI_CALL_COLL, quick);
 	pmpi_cp_leave(c, t, quick);
 	if (c->timed)
-		pb_sampled_add(&own_cost, c->own_ns + (rt_now_ns() - t_own));
+		pb_sampled_add(&pmpi_here.own_cost, c->own_ns + (rt_now_ns() - t_own));
 }
 
 /* The end of MPI_Init or of the first call of a site, before its
@@ -180,7 +176,7 @@ void pmpi_leave(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t, t_own, dt;
 
-	pmpi_nesting--;
+	pmpi_here.nesting--;
 	/* MPI_Finalize ends the calls, never a quick one */
 	if (!quick && !atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed))
 		return;

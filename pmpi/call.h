@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "here.h"
 #include "way.h"
 
 /* A handle (a pointer in Open MPI, an int in MPICH) as a hash key. */
@@ -108,13 +109,6 @@ static inline enum pmpi_way pmpi_way(void)
 		return PMPI_QUICK;
 	return parts == (PMPI_QUICK_ALL & ~PMPI_QUICK_ALONE) ? PMPI_QUICK_LOCKED : PMPI_SLOW;
 }
-/* The return address of the quick wrapper that this thread entered
- * last, for its copy out of line (gen-wrappers.pl), which reads it before
- * anything could enter another. */
-extern __thread const void *pmpi_caller __attribute__((tls_model("initial-exec")));
-/* Wrapper nesting of this thread: a wrapper entered from inside another
- * (the library's Fortran binding calling the C function) only passes on. */
-extern __thread unsigned pmpi_nesting __attribute__((tls_model("initial-exec")));
 /* call.c: the entry of a call that pmpi_enter records, its facts set:
  * its site, its clock; MPI_Init's (PMPI_CALL_INIT), before MPI is up. */
 void pmpi_open(struct pmpi_call *c, enum pmpi_way quick);
@@ -126,10 +120,10 @@ void pmpi_open_init(struct pmpi_call *c);
 static inline bool pmpi_enter(struct pmpi_call *c, unsigned fn, unsigned flags, const void *ra,
 			      enum pmpi_way quick)
 {
-	if (pmpi_nesting ||
+	if (pmpi_here.nesting ||
 	    (!(flags & PMPI_CALL_INIT) && !atomic_load_explicit(&pmpi_calls_on, memory_order_relaxed)))
 		return false;
-	pmpi_nesting++;
+	pmpi_here.nesting++;
 	c->ra = ra;
 	c->fn = fn;
 	c->flags = flags;

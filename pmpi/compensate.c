@@ -59,6 +59,7 @@
 #include "../sampler/rt-mutex.h"
 #include "call.h"
 #include "compensate.h"
+#include "here.h"
 #include "piggyback.h"
 #include "pb-units.h"
 
@@ -98,8 +99,6 @@ static inline uint64_t news_count(void)
 {
 	return atomic_load_explicit(&news_n, memory_order_acquire);
 }
-/* The calling thread's sample ring's head at its last charge of news. */
-static __thread uint64_t self_head __attribute__((tls_model("initial-exec")));
 /* The calling thread's involuntary switches at the last reading, the
  * injected spin's taken out; 0 before the first. */
 static __thread uint64_t preempted_seen;
@@ -404,7 +403,7 @@ static uint64_t charge_samples(uint64_t cost)
  * comp.lock. */
 static inline __attribute__((always_inline)) bool news(uint64_t head)
 {
-	return news_count() != comp.news_seen || head != self_head;
+	return news_count() != comp.news_seen || head != pmpi_here.ring_head;
 }
 
 /* Charge the news, the ring's head being `head`: the drain thread's work
@@ -414,7 +413,7 @@ static inline __attribute__((always_inline)) bool news(uint64_t head)
 static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 {
 	comp.news_seen = news_count();
-	self_head = head;
+	pmpi_here.ring_head = head;
 	charge_drain_thread();
 	return charge_samples(comp.rt ? rt_sample_cost_now(comp.rt) : 0);
 }

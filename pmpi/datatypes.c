@@ -26,13 +26,12 @@ static unsigned named_home(MPI_Datatype type)
 	return (unsigned)((PMPI_HKEY(type) * 0x9e3779b97f4a7c15ull) >> 57) & (NAMED - 1);
 }
 
-__thread const struct pmpi_named *pmpi_named_last __attribute__((tls_model("initial-exec")));
 
 const struct pmpi_named *pmpi_named_probe(MPI_Datatype type)
 {
 	for (unsigned k = named_home(type); named[k].size; k = (k + 1) & (NAMED - 1))
 		if (named[k].type == type)
-			return pmpi_named_last = &named[k];
+			return pmpi_here.named_last = &named[k];
 	return NULL;
 }
 

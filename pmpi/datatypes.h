@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "here.h"
+
 /* The predefined datatypes read, at MPI_Init. */
 void pmpi_types_start(void);
 
@@ -18,15 +20,15 @@ struct pmpi_named {
 	int size;		/* 0: a free slot */
 	unsigned groups;	/* the operator groups it belongs to */
 };
-/* The one a thread found last: a program moves the same one or two, and
- * comparing its handle costs less than the hash (pmpi_named_probe). */
-extern __thread const struct pmpi_named *pmpi_named_last __attribute__((tls_model("initial-exec")));
 const struct pmpi_named *pmpi_named_probe(MPI_Datatype type);
 
-/* type's entry, NULL for a derived datatype or one the table lacks. */
+/* type's entry, NULL for a derived datatype or one the table lacks.  The
+ * one the thread found last first (pmpi_here.named_last): a program moves
+ * the same one or two, and comparing its handle costs less than the hash
+ * (pmpi_named_probe). */
 static inline const struct pmpi_named *pmpi_named_find(MPI_Datatype type)
 {
-	const struct pmpi_named *n = pmpi_named_last;
+	const struct pmpi_named *n = pmpi_here.named_last;
 
 	return n && n->type == type ? n : pmpi_named_probe(type);
 }

@@ -364,7 +364,7 @@ for my $fn (@fns) {
 		}
 		print $o "}\n";
 		# each copy out of line, with the wrapper's own parameters and
-		# the caller's address handed over in pmpi_caller, so that the
+		# the caller's address handed over in pmpi_here.caller (here.h), so that the
 		# wrapper jumps to it without a frame of its own: with the
 		# common copy inline, the wrapper saved its registers before
 		# asking the way, which cost the other ways 30 instructions a
@@ -377,11 +377,11 @@ for my $fn (@fns) {
 			print $o "\nstatic __attribute__((noinline, flatten)) int " .
 				"$way->[0]_$fn->{name}($cparams) __asm__(\"MPI_$fn->{name}.$way->[0]\");\n";
 			print $o "static int $way->[0]_$fn->{name}($cparams)\n{\n";
-			print $o "\treturn body_$fn->{name}(pmpi_caller, $way->[1], $args);\n}\n";
+			print $o "\treturn body_$fn->{name}(pmpi_here.caller, $way->[1], $args);\n}\n";
 		}
 		print $o "\nCPPERF_EXPORT int MPI_$fn->{name}($cparams)\n{\n";
 		print $o "\tenum pmpi_way w_ = pmpi_way();\n\n";
-		print $o "\tpmpi_caller = __builtin_return_address(0);\n";
+		print $o "\tpmpi_here.caller = __builtin_return_address(0);\n";
 		print $o "\tif (__builtin_expect(w_ == PMPI_QUICK, 1))\n";
 		print $o "\t\treturn quick_$fn->{name}($args);\n";
 		print $o "\tif (w_ == PMPI_QUICK_LOCKED)\n";

@@ -35,10 +35,6 @@ static struct key_table paths;		/* from, to, tree node: samples */
 static pthread_mutex_t paths_lock = PTHREAD_MUTEX_INITIALIZER;
 _Static_assert((uint64_t)PMPI_SITES * PMPI_SITES < RT_NO_TAG, "an edge's tag is its two sites");
 
-__thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec"))) = {
-	.last_site = -1,
-};
-
 /* Edge (from, to) of a kind, made when missing. */
 static struct key_entry *edge_get(int from, int to, int kind)
 {

@@ -17,15 +17,6 @@
 
 enum { PMPI_EDGE_COUNT, PMPI_EDGE_TIME };	/* values of an edge */
 
-/* What a thread keeps of its graph between its calls. */
-struct pmpi_graph_thread {
-	int last_site;		/* of its last call, -1 before */
-	uint64_t last_exit;	/* when that call ended */
-	uint64_t ring_mark;	/* its sample ring's head at the last call's entry */
-};
-
-extern __thread struct pmpi_graph_thread pmpi_graph_me __attribute__((tls_model("initial-exec")));
-
 /* One more traversal of the edge (from, to), ns long, into s, the
  * thread's counters of site `to`; none when a site is -1.
  * The rare case of pmpi_graph_leave. */
@@ -54,7 +45,7 @@ static inline __attribute__((always_inline))
 void pmpi_graph_leave(const struct pmpi_call *c, uint64_t t)
 {
 	struct pmpi_counts *s = c->counts;
-	struct pmpi_graph_thread *g = &pmpi_graph_me;
+	struct pmpi_graph_thread *g = &pmpi_here.graph;
 	int from = g->last_site;
 	uint64_t start = g->last_exit, ns = c->t0 - start;	/* a thread's clock never goes back */
 	struct key_own *e;

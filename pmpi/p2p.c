@@ -34,6 +34,7 @@
 #include "piggyback.h"
 #include "p2p.h"
 #include "copy.h"
+#include "here.h"
 #include "p2p-side.h"
 #include "status.h"
 #include "wire.h"
@@ -46,11 +47,6 @@ static bool layout_sampled(const struct p2p_side *d)
 {
 	return d->packed && !d->heap && d->contig && d->bytes <= P2P_SAMPLED_COPY;
 }
-
-/* The cost of a small send's layout and header, and of a small receive's
- * header read and data copied out, on this thread. */
-static __thread struct cost_sampled sent_cost __attribute__((tls_model("initial-exec")));
-static __thread struct cost_sampled taken_cost __attribute__((tls_model("initial-exec")));
 
 /* This rank's piggyback for a message of bytes from site with tag on
  * comm, of call c (NULL: a call not profiled), stamped t, written into the
@@ -95,7 +91,7 @@ static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, i
 
 	if (rc != MPI_SUCCESS)
 		return rc;
-	*t = c && layout_sampled(d) ? c->t0 + sent_cost.est : rt_now_ns();
+	*t = c && layout_sampled(d) ? c->t0 + pmpi_here.sent_cost.est : rt_now_ns();
 	stamp(d->hdr, c, site, tag, comm, d->bytes, *t, false);
 	return MPI_SUCCESS;
 }
@@ -122,7 +118,7 @@ static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, 
 	if (!c)
 		return;
 	if (layout_sampled(d))
-		pmpi_cost_piggyback_drawn(&sent_cost, &(struct cost_mark){ c->t0 }, c->timed, false);
+		pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, false);
 	else
 		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t);
 }
@@ -186,8 +182,8 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
-	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + sent_cost.est, quick);
-	pmpi_cost_piggyback_drawn(&sent_cost, &(struct cost_mark){ c->t0 }, c->timed, quick);
+	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + pmpi_here.sent_cost.est, quick);
+	pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, quick);
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
@@ -316,9 +312,9 @@ static void charge_taken(const struct pmpi_call *c, const struct cost_mark *m, u
 	if (n > P2P_SAMPLED_COPY)
 		pmpi_cost_piggyback(m);
 	else if (c)
-		pmpi_cost_piggyback_drawn(&taken_cost, m, c->timed, quick);
+		pmpi_cost_piggyback_drawn(&pmpi_here.taken_cost, m, c->timed, quick);
 	else
-		pmpi_cost_piggyback_sampled(&taken_cost, m, quick);
+		pmpi_cost_piggyback_sampled(&pmpi_here.taken_cost, m, quick);
 }
 
 /* A message with a header arrived for call c (NULL: not profiled) with

@@ -23,6 +23,7 @@
 #include "call.h"
 #include "comms.h"
 #include "copy.h"
+#include "here.h"
 #include "requests.h"
 #include "piggyback.h"
 #include "pb-units.h"
@@ -34,7 +35,6 @@ static MPI_Op merge_op = MPI_OP_NULL;
 /* The merges of a piggyback carried inside the user's collective take
  * about as long from call to call: timed on some, charged their median
  * (own-cost.h), one clock reading less each. */
-static __thread struct cost_sampled merged_cost __attribute__((tls_model("initial-exec")));
 
 /* The companions' operator; flattened, the merge inline. */
 __attribute__((flatten))
@@ -302,7 +302,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 	/* after the merges, which end the wait at m; a companion's wait is
 	 * timed every time */
 	if (x->fused && !who_of(x, quick))
-		pmpi_cost_piggyback_sampled(&merged_cost, &m, quick);
+		pmpi_cost_piggyback_sampled(&pmpi_here.merged_cost, &m, quick);
 	else
 		pmpi_cost_piggyback(&m);
 	pb_units_coll_after(&a, quick);

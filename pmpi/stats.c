@@ -25,6 +25,7 @@
 #include "datatypes.h"
 #include "comms.h"
 #include "graph.h"
+#include "here.h"
 #include "stats.h"
 #include "status.h"
 
@@ -87,7 +88,6 @@ struct pmpi_coll pmpi_colls[PMPI_COLLS];
 int pmpi_world_size;
 
 static struct thread_counts *all_threads;	/* pushed with release */
-static __thread struct thread_counts *mine __attribute__((tls_model("initial-exec")));
 /* The counters of a call whose site or the thread's counters could not
  * be kept (the table full, memory short): written, never read, so that
  * what a call adds needs no test. */
@@ -120,7 +120,7 @@ static struct peer_table *new_peers(void)
  * is short (its statistics are then lost). */
 static struct thread_counts *my_counts(void)
 {
-	struct thread_counts *t = mine;
+	struct thread_counts *t = pmpi_here.counts;
 
 	if (t)
 		return t;
@@ -133,7 +133,7 @@ static struct thread_counts *my_counts(void)
 	while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED))
 		;
-	return mine = t;
+	return pmpi_here.counts = t;
 }
 
 /* Thread t's counters of a site. */
@@ -271,7 +271,7 @@ static void look_up_site_miss(struct pmpi_call *c)
  * loads and the path's check on every call. */
 static inline void look_up_site(struct pmpi_call *c)
 {
-	struct thread_counts *t = mine;
+	struct thread_counts *t = pmpi_here.counts;
 	uint64_t key = slot_key(c);
 
 	if (t) {

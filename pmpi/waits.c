@@ -24,6 +24,7 @@
 #include "pb-units.h"
 #include "compensate.h"
 #include "clock-align.h"
+#include "here.h"
 #include "wait-rules.h"
 #include "key-table.h"
 #include "stats.h"
@@ -33,7 +34,6 @@
 enum { PAIR_COUNT, PAIR_BYTES, PAIR_LS, PAIR_LS_COMP, PAIR_LR, PAIR_LR_COMP, PAIR_VALUES };
 static struct key_table pairs;		/* untouched pages until used */
 static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread struct wait_order order __attribute__((tls_model("initial-exec")));
 
 void pb_waits_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 			 const struct pmpi_pb_coll *x)
@@ -117,8 +117,10 @@ static void pair_miss(struct pmpi_call *c, const struct pb_arrival *a, const str
 __attribute__((noinline))
 static void count_wrong_order(void)
 {
-	pmpi_site_wait(order.site, PROF_WAIT_late_sender_wrong_order, order.ls, order.ls_comp);
-	wait_order_forget(&order);
+	const struct wait_order *o = &pmpi_here.order;
+
+	pmpi_site_wait(o->site, PROF_WAIT_late_sender_wrong_order, o->ls, o->ls_comp);
+	wait_order_forget(&pmpi_here.order);
 }
 
 /* Raise call c's wait *w (*w_comp) of kind k to v (v_comp), the site's
@@ -291,9 +293,9 @@ bool pb_waits_wanted(const struct rt_state *rt)
 
 void pmpi_waits_leave(struct pmpi_call *c)
 {
-	if (wait_order_wrong(&order, c->first_sent))
+	if (wait_order_wrong(&pmpi_here.order, c->first_sent))
 		count_wrong_order();
-	wait_order_keep(&order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
+	wait_order_keep(&pmpi_here.order, c->site, c->late_sender, c->late_sender_comp, c->late_sent);
 }
 
 /* Is pair e in the profile: in use and its receiving site in it. */
