@@ -149,7 +149,8 @@ static int check_cpath(const struct rep_data *d, const struct rep_opts *o, const
 		snprintf(err, errlen, "%s", CPATH_NEED_TRACE);
 	else
 		snprintf(err, errlen, "%s: no critical-path data in this experiment: it "
-			 "is not an MPI program, or it was recorded with --no-piggyback",
+			 "is not an MPI program, it was recorded with --no-piggyback, or MPI "
+			 "calls of several threads overlapped (cpperf-record said so)",
 			 d->dir ? d->dir : "");
 	return -1;
 }

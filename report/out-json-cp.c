@@ -186,7 +186,8 @@ int rep_json_cpath(struct json_w *w, const struct rep_data *d,
 		json_null(w);
 	else
 		json_string(w, why ? why : "no critical-path data: not an MPI program, "
-			    "or recorded with --no-piggyback");
+			    "recorded with --no-piggyback, or MPI calls of several threads "
+			    "overlapped");
 	json_end_object(w);
 	return 0;
 }

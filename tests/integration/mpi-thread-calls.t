@@ -6,7 +6,7 @@
 #  a. Overlapping calls: the statistics exact (a send and a receive of an
 #     int a rank, then 2 threads x ROUNDS round trips, both threads
 #     counted), and every rank says it has no critical path and records
-#     none (docs/critical-path.md).
+#     none (docs/critical-path.md), which the path's view names as a cause.
 #  b. Calls that take turns: the path is whole, at least as long as the
 #     spins it serialises (rank 0's threads, 2 ms of CPU time in work_0 and
 #     4 ms in work_1 a round, 0.9 s in all) and no longer than the run,
@@ -51,6 +51,9 @@ for mpi in openmpi mpich; do
 	is "$mpi: every rank says its calls overlapped" \
 		"$(grep -c '^cpperf: rank [01]: no critical path: MPI calls of several threads overlapped' "$d.err")" 2
 	is "$mpi: and records no path" "$(cat "$d"/*.cpprof | grep -c '^cp_events 0$')" 2
+	"$CPPERF" report "$d" --view=cp > /dev/null 2> "$d.cp"
+	check "$mpi: the path's view says the calls may have overlapped" \
+		grep -q "no critical-path data in this experiment: .* or MPI calls of several threads overlapped" "$d.cp"
 
 	# --- b. calls that take turns
 	run $mpi turns turns $TURNS $US

@@ -438,7 +438,8 @@ static void test_absent(void)
 
 	is_int(rc, -1, "no data: --view=cp fails");
 	is_str(out, "exp: no critical-path data in this experiment: it is not an MPI "
-	       "program, or it was recorded with --no-piggyback", "no data: message");
+	       "program, it was recorded with --no-piggyback, or MPI calls of several "
+	       "threads overlapped (cpperf-record said so)", "no data: message");
 	out = render(&d, (struct rep_opts){ .format = REP_JSON, .view = REP_CP_REFERENCE, .min_pct = -1 }, &rc);
 	is_int(rc, -1, "no data: --reference fails");
 	is_str(out, CPATH_NEED_TRACE, "no data: --reference message");
@@ -450,7 +451,8 @@ static void test_absent(void)
 		  "{\"cycles\":0},\"self_pct\":0,\"total_pct\":0,\"children\":[]},\"zeroing\":"
 		  "[],\"series\":[],\"path\":[],\"reference\":false,\"form\":\"whole\","
 		  "\"cut\":null,\"unavailable\":"
-		  "\"no critical-path data: not an MPI program, or recorded with --no-piggyback\"}"),
+		  "\"no critical-path data: not an MPI program, recorded with --no-piggyback, "
+		  "or MPI calls of several threads overlapped\"}"),
 	   "no data: json empty, says why");
 	merge_release(&d);
 }
