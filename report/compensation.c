@@ -76,7 +76,8 @@ int comp_merge_add(struct rep_data *d, const struct profile *p, const uint32_t *
 		while (e < p->nevents && self[e] == 0)
 			e++;
 		/* Frames were checked by replay_tree. */
-		if (e == p->nevents || !symtab_runtime_module(&p->syms, p->syms.frames[t->frame[i]].module))
+		if (e == p->nevents ||
+		    !symtab_runtime_module(&p->syms, p->syms.frames[t->frame[i]].module))
 			continue;
 		if (tool_add(&d->tool, d->nevents, nmap[i], self, emap, p->nevents) < 0)
 			return comp_oom(err, errlen);

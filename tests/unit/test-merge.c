@@ -14,7 +14,7 @@
  * the same wrapper. */
 static void make_rank(struct profile *p, int64_t r)
 {
-	uint32_t m, rt, fmain, fwork, fonly, nmain, nwork, nonly;
+	uint32_t m, rt, fmain, fwork, fonly, fsend, fquick, nmain, nwork, nonly;
 	char name[32];
 
 	profile_init(p);
@@ -43,9 +43,10 @@ static void make_rank(struct profile *p, int64_t r)
 	cct_self(&p->tree, nwork)[0] = 10 + (uint64_t)r;
 	cct_self(&p->tree, nonly)[0] = 5;
 	rt = symtab_module(&p->syms, "/lib/libcpperf-mpi.so", "");
-	cct_self(&p->tree, cct_child(&p->tree, nmain, symtab_frame(&p->syms, rt, "MPI_Send", "", 0)))[0] = 1;
-	cct_self(&p->tree, cct_child(&p->tree, nmain,
-				     symtab_frame(&p->syms, rt, "MPI_Send.quick", "", 0)))[0] = (uint64_t)r;
+	fsend = symtab_frame(&p->syms, rt, "MPI_Send", "", 0);
+	fquick = symtab_frame(&p->syms, rt, "MPI_Send.quick", "", 0);
+	cct_self(&p->tree, cct_child(&p->tree, nmain, fsend))[0] = 1;
+	cct_self(&p->tree, cct_child(&p->tree, nmain, fquick))[0] = (uint64_t)r;
 	p->mpi_sites = calloc(1, sizeof(*p->mpi_sites));
 	p->nmpi_sites = 1;
 	p->mpi_sites[0].function = strdup("MPI_Send");

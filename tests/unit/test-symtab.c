@@ -130,9 +130,12 @@ static void test_function_len(void)
 	id[3] = symtab_frame(&st, app, "[0x1cc40]", "", 0);
 	ok(symtab_runtime_module(&st, rt) && !symtab_runtime_module(&st, app) &&
 	   !symtab_runtime_module(&st, SYMTAB_NO_MODULE), "the runtime is known by its file's name");
-	is_int(symtab_function_len(&st, &st.frames[id[0]]), 8, "a runtime wrapper's copy is the wrapper");
-	is_int(symtab_function_len(&st, &st.frames[id[1]]), 16, "a runtime function without a suffix, whole");
-	is_int(symtab_function_len(&st, &st.frames[id[2]]), 10, "an application's clone is a function of its own");
+	is_int(symtab_function_len(&st, &st.frames[id[0]]), 8,
+	       "a runtime wrapper's copy is the wrapper");
+	is_int(symtab_function_len(&st, &st.frames[id[1]]), 16,
+	       "a runtime function without a suffix, whole");
+	is_int(symtab_function_len(&st, &st.frames[id[2]]), 10,
+	       "an application's clone is a function of its own");
 	is_int(symtab_function_len(&st, &st.frames[id[3]]), 3, "an address frame: its module's one function");
 	symtab_release(&st);
 }
