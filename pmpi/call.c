@@ -13,6 +13,7 @@
  */
 #include <stdatomic.h>
 
+#include "analyses-lock.h"
 #include "call.h"
 #include "freed.h"
 #include "init.h"
@@ -66,22 +67,26 @@ void pmpi_calls_stop(void)
 
 /* The entry's work for the analyses on the piggyback: the wrapper's own
  * work timed on some calls, the compensation's charge (before the call's
- * clock: tool time, not MPI time), the critical path's event. */
+ * clock: tool time, not MPI time), the critical path's event; under one
+ * hold of the analyses' lock in the locked way. */
 static void enter_analyses(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t_in = 0, injected;
+	enum pmpi_way held;
 
 	c->timed = pb_sampled_due(&pmpi_here.own_cost);
 	if (c->timed)
 		t_in = rt_now_ns();
 	pmpi_look_up_site(c);
 	c->ring_head = pmpi_ring_head_now();
-	injected = pmpi_comp_enter(pmpi_here.own_cost.est, c->ring_head, quick);
+	held = pmpi_analyses_hold(quick);
+	injected = pmpi_comp_enter(pmpi_here.own_cost.est, c->ring_head, held);
 	c->t0 = rt_now_ns();
 	c->x0 = pmpi_comp_delay();
+	pmpi_cp_enter(c, held);
+	pmpi_analyses_release(held);
 	if (c->timed)	/* read only then */
 		c->own_ns = c->t0 - t_in - injected;
-	pmpi_cp_enter(c, quick);
 }
 
 /* The entry's clock of a call without the piggyback's analyses. */

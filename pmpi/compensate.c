@@ -56,7 +56,7 @@
 
 #include "../common/hash.h"
 #include "../sampler/rt.h"
-#include "../sampler/rt-mutex.h"
+#include "analyses-lock.h"
 #include "call.h"
 #include "compensate.h"
 #include "here.h"
@@ -67,7 +67,6 @@
 #define TURNS_MAX 4		/* switches charged to one call at most */
 
 static struct {
-	struct rt_mutex lock;
 	bool on;
 	struct prof_overhead ovh;
 	uint64_t inject_mpi_ns, inject_sample_ns;
@@ -192,16 +191,16 @@ void pmpi_comp_calibrate(struct rt_state *rt)
 	sample_cost_start(rt);
 	if (sw == UINT64_MAX)
 		sw = rt_cost_shared(rt, "switch-cost", rt_switch_cost_ns, false);
-	rt_mutex_lock(&comp.lock);
+	pmpi_analyses_lock();
 	comp.ovh.switch_cost_ns = sw;
-	rt_mutex_unlock(&comp.lock);
+	pmpi_analyses_unlock();
 }
 
 void pmpi_comp_start(uint64_t t0)
 {
 	struct rt_state *rt = rt_current();
 
-	rt_mutex_lock(&comp.lock);
+	pmpi_analyses_lock();
 	comp.inject_mpi_ns = env_ns("CPPERF_INJECT_MPI_NS", 0);
 	comp.inject_sample_ns = env_ns("CPPERF_INJECT_SAMPLE_NS", 0);
 	comp.shared_cores = pmpi_pb_host_ranks() > sysconf(_SC_NPROCESSORS_ONLN);
@@ -218,7 +217,7 @@ void pmpi_comp_start(uint64_t t0)
 	__atomic_store_n(&comp.quick, pmpi_one_thread && !comp.inject, __ATOMIC_RELAXED);
 	/* the lock is the quick way's to take (way.h) */
 	pmpi_quick_part(PMPI_QUICK_COMP, !comp.inject && !comp.shared_cores);
-	rt_mutex_unlock(&comp.lock);
+	pmpi_analyses_unlock();
 }
 
 void pmpi_comp_sample(void)
@@ -257,28 +256,38 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* The wrappers' side of comp.lock: every user of comp is a wrapper, or
- * runs once at the start or the end. */
-static void comp_lock(void)
+/* The wrappers' side of the analyses' lock (analyses-lock.h): every user
+ * of comp is a wrapper, or runs once at the start or the end.  Inline
+ * wherever taken: the critical path's, the same code, would otherwise
+ * share one copy with it out of line, a call more a lock (bench/mpi-cost.md). */
+static inline __attribute__((always_inline)) void comp_lock(void)
 {
 	if (!pmpi_one_thread)
-		rt_mutex_lock(&comp.lock);
+		pmpi_analyses_lock();
 }
 
-static void comp_unlock(void)
+static inline __attribute__((always_inline)) void comp_unlock(void)
 {
 	if (!pmpi_one_thread)
-		rt_mutex_unlock(&comp.lock);
+		pmpi_analyses_unlock();
+}
+
+/* Whether a step takes that lock itself: not in the way without one, nor
+ * inside a step that holds it (way.h). */
+static inline bool comp_locks(enum pmpi_way quick)
+{
+	return quick != PMPI_QUICK && quick != PMPI_QUICK_HELD;
 }
 
 /* How a wrapper's charge goes in: not at all (compensation is not
- * live), as it is (comp.quick, or the quick way without lock), or under
- * the lock when one is needed (the locked quick way's, way.h). */
+ * live), as it is (comp.quick, or a quick way that needs no lock or
+ * holds it), or under the lock when one is needed (the locked quick
+ * way's, way.h). */
 enum comp_way { COMP_OFF, COMP_QUICK, COMP_LOCKED };
 
 static inline enum comp_way comp_open(enum pmpi_way quick)
 {
-	if (quick == PMPI_QUICK ||
+	if (!comp_locks(quick) ||
 	    (!quick && __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1)))
 		return COMP_QUICK;
 	if (quick) {	/* live, from the quick parts */
@@ -297,7 +306,7 @@ static inline void comp_close(enum comp_way w)
 		comp_unlock();
 }
 
-/* Add ns to the overhead and the delay.  Caller holds comp.lock. */
+/* Add ns to the overhead and the delay.  Caller holds the analyses' lock. */
 static void charge(uint64_t ns)
 {
 	comp.x += ns;
@@ -308,7 +317,7 @@ static void charge_switches(uint64_t n);
 /* Charge the drain thread's CPU time since the last call: it unwinds the
  * rank's samples on the rank's cores; and its context switches, each of
  * which may take a rank's core from it and give it back.  Caller holds
- * comp.lock. */
+ * the analyses' lock. */
 static void charge_drain_thread(void)
 {
 	struct rt_state *rt = comp.rt;
@@ -327,7 +336,7 @@ static void charge_drain_thread(void)
 	}
 }
 
-/* Charge n context switches.  Caller holds comp.lock. */
+/* Charge n context switches.  Caller holds the analyses' lock. */
 static void charge_switches(uint64_t n)
 {
 	comp.ovh.switches += n;
@@ -384,7 +393,7 @@ void pmpi_comp_leave(uint64_t t0, uint64_t t, bool coll, enum pmpi_way quick)
 }
 
 /* Charge the samples taken since the last charge, each cost; how many.
- * Caller holds comp.lock. */
+ * Caller holds the analyses' lock. */
 static uint64_t charge_samples(uint64_t cost)
 {
 	uint64_t n = minus(samples_taken(), comp.samples_in_spins + comp.ovh.samples);
@@ -400,7 +409,7 @@ static uint64_t charge_samples(uint64_t cost)
  * they were charged (news_n moved), or the calling thread's ring (its
  * head now `head`).  Two loads, inline
  * (every call and completion asks): most calls have none.  Caller holds
- * comp.lock. */
+ * the analyses' lock. */
 static inline __attribute__((always_inline)) bool news(uint64_t head)
 {
 	return news_count() != comp.news_seen || head != pmpi_here.ring_head;
@@ -409,7 +418,7 @@ static inline __attribute__((always_inline)) bool news(uint64_t head)
 /* Charge the news, the ring's head being `head`: the drain thread's work
  * and the samples taken; how many samples.  What it looked at is read
  * first: what moves meanwhile is news at the next look.  Caller holds
- * comp.lock. */
+ * the analyses' lock. */
 static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 {
 	comp.news_seen = news_count();
@@ -419,7 +428,7 @@ static __attribute__((noinline)) uint64_t charge_news(uint64_t head)
 }
 
 /* A call's entry: the news since the last, and the wrapper's own work
- * call_ns; the samples charged.  Caller holds comp.lock. */
+ * call_ns; the samples charged.  Caller holds the analyses' lock. */
 static inline uint64_t enter_charge(uint64_t call_ns, uint64_t ring_head)
 {
 	uint64_t n = news(ring_head) ? charge_news(ring_head) : 0;
@@ -466,7 +475,7 @@ static uint64_t enter_injecting(uint64_t call_ns, uint64_t ring_head)
 
 uint64_t pmpi_comp_enter(uint64_t call_ns, uint64_t ring_head, enum pmpi_way quick)
 {
-	if (quick == PMPI_QUICK ||
+	if (!comp_locks(quick) ||
 	    (!quick && __builtin_expect(__atomic_load_n(&comp.quick, __ATOMIC_RELAXED), 1))) {
 		enter_charge(call_ns, ring_head);
 		return 0;
@@ -515,6 +524,13 @@ void pmpi_cost_piggyback(const struct cost_mark *m)
 	charge_since(m, &comp.ovh.piggyback_ns);
 }
 
+void pmpi_cost_piggyback_way(const struct cost_mark *m, enum pmpi_way quick)
+{
+	uint64_t t = rt_now_ns();
+
+	charge_source(t > m->t ? t - m->t : 0, &comp.ovh.piggyback_ns, quick);
+}
+
 void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
 {
 	charge_to(m, t, &comp.ovh.piggyback_ns);
@@ -525,12 +541,13 @@ void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick)
 	charge_source(ns, &comp.ovh.piggyback_ns, quick);
 }
 
-void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m)
+void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m,
+			       enum pmpi_way quick)
 {
-	uint64_t t = rt_now_ns();
+	uint64_t t = rt_now_ns(), ns = t > m->t ? t - m->t : 0;
 
-	pb_sampled_add(s, t > m->t ? t - m->t : 0);
-	pmpi_cost_piggyback_to(m, t);
+	pb_sampled_add(s, ns);
+	charge_source(ns, &comp.ovh.piggyback_ns, quick);
 }
 
 void pmpi_cost_drain(const struct cost_mark *m)
@@ -553,7 +570,7 @@ bool pmpi_comp_on(void)
 /* --- the unit of the piggyback (pb-units.h) */
 
 /* When call c's data would have been ready without measurement.
- * Caller holds comp.lock. */
+ * Caller holds the analyses' lock. */
 static uint64_t free_at(const struct pmpi_call *c)
 {
 	return c->t0 > comp.x ? c->t0 - comp.x : 0;
@@ -568,12 +585,12 @@ static int64_t delay_at(uint64_t t_send, uint64_t t_free)
 
 void pb_comp_stamp(struct pmpi_pb *pb, const struct pmpi_call *c, enum pmpi_way quick)
 {
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_lock();
 	pb->t_free = free_at(c);
 	pb->delay = delay_at(pb->t_send, pb->t_free);
 	pb->host = comp.host;
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_unlock();
 }
 
@@ -581,10 +598,10 @@ void pb_comp_stamp_core(struct pmpi_pb_core *k, const struct pmpi_call *c, enum 
 {
 	if (!quick && __atomic_load_n(&comp.quick, __ATOMIC_RELAXED))
 		quick = PMPI_QUICK;
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_lock();
 	k->delay = delay_at(k->t_send, free_at(c));
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_unlock();
 }
 
@@ -595,10 +612,10 @@ void pb_comp_stamp_coll(struct pmpi_pb *pb, const struct pmpi_call *c,
 {
 	(void)c;
 	(void)x;
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_lock();
 	pb_turns_apart(pb, comp.coll_turns);
-	if (quick != PMPI_QUICK)
+	if (comp_locks(quick))
 		comp_unlock();
 }
 
@@ -643,7 +660,7 @@ void pb_comp_coll(const struct pb_arrival *a, enum pmpi_way quick)
 
 void pmpi_comp_end(uint64_t t)
 {
-	rt_mutex_lock(&comp.lock);
+	pmpi_analyses_lock();
 	if (comp.on && !comp.ended) {
 		comp.end = t;
 		comp.end_x = comp.x;
@@ -652,7 +669,7 @@ void pmpi_comp_end(uint64_t t)
 		__atomic_store_n(&comp.quick, false, __ATOMIC_RELAXED);
 		pmpi_quick_part(PMPI_QUICK_COMP, false);
 	}
-	rt_mutex_unlock(&comp.lock);
+	pmpi_analyses_unlock();
 }
 
 static void fill_sample_probes(struct profile *p, const struct cost_probe *pr)
@@ -667,7 +684,7 @@ void pmpi_comp_fill(struct rt_state *rt)
 {
 	struct profile *p = &rt->prof;
 
-	rt_mutex_lock(&comp.lock);
+	pmpi_analyses_lock();
 	if (comp.on) {
 		if (!comp.ended) {	/* no MPI_Finalize: the rank ends here */
 			comp.end = rt_now_ns();
@@ -686,5 +703,5 @@ void pmpi_comp_fill(struct rt_state *rt)
 		p->comp_wait_ns = comp.wait;
 		p->comp_wait_comp_ns = comp.wait_comp;
 	}
-	rt_mutex_unlock(&comp.lock);
+	pmpi_analyses_unlock();
 }

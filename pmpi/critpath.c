@@ -8,12 +8,12 @@
  * sample by its timestamp; a sample older than that is counted as
  * unplaced.
  *
- * cp.lock serialises the wrappers of several threads, and the drain
- * thread's use of zeroing's state.  When one thread at a time calls MPI
- * and zeroing is off (cp.solo), the wrappers take no lock: the drain
- * thread then only reads the window, whose slots are written before
- * cp.events counts them (release), and it discards a placement whose
- * slots were reused while it searched.
+ * The analyses' lock (analyses-lock.h) serialises the wrappers of several
+ * threads, and the drain thread's use of zeroing's state.  When one
+ * thread at a time calls MPI and zeroing is off (cp.solo), the wrappers
+ * take no lock: the drain thread then only reads the window, whose
+ * slots are written before cp.events counts them (release), and it
+ * discards a placement whose slots were reused while it searched.
  *
  * The rest grows with the run: one link per winning merge (cp-links.h),
  * one record per (segment, tree node) with samples (cp-segs.h).
@@ -37,7 +37,7 @@
 #include <pthread.h>
 
 #include "../sampler/rt.h"
-#include "../sampler/rt-mutex.h"
+#include "analyses-lock.h"
 #include "call.h"
 #include "critpath.h"
 #include "cp-links.h"
@@ -59,7 +59,6 @@ struct growable {
 };
 
 static struct {
-	struct rt_mutex lock;
 	bool on, trace, ended;
 	bool live;		/* on and not ended: one load for every call */
 	bool solo;		/* wrappers take no lock (above) */
@@ -142,31 +141,18 @@ static void sort_by_event(struct growable *g, size_t sz)
 		}
 }
 
-/* The wrappers' side of cp.lock (above). */
-static void cp_lock(void)
+/* The wrappers' side of the analyses' lock (above); inline as
+ * compensate.c's. */
+static inline __attribute__((always_inline)) void cp_lock(void)
 {
 	if (!cp.solo)
-		rt_mutex_lock(&cp.lock);
+		pmpi_analyses_lock();
 }
 
-static void cp_unlock(void)
+static inline __attribute__((always_inline)) void cp_unlock(void)
 {
 	if (!cp.solo)
-		rt_mutex_unlock(&cp.lock);
-}
-
-/* The same for a step of a quick way (way.h): the lock only when
- * several threads call MPI, known from the way. */
-static inline void cp_lock_way(enum pmpi_way quick)
-{
-	if (quick == PMPI_QUICK_LOCKED)
-		rt_mutex_lock(&cp.lock);
-}
-
-static inline void cp_unlock_way(enum pmpi_way quick)
-{
-	if (quick == PMPI_QUICK_LOCKED)
-		rt_mutex_unlock(&cp.lock);
+		pmpi_analyses_unlock();
 }
 
 /* A slot of the window, which the drain thread may be reading. */
@@ -213,7 +199,7 @@ static void set_budget(uint64_t budget, uint32_t nevents)
 
 void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 {
-	rt_mutex_lock(&cp.lock);
+	pmpi_analyses_lock();
 	__atomic_store_n(&cp.on, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&cp.live, true, __ATOMIC_RELAXED);
 	cp.trace = rt->opt.cp_trace;
@@ -229,7 +215,7 @@ void pmpi_cp_start(struct rt_state *rt, uint64_t t_exit)
 	cp.features = cp.trace || cp.monitor || cpz_active();
 	cp.extras = !cp.solo || cp.features;
 	set_quick(true);
-	rt_mutex_unlock(&cp.lock);
+	pmpi_analyses_unlock();
 	if (cp.monitor)		/* collective over MPI_COMM_WORLD, like MPI_Init */
 		pmpi_cpmon_start((uint64_t)(rt->opt.cp_interval * 1e9), t_exit);
 }
@@ -240,8 +226,8 @@ bool pmpi_cp_tracing(void)
 }
 
 /* The entry's event, its segment and the window's slots; the segment.
- * Caller holds cp.lock.  Threads watched for overlapping calls unless
- * only one calls MPI (cp.solo, the unlocked way). */
+ * Caller holds the analyses' lock.  Threads watched for overlapping
+ * calls unless only one calls MPI (cp.solo, the unlocked way). */
 static inline uint64_t enter_event(struct pmpi_call *c, bool watch)
 {
 	uint64_t seg = c->t0 > cp.last_exit ? c->t0 - cp.last_exit : 0;
@@ -301,9 +287,9 @@ void pmpi_cp_enter(struct pmpi_call *c, enum pmpi_way quick)
 		return;
 	}
 	if (quick) {
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 		enter_event(c, true);
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 		return;
 	}
 	c->event = 0;
@@ -337,7 +323,7 @@ static struct prof_cp_event *trace_event(uint64_t e)
 }
 
 /* The exit's part of the path: the next segment's start, the window's
- * slot.  Caller holds cp.lock; watch as the entry had it. */
+ * slot.  Caller holds the analyses' lock; watch as the entry had it. */
 static inline void leave_event(const struct pmpi_call *c, uint64_t t, bool watch)
 {
 	if (watch)
@@ -371,9 +357,9 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, enum pmpi_way quick)
 	if (quick == PMPI_QUICK || (!quick && __builtin_expect(!cp.extras, 1))) {
 		leave_event(c, t, false);
 	} else if (quick) {
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 		leave_event(c, t, true);
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 	} else if (!cp.features) {
 		cp_lock();
 		leave_event(c, t, true);
@@ -386,9 +372,9 @@ void pmpi_cp_leave(const struct pmpi_call *c, uint64_t t, enum pmpi_way quick)
 void pmpi_cp_stamp(const struct pmpi_call *c, struct pmpi_pb *pb, enum pmpi_way quick)
 {
 	if (quick) {	/* no zeroing */
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 		pb->cp = (int64_t)cp.length;
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 	} else {
 		cp_lock();
 		pb->cp = (int64_t)cp.length;
@@ -403,9 +389,9 @@ void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, enum 
 	if (!quick && __atomic_load_n(&cp.quick, __ATOMIC_RELAXED))
 		quick = PMPI_QUICK;
 	if (quick) {
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 		k->cp = (int64_t)cp.length;
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 	} else {
 		cp_lock();
 		k->cp = (int64_t)cp.length;
@@ -414,7 +400,7 @@ void pmpi_cp_stamp_core(const struct pmpi_call *c, struct pmpi_pb_core *k, enum 
 	k->event = c->event;
 }
 
-/* Log a dependency of c's exit.  Caller holds cp.lock. */
+/* Log a dependency of c's exit.  Caller holds the analyses' lock. */
 static void add_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 {
 	struct prof_cp_edge *d;
@@ -431,7 +417,7 @@ void pmpi_cp_edge(const struct pmpi_call *c, int64_t rank, uint64_t event)
 }
 
 /* The path rule, and the link where the remote path won.  Caller holds
- * cp.lock. */
+ * the analyses' lock. */
 static inline bool merge_path(const struct pmpi_call *c, const struct pmpi_pb *pb)
 {
 	bool took = pb_path_rule(&cp.length, pb);
@@ -465,9 +451,9 @@ void pmpi_cp_merge(const struct pmpi_call *c, const struct pmpi_pb *pb, bool edg
 	if (quick == PMPI_QUICK || (!quick && __builtin_expect(!cp.extras, 1))) {
 		merge_path(c, pb);
 	} else if (quick) {
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 		merge_path(c, pb);
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 	} else if (!cp.features) {
 		cp_lock();
 		merge_path(c, pb);
@@ -481,7 +467,7 @@ void pmpi_cp_end(void)
 {
 	bool report = false;
 
-	rt_mutex_lock(&cp.lock);
+	pmpi_analyses_lock();
 	if (cp.on && !cp.ended) {
 		__atomic_store_n(&cp.ended, true, __ATOMIC_RELAXED);
 		__atomic_store_n(&cp.live, false, __ATOMIC_RELAXED);
@@ -492,7 +478,7 @@ void pmpi_cp_end(void)
 		cp.end_time = cp.t_entry[(cp.events - 1) % WINDOW];
 		report = cp.monitor;
 	}
-	rt_mutex_unlock(&cp.lock);
+	pmpi_analyses_unlock();
 	pmpi_comp_end(cp.end_time);
 	if (report)	/* every rank, at MPI_Finalize's entry */
 		pmpi_cpmon_end(cp.end_time, cp.end_length);
@@ -503,7 +489,7 @@ void pmpi_cp_end(void)
 /*
  * The segment a sample taken at t belongs to: e >= 1 with t between the
  * exit of event e-1 and the entry of event e; 0 when it fell inside an MPI
- * call, before MPI_Init's exit or out of the window.  Caller holds cp.lock
+ * call, before MPI_Init's exit or out of the window.  Caller holds the analyses' lock
  * (which solo wrappers do not take: slots of events from lo on are
  * reused once cp.events reaches lo + WINDOW).
  */
@@ -548,11 +534,11 @@ void pmpi_cp_sample(struct rt_state *rt, uint64_t time, uint32_t node, const uin
 	pmpi_comp_sample();
 	if (!__atomic_load_n(&cp.on, __ATOMIC_RELAXED))
 		return;
-	rt_mutex_lock(&cp.lock);
+	pmpi_analyses_lock();
 	seg = segment_at(time);
 	if (seg)
 		cpz_sample(rt, seg, node, w);
-	rt_mutex_unlock(&cp.lock);
+	pmpi_analyses_unlock();
 	rt_lock(&samples_lock);
 	if (samples.segs.max && __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED) > samples.segs.cut)
 		cps_keep_from(&samples.segs, __atomic_load_n(&cp.link_cut, __ATOMIC_RELAXED));
@@ -577,9 +563,9 @@ uint64_t pmpi_cp_end_event(void)
 {
 	uint64_t e;
 
-	rt_mutex_lock(&cp.lock);
+	pmpi_analyses_lock();
 	e = cp.on && cp.ended ? cp.end_events - 1 : 0;
-	rt_mutex_unlock(&cp.lock);
+	pmpi_analyses_unlock();
 	return e;
 }
 
@@ -600,12 +586,12 @@ bool pmpi_cp_fold_wanted(enum pmpi_way quick)
 	if (__atomic_load_n(&samples.fold_wanted, __ATOMIC_RELAXED))
 		return true;
 	if (quick)
-		cp_lock_way(quick);
+		pmpi_analyses_lock_way(quick);
 	else
 		cp_lock();
 	links = cp.on && !cp.ended && cp.links.max && cp.links.bytes >= cp.links.max / 4;
 	if (quick)
-		cp_unlock_way(quick);
+		pmpi_analyses_unlock_way(quick);
 	else
 		cp_unlock();
 	return links;
@@ -759,13 +745,13 @@ void pmpi_cp_fill(struct rt_state *rt)
 	struct profile *p = &rt->prof;
 	uint64_t link_max, link_cut;
 
-	rt_mutex_lock(&cp.lock);
+	pmpi_analyses_lock();
 	if (!cp.on || cp.overlap) {
 		if (cp.overlap)
 			rt_notice(rt, "rank %lld: no critical path: MPI calls of several threads "
 				  "overlapped (the path model needs one sequence of calls per rank)",
 				  (long long)p->rank);
-		rt_mutex_unlock(&cp.lock);
+		pmpi_analyses_unlock();
 		free_samples();
 		return;
 	}
@@ -807,7 +793,7 @@ void pmpi_cp_fill(struct rt_state *rt)
 	if (cp.monitor)
 		pmpi_cpmon_fill(p);
 	fill_folds(rt, p);
-	rt_mutex_unlock(&cp.lock);
+	pmpi_analyses_unlock();
 	cps_take(&samples.segs, p->cp_events, p->cp_cut, cp.trace, &p->cp_segs, &p->ncp_segs);
 	free_samples();
 }

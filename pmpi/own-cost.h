@@ -56,12 +56,15 @@ struct cost_mark pmpi_cost_mark(void);
 /* Tool time on the rank's thread since m: piggyback traffic, or samples
  * folded there. */
 void pmpi_cost_piggyback(const struct cost_mark *m);
+/* The same in a call's way (way.h). */
+void pmpi_cost_piggyback_way(const struct cost_mark *m, enum pmpi_way quick);
 /* The same up to t, a time the caller read already. */
 void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t);
 /* ns of piggyback time. */
 void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick);
 /* The step since m, timed: charged, and kept in s. */
-void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m);
+void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m,
+			       enum pmpi_way quick);
 
 /* A small message's step since m, timed when `timed` (the draw of the
  * call it belongs to, whose own work is timed then: one countdown a call
@@ -71,7 +74,7 @@ static inline void pmpi_cost_piggyback_drawn(struct cost_sampled *s, const struc
 					     bool timed, enum pmpi_way quick)
 {
 	if (timed)
-		pmpi_cost_piggyback_timed(s, m);
+		pmpi_cost_piggyback_timed(s, m, quick);
 	else
 		pmpi_cost_piggyback_ns(s->est, quick);
 }

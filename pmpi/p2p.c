@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../sampler/rt.h"
+#include "analyses-lock.h"
 #include "call.h"
 #include "facts.h"
 #include "datatypes.h"
@@ -179,11 +180,16 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
+	enum pmpi_way held;
+	int site;
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
-	stamp(m, c, pmpi_site(c), tag, comm, (uint64_t)bytes, c->t0 + pmpi_here.sent_cost.est, quick);
-	pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, quick);
+	site = pmpi_site(c);	/* a site's first call captures its path: not under the lock */
+	held = pmpi_analyses_hold(quick);	/* once for the stamps and the charge */
+	stamp(m, c, site, tag, comm, (uint64_t)bytes, c->t0 + pmpi_here.sent_cost.est, held);
+	pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, held);
+	pmpi_analyses_release(held);
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
@@ -310,7 +316,7 @@ static void charge_taken(const struct pmpi_call *c, const struct cost_mark *m, u
 			 enum pmpi_way quick)
 {
 	if (n > P2P_SAMPLED_COPY)
-		pmpi_cost_piggyback(m);
+		pmpi_cost_piggyback_way(m, quick);
 	else if (c)
 		pmpi_cost_piggyback_drawn(&pmpi_here.taken_cost, m, c->timed, quick);
 	else
@@ -341,10 +347,13 @@ static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const str
 			enum pmpi_way quick)
 {
 	struct pmpi_pb pb;
+	bool merge = wire_decode(quick ? &WIRE_CORE_LAYOUT : &pmpi_wire, hdr, m->t, &pb) && c;
 
-	if (wire_decode(quick ? &WIRE_CORE_LAYOUT : &pmpi_wire, hdr, m->t, &pb) && c) {
+	enum pmpi_way held = pmpi_analyses_hold(quick);	/* once for the merges and the charge */
+
+	if (merge) {
 		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m->t, .bytes = n, .t_post = t_post },
-			      &pb, quick);
+			      &pb, held);
 		if (!quick) {	/* check mode */
 			pmpi_pb_late(c, &pb);
 			if (pmpi_wire.check)
@@ -352,7 +361,8 @@ static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const str
 		}
 	}
 	/* after the rule, which ends the wait at m */
-	charge_taken(c, m, copied, quick);
+	charge_taken(c, m, copied, held);
+	pmpi_analyses_release(held);
 }
 
 /* A message arrived on side d with status st: its data to the user, its

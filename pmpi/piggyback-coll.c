@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses-lock.h"
 #include "call.h"
 #include "comms.h"
 #include "copy.h"
@@ -181,6 +182,7 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 					int root, enum pmpi_pb_dir dir, enum pmpi_way quick)
 {
 	struct pmpi_pb_coll *x;
+	enum pmpi_way held;
 	uint64_t seq;
 
 	if (!pmpi_pb_coll_seq(cf->comm, &seq, quick))
@@ -197,8 +199,10 @@ struct pmpi_pb_coll *pmpi_pb_coll_open(struct pmpi_call *c, struct pmpi_pb_coll 
 	x->root = root;
 	x->is_root = dir == PMPI_PB_TOROOT && pmpi_is_root(cf, root);
 	x->req = x->who_req = MPI_REQUEST_NULL;
-	pmpi_pb_fill(&x->in, c, -1, c->t0, quick);	/* a collective's data leave as it starts */
-	pb_units_stamp_coll(&x->in, c, x, quick);
+	held = pmpi_analyses_hold(quick);	/* once for all the stamps */
+	pmpi_pb_fill(&x->in, c, -1, c->t0, held);	/* a collective's data leave as it starts */
+	pb_units_stamp_coll(&x->in, c, x, held);
+	pmpi_analyses_release(held);
 	x->in.flags |= PMPI_PB_F_COLL;
 	x->in.seq = seq;
 	/* what a rank keeps that receives nothing, or merges into; the
@@ -281,6 +285,7 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 {
 	struct cost_mark m = pmpi_cost_mark();	/* the user's collective completed */
 	struct pb_arrival a = { .c = c, .t = m.t, .x = x, .dir = dir };
+	enum pmpi_way held;
 	bool ok;
 
 	if (c)		/* and the call, as far as its statistics go */
@@ -298,13 +303,15 @@ void pmpi_pb_coll_finish(struct pmpi_pb_coll *x, struct pmpi_call *c, enum pmpi_
 	if (!c)		/* completed by a call not profiled: nothing to merge into */
 		goto out;
 	ok = merged_ok(x, dir);
-	pb_units_coll(&a, quick);
+	held = pmpi_analyses_hold(quick);	/* once for the merges and the charge */
+	pb_units_coll(&a, held);
 	/* after the merges, which end the wait at m; a companion's wait is
 	 * timed every time */
 	if (x->fused && !who_of(x, quick))
-		pmpi_cost_piggyback_sampled(&pmpi_here.merged_cost, &m, quick);
+		pmpi_cost_piggyback_sampled(&pmpi_here.merged_cost, &m, held);
 	else
-		pmpi_cost_piggyback(&m);
+		pmpi_cost_piggyback_way(&m, held);
+	pmpi_analyses_release(held);
 	pb_units_coll_after(&a, quick);
 	if (!quick && pmpi_pb_checking)
 		pmpi_pb_count(true, !ok);

@@ -1,0 +1,6 @@
+/*
+ * analyses-lock.c - the analyses' lock (analyses-lock.h).
+ */
+#include "analyses-lock.h"
+
+struct rt_mutex pmpi_analyses_mutex;
