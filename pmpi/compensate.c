@@ -508,32 +508,25 @@ static void charge_source(uint64_t ns, uint64_t *source, enum pmpi_way quick)
 	comp_close(w);
 }
 
-/* Charge the tool time from m to t to *source. */
-static void charge_to(const struct cost_mark *m, uint64_t t, uint64_t *source)
+/* The tool time from m to t. */
+static uint64_t since(const struct cost_mark *m, uint64_t t)
 {
-	charge_source(t > m->t ? t - m->t : 0, source, false);
-}
-
-static void charge_since(const struct cost_mark *m, uint64_t *source)
-{
-	charge_to(m, rt_now_ns(), source);
+	return t > m->t ? t - m->t : 0;
 }
 
 void pmpi_cost_piggyback(const struct cost_mark *m)
 {
-	charge_since(m, &comp.ovh.piggyback_ns);
+	pmpi_cost_piggyback_way(m, PMPI_SLOW);
 }
 
 void pmpi_cost_piggyback_way(const struct cost_mark *m, enum pmpi_way quick)
 {
-	uint64_t t = rt_now_ns();
-
-	charge_source(t > m->t ? t - m->t : 0, &comp.ovh.piggyback_ns, quick);
+	charge_source(since(m, rt_now_ns()), &comp.ovh.piggyback_ns, quick);
 }
 
 void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
 {
-	charge_to(m, t, &comp.ovh.piggyback_ns);
+	charge_source(since(m, t), &comp.ovh.piggyback_ns, PMPI_SLOW);
 }
 
 void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick)
@@ -544,7 +537,7 @@ void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick)
 void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m,
 			       enum pmpi_way quick)
 {
-	uint64_t t = rt_now_ns(), ns = t > m->t ? t - m->t : 0;
+	uint64_t ns = since(m, rt_now_ns());
 
 	pb_sampled_add(s, ns);
 	charge_source(ns, &comp.ovh.piggyback_ns, quick);
@@ -552,7 +545,7 @@ void pmpi_cost_piggyback_timed(struct cost_sampled *s, const struct cost_mark *m
 
 void pmpi_cost_drain(const struct cost_mark *m)
 {
-	charge_since(m, &comp.ovh.drain_ns);
+	charge_source(since(m, rt_now_ns()), &comp.ovh.drain_ns, PMPI_SLOW);
 }
 
 /* 0 until compensation is on: nothing charges it before (every charge
