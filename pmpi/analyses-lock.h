@@ -7,8 +7,9 @@
  * locked quick way and passes PMPI_QUICK_HELD down (way.h): its analyses
  * then take no lock of their own.  Taken by each analysis in turn, two
  * locks cost twelve locked pairs a round trip (bench/mpi-cost.md).  Not
- * reentrant, and never held across a call to MPI: another thread's
- * message may be what that call waits for.
+ * reentrant, and never held across a call to MPI (another thread's
+ * message may be what that call waits for) nor across a wait for the
+ * drain thread (a site's path capture), which takes it to place samples.
  */
 #ifndef CPPERF_PMPI_ANALYSES_LOCK_H
 #define CPPERF_PMPI_ANALYSES_LOCK_H
