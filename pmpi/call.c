@@ -65,26 +65,32 @@ void pmpi_calls_stop(void)
 	atomic_store(&pmpi_calls_on, false);
 }
 
+/* The entry's analyses in way `held`: the compensation's charge (before
+ * the call's clock: tool time, not MPI time), the critical path's event;
+ * the time injected. */
+static inline __attribute__((always_inline)) uint64_t enter_steps(struct pmpi_call *c,
+								   enum pmpi_way held)
+{
+	uint64_t injected = pmpi_comp_enter(pmpi_here.own_cost.est, c->ring_head, held);
+
+	c->t0 = rt_now_ns();
+	c->x0 = pmpi_comp_delay();
+	pmpi_cp_enter(c, held);
+	return injected;
+}
+
 /* The entry's work for the analyses on the piggyback: the wrapper's own
- * work timed on some calls, the compensation's charge (before the call's
- * clock: tool time, not MPI time), the critical path's event; under one
- * hold of the analyses' lock in the locked way. */
+ * work timed on some calls, and theirs under one hold of their lock. */
 static void enter_analyses(struct pmpi_call *c, enum pmpi_way quick)
 {
 	uint64_t t_in = 0, injected;
-	enum pmpi_way held;
 
 	c->timed = pb_sampled_due(&pmpi_here.own_cost);
 	if (c->timed)
 		t_in = rt_now_ns();
 	pmpi_look_up_site(c);
 	c->ring_head = pmpi_ring_head_now();
-	held = pmpi_analyses_hold(quick);
-	injected = pmpi_comp_enter(pmpi_here.own_cost.est, c->ring_head, held);
-	c->t0 = rt_now_ns();
-	c->x0 = pmpi_comp_delay();
-	pmpi_cp_enter(c, held);
-	pmpi_analyses_release(held);
+	PMPI_ANALYSES_STEP(quick, held, injected = enter_steps(c, held));
 	if (c->timed)	/* read only then */
 		c->own_ns = c->t0 - t_in - injected;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyses-lock.h"
 #include "here.h"
 #include "way.h"
 
@@ -148,6 +149,37 @@ void pmpi_calls_stop(void);
  * thread at a time calls MPI, so what only wrappers share needs no lock
  * (call.c, set at MPI_Init). */
 extern bool pmpi_one_thread;
+
+/* Whether a step of the general way runs its analyses as the locked way
+ * does, under one hold of their lock, rather than each analysis taking
+ * it: when several threads call MPI and the locked way holds (nothing
+ * that the quick ways leave out). */
+static inline bool pmpi_step_locks(enum pmpi_way quick)
+{
+	return !quick && __builtin_expect(!pmpi_one_thread, 0) && pmpi_way() == PMPI_QUICK_LOCKED;
+}
+
+/* Run `step`, a statement whose analyses run in way `held`, for a step of
+ * a call in way `quick`, taking the analyses' lock once where they need
+ * it (analyses-lock.h; the general way's as pmpi_step_locks says): a copy
+ * of the step for each way, as the quick wrappers' are.  For a
+ * point-to-point step or a call's entry: the general way of a collective
+ * covers non-blocking ones, which the quick ways do not. */
+#define PMPI_ANALYSES_STEP(quick, held, step)                                  \
+	do {                                                                   \
+		if (pmpi_step_locks(quick)) {                                  \
+			const enum pmpi_way held = PMPI_QUICK_HELD;            \
+                                                                               \
+			pmpi_analyses_lock();                                  \
+			step;                                                  \
+			pmpi_analyses_unlock();                                \
+		} else {                                                       \
+			const enum pmpi_way held = pmpi_analyses_hold(quick);  \
+                                                                               \
+			step;                                                  \
+			pmpi_analyses_release(held);                           \
+		}                                                              \
+	} while (0)
 
 /* A lock that only wrappers take: none then.  A locked instruction right
  * after an MPI call waits for the call's stores to the lines its peer

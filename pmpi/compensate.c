@@ -524,9 +524,9 @@ void pmpi_cost_piggyback_way(const struct cost_mark *m, enum pmpi_way quick)
 	charge_source(since(m, rt_now_ns()), &comp.ovh.piggyback_ns, quick);
 }
 
-void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t)
+void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t, enum pmpi_way quick)
 {
-	charge_source(since(m, t), &comp.ovh.piggyback_ns, PMPI_SLOW);
+	charge_source(since(m, t), &comp.ovh.piggyback_ns, quick);
 }
 
 void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick)

@@ -58,8 +58,8 @@ struct cost_mark pmpi_cost_mark(void);
 void pmpi_cost_piggyback(const struct cost_mark *m);
 /* The same in a call's way (way.h). */
 void pmpi_cost_piggyback_way(const struct cost_mark *m, enum pmpi_way quick);
-/* The same up to t, a time the caller read already. */
-void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t);
+/* The same up to t, a time the caller read already, in a call's way. */
+void pmpi_cost_piggyback_to(const struct cost_mark *m, uint64_t t, enum pmpi_way quick);
 /* ns of piggyback time. */
 void pmpi_cost_piggyback_ns(uint64_t ns, enum pmpi_way quick);
 /* The step since m, timed: charged, and kept in s. */

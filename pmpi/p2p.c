@@ -81,19 +81,41 @@ static inline void stamp(unsigned char *hdr, const struct pmpi_call *c, int site
 		stamp_full(hdr, c, site, tag, comm, bytes, t);
 }
 
+/* A send side d of call c, stamped at t: timed up to its stamp, or its
+ * sampled cost, which takes in its header's encoding. */
+static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, uint64_t t,
+			   enum pmpi_way quick)
+{
+	if (!c)
+		return;
+	if (layout_sampled(d))
+		pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, quick);
+	else
+		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t, quick);
+}
+
 /* The payload packed behind the side's header, then the header stamped
  * with *t: the data are ready and leave now.  A sampled layout leaves
  * when its call was entered and the layout's estimated cost had passed
- * (the layout, the copy into the bounce buffer, is delay). */
+ * (the layout, the copy into the bounce buffer, is delay).  With
+ * `charge`, the work so far charged too, in the same step. */
 static int side_stamp(struct p2p_side *d, const struct pmpi_call *c, int site, int tag,
-		      MPI_Comm comm, uint64_t *t)
+		      MPI_Comm comm, uint64_t *t, bool charge)
 {
 	int rc = d->packed ? p2p_pack(d, d->hdr + pmpi_wire.len) : MPI_SUCCESS;
 
 	if (rc != MPI_SUCCESS)
 		return rc;
 	*t = c && layout_sampled(d) ? c->t0 + pmpi_here.sent_cost.est : rt_now_ns();
-	stamp(d->hdr, c, site, tag, comm, d->bytes, *t, false);
+	if (!c) {	/* the full header's stamp, which takes the lock itself */
+		stamp(d->hdr, c, site, tag, comm, d->bytes, *t, PMPI_SLOW);
+		return MPI_SUCCESS;
+	}
+	PMPI_ANALYSES_STEP(PMPI_SLOW, held, {
+		stamp(d->hdr, c, site, tag, comm, d->bytes, *t, held);
+		if (charge)
+			charge_stamped(c, d, *t, held);
+	});
 	return MPI_SUCCESS;
 }
 
@@ -112,18 +134,6 @@ static void charge_layout(const struct pmpi_call *c)
 		pmpi_cost_piggyback(&(struct cost_mark){ c->t0 });
 }
 
-/* A send side d of call c, stamped at t: timed up to its stamp, or its
- * sampled cost, which takes in its header's encoding. */
-static void charge_stamped(const struct pmpi_call *c, const struct p2p_side *d, uint64_t t)
-{
-	if (!c)
-		return;
-	if (layout_sampled(d))
-		pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, false);
-	else
-		pmpi_cost_piggyback_to(&(struct cost_mark){ c->t0 }, t);
-}
-
 /* A receive's layout is timed where it allocated or took a datatype.
  * Otherwise it is a few stores into a buffer on the stack, less than the
  * clock read (10 ns) that would time it; its data are copied, and
@@ -139,14 +149,16 @@ static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side 
 		charge_layout(c);
 }
 
-/* A send side of call c: laid out and stamped at *t. */
+/* A send side of call c: laid out and stamped at *t, and charged with
+ * `charge`. */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
 		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum p2p_copy how,
-		     uint64_t *t)
+		     uint64_t *t, bool charge)
 {
 	int rc = p2p_side_make(d, buf, count, type, stack, how);
 
-	if (rc == MPI_SUCCESS && (rc = side_stamp(d, c, site_of(c), tag, comm, t)) != MPI_SUCCESS)
+	if (rc == MPI_SUCCESS &&
+	    (rc = side_stamp(d, c, site_of(c), tag, comm, t, charge)) != MPI_SUCCESS)
 		pmpi_p2p_release(d);
 	return rc;
 }
@@ -180,16 +192,16 @@ static int send_small(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 {
 	unsigned char m[WIRE_MAX + P2P_SAMPLED_COPY];
 	unsigned len = quick ? WIRE_CORE : pmpi_wire.len;
-	enum pmpi_way held;
 	int site;
 
 	if (bytes)
 		pmpi_copy(m + len, buf, (size_t)bytes);
 	site = pmpi_site(c);	/* a site's first call captures its path: not under the lock */
-	held = pmpi_analyses_hold(quick);	/* once for the stamps and the charge */
-	stamp(m, c, site, tag, comm, (uint64_t)bytes, c->t0 + pmpi_here.sent_cost.est, held);
-	pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 }, c->timed, held);
-	pmpi_analyses_release(held);
+	PMPI_ANALYSES_STEP(quick, held, {	/* the stamps and the charge */
+		stamp(m, c, site, tag, comm, (uint64_t)bytes, c->t0 + pmpi_here.sent_cost.est, held);
+		pmpi_cost_piggyback_drawn(&pmpi_here.sent_cost, &(struct cost_mark){ c->t0 },
+					  c->timed, held);
+	});
 	return pmpi_p2p_send_fn[how](m, (int)(len + (unsigned)bytes), MPI_BYTE, dest, tag, comm);
 }
 
@@ -204,10 +216,9 @@ static int send_sided(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	uint64_t t;
 	int rc;
 
-	rc = side_send(&d, c, buf, count, type, tag, comm, stack, P2P_COPY_SMALL, &t);
+	rc = side_send(&d, c, buf, count, type, tag, comm, stack, P2P_COPY_SMALL, &t, true);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_stamped(c, &d, t);
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
 	pmpi_p2p_release(&d);
 	return rc;
@@ -258,10 +269,9 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
-	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &t);
+	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &t, true);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	charge_stamped(c, &d, t);
 	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
 	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
 }
@@ -291,7 +301,7 @@ void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag
 	uint64_t t;
 
 	if (d->hdr)
-		side_stamp(d, c, site, tag, comm, &t);
+		side_stamp(d, c, site, tag, comm, &t, false);
 }
 
 /* --- receiving */
@@ -349,20 +359,20 @@ static void arrival_end(struct pmpi_call *c, const unsigned char *hdr, const str
 	struct pmpi_pb pb;
 	bool merge = wire_decode(quick ? &WIRE_CORE_LAYOUT : &pmpi_wire, hdr, m->t, &pb) && c;
 
-	enum pmpi_way held = pmpi_analyses_hold(quick);	/* once for the merges and the charge */
-
-	if (merge) {
-		pb_units_recv(&(struct pb_arrival){ .c = c, .t = m->t, .bytes = n, .t_post = t_post },
-			      &pb, held);
-		if (!quick) {	/* check mode */
-			pmpi_pb_late(c, &pb);
-			if (pmpi_wire.check)
-				pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
+	PMPI_ANALYSES_STEP(quick, held, {	/* the merges and the charge */
+		if (merge) {
+			pb_units_recv(&(struct pb_arrival){ .c = c, .t = m->t, .bytes = n,
+							    .t_post = t_post },
+				      &pb, held);
+			if (!quick) {	/* check mode */
+				pmpi_pb_late(c, &pb);
+				if (pmpi_wire.check)
+					pmpi_pb_count(false, !pmpi_pb_matches(&pb, st, n));
+			}
 		}
-	}
-	/* after the rule, which ends the wait at m */
-	charge_taken(c, m, copied, held);
-	pmpi_analyses_release(held);
+		/* after the rule, which ends the wait at m */
+		charge_taken(c, m, copied, held);
+	});
 }
 
 /* A message arrived on side d with status st: its data to the user, its
@@ -621,12 +631,12 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		rc = p2p_side_make(&r, rbuf, rcount, rtype, rstack, P2P_COPY_SMALL);
 	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
 		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
-			       replace ? P2P_COPY_ALWAYS : P2P_COPY_SMALL, &t);
+			       replace ? P2P_COPY_ALWAYS : P2P_COPY_SMALL, &t, false);
 	/* the receive side was laid out first: a timed stamp ends both
 	 * layouts, a sampled one stands for both when the receive's is a
 	 * few stores */
 	if (t && (!layout_sampled(&s) || !recv_layout_timed(&r)))
-		charge_stamped(c, &s, t);
+		charge_stamped(c, &s, t, PMPI_SLOW);
 	else
 		charge_recv_layout(c, &r);
 	if (rc == MPI_SUCCESS)

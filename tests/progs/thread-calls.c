@@ -1,7 +1,8 @@
 /*
  * thread-calls.c - MPI_Send and MPI_Recv from 2 threads of each of 2 ranks
  * under MPI_THREAD_MULTIPLE, where the wrappers' analyses take their
- * locks.  "overlap": the threads of each rank are in MPI at once (one
+ * locks; with "nonblocking", MPI_Isend and MPI_Irecv each completed by
+ * MPI_Wait in their place.  "overlap": the threads of each rank are in MPI at once (one
  * waits in MPI_Recv while the other calls MPI_Send), then both make ROUNDS
  * round trips with the other rank at once, each on a tag of its own.  "turns": the threads take turns, round i being thread i % 2's
  * on both ranks, so that one call at a time is in MPI; before its send,
@@ -12,7 +13,7 @@
  * MPI gave that level, and in "turns" "cpu_share S", the CPU time the
  * spins got over the wall time they took: below 0.9 the host was busy and
  * its delays may have taken the path.
- * Usage: thread-calls overlap|turns ROUNDS US
+ * Usage: thread-calls overlap|turns ROUNDS US [nonblocking]
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -22,7 +23,7 @@
 
 #include "spin-leaf.h"
 
-static int rank, rounds, turns_mode;
+static int rank, rounds, turns_mode, nonblocking;
 static double us;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
@@ -52,6 +53,31 @@ static void spin(int t)
 	spun_wall[t] += now_us() - start;
 }
 
+/* An int to or from rank `peer` on tag `tag`. */
+static void send_to(int *v, int peer, int tag)
+{
+	MPI_Request r;
+
+	if (!nonblocking) {
+		MPI_Send(v, 1, MPI_INT, peer, tag, MPI_COMM_WORLD);
+		return;
+	}
+	MPI_Isend(v, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &r);
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+static void recv_from(int *v, int peer, int tag)
+{
+	MPI_Request r;
+
+	if (!nonblocking) {
+		MPI_Recv(v, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		return;
+	}
+	MPI_Irecv(v, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &r);
+	MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 /* One round trip of thread t with the other rank, on tag t. */
 static void round_trip(int t)
 {
@@ -60,27 +86,27 @@ static void round_trip(int t)
 	if (rank == 0) {
 		if (turns_mode)
 			spin(t);
-		MPI_Send(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD);
-		MPI_Recv(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		send_to(&v, 1, t);
+		recv_from(&v, 1, t);
 	} else {
-		MPI_Recv(&v, 1, MPI_INT, 0, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		MPI_Send(&v, 1, MPI_INT, 0, t, MPI_COMM_WORLD);
+		recv_from(&v, 0, t);
+		send_to(&v, 0, t);
 	}
 }
 
 /* A call of each thread of the rank inside MPI at once, however the host
- * schedules them: thread 0 waits in MPI_Recv for the other rank's thread
- * 1, which sends once it has slept long enough for that, as this rank's
- * thread 1 does. */
+ * schedules them: thread 0 waits for a receive from the other rank's
+ * thread 1, which sends once it has slept long enough for that, as this
+ * rank's thread 1 does. */
 static void overlap(int t)
 {
 	int v = t;
 
 	if (t == 0) {
-		MPI_Recv(&v, 1, MPI_INT, rank ^ 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		recv_from(&v, rank ^ 1, 2);
 	} else {
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
-		MPI_Send(&v, 1, MPI_INT, rank ^ 1, 2, MPI_COMM_WORLD);
+		send_to(&v, rank ^ 1, 2);
 	}
 }
 
@@ -113,11 +139,13 @@ int main(int argc, char **argv)
 	pthread_t th[2];
 	int level;
 
-	if (argc != 4 || (strcmp(argv[1], "overlap") && strcmp(argv[1], "turns"))) {
-		fprintf(stderr, "usage: thread-calls overlap|turns ROUNDS US\n");
+	if (argc < 4 || argc > 5 || (strcmp(argv[1], "overlap") && strcmp(argv[1], "turns")) ||
+	    (argc == 5 && strcmp(argv[4], "nonblocking"))) {
+		fprintf(stderr, "usage: thread-calls overlap|turns ROUNDS US [nonblocking]\n");
 		return 2;
 	}
 	turns_mode = !strcmp(argv[1], "turns");
+	nonblocking = argc == 5;
 	rounds = atoi(argv[2]);
 	us = atof(argv[3]);
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
