@@ -36,6 +36,8 @@ struct pmpi_here {
 	struct cost_sampled sent_cost;	/* p2p.c: a small send's layout and header */
 	struct cost_sampled taken_cost;	/* p2p.c: a small receive's header read
 					 * and data copied out */
+	struct cost_sampled posted_cost;	/* p2p.c: a small non-blocking
+						 * receive's layout */
 	struct cost_sampled merged_cost;	/* piggyback-coll.c: a collective's */
 	struct thread_counts *counts;	/* stats.c: the thread's counters */
 	uint64_t ring_head;		/* compensate.c: the sample ring's head at

@@ -134,19 +134,24 @@ static void charge_layout(const struct pmpi_call *c)
 		pmpi_cost_piggyback(&(struct cost_mark){ c->t0 });
 }
 
-/* A receive's layout is timed where it allocated or took a datatype.
- * Otherwise it is a few stores into a buffer on the stack, less than the
- * clock read (10 ns) that would time it; its data are copied, and
- * charged, when it arrives (charge_taken). */
+/* A receive's layout is timed where it allocated or took a datatype.  A
+ * small one's bounce buffer is on the stack, a few stores, less than the
+ * clock read (10 ns) that would time it, or a spare block of the thread's
+ * (blocks.h, a non-blocking receive's), whose cost is sampled as a small
+ * send's; its data are copied, and charged, when it arrives
+ * (charge_taken). */
 static bool recv_layout_timed(const struct p2p_side *d)
 {
-	return d->heap || !d->packed;
+	return (d->heap && d->bytes > P2P_SAMPLED_COPY) || !d->packed;
 }
 
 static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side *d)
 {
 	if (recv_layout_timed(d))
 		charge_layout(c);
+	else if (c && d->heap)
+		pmpi_cost_piggyback_drawn(&pmpi_here.posted_cost, &(struct cost_mark){ c->t0 },
+					  c->timed, PMPI_SLOW);
 }
 
 /* A send side of call c: laid out and stamped at *t, and charged with
