@@ -246,17 +246,19 @@ int pmpi_x_send_headed(struct pmpi_call *c, enum p2p_send how, const void *buf, 
 	return send_sided(c, how, buf, count, type, dest, tag, comm);
 }
 
-/* After the call that made request *req of side d returned rc: the
- * request table keeps d's buffers until the request completes, or they go
- * now. */
+/* After the call that made request *req of t's side returned rc: the
+ * request table keeps the side's buffers until the request completes, or
+ * they go now with the entry. */
 static int side_to_request(int rc, struct pmpi_call *c, MPI_Request *req, enum p2p_kind kind,
-			   struct p2p_side *d, MPI_Comm comm, int peer, int tag)
+			   struct pmpi_tracked *t, MPI_Comm comm, int peer, int tag)
 {
-	p2p_side_untype(d);
-	if (rc == MPI_SUCCESS)
-		pmpi_req_track_side(c, *req, kind, d, comm, peer, tag);
-	else
-		pmpi_p2p_release(d);
+	p2p_side_untype(&t->side);
+	if (rc == MPI_SUCCESS) {
+		pmpi_req_track(c, t, *req, kind, comm, peer, tag);
+	} else {
+		pmpi_p2p_release(&t->side);
+		pmpi_req_drop(t);
+	}
 	return rc;
 }
 
@@ -266,39 +268,49 @@ __attribute__((flatten))
 int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		 MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
-	struct p2p_side d;
-	uint64_t t;
+	struct pmpi_tracked *t;
+	uint64_t at;
 	int rc;
 
 	if (!pmpi_p2p_headed(comm, dest, count, type, false))
 		return pmpi_p2p_isend_fn[how](buf, count, type, dest, tag, comm, req);
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
-	rc = side_send(&d, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &t, true);
-	if (rc != MPI_SUCCESS)
+	t = pmpi_req_new();
+	rc = side_send(&t->side, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &at, true);
+	if (rc != MPI_SUCCESS) {
+		pmpi_req_drop(t);
 		return rc;
-	rc = pmpi_p2p_isend_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
-	return side_to_request(rc, c, req, P2P_SEND, &d, comm, dest, tag);
+	}
+	rc = pmpi_p2p_isend_fn[how](t->side.mbuf, t->side.mcount, t->side.mtype, dest, tag, comm,
+				    req);
+	return side_to_request(rc, c, req, P2P_SEND, t, comm, dest, tag);
 }
 
 int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, int count,
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
-	struct p2p_side d;
+	struct pmpi_tracked *t;
 	int rc;
 
 	if (!pmpi_p2p_headed(comm, dest, count, type, false)) {
 		rc = pmpi_p2p_init_fn[how](buf, count, type, dest, tag, comm, req);
-		d = p2p_side_plain(buf, count, type);
-		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL)
-			pmpi_req_track_side(c, *req, P2P_PSEND, &d, comm, dest, tag);
+		if (rc == MPI_SUCCESS && c && dest != MPI_PROC_NULL) {
+			t = pmpi_req_new();
+			t->side = p2p_side_plain(buf, count, type);
+			pmpi_req_track(c, t, *req, P2P_PSEND, comm, dest, tag);
+		}
 		return rc;
 	}
-	rc = p2p_side_make(&d, buf, count, type, NULL, P2P_COPY_LATER);
-	if (rc != MPI_SUCCESS)
+	t = pmpi_req_new();
+	rc = p2p_side_make(&t->side, buf, count, type, NULL, P2P_COPY_LATER);
+	if (rc != MPI_SUCCESS) {
+		pmpi_req_drop(t);
 		return rc;
-	rc = pmpi_p2p_init_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm, req);
-	return side_to_request(rc, c, req, P2P_PSEND, &d, comm, dest, tag);
+	}
+	rc = pmpi_p2p_init_fn[how](t->side.mbuf, t->side.mcount, t->side.mtype, dest, tag, comm,
+				   req);
+	return side_to_request(rc, c, req, P2P_PSEND, t, comm, dest, tag);
 }
 
 void pmpi_p2p_restamp(struct pmpi_call *c, struct p2p_side *d, int site, int tag, MPI_Comm comm)
@@ -557,35 +569,47 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 	return rc;
 }
 
+/* A receive posted as the program's call asks it. */
+static int post_recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
+		     MPI_Message *msg, bool persistent, MPI_Request *req)
+{
+	return msg ? PMPI_Imrecv(buf, count, type, msg, req) :
+	       persistent ? PMPI_Recv_init(buf, count, type, src, tag, comm, req) :
+	       PMPI_Irecv(buf, count, type, src, tag, comm, req);
+}
+
 /* Irecv, Imrecv (msg not NULL) and Recv_init (persistent); flattened, as
  * pmpi_x_isend. */
 __attribute__((flatten))
 int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, int src, int tag,
 		 MPI_Comm comm, MPI_Message *msg, bool persistent, MPI_Request *req)
 {
-	struct p2p_side d;
+	bool plain = !pmpi_wire.len || pmpi_p2p_refused(count, type) ||
+		     (msg ? *msg == MPI_MESSAGE_NO_PROC || message_plain(*msg) :
+			    src == MPI_PROC_NULL || !pmpi_pb_comm(comm));
+	struct pmpi_tracked *t;
+	struct p2p_side *d;
 	int rc;
 
-	if (!pmpi_wire.len || pmpi_p2p_refused(count, type) ||
-	    (msg ? *msg == MPI_MESSAGE_NO_PROC || message_plain(*msg) :
-		   src == MPI_PROC_NULL || !pmpi_pb_comm(comm))) {
-		d = p2p_side_plain(buf, count, type);
-		d.mbuf = buf;
-		d.mcount = count;
-		d.mtype = type;
-	} else if ((rc = p2p_side_make(&d, buf, count, type, NULL, P2P_COPY_LATER)) != MPI_SUCCESS) {
+	if (plain && !c)	/* no header, no statistics: nothing to follow */
+		return post_recv(buf, count, type, src, tag, comm, msg, persistent, req);
+	t = pmpi_req_new();
+	d = &t->side;
+	if (plain) {
+		*d = p2p_side_plain(buf, count, type);
+		d->mbuf = buf;
+		d->mcount = count;
+		d->mtype = type;
+	} else if ((rc = p2p_side_make(d, buf, count, type, NULL, P2P_COPY_LATER)) != MPI_SUCCESS) {
+		pmpi_req_drop(t);
 		return rc;
 	} else {
 		/* a persistent receive is posted by each start: unknown here */
-		d.t_post = c && !persistent ? c->t0 : 0;
-		charge_recv_layout(c, &d);
+		d->t_post = c && !persistent ? c->t0 : 0;
+		charge_recv_layout(c, d);
 	}
-	rc = msg ? PMPI_Imrecv(d.mbuf, d.mcount, d.mtype, msg, req) :
-	     persistent ? PMPI_Recv_init(d.mbuf, d.mcount, d.mtype, src, tag, comm, req) :
-	     PMPI_Irecv(d.mbuf, d.mcount, d.mtype, src, tag, comm, req);
-	if (!d.hdr && !c)	/* no header, no statistics: nothing to follow */
-		return rc;
-	return side_to_request(rc, c, req, persistent ? P2P_PRECV : P2P_RECV, &d, comm, src, tag);
+	rc = post_recv(d->mbuf, d->mcount, d->mtype, src, tag, comm, msg, persistent, req);
+	return side_to_request(rc, c, req, persistent ? P2P_PRECV : P2P_RECV, t, comm, src, tag);
 }
 
 /* A side before it is laid out, or MPI_PROC_NULL's, which MPI gets as

@@ -56,6 +56,7 @@ enum { COLL = P2P_PRECV + 1 };
 struct entry {
 	struct pmpi_tracked t;	/* first: a snapshot's pointer to it is the entry's */
 	struct entry *next;
+	unsigned b;		/* its bucket, home(t.req) */
 };
 _Static_assert(offsetof(struct entry, t) == 0, "a tracked request's entry is where it is");
 
@@ -132,7 +133,7 @@ static void entry_free(struct entry *e)
  * the program its data. */
 static void insert(struct entry *e)
 {
-	unsigned b = home(e->t.req);
+	unsigned b = e->b = home(e->t.req);
 	struct entry *stale;
 
 	e->t.claimed = false;
@@ -149,14 +150,20 @@ static void insert(struct entry *e)
 	entry_free(stale);	/* other buffers stay: MPI may still use them */
 }
 
-void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
-			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag)
+struct pmpi_tracked *pmpi_req_new(void)
 {
-	struct entry *e = entry_new();
-	struct pmpi_tracked *t;
+	return &entry_new()->t;
+}
 
-	/* every field, without a temporary: this is every request's cost */
-	t = &e->t;
+void pmpi_req_drop(struct pmpi_tracked *t)
+{
+	entry_free((struct entry *)t);
+}
+
+void pmpi_req_track(struct pmpi_call *c, struct pmpi_tracked *t, MPI_Request req,
+		    enum p2p_kind kind, MPI_Comm comm, int peer, int tag)
+{
+	/* every field but the side, without a temporary: every request's cost */
 	t->persistent = kind == P2P_PSEND || kind == P2P_PRECV;
 	t->active = false;
 	t->kind = (unsigned char)kind;
@@ -165,9 +172,8 @@ void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kin
 	t->tag = tag;
 	t->peer = kind == P2P_PSEND ? pmpi_world_rank(comm, peer) : 0;
 	t->comm = comm;
-	t->side = *d;
 	t->coll = NULL;
-	insert(e);
+	insert((struct entry *)t);
 }
 
 void pmpi_req_track_coll(struct pmpi_call *c, MPI_Request *req, struct pmpi_pb_coll *x)
@@ -368,7 +374,7 @@ static void finish(struct pmpi_call *c, struct pmpi_tracked *t, bool completed, 
 		   bool truncated, MPI_Status *st)
 {
 	struct entry *e = (struct entry *)t;
-	unsigned b = home(t->req);
+	unsigned b = e->b;
 	bool gone = completed && !t->persistent;
 	struct pmpi_tracked kept;
 
@@ -425,9 +431,27 @@ static void status_index(const struct pmpi_snap *s, int done, const int *index, 
 	}
 }
 
-void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
-			const int *index, const int *flag, const int *outcount,
-			const int *indices, int base)
+/* Whether the call completed every request, each successfully: Wait,
+ * Waitall, and a Test or Testall that found them complete (the common
+ * case, which needs no map of statuses). */
+static bool all_completed(int rc, const int *index, const int *flag, const int *outcount)
+{
+	return rc == MPI_SUCCESS && !index && !outcount && (!flag || *flag);
+}
+
+/* The snapshot's requests when all completed: each status at its place. */
+static void finish_all(struct pmpi_call *c, const struct pmpi_snap *s, MPI_Status *statuses)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ent[i])
+			finish(c, s->ent[i], true, !s->skip, false,
+			       s->skip ? NULL : &statuses[s->many ? i : 0]);
+}
+
+/* The snapshot's requests otherwise; returns how many completed. */
+static int finish_some(struct pmpi_call *c, const struct pmpi_snap *s, int rc,
+		       MPI_Status *statuses, const int *index, const int *flag,
+		       const int *outcount, const int *indices, int base)
 {
 	int cls = MPI_SUCCESS, small[PMPI_SNAP_SMALL], *at = small;
 	/* MPI_ERR_IN_STATUS: each status says whether its request completed
@@ -454,10 +478,23 @@ void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_St
 			finish(c, s->ent[i], completed, !s->skip, err != MPI_SUCCESS,
 			       completed ? st : NULL);
 	}
-	if (c && done > 0 && (c->flags & PMPI_CALL_TESTBLOCK))
-		c->flags |= PMPI_CALL_BLOCK;
 	if (at != small)
 		free(at);
+	return done;
+}
+
+void pmpi_reqs_complete(struct pmpi_call *c, struct pmpi_snap *s, int rc, MPI_Status *statuses,
+			const int *index, const int *flag, const int *outcount,
+			const int *indices, int base)
+{
+	int done = 1;
+
+	if (all_completed(rc, index, flag, outcount))
+		finish_all(c, s, statuses);
+	else
+		done = finish_some(c, s, rc, statuses, index, flag, outcount, indices, base);
+	if (c && done > 0 && (c->flags & PMPI_CALL_TESTBLOCK))
+		c->flags |= PMPI_CALL_BLOCK;
 	if (s->ent != s->small_ent)
 		free(s->ent);
 	if (s->st != s->small_st)

@@ -12,11 +12,17 @@
 #include "call.h"
 #include "p2p.h"
 
-/* Point-to-point requests (p2p.h), whose buffers live until
- * they complete; a non-blocking collective's piggyback companion,
- * completed with req; MPI_Start (before the call). */
-void pmpi_req_track_side(struct pmpi_call *c, MPI_Request req, enum p2p_kind kind,
-			 const struct p2p_side *d, MPI_Comm comm, int peer, int tag);
+/* Point-to-point requests (p2p.h), whose buffers live until they
+ * complete: an entry taken before the call that makes the request, for
+ * its side to be laid out in place (its `side`), then tracked with the
+ * request the call made, or dropped when it made none (its side's
+ * buffers released first).  A non-blocking collective's piggyback
+ * companion, completed with req; MPI_Start (before the call). */
+struct pmpi_tracked;
+struct pmpi_tracked *pmpi_req_new(void);
+void pmpi_req_track(struct pmpi_call *c, struct pmpi_tracked *t, MPI_Request req,
+		    enum p2p_kind kind, MPI_Comm comm, int peer, int tag);
+void pmpi_req_drop(struct pmpi_tracked *t);
 struct pmpi_pb_coll;
 /* A non-blocking collective's request *req, x its piggyback's; without
  * memory to track it, completed now (the call waited for, when it
