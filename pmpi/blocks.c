@@ -1,6 +1,6 @@
 /*
  * blocks.c - a thread's spare blocks (blocks.h): up to PMPI_BLOCKS_KEPT
- * of each kind in a stack of its own, the rest freed.  A block given back
+ * in a stack, the rest freed.  A block given back
  * on another thread than the one that took it joins that thread's
  * spares.  The spares of a thread that ends are freed (a key's
  * destructor).
@@ -9,7 +9,7 @@
 
 #include "blocks.h"
 
-__thread struct pmpi_spares pmpi_spares[PMPI_BLOCKS] __attribute__((tls_model("initial-exec")));
+__thread struct pmpi_spares pmpi_spares __attribute__((tls_model("initial-exec")));
 __thread bool pmpi_spares_registered __attribute__((tls_model("initial-exec")));
 static pthread_key_t ending;
 static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
@@ -17,9 +17,8 @@ static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
 static void free_spares(void *unused)
 {
 	(void)unused;
-	for (int k = 0; k < PMPI_BLOCKS; k++)
-		while (pmpi_spares[k].n)
-			free(pmpi_spares[k].b[--pmpi_spares[k].n]);
+	while (pmpi_spares.n)
+		free(pmpi_spares.b[--pmpi_spares.n]);
 }
 
 static void make_key(void)
@@ -35,9 +34,9 @@ static void register_thread(void)
 	pmpi_spares_registered = !pthread_setspecific(ending, &pmpi_spares_registered);
 }
 
-void pmpi_block_put_slow(enum pmpi_block kind, void *p)
+void pmpi_block_put_slow(void *p)
 {
-	struct pmpi_spares *s = &pmpi_spares[kind];
+	struct pmpi_spares *s = &pmpi_spares;
 
 	if (!pmpi_spares_registered)
 		register_thread();

@@ -30,14 +30,14 @@
 #define LAZY_FIRST 64	/* lazy requests kept before their first test */
 
 struct freed {
-	struct pmpi_tracked t;
+	struct pmpi_tracked *t;	/* in its entry, ours now */
 	struct freed *next;
 };
 
 /* Requests of one kind being tested, with room for what Testsome returns. */
 struct set {
 	MPI_Request *req;
-	struct pmpi_tracked *t;
+	struct pmpi_tracked **t;
 	int *idx;
 	MPI_Status *st;
 	int n, cap;
@@ -56,13 +56,13 @@ static bool is_prompt(const struct pmpi_tracked *t)
 	return (t->kind == P2P_RECV || t->kind == P2P_PRECV) && t->side.hdr && t->side.packed;
 }
 
-bool pmpi_freed_keep(const struct pmpi_tracked *t)
+bool pmpi_freed_keep(struct pmpi_tracked *t)
 {
 	struct freed *f = malloc(sizeof(*f));
 
 	if (!f)
 		return false;
-	f->t = *t;
+	f->t = t;
 	pmpi_lock(&in_lock);
 	f->next = incoming;
 	incoming = f;
@@ -76,7 +76,7 @@ static bool set_grow(struct set *s)
 {
 	int cap = s->cap ? 2 * s->cap : 16;
 	MPI_Request *req = realloc(s->req, (size_t)cap * sizeof(*req));
-	struct pmpi_tracked *t = req ? realloc(s->t, (size_t)cap * sizeof(*t)) : NULL;
+	struct pmpi_tracked **t = req ? realloc(s->t, (size_t)cap * sizeof(*t)) : NULL;
 	int *idx = t ? realloc(s->idx, (size_t)cap * sizeof(*idx)) : NULL;
 	MPI_Status *st = idx ? realloc(s->st, (size_t)cap * sizeof(*st)) : NULL;
 
@@ -105,10 +105,10 @@ static void take_incoming(void)
 	pmpi_unlock(&in_lock);
 	while (f) {
 		struct freed *next = f->next;
-		struct set *s = is_prompt(&f->t) ? &prompt : &lazy;
+		struct set *s = is_prompt(f->t) ? &prompt : &lazy;
 
 		if (s->n < s->cap || set_grow(s)) {
-			s->req[s->n] = f->t.req;
+			s->req[s->n] = f->t->req;
 			s->t[s->n++] = f->t;
 			free(f);
 		} else {
@@ -129,7 +129,7 @@ static void take_incoming(void)
 
 /* t's request completed with status st (NULL: nothing delivered): a
  * receive's data to the user and its bytes to its call site, its buffers
- * freed; a persistent request, now inactive, freed in MPI. */
+ * and entry freed; a persistent request, now inactive, freed in MPI. */
 static void finish(struct pmpi_tracked *t, MPI_Status *st)
 {
 	bool msg = false;
@@ -144,6 +144,7 @@ static void finish(struct pmpi_tracked *t, MPI_Status *st)
 	pmpi_p2p_release(&t->side);
 	if (t->persistent)
 		PMPI_Request_free(&t->req);
+	pmpi_req_drop(t);
 }
 
 /* Test a set once; finish and drop what completed.  When MPI fails
@@ -168,7 +169,7 @@ static void test_set(struct set *s, int64_t *count)
 		MPI_Status *st = &s->st[j];
 
 		/* with errors in statuses, a truncated receive still delivered */
-		finish(&s->t[i], rc == MPI_SUCCESS || pmpi_p2p_delivered(st->MPI_ERROR) ? st : NULL);
+		finish(s->t[i], rc == MPI_SUCCESS || pmpi_p2p_delivered(st->MPI_ERROR) ? st : NULL);
 		s->req[i] = MPI_REQUEST_NULL;
 	}
 	for (int i = 0; i < s->n; i++)	/* the rest, in order */
@@ -211,7 +212,7 @@ void pmpi_freed_poll(void)
 }
 
 /* Whatever never completed (an erroneous program) MPI frees as it can;
- * its buffers stay. */
+ * its buffers and entries stay. */
 static void set_drop(struct set *s)
 {
 	for (int i = 0; i < s->n; i++)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocks.h"
 #include "datatypes.h"
 #include "piggyback.h"
 #include "p2p.h"
@@ -87,37 +86,18 @@ static int wrap_type(struct p2p_side *d)
 	return pmpi_wrap_struct(d->hdr, (int)pmpi_wire.len, d->ubuf, d->count, d->type, &d->mtype);
 }
 
-/* A side's memory when it has no stack to use: the header, and its data
- * when packed; a small one is a block of the thread's (blocks.h). */
-#define HEAP_BLOCK (WIRE_MAX + P2P_SAMPLED_COPY)
-
-static size_t heap_size(const struct p2p_side *d)
-{
-	return pmpi_wire.len + (d->packed ? d->bytes : 0);
-}
-
-static void *heap_get(const struct p2p_side *d)
-{
-	size_t n = heap_size(d);
-
-	return n <= HEAP_BLOCK ? pmpi_block_get(PMPI_BLOCK_MESSAGE, HEAP_BLOCK) : malloc(n);
-}
-
 static void heap_put(struct p2p_side *d)
 {
-	if (heap_size(d) <= HEAP_BLOCK)
-		pmpi_block_put(PMPI_BLOCK_MESSAGE, d->heap);
-	else
-		free(d->heap);
+	free(d->heap);
 	d->heap = NULL;
 }
 
 /*
- * Lay a side out for MPI: the bounce buffer (stack when given and large
- * enough, else the heap) or the header alone and a derived datatype.
+ * Lay a side out for MPI: the bounce buffer (the room when large enough,
+ * else the heap) or the header alone and a derived datatype.
  */
 int p2p_side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
-		     unsigned char *stack, enum p2p_copy how)
+		  struct p2p_room room, enum p2p_copy how)
 {
 	unsigned len = pmpi_wire.len;
 	int rc;
@@ -134,17 +114,20 @@ int p2p_side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype t
 		     (d->contig || (how == P2P_COPY_SMALL && buf != MPI_BOTTOM)));
 	if (d->packed && d->bytes + len > (uint64_t)INT_MAX)
 		return MPI_ERR_COUNT;
-	/* the stack holds a header and PMPI_P2P_SMALL bytes behind it; a
-	 * blocking call's header there stays at one place from call to call,
-	 * which lets its datatype be reused (wrap-types.c) */
-	if (!stack || (d->packed && d->bytes > PMPI_P2P_SMALL))
-		stack = d->heap = heap_get(d);
-	if (!stack)
+	/* a room holds a header at least; a blocking call's header on its
+	 * stack stays at one place from call to call, which lets its
+	 * datatype be reused (wrap-types.c) */
+	d->kept = room.kept;
+	if (d->packed && len + d->bytes > room.size) {
+		room.at = d->heap = malloc(len + d->bytes);
+		d->kept = true;
+	}
+	if (!room.at)
 		return MPI_ERR_NO_MEM;
-	d->hdr = stack;
+	d->hdr = room.at;
 	wire_clear(d->hdr);	/* a receive's: MPI may fail before it writes one */
 	if (d->packed) {
-		d->mbuf = stack;
+		d->mbuf = room.at;
 		d->mcount = (int)(len + d->bytes);
 		d->mtype = MPI_BYTE;
 		return MPI_SUCCESS;

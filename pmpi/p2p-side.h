@@ -30,11 +30,11 @@ enum p2p_copy {
 #define P2P_SAMPLED_COPY 256
 
 /*
- * Lay a side out for MPI: the bounce buffer (stack when given and large
- * enough, else the heap) or the header alone and a derived datatype.
+ * Lay a side out for MPI: the bounce buffer (the room when large enough,
+ * else the heap) or the header alone and a derived datatype.
  */
 int p2p_side_make(struct p2p_side *d, const void *buf, int count, MPI_Datatype type,
-		  unsigned char *stack, enum p2p_copy how);
+		  struct p2p_room room, enum p2p_copy how);
 /* The datatype made for the call is no longer needed (MPI keeps it alive
  * for operations in flight). */
 void p2p_side_untype(struct p2p_side *d);

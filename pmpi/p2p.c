@@ -46,7 +46,7 @@
 
 static bool layout_sampled(const struct p2p_side *d)
 {
-	return d->packed && !d->heap && d->contig && d->bytes <= P2P_SAMPLED_COPY;
+	return d->packed && !d->kept && d->contig && d->bytes <= P2P_SAMPLED_COPY;
 }
 
 /* This rank's piggyback for a message of bytes from site with tag on
@@ -136,20 +136,19 @@ static void charge_layout(const struct pmpi_call *c)
 
 /* A receive's layout is timed where it allocated or took a datatype.  A
  * small one's bounce buffer is on the stack, a few stores, less than the
- * clock read (10 ns) that would time it, or a spare block of the thread's
- * (blocks.h, a non-blocking receive's), whose cost is sampled as a small
- * send's; its data are copied, and charged, when it arrives
- * (charge_taken). */
+ * clock read (10 ns) that would time it, or in its request's entry (a
+ * non-blocking receive's), whose cost is sampled as a small send's; its
+ * data are copied, and charged, when it arrives (charge_taken). */
 static bool recv_layout_timed(const struct p2p_side *d)
 {
-	return (d->heap && d->bytes > P2P_SAMPLED_COPY) || !d->packed;
+	return (d->kept && d->bytes > P2P_SAMPLED_COPY) || !d->packed;
 }
 
 static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side *d)
 {
 	if (recv_layout_timed(d))
 		charge_layout(c);
-	else if (c && d->heap)
+	else if (c && d->kept)
 		pmpi_cost_piggyback_drawn(&pmpi_here.posted_cost, &(struct cost_mark){ c->t0 },
 					  c->timed, PMPI_SLOW);
 }
@@ -157,10 +156,10 @@ static void charge_recv_layout(const struct pmpi_call *c, const struct p2p_side 
 /* A send side of call c: laid out and stamped at *t, and charged with
  * `charge`. */
 static int side_send(struct p2p_side *d, struct pmpi_call *c, const void *buf, int count,
-		     MPI_Datatype type, int tag, MPI_Comm comm, unsigned char *stack, enum p2p_copy how,
-		     uint64_t *t, bool charge)
+		     MPI_Datatype type, int tag, MPI_Comm comm, struct p2p_room room,
+		     enum p2p_copy how, uint64_t *t, bool charge)
 {
-	int rc = p2p_side_make(d, buf, count, type, stack, how);
+	int rc = p2p_side_make(d, buf, count, type, room, how);
 
 	if (rc == MPI_SUCCESS &&
 	    (rc = side_stamp(d, c, site_of(c), tag, comm, t, charge)) != MPI_SUCCESS)
@@ -221,7 +220,8 @@ static int send_sided(struct pmpi_call *c, enum p2p_send how, const void *buf, i
 	uint64_t t;
 	int rc;
 
-	rc = side_send(&d, c, buf, count, type, tag, comm, stack, P2P_COPY_SMALL, &t, true);
+	rc = side_send(&d, c, buf, count, type, tag, comm, P2P_ON_STACK(stack), P2P_COPY_SMALL, &t,
+		       true);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = pmpi_p2p_send_fn[how](d.mbuf, d.mcount, d.mtype, dest, tag, comm);
@@ -277,7 +277,8 @@ int pmpi_x_isend(struct pmpi_call *c, enum p2p_send how, const void *buf, int co
 	if (c && how == P2P_SYNCHRONOUS)
 		c->flags |= PMPI_CALL_SYNC;
 	t = pmpi_req_new();
-	rc = side_send(&t->side, c, buf, count, type, tag, comm, NULL, P2P_COPY_SMALL, &at, true);
+	rc = side_send(&t->side, c, buf, count, type, tag, comm, pmpi_req_room(t), P2P_COPY_SMALL,
+		       &at, true);
 	if (rc != MPI_SUCCESS) {
 		pmpi_req_drop(t);
 		return rc;
@@ -303,7 +304,7 @@ int pmpi_x_send_init(struct pmpi_call *c, enum p2p_send how, const void *buf, in
 		return rc;
 	}
 	t = pmpi_req_new();
-	rc = p2p_side_make(&t->side, buf, count, type, NULL, P2P_COPY_LATER);
+	rc = p2p_side_make(&t->side, buf, count, type, pmpi_req_room(t), P2P_COPY_LATER);
 	if (rc != MPI_SUCCESS) {
 		pmpi_req_drop(t);
 		return rc;
@@ -515,7 +516,7 @@ static int recv_sided(struct pmpi_call *c, void *buf, int count, MPI_Datatype ty
 	struct p2p_side d;
 	int rc;
 
-	rc = p2p_side_make(&d, buf, count, type, stack, P2P_COPY_SMALL);
+	rc = p2p_side_make(&d, buf, count, type, P2P_ON_STACK(stack), P2P_COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	d.t_post = c ? c->t0 : 0;
@@ -556,7 +557,7 @@ int pmpi_x_mrecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, M
 		return PMPI_Mrecv(buf, count, type, msg, st);
 	if (st == MPI_STATUS_IGNORE)
 		st = &own;
-	rc = p2p_side_make(&d, buf, count, type, stack, P2P_COPY_SMALL);
+	rc = p2p_side_make(&d, buf, count, type, P2P_ON_STACK(stack), P2P_COPY_SMALL);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	d.t_post = c ? c->t0 : 0;
@@ -600,7 +601,8 @@ int pmpi_x_irecv(struct pmpi_call *c, void *buf, int count, MPI_Datatype type, i
 		d->mbuf = buf;
 		d->mcount = count;
 		d->mtype = type;
-	} else if ((rc = p2p_side_make(d, buf, count, type, NULL, P2P_COPY_LATER)) != MPI_SUCCESS) {
+	} else if ((rc = p2p_side_make(d, buf, count, type, pmpi_req_room(t), P2P_COPY_LATER)) !=
+		   MPI_SUCCESS) {
 		pmpi_req_drop(t);
 		return rc;
 	} else {
@@ -624,6 +626,7 @@ static void side_unmade(struct p2p_side *d, void *buf, int count, MPI_Datatype t
 	d->packed = true;
 	d->hdr = NULL;
 	d->heap = NULL;
+	d->kept = false;
 	d->own_type = false;
 }
 
@@ -657,9 +660,9 @@ int pmpi_x_sendrecv(struct pmpi_call *c, const void *sbuf, int scount, MPI_Datat
 		side_unmade(&r, rbuf, rcount, rtype);
 	/* the receive side first: the send's stamp then ends the layout */
 	if (src != MPI_PROC_NULL)
-		rc = p2p_side_make(&r, rbuf, rcount, rtype, rstack, P2P_COPY_SMALL);
+		rc = p2p_side_make(&r, rbuf, rcount, rtype, P2P_ON_STACK(rstack), P2P_COPY_SMALL);
 	if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL)
-		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, sstack,
+		rc = side_send(&s, c, sbuf, scount, stype, stag, comm, P2P_ON_STACK(sstack),
 			       replace ? P2P_COPY_ALWAYS : P2P_COPY_SMALL, &t, false);
 	/* the receive side was laid out first: a timed stamp ends both
 	 * layouts, a sampled one stands for both when the receive's is a

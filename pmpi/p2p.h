@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 
 #include "piggyback.h"
 #include "wire.h"
@@ -34,6 +35,8 @@ struct p2p_side {
 				 * (MPI_Request_get_status saw it complete) */
 	unsigned char *hdr;	/* the header; the packed data follows it */
 	void *heap;		/* what the side allocated (hdr's memory), or NULL */
+	bool kept;		/* hdr's memory outlives the call: a request's
+				 * entry, or the heap (else the call's stack) */
 	void *mbuf;		/* what MPI gets */
 	int mcount;
 	MPI_Datatype mtype;
@@ -41,6 +44,16 @@ struct p2p_side {
 				 * by wrap-types.c or predefined) */
 	uint64_t t_post;	/* a receive's: when it was posted, 0 unknown */
 };
+
+/* Memory a side's header, and its data when packed, may take: a call's
+ * stack, or a request's entry, which outlives the call (kept).  A side
+ * that does not fit takes the heap. */
+struct p2p_room {
+	unsigned char *at;
+	size_t size;
+	bool kept;
+};
+#define P2P_ON_STACK(stack) ((struct p2p_room){ (stack), sizeof(stack), false })
 
 enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };
 /* What requests.c follows for a point-to-point request. */

@@ -21,14 +21,16 @@
  * request with its handle gets an entry of its own beside it), and is
  * removed or released by the claimer, not looked up by handle again.
  *
- * A point-to-point request the program frees while active is kept and
- * completed by freed.c.  The buffers of a request we lose sight of while
- * MPI may still use them (its handle seen again before we saw it
- * complete, a request kept with no memory left) are left allocated:
- * nothing tells when MPI is done with them.  Entries come from the
- * thread's spare blocks or malloc, and where memory is short from a few
- * kept aside (reserve.h): an untracked receive would never give the
- * program its data.
+ * A point-to-point request's entry has room for its side: the header and
+ * a small message's data lie in it, one block a request.  A request the
+ * program frees while active is kept, its entry with it, and completed
+ * by freed.c.  The buffers of a request we lose sight of while MPI may
+ * still use them (its handle seen again before we saw it complete, a
+ * request kept with no memory left) are left allocated, its entry too
+ * when they lie in it: nothing tells when MPI is done with them.  Entries
+ * come from the thread's spare blocks or malloc, and where memory is
+ * short from a few kept aside (reserve.h): an untracked receive would
+ * never give the program its data.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -42,6 +44,7 @@
 #include "freed.h"
 #include "piggyback.h"
 #include "p2p.h"
+#include "p2p-side.h"
 #include "reserve.h"
 #include "wire.h"
 #include "graph.h"
@@ -57,6 +60,8 @@ struct entry {
 	struct pmpi_tracked t;	/* first: a snapshot's pointer to it is the entry's */
 	struct entry *next;
 	unsigned b;		/* its bucket, home(t.req) */
+	/* a side's header and a small message's data (p2p_side_make) */
+	unsigned char room[WIRE_MAX + P2P_SAMPLED_COPY];
 };
 _Static_assert(offsetof(struct entry, t) == 0, "a tracked request's entry is where it is");
 
@@ -114,7 +119,7 @@ static struct pmpi_reserve entries = { (unsigned char *)kept_entries, sizeof(kep
  * thread's, malloc's, or one kept aside (past those the job stops). */
 static struct entry *entry_new(void)
 {
-	struct entry *e = pmpi_block_get(PMPI_BLOCK_REQUEST, sizeof(struct entry));
+	struct entry *e = pmpi_block_get(sizeof(struct entry));
 
 	return e ? e : pmpi_reserve_take(&entries);
 }
@@ -122,7 +127,15 @@ static struct entry *entry_new(void)
 static void entry_free(struct entry *e)
 {
 	if (!pmpi_reserve_give(&entries, e))
-		pmpi_block_put(PMPI_BLOCK_REQUEST, e);
+		pmpi_block_put(e);
+}
+
+/* The entry of a request we lose sight of while MPI may still use its
+ * buffers: they stay, and so does the entry when they lie in its room. */
+static void entry_leave(struct entry *e)
+{
+	if (e->t.side.hdr != e->room)
+		entry_free(e);
 }
 
 /* Add entry e, its request filled in, dropping a stale unclaimed one of
@@ -147,12 +160,20 @@ static void insert(struct entry *e)
 	unlock_bucket(b);
 	if (stale && stale->t.kind == COLL && stale->t.coll->fused)
 		pmpi_pb_coll_finish(stale->t.coll, NULL, stale->t.coll->dir, false);
-	entry_free(stale);	/* other buffers stay: MPI may still use them */
+	if (stale)
+		entry_leave(stale);
 }
 
 struct pmpi_tracked *pmpi_req_new(void)
 {
 	return &entry_new()->t;
+}
+
+struct p2p_room pmpi_req_room(struct pmpi_tracked *t)
+{
+	struct entry *e = (struct entry *)t;
+
+	return (struct p2p_room){ e->room, sizeof(e->room), true };
 }
 
 void pmpi_req_drop(struct pmpi_tracked *t)
@@ -251,15 +272,17 @@ int pmpi_x_request_free(MPI_Request *req)
 	if (!e)
 		return PMPI_Request_free(req);
 	/* active: MPI may still use its buffers, and a receive's data are
-	 * still to be unpacked and counted (freed.c) */
+	 * still to be unpacked and counted (freed.c, which takes the entry) */
 	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && pmpi_freed_keep(&e->t)) {
-		entry_free(e);
 		*req = MPI_REQUEST_NULL;
 		return MPI_SUCCESS;
 	}
-	if (e->t.persistent && !e->t.active)	/* else MPI may still use them */
+	if (e->t.persistent && !e->t.active) {
 		pmpi_p2p_release(&e->t.side);
-	entry_free(e);
+		entry_free(e);
+	} else {
+		entry_leave(e);
+	}
 	return PMPI_Request_free(req);
 }
 

@@ -14,12 +14,14 @@
 
 /* Point-to-point requests (p2p.h), whose buffers live until they
  * complete: an entry taken before the call that makes the request, for
- * its side to be laid out in place (its `side`), then tracked with the
- * request the call made, or dropped when it made none (its side's
- * buffers released first).  A non-blocking collective's piggyback
- * companion, completed with req; MPI_Start (before the call). */
+ * its side to be laid out in place (its `side`, in the entry's room when
+ * small), then tracked with the request the call made, or dropped when
+ * it made none (its side's buffers released first).  A non-blocking
+ * collective's piggyback companion, completed with req; MPI_Start
+ * (before the call). */
 struct pmpi_tracked;
 struct pmpi_tracked *pmpi_req_new(void);
+struct p2p_room pmpi_req_room(struct pmpi_tracked *t);
 void pmpi_req_track(struct pmpi_call *c, struct pmpi_tracked *t, MPI_Request req,
 		    enum p2p_kind kind, MPI_Comm comm, int peer, int tag);
 void pmpi_req_drop(struct pmpi_tracked *t);
