@@ -30,7 +30,7 @@
 #define LAZY_FIRST 64	/* lazy requests kept before their first test */
 
 struct freed {
-	struct pmpi_tracked *t;	/* in its entry, ours now */
+	struct pmpi_tracked *t;	/* ours (pmpi_req_drop) */
 	struct freed *next;
 };
 

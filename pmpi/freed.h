@@ -9,10 +9,10 @@
 
 #include "requests.h"
 
-/* Point-to-point requests freed while active, kept with their entry
- * (requests.h; false: no memory) until MPI completes them, tested at the
- * end of every profiled call; at MPI_Finalize, tested once more and freed
- * in MPI. */
+/* Point-to-point requests freed while active, kept (t is ours then:
+ * their entry, or a copy alone, requests.h; false: no memory) until MPI
+ * completes them, tested at the end of every profiled call; at
+ * MPI_Finalize, tested once more and freed in MPI. */
 bool pmpi_freed_keep(struct pmpi_tracked *t);
 void pmpi_freed_poll(void);
 void pmpi_freed_at_finalize(void);

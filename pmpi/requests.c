@@ -166,7 +166,10 @@ static void insert(struct entry *e)
 
 struct pmpi_tracked *pmpi_req_new(void)
 {
-	return &entry_new()->t;
+	struct entry *e = entry_new();
+
+	e->t.alone = false;
+	return &e->t;
 }
 
 struct p2p_room pmpi_req_room(struct pmpi_tracked *t)
@@ -178,7 +181,10 @@ struct p2p_room pmpi_req_room(struct pmpi_tracked *t)
 
 void pmpi_req_drop(struct pmpi_tracked *t)
 {
-	entry_free((struct entry *)t);
+	if (t->alone)
+		free(t);
+	else
+		entry_free((struct entry *)t);
 }
 
 void pmpi_req_track(struct pmpi_call *c, struct pmpi_tracked *t, MPI_Request req,
@@ -257,6 +263,29 @@ int pmpi_x_request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 	return rc;
 }
 
+/* Hand e's request, freed while active, to freed.c: with its entry when
+ * its side lies in it, else as a copy alone, the entry freed (a request
+ * kept holds no more than its buffers); false when memory is short. */
+static bool keep_freed(struct entry *e)
+{
+	struct pmpi_tracked *t = &e->t;
+
+	if (e->t.side.hdr != e->room) {
+		if (!(t = malloc(sizeof(*t))))
+			return false;
+		*t = e->t;
+		t->alone = true;
+	}
+	if (!pmpi_freed_keep(t)) {
+		if (t != &e->t)
+			free(t);
+		return false;
+	}
+	if (t != &e->t)
+		entry_free(e);
+	return true;
+}
+
 int pmpi_x_request_free(MPI_Request *req)
 {
 	unsigned b = home(*req);
@@ -272,8 +301,8 @@ int pmpi_x_request_free(MPI_Request *req)
 	if (!e)
 		return PMPI_Request_free(req);
 	/* active: MPI may still use its buffers, and a receive's data are
-	 * still to be unpacked and counted (freed.c, which takes the entry) */
-	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && pmpi_freed_keep(&e->t)) {
+	 * still to be unpacked and counted (freed.c) */
+	if (e->t.kind != COLL && (!e->t.persistent || e->t.active) && keep_freed(e)) {
 		*req = MPI_REQUEST_NULL;
 		return MPI_SUCCESS;
 	}

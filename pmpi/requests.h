@@ -24,6 +24,7 @@ struct pmpi_tracked *pmpi_req_new(void);
 struct p2p_room pmpi_req_room(struct pmpi_tracked *t);
 void pmpi_req_track(struct pmpi_call *c, struct pmpi_tracked *t, MPI_Request req,
 		    enum p2p_kind kind, MPI_Comm comm, int peer, int tag);
+/* Free t: its entry, or the copy it is (freed.h). */
 void pmpi_req_drop(struct pmpi_tracked *t);
 struct pmpi_pb_coll;
 /* A non-blocking collective's request *req, x its piggyback's; without
@@ -43,6 +44,7 @@ struct pmpi_tracked {
 	bool persistent;
 	bool claimed;		/* a completion call holds it (see pmpi_reqs_before) */
 	bool active;		/* persistent: started and not completed */
+	bool alone;		/* a copy outside any entry (pmpi_req_drop frees it) */
 	unsigned char kind;	/* enum p2p_kind, or a collective */
 	MPI_Request req;
 	int site;
