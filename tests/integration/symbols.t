@@ -66,13 +66,39 @@ report_json "$WORK/exp-nolink" --raw-addresses
 atleast "--raw-addresses: named by its address in libhidden.so (self %)" \
 	"$(jqr '[.flat[] | select((.function | startswith("[0x")) and .module_name == "libhidden.so") | .self_pct] | add // 0')" 80
 
+# serve_debuginfod: elfutils' debuginfod over $WORK/served on a port of
+# its own, its pid in SERVER and its port in PORT; false when none
+# started.  A server whose port another process holds exits at once:
+# another port is tried, all below the kernel's default ephemeral ones
+# (32768 up), which clients' connections take.
+serve_debuginfod() {
+	local try
+	for try in 1 2 3 4 5 6 7 8; do
+		PORT=$((20000 + (RANDOM + $$ + try) % 12000))
+		rm -f "$WORK"/debuginfod.sqlite*
+		debuginfod -p "$PORT" -F "$WORK/served" -d "$WORK/debuginfod.sqlite" \
+			> "$WORK/debuginfod.log" 2>&1 &
+		SERVER=$!
+		for _ in $(seq 100); do
+			kill -0 "$SERVER" 2> /dev/null || break
+			grep -q "started http server on .*port=$PORT\$" "$WORK/debuginfod.log" && return 0
+			sleep 0.1
+		done
+		kill "$SERVER" 2> /dev/null
+		wait "$SERVER" 2> /dev/null
+	done
+	return 1
+}
+
 # --debuginfod: the missing debug file from a debuginfod server of the
 # test's own (elfutils' debuginfod over a directory), at report time
-if command -v debuginfod > /dev/null; then
-	port=$((30000 + $$ % 20000))
-	debuginfod -p "$port" -F "$WORK/served" -d "$WORK/debuginfod.sqlite" > "$WORK/debuginfod.log" 2>&1 &
-	server=$!
-	export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$WORK/debuginfod-cache
+if ! command -v debuginfod > /dev/null; then
+	skip "--debuginfod" "debuginfod is not installed (contrib/install-deps.sh installs it)"
+elif ! serve_debuginfod; then
+	fail "--debuginfod: a server of the test's own answers" "$(tail -1 "$WORK/debuginfod.log")"
+else
+	server=$SERVER
+	export DEBUGINFOD_URLS=http://127.0.0.1:$PORT DEBUGINFOD_CACHE_PATH=$WORK/debuginfod-cache
 	for _ in $(seq 40); do	# until it has scanned the directory (a miss is cached)
 		rm -rf "$DEBUGINFOD_CACHE_PATH"
 		"$CPPERF" report "$WORK/exp-nolink" --debuginfod --format=json > "$WORK/report.json" 2> /dev/null &&
@@ -89,8 +115,6 @@ if command -v debuginfod > /dev/null; then
 	"$CPPERF" report "$WORK/exp-nolink" --debuginfod > /dev/null 2> "$WORK/dbgi.err"
 	is "--debuginfod without DEBUGINFOD_URLS: an error that says so" \
 		"$?:$(cat "$WORK/dbgi.err")" "1:cpperf: --debuginfod: DEBUGINFOD_URLS names no server"
-else
-	skip "--debuginfod" "debuginfod is not installed (contrib/install-deps.sh installs it)"
 fi
 
 # MiniDebugInfo (Fedora's .gnu_debugdata, an xz-compressed symbol table
