@@ -23,8 +23,8 @@
  *
  * A point-to-point request's entry has room for its side: the header and
  * a small message's data lie in it, one block a request.  A request the
- * program frees while active is kept, its entry with it, and completed
- * by freed.c.  The buffers of a request we lose sight of while MPI may
+ * program frees while active is kept (with its entry when its side lies
+ * in it) and completed by freed.c.  The buffers of a request we lose sight of while MPI may
  * still use them (its handle seen again before we saw it complete, a
  * request kept with no memory left) are left allocated, its entry too
  * when they lie in it: nothing tells when MPI is done with them.  Entries
@@ -130,11 +130,17 @@ static void entry_free(struct entry *e)
 		pmpi_block_put(e);
 }
 
+/* Whether e's side lies in its room (else on the heap, or it has none). */
+static bool in_room(const struct entry *e)
+{
+	return e->t.side.hdr == e->room;
+}
+
 /* The entry of a request we lose sight of while MPI may still use its
  * buffers: they stay, and so does the entry when they lie in its room. */
 static void entry_leave(struct entry *e)
 {
-	if (e->t.side.hdr != e->room)
+	if (!in_room(e))
 		entry_free(e);
 }
 
@@ -270,7 +276,7 @@ static bool keep_freed(struct entry *e)
 {
 	struct pmpi_tracked *t = &e->t;
 
-	if (e->t.side.hdr != e->room) {
+	if (!in_room(e)) {
 		if (!(t = malloc(sizeof(*t))))
 			return false;
 		*t = e->t;
