@@ -16,9 +16,13 @@ umask 022
 build behave behave.c -O1 -g
 B=$WORK/behave
 
-# modes DIR: DIR's mode, then the modes of the files in it (hidden ones
-# too), each once, sorted: "700 600".
-modes() { echo $(stat -c %a "$1") $(find "$1" -mindepth 1 -type f -printf '%m\n' | sort -u); }
+# modes DIR [FIND-TESTS]: DIR's mode, then the modes of the files in it
+# (hidden ones too) that pass FIND-TESTS, each once, sorted: "700 600".
+modes() {
+	local dir=$1
+	shift
+	echo $(stat -c %a "$dir") $(find "$dir" -mindepth 1 -type f "$@" -printf '%m\n' | sort -u)
+}
 # profiles DIR: how many profiles DIR holds.
 profiles() { find "$1" -maxdepth 1 -name '*.cpprof' | wc -l; }
 # wait_file DIR PATTERN: until a file of DIR matches PATTERN (at most 20 s).
@@ -40,7 +44,12 @@ is "the program's umask 0777: still 0700 and 0600" "$(modes "$WORK/u777")" "700 
 bg=$!
 if wait_file "$WORK/ckpt" '*.cpprof' && wait_file "$WORK/ckpt" '.*.live'; then
 	sleep 0.5	# some checkpoints more, each a temporary renamed into place
-	is "while running: the lock and the checkpoint are 0600" "$(modes "$WORK/ckpt")" "700 600"
+	# A temporary is created 0600 less the program's umask, mode 0 here,
+	# until its chmod: caught in between, it is stricter, never wider.
+	is "while running: the lock and the checkpoint are 0600" \
+		"$(modes "$WORK/ckpt" ! -name '.*.tmp.*')" "700 600"
+	is "while running: no file the group or others may use, temporaries included" \
+		"$(find "$WORK/ckpt" -mindepth 1 -perm /077 -printf '%P %m\n')" ""
 else
 	fail "while running: a checkpoint and the lock appear" "$(ls -A "$WORK/ckpt" 2>&1)"
 fi
