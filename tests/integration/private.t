@@ -23,6 +23,13 @@ modes() {
 	shift
 	echo $(stat -c %a "$dir") $(find "$dir" -mindepth 1 -type f "$@" -printf '%m\n' | sort -u)
 }
+# settled_modes DIR: modes of DIR without the temporaries of checkpoints
+# in progress, or left by a kill.  A temporary is created 0600 less the
+# program's umask (mode 0 under umask 0777) until its chmod: caught in
+# between, it is stricter than 0600, never wider (open_to_others).
+settled_modes() { modes "$1" ! -name '.*.tmp.*'; }
+# open_to_others DIR: the files of DIR the group or others may use.
+open_to_others() { find "$1" -mindepth 1 -perm /077 -printf '%P %m\n'; }
 # profiles DIR: how many profiles DIR holds.
 profiles() { find "$1" -maxdepth 1 -name '*.cpprof' | wc -l; }
 # wait_file DIR PATTERN: until a file of DIR matches PATTERN (at most 20 s).
@@ -44,12 +51,9 @@ is "the program's umask 0777: still 0700 and 0600" "$(modes "$WORK/u777")" "700 
 bg=$!
 if wait_file "$WORK/ckpt" '*.cpprof' && wait_file "$WORK/ckpt" '.*.live'; then
 	sleep 0.5	# some checkpoints more, each a temporary renamed into place
-	# A temporary is created 0600 less the program's umask, mode 0 here,
-	# until its chmod: caught in between, it is stricter, never wider.
-	is "while running: the lock and the checkpoint are 0600" \
-		"$(modes "$WORK/ckpt" ! -name '.*.tmp.*')" "700 600"
+	is "while running: the lock and the checkpoint are 0600" "$(settled_modes "$WORK/ckpt")" "700 600"
 	is "while running: no file the group or others may use, temporaries included" \
-		"$(find "$WORK/ckpt" -mindepth 1 -perm /077 -printf '%P %m\n')" ""
+		"$(open_to_others "$WORK/ckpt")" ""
 else
 	fail "while running: a checkpoint and the lock appear" "$(ls -A "$WORK/ckpt" 2>&1)"
 fi
@@ -57,7 +61,9 @@ kill -KILL "$bg"
 wait "$bg" 2> /dev/null
 report_json "$WORK/ckpt"
 is "killed: the profile read is a checkpoint" "$(jqr '.experiment.partial[0].reason')" checkpoint
-is "killed: the checkpoint is 0600" "$(modes "$WORK/ckpt")" "700 600"
+is "killed: the checkpoint is 0600" "$(settled_modes "$WORK/ckpt")" "700 600"
+is "killed: no file the group or others may use, a temporary left included" \
+	"$(open_to_others "$WORK/ckpt")" ""
 
 # the group may read, from the option or its variable
 record "$WORK/group" --group-readable "$B" umask 777 0.3 > /dev/null
