@@ -65,6 +65,9 @@ atmost() { if awk -v g="$2" -v m="$3" 'BEGIN { exit !(g != "" && g + 0 <= m + 0)
 # build NAME SRC FLAGS...: compile a test program into $WORK/NAME.
 build() { local name=$1 src=$2; shift 2; cc -std=gnu17 -o "$WORK/$name" "$TOP/tests/progs/$src" "$@"; }
 
+# wait_file DIR PATTERN: until a file of DIR matches PATTERN (at most 20 s).
+wait_file() { for _ in $(seq 400); do compgen -G "$1/$2" > /dev/null && return 0; sleep 0.05; done; return 1; }
+
 # record DIR ARGS...: run cpperf-record -q -o DIR ARGS.
 record() { local dir=$1; shift; "$RECORD" -q -o "$dir" "$@"; }
 

@@ -13,8 +13,6 @@ E=$WORK/ends
 
 # wait_for FILE TEXT: until FILE holds TEXT (at most 20 s).
 wait_for() { for _ in $(seq 400); do grep -q "$2" "$1" 2> /dev/null && return 0; sleep 0.05; done; return 1; }
-# wait_file DIR PATTERN: until a file of DIR matches PATTERN (at most 20 s).
-wait_file() { for _ in $(seq 400); do compgen -G "$1/$2" > /dev/null && return 0; sleep 0.05; done; return 1; }
 # start NAME ARGS...: cpperf-record ARGS in the background into $WORK/NAME,
 # once the program said it started; its pid in BG.
 start() {

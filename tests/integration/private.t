@@ -32,8 +32,6 @@ settled_modes() { modes "$1" ! -name '.*.tmp.*'; }
 open_to_others() { find "$1" -mindepth 1 -perm /077 -printf '%P %m\n'; }
 # profiles DIR: how many profiles DIR holds.
 profiles() { find "$1" -maxdepth 1 -name '*.cpprof' | wc -l; }
-# wait_file DIR PATTERN: until a file of DIR matches PATTERN (at most 20 s).
-wait_file() { for _ in $(seq 400); do compgen -G "$1/$2" > /dev/null && return 0; sleep 0.05; done; return 1; }
 
 # a serial run under umask 022
 record "$WORK/plain" "$B" exit 0 > /dev/null 2>&1
