@@ -53,7 +53,11 @@ struct p2p_room {
 	size_t size;
 	bool kept;
 };
-#define P2P_ON_STACK(stack) ((struct p2p_room){ (stack), sizeof(stack), false })
+/* stack must be an array: the size of a pointer would send every side to
+ * the heap (0, or a compile error for a pointer). */
+#define P2P_IS_ARRAY(a) \
+	(0 * sizeof(char[1 - 2 * __builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))]))
+#define P2P_ON_STACK(stack) ((struct p2p_room){ (stack), sizeof(stack) + P2P_IS_ARRAY(stack), false })
 
 enum p2p_send { P2P_STANDARD, P2P_BUFFERED, P2P_SYNCHRONOUS, P2P_READY };
 /* What requests.c follows for a point-to-point request. */

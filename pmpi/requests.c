@@ -24,13 +24,13 @@
  * A point-to-point request's entry has room for its side: the header and
  * a small message's data lie in it, one block a request.  A request the
  * program frees while active is kept (with its entry when its side lies
- * in it) and completed by freed.c.  The buffers of a request we lose sight of while MPI may
- * still use them (its handle seen again before we saw it complete, a
- * request kept with no memory left) are left allocated, its entry too
- * when they lie in it: nothing tells when MPI is done with them.  Entries
- * come from the thread's spare blocks or malloc, and where memory is
- * short from a few kept aside (reserve.h): an untracked receive would
- * never give the program its data.
+ * in it) and completed by freed.c.  The buffers of a request we lose
+ * sight of while MPI may still use them (its handle seen again before we
+ * saw it complete, a request kept with no memory left) are left
+ * allocated, its entry too when they lie in it: nothing tells when MPI is
+ * done with them.  Entries come from the thread's spare blocks or malloc,
+ * and where memory is short from a few kept aside (reserve.h): an
+ * untracked receive would never give the program its data.
  */
 #include <stddef.h>
 #include <stdlib.h>
